@@ -1,0 +1,104 @@
+#ifndef HTX_ANALYSIS_ANALYSIS_H
+#define HTX_ANALYSIS_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis/table.h"
+#include "model/model.h"
+#include "util/arena.h"
+#include "util/err.h"
+
+/* The HTA analyses. Each is a pure function over the model's current
+ * selection (model_select): it reads m (and m->sem for the semantics flags),
+ * allocates its tables in the caller's scratch arena, appends them to out,
+ * and does no I/O. A trace with nothing to analyse gives empty tables with a
+ * note, never an error. Defaults are HTA's (spec §3). */
+
+struct analysis_opts {
+    /* kernel breakdown (§3.2) */
+    int num_kernels;                  /* 10 */
+    double duration_ratio;            /* 0.8 */
+    bool include_memory_kernels;      /* true */
+    /* idle time (§3.4) */
+    int64_t consecutive_kernel_delay_ns; /* 30 us */
+    /* launch stats (§3.5) */
+    int64_t runtime_cutoff_ns;        /* 50 us */
+    int64_t launch_delay_cutoff_ns;   /* 100 us */
+    bool include_memory_events;       /* true */
+    /* queue length (§3.6) */
+    int64_t max_queue_length;         /* 1024 */
+    /* annotations (§3.8) */
+    bool use_gpu_annotation;          /* true */
+    int annotation_num_kernels;       /* 1000 */
+    double annotation_duration_ratio; /* 0.8 */
+    bool shorten_names;               /* true */
+    /* frequent sequences (§3.9) */
+    const char *operator_name;        /* "aten::linear" */
+    int min_pattern_len;              /* 3 */
+    int top_k;                        /* 5 */
+    /* htx semantics: extra name patterns (comma-separated prefixes) that
+     * classify kernels, overriding the built-in rules. NULL = none. */
+    const char *comm_patterns;
+    const char *memory_patterns;
+};
+
+void analysis_opts_default(struct analysis_opts *o);
+
+enum analysis_id {
+    ANALYSIS_TEMPORAL = 0,
+    ANALYSIS_KERNELS,
+    ANALYSIS_IDLE,
+    ANALYSIS_OVERLAP,
+    ANALYSIS_LAUNCH,
+    ANALYSIS_QUEUE,
+    ANALYSIS_MEMBW,
+    ANALYSIS_ANNOTATIONS,
+    ANALYSIS_SEQUENCES,
+    ANALYSIS_COUNT
+};
+
+typedef int (*analysis_fn)(const struct model *m, const struct analysis_opts *o,
+                           struct arena *scratch, struct table_list *out, struct err *e);
+
+/* One function per analysis; the tables each appends, by JSON key:
+ *   temporal_run:    temporal_breakdown
+ *   kernels_run:     kernel_type_breakdown, kernel_breakdown
+ *   idle_run:        idle_time_breakdown, idle_interval_stats
+ *   overlap_run:     comm_comp_overlap
+ *   launch_run:      cuda_kernel_launch_stats (one row per launch, with rank)
+ *   queue_run:       queue_length_summary, queue_length_blocked
+ *   membw_run:       memory_bw_summary
+ *   annotations_run: kernels_by_annotation
+ *   sequences_run:   frequent_kernel_sequences */
+int temporal_run(const struct model *, const struct analysis_opts *, struct arena *,
+                 struct table_list *, struct err *);
+int kernels_run(const struct model *, const struct analysis_opts *, struct arena *,
+                struct table_list *, struct err *);
+int idle_run(const struct model *, const struct analysis_opts *, struct arena *,
+             struct table_list *, struct err *);
+int overlap_run(const struct model *, const struct analysis_opts *, struct arena *,
+                struct table_list *, struct err *);
+int launch_run(const struct model *, const struct analysis_opts *, struct arena *,
+               struct table_list *, struct err *);
+int queue_run(const struct model *, const struct analysis_opts *, struct arena *,
+              struct table_list *, struct err *);
+int membw_run(const struct model *, const struct analysis_opts *, struct arena *,
+              struct table_list *, struct err *);
+int annotations_run(const struct model *, const struct analysis_opts *, struct arena *,
+                    struct table_list *, struct err *);
+int sequences_run(const struct model *, const struct analysis_opts *, struct arena *,
+                  struct table_list *, struct err *);
+
+struct analysis_info {
+    enum analysis_id id;
+    const char *name;     /* --analysis name: temporal, kernels, ... */
+    const char *title;    /* for the UI */
+    analysis_fn run;
+};
+
+/* The registry, in DESIGN.md's order. */
+const struct analysis_info *analysis_list(size_t *count);
+const struct analysis_info *analysis_find(const char *name);
+
+#endif

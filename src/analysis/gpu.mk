@@ -1,0 +1,1 @@
+# analysis files of the gpu owner

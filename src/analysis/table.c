@@ -1,0 +1,101 @@
+#include "config.h"
+#include "analysis/table.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct table *table_new(struct arena *a, const char *name, const char *title,
+                        const struct table_col *cols, size_t ncols)
+{
+    struct table *t = arena_calloc(a, 1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->arena = a;
+    t->name = arena_strndup(a, name, strlen(name));
+    t->title = arena_strndup(a, title ? title : name, strlen(title ? title : name));
+    t->cols = arena_calloc(a, ncols ? ncols : 1, sizeof *t->cols);
+    if (!t->name || !t->title || !t->cols)
+        return NULL;
+    for (size_t i = 0; i < ncols; i++) {
+        t->cols[i].name = arena_strndup(a, cols[i].name, strlen(cols[i].name));
+        t->cols[i].unit = cols[i].unit ? arena_strndup(a, cols[i].unit, strlen(cols[i].unit)) : NULL;
+        t->cols[i].flags = cols[i].flags;
+        if (!t->cols[i].name)
+            return NULL;
+    }
+    t->ncols = ncols;
+    return t;
+}
+
+struct cell *table_add_row(struct table *t)
+{
+    if (t->nrows == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 16;
+        if (t->ncols && cap > SIZE_MAX / sizeof(struct cell) / t->ncols)
+            return NULL;
+        struct cell *cells = arena_alloc(t->arena, cap * t->ncols * sizeof *cells);
+        if (!cells)
+            return NULL;
+        if (t->nrows)
+            memcpy(cells, t->cells, t->nrows * t->ncols * sizeof *cells);
+        t->cells = cells;
+        t->cap = cap;
+    }
+    struct cell *row = &t->cells[t->nrows * t->ncols];
+    memset(row, 0, t->ncols * sizeof *row);
+    t->nrows++;
+    return row;
+}
+
+int table_col_index(const struct table *t, const char *name)
+{
+    for (size_t i = 0; i < t->ncols; i++)
+        if (strcmp(t->cols[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+struct cell cell_str(struct table *t, const char *s)
+{
+    if (!s)
+        s = "";
+    struct cell c = {CELL_STR, {.s = arena_strndup(t->arena, s, strlen(s))}};
+    if (!c.v.s)
+        c = cell_null();
+    return c;
+}
+
+void table_set_note(struct table *t, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    t->note = arena_strndup(t->arena, buf, strlen(buf));
+}
+
+int table_list_add(struct table_list *l, struct table *t)
+{
+    if (!t || l->count >= TABLE_LIST_MAX)
+        return -1;
+    l->tables[l->count++] = t;
+    return 0;
+}
+
+double cell_as_double(const struct cell *c)
+{
+    switch (c->type) {
+    case CELL_INT:
+        return (double)c->v.i;
+    case CELL_DOUBLE:
+        return c->v.d;
+    case CELL_BOOL:
+        return c->v.b ? 1.0 : 0.0;
+    default:
+        return NAN;
+    }
+}

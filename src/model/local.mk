@@ -1,0 +1,1 @@
+# model layer: add this layer's sources here.

@@ -1,0 +1,240 @@
+#ifndef HTX_MODEL_MODEL_H
+#define HTX_MODEL_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/semantics.h"
+#include "trace/event.h"
+#include "util/err.h"
+#include "util/strtab.h"
+
+/* The per-rank model every analysis and view reads.
+ *
+ * Ownership: a struct model owns everything reachable from it (events, names,
+ * indices). Every pointer into it is valid until model_free, except the
+ * derived arrays (rows, streams, threads) which model_select rebuilds: do not
+ * keep those across a model_select call.
+ *
+ * Time: int64 nanoseconds, relative to model->origin_ns (the smallest ts of
+ * any kept event of any rank, spec §1.6). Trace files write microseconds;
+ * analyses that report HTA's "(us)" columns divide by 1000. */
+
+#define MODEL_NONE UINT32_MAX       /* no event (partner, parent) */
+#define MODEL_ITER_NONE (-1)        /* outside every ProfilerStep */
+#define MODEL_ITER_NAN INT32_MIN    /* HTA gives no iteration at all (§1.7 rule 4) */
+#define MODEL_MAX_WARNING_TEXTS 32
+
+enum ev_kind {
+    EV_KIND_OTHER = 0,
+    EV_KIND_KERNEL,           /* kernel, Kernel, mtia_ccp_events */
+    EV_KIND_MEMCPY,           /* gpu_memcpy, Memcpy */
+    EV_KIND_MEMSET,           /* gpu_memset, Memset */
+    EV_KIND_CPU_OP,           /* cpu_op, Operator */
+    EV_KIND_RUNTIME,          /* cuda_runtime, Runtime, mtia_runtime */
+    EV_KIND_DRIVER,           /* cuda_driver */
+    EV_KIND_USER_ANNOTATION,  /* user_annotation */
+    EV_KIND_GPU_USER_ANNOTATION,
+    EV_KIND_SYNC,             /* cuda_sync */
+    EV_KIND_PYTHON,           /* python_function */
+    EV_KIND_TRACE_SPAN,       /* cat "Trace": the profiler's own span, never analysed */
+    EV_KIND_COUNT
+};
+
+enum ev_flag {
+    EV_FLAG_COMPLETE = 1 << 0,    /* ph "X" */
+    EV_FLAG_TS_FLOAT = 1 << 1,    /* ts written with a fraction */
+    EV_FLAG_HAS_STREAM = 1 << 2,  /* numeric args.stream present */
+    EV_FLAG_HAS_BW = 1 << 3,      /* args "memory bandwidth (GB/s)" present */
+    EV_FLAG_FLOW_LINKED = 1 << 4, /* partner found through an ac2g flow, not correlation */
+    EV_FLAG_OVERLAPS = 1 << 5,    /* overlaps the previous event on its GPU stream */
+};
+
+struct event {
+    int64_t ts;            /* ns from model->origin_ns */
+    int64_t dur;           /* ns; negative only under semantics.ns_rounding */
+    int64_t correlation;   /* args.correlation, -1 when absent */
+    int64_t stream;        /* numeric args.stream, -1 when absent or not a number */
+    double mem_bw_gbps;    /* args "memory bandwidth (GB/s)", 0 when absent */
+    uint32_t name, cat;    /* ids in model->strings */
+    uint32_t pid, tid;     /* ids in model->strings of the canonical text */
+    uint32_t index;        /* position in the file's traceEvents */
+    uint32_t partner;      /* position in rank->events of the correlated event */
+    int32_t iteration;     /* ProfilerStep N, MODEL_ITER_NONE or MODEL_ITER_NAN */
+    uint8_t kind;          /* enum ev_kind */
+    uint8_t flags;         /* enum ev_flag */
+};
+
+enum rank_source {
+    RANK_FROM_DISTRIBUTED_INFO = 0,
+    RANK_FROM_FILE_NAME,
+    RANK_DEFAULTED,   /* next free number, with a warning */
+};
+
+enum device_type {
+    DEVICE_CPU_ONLY = 0,  /* no GPU events at all */
+    DEVICE_CUDA,          /* NVIDIA: cudaLaunchKernel seen */
+    DEVICE_ROCM,          /* AMD: hipLaunchKernel seen */
+    DEVICE_MTIA,
+    DEVICE_UNKNOWN_GPU,
+};
+
+struct iteration {
+    int64_t number;       /* N of ProfilerStep#N */
+    int64_t ts, dur;      /* ns */
+    uint32_t pos;         /* position in rank->events */
+};
+
+/* GPU events of one stream, over the current rows, sorted by ts. */
+struct stream_index {
+    int64_t stream;
+    uint32_t *pos;        /* positions in rank->events, by ts (ties: row order) */
+    int64_t *max_end;     /* max_end[i] = max(ts+dur) over pos[0..i] */
+    size_t n;
+    uint64_t kernels, memcpys, memsets, others;
+    uint64_t overlapping; /* events starting before the previous one ended */
+};
+
+/* CPU-side events of one (pid, tid), over the current rows, nested. */
+struct thread_index {
+    uint32_t pid, tid;    /* string ids */
+    uint32_t name;        /* thread_name metadata, 0 when none */
+    uint32_t *pos;        /* by ts ascending, longer first on ties */
+    uint32_t *parent;     /* parent[i]: index into pos of the enclosing event, MODEL_NONE */
+    uint16_t *depth;      /* 0 = top level */
+    size_t n;
+};
+
+struct rank_model {
+    char *path;
+    int64_t rank;
+    enum rank_source rank_source;
+    int64_t world_size;           /* -1 when unknown */
+    enum device_type device;
+    char device_name[128];        /* deviceProperties[0].name */
+    char backend[64];             /* distributedInfo.backend */
+    int64_t base_time_ns;         /* baseTimeNanoseconds, 0 when absent */
+    bool has_float_ts;            /* some element had a fractional ts (§1.5) */
+
+    struct event *events;         /* every kept element, in file order */
+    size_t nevents;
+    uint64_t elements;            /* elements of traceEvents, kept or not */
+    uint64_t complete_by_kind[EV_KIND_COUNT];  /* ph "X" events by kind */
+    uint64_t complete_events;
+
+    struct iteration *iterations; /* every ProfilerStep#N of the file, by ts */
+    size_t niterations;
+
+    /* Derived by model_select: HTA's "filtered table" (§1.10) after the
+     * selection, as positions into events. A position may repeat under
+     * semantics.filter_duplicates_rows. */
+    uint32_t *rows;
+    size_t nrows;
+    struct stream_index *streams; /* by stream id ascending */
+    size_t nstreams;
+    struct thread_index *threads; /* by (pid, tid) first appearance */
+    size_t nthreads;
+    int64_t start_ns, end_ns;     /* min ts and max ts+dur over rows */
+    bool selected;                /* in the selection's rank list */
+
+    /* Non-fatal problems: malformed events skipped, assumptions made. */
+    uint64_t nwarnings;
+    char *warning_texts[MODEL_MAX_WARNING_TEXTS];
+    size_t nwarning_texts;
+    uint64_t unmatched_correlations; /* GPU events whose launcher is absent */
+    uint64_t overlapping_kernels;    /* same-stream overlaps, kept and marked */
+};
+
+/* A rank file that failed to load; the others still load. */
+struct failed_file {
+    char *path;
+    char *message;
+};
+
+struct model {
+    struct semantics sem;
+    struct strtab strings;
+    int64_t origin_ns;            /* absolute ns of time 0 */
+    struct rank_model *ranks;     /* ascending rank */
+    size_t nranks;
+    struct failed_file *failed;
+    size_t nfailed;
+    char *notes;                  /* discovery notes (skipped files), may be NULL */
+    /* Well-known string ids, STRTAB_NONE when the string never occurs. */
+    uint32_t id_event_sync, id_context_sync;
+};
+
+/* What the views and analyses look at. Empty lists mean "all". */
+struct selection {
+    const int64_t *ranks;
+    size_t nranks;
+    const int64_t *iterations;
+    size_t niterations;
+    bool has_window;
+    int64_t window_start, window_end;  /* ns from origin; events starting in [start, end) */
+};
+
+struct load_progress {
+    uint64_t bytes_read, bytes_total;  /* on disk (compressed) */
+    size_t ranks_done, ranks_total;
+};
+
+struct load_opts {
+    int threads;                      /* 0 = number of cores */
+    struct trace_limits limits;
+    /* Called from loader threads (serialised by a lock); non-zero cancels. */
+    int (*progress)(void *ctx, const struct load_progress *p);
+    void *progress_ctx;
+};
+
+/* Loads every trace file named by paths (directories are expanded), builds
+ * the model with the given semantics and selects everything. Files that fail
+ * are listed in model->failed; if none loads, returns NULL with e set.
+ * Caller owns the result; free with model_free. */
+struct model *model_load(const char *const *paths, size_t npaths, const struct semantics *sem,
+                         const struct load_opts *opts, struct err *e);
+
+/* Builds a model from in-memory documents (tests, fuzzing). names[i] is used
+ * as the file name (for rank detection and messages). */
+struct model *model_load_buffers(const char *const *names, const void *const *bufs,
+                                 const size_t *lens, size_t n, const struct semantics *sem,
+                                 struct err *e);
+
+void model_free(struct model *m);
+
+/* Recomputes rows, stream and thread indices for a selection (NULL = all). */
+int model_select(struct model *m, const struct selection *sel, struct err *e);
+
+/* Is this event GPU work for the analyses (semantics.gpu_side_is_stream_field)? */
+bool model_is_gpu_side(const struct model *m, const struct event *ev);
+
+/* HTA's GPU-kernel predicate (§1.8): (stream >= 0 and correlation >= 0) or
+ * the name is "Event Sync"/"Context Sync". */
+bool model_is_gpu_kernel_pred(const struct model *m, const struct event *ev);
+
+/* HTA's index_correlation (§1.8): -1 without correlation, 0 without partner
+ * (or partner at index 0), else the partner's traceEvents index. */
+int64_t model_index_correlation(const struct rank_model *r, const struct event *ev);
+
+static inline const char *model_str(const struct model *m, uint32_t id)
+{
+    return strtab_str(&m->strings, id);
+}
+
+/* Finds the rank with this number, or NULL. */
+const struct rank_model *model_find_rank(const struct model *m, int64_t rank);
+
+/* Events of one stream overlapping [t0, t1): *first is set to the first index
+ * into s->pos that may overlap, and the return value is one past the last
+ * (events in between start before t1; callers skip those ending <= t0).
+ * O(log n). */
+size_t model_stream_window(const struct stream_index *s, const struct event *events,
+                           int64_t t0, int64_t t1, size_t *first);
+
+/* Names of enum values for output. */
+const char *model_kind_name(enum ev_kind k);
+const char *model_device_name(enum device_type d);
+const char *model_rank_source_name(enum rank_source s);
+
+#endif

@@ -1,0 +1,55 @@
+#ifndef HTX_MODEL_SEMANTICS_H
+#define HTX_MODEL_SEMANTICS_H
+
+#include <stdbool.h>
+
+/* Where HTA's behaviour is a mistake a user would call a bug (spec §4), htx
+ * fixes it by default. Each difference is one flag here; --semantics=hta sets
+ * every flag to HTA's behaviour, which is what the oracle tests check. The
+ * model and the analyses read these flags; there is no second implementation.
+ * Keep this list in step with the SEMANTICS section of man/htx.1. */
+struct semantics {
+    /* §1.5: float-ts traces get ts'=ceil(ts), end'=floor(ts+dur) in µs, which
+     * can make durations negative. htx keeps the exact nanosecond values. */
+    bool ns_rounding;
+    /* §1.10: drop the last ProfilerStep and what it launched. */
+    bool drop_last_step;
+    /* §1.10/§4.4: a kernel joins every kept CPU event with its correlation,
+     * duplicating rows; htx keeps each kernel once. */
+    bool filter_duplicates_rows;
+    /* §1.10: a rank without ProfilerStep events in a job where others have
+     * them is emptied by HTA; htx keeps it whole. */
+    bool filter_empties_stepless_rank;
+    /* §1.7 rule 4: GPU events on stream 0 get no iteration (NaN). htx gives
+     * them their launcher's iteration like any other stream. */
+    bool stream0_no_iteration;
+    /* §1.8: "GPU side" is `stream != -1` (Triton cpu_ops with stream 0 count
+     * as GPU compute, Event/Context Sync do not). htx: GPU side is a kernel,
+     * memcpy or memset event. */
+    bool gpu_side_is_stream_field;
+    /* §4.5: cuda_sync events on a stream count as busy GPU time (OTHER). */
+    bool sync_is_gpu_busy;
+    /* §2.1: HTA's name rules: any `hip…` kernel is COMMUNICATION, and only
+     * `nccl…`/`ncclKernel` names count as NCCL. htx recognises
+     * ncclDevKernel_*, RCCL and hip-prefixed compute kernels correctly. */
+    bool hta_kernel_classes;
+    /* notation section: numpy's unstable introsort decides tie order. htx
+     * sorts stably (ties by input order). */
+    bool unstable_sort;
+    /* §2.4/§4.8: rows that survive top-N aggregation lose their statistics. */
+    bool top_n_loses_stats;
+    /* §3.6/§3.7/§4.9: summaries count each change point once instead of
+     * weighting by the time the value held. */
+    bool sample_weighted_summaries;
+    /* §3.6: the blocked-on-full-queue table keeps one stream per rank. */
+    bool blocked_queue_one_row_per_rank;
+    /* §3.10/§4.12: TraceDiff uses no filter and no rebasing, iterations from
+     * every rank's symbols, and float counts. */
+    bool diff_hta_quirks;
+};
+
+enum semantics_mode { SEMANTICS_HTX = 0, SEMANTICS_HTA = 1 };
+
+void semantics_init(struct semantics *s, enum semantics_mode mode);
+
+#endif

@@ -1,0 +1,1 @@
+# counters writer (htx counters)

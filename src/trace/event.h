@@ -1,0 +1,130 @@
+#ifndef HTX_TRACE_EVENT_H
+#define HTX_TRACE_EVENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/err.h"
+
+/* What the trace reader hands to its consumer: one call per element of
+ * `traceEvents`, with the fields htx uses already parsed. The reader never
+ * includes model headers; the model implements struct trace_sink.
+ *
+ * Every string in a trace_event is borrowed: valid only during the
+ * sink->event call. Strings are the decoded JSON strings (escapes resolved),
+ * not NUL-terminated in general: use the _len fields. */
+
+enum trace_ph {
+    TRACE_PH_NONE = 0, /* no "ph" field */
+    TRACE_PH_X,        /* complete event */
+    TRACE_PH_B,
+    TRACE_PH_E,
+    TRACE_PH_I,        /* "i" or "I" */
+    TRACE_PH_M,        /* metadata */
+    TRACE_PH_C,        /* counter */
+    TRACE_PH_FLOW_S,   /* flow start "s" */
+    TRACE_PH_FLOW_T,   /* flow step "t" */
+    TRACE_PH_FLOW_F,   /* flow end "f" */
+    TRACE_PH_OTHER,
+};
+
+struct trace_str {
+    const char *s;
+    size_t len;
+};
+
+/* A JSON number kept exactly: the value in nanoseconds when the number is a
+ * time in microseconds, plus the nearest double of the value as written, which
+ * HTA's rounding rules need (spec §1.5). */
+struct trace_time {
+    int64_t ns;       /* round(value * 1000), exact from the text */
+    double us;        /* strtod of the text */
+    bool present;     /* field present with a numeric value */
+    bool is_float;    /* written with a fraction or exponent (123.0 counts) */
+};
+
+/* Optional integer field of args: present and numeric. */
+struct trace_int {
+    int64_t v;
+    bool present;
+};
+
+struct trace_event {
+    uint64_t index;          /* position in traceEvents, counting every element */
+    enum trace_ph ph;
+    struct trace_str name;   /* "name"; len 0 and s NULL when absent */
+    struct trace_str cat;    /* "cat" */
+    bool has_name, has_cat;
+    /* pid / tid are opaque keys: numbers are given as their canonical decimal
+     * text, strings as their text. */
+    struct trace_str pid, tid;
+    bool pid_is_num, tid_is_num;
+    struct trace_time ts, dur;
+
+    /* args */
+    struct trace_int stream;       /* numeric args.stream only (spec §1.4) */
+    struct trace_int correlation;  /* args.correlation */
+    double mem_bw_gbps;            /* args."memory bandwidth (GB/s)", else 0 */
+    bool has_mem_bw;
+    struct trace_int bytes;        /* args.bytes */
+    struct trace_str arg_name;     /* args.name, for M events (process/thread names) */
+
+    /* flow events ("s"/"f"): "id" and "bp" */
+    struct trace_int flow_id;
+    bool flow_bind_enclosing;      /* "bp": "e" */
+};
+
+/* Document-level facts found outside traceEvents. */
+struct trace_meta {
+    bool has_rank;
+    int64_t rank;                 /* distributedInfo.rank */
+    bool has_world_size;
+    int64_t world_size;
+    char backend[64];             /* distributedInfo.backend, truncated */
+    int64_t base_time_ns;         /* baseTimeNanoseconds, 0 when absent */
+    bool has_base_time;
+    char display_time_unit[16];
+    int device_properties;        /* number of entries in deviceProperties */
+    char device_name[128];        /* deviceProperties[0].name, when present */
+};
+
+/* Why a malformed event was skipped, for warnings. */
+struct trace_warning {
+    uint64_t index;
+    uint64_t offset;   /* byte offset in the uncompressed document */
+    const char *what;  /* static text */
+};
+
+struct trace_sink {
+    void *ctx;
+    /* Called once per element of traceEvents, in order. Non-zero aborts. */
+    int (*event)(void *ctx, const struct trace_event *ev, struct err *e);
+    /* Called for each element skipped as malformed; may be NULL. */
+    void (*warning)(void *ctx, const struct trace_warning *w);
+    /* Called once at the end with the document's metadata; may be NULL. */
+    int (*meta)(void *ctx, const struct trace_meta *m, struct err *e);
+    /* Called every few MB of input: bytes consumed from the file so far.
+     * Returns non-zero to cancel the load (ERR_CANCEL). May be NULL. */
+    int (*progress)(void *ctx, uint64_t file_bytes_read);
+};
+
+struct trace_limits {
+    uint64_t max_uncompressed;  /* bytes; 0 = no limit */
+    size_t max_event_bytes;     /* one element of traceEvents; 0 = default 256 MiB */
+    size_t max_meta_bytes;      /* one top-level non-traceEvents value; 0 = 64 MiB */
+    int max_depth;              /* JSON nesting; 0 = default 512 */
+};
+
+/* Reads one trace file (plain or gzip, detected by content) and feeds the
+ * sink. Returns 0, or a negative ERR_* with e naming the file and the byte
+ * offset. Borrows path and sink until return. */
+int trace_read_file(const char *path, const struct trace_sink *sink,
+                    const struct trace_limits *limits, struct err *e);
+
+/* Same over a memory buffer (tests, fuzzing). name is used in messages. */
+int trace_read_buffer(const char *name, const void *buf, size_t len,
+                      const struct trace_sink *sink, const struct trace_limits *limits,
+                      struct err *e);
+
+#endif

@@ -1,0 +1,1 @@
+# ui layer: add this layer's sources here.

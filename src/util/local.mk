@@ -1,0 +1,6 @@
+# util layer: libc only.
+libcore_a_SOURCES += \
+	src/util/err.c src/util/err.h \
+	src/util/arena.c src/util/arena.h \
+	src/util/vec.c src/util/vec.h \
+	src/util/strtab.c src/util/strtab.h

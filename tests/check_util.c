@@ -1,0 +1,120 @@
+#include "config.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/arena.h"
+#include "util/err.h"
+#include "util/strtab.h"
+#include "util/vec.h"
+
+START_TEST(strtab_should_give_equal_strings_one_id)
+{
+    struct strtab t;
+    ck_assert_int_eq(strtab_init(&t), 0);
+    ck_assert_uint_eq(strtab_intern(&t, "", 0), 0);
+    uint32_t a = strtab_intern(&t, "aten::mm", 8);
+    uint32_t b = strtab_intern(&t, "aten::mm", 8);
+    uint32_t c = strtab_intern(&t, "aten::mm2", 9);
+    ck_assert_uint_eq(a, b);
+    ck_assert_uint_ne(a, c);
+    ck_assert_str_eq(strtab_str(&t, c), "aten::mm2");
+    ck_assert_uint_eq(strtab_find(&t, "aten::mm", 8), a);
+    ck_assert_uint_eq(strtab_find(&t, "nope", 4), STRTAB_NONE);
+    strtab_fini(&t);
+}
+END_TEST
+
+START_TEST(strtab_should_keep_ids_stable_while_growing)
+{
+    struct strtab t;
+    ck_assert_int_eq(strtab_init(&t), 0);
+    char buf[32];
+    for (int i = 0; i < 20000; i++) {
+        int n = snprintf(buf, sizeof buf, "k%d", i);
+        ck_assert_uint_eq(strtab_intern(&t, buf, (size_t)n), (uint32_t)i + 1);
+    }
+    for (int i = 0; i < 20000; i += 997) {
+        int n = snprintf(buf, sizeof buf, "k%d", i);
+        ck_assert_uint_eq(strtab_find(&t, buf, (size_t)n), (uint32_t)i + 1);
+    }
+    ck_assert_uint_eq(strtab_count(&t), 20001);
+    strtab_fini(&t);
+}
+END_TEST
+
+START_TEST(strtab_should_keep_embedded_nul_bytes)
+{
+    struct strtab t;
+    ck_assert_int_eq(strtab_init(&t), 0);
+    uint32_t a = strtab_intern(&t, "a\0b", 3);
+    uint32_t b = strtab_intern(&t, "a\0c", 3);
+    ck_assert_uint_ne(a, b);
+    ck_assert_uint_eq(strtab_len(&t, a), 3);
+    strtab_fini(&t);
+}
+END_TEST
+
+START_TEST(arena_should_align_and_reject_overflow)
+{
+    struct arena a;
+    arena_init(&a, 64);
+    for (int i = 1; i < 100; i++) {
+        void *p = arena_alloc(&a, (size_t)i);
+        ck_assert_ptr_nonnull(p);
+        ck_assert_uint_eq((uintptr_t)p % 16, 0);
+        memset(p, 0xab, (size_t)i);
+    }
+    ck_assert_ptr_null(arena_calloc(&a, SIZE_MAX / 2, 4));
+    ck_assert_ptr_null(arena_alloc(&a, SIZE_MAX));
+    arena_reset(&a);
+    ck_assert_ptr_nonnull(arena_alloc(&a, 1000));
+    arena_fini(&a);
+}
+END_TEST
+
+START_TEST(vec_should_grow_and_reject_overflow)
+{
+    int *items = NULL;
+    size_t n = 0, cap = 0;
+    for (int i = 0; i < 1000; i++) {
+        ck_assert_int_eq(VEC_PUSH_SLOT(items, n, cap), 0);
+        items[n++] = i;
+    }
+    ck_assert_int_eq(items[999], 999);
+    ck_assert_int_eq(vec_reserve((void **)&items, &cap, sizeof *items, SIZE_MAX / 2), ERR_NOMEM);
+    free(items);
+}
+END_TEST
+
+START_TEST(err_should_format_and_prefix)
+{
+    struct err e;
+    err_clear(&e);
+    ck_assert_int_eq(err_set(&e, ERR_PARSE, "event %d: missing \"ts\"", 7), ERR_PARSE);
+    err_prefix(&e, "%s", "a.json");
+    ck_assert_str_eq(e.msg, "a.json: event 7: missing \"ts\"");
+    ck_assert_int_eq(err_exit_status(ERR_USAGE), 2);
+    ck_assert_int_eq(err_exit_status(ERR_PARSE), 1);
+    ck_assert_int_eq(err_exit_status(ERR_OK), 0);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("util");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, strtab_should_give_equal_strings_one_id);
+    tcase_add_test(tc, strtab_should_keep_ids_stable_while_growing);
+    tcase_add_test(tc, strtab_should_keep_embedded_nul_bytes);
+    tcase_add_test(tc, arena_should_align_and_reject_overflow);
+    tcase_add_test(tc, vec_should_grow_and_reject_overflow);
+    tcase_add_test(tc, err_should_format_and_prefix);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
