@@ -1,1 +1,6 @@
-# model layer: add this layer's sources here.
+# model layer: per-rank model built from the trace sink.
+libcore_a_SOURCES += \
+	src/model/model.h src/model/build.h \
+	src/model/semantics.c src/model/semantics.h \
+	src/model/builder.c src/model/load.c src/model/finish.c \
+	src/model/select.c src/model/query.c

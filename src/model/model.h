@@ -86,6 +86,12 @@ struct iteration {
     uint32_t pos;         /* position in rank->events */
 };
 
+/* A process_name (tid == 0) or thread_name metadata event. */
+struct proc_name {
+    uint32_t pid, tid, name;      /* string ids */
+    bool is_thread;
+};
+
 /* GPU events of one stream, over the current rows, sorted by ts. */
 struct stream_index {
     int64_t stream;
@@ -125,6 +131,8 @@ struct rank_model {
 
     struct iteration *iterations; /* every ProfilerStep#N of the file, by ts */
     size_t niterations;
+    struct proc_name *names;      /* process_name / thread_name metadata */
+    size_t nnames;
 
     /* Derived by model_select: HTA's "filtered table" (§1.10) after the
      * selection, as positions into events. A position may repeat under

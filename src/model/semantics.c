@@ -20,4 +20,6 @@ void semantics_init(struct semantics *s, enum semantics_mode mode)
     s->sample_weighted_summaries = hta;
     s->blocked_queue_one_row_per_rank = hta;
     s->diff_hta_quirks = hta;
+    s->hta_launch_names = hta;
+    s->membw_float_residue = hta;
 }

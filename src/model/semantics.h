@@ -46,6 +46,18 @@ struct semantics {
     /* §3.10/§4.12: TraceDiff uses no filter and no rebasing, iterations from
      * every rank's symbols, and float counts. */
     bool diff_hta_quirks;
+    /* §3.5: launch statistics know only cudaLaunchKernel(ExC), runFunction
+     * and cudaMemcpy/MemsetAsync, and take every stream -1 event with a
+     * launch's correlation as its CPU side, so AMD and Triton
+     * (cuLaunchKernel) traces come out empty. htx also counts cuLaunchKernel(Ex),
+     * hipLaunchKernel, hipExtModuleLaunchKernel and the hip memcpy/memset
+     * launches, and takes only the launch events themselves as CPU side. */
+    bool hta_launch_names;
+    /* §3.7: the running bandwidth sum keeps float residue (1e-13) after the
+     * last transfer of a kind ends, which then counts as a positive sample.
+     * htx resets the sum to exactly 0 whenever no transfer of that kind is
+     * active. */
+    bool membw_float_residue;
 };
 
 enum semantics_mode { SEMANTICS_HTX = 0, SEMANTICS_HTA = 1 };

@@ -28,7 +28,16 @@ void err_prefix(struct err *e, const char *fmt, ...)
     va_end(ap);
     char old[ERR_MSG_MAX];
     memcpy(old, e->msg, sizeof old);
-    snprintf(e->msg, sizeof e->msg, "%s: %s", prefix, old);
+    /* Truncation is acceptable: the message stays NUL-terminated. */
+    size_t n = strlen(prefix);
+    if (n > sizeof e->msg - 3)
+        n = sizeof e->msg - 3;
+    memcpy(e->msg, prefix, n);
+    memcpy(e->msg + n, ": ", 2);
+    size_t room = sizeof e->msg - n - 3;
+    size_t olen = strnlen(old, room);
+    memcpy(e->msg + n + 2, old, olen);
+    e->msg[n + 2 + olen] = '\0';
 }
 
 void err_clear(struct err *e)

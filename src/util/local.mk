@@ -3,4 +3,5 @@ libcore_a_SOURCES += \
 	src/util/err.c src/util/err.h \
 	src/util/arena.c src/util/arena.h \
 	src/util/vec.c src/util/vec.h \
-	src/util/strtab.c src/util/strtab.h
+	src/util/strtab.c src/util/strtab.h \
+	src/util/hmap.c src/util/hmap.h

@@ -1,0 +1,30 @@
+#include "config.h"
+#include "analysis/analysis.h"
+
+#include <string.h>
+
+static const struct analysis_info analyses[ANALYSIS_COUNT] = {
+    {ANALYSIS_TEMPORAL, "temporal", "Overview", temporal_run},
+    {ANALYSIS_KERNELS, "kernels", "Kernels", kernels_run},
+    {ANALYSIS_IDLE, "idle", "Idle", idle_run},
+    {ANALYSIS_OVERLAP, "overlap", "Overlap", overlap_run},
+    {ANALYSIS_LAUNCH, "launch", "Launch", launch_run},
+    {ANALYSIS_QUEUE, "queue", "Queue length", queue_run},
+    {ANALYSIS_MEMBW, "membw", "Memory bandwidth", membw_run},
+    {ANALYSIS_ANNOTATIONS, "annotations", "Annotations", annotations_run},
+    {ANALYSIS_SEQUENCES, "sequences", "Sequences", sequences_run},
+};
+
+const struct analysis_info *analysis_list(size_t *count)
+{
+    *count = ANALYSIS_COUNT;
+    return analyses;
+}
+
+const struct analysis_info *analysis_find(const char *name)
+{
+    for (size_t i = 0; i < ANALYSIS_COUNT; i++)
+        if (strcmp(analyses[i].name, name) == 0)
+            return &analyses[i];
+    return NULL;
+}

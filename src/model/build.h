@@ -1,0 +1,75 @@
+#ifndef HTX_MODEL_BUILD_H
+#define HTX_MODEL_BUILD_H
+
+/* Internal to the model: one rank_builder per file being loaded, owned by the
+ * loading thread. It implements struct trace_sink, interning names in its own
+ * string table so loader threads share nothing; model_load merges them. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+#include "trace/event.h"
+#include "util/strtab.h"
+
+struct flow_rec {
+    int64_t id;
+    int64_t ts;          /* absolute ns */
+    uint32_t pid, tid;   /* local string ids */
+    bool is_start;
+};
+
+struct name_rec {
+    uint32_t pid, tid;   /* local string ids; tid 0 for process names */
+    uint32_t name;
+    bool is_thread;
+};
+
+struct rank_builder {
+    struct strtab strings;            /* local ids until the merge */
+    struct event *events;             /* ts absolute ns until finish */
+    size_t nevents, events_cap;
+    struct flow_rec *flows;
+    size_t nflows, flows_cap;
+    struct name_rec *names;
+    size_t nnames, names_cap;
+    unsigned char *kind_of_cat;       /* by local cat id; 0xff = not yet known */
+    size_t kind_cap;
+    struct trace_meta meta;
+    bool has_meta;
+    bool has_float_ts;
+    uint64_t elements;
+    uint64_t complete_by_kind[EV_KIND_COUNT];
+    uint64_t complete_events;
+    uint64_t nwarnings;
+    char *warning_texts[MODEL_MAX_WARNING_TEXTS];
+    size_t nwarning_texts;
+    int error;                        /* first hard error (ERR_NOMEM, ERR_LIMIT) */
+    /* progress plumbing, set by the loader */
+    int (*progress)(void *ctx, uint64_t file_bytes);
+    void *progress_ctx;
+};
+
+int rank_builder_init(struct rank_builder *b);
+void rank_builder_fini(struct rank_builder *b);
+void rank_builder_sink(struct rank_builder *b, struct trace_sink *out);
+/* Adds a warning line (kept up to MODEL_MAX_WARNING_TEXTS, always counted). */
+void rank_builder_warn(struct rank_builder *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+enum ev_kind model_kind_of_category(const char *cat, size_t len);
+
+/* finish.c: per-rank steps after the merge into global ids. */
+int model_finish_rank(struct model *m, struct rank_model *r, const struct rank_builder *b,
+                      struct err *e);
+int model_finish(struct model *m, struct err *e);
+
+/* Adds a warning to a loaded rank (counted always, text kept up to the max). */
+void model_rank_warn(struct rank_model *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* select.c / load.c: frees rows and indices of one rank. */
+void model_rank_free_derived(struct rank_model *r);
+
+#endif

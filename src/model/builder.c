@@ -1,0 +1,213 @@
+#include "config.h"
+#include "model/build.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/vec.h"
+
+static bool str_is(const char *s, size_t len, const char *lit)
+{
+    size_t n = strlen(lit);
+    return len == n && memcmp(s, lit, n) == 0;
+}
+
+enum ev_kind model_kind_of_category(const char *cat, size_t len)
+{
+    static const struct {
+        const char *cat;
+        enum ev_kind kind;
+    } table[] = {
+        {"kernel", EV_KIND_KERNEL},       {"Kernel", EV_KIND_KERNEL},
+        {"mtia_ccp_events", EV_KIND_KERNEL},
+        {"gpu_memcpy", EV_KIND_MEMCPY},   {"Memcpy", EV_KIND_MEMCPY},
+        {"gpu_memset", EV_KIND_MEMSET},   {"Memset", EV_KIND_MEMSET},
+        {"cpu_op", EV_KIND_CPU_OP},       {"Operator", EV_KIND_CPU_OP},
+        {"cuda_runtime", EV_KIND_RUNTIME}, {"Runtime", EV_KIND_RUNTIME},
+        {"mtia_runtime", EV_KIND_RUNTIME},
+        {"cuda_driver", EV_KIND_DRIVER},
+        {"user_annotation", EV_KIND_USER_ANNOTATION},
+        {"gpu_user_annotation", EV_KIND_GPU_USER_ANNOTATION},
+        {"cuda_sync", EV_KIND_SYNC},
+        {"python_function", EV_KIND_PYTHON},
+        {"Trace", EV_KIND_TRACE_SPAN},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (str_is(cat, len, table[i].cat))
+            return table[i].kind;
+    return EV_KIND_OTHER;
+}
+
+int rank_builder_init(struct rank_builder *b)
+{
+    memset(b, 0, sizeof *b);
+    return strtab_init(&b->strings);
+}
+
+void rank_builder_fini(struct rank_builder *b)
+{
+    strtab_fini(&b->strings);
+    free(b->events);
+    free(b->flows);
+    free(b->names);
+    free(b->kind_of_cat);
+    for (size_t i = 0; i < b->nwarning_texts; i++)
+        free(b->warning_texts[i]);
+    memset(b, 0, sizeof *b);
+}
+
+void rank_builder_warn(struct rank_builder *b, const char *fmt, ...)
+{
+    b->nwarnings++;
+    if (b->nwarning_texts >= MODEL_MAX_WARNING_TEXTS)
+        return;
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    char *copy = strdup(buf);
+    if (copy)
+        b->warning_texts[b->nwarning_texts++] = copy;
+}
+
+static uint32_t intern(struct rank_builder *b, struct trace_str s)
+{
+    uint32_t id = strtab_intern(&b->strings, s.s ? s.s : "", s.s ? s.len : 0);
+    if (id == STRTAB_NONE && !b->error)
+        b->error = ERR_NOMEM;
+    return id == STRTAB_NONE ? 0 : id;
+}
+
+static enum ev_kind kind_for(struct rank_builder *b, uint32_t cat_id)
+{
+    if (cat_id >= b->kind_cap) {
+        size_t old = b->kind_cap;
+        if (vec_reserve((void **)&b->kind_of_cat, &b->kind_cap, 1, (size_t)cat_id + 1)) {
+            b->error = ERR_NOMEM;
+            return EV_KIND_OTHER;
+        }
+        memset(b->kind_of_cat + old, 0xff, b->kind_cap - old);
+    }
+    if (b->kind_of_cat[cat_id] == 0xff)
+        b->kind_of_cat[cat_id] = (unsigned char)model_kind_of_category(
+            strtab_str(&b->strings, cat_id), strtab_len(&b->strings, cat_id));
+    return (enum ev_kind)b->kind_of_cat[cat_id];
+}
+
+static int add_flow(struct rank_builder *b, const struct trace_event *ev)
+{
+    if (!ev->flow_id.present || !ev->ts.present)
+        return 0;
+    if (VEC_PUSH_SLOT(b->flows, b->nflows, b->flows_cap))
+        return ERR_NOMEM;
+    b->flows[b->nflows++] = (struct flow_rec){
+        .id = ev->flow_id.v, .ts = ev->ts.ns, .pid = intern(b, ev->pid), .tid = intern(b, ev->tid),
+        .is_start = ev->ph == TRACE_PH_FLOW_S};
+    return 0;
+}
+
+static int add_name(struct rank_builder *b, const struct trace_event *ev)
+{
+    bool is_thread = ev->has_name && str_is(ev->name.s, ev->name.len, "thread_name");
+    bool is_process = ev->has_name && str_is(ev->name.s, ev->name.len, "process_name");
+    if ((!is_thread && !is_process) || !ev->arg_name.s)
+        return 0;
+    if (VEC_PUSH_SLOT(b->names, b->nnames, b->names_cap))
+        return ERR_NOMEM;
+    b->names[b->nnames++] = (struct name_rec){
+        .pid = intern(b, ev->pid), .tid = is_thread ? intern(b, ev->tid) : 0,
+        .name = intern(b, ev->arg_name), .is_thread = is_thread};
+    return 0;
+}
+
+/* HTA keeps any element with both dur and cat (spec §1.3), whatever its ph. */
+static int add_event(struct rank_builder *b, const struct trace_event *ev, struct err *e)
+{
+    if (!ev->ts.present) {
+        rank_builder_warn(b, "event %llu: has dur and cat but no numeric ts; skipped",
+                          (unsigned long long)ev->index);
+        return 0;
+    }
+    if (ev->index > UINT32_MAX - 1)
+        return err_set(e, ERR_LIMIT, "more than %u events in one file", UINT32_MAX - 1);
+    if (VEC_PUSH_SLOT(b->events, b->nevents, b->events_cap))
+        return err_set(e, ERR_NOMEM, "out of memory after %zu events", b->nevents);
+    struct event *out = &b->events[b->nevents++];
+    out->ts = ev->ts.ns;
+    out->dur = ev->dur.ns;
+    out->correlation = ev->correlation.present ? ev->correlation.v : -1;
+    out->stream = ev->stream.present ? ev->stream.v : -1;
+    out->mem_bw_gbps = ev->has_mem_bw ? ev->mem_bw_gbps : 0.0;
+    out->name = intern(b, ev->name);
+    out->cat = intern(b, ev->cat);
+    out->pid = intern(b, ev->pid);
+    out->tid = intern(b, ev->tid);
+    out->index = (uint32_t)ev->index;
+    out->partner = MODEL_NONE;
+    out->iteration = MODEL_ITER_NONE;
+    out->kind = (uint8_t)kind_for(b, out->cat);
+    out->flags = (uint8_t)((ev->ph == TRACE_PH_X ? EV_FLAG_COMPLETE : 0) |
+                           (ev->ts.is_float ? EV_FLAG_TS_FLOAT : 0) |
+                           (ev->stream.present ? EV_FLAG_HAS_STREAM : 0) |
+                           (ev->has_mem_bw ? EV_FLAG_HAS_BW : 0));
+    if (ev->ph == TRACE_PH_X) {
+        b->complete_events++;
+        b->complete_by_kind[out->kind]++;
+    }
+    if (b->error)
+        return err_set(e, b->error, "out of memory interning names");
+    return 0;
+}
+
+static int sink_event(void *ctx, const struct trace_event *ev, struct err *e)
+{
+    struct rank_builder *b = ctx;
+    b->elements++;
+    if (ev->ts.present && ev->ts.is_float)
+        b->has_float_ts = true;
+    int rc = 0;
+    if (ev->dur.present && ev->has_cat)
+        rc = add_event(b, ev, e);
+    else if (ev->ph == TRACE_PH_FLOW_S || ev->ph == TRACE_PH_FLOW_F)
+        rc = add_flow(b, ev);
+    else if (ev->ph == TRACE_PH_M)
+        rc = add_name(b, ev);
+    if (rc && !e->code)
+        err_set(e, rc, "out of memory");
+    return rc;
+}
+
+static void sink_warning(void *ctx, const struct trace_warning *w)
+{
+    struct rank_builder *b = ctx;
+    b->elements++;
+    rank_builder_warn(b, "event %llu (byte %llu): %s; skipped", (unsigned long long)w->index,
+                      (unsigned long long)w->offset, w->what);
+}
+
+static int sink_meta(void *ctx, const struct trace_meta *m, struct err *e)
+{
+    (void)e;
+    struct rank_builder *b = ctx;
+    b->meta = *m;
+    b->has_meta = true;
+    return 0;
+}
+
+static int sink_progress(void *ctx, uint64_t bytes)
+{
+    struct rank_builder *b = ctx;
+    return b->progress ? b->progress(b->progress_ctx, bytes) : 0;
+}
+
+void rank_builder_sink(struct rank_builder *b, struct trace_sink *out)
+{
+    out->ctx = b;
+    out->event = sink_event;
+    out->warning = sink_warning;
+    out->meta = sink_meta;
+    out->progress = sink_progress;
+}

@@ -1,0 +1,345 @@
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/build.h"
+#include "util/hmap.h"
+
+/* HTA parses ts and dur as doubles and, when any ts of the file is
+ * fractional, rounds ts up and the end down (spec §1.5). Our integers are
+ * exact, so rebuild the double HTA saw from the decimal text. */
+static double us_double(int64_t ns)
+{
+    char buf[40];
+    uint64_t mag = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+    snprintf(buf, sizeof buf, "%s%llu.%03llu", ns < 0 ? "-" : "", (unsigned long long)(mag / 1000),
+             (unsigned long long)(mag % 1000));
+    return strtod(buf, NULL);
+}
+
+static void apply_ns_rounding(struct rank_model *r)
+{
+    for (size_t i = 0; i < r->nevents; i++) {
+        struct event *ev = &r->events[i];
+        double ts = us_double(ev->ts);
+        double end = ts + us_double(ev->dur);
+        double ts_r = ceil(ts), end_r = floor(end);
+        if (!(fabs(ts_r) < 9.2e15 && fabs(end_r) < 9.2e15))
+            continue;   /* out of range for exact ns: keep the exact values */
+        ev->ts = (int64_t)ts_r * 1000;
+        ev->dur = ((int64_t)end_r - (int64_t)ts_r) * 1000;
+    }
+}
+
+bool model_is_gpu_kernel_pred(const struct model *m, const struct event *ev)
+{
+    if (ev->stream >= 0 && ev->correlation >= 0)
+        return true;
+    return ev->name == m->id_event_sync || ev->name == m->id_context_sync;
+}
+
+/* §1.8: join CPU-side and GPU-side events with equal correlation; the pair
+ * seen last wins on either side. */
+static int link_by_correlation(const struct model *m, struct rank_model *r, struct err *e)
+{
+    struct hmap last_cpu, last_gpu;
+    if (hmap_init(&last_cpu, 1024) || hmap_init(&last_gpu, 1024)) {
+        hmap_fini(&last_cpu);
+        return err_set(e, ERR_NOMEM, "out of memory linking correlations");
+    }
+    int rc = 0;
+    for (size_t i = 0; i < r->nevents && !rc; i++) {
+        const struct event *ev = &r->events[i];
+        if (ev->correlation == -1)
+            continue;
+        struct hmap *side = model_is_gpu_kernel_pred(m, ev) ? &last_gpu : &last_cpu;
+        rc = hmap_put(side, ev->correlation, (uint32_t)i);
+    }
+    for (size_t i = 0; i < r->nevents && !rc; i++) {
+        struct event *ev = &r->events[i];
+        if (ev->correlation == -1)
+            continue;
+        const struct hmap *other = model_is_gpu_kernel_pred(m, ev) ? &last_cpu : &last_gpu;
+        uint32_t *p = hmap_get(other, ev->correlation);
+        if (p)
+            ev->partner = *p;
+        else if (model_is_gpu_kernel_pred(m, ev))
+            r->unmatched_correlations++;
+    }
+    hmap_fini(&last_cpu);
+    hmap_fini(&last_gpu);
+    return rc ? err_set(e, ERR_NOMEM, "out of memory linking correlations") : 0;
+}
+
+static int64_t place_key(uint32_t pid, uint32_t tid, int64_t ts)
+{
+    /* Mixes a (pid, tid, ts) triple into one key; collisions are checked. */
+    uint64_t h = (uint64_t)pid * 0x9E3779B97F4A7C15ull ^ (uint64_t)tid * 0xC2B2AE3D27D4EB4Full;
+    return (int64_t)(h ^ (uint64_t)ts);
+}
+
+/* Older traces carry no correlation on some GPU events; Kineto's ac2g flows
+ * then link them: "s" at the launch's start, "f" at the kernel's start. */
+static int link_by_flows(struct rank_model *r, const struct rank_builder *b, struct err *e)
+{
+    if (!b->nflows)
+        return 0;
+    struct hmap at_place, start_of;
+    if (hmap_init(&at_place, r->nevents) || hmap_init(&start_of, b->nflows)) {
+        hmap_fini(&at_place);
+        return err_set(e, ERR_NOMEM, "out of memory linking flows");
+    }
+    int rc = 0;
+    for (size_t i = 0; i < r->nevents && !rc; i++) {
+        const struct event *ev = &r->events[i];
+        rc = hmap_put(&at_place, place_key(ev->pid, ev->tid, ev->ts), (uint32_t)i);
+    }
+    for (size_t i = 0; i < b->nflows && !rc; i++)
+        if (b->flows[i].is_start)
+            rc = hmap_put(&start_of, b->flows[i].id, (uint32_t)i);
+    for (size_t i = 0; i < b->nflows && !rc; i++) {
+        const struct flow_rec *f = &b->flows[i];
+        uint32_t *s = f->is_start ? NULL : hmap_get(&start_of, f->id);
+        uint32_t *g = s ? hmap_get(&at_place, place_key(f->pid, f->tid, f->ts)) : NULL;
+        const struct flow_rec *st = s ? &b->flows[*s] : NULL;
+        uint32_t *c = st ? hmap_get(&at_place, place_key(st->pid, st->tid, st->ts)) : NULL;
+        if (!g || !c)
+            continue;
+        struct event *gev = &r->events[*g], *cev = &r->events[*c];
+        bool gpu = gev->kind == EV_KIND_KERNEL || gev->kind == EV_KIND_MEMCPY ||
+                   gev->kind == EV_KIND_MEMSET;
+        if (!gpu || gev->partner != MODEL_NONE || gev->correlation >= 0 || gev->ts != f->ts ||
+            cev->ts != st->ts)
+            continue;
+        gev->partner = *c;
+        gev->flags |= EV_FLAG_FLOW_LINKED;
+        if (cev->partner == MODEL_NONE)
+            cev->partner = *g;
+    }
+    hmap_fini(&at_place);
+    hmap_fini(&start_of);
+    return rc ? err_set(e, ERR_NOMEM, "out of memory linking flows") : 0;
+}
+
+/* `ProfilerStep\s*#\s*(\d+)` at the start of the name (spec §1.7). */
+static bool parse_step_number(const char *s, size_t len, int64_t *out)
+{
+    static const char prefix[] = "ProfilerStep";
+    size_t i = sizeof prefix - 1;
+    if (len < i || memcmp(s, prefix, i) != 0)
+        return false;
+    while (i < len && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    if (i >= len || s[i] != '#')
+        return false;
+    i++;
+    while (i < len && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    if (i >= len || s[i] < '0' || s[i] > '9')
+        return false;
+    int64_t v = 0;
+    for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+        if (v > (INT32_MAX - (s[i] - '0')) / 10)
+            return false;
+        v = v * 10 + (s[i] - '0');
+    }
+    *out = v;
+    return true;
+}
+
+static int cmp_iteration(const void *a, const void *b)
+{
+    const struct iteration *x = a, *y = b;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+static int collect_steps(const struct model *m, struct rank_model *r, struct err *e)
+{
+    size_t n = 0, cap = 0;
+    struct iteration *steps = NULL;
+    for (size_t i = 0; i < r->nevents; i++) {
+        const struct event *ev = &r->events[i];
+        const char *name = model_str(m, ev->name);
+        size_t len = strtab_len(&m->strings, ev->name);
+        if (len < 12 || memcmp(name, "ProfilerStep", 12) != 0)
+            continue;
+        int64_t number;
+        if (!parse_step_number(name, len, &number)) {
+            model_rank_warn(r, "event %u: \"%.40s\" has no step number; not an iteration",
+                            ev->index, name);
+            continue;
+        }
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            struct iteration *grown = realloc(steps, cap * sizeof *grown);
+            if (!grown) {
+                free(steps);
+                return err_set(e, ERR_NOMEM, "out of memory");
+            }
+            steps = grown;
+        }
+        steps[n++] = (struct iteration){number, ev->ts, ev->dur, (uint32_t)i};
+    }
+    if (n)
+        qsort(steps, n, sizeof *steps, cmp_iteration);
+    r->iterations = steps;
+    r->niterations = n;
+    return 0;
+}
+
+/* The step containing t (step.ts <= t < step.ts + dur); when several do, the
+ * one latest in the file wins (§1.7). max_end is the prefix max of ends. */
+static int32_t step_at(const struct rank_model *r, const int64_t *max_end, int64_t t)
+{
+    size_t lo = 0, hi = r->niterations;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r->iterations[mid].ts <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int32_t best = MODEL_ITER_NONE;
+    uint32_t best_pos = 0;
+    for (size_t j = lo; j-- > 0 && max_end[j] > t;) {
+        const struct iteration *s = &r->iterations[j];
+        if (t < s->ts + s->dur && (best == MODEL_ITER_NONE || s->pos > best_pos)) {
+            best = (int32_t)s->number;
+            best_pos = s->pos;
+        }
+    }
+    return best;
+}
+
+static bool uses_step_time(const struct event *ev)
+{
+    return ev->stream < 0 || (ev->stream == 0 && ev->kind == EV_KIND_CPU_OP);
+}
+
+static int assign_iterations(const struct model *m, struct rank_model *r, struct err *e)
+{
+    int64_t *max_end = malloc((r->niterations ? r->niterations : 1) * sizeof *max_end);
+    if (!max_end)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    for (size_t j = 0; j < r->niterations; j++) {
+        int64_t end = r->iterations[j].ts + r->iterations[j].dur;
+        max_end[j] = j && max_end[j - 1] > end ? max_end[j - 1] : end;
+    }
+    for (size_t i = 0; i < r->nevents; i++) {
+        struct event *ev = &r->events[i];
+        if (uses_step_time(ev))
+            ev->iteration = r->niterations ? step_at(r, max_end, ev->ts) : MODEL_ITER_NONE;
+    }
+    for (size_t i = 0; i < r->nevents; i++) {
+        struct event *ev = &r->events[i];
+        if (uses_step_time(ev))
+            continue;
+        if (ev->stream == 0 && m->sem.stream0_no_iteration) {
+            ev->iteration = MODEL_ITER_NAN;
+            continue;
+        }
+        bool linked = m->sem.stream0_no_iteration ? model_index_correlation(r, ev) > 0
+                                                  : ev->partner != MODEL_NONE;
+        ev->iteration = linked ? r->events[ev->partner].iteration : MODEL_ITER_NONE;
+        if (ev->iteration == MODEL_ITER_NAN)
+            ev->iteration = MODEL_ITER_NONE;
+    }
+    free(max_end);
+    return 0;
+}
+
+/* §1.12, plus "CPU only" when the file has no GPU activity at all. */
+static enum device_type detect_device(const struct model *m, const struct rank_model *r)
+{
+    if (strstr(r->backend, "mtia:hccl"))
+        return DEVICE_MTIA;
+    uint64_t gpu = r->complete_by_kind[EV_KIND_KERNEL] + r->complete_by_kind[EV_KIND_MEMCPY] +
+                   r->complete_by_kind[EV_KIND_MEMSET];
+    bool cuda = false, hip = false, mtia = false;
+    uint32_t id_cuda = strtab_find(&m->strings, "cudaLaunchKernel", 16);
+    uint32_t id_hip = strtab_find(&m->strings, "hipLaunchKernel", 15);
+    static const char run_fn[] = "runFunction - job_prep_and_submit_for_execution";
+    uint32_t id_mtia = strtab_find(&m->strings, run_fn, sizeof run_fn - 1);
+    for (size_t i = 0; i < r->nevents; i++) {
+        uint32_t n = r->events[i].name;
+        cuda |= n == id_cuda;
+        hip |= n == id_hip;
+        mtia |= n == id_mtia;
+    }
+    if (cuda)
+        return DEVICE_CUDA;
+    if (hip)
+        return DEVICE_ROCM;
+    if (mtia)
+        return DEVICE_MTIA;
+    return gpu ? DEVICE_UNKNOWN_GPU : DEVICE_CPU_ONLY;
+}
+
+int model_finish_rank(struct model *m, struct rank_model *r, const struct rank_builder *b,
+                      struct err *e)
+{
+    m->id_event_sync = strtab_find(&m->strings, "Event Sync", 10);
+    m->id_context_sync = strtab_find(&m->strings, "Context Sync", 12);
+    if (m->sem.ns_rounding && r->has_float_ts)
+        apply_ns_rounding(r);
+    int rc = link_by_correlation(m, r, e);
+    if (!rc)
+        rc = link_by_flows(r, b, e);
+    if (!rc)
+        rc = collect_steps(m, r, e);
+    if (!rc)
+        rc = assign_iterations(m, r, e);
+    r->device = detect_device(m, r);
+    if (r->nevents == 0)
+        model_rank_warn(r, "no analyzable events (no element has both \"dur\" and \"cat\")");
+    return rc;
+}
+
+/* §1.6: one origin for every rank, the smallest ts of any kept event. */
+int model_finish(struct model *m, struct err *e)
+{
+    (void)e;
+    bool any = false;
+    int64_t origin = 0;
+    for (size_t k = 0; k < m->nranks; k++) {
+        const struct rank_model *r = &m->ranks[k];
+        for (size_t i = 0; i < r->nevents; i++) {
+            const struct event *ev = &r->events[i];
+            if (ev->kind == EV_KIND_TRACE_SPAN)
+                continue;
+            if (!any || ev->ts < origin)
+                origin = ev->ts;
+            any = true;
+        }
+    }
+    m->origin_ns = origin;
+    for (size_t k = 0; k < m->nranks; k++) {
+        struct rank_model *r = &m->ranks[k];
+        for (size_t i = 0; i < r->nevents; i++)
+            r->events[i].ts -= origin;
+        for (size_t i = 0; i < r->niterations; i++)
+            r->iterations[i].ts -= origin;
+    }
+    return 0;
+}
+
+void model_rank_warn(struct rank_model *r, const char *fmt, ...)
+{
+    r->nwarnings++;
+    if (r->nwarning_texts >= MODEL_MAX_WARNING_TEXTS)
+        return;
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    char *copy = strdup(buf);
+    if (copy)
+        r->warning_texts[r->nwarning_texts++] = copy;
+}

@@ -1,0 +1,439 @@
+#include "config.h"
+#include "model/model.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/build.h"
+#include "trace/discover.h"
+#include "util/hmap.h"
+#include "util/vec.h"
+
+/* One file to load: either a path or an in-memory buffer. */
+struct load_job {
+    const char *path;
+    const void *buf;
+    size_t len;
+    uint64_t size;
+    struct rank_builder b;
+    int rc;
+    struct err err;
+    uint64_t bytes_read;
+    struct loader *loader;
+};
+
+struct loader {
+    struct load_job *jobs;
+    size_t njobs;
+    size_t next;
+    size_t done;
+    uint64_t total_bytes;
+    bool cancelled;
+    pthread_mutex_t lock;
+    const struct load_opts *opts;
+};
+
+static int report_progress_locked(struct loader *l)
+{
+    if (!l->opts || !l->opts->progress)
+        return 0;
+    struct load_progress p = {0, l->total_bytes, l->done, l->njobs};
+    for (size_t i = 0; i < l->njobs; i++)
+        p.bytes_read += l->jobs[i].bytes_read;
+    if (l->opts->progress(l->opts->progress_ctx, &p))
+        l->cancelled = true;
+    return l->cancelled;
+}
+
+static int job_progress(void *ctx, uint64_t bytes)
+{
+    struct load_job *j = ctx;
+    struct loader *l = j->loader;
+    pthread_mutex_lock(&l->lock);
+    j->bytes_read = bytes;
+    int cancel = report_progress_locked(l);
+    pthread_mutex_unlock(&l->lock);
+    return cancel;
+}
+
+static void run_job(struct load_job *j)
+{
+    struct loader *l = j->loader;
+    err_clear(&j->err);
+    j->rc = rank_builder_init(&j->b);
+    if (j->rc) {
+        err_set(&j->err, j->rc, "%s: out of memory", j->path);
+        return;
+    }
+    j->b.progress = job_progress;
+    j->b.progress_ctx = j;
+    struct trace_sink sink;
+    rank_builder_sink(&j->b, &sink);
+    const struct trace_limits *lim = l->opts ? &l->opts->limits : NULL;
+    if (j->buf)
+        j->rc = trace_read_buffer(j->path, j->buf, j->len, &sink, lim, &j->err);
+    else
+        j->rc = trace_read_file(j->path, &sink, lim, &j->err);
+    if (!j->rc && j->b.error)
+        j->rc = err_set(&j->err, j->b.error, "%s: out of memory", j->path);
+    pthread_mutex_lock(&l->lock);
+    j->bytes_read = j->size;
+    l->done++;
+    report_progress_locked(l);
+    pthread_mutex_unlock(&l->lock);
+}
+
+static void *worker(void *arg)
+{
+    struct loader *l = arg;
+    for (;;) {
+        pthread_mutex_lock(&l->lock);
+        size_t i = l->next < l->njobs && !l->cancelled ? l->next++ : l->njobs;
+        pthread_mutex_unlock(&l->lock);
+        if (i >= l->njobs)
+            return NULL;
+        run_job(&l->jobs[i]);
+    }
+}
+
+static int run_loader(struct loader *l, int threads)
+{
+    if (threads <= 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = n > 0 ? (int)n : 1;
+    }
+    if ((size_t)threads > l->njobs)
+        threads = (int)l->njobs;
+    if (threads > 256)
+        threads = 256;
+    pthread_t tids[256];
+    int started = 0;
+    for (int i = 1; i < threads; i++) {
+        if (pthread_create(&tids[started], NULL, worker, l) != 0)
+            break;   /* fewer threads is still correct */
+        started++;
+    }
+    worker(l);
+    for (int i = 0; i < started; i++)
+        pthread_join(tids[i], NULL);
+    return l->cancelled ? ERR_CANCEL : 0;
+}
+
+/* Moves a finished builder's data into a rank, translating its local string
+ * ids into the model's table. */
+static int adopt_rank(struct model *m, struct rank_model *r, struct load_job *j, struct err *e)
+{
+    struct rank_builder *b = &j->b;
+    size_t nlocal = strtab_count(&b->strings);
+    uint32_t *map = malloc((nlocal ? nlocal : 1) * sizeof *map);
+    if (!map)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < nlocal; i++) {
+        map[i] = strtab_intern(&m->strings, strtab_str(&b->strings, (uint32_t)i),
+                               strtab_len(&b->strings, (uint32_t)i));
+        if (map[i] == STRTAB_NONE) {
+            free(map);
+            return err_set(e, ERR_NOMEM, "out of memory merging names");
+        }
+    }
+    for (size_t i = 0; i < b->nevents; i++) {
+        struct event *ev = &b->events[i];
+        ev->name = map[ev->name];
+        ev->cat = map[ev->cat];
+        ev->pid = map[ev->pid];
+        ev->tid = map[ev->tid];
+    }
+    for (size_t i = 0; i < b->nflows; i++) {
+        b->flows[i].pid = map[b->flows[i].pid];
+        b->flows[i].tid = map[b->flows[i].tid];
+    }
+    r->names = calloc(b->nnames ? b->nnames : 1, sizeof *r->names);
+    if (!r->names) {
+        free(map);
+        return err_set(e, ERR_NOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < b->nnames; i++)
+        r->names[i] = (struct proc_name){map[b->names[i].pid], map[b->names[i].tid],
+                                         map[b->names[i].name], b->names[i].is_thread};
+    r->nnames = b->nnames;
+    free(map);
+
+    r->path = strdup(j->path);
+    if (!r->path)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    r->events = b->events;
+    r->nevents = b->nevents;
+    b->events = NULL;
+    b->nevents = b->events_cap = 0;
+    r->elements = b->elements;
+    memcpy(r->complete_by_kind, b->complete_by_kind, sizeof r->complete_by_kind);
+    r->complete_events = b->complete_events;
+    r->has_float_ts = b->has_float_ts;
+    r->world_size = b->meta.has_world_size ? b->meta.world_size : -1;
+    r->base_time_ns = b->meta.has_base_time ? b->meta.base_time_ns : 0;
+    memcpy(r->device_name, b->meta.device_name, sizeof r->device_name);
+    memcpy(r->backend, b->meta.backend, sizeof r->backend);
+    r->device_name[sizeof r->device_name - 1] = '\0';
+    r->backend[sizeof r->backend - 1] = '\0';
+    r->nwarnings = b->nwarnings;
+    for (size_t i = 0; i < b->nwarning_texts; i++) {
+        r->warning_texts[i] = b->warning_texts[i];
+        b->warning_texts[i] = NULL;
+    }
+    r->nwarning_texts = b->nwarning_texts;
+    b->nwarning_texts = 0;
+    return model_finish_rank(m, r, b, e);
+}
+
+static void add_failed(struct model *m, const char *path, const char *msg)
+{
+    struct failed_file *f = realloc(m->failed, (m->nfailed + 1) * sizeof *f);
+    if (!f)
+        return;
+    m->failed = f;
+    f[m->nfailed].path = strdup(path);
+    f[m->nfailed].message = strdup(msg);
+    m->nfailed++;
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+    const struct rank_model *x = a, *y = b;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* distributedInfo.rank first, then a number in the file name, else the next
+ * free number; two files claiming one rank is an error naming both. */
+static int assign_ranks(struct model *m, const struct rank_builder *const *builders, struct err *e)
+{
+    struct hmap owner;   /* rank -> index of the file that claims it */
+    if (hmap_init(&owner, m->nranks))
+        return err_set(e, ERR_NOMEM, "out of memory");
+    int rc = 0;
+    for (size_t i = 0; i < m->nranks && !rc; i++) {
+        struct rank_model *r = &m->ranks[i];
+        const struct trace_meta *meta = &builders[i]->meta;
+        long from_name = trace_rank_from_filename(r->path);
+        if (meta->has_rank && meta->rank >= 0 && meta->rank <= INT32_MAX) {
+            r->rank = meta->rank;
+            r->rank_source = RANK_FROM_DISTRIBUTED_INFO;
+        } else if (from_name >= 0 && from_name <= INT32_MAX) {
+            r->rank = from_name;
+            r->rank_source = RANK_FROM_FILE_NAME;
+        } else {
+            r->rank_source = RANK_DEFAULTED;
+            continue;
+        }
+        uint32_t *other = hmap_get(&owner, r->rank);
+        if (other)
+            rc = err_set(e, ERR_PARSE, "%s and %s both claim rank %lld", m->ranks[*other].path,
+                         r->path, (long long)r->rank);
+        else if (hmap_put(&owner, r->rank, (uint32_t)i))
+            rc = err_set(e, ERR_NOMEM, "out of memory");
+    }
+    int64_t candidate = 0;
+    for (size_t i = 0; i < m->nranks && !rc; i++) {
+        struct rank_model *r = &m->ranks[i];
+        if (r->rank_source != RANK_DEFAULTED)
+            continue;
+        while (hmap_get(&owner, candidate))
+            candidate++;
+        r->rank = candidate;
+        if (hmap_put(&owner, candidate, (uint32_t)i))
+            rc = err_set(e, ERR_NOMEM, "out of memory");
+        model_rank_warn(r, "no distributedInfo.rank and no rank in the file name: using rank %lld",
+                        (long long)candidate);
+    }
+    hmap_fini(&owner);
+    if (!rc)
+        qsort(m->ranks, m->nranks, sizeof *m->ranks, cmp_rank);
+    return rc;
+}
+
+static struct model *model_alloc(const struct semantics *sem, struct err *e)
+{
+    struct model *m = calloc(1, sizeof *m);
+    if (!m || strtab_init(&m->strings)) {
+        free(m);
+        err_set(e, ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    if (sem)
+        m->sem = *sem;
+    else
+        semantics_init(&m->sem, SEMANTICS_HTX);
+    return m;
+}
+
+/* Turns finished jobs into ranks; jobs that failed become failed files. */
+static struct model *collect(struct load_job *jobs, size_t njobs, const struct semantics *sem,
+                             struct err *e)
+{
+    struct model *m = model_alloc(sem, e);
+    const struct rank_builder **builders = calloc(njobs ? njobs : 1, sizeof *builders);
+    m = m && builders ? m : (model_free(m), NULL);
+    if (!m) {
+        free(builders);
+        err_set(e, ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    m->ranks = calloc(njobs ? njobs : 1, sizeof *m->ranks);
+    int rc = m->ranks ? 0 : err_set(e, ERR_NOMEM, "out of memory");
+    struct err first = {0, ""};
+    for (size_t i = 0; i < njobs && !rc; i++) {
+        if (jobs[i].rc) {
+            if (!first.code)
+                first = jobs[i].err;
+            add_failed(m, jobs[i].path, jobs[i].err.msg);
+            continue;
+        }
+        struct rank_model *r = &m->ranks[m->nranks];
+        builders[m->nranks] = &jobs[i].b;
+        m->nranks++;
+        rc = adopt_rank(m, r, &jobs[i], e);
+    }
+    if (!rc && m->nranks == 0)
+        rc = first.code ? (*e = first, first.code) : err_set(e, ERR_EMPTY, "no trace files");
+    if (!rc)
+        rc = assign_ranks(m, builders, e);
+    if (!rc)
+        rc = model_finish(m, e);
+    if (!rc)
+        rc = model_select(m, NULL, e);
+    free(builders);
+    if (rc) {
+        model_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+static struct model *load_jobs(struct load_job *jobs, size_t njobs, const struct semantics *sem,
+                               const struct load_opts *opts, struct err *e)
+{
+    struct loader l = {.jobs = jobs, .njobs = njobs, .opts = opts};
+    pthread_mutex_init(&l.lock, NULL);
+    for (size_t i = 0; i < njobs; i++) {
+        jobs[i].loader = &l;
+        l.total_bytes += jobs[i].size;
+    }
+    int rc = run_loader(&l, opts ? opts->threads : 0);
+    pthread_mutex_destroy(&l.lock);
+    struct model *m = NULL;
+    if (rc)
+        err_set(e, rc, "loading cancelled");
+    else
+        m = collect(jobs, njobs, sem, e);
+    for (size_t i = 0; i < njobs; i++)
+        rank_builder_fini(&jobs[i].b);
+    return m;
+}
+
+struct model *model_load(const char *const *paths, size_t npaths, const struct semantics *sem,
+                         const struct load_opts *opts, struct err *e)
+{
+    struct trace_file_list files = {0};
+    if (trace_discover(paths, npaths, &files, e)) {
+        trace_file_list_fini(&files);
+        return NULL;
+    }
+    if (files.count == 0) {
+        err_set(e, ERR_EMPTY, "%s: no .json or .json.gz trace files found",
+                npaths ? paths[0] : "(no path)");
+        trace_file_list_fini(&files);
+        return NULL;
+    }
+    struct load_job *jobs = calloc(files.count, sizeof *jobs);
+    if (!jobs) {
+        trace_file_list_fini(&files);
+        err_set(e, ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < files.count; i++) {
+        jobs[i].path = files.files[i].path;
+        jobs[i].size = files.files[i].size;
+    }
+    struct model *m = load_jobs(jobs, files.count, sem, opts, e);
+    if (m && files.notes && files.notes_len)
+        m->notes = strndup(files.notes, files.notes_len);
+    free(jobs);
+    trace_file_list_fini(&files);
+    return m;
+}
+
+struct model *model_load_buffers(const char *const *names, const void *const *bufs,
+                                 const size_t *lens, size_t n, const struct semantics *sem,
+                                 struct err *e)
+{
+    if (n == 0) {
+        err_set(e, ERR_EMPTY, "no trace buffers");
+        return NULL;
+    }
+    struct load_job *jobs = calloc(n, sizeof *jobs);
+    if (!jobs) {
+        err_set(e, ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        jobs[i].path = names[i];
+        jobs[i].buf = bufs[i];
+        jobs[i].len = lens[i];
+        jobs[i].size = lens[i];
+    }
+    struct load_opts opts = {.threads = 1};
+    struct model *m = load_jobs(jobs, n, sem, &opts, e);
+    free(jobs);
+    return m;
+}
+
+static void free_derived(struct rank_model *r)
+{
+    free(r->rows);
+    for (size_t i = 0; i < r->nstreams; i++) {
+        free(r->streams[i].pos);
+        free(r->streams[i].max_end);
+    }
+    free(r->streams);
+    for (size_t i = 0; i < r->nthreads; i++) {
+        free(r->threads[i].pos);
+        free(r->threads[i].parent);
+        free(r->threads[i].depth);
+    }
+    free(r->threads);
+    r->rows = NULL;
+    r->streams = NULL;
+    r->threads = NULL;
+    r->nrows = r->nstreams = r->nthreads = 0;
+}
+
+void model_rank_free_derived(struct rank_model *r)
+{
+    free_derived(r);
+}
+
+void model_free(struct model *m)
+{
+    if (!m)
+        return;
+    for (size_t i = 0; i < m->nranks; i++) {
+        struct rank_model *r = &m->ranks[i];
+        free_derived(r);
+        free(r->path);
+        free(r->events);
+        free(r->iterations);
+        free(r->names);
+        for (size_t k = 0; k < r->nwarning_texts; k++)
+            free(r->warning_texts[k]);
+    }
+    free(m->ranks);
+    for (size_t i = 0; i < m->nfailed; i++) {
+        free(m->failed[i].path);
+        free(m->failed[i].message);
+    }
+    free(m->failed);
+    free(m->notes);
+    strtab_fini(&m->strings);
+    free(m);
+}

@@ -1,0 +1,24 @@
+#ifndef HTX_UTIL_HMAP_H
+#define HTX_UTIL_HMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* An open-addressing hash map from int64 keys to uint32 values, for joins on
+ * correlation ids and similar. Not thread-safe. */
+
+struct hmap {
+    int64_t *keys;
+    uint32_t *vals;
+    unsigned char *used;
+    size_t cap, count;
+};
+
+int hmap_init(struct hmap *m, size_t expected);
+void hmap_fini(struct hmap *m);
+/* Inserts or overwrites. Returns 0 or ERR_NOMEM. */
+int hmap_put(struct hmap *m, int64_t key, uint32_t val);
+/* Returns a pointer to the value (valid until the next put), or NULL. */
+uint32_t *hmap_get(const struct hmap *m, int64_t key);
+
+#endif
