@@ -1,0 +1,389 @@
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "model/model.h"
+
+/* Loads one document per name; names carry rank hints for file-name tests. */
+static struct model *load_docs(const char *const *names, const char *const *docs, size_t n,
+                               enum semantics_mode mode, struct err *e)
+{
+    struct semantics sem;
+    semantics_init(&sem, mode);
+    const void *bufs[8];
+    size_t lens[8];
+    for (size_t i = 0; i < n; i++) {
+        bufs[i] = docs[i];
+        lens[i] = strlen(docs[i]);
+    }
+    return model_load_buffers(names, bufs, lens, n, &sem, e);
+}
+
+static struct model *load_one(const char *doc, enum semantics_mode mode)
+{
+    const char *names[] = {"t.json"};
+    struct err e = {0, ""};
+    struct model *m = load_docs(names, &doc, 1, mode, &e);
+    ck_assert_msg(m != NULL, "load failed: %s", e.msg);
+    return m;
+}
+
+static const struct event *find_event(const struct model *m, const struct rank_model *r,
+                                      const char *name)
+{
+    for (size_t i = 0; i < r->nevents; i++)
+        if (strcmp(model_str(m, r->events[i].name), name) == 0)
+            return &r->events[i];
+    return NULL;
+}
+
+static bool row_has(const struct model *m, const struct rank_model *r, const char *name)
+{
+    for (size_t i = 0; i < r->nrows; i++)
+        if (strcmp(model_str(m, r->events[r->rows[i]].name), name) == 0)
+            return true;
+    return false;
+}
+
+/* Two steps, a launch in each, and the kernels they launch. */
+static const char *two_step_doc =
+    "{\"distributedInfo\": {\"rank\": 2, \"world_size\": 4}, \"traceEvents\": ["
+    "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#7\",\"pid\":1,\"tid\":1,"
+    "\"ts\":1000,\"dur\":100},"
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,"
+    "\"ts\":1010,\"dur\":5,\"args\":{\"correlation\":11}},"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k1\",\"pid\":0,\"tid\":7,\"ts\":1050,\"dur\":200,"
+    "\"args\":{\"stream\":7,\"correlation\":11}},"
+    "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#8\",\"pid\":1,\"tid\":1,"
+    "\"ts\":1100,\"dur\":100},"
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,"
+    "\"ts\":1110,\"dur\":5,\"args\":{\"correlation\":12}},"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k2\",\"pid\":0,\"tid\":7,\"ts\":1260,\"dur\":10,"
+    "\"args\":{\"stream\":7,\"correlation\":12}},"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k0\",\"pid\":0,\"tid\":0,\"ts\":1270,\"dur\":10,"
+    "\"args\":{\"stream\":0,\"correlation\":11}},"
+    "{\"ph\":\"X\",\"cat\":\"Trace\",\"name\":\"PyTorch Profiler (0)\",\"pid\":1,\"tid\":1,"
+    "\"ts\":900,\"dur\":1000},"
+    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"main\"}}"
+    "]}";
+
+START_TEST(model_should_rebase_and_link_by_correlation)
+{
+    struct model *m = load_one(two_step_doc, SEMANTICS_HTX);
+    ck_assert_uint_eq(m->nranks, 1);
+    const struct rank_model *r = &m->ranks[0];
+    ck_assert_int_eq(r->rank, 2);
+    ck_assert_int_eq(r->rank_source, RANK_FROM_DISTRIBUTED_INFO);
+    ck_assert_int_eq(r->world_size, 4);
+    ck_assert_int_eq(m->origin_ns, 1000 * 1000);   /* the Trace span does not count */
+    const struct event *k1 = find_event(m, r, "k1");
+    ck_assert_ptr_nonnull(k1);
+    ck_assert_int_eq(k1->ts, 50 * 1000);
+    ck_assert_uint_ne(k1->partner, MODEL_NONE);
+    const struct event *launch = &r->events[k1->partner];
+    ck_assert_str_eq(model_str(m, launch->name), "cudaLaunchKernel");
+    ck_assert_int_eq(model_index_correlation(r, launch), 2);
+    ck_assert_int_eq(r->device, DEVICE_CUDA);
+    ck_assert_uint_eq(r->complete_events, 8);
+    ck_assert_uint_eq(r->complete_by_kind[EV_KIND_KERNEL], 3);
+    ck_assert_uint_eq(r->niterations, 2);
+    model_free(m);
+}
+END_TEST
+
+START_TEST(model_should_give_kernels_their_launchers_iteration)
+{
+    struct model *m = load_one(two_step_doc, SEMANTICS_HTX);
+    const struct rank_model *r = &m->ranks[0];
+    ck_assert_int_eq(find_event(m, r, "k1")->iteration, 7);   /* runs past step 7's end */
+    ck_assert_int_eq(find_event(m, r, "k2")->iteration, 8);
+    ck_assert_int_eq(find_event(m, r, "k0")->iteration, 7);   /* stream 0: htx links it */
+    model_free(m);
+    m = load_one(two_step_doc, SEMANTICS_HTA);
+    ck_assert_int_eq(find_event(m, m->ranks, "k0")->iteration, MODEL_ITER_NAN);
+    model_free(m);
+}
+END_TEST
+
+START_TEST(model_should_drop_last_step_only_under_hta)
+{
+    struct model *m = load_one(two_step_doc, SEMANTICS_HTA);
+    const struct rank_model *r = &m->ranks[0];
+    ck_assert(row_has(m, r, "k1"));
+    ck_assert(!row_has(m, r, "k2"));
+    ck_assert(!row_has(m, r, "ProfilerStep#8"));
+    ck_assert(row_has(m, r, "ProfilerStep#7"));
+    ck_assert(!row_has(m, r, "PyTorch Profiler (0)"));
+    /* GPU kernels come first in HTA's filtered table */
+    ck_assert(model_is_gpu_kernel_pred(m, &r->events[r->rows[0]]));
+    ck_assert_uint_eq(r->nrows, 4);   /* k1, k0, step 7, launch 11 */
+    model_free(m);
+    m = load_one(two_step_doc, SEMANTICS_HTX);
+    ck_assert(row_has(m, m->ranks, "k2"));
+    ck_assert_uint_eq(m->ranks[0].nrows, 7);   /* all but the Trace span */
+    model_free(m);
+}
+END_TEST
+
+START_TEST(model_should_round_fractional_ts_like_hta)
+{
+    const char *doc = "{\"traceEvents\":["
+                      "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,"
+                      "\"ts\":10.2,\"dur\":0.5},"
+                      "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"b\",\"pid\":1,\"tid\":1,"
+                      "\"ts\":20,\"dur\":3}]}";
+    struct model *m = load_one(doc, SEMANTICS_HTA);
+    const struct rank_model *r = &m->ranks[0];
+    ck_assert_int_eq(m->origin_ns, 11000);
+    ck_assert_int_eq(find_event(m, r, "a")->dur, -1000);
+    model_free(m);
+    m = load_one(doc, SEMANTICS_HTX);
+    r = &m->ranks[0];
+    ck_assert_int_eq(m->origin_ns, 10200);
+    ck_assert_int_eq(find_event(m, r, "a")->dur, 500);
+    ck_assert_int_eq(find_event(m, r, "b")->ts, 9800);
+    model_free(m);
+}
+END_TEST
+
+START_TEST(model_should_take_rank_from_file_name_then_default)
+{
+    const char *names[] = {"job_rank-5.json", "other.json", "x_rank3.json"};
+    const char *docs[] = {
+        "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}]}",
+        "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":1}]}",
+        "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":3,\"dur\":1}]}",
+    };
+    struct err e = {0, ""};
+    struct model *m = load_docs(names, docs, 3, SEMANTICS_HTX, &e);
+    ck_assert_msg(m != NULL, "%s", e.msg);
+    ck_assert_uint_eq(m->nranks, 3);
+    ck_assert_int_eq(m->ranks[0].rank, 0);
+    ck_assert_int_eq(m->ranks[0].rank_source, RANK_DEFAULTED);
+    ck_assert_str_eq(m->ranks[0].path, "other.json");
+    ck_assert_uint_ge(m->ranks[0].nwarnings, 1);
+    ck_assert_int_eq(m->ranks[1].rank, 3);
+    ck_assert_int_eq(m->ranks[2].rank, 5);
+    ck_assert_int_eq(m->ranks[2].rank_source, RANK_FROM_FILE_NAME);
+    model_free(m);
+}
+END_TEST
+
+START_TEST(model_should_refuse_two_files_with_one_rank)
+{
+    const char *names[] = {"a.json", "b.json"};
+    const char *doc = "{\"distributedInfo\":{\"rank\":1},\"traceEvents\":["
+                      "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}]}";
+    const char *docs[] = {doc, doc};
+    struct err e = {0, ""};
+    struct model *m = load_docs(names, docs, 2, SEMANTICS_HTX, &e);
+    ck_assert_ptr_null(m);
+    ck_assert_ptr_nonnull(strstr(e.msg, "a.json"));
+    ck_assert_ptr_nonnull(strstr(e.msg, "b.json"));
+    ck_assert_ptr_nonnull(strstr(e.msg, "rank 1"));
+}
+END_TEST
+
+START_TEST(model_should_keep_loading_when_one_rank_is_broken)
+{
+    const char *names[] = {"rank0.json", "rank1.json"};
+    const char *docs[] = {
+        "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}]}",
+        "{\"traceEvents\":[{\"ph\":\"X\",",
+    };
+    struct err e = {0, ""};
+    struct model *m = load_docs(names, docs, 2, SEMANTICS_HTX, &e);
+    ck_assert_msg(m != NULL, "%s", e.msg);
+    ck_assert_uint_eq(m->nranks, 1);
+    ck_assert_uint_eq(m->nfailed, 1);
+    ck_assert_str_eq(m->failed[0].path, "rank1.json");
+    model_free(m);
+}
+END_TEST
+
+START_TEST(model_should_find_stream_events_in_a_window)
+{
+    struct model *m = load_one(two_step_doc, SEMANTICS_HTX);
+    const struct rank_model *r = &m->ranks[0];
+    const struct stream_index *s7 = NULL;
+    for (size_t i = 0; i < r->nstreams; i++)
+        if (r->streams[i].stream == 7)
+            s7 = &r->streams[i];
+    ck_assert_ptr_nonnull(s7);
+    ck_assert_uint_eq(s7->n, 2);
+    size_t first;
+    /* k1 spans [50, 250) us, k2 [260, 270) us */
+    size_t end = model_stream_window(s7, r->events, 200 * 1000, 255 * 1000, &first);
+    ck_assert_uint_eq(first, 0);
+    ck_assert_uint_eq(end, 1);
+    end = model_stream_window(s7, r->events, 255 * 1000, 300 * 1000, &first);
+    ck_assert_uint_eq(first, 1);
+    ck_assert_uint_eq(end, 2);
+    model_free(m);
+}
+END_TEST
+
+START_TEST(model_should_nest_cpu_events_per_thread)
+{
+    struct model *m = load_one(two_step_doc, SEMANTICS_HTX);
+    const struct rank_model *r = &m->ranks[0];
+    const struct thread_index *t = NULL;
+    for (size_t i = 0; i < r->nthreads; i++)
+        if (r->threads[i].n == 4)
+            t = &r->threads[i];
+    ck_assert_ptr_nonnull(t);
+    ck_assert_str_eq(model_str(m, t->name), "main");
+    ck_assert_uint_eq(t->depth[0], 0);   /* ProfilerStep#7 */
+    ck_assert_uint_eq(t->depth[1], 1);   /* its launch */
+    ck_assert_uint_eq(t->parent[1], 0);
+    ck_assert_uint_eq(t->depth[2], 0);   /* ProfilerStep#8 */
+    model_free(m);
+}
+END_TEST
+
+START_TEST(model_should_select_iterations_and_windows)
+{
+    struct model *m = load_one(two_step_doc, SEMANTICS_HTX);
+    int64_t iters[] = {8};
+    struct selection sel = {.iterations = iters, .niterations = 1};
+    struct err e = {0, ""};
+    ck_assert_int_eq(model_select(m, &sel, &e), 0);
+    const struct rank_model *r = &m->ranks[0];
+    ck_assert(row_has(m, r, "k2"));
+    ck_assert(!row_has(m, r, "k1"));
+    struct selection win = {.has_window = true, .window_start = 0, .window_end = 60 * 1000};
+    ck_assert_int_eq(model_select(m, &win, &e), 0);
+    ck_assert(row_has(m, r, "k1"));
+    ck_assert(!row_has(m, r, "k2"));
+    int64_t ranks[] = {9};
+    struct selection other_rank = {.ranks = ranks, .nranks = 1};
+    ck_assert_int_eq(model_select(m, &other_rank, &e), 0);
+    ck_assert(!m->ranks[0].selected);
+    model_free(m);
+}
+END_TEST
+
+/* ---- real traces against HTA's trace_info.json ---- */
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    if (buf)
+        buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static const char *shared_dir(void)
+{
+    static char path[4096];
+    const char *src = getenv("HTX_SRCDIR");
+    snprintf(path, sizeof path, "%s/../shared", src ? src : "..");
+    return path;
+}
+
+static const char *const oracle_sets[] = {"two_ranks", "nccl", "amd_mi250", "cpu_only",
+                                          "rank_non_gpu", "diff/control", "diff/test"};
+
+static void check_against_trace_info(const char *set)
+{
+    char trace_dir[4200], info_path[4200];
+    snprintf(trace_dir, sizeof trace_dir, "%s/traces/%s", shared_dir(), set);
+    snprintf(info_path, sizeof info_path, "%s/oracle/%s/trace_info.json", shared_dir(), set);
+    char *text = slurp(info_path);
+    if (!text) {
+        printf("../shared not found (%s): skipping the trace_info check of %s\n", info_path, set);
+        return;
+    }
+    cJSON *doc = cJSON_Parse(text);
+    free(text);
+    ck_assert_ptr_nonnull(doc);
+    const cJSON *res = cJSON_GetObjectItem(doc, "result");
+    struct semantics sem;
+    semantics_init(&sem, SEMANTICS_HTA);
+    const char *paths[] = {trace_dir};
+    struct err e = {0, ""};
+    struct load_opts opts = {.threads = 2};
+    struct model *m = model_load(paths, 1, &sem, &opts, &e);
+    ck_assert_msg(m != NULL, "%s: %s", set, e.msg);
+    const cJSON *ranks = cJSON_GetObjectItem(res, "ranks");
+    ck_assert_int_eq(cJSON_GetArraySize(ranks), (int)m->nranks);
+    ck_assert_msg(cJSON_GetObjectItem(res, "min_ts")->valuedouble * 1000 == (double)m->origin_ns,
+                  "%s: origin %lld", set, (long long)m->origin_ns);
+    for (size_t k = 0; k < m->nranks; k++) {
+        const struct rank_model *r = &m->ranks[k];
+        char key[32];
+        snprintf(key, sizeof key, "%lld", (long long)r->rank);
+        const cJSON *rows = cJSON_GetObjectItem(cJSON_GetObjectItem(res, "rows_per_rank"), key);
+        ck_assert_msg(rows != NULL, "%s: rank %s not in oracle", set, key);
+        ck_assert_msg((size_t)rows->valuedouble == r->nrows, "%s rank %s: %zu rows, HTA %g", set,
+                      key, r->nrows, rows->valuedouble);
+        int64_t lo = 0, hi = 0;
+        for (size_t i = 0; i < r->nrows; i++) {
+            int64_t ts = r->events[r->rows[i]].ts;
+            lo = i == 0 || ts < lo ? ts : lo;
+            hi = i == 0 || ts > hi ? ts : hi;
+        }
+        const cJSON *dur = cJSON_GetObjectItem(cJSON_GetObjectItem(res, "trace_duration_per_rank"), key);
+        ck_assert_msg(dur->valuedouble * 1000 == (double)(hi - lo), "%s rank %s: duration %lld", set,
+                      key, (long long)(hi - lo));
+        const cJSON *iters = cJSON_GetObjectItem(cJSON_GetObjectItem(res, "iterations_per_rank"), key);
+        const cJSON *it;
+        cJSON_ArrayForEach(it, iters) {
+            bool found = false;
+            for (size_t i = 0; i < r->nrows && !found; i++)
+                found = r->events[r->rows[i]].iteration == (int32_t)it->valuedouble;
+            ck_assert_msg(found, "%s rank %s: iteration %g missing", set, key, it->valuedouble);
+        }
+    }
+    model_free(m);
+    cJSON_Delete(doc);
+}
+
+START_TEST(model_should_match_hta_rows_on_shared_traces)
+{
+    check_against_trace_info(oracle_sets[_i]);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("model");
+    TCase *tc = tcase_create("tiny");
+    tcase_add_test(tc, model_should_rebase_and_link_by_correlation);
+    tcase_add_test(tc, model_should_give_kernels_their_launchers_iteration);
+    tcase_add_test(tc, model_should_drop_last_step_only_under_hta);
+    tcase_add_test(tc, model_should_round_fractional_ts_like_hta);
+    tcase_add_test(tc, model_should_take_rank_from_file_name_then_default);
+    tcase_add_test(tc, model_should_refuse_two_files_with_one_rank);
+    tcase_add_test(tc, model_should_keep_loading_when_one_rank_is_broken);
+    tcase_add_test(tc, model_should_find_stream_events_in_a_window);
+    tcase_add_test(tc, model_should_nest_cpu_events_per_thread);
+    tcase_add_test(tc, model_should_select_iterations_and_windows);
+    suite_add_tcase(s, tc);
+    TCase *real = tcase_create("shared");
+    tcase_set_timeout(real, 120);
+    tcase_add_loop_test(real, model_should_match_hta_rows_on_shared_traces, 0,
+                        (int)(sizeof oracle_sets / sizeof oracle_sets[0]));
+    suite_add_tcase(s, real);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
