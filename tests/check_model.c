@@ -269,6 +269,27 @@ START_TEST(model_should_select_iterations_and_windows)
 }
 END_TEST
 
+
+START_TEST(model_should_link_by_flows_when_correlation_is_missing)
+{
+    const char *doc = "{\"traceEvents\":["
+        "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":2,"
+        "\"ts\":100,\"dur\":5},"
+        "{\"ph\":\"s\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":42,\"pid\":1,\"tid\":2,\"ts\":100},"
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,\"ts\":120,\"dur\":9,"
+        "\"args\":{\"stream\":7}},"
+        "{\"ph\":\"f\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":42,\"pid\":0,\"tid\":7,\"ts\":120,"
+        "\"bp\":\"e\"}]}";
+    struct model *m = load_one(doc, SEMANTICS_HTX);
+    const struct rank_model *r = &m->ranks[0];
+    const struct event *k = find_event(m, r, "k");
+    ck_assert_uint_ne(k->partner, MODEL_NONE);
+    ck_assert(k->flags & EV_FLAG_FLOW_LINKED);
+    ck_assert_str_eq(model_str(m, r->events[k->partner].name), "cudaLaunchKernel");
+    model_free(m);
+}
+END_TEST
+
 /* ---- real traces against HTA's trace_info.json ---- */
 
 static char *slurp(const char *path)
@@ -376,6 +397,7 @@ int main(void)
     tcase_add_test(tc, model_should_find_stream_events_in_a_window);
     tcase_add_test(tc, model_should_nest_cpu_events_per_thread);
     tcase_add_test(tc, model_should_select_iterations_and_windows);
+    tcase_add_test(tc, model_should_link_by_flows_when_correlation_is_missing);
     suite_add_tcase(s, tc);
     TCase *real = tcase_create("shared");
     tcase_set_timeout(real, 120);

@@ -84,23 +84,49 @@ static int64_t place_key(uint32_t pid, uint32_t tid, int64_t ts)
 
 /* Older traces carry no correlation on some GPU events; Kineto's ac2g flows
  * then link them: "s" at the launch's start, "f" at the kernel's start. */
-static int link_by_flows(struct rank_model *r, const struct rank_builder *b, struct err *e)
+static bool is_gpu_activity(const struct event *ev)
 {
-    if (!b->nflows)
-        return 0;
-    struct hmap at_place, start_of;
-    if (hmap_init(&at_place, r->nevents) || hmap_init(&start_of, b->nflows)) {
-        hmap_fini(&at_place);
-        return err_set(e, ERR_NOMEM, "out of memory linking flows");
-    }
+    return ev->kind == EV_KIND_KERNEL || ev->kind == EV_KIND_MEMCPY || ev->kind == EV_KIND_MEMSET;
+}
+
+static bool is_launcher(const struct event *ev)
+{
+    return ev->kind == EV_KIND_RUNTIME || ev->kind == EV_KIND_DRIVER;
+}
+
+static int index_flow_ends(const struct rank_model *r, const struct rank_builder *b,
+                           struct hmap *at_place, struct hmap *start_of)
+{
     int rc = 0;
     for (size_t i = 0; i < r->nevents && !rc; i++) {
         const struct event *ev = &r->events[i];
-        rc = hmap_put(&at_place, place_key(ev->pid, ev->tid, ev->ts), (uint32_t)i);
+        bool orphan = is_gpu_activity(ev) && ev->correlation < 0;
+        if (orphan || (is_launcher(ev) && ev->partner == MODEL_NONE))
+            rc = hmap_put(at_place, place_key(ev->pid, ev->tid, ev->ts), (uint32_t)i);
     }
     for (size_t i = 0; i < b->nflows && !rc; i++)
         if (b->flows[i].is_start)
-            rc = hmap_put(&start_of, b->flows[i].id, (uint32_t)i);
+            rc = hmap_put(start_of, b->flows[i].id, (uint32_t)i);
+    return rc;
+}
+
+/* Older traces carry no correlation on some GPU events; Kineto's ac2g flows
+ * then link them: "s" at the launch's start, "f" at the kernel's start. Only
+ * such orphans and unlinked launchers are indexed, so this costs nothing on
+ * traces where correlation ids are complete. */
+static int link_by_flows(struct rank_model *r, const struct rank_builder *b, struct err *e)
+{
+    bool orphans = false;
+    for (size_t i = 0; i < r->nevents && !orphans && b->nflows; i++)
+        orphans = is_gpu_activity(&r->events[i]) && r->events[i].correlation < 0;
+    if (!orphans)
+        return 0;
+    struct hmap at_place, start_of;
+    if (hmap_init(&at_place, 1024) || hmap_init(&start_of, 1024)) {
+        hmap_fini(&at_place);
+        return err_set(e, ERR_NOMEM, "out of memory linking flows");
+    }
+    int rc = index_flow_ends(r, b, &at_place, &start_of);
     for (size_t i = 0; i < b->nflows && !rc; i++) {
         const struct flow_rec *f = &b->flows[i];
         uint32_t *s = f->is_start ? NULL : hmap_get(&start_of, f->id);
@@ -110,10 +136,8 @@ static int link_by_flows(struct rank_model *r, const struct rank_builder *b, str
         if (!g || !c)
             continue;
         struct event *gev = &r->events[*g], *cev = &r->events[*c];
-        bool gpu = gev->kind == EV_KIND_KERNEL || gev->kind == EV_KIND_MEMCPY ||
-                   gev->kind == EV_KIND_MEMSET;
-        if (!gpu || gev->partner != MODEL_NONE || gev->correlation >= 0 || gev->ts != f->ts ||
-            cev->ts != st->ts)
+        if (!is_gpu_activity(gev) || !is_launcher(cev) || gev->partner != MODEL_NONE ||
+            gev->ts != f->ts || cev->ts != st->ts)
             continue;
         gev->partner = *c;
         gev->flags |= EV_FLAG_FLOW_LINKED;

@@ -95,7 +95,7 @@ struct proc_name {
 /* GPU events of one stream, over the current rows, sorted by ts. */
 struct stream_index {
     int64_t stream;
-    uint32_t *pos;        /* positions in rank->events, by ts (ties: row order) */
+    uint32_t *pos;        /* positions in rank->events, by ts (ties: file order) */
     int64_t *max_end;     /* max_end[i] = max(ts+dur) over pos[0..i] */
     size_t n;
     uint64_t kernels, memcpys, memsets, others;
@@ -141,7 +141,7 @@ struct rank_model {
     size_t nrows;
     struct stream_index *streams; /* by stream id ascending */
     size_t nstreams;
-    struct thread_index *threads; /* by (pid, tid) first appearance */
+    struct thread_index *threads; /* by (pid, tid) string ids */
     size_t nthreads;
     int64_t start_ns, end_ns;     /* min ts and max ts+dur over rows */
     bool selected;                /* in the selection's rank list */

@@ -52,7 +52,7 @@ static int trailing_step_rows(const struct model *m, const struct rank_model *r,
     if (!have_step && !m->sem.filter_empties_stepless_rank)
         return all_rows(r, out);
     struct hmap kept_corr;   /* correlation -> number of kept CPU events */
-    if (hmap_init(&kept_corr, r->nevents / 4))
+    if (hmap_init(&kept_corr, 1024))
         return ERR_NOMEM;
     int rc = 0;
     for (size_t i = 0; i < r->nevents && !rc; i++) {
@@ -109,25 +109,23 @@ static void apply_selection(const struct rank_model *r, const struct selection *
     rows->n = k;
 }
 
-struct keyed {
-    int64_t key, ts;
-    uint64_t order;   /* row index: keeps ties in row order */
-    uint32_t pos;
-};
-
-static int cmp_keyed(const void *a, const void *b)
+/* Index builds sort 4-byte positions and read the keys from the events, so
+ * that the transient memory stays at 4 bytes per row. */
+static int cmp_stream_order(const void *a, const void *b, void *ctx)
 {
-    const struct keyed *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
+    const struct event *ev = ctx;
+    uint32_t pa = *(const uint32_t *)a, pb = *(const uint32_t *)b;
+    const struct event *x = &ev[pa], *y = &ev[pb];
+    if (x->stream != y->stream)
+        return x->stream < y->stream ? -1 : 1;
     if (x->ts != y->ts)
         return x->ts < y->ts ? -1 : 1;
-    return (x->order > y->order) - (x->order < y->order);
+    return (pa > pb) - (pa < pb);
 }
 
-static int fill_stream(struct stream_index *s, const struct keyed *k, size_t n, struct event *ev)
+static int fill_stream(struct stream_index *s, const uint32_t *pos, size_t n, struct event *ev)
 {
-    s->stream = k[0].key;
+    s->stream = ev[pos[0]].stream;
     s->n = n;
     s->pos = malloc(n * sizeof *s->pos);
     s->max_end = malloc(n * sizeof *s->max_end);
@@ -135,8 +133,8 @@ static int fill_stream(struct stream_index *s, const struct keyed *k, size_t n, 
         return ERR_NOMEM;
     int64_t max_end = 0;
     for (size_t i = 0; i < n; i++) {
-        struct event *e = &ev[k[i].pos];
-        s->pos[i] = k[i].pos;
+        struct event *e = &ev[pos[i]];
+        s->pos[i] = pos[i];
         if (i && e->ts < max_end) {
             s->overlapping++;
             e->flags |= EV_FLAG_OVERLAPS;
@@ -158,30 +156,28 @@ static int build_streams(const struct model *m, struct rank_model *r)
     size_t n = 0;
     for (size_t i = 0; i < r->nrows; i++)
         n += model_is_gpu_side(m, &r->events[r->rows[i]]);
-    struct keyed *k = malloc((n ? n : 1) * sizeof *k);
-    if (!k)
+    uint32_t *pos = malloc((n ? n : 1) * sizeof *pos);
+    if (!pos)
         return ERR_NOMEM;
     size_t j = 0;
-    for (size_t i = 0; i < r->nrows; i++) {
-        const struct event *ev = &r->events[r->rows[i]];
-        if (model_is_gpu_side(m, ev))
-            k[j++] = (struct keyed){ev->stream, ev->ts, i, r->rows[i]};
-    }
-    qsort(k, n, sizeof *k, cmp_keyed);
+    for (size_t i = 0; i < r->nrows; i++)
+        if (model_is_gpu_side(m, &r->events[r->rows[i]]))
+            pos[j++] = r->rows[i];
+    qsort_r(pos, n, sizeof *pos, cmp_stream_order, r->events);
     size_t groups = 0;
     for (size_t i = 0; i < n; i++)
-        groups += i == 0 || k[i].key != k[i - 1].key;
+        groups += i == 0 || r->events[pos[i]].stream != r->events[pos[i - 1]].stream;
     r->streams = calloc(groups ? groups : 1, sizeof *r->streams);
     int rc = r->streams ? 0 : ERR_NOMEM;
     for (size_t i = 0, start = 0; i <= n && !rc && n; i++) {
-        if (i < n && k[i].key == k[start].key)
+        if (i < n && r->events[pos[i]].stream == r->events[pos[start]].stream)
             continue;
-        rc = fill_stream(&r->streams[r->nstreams++], &k[start], i - start, r->events);
+        rc = fill_stream(&r->streams[r->nstreams++], &pos[start], i - start, r->events);
         start = i;
     }
     for (size_t i = 0; i < r->nstreams; i++)
         r->overlapping_kernels += r->streams[i].overlapping;
-    free(k);
+    free(pos);
     return rc;
 }
 
@@ -219,73 +215,62 @@ static int nest_thread(struct thread_index *t, const struct event *ev)
     return 0;
 }
 
-struct threaded {
-    uint32_t thread;
-    uint32_t pos;
-    int64_t ts, dur;
-    uint64_t order;
-};
+static uint64_t thread_key(const struct event *ev)
+{
+    return ((uint64_t)ev->pid << 32) | ev->tid;
+}
 
 /* Per thread: by start, longer first on ties (the parent before its child). */
-static int cmp_threaded(const void *a, const void *b)
+static int cmp_thread_order(const void *a, const void *b, void *ctx)
 {
-    const struct threaded *x = a, *y = b;
-    if (x->thread != y->thread)
-        return x->thread < y->thread ? -1 : 1;
+    const struct event *ev = ctx;
+    uint32_t pa = *(const uint32_t *)a, pb = *(const uint32_t *)b;
+    const struct event *x = &ev[pa], *y = &ev[pb];
+    uint64_t kx = thread_key(x), ky = thread_key(y);
+    if (kx != ky)
+        return kx < ky ? -1 : 1;
     if (x->ts != y->ts)
         return x->ts < y->ts ? -1 : 1;
     if (x->dur != y->dur)
         return x->dur > y->dur ? -1 : 1;
-    return (x->order > y->order) - (x->order < y->order);
-}
-
-static int64_t thread_key(const struct event *ev)
-{
-    return (int64_t)(((uint64_t)ev->pid << 32) | ev->tid);
+    return (pa > pb) - (pa < pb);
 }
 
 static int build_threads(const struct model *m, struct rank_model *r)
 {
-    struct hmap ids;
-    struct threaded *t = malloc((r->nrows ? r->nrows : 1) * sizeof *t);
-    if (!t || hmap_init(&ids, 64)) {
-        free(t);
+    size_t n = 0;
+    for (size_t i = 0; i < r->nrows; i++)
+        n += !model_is_gpu_side(m, &r->events[r->rows[i]]);
+    uint32_t *pos = malloc((n ? n : 1) * sizeof *pos);
+    if (!pos)
         return ERR_NOMEM;
-    }
-    size_t n = 0, nthreads = 0;
-    int rc = 0;
-    for (size_t i = 0; i < r->nrows && !rc; i++) {
-        const struct event *ev = &r->events[r->rows[i]];
-        if (model_is_gpu_side(m, ev))
-            continue;
-        uint32_t *id = hmap_get(&ids, thread_key(ev));
-        if (!id && (rc = hmap_put(&ids, thread_key(ev), (uint32_t)nthreads++)) == 0)
-            id = hmap_get(&ids, thread_key(ev));
-        if (id)
-            t[n++] = (struct threaded){*id, r->rows[i], ev->ts, ev->dur, i};
-    }
-    hmap_fini(&ids);
-    if (!rc)
-        qsort(t, n, sizeof *t, cmp_threaded);
-    r->threads = rc ? NULL : calloc(nthreads ? nthreads : 1, sizeof *r->threads);
-    rc = rc ? rc : r->threads ? 0 : ERR_NOMEM;
+    size_t j = 0;
+    for (size_t i = 0; i < r->nrows; i++)
+        if (!model_is_gpu_side(m, &r->events[r->rows[i]]))
+            pos[j++] = r->rows[i];
+    qsort_r(pos, n, sizeof *pos, cmp_thread_order, r->events);
+    size_t groups = 0;
+    for (size_t i = 0; i < n; i++)
+        groups += i == 0 || thread_key(&r->events[pos[i]]) != thread_key(&r->events[pos[i - 1]]);
+    r->threads = calloc(groups ? groups : 1, sizeof *r->threads);
+    int rc = r->threads ? 0 : ERR_NOMEM;
     for (size_t i = 0, start = 0; !rc && n && i <= n; i++) {
-        if (i < n && t[i].thread == t[start].thread)
+        if (i < n && thread_key(&r->events[pos[i]]) == thread_key(&r->events[pos[start]]))
             continue;
         struct thread_index *th = &r->threads[r->nthreads++];
-        const struct event *first = &r->events[t[start].pos];
+        const struct event *first = &r->events[pos[start]];
         th->pid = first->pid;
         th->tid = first->tid;
         th->name = thread_name(r, first->pid, first->tid);
         th->n = i - start;
         th->pos = malloc(th->n * sizeof *th->pos);
         rc = th->pos ? 0 : ERR_NOMEM;
-        for (size_t k = 0; !rc && k < th->n; k++)
-            th->pos[k] = t[start + k].pos;
+        if (!rc)
+            memcpy(th->pos, &pos[start], th->n * sizeof *th->pos);
         rc = rc ? rc : nest_thread(th, r->events);
         start = i;
     }
-    free(t);
+    free(pos);
     return rc;
 }
 
