@@ -1,0 +1,307 @@
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "analysis/busy.h"
+
+/* §3.4 idle time breakdown: every gap before a kernel on its stream is
+ * blamed on the host (the launch came after the previous kernel ended), on
+ * the kernel queue (a short gap) or on something else.
+ *
+ * HTA analyses rank 0 unless told otherwise; we do every selected rank. A
+ * rank without kernels makes HTA fail ("No objects to concatenate"); we give
+ * it no rows and name it in the note. */
+
+static const struct table_col idle_cols[] = {
+    {"rank", NULL, COL_KEY},
+    {"stream", NULL, COL_KEY},
+    {"idle_category", NULL, COL_KEY},
+    {"idle_time", "us", 0},
+    {"idle_time_ratio", NULL, COL_RATIO},
+};
+
+static const struct table_col stats_cols[] = {
+    {"rank", NULL, COL_KEY},
+    {"stream", NULL, COL_KEY},
+    {"idle_category", NULL, COL_KEY},
+    {"count", NULL, 0},
+    {"mean", "us", 0},
+    {"std", "us", 0},
+    {"min", "us", 0},
+    {"25%", "us", 0},
+    {"50%", "us", 0},
+    {"75%", "us", 0},
+    {"max", "us", 0},
+};
+
+enum idle_cat { IDLE_HOST_WAIT = 0, IDLE_KERNEL_WAIT, IDLE_OTHER, IDLE_CATS };
+static const char *const cat_names[IDLE_CATS] = {"host_wait", "kernel_wait", "other"};
+
+struct idle_out {
+    struct table *times, *stats;
+};
+
+/* One kernel of the rank: its stream and its place in the filtered table. */
+struct kref {
+    int64_t stream;
+    uint32_t pos;     /* in rank->events */
+    size_t seq;       /* in the filtered table */
+};
+
+static int cmp_kref(const void *a, const void *b)
+{
+    const struct kref *x = a, *y = b;
+    if (x->stream != y->stream)
+        return x->stream < y->stream ? -1 : 1;
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* §3.4's kernels: GPU side and a kernel/memcpy/memset category. */
+static bool is_idle_kernel(const struct model *m, const struct event *ev)
+{
+    return model_is_gpu_side(m, ev) &&
+           (ev->kind == EV_KIND_KERNEL || ev->kind == EV_KIND_MEMCPY ||
+            ev->kind == EV_KIND_MEMSET);
+}
+
+/* Per stream: gaps (us, NaN for the first) and their categories. */
+struct stream_gaps {
+    double *gap;
+    uint8_t *cat;
+    size_t n;
+};
+
+/* ts of the launch (NaN without index_correlation > 0 or when the launch is
+ * not in the filtered table). */
+static double launch_ts(const struct rank_model *r, const struct event *ev,
+                        const uint8_t *in_rows)
+{
+    if (model_index_correlation(r, ev) <= 0 || !in_rows[ev->partner])
+        return NAN;
+    return (double)r->events[ev->partner].ts;
+}
+
+/* Categorises the kernels k[0..n) of one stream (filtered-table order). */
+static int stream_categorise(const struct model *m, const struct analysis_opts *o,
+                             const struct rank_model *r, const struct kref *k, size_t n,
+                             const uint8_t *in_rows, struct stream_gaps *g)
+{
+    int64_t *ts = malloc(n * sizeof *ts);
+    size_t *perm = malloc(n * sizeof *perm);
+    int rc = ts && perm ? 0 : ERR_NOMEM;
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        ts[i] = r->events[k[i].pos].ts;
+    if (rc == 0) {
+        argsort_identity(perm, n);
+        rc = sort_argsort(m->sem.unstable_sort, perm, n, ts, less_i64);
+    }
+    double prev_end = NAN;   /* ns, as double so that "none" is NaN */
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const struct event *ev = &r->events[k[perm[i]].pos];
+        double gap = (double)ev->ts - prev_end;
+        double launch = launch_ts(r, ev, in_rows);
+        if (launch > prev_end)   /* false when either is NaN */
+            g->cat[i] = IDLE_HOST_WAIT;
+        else if (gap < (double)o->consecutive_kernel_delay_ns)
+            g->cat[i] = IDLE_KERNEL_WAIT;
+        else
+            g->cat[i] = IDLE_OTHER;
+        g->gap[i] = gap / 1000.0;
+        prev_end = (double)(ev->ts + ev->dur);
+    }
+    g->n = n;
+    free(ts);
+    free(perm);
+    return rc;
+}
+
+static int add_stats_row(struct table *t, int64_t rank, int64_t stream, enum idle_cat c,
+                         double *gaps, size_t n)
+{
+    struct describe d;
+    describe_values(gaps, n, &d);
+    struct cell *row = table_add_row(t);
+    if (!row)
+        return ERR_NOMEM;
+    double v[8] = {d.count, d.mean, d.std, d.min, d.p25, d.p50, d.p75, d.max};
+    row[0] = cell_int(rank);
+    row[1] = cell_int(stream);
+    row[2] = cell_str(t, cat_names[c]);
+    for (int i = 0; i < 8; i++)
+        row[3 + i] = cell_double(hta_round(v[i], 2));
+    return 0;
+}
+
+/* Writes the stream's rows: categories that occur, in fixed order. */
+static int stream_rows(const struct stream_gaps *g, int64_t rank, int64_t stream,
+                       struct idle_out *out)
+{
+    double sum[IDLE_CATS] = {0, 0, 0}, total = 0;
+    size_t count[IDLE_CATS] = {0, 0, 0};
+    for (size_t i = 0; i < g->n; i++) {
+        count[g->cat[i]]++;
+        if (!isnan(g->gap[i]))
+            sum[g->cat[i]] += g->gap[i];
+    }
+    for (int c = 0; c < IDLE_CATS; c++)
+        total += sum[c];
+    double *buf = malloc((g->n ? g->n : 1) * sizeof *buf);
+    if (!buf)
+        return ERR_NOMEM;
+    int rc = 0;
+    for (int c = 0; c < IDLE_CATS && rc == 0; c++) {
+        if (!count[c])
+            continue;
+        struct cell *row = table_add_row(out->times);
+        if (!row) {
+            rc = ERR_NOMEM;
+            break;
+        }
+        row[0] = cell_int(rank);
+        row[1] = cell_int(stream);
+        row[2] = cell_str(out->times, cat_names[c]);
+        row[3] = cell_double(hta_round(sum[c], 2));
+        row[4] = cell_double(total != 0 ? hta_round(sum[c] / total, 2) : NAN);
+        size_t k = 0;
+        for (size_t i = 0; i < g->n; i++)
+            if (g->cat[i] == c)
+                buf[k++] = g->gap[i];
+        rc = add_stats_row(out->stats, rank, stream, (enum idle_cat)c, buf, k);
+    }
+    free(buf);
+    return rc;
+}
+
+/* One stream's kernels: k[start..end) of the rank's krefs. */
+struct sgroup {
+    size_t first_seq, start, end;
+};
+
+static int cmp_sgroup(const void *a, const void *b)
+{
+    const struct sgroup *x = a, *y = b;
+    return (x->first_seq > y->first_seq) - (x->first_seq < y->first_seq);
+}
+
+/* The rank's kernels grouped by stream (each group in filtered-table
+ * order), groups in order of first appearance. Caller frees *k and *g. */
+static int group_streams(const struct model *m, const struct rank_model *r, struct kref **k,
+                         struct sgroup **g, size_t *ng)
+{
+    size_t n = 0;
+    *ng = 0;
+    *k = malloc((r->nrows ? r->nrows : 1) * sizeof **k);
+    *g = malloc((r->nrows ? r->nrows : 1) * sizeof **g);
+    if (!*k || !*g)
+        return ERR_NOMEM;
+    for (size_t i = 0; i < r->nrows; i++) {
+        const struct event *ev = &r->events[r->rows[i]];
+        if (is_idle_kernel(m, ev))
+            (*k)[n++] = (struct kref){ev->stream, r->rows[i], i};
+    }
+    qsort(*k, n, sizeof **k, cmp_kref);
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0 || (*k)[i].stream != (*k)[i - 1].stream)
+            (*g)[(*ng)++] = (struct sgroup){(*k)[i].seq, i, i};
+        (*g)[*ng - 1].end = i + 1;
+    }
+    qsort(*g, *ng, sizeof **g, cmp_sgroup);
+    return 0;
+}
+
+/* Marks the positions of rank->events that are in the filtered table. */
+static uint8_t *rows_bitmap(const struct rank_model *r)
+{
+    uint8_t *in = calloc(r->nevents ? r->nevents : 1, 1);
+    if (in)
+        for (size_t i = 0; i < r->nrows; i++)
+            if (r->rows[i] < r->nevents)
+                in[r->rows[i]] = 1;
+    return in;
+}
+
+/* Returns 1 when the rank has kernels, 0 when not, or ERR_NOMEM. */
+static int rank_idle(const struct model *m, const struct analysis_opts *o,
+                     const struct rank_model *r, struct idle_out *out)
+{
+    struct kref *k;
+    struct sgroup *g;
+    size_t ng;
+    struct stream_gaps gaps = {NULL, NULL, 0};
+    uint8_t *in_rows = rows_bitmap(r);
+    int rc = group_streams(m, r, &k, &g, &ng);
+    if (rc == 0 && ng) {
+        gaps.gap = malloc(r->nrows * sizeof *gaps.gap);
+        gaps.cat = malloc(r->nrows);
+    }
+    if (rc == 0 && (!in_rows || (ng && (!gaps.gap || !gaps.cat))))
+        rc = ERR_NOMEM;
+    for (size_t i = 0; rc == 0 && i < ng; i++) {
+        rc = stream_categorise(m, o, r, k + g[i].start, g[i].end - g[i].start, in_rows, &gaps);
+        if (rc == 0)
+            rc = stream_rows(&gaps, r->rank, k[g[i].start].stream, out);
+    }
+    free(gaps.gap);
+    free(gaps.cat);
+    free(in_rows);
+    free(k);
+    free(g);
+    return rc ? rc : ng > 0;
+}
+
+static void note_rank(char *buf, size_t size, size_t *len, int64_t rank)
+{
+    if (*len >= size)
+        return;
+    int n = snprintf(buf + *len, size - *len, "%s%lld", *len ? ", " : "", (long long)rank);
+    if (n > 0)
+        *len += (size_t)n;
+}
+
+static void set_notes(struct idle_out *out, const char *missing, size_t nmissing)
+{
+    if (nmissing) {
+        table_set_note(out->times, "%s %s %s no GPU kernels, so no rows",
+                       nmissing > 1 ? "ranks" : "rank", missing, nmissing > 1 ? "have" : "has");
+        table_set_note(out->stats, "%s", out->times->note);
+    } else if (out->times->nrows == 0) {
+        table_set_note(out->times, "no rank selected");
+        table_set_note(out->stats, "no rank selected");
+    }
+}
+
+int idle_run(const struct model *m, const struct analysis_opts *o, struct arena *scratch,
+             struct table_list *out, struct err *e)
+{
+    struct idle_out t = {
+        table_new(scratch, "idle_time_breakdown", "Idle time breakdown", idle_cols,
+                  sizeof idle_cols / sizeof idle_cols[0]),
+        table_new(scratch, "idle_interval_stats", "Idle interval statistics", stats_cols,
+                  sizeof stats_cols / sizeof stats_cols[0]),
+    };
+    if (!t.times || !t.stats)
+        return err_set(e, ERR_NOMEM, "idle time: out of memory");
+    char missing[256] = "";
+    size_t mlen = 0, nmissing = 0;
+    int rc = 0;
+    for (size_t i = 0; i < m->nranks && rc >= 0; i++) {
+        const struct rank_model *r = &m->ranks[i];
+        if (!r->selected)
+            continue;
+        rc = rank_idle(m, o, r, &t);
+        if (rc == 0) {
+            note_rank(missing, sizeof missing, &mlen, r->rank);
+            nmissing++;
+        }
+    }
+    if (rc < 0)
+        return err_set(e, ERR_NOMEM, "idle time: out of memory");
+    set_notes(&t, missing, nmissing);
+    if (table_list_add(out, t.times) || table_list_add(out, t.stats))
+        return err_set(e, ERR_NOMEM, "idle time: too many tables");
+    return 0;
+}

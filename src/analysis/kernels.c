@@ -1,0 +1,332 @@
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "analysis/busy.h"
+#include "util/vec.h"
+
+/* §3.2 GPU kernel breakdown: wall-clock time per combination of active
+ * kernel types (kernel_type_breakdown), and per-kernel statistics with HTA's
+ * top-N / "others" rule per rank and type (kernel_breakdown). */
+
+static const struct table_col type_cols[] = {
+    {"kernel_type", NULL, COL_KEY},
+    {"sum", "us", 0},
+    {"percentage", "%", COL_PERCENT},
+};
+
+static const struct table_col kernel_cols[] = {
+    {"name", NULL, COL_KEY},
+    {"sum (us)", "us", 0},
+    {"max (us)", "us", 0},
+    {"min (us)", "us", 0},
+    {"stddev", "us", 0},
+    {"mean (us)", "us", 0},
+    {"kernel_type", NULL, COL_KEY},
+    {"rank", NULL, COL_KEY},
+};
+
+/* The analysed types, in HTA's bit order. */
+static const enum kernel_class type_order[3] = {KC_COMPUTATION, KC_COMMUNICATION, KC_MEMORY};
+
+static size_t analysed_types(const struct analysis_opts *o)
+{
+    return o->include_memory_kernels ? 3 : 2;
+}
+
+/* ---- kernel_type_breakdown: the boundary sweep ------------------------------ */
+
+#define LABELS 8   /* masks of up to three type bits */
+
+struct label_sums {
+    int64_t ns[LABELS];
+    bool present[LABELS];
+};
+
+struct point {
+    int64_t t;
+    int bit;   /* +bit at a merged start, -bit at a merged end */
+};
+
+static bool less_point(const void *keys, size_t a, size_t b)
+{
+    const struct point *p = keys;
+    return p[a].t < p[b].t;
+}
+
+/* Re-sorts the whole list by time, from its current order (§3.2 step 2). */
+static int resort_points(const struct model *m, struct point *p, size_t n)
+{
+    size_t *perm = malloc((n ? n : 1) * sizeof *perm);
+    struct point *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    int rc = perm && tmp ? 0 : ERR_NOMEM;
+    if (rc == 0) {
+        argsort_identity(perm, n);
+        rc = sort_argsort(m->sem.unstable_sort, perm, n, p, less_point);
+    }
+    if (rc == 0) {
+        for (size_t i = 0; i < n; i++)
+            tmp[i] = p[perm[i]];
+        memcpy(p, tmp, n * sizeof *p);
+    }
+    free(perm);
+    free(tmp);
+    return rc;
+}
+
+/* Appends one type's merged starts then ends, then re-sorts. */
+static int add_type_points(struct busy_classes *c, const struct rank_model *r, size_t bit_index,
+                           struct point **pts, size_t *n, size_t *cap)
+{
+    struct interval *iv;
+    size_t k;
+    int rc = busy_merged(c, r, BUSY_CLASS_BIT(type_order[bit_index]), &iv, &k);
+    if (rc == 0 && k > (SIZE_MAX - *n) / 2)
+        rc = ERR_NOMEM;
+    if (rc == 0)
+        rc = vec_reserve((void **)pts, cap, sizeof **pts, *n + 2 * k);
+    if (rc == 0) {
+        int bit = 1 << bit_index;
+        for (size_t i = 0; i < k; i++)
+            (*pts)[(*n)++] = (struct point){iv[i].start, bit};
+        for (size_t i = 0; i < k; i++)
+            (*pts)[(*n)++] = (struct point){iv[i].end, -bit};
+        rc = resort_points(c->m, *pts, *n);
+    }
+    free(iv);
+    return rc;
+}
+
+/* HTA adds int(next - this) in trace units (µs); its times are whole µs,
+ * so truncating to whole µs reproduces it. htx keeps nanoseconds. */
+static int64_t segment_ns(const struct model *m, int64_t d)
+{
+    return m->sem.ns_rounding ? d / 1000 * 1000 : d;
+}
+
+static int sweep_rank(struct busy_classes *c, const struct rank_model *r, size_t ntypes,
+                      struct label_sums *sums)
+{
+    struct point *pts = NULL;
+    size_t n = 0, cap = 0;
+    int rc = 0;
+    for (size_t b = 0; b < ntypes && rc == 0; b++)
+        rc = add_type_points(c, r, b, &pts, &n, &cap);
+    int64_t mask = 0;
+    for (size_t i = 0; rc == 0 && i + 1 < n; i++) {
+        mask += pts[i].bit;
+        if (mask <= 0)
+            continue;
+        int64_t d = segment_ns(c->m, pts[i + 1].t - pts[i].t);
+        /* Zero-length segments between tied boundaries make HTA list a
+         * label with sum 0; htx (stable ties) does not. */
+        if (d == 0 && !c->m->sem.unstable_sort)
+            continue;
+        unsigned label = (unsigned)(mask & ((1 << ntypes) - 1));
+        sums->ns[label] += d;
+        sums->present[label] = true;
+    }
+    free(pts);
+    return rc;
+}
+
+static const char *label_name(unsigned mask)
+{
+    static const char *const names[LABELS] = {
+        "",
+        "COMPUTATION",
+        "COMMUNICATION",
+        "COMPUTATION overlapping COMMUNICATION",
+        "MEMORY",
+        "COMPUTATION overlapping MEMORY",
+        "COMMUNICATION overlapping MEMORY",
+        "COMPUTATION overlapping COMMUNICATION overlapping MEMORY",
+    };
+    return names[mask & (LABELS - 1)];
+}
+
+static bool less_label_name(const void *keys, size_t a, size_t b)
+{
+    (void)keys;
+    return strcmp(label_name((unsigned)a), label_name((unsigned)b)) < 0;
+}
+
+static int type_table(const struct model *m, const struct label_sums *s, struct table *t)
+{
+    size_t perm[LABELS], n = 0;
+    double us[LABELS], total = 0;
+    for (unsigned l = 0; l < LABELS; l++) {
+        us[l] = busy_us(s->ns[l]);
+        if (s->present[l])
+            perm[n++] = l;
+    }
+    /* Labels in name order, then by sum, descending (§3.2). */
+    if (stable_argsort(perm, n, NULL, less_label_name))
+        return ERR_NOMEM;
+    if (sort_argsort_desc(m->sem.unstable_sort, perm, n, us, less_double))
+        return ERR_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        total += us[perm[i]];
+    for (size_t i = 0; i < n; i++) {
+        struct cell *row = table_add_row(t);
+        if (!row)
+            return ERR_NOMEM;
+        double v = us[perm[i]];
+        row[0] = cell_str(t, label_name((unsigned)perm[i]));
+        row[1] = m->sem.ns_rounding ? cell_int((int64_t)v) : cell_double(v);
+        row[2] = cell_double(hta_round(100.0 * v / total, 1));
+    }
+    return 0;
+}
+
+/* ---- kernel_breakdown: per-name statistics --------------------------------- */
+
+struct krow {
+    struct topn_row g;
+    enum kernel_class type;
+    int64_t rank;
+};
+
+struct krows {
+    struct krow *v;
+    size_t n, cap;
+};
+
+/* The rank's kernels of one type as (name, duration in us), in row order. */
+static int collect_items(struct busy_classes *c, const struct rank_model *r,
+                         enum kernel_class type, struct topn_item **out, size_t *n)
+{
+    size_t cap = 0;
+    *out = NULL;
+    *n = 0;
+    for (size_t i = 0; i < r->nrows; i++) {
+        const struct event *ev = &r->events[r->rows[i]];
+        if (!busy_is_gpu_event(c->m, ev) || busy_class(c, ev->name) != type)
+            continue;
+        if (VEC_PUSH_SLOT(*out, *n, cap))
+            return ERR_NOMEM;
+        (*out)[(*n)++] = (struct topn_item){ev->name, busy_us(ev->dur)};
+    }
+    return 0;
+}
+
+/* Applies §2.4 to one (rank, type) and appends the resulting rows. */
+static int rank_type_kernels(struct busy_classes *c, const struct analysis_opts *o,
+                             const struct rank_model *r, enum kernel_class type,
+                             struct krows *rows)
+{
+    const struct model *m = c->m;
+    struct topn_opts to = {
+        .num_kernels = o->num_kernels,
+        .duration_ratio = o->duration_ratio,
+        .unstable_sort = m->sem.unstable_sort,
+        .top_n_loses_stats = m->sem.top_n_loses_stats,
+    };
+    struct topn_item *items;
+    struct topn_row *out = NULL;
+    size_t n, nout = 0;
+    int rc = collect_items(c, r, type, &items, &n);
+    if (rc == 0)
+        rc = topn_aggregate(&m->strings, items, n, &to, &out, &nout);
+    for (size_t i = 0; rc == 0 && i < nout; i++) {
+        if (VEC_PUSH_SLOT(rows->v, rows->n, rows->cap))
+            rc = ERR_NOMEM;
+        else
+            rows->v[rows->n++] = (struct krow){out[i], type, r->rank};
+    }
+    free(items);
+    free(out);
+    return rc;
+}
+
+static int rank_kernels(struct busy_classes *c, const struct analysis_opts *o,
+                        const struct rank_model *r, struct krows *rows)
+{
+    int rc = 0;
+    for (size_t t = 0; t < analysed_types(o) && rc == 0; t++)
+        rc = rank_type_kernels(c, o, r, type_order[t], rows);
+    return rc;
+}
+
+static int cmp_krow(const void *a, const void *b)
+{
+    const struct krow *x = a, *y = b;
+    int d = strcmp(kernel_class_name(x->type), kernel_class_name(y->type));
+    if (d == 0)
+        d = strcmp(x->g.text, y->g.text);
+    if (d == 0)
+        d = (x->rank > y->rank) - (x->rank < y->rank);
+    return d;
+}
+
+static int kernel_table(const struct krows *rows, struct table *t)
+{
+    for (size_t i = 0; i < rows->n; i++) {
+        const struct krow *k = &rows->v[i];
+        struct cell *row = table_add_row(t);
+        if (!row)
+            return ERR_NOMEM;
+        row[0] = cell_str(t, k->g.text);
+        row[1] = cell_double(k->g.sum);
+        row[2] = cell_double(k->g.max);
+        row[3] = cell_double(k->g.min);
+        row[4] = cell_double(k->g.std);
+        row[5] = cell_double(k->g.mean);
+        row[6] = cell_str(t, kernel_class_name(k->type));
+        row[7] = cell_int(k->rank);
+    }
+    return 0;
+}
+
+static int run_ranks(const struct model *m, const struct analysis_opts *o,
+                     struct label_sums *sums, struct krows *rows)
+{
+    struct busy_classes c;
+    if (busy_classes_init(&c, m, o))
+        return ERR_NOMEM;
+    int rc = 0;
+    for (size_t i = 0; i < m->nranks && rc == 0; i++) {
+        const struct rank_model *r = &m->ranks[i];
+        if (!r->selected)
+            continue;
+        rc = sweep_rank(&c, r, analysed_types(o), sums);
+        if (rc == 0)
+            rc = rank_kernels(&c, o, r, rows);
+    }
+    busy_classes_fini(&c);
+    if (rc == 0 && rows->n)
+        qsort(rows->v, rows->n, sizeof *rows->v, cmp_krow);
+    return rc;
+}
+
+int kernels_run(const struct model *m, const struct analysis_opts *o, struct arena *scratch,
+                struct table_list *out, struct err *e)
+{
+    struct table *types = table_new(scratch, "kernel_type_breakdown", "Kernel type breakdown",
+                                    type_cols, sizeof type_cols / sizeof type_cols[0]);
+    struct table *kernels = table_new(scratch, "kernel_breakdown", "Kernel breakdown",
+                                      kernel_cols, sizeof kernel_cols / sizeof kernel_cols[0]);
+    if (!types || !kernels)
+        return err_set(e, ERR_NOMEM, "kernel breakdown: out of memory");
+    struct label_sums sums;
+    memset(&sums, 0, sizeof sums);
+    struct krows rows = {NULL, 0, 0};
+    int rc = run_ranks(m, o, &sums, &rows);
+    if (rc == 0)
+        rc = type_table(m, &sums, types);
+    if (rc == 0)
+        rc = kernel_table(&rows, kernels);
+    free(rows.v);
+    if (rc)
+        return err_set(e, ERR_NOMEM, "kernel breakdown: out of memory");
+    if (types->nrows == 0) {
+        table_set_note(types, "no GPU kernels of the analysed types");
+        table_set_note(kernels, "no GPU kernels of the analysed types");
+    }
+    if (table_list_add(out, types) || table_list_add(out, kernels))
+        return err_set(e, ERR_NOMEM, "kernel breakdown: too many tables");
+    return 0;
+}
