@@ -66,10 +66,12 @@ typedef int (*analysis_fn)(const struct model *m, const struct analysis_opts *o,
  *   kernels_run:     kernel_type_breakdown, kernel_breakdown
  *   idle_run:        idle_time_breakdown, idle_interval_stats
  *   overlap_run:     comm_comp_overlap
- *   launch_run:      cuda_kernel_launch_stats (one row per launch, with rank)
+ *   launch_run:      cuda_kernel_launch_stats (one row per launch, with rank),
+ *                    launch_stats_summary, short_kernels, runtime_outliers,
+ *                    launch_delay_outliers
  *   queue_run:       queue_length_summary, queue_length_blocked
  *   membw_run:       memory_bw_summary
- *   annotations_run: kernels_by_annotation
+ *   annotations_run: kernels_by_annotation, annotation_tree, user_annotation_breakdown
  *   sequences_run:   frequent_kernel_sequences */
 int temporal_run(const struct model *, const struct analysis_opts *, struct arena *,
                  struct table_list *, struct err *);

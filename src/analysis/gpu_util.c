@@ -1,0 +1,80 @@
+#include "config.h"
+#include "analysis/gpu_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/err.h"
+
+void name_set_init(struct name_set *s, const struct model *m, const char *const *names,
+                   size_t count)
+{
+    s->n = 0;
+    name_set_add(s, m, names, count);
+}
+
+void name_set_add(struct name_set *s, const struct model *m, const char *const *names,
+                  size_t count)
+{
+    for (size_t i = 0; i < count && s->n < NAME_SET_MAX; i++) {
+        uint32_t id = strtab_find(&m->strings, names[i], strlen(names[i]));
+        if (id != STRTAB_NONE && !name_set_has(s, id))
+            s->ids[s->n++] = id;
+    }
+}
+
+bool name_set_has(const struct name_set *s, uint32_t id)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (s->ids[i] == id)
+            return true;
+    return false;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+size_t i64_set_make(int64_t *v, size_t n)
+{
+    if (n == 0)
+        return 0;
+    qsort(v, n, sizeof *v, cmp_i64);
+    size_t k = 1;
+    for (size_t i = 1; i < n; i++)
+        if (v[i] != v[k - 1])
+            v[k++] = v[i];
+    return k;
+}
+
+size_t i64_set_find(const int64_t *set, size_t n, int64_t x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (set[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && set[lo] == x ? lo : n;
+}
+
+bool i64_set_has(const int64_t *set, size_t n, int64_t x)
+{
+    return i64_set_find(set, n, x) < n;
+}
+
+int sem_argsort(const struct model *m, size_t *perm, size_t n, const void *keys,
+                sort_less_fn less)
+{
+    argsort_identity(perm, n);
+    return sort_argsort(m->sem.unstable_sort, perm, n, keys, less);
+}
+
+void *gpu_alloc(struct arena *a, size_t n, size_t sz)
+{
+    return arena_calloc(a, n ? n : 1, sz);
+}

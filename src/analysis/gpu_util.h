@@ -1,0 +1,45 @@
+#ifndef HTX_ANALYSIS_GPU_UTIL_H
+#define HTX_ANALYSIS_GPU_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/common.h"
+#include "model/model.h"
+#include "util/arena.h"
+
+/* Small helpers private to the launch, queue and memory-bandwidth analyses. */
+
+/* A set of event names as string ids, for O(1)-ish membership tests
+ * without string compares in the per-event loops. Names the trace never
+ * uses are left out. */
+#define NAME_SET_MAX 24
+struct name_set {
+    uint32_t ids[NAME_SET_MAX];
+    size_t n;
+};
+void name_set_init(struct name_set *s, const struct model *m, const char *const *names,
+                   size_t count);
+/* Adds names to an initialised set (ignores what does not fit). */
+void name_set_add(struct name_set *s, const struct model *m, const char *const *names,
+                  size_t count);
+bool name_set_has(const struct name_set *s, uint32_t id);
+
+/* A sorted set of int64 built from an array: sorts and deduplicates v in
+ * place and returns the distinct count. */
+size_t i64_set_make(int64_t *v, size_t n);
+bool i64_set_has(const int64_t *set, size_t n, int64_t x);
+/* Index of x in the set, or n when absent. */
+size_t i64_set_find(const int64_t *set, size_t n, int64_t x);
+
+/* Sorts perm (filled with 0..n-1 here) by keys: numpy's introsort under
+ * semantics.unstable_sort, else stably. Returns 0 or ERR_NOMEM. */
+int sem_argsort(const struct model *m, size_t *perm, size_t n, const void *keys,
+                sort_less_fn less);
+
+/* Allocation helper: n elements of size sz from a (at least one, so that
+ * an empty input still gives a valid pointer); NULL on overflow or ENOMEM. */
+void *gpu_alloc(struct arena *a, size_t n, size_t sz);
+
+#endif

@@ -1,0 +1,313 @@
+#include "config.h"
+#include "analysis/analysis.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/gpu_util.h"
+#include "analysis/weighted.h"
+
+/* CUDA kernel launch statistics (spec §3.5): per launch, the CPU runtime
+ * call's duration, its kernel's duration, and the delay between them. */
+
+static const char *const hta_launches[] = {
+    "cudaLaunchKernel", "cudaLaunchKernelExC",
+    "runFunction - job_prep_and_submit_for_execution",
+};
+static const char *const hta_memory_launches[] = {"cudaMemcpyAsync", "cudaMemsetAsync"};
+/* htx (semantics.hta_launch_names = false) also knows these. */
+static const char *const htx_launches[] = {
+    "cuLaunchKernel", "cuLaunchKernelEx", "hipLaunchKernel", "hipExtModuleLaunchKernel",
+    "hipModuleLaunchKernel",
+};
+static const char *const htx_memory_launches[] = {
+    "hipMemcpyAsync", "hipMemsetAsync", "hipMemcpyWithStream",
+};
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+static void launch_names(const struct model *m, const struct analysis_opts *o,
+                         struct name_set *s)
+{
+    name_set_init(s, m, hta_launches, N_OF(hta_launches));
+    if (o->include_memory_events)
+        name_set_add(s, m, hta_memory_launches, N_OF(hta_memory_launches));
+    if (m->sem.hta_launch_names)
+        return;
+    name_set_add(s, m, htx_launches, N_OF(htx_launches));
+    if (o->include_memory_events)
+        name_set_add(s, m, htx_memory_launches, N_OF(htx_memory_launches));
+}
+
+/* One output row: a CPU launch joined with one of its GPU events. */
+struct launch {
+    int64_t correlation, cpu_dur, gpu_dur, delay;   /* ns */
+};
+
+struct gkey {
+    int64_t corr;
+    size_t seq;      /* row order */
+    uint32_t pos;    /* into rank->events */
+};
+
+static int cmp_gkey(const void *a, const void *b)
+{
+    const struct gkey *x = a, *y = b;
+    if (x->corr != y->corr)
+        return x->corr < y->corr ? -1 : 1;
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static bool is_launch(const struct model *m, const struct name_set *names,
+                      const struct event *ev)
+{
+    if (!name_set_has(names, ev->name) || ev->correlation < 0)
+        return false;
+    return m->sem.hta_launch_names || !model_is_gpu_side(m, ev);
+}
+
+/* L of §3.5: correlations of the launch events, as a sorted set in *set.
+ * HTA takes every event with a launch name; htx only CPU-side ones. A launch
+ * without a correlation (-1) is left out in both modes: HTA would join it
+ * with every uncorrelated event, a product that can exhaust memory and means
+ * nothing. Returns the set's size, or SIZE_MAX on ENOMEM. */
+static size_t launch_correlations(const struct model *m, const struct rank_model *r,
+                                  const struct name_set *names, struct arena *a, int64_t **set)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->nrows; i++)
+        n += is_launch(m, names, &r->events[r->rows[i]]);
+    if (!(*set = gpu_alloc(a, n, sizeof **set)))
+        return SIZE_MAX;
+    n = 0;
+    for (size_t i = 0; i < r->nrows; i++) {
+        const struct event *ev = &r->events[r->rows[i]];
+        if (is_launch(m, names, ev))
+            (*set)[n++] = ev->correlation;
+    }
+    return i64_set_make(*set, n);
+}
+
+static bool is_cpu_row(const struct model *m, const struct name_set *names,
+                       const struct event *ev)
+{
+    if (model_is_gpu_side(m, ev))
+        return false;
+    return m->sem.hta_launch_names || name_set_has(names, ev->name);
+}
+
+static bool is_gpu_row(const struct model *m, const int64_t *set, size_t nset,
+                       const struct event *ev)
+{
+    return model_is_gpu_side(m, ev) && i64_set_has(set, nset, ev->correlation);
+}
+
+/* GPU rows with a correlation in L, sorted by (correlation, row order). */
+static struct gkey *gpu_rows(const struct model *m, const struct rank_model *r,
+                             const int64_t *set, size_t nset, struct arena *a, size_t *n)
+{
+    *n = 0;
+    for (size_t i = 0; i < r->nrows && nset; i++)
+        *n += is_gpu_row(m, set, nset, &r->events[r->rows[i]]);
+    struct gkey *g = gpu_alloc(a, *n, sizeof *g);
+    if (!g)
+        return NULL;
+    *n = 0;
+    for (size_t i = 0; i < r->nrows && nset; i++)
+        if (is_gpu_row(m, set, nset, &r->events[r->rows[i]]))
+            g[(*n)++] = (struct gkey){r->events[r->rows[i]].correlation, i, r->rows[i]};
+    qsort(g, *n, sizeof *g, cmp_gkey);
+    return g;
+}
+
+/* First GPU row with this correlation (g sorted by correlation), or n. */
+static size_t gpu_first(const struct gkey *g, size_t n, int64_t corr)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (g[mid].corr < corr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static struct launch *grow(struct arena *a, struct launch *rows, size_t n, size_t *cap)
+{
+    struct launch *bigger = gpu_alloc(a, *cap * 2, sizeof *bigger);
+    if (bigger)
+        memcpy(bigger, rows, n * sizeof *rows);
+    *cap *= 2;
+    return bigger;
+}
+
+/* The inner join of §3.5 in HTA's order: CPU rows as they appear, each with
+ * its GPU rows in row order. */
+static int join_rank(const struct model *m, const struct analysis_opts *o,
+                     const struct rank_model *r, struct arena *a, struct launch **out,
+                     size_t *nout)
+{
+    struct name_set names;
+    launch_names(m, o, &names);
+    int64_t *set;
+    size_t nset = launch_correlations(m, r, &names, a, &set), ng = 0;
+    struct gkey *g = nset == SIZE_MAX ? NULL : gpu_rows(m, r, set, nset, a, &ng);
+    size_t n = 0, cap = ng ? ng : 1;
+    struct launch *rows = g ? gpu_alloc(a, cap, sizeof *rows) : NULL;
+    for (size_t i = 0; i < r->nrows && rows && ng; i++) {
+        const struct event *c = &r->events[r->rows[i]];
+        if (!is_cpu_row(m, &names, c))
+            continue;
+        for (size_t k = gpu_first(g, ng, c->correlation); k < ng && g[k].corr == c->correlation;
+             k++) {
+            if (n == cap && !(rows = grow(a, rows, n, &cap)))
+                break;   /* several CPU rows per correlation */
+            const struct event *gev = &r->events[g[k].pos];
+            int64_t delay = gev->ts - c->ts - c->dur;
+            rows[n++] = (struct launch){c->correlation, c->dur, gev->dur, delay > 0 ? delay : 0};
+        }
+    }
+    *out = rows;
+    *nout = n;
+    return rows ? 0 : ERR_NOMEM;
+}
+
+/* ---- launch_run: the tables ---- */
+
+enum { T_ALL = 0, T_SUMMARY, T_SHORT, T_RUNTIME, T_DELAY, T_COUNT };
+
+static const struct table_col launch_cols[] = {
+    {"rank", NULL, COL_KEY},
+    {"correlation", NULL, COL_KEY},
+    {"cpu_duration", "us", 0},
+    {"gpu_duration", "us", 0},
+    {"launch_delay", "us", 0},
+};
+
+static int make_tables(struct arena *a, struct table *t[T_COUNT])
+{
+    static const char *const names[T_COUNT][2] = {
+        {"cuda_kernel_launch_stats", "Kernel launches"},
+        {"launch_stats_summary", "Launch statistics"},
+        {"short_kernels", "Short kernels (GPU time below the launch's CPU time)"},
+        {"runtime_outliers", "Launches with a long CPU runtime"},
+        {"launch_delay_outliers", "Launches with a long launch delay"},
+    };
+    struct table_col scols[2 + DESCRIBE_NCOLS] = {
+        {"rank", NULL, COL_KEY}, {"metric", NULL, COL_KEY},
+    };
+    describe_cols(scols + 2, "us");
+    for (int i = 0; i < T_COUNT; i++) {
+        t[i] = i == T_SUMMARY
+            ? table_new(a, names[i][0], names[i][1], scols, N_OF(scols))
+            : table_new(a, names[i][0], names[i][1], launch_cols, N_OF(launch_cols));
+        if (!t[i])
+            return ERR_NOMEM;
+    }
+    return 0;
+}
+
+static int add_launch_row(struct table *t, int64_t rank, const struct launch *l)
+{
+    struct cell *row = table_add_row(t);
+    if (!row)
+        return ERR_NOMEM;
+    row[0] = cell_int(rank);
+    row[1] = cell_int(l->correlation);
+    row[2] = cell_double((double)l->cpu_dur / 1000.0);
+    row[3] = cell_double((double)l->gpu_dur / 1000.0);
+    row[4] = cell_double((double)l->delay / 1000.0);
+    return 0;
+}
+
+/* The three lists HTA only plots (§3.5), with its cut-offs. */
+static int add_to_lists(const struct analysis_opts *o, struct table *t[T_COUNT], int64_t rank,
+                        const struct launch *l)
+{
+    int rc = 0;
+    if (l->cpu_dur <= o->runtime_cutoff_ns && l->gpu_dur < l->cpu_dur)
+        rc |= add_launch_row(t[T_SHORT], rank, l);
+    if (l->cpu_dur > o->runtime_cutoff_ns)
+        rc |= add_launch_row(t[T_RUNTIME], rank, l);
+    if (l->delay > o->launch_delay_cutoff_ns)
+        rc |= add_launch_row(t[T_DELAY], rank, l);
+    return rc;
+}
+
+static int add_summary(struct table *t, int64_t rank, const struct launch *rows, size_t n,
+                       struct arena *a)
+{
+    static const char *const metrics[] = {"cpu_duration", "gpu_duration", "launch_delay"};
+    double *v = gpu_alloc(a, n, sizeof *v);
+    if (!v)
+        return ERR_NOMEM;
+    for (size_t k = 0; k < N_OF(metrics); k++) {
+        for (size_t i = 0; i < n; i++) {
+            int64_t x = k == 0 ? rows[i].cpu_dur : k == 1 ? rows[i].gpu_dur : rows[i].delay;
+            v[i] = (double)x / 1000.0;
+        }
+        struct describe d;
+        describe_values(v, n, &d);
+        struct cell *row = table_add_row(t);
+        if (!row)
+            return ERR_NOMEM;
+        row[0] = cell_int(rank);
+        row[1] = cell_str(t, metrics[k]);
+        describe_put_cells(row, 2, &d);
+    }
+    return 0;
+}
+
+static int launch_rank(const struct model *m, const struct analysis_opts *o,
+                       const struct rank_model *r, struct arena *a, struct table *t[T_COUNT])
+{
+    struct launch *rows;
+    size_t n;
+    if (join_rank(m, o, r, a, &rows, &n))
+        return ERR_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        if (add_launch_row(t[T_ALL], r->rank, &rows[i]) || add_to_lists(o, t, r->rank, &rows[i]))
+            return ERR_NOMEM;
+    return n ? add_summary(t[T_SUMMARY], r->rank, rows, n, a) : 0;
+}
+
+static void set_notes(const struct model *m, const struct analysis_opts *o,
+                      struct table *t[T_COUNT])
+{
+    if (t[T_ALL]->nrows == 0) {
+        const char *why = m->sem.hta_launch_names
+            ? "no cudaLaunchKernel/cudaLaunchKernelExC/runFunction launch linked to a GPU "
+              "event (HTA ignores cuLaunchKernel and hip* launches; --semantics=htx counts them)"
+            : "no kernel launch linked to a GPU event in the selection";
+        for (int i = 0; i < T_COUNT; i++)
+            table_set_note(t[i], "%s", why);
+        return;
+    }
+    if (!o->include_memory_events)
+        table_set_note(t[T_ALL], "memory copies and sets left out");
+    double rc = (double)o->runtime_cutoff_ns / 1000.0;
+    double dc = (double)o->launch_delay_cutoff_ns / 1000.0;
+    table_set_note(t[T_SHORT], "cpu_duration <= %g us and gpu_duration < cpu_duration", rc);
+    table_set_note(t[T_RUNTIME], "cpu_duration > %g us", rc);
+    table_set_note(t[T_DELAY], "launch_delay > %g us", dc);
+}
+
+int launch_run(const struct model *m, const struct analysis_opts *o, struct arena *scratch,
+               struct table_list *out, struct err *e)
+{
+    struct table *t[T_COUNT];
+    if (make_tables(scratch, t))
+        return err_set(e, ERR_NOMEM, "launch statistics: out of memory");
+    for (size_t i = 0; i < m->nranks; i++) {
+        if (m->ranks[i].selected && launch_rank(m, o, &m->ranks[i], scratch, t))
+            return err_set(e, ERR_NOMEM, "launch statistics: out of memory");
+    }
+    set_notes(m, o, t);
+    for (int i = 0; i < T_COUNT; i++)
+        if (table_list_add(out, t[i]))
+            return err_set(e, ERR_INTERNAL, "launch statistics: too many tables");
+    return 0;
+}

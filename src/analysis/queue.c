@@ -1,0 +1,382 @@
+#include "config.h"
+#include "analysis/series.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "analysis/analysis.h"
+#include "analysis/gpu_util.h"
+#include "analysis/weighted.h"
+
+/* Queue length (spec §3.6): how many launched kernels wait on each stream. */
+
+static const char *const queue_launch_names[] = {
+    "cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel", "cuLaunchKernelEx",
+    "cudaMemcpyAsync", "cudaMemsetAsync", "hipLaunchKernel", "hipExtModuleLaunchKernel",
+    "hipMemcpyAsync", "hipMemsetAsync", "hipMemcpyWithStream",
+    "runFunction - job_prep_and_submit_for_execution",
+};
+
+/* One change of a stream's queue: +1 at a launch, -1 at its kernel. */
+struct qpoint {
+    int64_t ts, stream;
+    uint32_t pid, tid, index;
+    int32_t delta;
+};
+
+/* A GPU row keyed by correlation, seq = its place among the GPU rows. */
+struct gkey {
+    int64_t corr;
+    size_t seq;
+};
+
+static int cmp_gkey(const void *a, const void *b)
+{
+    const struct gkey *x = a, *y = b;
+    if (x->corr != y->corr)
+        return x->corr < y->corr ? -1 : 1;
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* The launches (HTA's R) and their GPU events (G), in row order. */
+struct qrows {
+    uint32_t *launch, *gpu;
+    size_t nlaunch, ngpu;
+};
+
+static bool is_launch(const struct rank_model *r, const struct name_set *names,
+                      const struct event *ev)
+{
+    return name_set_has(names, ev->name) && model_index_correlation(r, ev) > 0;
+}
+
+static int collect_rows(const struct model *m, const struct rank_model *r, struct arena *a,
+                        struct qrows *q)
+{
+    struct name_set names;
+    name_set_init(&names, m, queue_launch_names,
+                  sizeof queue_launch_names / sizeof queue_launch_names[0]);
+    size_t n = 0;
+    for (size_t i = 0; i < r->nrows; i++)
+        n += is_launch(r, &names, &r->events[r->rows[i]]);
+    q->launch = gpu_alloc(a, n, sizeof *q->launch);
+    int64_t *corr = gpu_alloc(a, n, sizeof *corr);
+    if (!q->launch || !corr)
+        return ERR_NOMEM;
+    q->nlaunch = q->ngpu = 0;
+    q->gpu = NULL;
+    for (size_t i = 0; i < r->nrows; i++) {
+        const struct event *ev = &r->events[r->rows[i]];
+        if (is_launch(r, &names, ev)) {
+            corr[q->nlaunch] = ev->correlation;
+            q->launch[q->nlaunch++] = r->rows[i];
+        }
+    }
+    size_t ncorr = i64_set_make(corr, q->nlaunch);
+    for (int pass = 0; pass < 2; pass++) {   /* count, then fill */
+        if (pass == 1 && !(q->gpu = gpu_alloc(a, q->ngpu, sizeof *q->gpu)))
+            return ERR_NOMEM;
+        q->ngpu = 0;
+        for (size_t i = 0; i < r->nrows && ncorr; i++) {
+            const struct event *ev = &r->events[r->rows[i]];
+            if (!model_is_gpu_side(m, ev) || !i64_set_has(corr, ncorr, ev->correlation))
+                continue;
+            if (pass == 1)
+                q->gpu[q->ngpu] = r->rows[i];
+            q->ngpu++;
+        }
+    }
+    return 0;
+}
+
+static struct qpoint make_point(const struct event *at, const struct event *gpu, int32_t delta)
+{
+    struct qpoint p = {at->ts, gpu->stream, gpu->pid, gpu->tid, at->index, delta};
+    return p;
+}
+
+/* HTA's concatenation: for each launch in row order its GPU events (+1 at the
+ * launch's ts), then every GPU event (-1 at its own ts). HTA asserts that
+ * each correlation has one launch; here the first launch of a correlation
+ * enqueues all its GPU events and later ones are counted in *unpaired. */
+static int concat_points(const struct rank_model *r, const struct qrows *q, struct arena *a,
+                         struct qpoint **out, size_t *nout, uint64_t *unpaired)
+{
+    struct gkey *keys = gpu_alloc(a, q->ngpu, sizeof *keys);
+    bool *claimed = gpu_alloc(a, q->ngpu, sizeof *claimed);
+    int64_t *corrs = gpu_alloc(a, q->ngpu, sizeof *corrs);
+    struct qpoint *pts = gpu_alloc(a, q->ngpu, 2 * sizeof *pts);
+    if (!keys || !claimed || !corrs || !pts)
+        return ERR_NOMEM;
+    for (size_t i = 0; i < q->ngpu; i++)
+        keys[i] = (struct gkey){r->events[q->gpu[i]].correlation, i};
+    qsort(keys, q->ngpu, sizeof *keys, cmp_gkey);
+    for (size_t i = 0; i < q->ngpu; i++)
+        corrs[i] = keys[i].corr;
+    size_t n = 0;
+    for (size_t i = 0; i < q->nlaunch; i++) {
+        const struct event *l = &r->events[q->launch[i]];
+        size_t k = i64_set_find(corrs, q->ngpu, l->correlation);
+        if (k == q->ngpu)   /* its GPU events are not in the rows */
+            continue;
+        if (claimed[k]) {
+            (*unpaired)++;
+            continue;
+        }
+        for (; k < q->ngpu && corrs[k] == l->correlation; k++) {
+            claimed[k] = true;
+            pts[n++] = make_point(l, &r->events[q->gpu[keys[k].seq]], +1);
+        }
+    }
+    for (size_t i = 0; i < q->ngpu; i++) {
+        const struct event *g = &r->events[q->gpu[i]];
+        pts[n++] = make_point(g, g, -1);
+    }
+    *out = pts;
+    *nout = n;
+    return 0;
+}
+
+static bool less_point_ts(const void *keys, size_t a, size_t b)
+{
+    const struct qpoint *p = keys;
+    return p[a].ts < p[b].ts;
+}
+
+/* Sorted by ts (HTA's sort), then grouped by stream ascending keeping that
+ * order: a counting sort over the distinct streams. */
+static int order_points(const struct model *m, const struct qpoint *pts, size_t n,
+                        struct arena *a, size_t **order, int64_t **streams, size_t *nstreams,
+                        size_t **bounds)
+{
+    size_t *perm = gpu_alloc(a, n, sizeof *perm);
+    size_t *out = gpu_alloc(a, n, sizeof *out);
+    int64_t *s = gpu_alloc(a, n, sizeof *s);
+    if (!perm || !out || !s)
+        return ERR_NOMEM;
+    int rc = sem_argsort(m, perm, n, pts, less_point_ts);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < n; i++)
+        s[i] = pts[i].stream;
+    size_t ns = i64_set_make(s, n);
+    size_t *start = gpu_alloc(a, ns + 1, sizeof *start);
+    if (!start)
+        return ERR_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        start[i64_set_find(s, ns, pts[i].stream) + 1]++;
+    for (size_t k = 0; k < ns; k++)
+        start[k + 1] += start[k];
+    size_t *fill = gpu_alloc(a, ns, sizeof *fill);
+    if (!fill)
+        return ERR_NOMEM;
+    for (size_t k = 0; k < ns; k++)
+        fill[k] = start[k];
+    for (size_t i = 0; i < n; i++) {
+        size_t k = i64_set_find(s, ns, pts[perm[i]].stream);
+        out[fill[k]++] = perm[i];
+    }
+    *order = out;
+    *streams = s;
+    *nstreams = ns;
+    *bounds = start;
+    return 0;
+}
+
+static int fill_series(struct queue_series *qs, const struct qpoint *pts, const size_t *order,
+                       size_t n, struct arena *a)
+{
+    qs->n = n;
+    qs->ts = gpu_alloc(a, n, sizeof *qs->ts);
+    qs->queue_length = gpu_alloc(a, n, sizeof *qs->queue_length);
+    qs->index = gpu_alloc(a, n, sizeof *qs->index);
+    if (!qs->ts || !qs->queue_length || !qs->index)
+        return ERR_NOMEM;
+    int64_t q = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct qpoint *p = &pts[order[i]];
+        q += p->delta;
+        qs->ts[i] = p->ts;
+        qs->queue_length[i] = q;
+        qs->index[i] = p->index;
+    }
+    qs->pid = n ? pts[order[0]].pid : 0;
+    qs->tid = n ? pts[order[0]].tid : 0;
+    return 0;
+}
+
+int queue_series_build(const struct model *m, const struct rank_model *r, struct arena *a,
+                       struct queue_series **out, size_t *nout, uint64_t *unpaired,
+                       struct err *e)
+{
+    uint64_t dummy = 0;
+    *out = NULL;
+    *nout = 0;
+    if (!unpaired)
+        unpaired = &dummy;
+    *unpaired = 0;
+    struct qrows q;
+    struct qpoint *pts;
+    size_t n, *order, ns, *bounds;
+    int64_t *streams;
+    if (collect_rows(m, r, a, &q) || concat_points(r, &q, a, &pts, &n, unpaired) ||
+        order_points(m, pts, n, a, &order, &streams, &ns, &bounds))
+        return err_set(e, ERR_NOMEM, "queue length: out of memory");
+    if (n == 0)
+        return 0;
+    struct queue_series *qs = gpu_alloc(a, ns, sizeof *qs);
+    if (!qs)
+        return err_set(e, ERR_NOMEM, "queue length: out of memory");
+    for (size_t k = 0; k < ns; k++) {
+        qs[k].stream = streams[k];
+        if (fill_series(&qs[k], pts, order + bounds[k], bounds[k + 1] - bounds[k], a))
+            return err_set(e, ERR_NOMEM, "queue length: out of memory");
+    }
+    *out = qs;
+    *nout = ns;
+    return 0;
+}
+
+/* ---- queue_run: the two tables ---- */
+
+struct queue_tables {
+    struct table *summary, *blocked;
+};
+
+static int make_tables(struct arena *a, struct queue_tables *t)
+{
+    struct table_col cols[2 + DESCRIBE_NCOLS] = {
+        {"rank", NULL, COL_KEY}, {"stream", NULL, COL_KEY},
+    };
+    describe_cols(cols + 2, NULL);
+    t->summary = table_new(a, "queue_length_summary", "Queue length per stream", cols,
+                           2 + DESCRIBE_NCOLS);
+    static const struct table_col bcols[] = {
+        {"rank", NULL, COL_KEY},
+        {"stream", NULL, COL_KEY},
+        {"duration_at_max_queue_length", "us", 0},
+        {"relative_duration_at_max_queue_length", NULL, COL_RATIO},
+    };
+    t->blocked = table_new(a, "queue_length_blocked", "Time blocked on a full launch queue",
+                           bcols, sizeof bcols / sizeof bcols[0]);
+    return t->summary && t->blocked ? 0 : ERR_NOMEM;
+}
+
+/* HTA: each change point once. htx: each value weighted by the time it held
+ * (the gap to the next change point of the stream; see weighted.h). */
+static int summarise(const struct model *m, const struct queue_series *qs, struct arena *a,
+                     struct describe *d)
+{
+    double *v = gpu_alloc(a, qs->n, sizeof *v);
+    double *w = gpu_alloc(a, qs->n, sizeof *w);
+    if (!v || !w)
+        return ERR_NOMEM;
+    for (size_t i = 0; i < qs->n; i++) {
+        v[i] = (double)qs->queue_length[i];
+        w[i] = i + 1 < qs->n ? (double)(qs->ts[i + 1] - qs->ts[i]) : 0.0;
+    }
+    if (m->sem.sample_weighted_summaries) {
+        describe_values(v, qs->n, d);
+        return 0;
+    }
+    return describe_time_weighted(v, w, qs->n, a, d);
+}
+
+/* HTA's trace duration for the blocked ratio: max(ts) - min(ts) over rows. */
+static int64_t rows_ts_span(const struct rank_model *r)
+{
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (size_t i = 0; i < r->nrows; i++) {
+        int64_t ts = r->events[r->rows[i]].ts;
+        lo = ts < lo ? ts : lo;
+        hi = ts > hi ? ts : hi;
+    }
+    return r->nrows ? hi - lo : 0;
+}
+
+static int add_blocked_row(struct table *t, int64_t rank, const struct queue_series *qs,
+                           int64_t max_len, int64_t span)
+{
+    int64_t blocked = 0;
+    for (size_t i = 0; i + 1 < qs->n; i++)
+        if (qs->queue_length[i] >= max_len)
+            blocked += qs->ts[i + 1] - qs->ts[i];
+    struct cell *row = table_add_row(t);
+    if (!row)
+        return ERR_NOMEM;
+    row[0] = cell_int(rank);
+    row[1] = cell_int(qs->stream);
+    row[2] = cell_double((double)blocked / 1000.0);
+    row[3] = cell_double(span > 0 ? (double)blocked / (double)span : blocked ? NAN : 0.0);
+    return 0;
+}
+
+static int queue_rank(const struct model *m, const struct analysis_opts *o,
+                      const struct rank_model *r, struct arena *a, struct queue_tables *t,
+                      uint64_t *unpaired, struct err *e)
+{
+    struct queue_series *qs;
+    size_t ns;
+    uint64_t up = 0;
+    int rc = queue_series_build(m, r, a, &qs, &ns, &up, e);
+    if (rc)
+        return rc;
+    *unpaired += up;
+    int64_t span = rows_ts_span(r);
+    for (size_t k = 0; k < ns; k++) {
+        struct describe d;
+        struct cell *row = NULL;
+        if (summarise(m, &qs[k], a, &d) || !(row = table_add_row(t->summary)))
+            return err_set(e, ERR_NOMEM, "queue length: out of memory");
+        row[0] = cell_int(r->rank);
+        row[1] = cell_int(qs[k].stream);
+        describe_put_cells(row, 2, &d);
+        /* HTA keys the blocked result by rank: the last stream overwrites. */
+        bool keep = !m->sem.blocked_queue_one_row_per_rank || k + 1 == ns;
+        if (keep && add_blocked_row(t->blocked, r->rank, &qs[k], o->max_queue_length, span))
+            return err_set(e, ERR_NOMEM, "queue length: out of memory");
+    }
+    return 0;
+}
+
+static void set_notes(const struct model *m, const struct queue_tables *t, uint64_t unpaired,
+                      int64_t max_len)
+{
+    if (t->summary->nrows == 0) {
+        table_set_note(t->summary, "no kernel launch linked to a GPU event in the selection");
+        table_set_note(t->blocked, "no kernel launch linked to a GPU event in the selection");
+        return;
+    }
+    const char *how = m->sem.sample_weighted_summaries
+        ? "one sample per change point (HTA)"
+        : "time-weighted: each queue length counts for the time it held";
+    if (unpaired)
+        table_set_note(t->summary, "%s; %llu launches share a correlation with an earlier "
+                       "launch and were ignored (HTA fails on these)", how,
+                       (unsigned long long)unpaired);
+    else
+        table_set_note(t->summary, "%s", how);
+    table_set_note(t->blocked, "time with at least %lld kernels queued%s", (long long)max_len,
+                   m->sem.blocked_queue_one_row_per_rank
+                       ? "; HTA keeps only the highest stream of each rank" : "");
+}
+
+int queue_run(const struct model *m, const struct analysis_opts *o, struct arena *scratch,
+              struct table_list *out, struct err *e)
+{
+    struct queue_tables t;
+    if (make_tables(scratch, &t))
+        return err_set(e, ERR_NOMEM, "queue length: out of memory");
+    uint64_t unpaired = 0;
+    for (size_t i = 0; i < m->nranks; i++) {
+        if (!m->ranks[i].selected)
+            continue;
+        int rc = queue_rank(m, o, &m->ranks[i], scratch, &t, &unpaired, e);
+        if (rc)
+            return rc;
+    }
+    set_notes(m, &t, unpaired, o->max_queue_length);
+    if (table_list_add(out, t.summary) || table_list_add(out, t.blocked))
+        return err_set(e, ERR_INTERNAL, "queue length: too many tables");
+    return 0;
+}

@@ -1,0 +1,105 @@
+#include "config.h"
+#include "analysis/weighted.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "util/err.h"
+
+struct wpoint {
+    double v, w;
+};
+
+static int cmp_wpoint(const void *a, const void *b)
+{
+    double x = ((const struct wpoint *)a)->v, y = ((const struct wpoint *)b)->v;
+    return (x > y) - (x < y);
+}
+
+/* Smallest value whose cumulative weight reaches p * total. */
+static double weighted_quantile(const struct wpoint *pts, size_t n, double total, double p)
+{
+    double target = p * total, acc = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        if (pts[i].w <= 0.0)
+            continue;
+        acc += pts[i].w;
+        if (acc >= target)
+            return pts[i].v;
+    }
+    /* Rounding left acc a hair below target: the largest held value. */
+    for (size_t i = n; i-- > 0;)
+        if (pts[i].w > 0.0)
+            return pts[i].v;
+    return NAN;
+}
+
+int describe_time_weighted(const double *values, const double *weights, size_t n,
+                           struct arena *a, struct describe *out)
+{
+    *out = (struct describe){0, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+    size_t m = 0;
+    struct wpoint *pts = arena_calloc(a, n ? n : 1, sizeof *pts);
+    if (!pts)
+        return ERR_NOMEM;
+    double total = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        if (isnan(values[i]))
+            continue;
+        pts[m].v = values[i];
+        pts[m].w = weights[i] > 0.0 ? weights[i] : 0.0;
+        total += pts[m].w;
+        m++;
+    }
+    out->count = (double)m;
+    if (m == 0)
+        return 0;
+    if (total <= 0.0) {
+        for (size_t i = 0; i < m; i++)
+            pts[i].w = 1.0;
+        total = (double)m;
+    }
+    qsort(pts, m, sizeof *pts, cmp_wpoint);
+    double sum = 0.0;
+    for (size_t i = 0; i < m; i++)
+        sum += pts[i].w * pts[i].v;
+    double mean = sum / total, var = 0.0;
+    for (size_t i = 0; i < m; i++)
+        var += pts[i].w * (pts[i].v - mean) * (pts[i].v - mean);
+    out->mean = mean;
+    out->std = sqrt(var / total);
+    out->p25 = weighted_quantile(pts, m, total, 0.25);
+    out->p50 = weighted_quantile(pts, m, total, 0.5);
+    out->p75 = weighted_quantile(pts, m, total, 0.75);
+    for (size_t i = 0; i < m; i++) {
+        if (pts[i].w <= 0.0)
+            continue;
+        if (isnan(out->min))
+            out->min = pts[i].v;
+        out->max = pts[i].v;
+    }
+    return 0;
+}
+
+void describe_put_cells(struct cell *row, size_t first, const struct describe *d)
+{
+    row[first] = cell_int((int64_t)d->count);
+    row[first + 1] = cell_double(d->mean);
+    row[first + 2] = cell_double(d->std);
+    row[first + 3] = cell_double(d->min);
+    row[first + 4] = cell_double(d->p25);
+    row[first + 5] = cell_double(d->p50);
+    row[first + 6] = cell_double(d->p75);
+    row[first + 7] = cell_double(d->max);
+}
+
+void describe_cols(struct table_col *cols, const char *unit)
+{
+    static const char *const names[DESCRIBE_NCOLS] = {"count", "mean", "std", "min",
+                                                      "25%", "50%", "75%", "max"};
+    for (size_t i = 0; i < DESCRIBE_NCOLS; i++) {
+        cols[i].name = names[i];
+        cols[i].unit = i == 0 ? NULL : unit;
+        cols[i].flags = 0;
+    }
+}

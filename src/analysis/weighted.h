@@ -1,0 +1,39 @@
+#ifndef HTX_ANALYSIS_WEIGHTED_H
+#define HTX_ANALYSIS_WEIGHTED_H
+
+#include <stddef.h>
+
+#include "analysis/common.h"
+#include "analysis/table.h"
+#include "util/arena.h"
+
+/* Statistics shared by the queue-length and memory-bandwidth analyses
+ * (private to src/analysis/{queue,membw,launch}.c). */
+
+/* Time-weighted summary of a step function (htx, semantics
+ * .sample_weighted_summaries = false; spec §4.9). values[i] holds for
+ * weights[i] >= 0 time units (the gap to the next sample of the series; 0 for
+ * the last one and for samples overwritten at the same timestamp):
+ *   count = n, the number of samples (as HTA's, so both modes read alike);
+ *   mean  = sum(w*v) / W with W = sum(w);
+ *   std   = sqrt(sum(w*(v-mean)^2) / W), the population deviation over time;
+ *   min/max over the samples held for a positive time;
+ *   p-quantile = the smallest value v such that the time spent at values
+ *                <= v is at least p*W (a value the series really held).
+ * When W = 0 (one sample, or all samples at one timestamp) every sample gets
+ * weight 1. n = 0 gives count 0 and NaN for the rest, like describe().
+ * Borrows values/weights; scratch memory comes from a. Returns 0 or ERR_NOMEM. */
+int describe_time_weighted(const double *values, const double *weights, size_t n,
+                           struct arena *a, struct describe *out);
+
+/* Writes count, mean, std, min, 25%, 50%, 75%, max into row[first..first+8)
+ * (count as an integer, the rest as doubles; NaN stays NaN). */
+void describe_put_cells(struct cell *row, size_t first, const struct describe *d);
+
+/* The eight describe() column definitions, with a unit for the value columns
+ * (NULL for none). Writes into cols[0..8). */
+void describe_cols(struct table_col *cols, const char *unit);
+
+#define DESCRIBE_NCOLS 8
+
+#endif
