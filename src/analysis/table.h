@@ -76,7 +76,7 @@ struct cell cell_str(struct table *t, const char *s);
 void table_set_note(struct table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A result made of several tables, in output order. */
-#define TABLE_LIST_MAX 8
+#define TABLE_LIST_MAX 16
 struct table_list {
     struct table *tables[TABLE_LIST_MAX];
     size_t count;
