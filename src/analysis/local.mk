@@ -2,8 +2,7 @@
 libcore_a_SOURCES += \
 	src/analysis/table.c src/analysis/table.h \
 	src/analysis/analysis.h src/analysis/common.h \
-	src/analysis/opts.c
-# src/analysis/registry.c joins the build once all nine X_run functions exist.
+	src/analysis/opts.c src/analysis/registry.c
 include $(srcdir)/src/analysis/breakdown.mk
 include $(srcdir)/src/analysis/gpu.mk
 include $(srcdir)/src/analysis/attribution.mk

@@ -1,0 +1,513 @@
+#include "config.h"
+#include "analysis/callgraph.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Endpoint classes at one time point. HTA's comparator orders a close of a
+ * non-zero event before an open, a zero-length event after non-zero opens
+ * and before non-zero closes: when all three meet, that is a cycle, and HTA's
+ * result depends on Python's sort. We sort by (time, class) and then move the
+ * zero-length block first whenever a non-zero close shares its time point,
+ * which agrees with every pairwise rule HTA can apply consistently. */
+enum { EP_CLOSE = 0, EP_OPEN = 1, EP_ZERO = 2 };
+
+struct endpoint {
+    int64_t time, dur;
+    uint32_t index;      /* traceEvents index: HTA's tie-breaker */
+    uint32_t node;
+    uint8_t close;
+    uint8_t cls;
+};
+
+struct keyed {
+    uint64_t key;        /* pid << 32 | tid */
+    uint32_t node;
+};
+
+struct thread_rec {
+    size_t first, count; /* into the keyed array */
+    bool nested;         /* not skipped as a GPU stream */
+    bool has_step, has_autograd;
+};
+
+struct build {
+    const struct model *m;
+    const struct rank_model *r;
+    struct callgraph *cg;
+    bool hta;             /* m->sem.gpu_side_is_stream_field */
+    struct keyed *keyed;
+    struct thread_rec *threads;
+    size_t nthreads;
+    struct endpoint *ep;  /* scratch: 2 per nested event of one thread */
+    uint32_t *stack;      /* scratch: open events of one thread */
+    uint32_t *pos2node;   /* rank->events position -> nested node */
+    uint32_t id_zero;     /* string id of "0" */
+};
+
+static const struct event *node_ev(const struct build *b, uint32_t node)
+{
+    return &b->r->events[b->r->rows[node]];
+}
+
+static bool starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static int cmp3(int64_t a, int64_t b)
+{
+    return (a > b) - (a < b);
+}
+
+static int cmp_endpoint(const void *pa, const void *pb)
+{
+    const struct endpoint *a = pa, *b = pb;
+    if (a->time != b->time)
+        return cmp3(a->time, b->time);
+    if (a->cls != b->cls)
+        return a->cls < b->cls ? -1 : 1;
+    switch (a->cls) {
+    case EP_CLOSE: /* the shorter event first, then the higher index */
+        if (a->dur != b->dur)
+            return cmp3(a->dur, b->dur);
+        return cmp3(b->index, a->index);
+    case EP_OPEN:  /* the longer event first, then the lower index */
+        if (a->dur != b->dur)
+            return cmp3(b->dur, a->dur);
+        return cmp3(a->index, b->index);
+    default:       /* zero-length: opens by index up, then closes by index down */
+        if (a->close != b->close)
+            return a->close ? 1 : -1;
+        return a->close ? cmp3(b->index, a->index) : cmp3(a->index, b->index);
+    }
+}
+
+static int cmp_keyed(const void *pa, const void *pb)
+{
+    const struct keyed *a = pa, *b = pb;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return cmp3(a->node, b->node);
+}
+
+static void reverse_ep(struct endpoint *ep, size_t n)
+{
+    for (size_t i = 0, j = n; i + 1 < j; i++, j--) {
+        struct endpoint t = ep[i];
+        ep[i] = ep[j - 1];
+        ep[j - 1] = t;
+    }
+}
+
+/* Applies the zero-length rule per time point (see the enum comment) and
+ * counts HTA's failure points. */
+static void order_time_points(struct callgraph *cg, struct endpoint *ep, size_t n)
+{
+    for (size_t s = 0; s < n;) {
+        size_t e = s, zero = SIZE_MAX;
+        bool has_close = false, has_open = false, has_negative = false;
+        for (; e < n && ep[e].time == ep[s].time; e++) {
+            if (ep[e].cls == EP_CLOSE)
+                has_close = true;
+            else if (ep[e].cls == EP_OPEN)
+                has_open = true;
+            else if (zero == SIZE_MAX)
+                zero = e;
+            if (ep[e].dur < 0)
+                has_negative = true;
+        }
+        if (zero != SIZE_MAX && has_negative) {
+            if (cg->hta_conflicts++ == 0)
+                cg->first_conflict_ns = ep[s].time;
+        }
+        if (zero != SIZE_MAX && has_close) {
+            if (has_open)
+                cg->cyclic_points++;
+            reverse_ep(ep + s, zero - s);
+            reverse_ep(ep + zero, e - zero);
+            reverse_ep(ep + s, e - s);
+        }
+        s = e;
+    }
+}
+
+static bool is_nestable(const struct build *b, const struct event *ev)
+{
+    return b->hta ? ev->stream == -1 : !model_is_gpu_side(b->m, ev);
+}
+
+/* HTA skips a (pid, tid) group as a GPU stream when every event has a stream
+ * > 0, or its pid or tid is 0. */
+static bool is_gpu_group(const struct build *b, const struct thread_rec *t)
+{
+    const struct event *first = node_ev(b, b->keyed[t->first].node);
+    if (b->id_zero != STRTAB_NONE && (first->pid == b->id_zero || first->tid == b->id_zero))
+        return true;
+    for (size_t i = 0; i < t->count; i++) {
+        const struct event *ev = node_ev(b, b->keyed[t->first + i].node);
+        if (b->hta ? ev->stream <= 0 : !model_is_gpu_side(b->m, ev))
+            return false;
+    }
+    return true;
+}
+
+/* Sorts one thread's endpoints and walks them with a stack. */
+static void nest_thread(struct build *b, struct thread_rec *t)
+{
+    size_t nep = 0;
+    for (size_t i = 0; i < t->count; i++) {
+        uint32_t node = b->keyed[t->first + i].node;
+        const struct event *ev = node_ev(b, node);
+        if (!is_nestable(b, ev))
+            continue;
+        const char *name = model_str(b->m, ev->name);
+        t->has_step |= starts_with(name, "ProfilerStep#");
+        t->has_autograd |= starts_with(name, "autograd::");
+        uint8_t cls_open = ev->dur == 0 ? EP_ZERO : EP_OPEN;
+        uint8_t cls_close = ev->dur == 0 ? EP_ZERO : EP_CLOSE;
+        b->ep[nep++] = (struct endpoint){ev->ts, ev->dur, ev->index, node, 0, cls_open};
+        b->ep[nep++] = (struct endpoint){ev->ts + ev->dur, ev->dur, ev->index, node, 1, cls_close};
+        b->pos2node[b->r->rows[node]] = node;
+    }
+    qsort(b->ep, nep, sizeof *b->ep, cmp_endpoint);
+    order_time_points(b->cg, b->ep, nep);
+    size_t depth = 0;
+    for (size_t i = 0; i < nep; i++) {
+        const struct endpoint *p = &b->ep[i];
+        if (!p->close) {
+            b->cg->parent[p->node] = depth ? b->stack[depth - 1] : CALLGRAPH_ROOT;
+            b->stack[depth++] = p->node;
+        } else if (depth) {
+            depth--;   /* pops whatever is on top, as HTA does */
+        }
+    }
+}
+
+static int group_threads(struct build *b)
+{
+    const struct rank_model *r = b->r;
+    size_t n = r->nrows;
+    b->keyed = malloc((n ? n : 1) * sizeof *b->keyed);
+    if (!b->keyed)
+        return ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        const struct event *ev = &r->events[r->rows[i]];
+        b->keyed[i].key = (uint64_t)ev->pid << 32 | ev->tid;
+        b->keyed[i].node = (uint32_t)i;
+    }
+    qsort(b->keyed, n, sizeof *b->keyed, cmp_keyed);
+    size_t nthreads = 0;
+    for (size_t i = 0; i < n; i++)
+        nthreads += i == 0 || b->keyed[i].key != b->keyed[i - 1].key;
+    b->threads = malloc((nthreads ? nthreads : 1) * sizeof *b->threads);
+    if (!b->threads)
+        return ERR_NOMEM;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && b->keyed[j].key == b->keyed[i].key)
+            j++;
+        b->threads[b->nthreads++] = (struct thread_rec){i, j - i, false, false, false};
+        i = j;
+    }
+    return 0;
+}
+
+static int nest_all(struct build *b)
+{
+    size_t most = 1;   /* the largest thread bounds the scratch buffers */
+    for (size_t t = 0; t < b->nthreads; t++) {
+        struct thread_rec *th = &b->threads[t];
+        th->nested = !is_gpu_group(b, th);
+        if (th->nested && th->count > most)
+            most = th->count;
+    }
+    b->ep = malloc(2 * most * sizeof *b->ep);
+    b->stack = malloc((b->r->nrows > most ? b->r->nrows : most) * sizeof *b->stack);
+    b->pos2node = malloc((b->r->nevents ? b->r->nevents : 1) * sizeof *b->pos2node);
+    if (!b->ep || !b->stack || !b->pos2node)
+        return ERR_NOMEM;
+    for (size_t i = 0; i < b->r->nevents; i++)
+        b->pos2node[i] = CALLGRAPH_NONE;
+    for (size_t t = 0; t < b->nthreads; t++)
+        if (b->threads[t].nested)
+            nest_thread(b, &b->threads[t]);
+    return 0;
+}
+
+/* Hangs GPU events under their launching CPU event. */
+static void attach_kernels(struct build *b)
+{
+    const struct rank_model *r = b->r;
+    for (size_t i = 0; i < r->nrows; i++) {
+        const struct event *ev = &r->events[r->rows[i]];
+        bool linked = b->hta ? ev->stream > 0 && model_index_correlation(r, ev) > 0
+                             : model_is_gpu_side(b->m, ev) && ev->partner != MODEL_NONE;
+        if (!linked || ev->partner == MODEL_NONE || ev->partner >= r->nevents)
+            continue;
+        uint32_t launcher = b->pos2node[ev->partner];
+        if (launcher != CALLGRAPH_NONE && b->cg->parent[i] == CALLGRAPH_NONE)
+            b->cg->parent[i] = launcher;
+    }
+}
+
+struct target {
+    int64_t ts, end;
+    uint32_t node;
+};
+
+static int cmp_target(const void *pa, const void *pb)
+{
+    const struct target *a = pa, *b = pb;
+    if (a->ts != b->ts)
+        return cmp3(a->ts, b->ts);
+    return cmp3(a->node, b->node);
+}
+
+/* The main thread's nested events whose name starts with prefix, by ts. */
+static size_t collect_targets(const struct build *b, const struct thread_rec *main_t,
+                              const char *prefix, struct target *out)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < main_t->count; i++) {
+        uint32_t node = b->keyed[main_t->first + i].node;
+        const struct event *ev = node_ev(b, node);
+        if (b->cg->parent[node] == CALLGRAPH_NONE)
+            continue;
+        if (starts_with(model_str(b->m, ev->name), prefix))
+            out[k++] = (struct target){ev->ts, ev->ts + ev->dur, node};
+    }
+    qsort(out, k, sizeof *out, cmp_target);
+    return k;
+}
+
+/* The last target (by ts) that holds [ts, end] entirely, or CALLGRAPH_NONE.
+ * max_end[i] is the largest end among targets 0..i. */
+static uint32_t enclosing_target(const struct target *t, const int64_t *max_end, size_t n,
+                                 int64_t ts, int64_t end)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t[mid].ts <= ts)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i-- > 0 && max_end[i] >= end;)
+        if (t[i].end >= end)
+            return t[i].node;
+    return CALLGRAPH_NONE;
+}
+
+/* HTA's rule for the autograd thread: when exactly one thread holds a
+ * ProfilerStep# ("main") and exactly one other an autograd:: event ("bwd"),
+ * bwd's top-level events move under the main thread's "## backward ##"
+ * annotations (or its ProfilerStep# events when there are none) that hold
+ * them entirely. */
+static int reparent_backward(struct build *b)
+{
+    const struct thread_rec *main_t = NULL, *bwd_t = NULL;
+    size_t nmain = 0, nbwd = 0;
+    for (size_t t = 0; t < b->nthreads; t++)
+        if (b->threads[t].nested && b->threads[t].has_step) {
+            main_t = &b->threads[t];
+            nmain++;
+        }
+    if (nmain != 1)
+        return 0;
+    for (size_t t = 0; t < b->nthreads; t++)
+        if (b->threads[t].nested && b->threads[t].has_autograd && &b->threads[t] != main_t) {
+            bwd_t = &b->threads[t];
+            nbwd++;
+        }
+    if (nbwd != 1)
+        return 0;
+    struct target *tg = malloc(main_t->count * sizeof *tg);
+    int64_t *max_end = malloc(main_t->count * sizeof *max_end);
+    if (!tg || !max_end) {
+        free(tg);
+        free(max_end);
+        return ERR_NOMEM;
+    }
+    size_t nt = collect_targets(b, main_t, "## backward ##", tg);
+    if (nt == 0)
+        nt = collect_targets(b, main_t, "ProfilerStep#", tg);
+    for (size_t i = 0; i < nt; i++)
+        max_end[i] = i && max_end[i - 1] > tg[i].end ? max_end[i - 1] : tg[i].end;
+    for (size_t i = 0; i < bwd_t->count && nt; i++) {
+        uint32_t node = b->keyed[bwd_t->first + i].node;
+        if (b->cg->parent[node] != CALLGRAPH_ROOT)
+            continue;
+        const struct event *ev = node_ev(b, node);
+        uint32_t to = enclosing_target(tg, max_end, nt, ev->ts, ev->ts + ev->dur);
+        if (to != CALLGRAPH_NONE)
+            b->cg->parent[node] = to;
+    }
+    free(tg);
+    free(max_end);
+    return 0;
+}
+
+/* depth = parent's depth + 1, top level 0; iterative, with memo. */
+static int compute_depths(struct callgraph *cg, uint32_t *path)
+{
+    for (size_t i = 0; i < cg->n; i++)
+        cg->depth[i] = CALLGRAPH_NO_DEPTH;
+    for (size_t i = 0; i < cg->n; i++) {
+        if (cg->parent[i] == CALLGRAPH_NONE || cg->depth[i] != CALLGRAPH_NO_DEPTH)
+            continue;
+        size_t len = 0;
+        uint32_t v = (uint32_t)i;
+        int32_t d = -1;
+        for (;;) {
+            if (len >= cg->n)
+                return ERR_INTERNAL;   /* a cycle: cannot happen */
+            path[len++] = v;
+            uint32_t p = cg->parent[v];
+            if (p == CALLGRAPH_ROOT)
+                break;
+            if (p == CALLGRAPH_NONE)
+                return ERR_INTERNAL;
+            if (cg->depth[p] != CALLGRAPH_NO_DEPTH) {
+                d = cg->depth[p];
+                break;
+            }
+            v = p;
+        }
+        while (len > 0)
+            cg->depth[path[--len]] = ++d;
+    }
+    return 0;
+}
+
+static bool counts_as_kernel(const struct build *b, const struct event *ev)
+{
+    return b->hta ? model_is_gpu_kernel_pred(b->m, ev) : model_is_gpu_side(b->m, ev);
+}
+
+/* Accumulates num_kernels and kernel_dur bottom-up (deepest nodes first). */
+static int compute_kernel_sums(struct build *b, uint32_t *order)
+{
+    struct callgraph *cg = b->cg;
+    int32_t maxd = -1;
+    for (size_t i = 0; i < cg->n; i++)
+        if (cg->depth[i] > maxd)
+            maxd = cg->depth[i];
+    size_t *start = calloc((size_t)maxd + 2, sizeof *start);
+    if (!start)
+        return ERR_NOMEM;
+    for (size_t i = 0; i < cg->n; i++)
+        if (cg->depth[i] >= 0)
+            start[cg->depth[i] + 1]++;
+    for (int32_t d = 0; d <= maxd; d++)
+        start[d + 1] += start[d];
+    for (size_t i = 0; i < cg->n; i++)
+        if (cg->depth[i] >= 0)
+            order[start[cg->depth[i]]++] = (uint32_t)i;
+    size_t total = maxd >= 0 ? start[maxd] : 0;
+    free(start);
+    for (size_t k = total; k-- > 0;) {
+        uint32_t v = order[k], p = cg->parent[v];
+        if (p >= CALLGRAPH_ROOT)
+            continue;
+        const struct event *ev = node_ev(b, v);
+        bool is_k = counts_as_kernel(b, ev);
+        cg->num_kernels[p] += cg->num_kernels[v] + (is_k ? 1 : 0);
+        cg->kernel_dur[p] += cg->kernel_dur[v] + (is_k ? ev->dur : 0);
+    }
+    return 0;
+}
+
+static void build_children(struct callgraph *cg)
+{
+    for (size_t i = 0; i <= cg->n; i++)
+        cg->child_first[i] = 0;
+    for (size_t i = 0; i < cg->n; i++)
+        if (cg->parent[i] < CALLGRAPH_ROOT)
+            cg->child_first[cg->parent[i] + 1]++;
+    for (size_t i = 0; i < cg->n; i++)
+        cg->child_first[i + 1] += cg->child_first[i];
+    /* fill using child_first as a cursor shifted by one, then restore */
+    for (size_t i = 0; i < cg->n; i++) {
+        uint32_t p = cg->parent[i];
+        if (p < CALLGRAPH_ROOT)
+            cg->child[cg->child_first[p]++] = (uint32_t)i;
+    }
+    for (size_t i = cg->n; i > 0; i--)
+        cg->child_first[i] = cg->child_first[i - 1];
+    cg->child_first[0] = 0;
+}
+
+static int alloc_graph(struct callgraph *cg, size_t n)
+{
+    size_t m = n ? n : 1;
+    cg->n = n;
+    cg->parent = malloc(m * sizeof *cg->parent);
+    cg->depth = malloc(m * sizeof *cg->depth);
+    cg->num_kernels = calloc(m, sizeof *cg->num_kernels);
+    cg->kernel_dur = calloc(m, sizeof *cg->kernel_dur);
+    cg->child_first = malloc((n + 1) * sizeof *cg->child_first);
+    cg->child = malloc(m * sizeof *cg->child);
+    if (!cg->parent || !cg->depth || !cg->num_kernels || !cg->kernel_dur || !cg->child_first ||
+        !cg->child)
+        return ERR_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        cg->parent[i] = CALLGRAPH_NONE;
+    return 0;
+}
+
+static void free_build(struct build *b)
+{
+    free(b->keyed);
+    free(b->threads);
+    free(b->ep);
+    free(b->stack);
+    free(b->pos2node);
+}
+
+int callgraph_build(const struct model *m, const struct rank_model *r, struct callgraph *cg,
+                    struct err *e)
+{
+    memset(cg, 0, sizeof *cg);
+    if (r->nrows >= CALLGRAPH_ROOT || r->nrows > SIZE_MAX / (2 * sizeof(struct endpoint)))
+        return err_set(e, ERR_LIMIT, "rank %lld: too many events for the call graph",
+                       (long long)r->rank);
+    struct build b = {.m = m, .r = r, .cg = cg, .hta = m->sem.gpu_side_is_stream_field};
+    b.id_zero = strtab_find(&m->strings, "0", 1);
+    int rc = alloc_graph(cg, r->nrows);
+    if (rc == 0)
+        rc = group_threads(&b);
+    if (rc == 0)
+        rc = nest_all(&b);
+    if (rc == 0) {
+        attach_kernels(&b);
+        rc = reparent_backward(&b);
+    }
+    /* the stack buffer (n entries) is free again: depth path and order scratch */
+    if (rc == 0)
+        rc = compute_depths(cg, b.stack);
+    if (rc == 0)
+        rc = compute_kernel_sums(&b, b.stack);
+    if (rc == 0)
+        build_children(cg);
+    free_build(&b);
+    if (rc == ERR_NOMEM)
+        return err_set(e, rc, "out of memory building the call graph of rank %lld",
+                       (long long)r->rank);
+    if (rc)
+        return err_set(e, rc, "rank %lld: the call graph has a cycle", (long long)r->rank);
+    return 0;
+}
+
+void callgraph_fini(struct callgraph *cg)
+{
+    free(cg->parent);
+    free(cg->depth);
+    free(cg->num_kernels);
+    free(cg->kernel_dur);
+    free(cg->child_first);
+    free(cg->child);
+    memset(cg, 0, sizeof *cg);
+}

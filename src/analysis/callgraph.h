@@ -1,0 +1,57 @@
+#ifndef HTX_ANALYSIS_CALLGRAPH_H
+#define HTX_ANALYSIS_CALLGRAPH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+#include "util/err.h"
+
+/* HTA's call graph of one rank (spec §3.9): CPU events nested per thread by
+ * sorting their endpoints, GPU kernels hung under their launchers, the
+ * backward thread re-parented under the main thread's annotations, depths,
+ * and per node the number and total duration of GPU-kernel descendants.
+ *
+ * Nodes are the rank's current rows: node i is rank->rows[i]. A node that is
+ * not part of the graph (GPU streams, Triton ops with stream 0, unlinked
+ * kernels) has parent CALLGRAPH_NONE and depth CALLGRAPH_NO_DEPTH.
+ *
+ * Semantics (m->sem.gpu_side_is_stream_field): HTA nests the events with
+ * stream == -1, attaches events with stream > 0 and index_correlation > 0,
+ * and counts descendants that pass the GPU-kernel predicate (§1.8). htx
+ * nests every event that is not GPU side, attaches every GPU-side event with
+ * a launcher, and counts GPU-side descendants. */
+
+#define CALLGRAPH_NONE UINT32_MAX          /* not in the graph */
+#define CALLGRAPH_ROOT (UINT32_MAX - 1)    /* parent of a thread's top-level events */
+#define CALLGRAPH_NO_DEPTH INT32_MIN
+
+struct callgraph {
+    size_t n;                 /* nodes = rank->nrows */
+    uint32_t *parent;         /* node, CALLGRAPH_ROOT or CALLGRAPH_NONE */
+    int32_t *depth;           /* 0 = top level of a thread */
+    uint32_t *num_kernels;    /* GPU-kernel descendants */
+    int64_t *kernel_dur;      /* their summed dur, ns */
+    uint32_t *child_first;    /* n + 1 entries: node i's children are */
+    uint32_t *child;          /*   child[child_first[i] .. child_first[i+1]) */
+    /* Thread time points where a zero-length and a negative-length event
+     * (§1.5) meet: HTA's endpoint comparator raises ValueError("Unexpected
+     * case") there. htx orders such ends as it orders any non-zero event's. */
+    uint64_t hta_conflicts;
+    int64_t first_conflict_ns;
+    /* Time points where ends of non-zero events and a zero-length event meet
+     * and HTA's comparator is not transitive (a close before an open, the
+     * zero-length event after the open and before the close). htx puts the
+     * zero-length event inside the event that ends. */
+    uint64_t cyclic_points;
+};
+
+/* Builds the graph of one rank over its current rows. The caller owns cg's
+ * arrays; release them with callgraph_fini (also after a failure). Returns 0,
+ * ERR_NOMEM, or ERR_LIMIT when the rank has more rows than node ids. */
+int callgraph_build(const struct model *m, const struct rank_model *r, struct callgraph *cg,
+                    struct err *e);
+
+void callgraph_fini(struct callgraph *cg);
+
+#endif
