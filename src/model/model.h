@@ -141,7 +141,7 @@ struct rank_model {
     size_t nrows;
     struct stream_index *streams; /* by stream id ascending */
     size_t nstreams;
-    struct thread_index *threads; /* by (pid, tid) string ids */
+    struct thread_index *threads; /* by (pid, tid) first appearance */
     size_t nthreads;
     int64_t start_ns, end_ns;     /* min ts and max ts+dur over rows */
     bool selected;                /* in the selection's rank list */
@@ -215,7 +215,12 @@ void model_free(struct model *m);
 int model_select(struct model *m, const struct selection *sel, struct err *e);
 
 /* Is this event GPU work for the analyses (semantics.gpu_side_is_stream_field)? */
-bool model_is_gpu_side(const struct model *m, const struct event *ev);
+static inline bool model_is_gpu_side(const struct model *m, const struct event *ev)
+{
+    if (m->sem.gpu_side_is_stream_field)
+        return ev->stream != -1;
+    return ev->kind == EV_KIND_KERNEL || ev->kind == EV_KIND_MEMCPY || ev->kind == EV_KIND_MEMSET;
+}
 
 /* HTA's GPU-kernel predicate (§1.8): (stream >= 0 and correlation >= 0) or
  * the name is "Event Sync"/"Context Sync". */

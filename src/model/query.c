@@ -1,13 +1,6 @@
 #include "config.h"
 #include "model/model.h"
 
-bool model_is_gpu_side(const struct model *m, const struct event *ev)
-{
-    if (m->sem.gpu_side_is_stream_field)
-        return ev->stream != -1;
-    return ev->kind == EV_KIND_KERNEL || ev->kind == EV_KIND_MEMCPY || ev->kind == EV_KIND_MEMSET;
-}
-
 int64_t model_index_correlation(const struct rank_model *r, const struct event *ev)
 {
     if (ev->correlation < 0)

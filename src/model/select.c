@@ -109,18 +109,109 @@ static void apply_selection(const struct rank_model *r, const struct selection *
     rows->n = k;
 }
 
-/* Index builds sort 4-byte positions and read the keys from the events, so
- * that the transient memory stays at 4 bytes per row. */
-static int cmp_stream_order(const void *a, const void *b, void *ctx)
+/* Index builds group 4-byte positions by stream or thread with a stable
+ * counting sort (groups in order of first appearance), then sort a group
+ * only when it is not already in order, which Kineto's output usually is.
+ * Transient memory stays at a few bytes per row. */
+typedef int (*pos_cmp)(const void *a, const void *b, void *ctx);
+
+static int cmp_by_ts(const void *a, const void *b, void *ctx)
+{
+    const struct event *ev = ctx;
+    uint32_t pa = *(const uint32_t *)a, pb = *(const uint32_t *)b;
+    if (ev[pa].ts != ev[pb].ts)
+        return ev[pa].ts < ev[pb].ts ? -1 : 1;
+    return (pa > pb) - (pa < pb);
+}
+
+/* by start, longer first on ties (the parent before its child) */
+static int cmp_by_nesting(const void *a, const void *b, void *ctx)
 {
     const struct event *ev = ctx;
     uint32_t pa = *(const uint32_t *)a, pb = *(const uint32_t *)b;
     const struct event *x = &ev[pa], *y = &ev[pb];
-    if (x->stream != y->stream)
-        return x->stream < y->stream ? -1 : 1;
     if (x->ts != y->ts)
         return x->ts < y->ts ? -1 : 1;
+    if (x->dur != y->dur)
+        return x->dur > y->dur ? -1 : 1;
     return (pa > pb) - (pa < pb);
+}
+
+static void sort_group(uint32_t *pos, size_t n, pos_cmp cmp, struct event *ev)
+{
+    for (size_t i = 1; i < n; i++)
+        if (cmp(&pos[i - 1], &pos[i], ev) > 0) {
+            qsort_r(pos, n, sizeof *pos, cmp, ev);
+            return;
+        }
+}
+
+struct grouping {
+    uint32_t *pos;       /* rows of the wanted side, grouped */
+    size_t n;
+    size_t *start;       /* group g is pos[start[g] .. start[g + 1]) */
+    size_t ngroups;
+};
+
+static uint64_t stream_key(const struct event *ev) { return (uint64_t)ev->stream; }
+static uint64_t thread_key(const struct event *ev) { return ((uint64_t)ev->pid << 32) | ev->tid; }
+
+static int group_rows(const struct model *m, const struct rank_model *r, bool gpu_side,
+                      uint64_t (*key)(const struct event *), struct grouping *g)
+{
+    memset(g, 0, sizeof *g);
+    struct hmap slot_of;
+    uint32_t *slot = malloc((r->nrows ? r->nrows : 1) * sizeof *slot);
+    if (!slot || hmap_init(&slot_of, 64)) {
+        free(slot);
+        return ERR_NOMEM;
+    }
+    int rc = 0;
+    size_t *count = NULL, cap = 0;
+    for (size_t i = 0; i < r->nrows && !rc; i++) {
+        const struct event *ev = &r->events[r->rows[i]];
+        slot[i] = UINT32_MAX;
+        if (model_is_gpu_side(m, ev) != gpu_side)
+            continue;
+        uint32_t *s = hmap_get(&slot_of, (int64_t)key(ev));
+        if (!s) {
+            rc = hmap_put(&slot_of, (int64_t)key(ev), (uint32_t)g->ngroups);
+            rc = rc ? rc : vec_reserve((void **)&count, &cap, sizeof *count, g->ngroups + 1);
+            if (rc)
+                break;
+            count[g->ngroups] = 0;
+            s = hmap_get(&slot_of, (int64_t)key(ev));
+            g->ngroups++;
+        }
+        slot[i] = *s;
+        count[*s]++;
+        g->n++;
+    }
+    hmap_fini(&slot_of);
+    g->start = rc ? NULL : malloc((g->ngroups + 1) * sizeof *g->start);
+    g->pos = rc ? NULL : malloc((g->n ? g->n : 1) * sizeof *g->pos);
+    if (!rc && (!g->start || !g->pos))
+        rc = ERR_NOMEM;
+    if (!rc) {
+        size_t acc = 0;
+        for (size_t k = 0; k < g->ngroups; k++) {
+            g->start[k] = acc;
+            acc += count[k];
+            count[k] = g->start[k];
+        }
+        g->start[g->ngroups] = acc;
+        for (size_t i = 0; i < r->nrows; i++)
+            if (slot[i] != UINT32_MAX)
+                g->pos[count[slot[i]]++] = r->rows[i];
+    }
+    free(count);
+    free(slot);
+    if (rc) {
+        free(g->start);
+        free(g->pos);
+        memset(g, 0, sizeof *g);
+    }
+    return rc;
 }
 
 static int fill_stream(struct stream_index *s, const uint32_t *pos, size_t n, struct event *ev)
@@ -151,33 +242,30 @@ static int fill_stream(struct stream_index *s, const uint32_t *pos, size_t n, st
     return 0;
 }
 
+static int cmp_stream_id(const void *a, const void *b)
+{
+    const struct stream_index *x = a, *y = b;
+    return (x->stream > y->stream) - (x->stream < y->stream);
+}
+
 static int build_streams(const struct model *m, struct rank_model *r)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < r->nrows; i++)
-        n += model_is_gpu_side(m, &r->events[r->rows[i]]);
-    uint32_t *pos = malloc((n ? n : 1) * sizeof *pos);
-    if (!pos)
+    struct grouping g;
+    if (group_rows(m, r, true, stream_key, &g))
         return ERR_NOMEM;
-    size_t j = 0;
-    for (size_t i = 0; i < r->nrows; i++)
-        if (model_is_gpu_side(m, &r->events[r->rows[i]]))
-            pos[j++] = r->rows[i];
-    qsort_r(pos, n, sizeof *pos, cmp_stream_order, r->events);
-    size_t groups = 0;
-    for (size_t i = 0; i < n; i++)
-        groups += i == 0 || r->events[pos[i]].stream != r->events[pos[i - 1]].stream;
-    r->streams = calloc(groups ? groups : 1, sizeof *r->streams);
+    r->streams = calloc(g.ngroups ? g.ngroups : 1, sizeof *r->streams);
     int rc = r->streams ? 0 : ERR_NOMEM;
-    for (size_t i = 0, start = 0; i <= n && !rc && n; i++) {
-        if (i < n && r->events[pos[i]].stream == r->events[pos[start]].stream)
-            continue;
-        rc = fill_stream(&r->streams[r->nstreams++], &pos[start], i - start, r->events);
-        start = i;
+    for (size_t k = 0; k < g.ngroups && !rc; k++) {
+        size_t n = g.start[k + 1] - g.start[k];
+        sort_group(&g.pos[g.start[k]], n, cmp_by_ts, r->events);
+        rc = fill_stream(&r->streams[r->nstreams++], &g.pos[g.start[k]], n, r->events);
     }
+    if (!rc)
+        qsort(r->streams, r->nstreams, sizeof *r->streams, cmp_stream_id);
     for (size_t i = 0; i < r->nstreams; i++)
         r->overlapping_kernels += r->streams[i].overlapping;
-    free(pos);
+    free(g.pos);
+    free(g.start);
     return rc;
 }
 
@@ -215,62 +303,29 @@ static int nest_thread(struct thread_index *t, const struct event *ev)
     return 0;
 }
 
-static uint64_t thread_key(const struct event *ev)
-{
-    return ((uint64_t)ev->pid << 32) | ev->tid;
-}
-
-/* Per thread: by start, longer first on ties (the parent before its child). */
-static int cmp_thread_order(const void *a, const void *b, void *ctx)
-{
-    const struct event *ev = ctx;
-    uint32_t pa = *(const uint32_t *)a, pb = *(const uint32_t *)b;
-    const struct event *x = &ev[pa], *y = &ev[pb];
-    uint64_t kx = thread_key(x), ky = thread_key(y);
-    if (kx != ky)
-        return kx < ky ? -1 : 1;
-    if (x->ts != y->ts)
-        return x->ts < y->ts ? -1 : 1;
-    if (x->dur != y->dur)
-        return x->dur > y->dur ? -1 : 1;
-    return (pa > pb) - (pa < pb);
-}
-
 static int build_threads(const struct model *m, struct rank_model *r)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < r->nrows; i++)
-        n += !model_is_gpu_side(m, &r->events[r->rows[i]]);
-    uint32_t *pos = malloc((n ? n : 1) * sizeof *pos);
-    if (!pos)
+    struct grouping g;
+    if (group_rows(m, r, false, thread_key, &g))
         return ERR_NOMEM;
-    size_t j = 0;
-    for (size_t i = 0; i < r->nrows; i++)
-        if (!model_is_gpu_side(m, &r->events[r->rows[i]]))
-            pos[j++] = r->rows[i];
-    qsort_r(pos, n, sizeof *pos, cmp_thread_order, r->events);
-    size_t groups = 0;
-    for (size_t i = 0; i < n; i++)
-        groups += i == 0 || thread_key(&r->events[pos[i]]) != thread_key(&r->events[pos[i - 1]]);
-    r->threads = calloc(groups ? groups : 1, sizeof *r->threads);
+    r->threads = calloc(g.ngroups ? g.ngroups : 1, sizeof *r->threads);
     int rc = r->threads ? 0 : ERR_NOMEM;
-    for (size_t i = 0, start = 0; !rc && n && i <= n; i++) {
-        if (i < n && thread_key(&r->events[pos[i]]) == thread_key(&r->events[pos[start]]))
-            continue;
+    for (size_t k = 0; k < g.ngroups && !rc; k++) {
+        uint32_t *pos = &g.pos[g.start[k]];
         struct thread_index *th = &r->threads[r->nthreads++];
-        const struct event *first = &r->events[pos[start]];
-        th->pid = first->pid;
-        th->tid = first->tid;
-        th->name = thread_name(r, first->pid, first->tid);
-        th->n = i - start;
+        th->n = g.start[k + 1] - g.start[k];
+        sort_group(pos, th->n, cmp_by_nesting, r->events);
+        th->pid = r->events[pos[0]].pid;
+        th->tid = r->events[pos[0]].tid;
+        th->name = thread_name(r, th->pid, th->tid);
         th->pos = malloc(th->n * sizeof *th->pos);
         rc = th->pos ? 0 : ERR_NOMEM;
         if (!rc)
-            memcpy(th->pos, &pos[start], th->n * sizeof *th->pos);
+            memcpy(th->pos, pos, th->n * sizeof *th->pos);
         rc = rc ? rc : nest_thread(th, r->events);
-        start = i;
     }
-    free(pos);
+    free(g.pos);
+    free(g.start);
     return rc;
 }
 
