@@ -1,0 +1,32 @@
+#ifndef HTX_CLI_COMMANDS_H
+#define HTX_CLI_COMMANDS_H
+
+#include <stdio.h>
+
+#include "analysis/table.h"
+#include "cli/format.h"
+#include "cli/options.h"
+#include "model/model.h"
+
+/* The headless commands. Each *_main loads what opts names, writes its
+ * output to stdout only when everything succeeded, reports problems on
+ * stderr prefixed "htx: ", and returns the process exit status (0 ok, 1 bad
+ * input, 2 bad usage). They borrow opts until return. The writers below are
+ * the pure part, over an already loaded model, for tests. */
+
+int cli_info_main(const struct htx_options *opts);
+int cli_report_main(const struct htx_options *opts);
+int cli_counters_main(const struct htx_options *opts);
+
+/* `htx info`: every rank of m (those in --rank when given), then the files
+ * that failed. Borrows everything until return. */
+void info_write_text(FILE *f, const struct model *m, const struct htx_options *opts);
+void info_write_json(FILE *f, const struct model *m, const struct htx_options *opts);
+
+/* `htx report`: the tables of lists[0..nlists) in the chosen format (the
+ * JSON document has htx_version, semantics, inputs, one key per table and
+ * notes). Returns 0 or -1 on a write error. Borrows everything. */
+int report_write(FILE *f, const struct model *m, const struct htx_options *opts,
+                 const struct table_list *lists, size_t nlists, const struct format_opts *fo);
+
+#endif

@@ -1,0 +1,103 @@
+#ifndef HTX_CLI_FORMAT_H
+#define HTX_CLI_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analysis/table.h"
+
+/* Writers that turn analysis tables into text, CSV (RFC 4180) or JSON.
+ * They write to a caller-owned FILE (the CLI gives them a memory stream and
+ * copies it to stdout only when everything succeeded, so an error never
+ * leaves half a report on stdout). They borrow every argument until return
+ * and allocate nothing that outlives the call. */
+
+struct format_opts {
+    bool ascii;            /* '#' bars and "..." instead of block characters and '…' */
+    bool escape_controls;  /* CSV: escape control bytes (when stdout is a terminal) */
+    bool short_names;      /* text: shorten kernel names (spec §2.2) */
+    int bar_width;         /* text: cells per bar; 0 = no bars */
+    size_t max_text_width; /* text: truncate longer strings; 0 = no limit */
+};
+
+void format_opts_default(struct format_opts *o);
+
+/* ---- numbers and strings shared by the writers ---- */
+
+/* Shortest decimal text that reads back as exactly x ("%.15g" .. "%.17g").
+ * x must be finite. Writes at most 32 bytes into out. */
+void format_double_roundtrip(double x, char out[32]);
+
+/* Decodes one UTF-8 sequence at s (NUL-terminated): returns its length in
+ * bytes and sets *cp, or returns 0 when the bytes there are not valid UTF-8
+ * (overlong forms, surrogates, values above U+10FFFF, truncated sequences). */
+size_t format_utf8_decode(const char *s, uint32_t *cp);
+
+/* Writes s for a terminal: control characters (C0, DEL, C1) and bytes that
+ * are not valid UTF-8 become \n, \t, \xNN or \u{NN} escapes, so no escape
+ * sequence from a trace ever reaches the terminal raw. */
+void format_write_escaped(FILE *f, const char *s);
+
+/* Display cells of s as format_write_escaped would print it (one per code
+ * point, escapes counted by their length). */
+size_t format_display_width(const char *s);
+
+/* ---- text ---- */
+
+/* Writes one table: title, aligned header with units, rows, the note. */
+int format_table_text(FILE *f, const struct table *t, const struct format_opts *o);
+
+/* A bar for v in [0, full] (full = 100 for percentages, 1 for ratios), width
+ * cells wide, padded with spaces; NaN and negative values give spaces.
+ * Writes into out (size outsz, always terminated). */
+void format_bar(double v, double full, int width, bool ascii, char *out, size_t outsz);
+
+/* ---- CSV ---- */
+
+/* Header row then data rows, CRLF line ends, fields quoted when they hold a
+ * comma, quote, CR or LF; NaN and NULL are empty fields (as pandas writes). */
+int format_table_csv(FILE *f, const struct table *t, const struct format_opts *o);
+
+/* Writes one CSV field (quoted when needed). */
+void format_csv_field(FILE *f, const char *s, bool escape_controls);
+
+/* ---- JSON ---- */
+
+/* A small streaming JSON writer: pretty-printed up to depth `compact_depth`,
+ * single-line below (one table row per line). Keys and strings are escaped
+ * (control characters as \u00XX; invalid UTF-8 bytes become U+FFFD), NaN and
+ * infinities become null, so the output is always valid JSON. */
+#define JSONW_MAX_DEPTH 32
+
+struct jsonw {
+    FILE *f;
+    int depth;
+    int compact_depth;
+    bool first[JSONW_MAX_DEPTH];
+    bool after_key;
+};
+
+void jsonw_init(struct jsonw *w, FILE *f, int compact_depth);
+void jsonw_begin_object(struct jsonw *w);
+void jsonw_end_object(struct jsonw *w);
+void jsonw_begin_array(struct jsonw *w);
+void jsonw_end_array(struct jsonw *w);
+void jsonw_key(struct jsonw *w, const char *key);
+void jsonw_string(struct jsonw *w, const char *s);
+void jsonw_int(struct jsonw *w, long long v);
+void jsonw_uint(struct jsonw *w, unsigned long long v);
+void jsonw_double(struct jsonw *w, double v);
+void jsonw_bool(struct jsonw *w, bool v);
+void jsonw_null(struct jsonw *w);
+/* Ends the document with a newline. */
+void jsonw_finish(struct jsonw *w);
+
+/* Writes s as a JSON string literal (with quotes). */
+void format_json_string(FILE *f, const char *s);
+
+/* Writes the rows of t as a JSON array of objects keyed by column name. */
+void format_table_json_rows(struct jsonw *w, const struct table *t);
+
+#endif

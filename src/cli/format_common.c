@@ -1,0 +1,128 @@
+#include "config.h"
+#include "cli/format.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Pieces every writer shares: number text that round-trips, UTF-8
+ * decoding, and the escaping that keeps trace names from driving the
+ * terminal. */
+
+void format_opts_default(struct format_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->bar_width = 10;
+    o->max_text_width = 100;
+}
+
+void format_double_roundtrip(double x, char out[32])
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(out, 32, "%.*g", prec, x);
+        if (prec == 17 || strtod(out, NULL) == x)
+            return;
+    }
+}
+
+static size_t utf8_continuations(const unsigned char *s, size_t n)
+{
+    for (size_t i = 1; i <= n; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    return n + 1;
+}
+
+size_t format_utf8_decode(const char *str, uint32_t *cp)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    if (s[0] < 0x80) {
+        *cp = s[0];
+        return 1;
+    }
+    size_t len;
+    uint32_t c, min;
+    if (s[0] >= 0xC2 && s[0] <= 0xDF) {
+        len = utf8_continuations(s, 1), c = s[0] & 0x1Fu, min = 0x80;
+    } else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
+        len = utf8_continuations(s, 2), c = s[0] & 0x0Fu, min = 0x800;
+    } else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
+        len = utf8_continuations(s, 3), c = s[0] & 0x07u, min = 0x10000;
+    } else {
+        return 0;
+    }
+    if (len == 0)
+        return 0;
+    for (size_t i = 1; i < len; i++)
+        c = (c << 6) | (s[i] & 0x3Fu);
+    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+        return 0;
+    *cp = c;
+    return len;
+}
+
+static bool is_control(uint32_t cp)
+{
+    return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F);
+}
+
+/* The escape for a control code point or a stray byte; "" when none. */
+static void escape_for(uint32_t cp, bool stray_byte, char out[12])
+{
+    out[0] = '\0';
+    if (stray_byte)
+        snprintf(out, 12, "\\x%02X", (unsigned)cp);
+    else if (cp == '\n')
+        strcpy(out, "\\n");
+    else if (cp == '\t')
+        strcpy(out, "\\t");
+    else if (cp == '\r')
+        strcpy(out, "\\r");
+    else if (cp < 0x20 || cp == 0x7F)
+        snprintf(out, 12, "\\x%02X", (unsigned)cp);
+    else if (is_control(cp))
+        snprintf(out, 12, "\\u{%02X}", (unsigned)cp);
+}
+
+/* Calls emit for each piece of s as it should appear on a terminal. */
+static void walk_escaped(const char *s, void (*emit)(void *ctx, const char *p, size_t n),
+                         void *ctx)
+{
+    while (*s) {
+        uint32_t cp = 0;
+        size_t n = format_utf8_decode(s, &cp);
+        char esc[12];
+        escape_for(n ? cp : (unsigned char)*s, n == 0, esc);
+        if (esc[0]) {
+            emit(ctx, esc, strlen(esc));
+            s += n ? n : 1;
+        } else {
+            emit(ctx, s, n);
+            s += n;
+        }
+    }
+}
+
+static void emit_file(void *ctx, const char *p, size_t n)
+{
+    fwrite(p, 1, n, (FILE *)ctx);
+}
+
+void format_write_escaped(FILE *f, const char *s)
+{
+    walk_escaped(s, emit_file, f);
+}
+
+static void emit_count(void *ctx, const char *p, size_t n)
+{
+    size_t *w = ctx;
+    /* An escape is ASCII (n cells); a code point is one cell. */
+    *w += (unsigned char)p[0] < 0x80 ? n : 1;
+}
+
+size_t format_display_width(const char *s)
+{
+    size_t w = 0;
+    walk_escaped(s, emit_count, &w);
+    return w;
+}

@@ -1,0 +1,94 @@
+#include "config.h"
+#include "cli/format.h"
+
+#include <math.h>
+#include <string.h>
+
+/* CSV per RFC 4180: CRLF line ends, a field is quoted when it holds a comma,
+ * a quote, CR or LF, and quotes inside are doubled. Numbers use the same
+ * round-trip text as JSON; NaN and NULL are empty fields and booleans are
+ * True/False, as pandas' to_csv writes them. */
+
+/* Writes s with quotes doubled and control characters escaped. */
+static void write_escaped_field(FILE *f, const char *s)
+{
+    while (*s) {
+        uint32_t cp = 0;
+        size_t n = format_utf8_decode(s, &cp);
+        size_t take = n ? n : 1;
+        if (n && cp == '"') {
+            fputs("\"\"", f);
+        } else if (n && cp >= 0x20 && cp != 0x7F && !(cp >= 0x80 && cp <= 0x9F)) {
+            fwrite(s, 1, n, f);
+        } else {
+            char piece[5] = {0};
+            memcpy(piece, s, take);
+            format_write_escaped(f, piece);
+        }
+        s += take;
+    }
+}
+
+void format_csv_field(FILE *f, const char *s, bool escape_controls)
+{
+    /* Escaped text has no CR or LF left, so only commas and quotes matter. */
+    bool quote = strpbrk(s, escape_controls ? ",\"" : ",\"\r\n") != NULL;
+    if (quote)
+        fputc('"', f);
+    if (escape_controls) {
+        write_escaped_field(f, s);
+    } else {
+        for (const char *p = s; *p; p++) {
+            if (*p == '"')
+                fputc('"', f);
+            fputc(*p, f);
+        }
+    }
+    if (quote)
+        fputc('"', f);
+}
+
+static void write_cell(FILE *f, const struct cell *c, bool escape_controls)
+{
+    char buf[32];
+    switch (c->type) {
+    case CELL_INT:
+        fprintf(f, "%lld", (long long)c->v.i);
+        break;
+    case CELL_DOUBLE:
+        if (isfinite(c->v.d)) {
+            format_double_roundtrip(c->v.d, buf);
+            fputs(buf, f);
+        } else if (isinf(c->v.d)) {
+            fputs(c->v.d > 0 ? "inf" : "-inf", f);
+        }
+        break;
+    case CELL_STR:
+        format_csv_field(f, c->v.s, escape_controls);
+        break;
+    case CELL_BOOL:
+        fputs(c->v.b ? "True" : "False", f);
+        break;
+    default:
+        break;
+    }
+}
+
+int format_table_csv(FILE *f, const struct table *t, const struct format_opts *o)
+{
+    for (size_t c = 0; c < t->ncols; c++) {
+        if (c)
+            fputc(',', f);
+        format_csv_field(f, t->cols[c].name, o->escape_controls);
+    }
+    fputs("\r\n", f);
+    for (size_t r = 0; r < t->nrows; r++) {
+        for (size_t c = 0; c < t->ncols; c++) {
+            if (c)
+                fputc(',', f);
+            write_cell(f, table_cell(t, r, c), o->escape_controls);
+        }
+        fputs("\r\n", f);
+    }
+    return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,186 @@
+#include "config.h"
+#include "cli/format.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The JSON writer. Output is valid JSON whatever the input: strings are
+ * escaped per RFC 8259 (control characters as \u00XX, and also DEL and the
+ * C1 controls so a terminal showing the output stays safe), bytes that are
+ * not UTF-8 become U+FFFD, and non-finite numbers become null. */
+
+void format_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    while (*s) {
+        uint32_t cp = 0;
+        size_t n = format_utf8_decode(s, &cp);
+        if (n == 0) {
+            fputs("\\ufffd", f);
+            s++;
+            continue;
+        }
+        switch (cp) {
+        case '"': fputs("\\\"", f); break;
+        case '\\': fputs("\\\\", f); break;
+        case '\n': fputs("\\n", f); break;
+        case '\r': fputs("\\r", f); break;
+        case '\t': fputs("\\t", f); break;
+        case '\b': fputs("\\b", f); break;
+        case '\f': fputs("\\f", f); break;
+        default:
+            if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F))
+                fprintf(f, "\\u%04x", (unsigned)cp);
+            else
+                fwrite(s, 1, n, f);
+        }
+        s += n;
+    }
+    fputc('"', f);
+}
+
+void jsonw_init(struct jsonw *w, FILE *f, int compact_depth)
+{
+    memset(w, 0, sizeof *w);
+    w->f = f;
+    w->compact_depth = compact_depth;
+    w->first[0] = true;
+}
+
+static void newline_indent(struct jsonw *w)
+{
+    fputc('\n', w->f);
+    for (int i = 0; i < w->depth; i++)
+        fputs("  ", w->f);
+}
+
+/* Separator and layout before a value or a key. */
+static void before_item(struct jsonw *w)
+{
+    if (w->after_key) {
+        w->after_key = false;
+        return;
+    }
+    if (w->depth == 0)
+        return;
+    if (!w->first[w->depth])
+        fputc(',', w->f);
+    if (w->depth <= w->compact_depth)
+        newline_indent(w);
+    else if (!w->first[w->depth])
+        fputc(' ', w->f);
+    w->first[w->depth] = false;
+}
+
+static void open_container(struct jsonw *w, char c)
+{
+    before_item(w);
+    fputc(c, w->f);
+    if (w->depth + 1 < JSONW_MAX_DEPTH)
+        w->depth++;
+    w->first[w->depth] = true;
+}
+
+static void close_container(struct jsonw *w, char c)
+{
+    bool empty = w->first[w->depth];
+    if (w->depth > 0)
+        w->depth--;
+    if (!empty && w->depth < w->compact_depth)
+        newline_indent(w);
+    fputc(c, w->f);
+}
+
+void jsonw_begin_object(struct jsonw *w) { open_container(w, '{'); }
+void jsonw_end_object(struct jsonw *w) { close_container(w, '}'); }
+void jsonw_begin_array(struct jsonw *w) { open_container(w, '['); }
+void jsonw_end_array(struct jsonw *w) { close_container(w, ']'); }
+
+void jsonw_key(struct jsonw *w, const char *key)
+{
+    before_item(w);
+    format_json_string(w->f, key);
+    fputs(": ", w->f);
+    w->after_key = true;
+}
+
+void jsonw_string(struct jsonw *w, const char *s)
+{
+    before_item(w);
+    format_json_string(w->f, s ? s : "");
+}
+
+void jsonw_int(struct jsonw *w, long long v)
+{
+    before_item(w);
+    fprintf(w->f, "%lld", v);
+}
+
+void jsonw_uint(struct jsonw *w, unsigned long long v)
+{
+    before_item(w);
+    fprintf(w->f, "%llu", v);
+}
+
+void jsonw_double(struct jsonw *w, double v)
+{
+    before_item(w);
+    if (!isfinite(v)) {
+        fputs("null", w->f);
+        return;
+    }
+    char buf[32];
+    format_double_roundtrip(v, buf);
+    fputs(buf, w->f);
+}
+
+void jsonw_bool(struct jsonw *w, bool v)
+{
+    before_item(w);
+    fputs(v ? "true" : "false", w->f);
+}
+
+void jsonw_null(struct jsonw *w)
+{
+    before_item(w);
+    fputs("null", w->f);
+}
+
+void jsonw_finish(struct jsonw *w)
+{
+    fputc('\n', w->f);
+}
+
+static void write_cell(struct jsonw *w, const struct cell *c)
+{
+    switch (c->type) {
+    case CELL_INT:
+        jsonw_int(w, (long long)c->v.i);
+        break;
+    case CELL_DOUBLE:
+        jsonw_double(w, c->v.d);
+        break;
+    case CELL_STR:
+        jsonw_string(w, c->v.s);
+        break;
+    case CELL_BOOL:
+        jsonw_bool(w, c->v.b);
+        break;
+    default:
+        jsonw_null(w);
+    }
+}
+
+void format_table_json_rows(struct jsonw *w, const struct table *t)
+{
+    jsonw_begin_array(w);
+    for (size_t r = 0; r < t->nrows; r++) {
+        jsonw_begin_object(w);
+        for (size_t c = 0; c < t->ncols; c++) {
+            jsonw_key(w, t->cols[c].name);
+            write_cell(w, table_cell(t, r, c));
+        }
+        jsonw_end_object(w);
+    }
+    jsonw_end_array(w);
+}

@@ -1,0 +1,608 @@
+#include "config.h"
+#include "cli/options.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/vec.h"
+
+/* One table of every long option: its name, whether it takes a value, and
+ * the function that stores it. "--opt=value" and "--opt value" are the same;
+ * a flag given a value, or an option missing one, is a usage error. */
+
+enum arg_kind { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL };
+
+typedef int (*opt_apply_fn)(struct htx_options *o, const char *what, const char *val,
+                            struct err *e);
+
+struct opt_spec {
+    const char *name;      /* without the leading "--" */
+    enum arg_kind arg;
+    opt_apply_fn apply;
+};
+
+static const char *const analysis_names[ANALYSIS_COUNT] = {
+    [ANALYSIS_TEMPORAL] = "temporal", [ANALYSIS_KERNELS] = "kernels",
+    [ANALYSIS_IDLE] = "idle",         [ANALYSIS_OVERLAP] = "overlap",
+    [ANALYSIS_LAUNCH] = "launch",     [ANALYSIS_QUEUE] = "queue",
+    [ANALYSIS_MEMBW] = "membw",       [ANALYSIS_ANNOTATIONS] = "annotations",
+    [ANALYSIS_SEQUENCES] = "sequences",
+};
+
+static int bad_choice(struct err *e, const char *what, const char *val, const char *choices)
+{
+    return err_set(e, ERR_USAGE, "%s: bad value '%s': expected one of %s", what, val, choices);
+}
+
+static int non_empty(struct err *e, const char *what, const char *val)
+{
+    if (val[0] != '\0')
+        return 0;
+    return err_set(e, ERR_USAGE, "%s: bad value '': expected a non-empty text", what);
+}
+
+static int set_rank(struct htx_options *o, const char *w, const char *v, struct err *e)
+{
+    return htx_parse_int_list(w, v, &o->ranks, e);
+}
+
+static int set_iteration(struct htx_options *o, const char *w, const char *v, struct err *e)
+{
+    return htx_parse_int_list(w, v, &o->iterations, e);
+}
+
+static int set_control_rank(struct htx_options *o, const char *w, const char *v, struct err *e)
+{
+    return htx_parse_int_list(w, v, &o->control_ranks, e);
+}
+
+static int set_test_rank(struct htx_options *o, const char *w, const char *v, struct err *e)
+{
+    return htx_parse_int_list(w, v, &o->test_ranks, e);
+}
+
+static int set_control_iter(struct htx_options *o, const char *w, const char *v, struct err *e)
+{
+    return htx_parse_int_list(w, v, &o->control_iterations, e);
+}
+
+static int set_test_iter(struct htx_options *o, const char *w, const char *v, struct err *e)
+{
+    return htx_parse_int_list(w, v, &o->test_iterations, e);
+}
+
+static int set_window(struct htx_options *o, const char *w, const char *v, struct err *e)
+{
+    if (htx_parse_window(w, v, &o->window_start, &o->window_end, e) < 0)
+        return ERR_USAGE;
+    o->has_window = true;
+    return 0;
+}
+
+static int set_analysis_item(struct htx_options *o, const char *w, const char *all,
+                             const char *item, size_t len, struct err *e)
+{
+    if (len == 3 && strncmp(item, "all", 3) == 0) {
+        for (int i = 0; i < ANALYSIS_COUNT; i++)
+            o->analyses[i] = true;
+        return 0;
+    }
+    for (int i = 0; i < ANALYSIS_COUNT; i++)
+        if (strlen(analysis_names[i]) == len && strncmp(analysis_names[i], item, len) == 0) {
+            o->analyses[i] = true;
+            return 0;
+        }
+    return err_set(e, ERR_USAGE,
+                   "%s: bad value '%s': expected a list of temporal, kernels, idle, overlap, "
+                   "launch, queue, membw, annotations, sequences or all",
+                   w, all);
+}
+
+static int set_analysis(struct htx_options *o, const char *w, const char *v, struct err *e)
+{
+    memset(o->analyses, 0, sizeof o->analyses);
+    o->analysis_given = true;
+    const char *p = v;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (set_analysis_item(o, w, v, p, len, e) < 0)
+            return ERR_USAGE;
+        if (!comma)
+            return 0;
+        p = comma + 1;
+    }
+}
+
+static int set_format(struct htx_options *o, const char *w, const char *v, struct err *e)
+{
+    static const char *const names[] = {"text", "csv", "json"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(v, names[i]) == 0) {
+            o->format = (enum htx_format)i;
+            o->format_given = true;
+            return 0;
+        }
+    return bad_choice(e, w, v, "text, csv, json");
+}
+
+static int set_device(struct htx_options *o, const char *w, const char *v, struct err *e)
+{
+    static const char *const names[] = {"all", "cpu", "gpu"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(v, names[i]) == 0) {
+            o->device = (enum htx_device)i;
+            return 0;
+        }
+    return bad_choice(e, w, v, "all, cpu, gpu");
+}
+
+static int set_semantics(struct htx_options *o, const char *w, const char *v, struct err *e)
+{
+    if (strcmp(v, "htx") == 0)
+        o->semantics = SEMANTICS_HTX;
+    else if (strcmp(v, "hta") == 0)
+        o->semantics = SEMANTICS_HTA;
+    else
+        return bad_choice(e, w, v, "htx, hta");
+    return 0;
+}
+
+static int set_num_kernels(struct htx_options *o, const char *w, const char *v, struct err *e)
+{
+    int64_t x;
+    if (htx_parse_int(w, v, 1, 1000000, &x, e) < 0)
+        return ERR_USAGE;
+    o->num_kernels = (int)x;
+    return 0;
+}
+
+static int set_threads(struct htx_options *o, const char *w, const char *v, struct err *e)
+{
+    int64_t x;
+    if (htx_parse_int(w, v, 0, 1024, &x, e) < 0)
+        return ERR_USAGE;
+    o->threads = (int)x;
+    return 0;
+}
+
+static int set_duration_ratio(struct htx_options *o, const char *w, const char *v,
+                              struct err *e)
+{
+    return htx_parse_double(w, v, 0.0, 1.0, &o->duration_ratio, e);
+}
+
+static int set_fail_on_regression(struct htx_options *o, const char *w, const char *v,
+                                  struct err *e)
+{
+    char buf[64];
+    size_t n = strlen(v);
+    /* "5%" reads as well as "5". */
+    if (n > 0 && n < sizeof buf && v[n - 1] == '%') {
+        memcpy(buf, v, n - 1);
+        buf[n - 1] = '\0';
+        if (htx_parse_double(w, buf, 0.0, 1e9, &o->fail_on_regression_pct, NULL) == 0) {
+            o->has_fail_on_regression = true;
+            return 0;
+        }
+    }
+    if (htx_parse_double(w, v, 0.0, 1e9, &o->fail_on_regression_pct, e) < 0)
+        return ERR_USAGE;
+    o->has_fail_on_regression = true;
+    return 0;
+}
+
+static int set_bool_value(const char *w, const char *v, bool *out, struct err *e)
+{
+    static const char *const yes[] = {"1", "yes", "true", "on"};
+    static const char *const no[] = {"0", "no", "false", "off"};
+    for (int i = 0; i < 4; i++) {
+        if (strcmp(v, yes[i]) == 0) {
+            *out = true;
+            return 0;
+        }
+        if (strcmp(v, no[i]) == 0) {
+            *out = false;
+            return 0;
+        }
+    }
+    return bad_choice(e, w, v, "yes, no, true, false, 1, 0, on, off");
+}
+
+static int set_include_mem(struct htx_options *o, const char *w, const char *v, struct err *e)
+{
+    if (!v) {
+        o->include_memory_kernels = true;
+        return 0;
+    }
+    return set_bool_value(w, v, &o->include_memory_kernels, e);
+}
+
+static int set_no_include_mem(struct htx_options *o, const char *w, const char *v,
+                              struct err *e)
+{
+    (void)w, (void)v, (void)e;
+    o->include_memory_kernels = false;
+    return 0;
+}
+
+#define DURATION_SETTER(fn, field)                                                     \
+    static int fn(struct htx_options *o, const char *w, const char *v, struct err *e) \
+    {                                                                                  \
+        return htx_parse_duration_ns(w, v, &o->field, e);                              \
+    }
+DURATION_SETTER(set_consecutive_delay, consecutive_kernel_delay_ns)
+DURATION_SETTER(set_runtime_cutoff, runtime_cutoff_ns)
+DURATION_SETTER(set_launch_delay_cutoff, launch_delay_cutoff_ns)
+DURATION_SETTER(set_min_duration, min_duration_ns)
+
+#define TEXT_SETTER(fn, field)                                                         \
+    static int fn(struct htx_options *o, const char *w, const char *v, struct err *e) \
+    {                                                                                  \
+        if (non_empty(e, w, v) < 0)                                                    \
+            return ERR_USAGE;                                                          \
+        o->field = v;                                                                  \
+        return 0;                                                                      \
+    }
+TEXT_SETTER(set_operator, operator_name)
+TEXT_SETTER(set_comm_patterns, comm_patterns)
+TEXT_SETTER(set_memory_patterns, memory_patterns)
+TEXT_SETTER(set_script, script)
+TEXT_SETTER(set_dump_screen, dump_screen)
+
+#define FLAG_SETTER(fn, stmt)                                                          \
+    static int fn(struct htx_options *o, const char *w, const char *v, struct err *e) \
+    {                                                                                  \
+        (void)w, (void)v, (void)e;                                                     \
+        stmt;                                                                          \
+        return 0;                                                                      \
+    }
+FLAG_SETTER(set_short_names, o->short_names = true)
+FLAG_SETTER(set_no_color, o->no_color = true)
+FLAG_SETTER(set_ascii, o->ascii = true)
+FLAG_SETTER(set_no_mouse, o->no_mouse = true)
+FLAG_SETTER(set_force, o->force = true)
+FLAG_SETTER(set_report, o->diff_report = true)
+FLAG_SETTER(set_include_last, o->last_step = HTX_LAST_STEP_INCLUDE)
+FLAG_SETTER(set_drop_last, o->last_step = HTX_LAST_STEP_DROP)
+
+static int set_size(struct htx_options *o, const char *w, const char *v, struct err *e)
+{
+    const char *x = strchr(v, 'x');
+    char rows[16];
+    size_t n = x ? (size_t)(x - v) : 0;
+    int64_t r, c;
+    if (!x || n == 0 || n >= sizeof rows)
+        return err_set(e, ERR_USAGE, "%s: bad value '%s': expected ROWSxCOLS like 30x100", w, v);
+    memcpy(rows, v, n);
+    rows[n] = '\0';
+    if (htx_parse_int(w, rows, 1, 1000, &r, NULL) < 0 ||
+        htx_parse_int(w, x + 1, 1, 1000, &c, NULL) < 0)
+        return err_set(e, ERR_USAGE,
+                       "%s: bad value '%s': expected ROWSxCOLS, each from 1 to 1000", w, v);
+    o->rows = (int)r;
+    o->cols = (int)c;
+    return 0;
+}
+
+static const struct opt_spec specs[] = {
+    {"rank", ARG_REQUIRED, set_rank},
+    {"iteration", ARG_REQUIRED, set_iteration},
+    {"window", ARG_REQUIRED, set_window},
+    {"analysis", ARG_REQUIRED, set_analysis},
+    {"format", ARG_REQUIRED, set_format},
+    {"num-kernels", ARG_REQUIRED, set_num_kernels},
+    {"duration-ratio", ARG_REQUIRED, set_duration_ratio},
+    {"include-memory-kernels", ARG_OPTIONAL, set_include_mem},
+    {"no-include-memory-kernels", ARG_NONE, set_no_include_mem},
+    {"consecutive-kernel-delay", ARG_REQUIRED, set_consecutive_delay},
+    {"runtime-cutoff", ARG_REQUIRED, set_runtime_cutoff},
+    {"launch-delay-cutoff", ARG_REQUIRED, set_launch_delay_cutoff},
+    {"operator", ARG_REQUIRED, set_operator},
+    {"comm-patterns", ARG_REQUIRED, set_comm_patterns},
+    {"memory-patterns", ARG_REQUIRED, set_memory_patterns},
+    {"device", ARG_REQUIRED, set_device},
+    {"short-names", ARG_NONE, set_short_names},
+    {"control-rank", ARG_REQUIRED, set_control_rank},
+    {"test-rank", ARG_REQUIRED, set_test_rank},
+    {"control-iteration", ARG_REQUIRED, set_control_iter},
+    {"test-iteration", ARG_REQUIRED, set_test_iter},
+    {"threads", ARG_REQUIRED, set_threads},
+    {"no-color", ARG_NONE, set_no_color},
+    {"ascii", ARG_NONE, set_ascii},
+    {"no-mouse", ARG_NONE, set_no_mouse},
+    {"semantics", ARG_REQUIRED, set_semantics},
+    {"include-last-step", ARG_NONE, set_include_last},
+    {"drop-last-step", ARG_NONE, set_drop_last},
+    {"force", ARG_NONE, set_force},
+    {"report", ARG_NONE, set_report},
+    {"fail-on-regression", ARG_REQUIRED, set_fail_on_regression},
+    {"min-duration", ARG_REQUIRED, set_min_duration},
+    {"script", ARG_REQUIRED, set_script},
+    {"dump-screen", ARG_REQUIRED, set_dump_screen},
+    {"size", ARG_REQUIRED, set_size},
+};
+
+static const struct opt_spec *find_spec(const char *name, size_t len)
+{
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
+        if (strlen(specs[i].name) == len && strncmp(specs[i].name, name, len) == 0)
+            return &specs[i];
+    return NULL;
+}
+
+void htx_options_init(struct htx_options *o)
+{
+    memset(o, 0, sizeof *o);
+    struct analysis_opts a;
+    analysis_opts_default(&a);
+    o->cmd = HTX_CMD_UI;
+    o->ranks.all = o->iterations.all = true;
+    o->control_ranks.all = o->test_ranks.all = true;
+    o->control_iterations.all = o->test_iterations.all = true;
+    for (int i = 0; i < ANALYSIS_COUNT; i++)
+        o->analyses[i] = true;
+    o->format = HTX_FORMAT_TEXT;
+    o->num_kernels = a.num_kernels;
+    o->duration_ratio = a.duration_ratio;
+    o->include_memory_kernels = a.include_memory_kernels;
+    o->consecutive_kernel_delay_ns = a.consecutive_kernel_delay_ns;
+    o->runtime_cutoff_ns = a.runtime_cutoff_ns;
+    o->launch_delay_cutoff_ns = a.launch_delay_cutoff_ns;
+    o->semantics = SEMANTICS_HTX;
+    o->last_step = HTX_LAST_STEP_DEFAULT;
+}
+
+void htx_options_fini(struct htx_options *o)
+{
+    free(o->ranks.v);
+    free(o->iterations.v);
+    free(o->control_ranks.v);
+    free(o->test_ranks.v);
+    free(o->control_iterations.v);
+    free(o->test_iterations.v);
+    free(o->paths);
+    o->ranks.v = o->iterations.v = NULL;
+    o->control_ranks.v = o->test_ranks.v = NULL;
+    o->control_iterations.v = o->test_iterations.v = NULL;
+    o->paths = NULL;
+    o->npaths = 0;
+}
+
+/* Applies one "--name[=value]" argument; may consume argv[*i + 1]. */
+static int parse_long(struct htx_options *o, int argc, char **argv, int *i, struct err *e)
+{
+    const char *arg = argv[*i] + 2;
+    const char *eq = strchr(arg, '=');
+    size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+    const struct opt_spec *s = find_spec(arg, len);
+    if (!s)
+        return err_set(e, ERR_USAGE, "unknown option '--%.*s' (try htx --help)", (int)len, arg);
+    char what[64];
+    snprintf(what, sizeof what, "--%s", s->name);
+    const char *val = eq ? eq + 1 : NULL;
+    if (s->arg == ARG_NONE && val)
+        return err_set(e, ERR_USAGE, "%s: takes no value (got '%s')", what, val);
+    if (s->arg == ARG_REQUIRED && !val) {
+        if (*i + 1 >= argc)
+            return err_set(e, ERR_USAGE, "%s: missing value", what);
+        val = argv[++*i];
+    }
+    return s->apply(o, what, val, e);
+}
+
+static int add_path(struct htx_options *o, const char *path, size_t *cap, struct err *e)
+{
+    if (VEC_PUSH_SLOT(o->paths, o->npaths, *cap) < 0)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    o->paths[o->npaths++] = path;
+    return 0;
+}
+
+/* --help and --version win over everything else before "--". */
+static bool find_help(struct htx_options *o, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            break;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            o->cmd = HTX_CMD_HELP;
+            return true;
+        }
+        if (strcmp(argv[i], "--version") == 0 || strcmp(argv[i], "-V") == 0) {
+            o->cmd = HTX_CMD_VERSION;
+            return true;
+        }
+    }
+    return false;
+}
+
+static int parse_command_word(struct htx_options *o, int argc, char **argv)
+{
+    static const struct {
+        const char *word;
+        enum htx_command cmd;
+    } words[] = {
+        {"info", HTX_CMD_INFO},
+        {"report", HTX_CMD_REPORT},
+        {"counters", HTX_CMD_COUNTERS},
+        {"diff", HTX_CMD_DIFF},
+        {"help", HTX_CMD_HELP},
+    };
+    if (argc < 2)
+        return 1;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strcmp(argv[1], words[i].word) == 0) {
+            o->cmd = words[i].cmd;
+            return 2;
+        }
+    return 1;
+}
+
+static const char *command_name(enum htx_command c)
+{
+    switch (c) {
+    case HTX_CMD_INFO:
+        return "htx info";
+    case HTX_CMD_REPORT:
+        return "htx report";
+    case HTX_CMD_COUNTERS:
+        return "htx counters";
+    case HTX_CMD_DIFF:
+        return "htx diff";
+    default:
+        return "htx";
+    }
+}
+
+static int check_operands(const struct htx_options *o, struct err *e)
+{
+    const char *cmd = command_name(o->cmd);
+    if (o->cmd == HTX_CMD_HELP)
+        return 0;
+    if (o->diff_report && o->cmd != HTX_CMD_DIFF)
+        return err_set(e, ERR_USAGE, "%s: --report belongs to htx diff", cmd);
+    if (o->cmd == HTX_CMD_INFO && o->format == HTX_FORMAT_CSV)
+        return err_set(e, ERR_USAGE, "%s: --format: bad value 'csv': expected one of text, json",
+                       cmd);
+    if (o->cmd == HTX_CMD_DIFF) {
+        if (o->npaths != 2)
+            return err_set(e, ERR_USAGE, "%s: expected CONTROL and TEST, got %zu path%s", cmd,
+                           o->npaths, o->npaths == 1 ? "" : "s");
+        return 0;
+    }
+    if (o->npaths == 0)
+        return err_set(e, ERR_USAGE, "%s: missing PATH (try htx --help)", cmd);
+    return 0;
+}
+
+int htx_options_parse(struct htx_options *o, int argc, char **argv, const char *no_color_env,
+                      struct err *e)
+{
+    if (no_color_env && no_color_env[0] != '\0')
+        o->no_color = true;
+    if (find_help(o, argc, argv))
+        return 0;
+    size_t cap = 0;
+    bool operands_only = false;
+    for (int i = parse_command_word(o, argc, argv); i < argc; i++) {
+        const char *a = argv[i];
+        int rc = 0;
+        if (operands_only || a[0] != '-' || strcmp(a, "-") == 0)
+            rc = add_path(o, a, &cap, e);
+        else if (strcmp(a, "--") == 0)
+            operands_only = true;
+        else if (a[1] == '-')
+            rc = parse_long(o, argc, argv, &i, e);
+        else
+            rc = err_set(e, ERR_USAGE, "unknown option '%s' (try htx --help)", a);
+        if (rc < 0)
+            return rc;
+    }
+    return check_operands(o, e);
+}
+
+void htx_options_semantics(const struct htx_options *o, struct semantics *s)
+{
+    semantics_init(s, o->semantics);
+    if (o->last_step == HTX_LAST_STEP_INCLUDE)
+        s->drop_last_step = false;
+    else if (o->last_step == HTX_LAST_STEP_DROP)
+        s->drop_last_step = true;
+}
+
+void htx_options_analysis(const struct htx_options *o, struct analysis_opts *a)
+{
+    analysis_opts_default(a);
+    a->num_kernels = o->num_kernels;
+    a->duration_ratio = o->duration_ratio;
+    a->include_memory_kernels = o->include_memory_kernels;
+    a->consecutive_kernel_delay_ns = o->consecutive_kernel_delay_ns;
+    a->runtime_cutoff_ns = o->runtime_cutoff_ns;
+    a->launch_delay_cutoff_ns = o->launch_delay_cutoff_ns;
+    if (o->operator_name)
+        a->operator_name = o->operator_name;
+    a->comm_patterns = o->comm_patterns;
+    a->memory_patterns = o->memory_patterns;
+}
+
+static void fill_selection(struct selection *s, const struct htx_int_list *ranks,
+                           const struct htx_int_list *iters, const struct htx_options *o)
+{
+    memset(s, 0, sizeof *s);
+    if (!ranks->all) {
+        s->ranks = ranks->v;
+        s->nranks = ranks->n;
+    }
+    if (!iters->all) {
+        s->iterations = iters->v;
+        s->niterations = iters->n;
+    }
+    s->has_window = o->has_window;
+    s->window_start = o->window_start;
+    s->window_end = o->window_end;
+}
+
+void htx_options_selection(const struct htx_options *o, struct selection *s)
+{
+    fill_selection(s, &o->ranks, &o->iterations, o);
+}
+
+void htx_options_diff_selection(const struct htx_options *o, bool test, struct selection *s)
+{
+    const struct htx_int_list *r = test ? &o->test_ranks : &o->control_ranks;
+    const struct htx_int_list *it = test ? &o->test_iterations : &o->control_iterations;
+    fill_selection(s, r->given ? r : &o->ranks, it->given ? it : &o->iterations, o);
+}
+
+const char *htx_usage(void)
+{
+    return "Usage:\n"
+           "  htx [OPTIONS] PATH...                 TUI on a trace directory or rank files\n"
+           "  htx diff [OPTIONS] CONTROL TEST       TUI on the side-by-side diff\n"
+           "  htx report [OPTIONS] PATH...          analyses as text, csv or json\n"
+           "  htx diff --report [OPTIONS] CONTROL TEST\n"
+           "  htx info [--format=text|json] PATH... what was loaded\n"
+           "  htx counters [OPTIONS] PATH...        write <file>_with_counters.json.gz\n"
+           "  htx --help | --version\n"
+           "\n"
+           "PATH is a directory (every *.json and *.json.gz file in it is one rank) or trace files.\n"
+           "\n"
+           "Selection:\n"
+           "  --rank=LIST               ranks, e.g. 0,2-5 (default all)\n"
+           "  --iteration=LIST          ProfilerStep numbers (default all)\n"
+           "  --window=START:END        time window in ns from the trace start (units ns, us, ms, s)\n"
+           "  --device=all|cpu|gpu      which events the views show\n"
+           "  --control-rank=LIST, --test-rank=LIST, --control-iteration=LIST|all,\n"
+           "  --test-iteration=LIST|all   the two sides of htx diff\n"
+           "Analyses and output:\n"
+           "  --analysis=LIST           temporal, kernels, idle, overlap, launch, queue, membw,\n"
+           "                            annotations, sequences (default all)\n"
+           "  --format=text|csv|json    report format (default text)\n"
+           "  --num-kernels=N           top kernels per rank and type (default 10)\n"
+           "  --duration-ratio=R        share of time the top kernels cover (default 0.8)\n"
+           "  --include-memory-kernels[=yes|no], --no-include-memory-kernels\n"
+           "                            memory kernels in the kernel breakdown (default yes)\n"
+           "  --consecutive-kernel-delay=NS  idle gaps shorter than this are kernel wait (30us)\n"
+           "  --runtime-cutoff=NS       launch stats: short runtime cut-off (50us)\n"
+           "  --launch-delay-cutoff=NS  launch stats: launch delay outlier cut-off (100us)\n"
+           "  --operator=NAME           operator for kernel sequences (aten::linear)\n"
+           "  --comm-patterns=LIST, --memory-patterns=LIST  kernel name prefixes to classify\n"
+           "  --short-names             shorten kernel names in text output and the TUI\n"
+           "Semantics:\n"
+           "  --semantics=htx|hta       htx fixes HTA's mistakes (default); hta reproduces them\n"
+           "  --include-last-step, --drop-last-step  keep or drop the last ProfilerStep\n"
+           "Diff and counters:\n"
+           "  --report                  htx diff: print the diff instead of opening the TUI\n"
+           "  --fail-on-regression=PCT  htx diff --report: exit 3 when something got PCT% slower\n"
+           "  --min-duration=NS         --fail-on-regression: only kernels longer than this count\n"
+           "  --force                   htx counters: overwrite an existing output file\n"
+           "Terminal:\n"
+           "  --threads=N               loader threads (default: number of cores)\n"
+           "  --no-color, --ascii, --no-mouse\n"
+           "  --script=FILE --dump-screen=OUT --size=ROWSxCOLS  UI test mode\n"
+           "\n"
+           "Exit status: 0 ok, 1 bad input, 2 bad usage, 3 regression (--fail-on-regression).\n"
+           "See htx(1).\n";
+}

@@ -1,0 +1,76 @@
+#include "config.h"
+#include "cli/commands.h"
+
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "cli/session.h"
+
+/* `htx report`: runs the analyses --analysis names (all by default) over
+ * the selection, then writes every table at once, so an analysis that fails
+ * leaves stdout empty. */
+
+static void output_opts(const struct htx_options *opts, struct format_opts *fo)
+{
+    format_opts_default(fo);
+    fo->ascii = opts->ascii;
+    fo->short_names = opts->short_names;
+    fo->escape_controls = cli_stdout_is_tty();
+}
+
+/* Runs the chosen analyses into lists[0..*nlists). */
+static int run_analyses(const struct model *m, const struct htx_options *opts,
+                        struct arena *scratch, struct table_list *lists, size_t *nlists,
+                        struct err *e)
+{
+    struct analysis_opts ao;
+    htx_options_analysis(opts, &ao);
+    size_t count;
+    const struct analysis_info *all = analysis_list(&count);
+    *nlists = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (!opts->analyses[all[i].id])
+            continue;
+        struct table_list *l = &lists[(*nlists)++];
+        memset(l, 0, sizeof *l);
+        int rc = all[i].run(m, &ao, scratch, l, e);
+        if (rc < 0) {
+            err_prefix(e, "report: %s", all[i].name);
+            return rc;
+        }
+    }
+    return 0;
+}
+
+int cli_report_main(const struct htx_options *opts)
+{
+    struct err e = {0, ""};
+    struct semantics sem;
+    htx_options_semantics(opts, &sem);
+    struct model *m = cli_load(opts, &sem, &e);
+    if (!m)
+        return cli_fail(&e);
+    struct arena scratch;
+    arena_init(&scratch, 1 << 20);
+    struct table_list lists[ANALYSIS_COUNT];
+    size_t nlists = 0;
+    struct cli_out out = {0};
+    int rc = cli_select(m, opts, &e);
+    if (!rc)
+        rc = run_analyses(m, opts, &scratch, lists, &nlists, &e);
+    if (!rc)
+        rc = cli_out_open(&out, &e);
+    if (!rc) {
+        struct format_opts fo;
+        output_opts(opts, &fo);
+        if (report_write(out.f, m, opts, lists, nlists, &fo) < 0) {
+            cli_out_discard(&out);
+            rc = err_set(&e, ERR_NOMEM, "report: cannot build the output");
+        } else {
+            rc = cli_out_commit(&out, stdout, &e);
+        }
+    }
+    arena_fini(&scratch);
+    model_free(m);
+    return rc ? cli_fail(&e) : 0;
+}

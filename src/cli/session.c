@@ -1,0 +1,145 @@
+#include "config.h"
+#include "cli/session.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void cli_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("htx: warning: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+int cli_fail(const struct err *e)
+{
+    fprintf(stderr, "htx: %s\n", e->msg[0] ? e->msg : "unknown error");
+    int status = err_exit_status(e->code);
+    return status ? status : 1;
+}
+
+/* Discovery notes are one per line: each becomes one warning. */
+static void warn_notes(const char *notes)
+{
+    while (notes && *notes) {
+        const char *nl = strchr(notes, '\n');
+        int len = (int)(nl ? (size_t)(nl - notes) : strlen(notes));
+        if (len > 0)
+            cli_warn("%.*s", len, notes);
+        notes = nl ? nl + 1 : NULL;
+    }
+}
+
+struct model *cli_load(const struct htx_options *opts, const struct semantics *sem,
+                       struct err *e)
+{
+    struct load_opts lo;
+    memset(&lo, 0, sizeof lo);
+    lo.threads = opts->threads;
+    struct model *m = model_load(opts->paths, opts->npaths, sem, &lo, e);
+    if (!m)
+        return NULL;
+    warn_notes(m->notes);
+    for (size_t i = 0; i < m->nfailed; i++) {
+        const struct failed_file *f = &m->failed[i];
+        if (strstr(f->message, f->path))
+            cli_warn("skipped %s", f->message);
+        else
+            cli_warn("skipped %s: %s", f->path, f->message);
+    }
+    return m;
+}
+
+static bool has_iteration(const struct model *m, int64_t n)
+{
+    for (size_t r = 0; r < m->nranks; r++)
+        for (size_t i = 0; i < m->ranks[r].niterations; i++)
+            if (m->ranks[r].iterations[i].number == n)
+                return true;
+    return false;
+}
+
+/* "0, 2-5": the loaded ranks, for messages (cut short when long). */
+static void loaded_ranks(const struct model *m, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < m->nranks && used + 1 < size;) {
+        size_t j = i;
+        while (j + 1 < m->nranks && m->ranks[j + 1].rank == m->ranks[j].rank + 1)
+            j++;
+        int n = j > i ? snprintf(buf + used, size - used, "%s%lld-%lld", i ? ", " : "",
+                                 (long long)m->ranks[i].rank, (long long)m->ranks[j].rank)
+                      : snprintf(buf + used, size - used, "%s%lld", i ? ", " : "",
+                                 (long long)m->ranks[i].rank);
+        if (n < 0 || (size_t)n >= size - used)
+            break;
+        used += (size_t)n;
+        i = j + 1;
+    }
+}
+
+int cli_select(struct model *m, const struct htx_options *opts, struct err *e)
+{
+    struct selection sel;
+    htx_options_selection(opts, &sel);
+    char have[96];
+    for (size_t i = 0; i < sel.nranks; i++)
+        if (!model_find_rank(m, sel.ranks[i])) {
+            loaded_ranks(m, have, sizeof have);
+            return err_set(e, ERR_USAGE, "--rank: no rank %lld in the loaded traces (ranks %s)",
+                           (long long)sel.ranks[i], have);
+        }
+    for (size_t i = 0; i < sel.niterations; i++)
+        if (!has_iteration(m, sel.iterations[i]))
+            return err_set(e, ERR_USAGE, "--iteration: no ProfilerStep#%lld in the loaded traces",
+                           (long long)sel.iterations[i]);
+    return model_select(m, &sel, e);
+}
+
+int cli_out_open(struct cli_out *o, struct err *e)
+{
+    o->buf = NULL;
+    o->len = 0;
+    o->f = open_memstream(&o->buf, &o->len);
+    if (!o->f)
+        return err_set(e, ERR_NOMEM, "out of memory for the output");
+    return 0;
+}
+
+int cli_out_commit(struct cli_out *o, FILE *dst, struct err *e)
+{
+    bool bad = ferror(o->f) != 0;
+    bad |= fclose(o->f) != 0;
+    o->f = NULL;
+    if (bad) {
+        free(o->buf);
+        o->buf = NULL;
+        return err_set(e, ERR_NOMEM, "out of memory for the output");
+    }
+    size_t n = fwrite(o->buf, 1, o->len, dst);
+    free(o->buf);
+    o->buf = NULL;
+    if (n != o->len || fflush(dst) != 0)
+        return err_set(e, ERR_IO, "cannot write the output");
+    return 0;
+}
+
+void cli_out_discard(struct cli_out *o)
+{
+    if (o->f)
+        fclose(o->f);
+    free(o->buf);
+    o->f = NULL;
+    o->buf = NULL;
+}
+
+bool cli_stdout_is_tty(void)
+{
+    return isatty(STDOUT_FILENO) == 1;
+}

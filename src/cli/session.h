@@ -1,0 +1,48 @@
+#ifndef HTX_CLI_SESSION_H
+#define HTX_CLI_SESSION_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cli/options.h"
+#include "model/model.h"
+#include "util/err.h"
+
+/* What every headless command does around its real work: load the traces
+ * the options name, report files that failed (on stderr, then carry on
+ * with the others), check and apply the selection, and buffer stdout so a
+ * failing command prints nothing there. */
+
+/* Prints "htx: warning: ..." on stderr. */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Prints "htx: <e->msg>" on stderr and returns the exit status for e. */
+int cli_fail(const struct err *e);
+
+/* Loads opts->paths with the options' semantics and thread count. Failed
+ * rank files and skipped directory entries are reported on stderr. Returns
+ * NULL with e set when nothing loads. Caller owns the model (model_free). */
+struct model *cli_load(const struct htx_options *opts, const struct semantics *sem,
+                       struct err *e);
+
+/* Checks that every --rank and --iteration named exists in m (ERR_USAGE
+ * otherwise, naming the missing value) and applies the selection. */
+int cli_select(struct model *m, const struct htx_options *opts, struct err *e);
+
+/* Output collected in memory and written to stdout only on success. */
+struct cli_out {
+    FILE *f;
+    char *buf;
+    size_t len;
+};
+
+int cli_out_open(struct cli_out *o, struct err *e);
+/* Writes the collected output to dst and frees the buffer; ERR_IO when the
+ * buffer or dst failed (full disk, closed pipe). */
+int cli_out_commit(struct cli_out *o, FILE *dst, struct err *e);
+void cli_out_discard(struct cli_out *o);
+
+/* Whether stdout is a terminal (text escaping, bar widths). */
+bool cli_stdout_is_tty(void);
+
+#endif

@@ -1,0 +1,920 @@
+#include "config.h"
+
+#include <check.h>
+#include <cJSON.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "analysis/table.h"
+#include "cli/commands.h"
+#include "cli/format.h"
+#include "cli/options.h"
+#include "model/model.h"
+#include "model/semantics.h"
+#include "util/arena.h"
+#include "util/err.h"
+
+/* ---- helpers ---- */
+
+/* Parses a command line given as a NULL-terminated list after "htx". */
+static int parse(struct htx_options *o, struct err *e, const char *no_color, ...)
+{
+    static char *argv[64];
+    int argc = 0;
+    argv[argc++] = "htx";
+    va_list ap;
+    va_start(ap, no_color);
+    for (const char *a; (a = va_arg(ap, const char *)) != NULL && argc < 63;)
+        argv[argc++] = (char *)a;
+    va_end(ap);
+    argv[argc] = NULL;
+    htx_options_init(o);
+    err_clear(e);
+    return htx_options_parse(o, argc, argv, no_color, e);
+}
+
+#define PARSE(o, e, ...) parse((o), (e), NULL, __VA_ARGS__, (const char *)NULL)
+
+static void assert_usage_error(int rc, const struct err *e, const char *opt, const char *value)
+{
+    ck_assert_int_eq(rc, ERR_USAGE);
+    ck_assert_int_eq(err_exit_status(rc), 2);
+    ck_assert_msg(strstr(e->msg, opt) != NULL, "message '%s' lacks '%s'", e->msg, opt);
+    if (value)
+        ck_assert_msg(strstr(e->msg, value) != NULL, "message '%s' lacks '%s'", e->msg, value);
+}
+
+struct capture {
+    char *buf;
+    size_t len;
+    FILE *f;
+};
+
+static void capture_open(struct capture *c)
+{
+    c->buf = NULL;
+    c->len = 0;
+    c->f = open_memstream(&c->buf, &c->len);
+    ck_assert_ptr_nonnull(c->f);
+}
+
+static const char *capture_close(struct capture *c)
+{
+    fclose(c->f);
+    return c->buf;
+}
+
+/* ---- options ---- */
+
+START_TEST(options_should_accept_equals_and_space_forms)
+{
+    struct htx_options a, b;
+    struct err e;
+    ck_assert_int_eq(PARSE(&a, &e, "report", "--num-kernels=7", "--format=json", "t/"), 0);
+    ck_assert_int_eq(PARSE(&b, &e, "report", "--num-kernels", "7", "--format", "json", "t/"), 0);
+    ck_assert_int_eq(a.cmd, HTX_CMD_REPORT);
+    ck_assert_int_eq(a.num_kernels, 7);
+    ck_assert_int_eq(b.num_kernels, 7);
+    ck_assert_int_eq(a.format, HTX_FORMAT_JSON);
+    ck_assert_int_eq(b.format, HTX_FORMAT_JSON);
+    ck_assert_uint_eq(b.npaths, 1);
+    ck_assert_str_eq(b.paths[0], "t/");
+    htx_options_fini(&a);
+    htx_options_fini(&b);
+}
+END_TEST
+
+START_TEST(options_should_expand_sort_and_dedupe_rank_lists)
+{
+    struct htx_options o;
+    struct err e;
+    ck_assert_int_eq(PARSE(&o, &e, "--rank=5,0,2-4,3", "t"), 0);
+    ck_assert(!o.ranks.all);
+    ck_assert_uint_eq(o.ranks.n, 5);
+    int64_t want[] = {0, 2, 3, 4, 5};
+    for (size_t i = 0; i < 5; i++)
+        ck_assert_int_eq(o.ranks.v[i], want[i]);
+    struct selection s;
+    htx_options_selection(&o, &s);
+    ck_assert_uint_eq(s.nranks, 5);
+    ck_assert_ptr_eq(s.ranks, o.ranks.v);
+    ck_assert_uint_eq(s.niterations, 0);
+    htx_options_fini(&o);
+}
+END_TEST
+
+START_TEST(options_should_reject_bad_lists_naming_option_and_value)
+{
+    static const char *bad[] = {"", "a", "1-", "-1", "5-2", "1,,2", "1,", "2 ", "0x3",
+                                "99999999999999999999"};
+    struct htx_options o;
+    struct err e;
+    char arg[64];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(arg, sizeof arg, "--iteration=%s", bad[i]);
+        int rc = PARSE(&o, &e, arg, "t");
+        assert_usage_error(rc, &e, "--iteration", bad[i][0] ? bad[i] : "''");
+        htx_options_fini(&o);
+    }
+}
+END_TEST
+
+START_TEST(options_should_bound_list_expansion)
+{
+    struct htx_options o;
+    struct err e;
+    assert_usage_error(PARSE(&o, &e, "--rank=0-99999999999", "t"), &e, "--rank", "0-99999999999");
+    htx_options_fini(&o);
+    ck_assert_int_eq(PARSE(&o, &e, "--rank=0-999999", "t"), 0);
+    ck_assert_uint_eq(o.ranks.n, 1000000);
+    htx_options_fini(&o);
+}
+END_TEST
+
+START_TEST(options_should_parse_windows_with_units)
+{
+    struct htx_options o;
+    struct err e;
+    ck_assert_int_eq(PARSE(&o, &e, "--window=1.5us:2ms", "t"), 0);
+    ck_assert(o.has_window);
+    ck_assert_int_eq(o.window_start, 1500);
+    ck_assert_int_eq(o.window_end, 2000000);
+    htx_options_fini(&o);
+    ck_assert_int_eq(PARSE(&o, &e, "--window", ":500", "t"), 0);
+    ck_assert_int_eq(o.window_start, 0);
+    ck_assert_int_eq(o.window_end, 500);
+    htx_options_fini(&o);
+    ck_assert_int_eq(PARSE(&o, &e, "--window=7:", "t"), 0);
+    ck_assert_int_eq(o.window_start, 7);
+    ck_assert_int_eq(o.window_end, INT64_MAX);
+    struct selection s;
+    htx_options_selection(&o, &s);
+    ck_assert(s.has_window);
+    ck_assert_int_eq(s.window_start, 7);
+    htx_options_fini(&o);
+}
+END_TEST
+
+START_TEST(options_should_reject_bad_windows)
+{
+    static const char *bad[] = {"5", "5:5", "9:3", "a:b", "1:2:3", "1.5:9", "1:2x", "-1:5"};
+    struct htx_options o;
+    struct err e;
+    char arg[64];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(arg, sizeof arg, "--window=%s", bad[i]);
+        assert_usage_error(PARSE(&o, &e, arg, "t"), &e, "--window", bad[i]);
+        htx_options_fini(&o);
+    }
+}
+END_TEST
+
+START_TEST(options_should_parse_durations_exactly)
+{
+    struct err e;
+    int64_t ns;
+    ck_assert_int_eq(htx_parse_duration_ns("--x", "30", &ns, &e), 0);
+    ck_assert_int_eq(ns, 30);
+    ck_assert_int_eq(htx_parse_duration_ns("--x", "30us", &ns, &e), 0);
+    ck_assert_int_eq(ns, 30000);
+    ck_assert_int_eq(htx_parse_duration_ns("--x", "0.000000001s", &ns, &e), 0);
+    ck_assert_int_eq(ns, 1);
+    ck_assert_int_eq(htx_parse_duration_ns("--x", "2.50ms", &ns, &e), 0);
+    ck_assert_int_eq(ns, 2500000);
+    ck_assert_int_eq(htx_parse_duration_ns("--x", "1.0000ns", &ns, &e), 0);
+    ck_assert_int_eq(ns, 1);
+    ck_assert_int_eq(htx_parse_duration_ns("--x", "9223372036854775807", &ns, &e), 0);
+    ck_assert_int_eq(ns, INT64_MAX);
+    static const char *bad[] = {"", "us", "1.5ns", "1.0001us", ".5us", "5.", "-3", "1e3",
+                                "9223372036854775808", "9223372036854776s", "3 us", "3h"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        ck_assert_msg(htx_parse_duration_ns("--x", bad[i], &ns, &e) == ERR_USAGE, "%s", bad[i]);
+}
+END_TEST
+
+START_TEST(options_should_parse_numbers_strictly)
+{
+    struct err e;
+    int64_t v;
+    double d;
+    ck_assert_int_eq(htx_parse_int("--n", "12", 1, 100, &v, &e), 0);
+    ck_assert_int_eq(v, 12);
+    static const char *bad_int[] = {"", " 5", "+5", "5x", "0x10", "101", "0", "1.0"};
+    for (size_t i = 0; i < sizeof bad_int / sizeof bad_int[0]; i++)
+        ck_assert_msg(htx_parse_int("--n", bad_int[i], 1, 100, &v, &e) == ERR_USAGE, "%s",
+                      bad_int[i]);
+    ck_assert_int_eq(htx_parse_double("--r", "0.25", 0, 1, &d, &e), 0);
+    ck_assert(d == 0.25);
+    ck_assert_int_eq(htx_parse_double("--r", ".5", 0, 1, &d, &e), 0);
+    static const char *bad_dbl[] = {"", "nan", "inf", "0x1p-2", " 0.5", "1.5", "0.5a", "1e400",
+                                    "-0.1"};
+    for (size_t i = 0; i < sizeof bad_dbl / sizeof bad_dbl[0]; i++)
+        ck_assert_msg(htx_parse_double("--r", bad_dbl[i], 0, 1, &d, &e) == ERR_USAGE, "%s",
+                      bad_dbl[i]);
+}
+END_TEST
+
+START_TEST(options_should_recognise_commands)
+{
+    struct htx_options o;
+    struct err e;
+    ck_assert_int_eq(PARSE(&o, &e, "info", "a.json"), 0);
+    ck_assert_int_eq(o.cmd, HTX_CMD_INFO);
+    htx_options_fini(&o);
+    ck_assert_int_eq(PARSE(&o, &e, "counters", "a.json", "b.json"), 0);
+    ck_assert_int_eq(o.cmd, HTX_CMD_COUNTERS);
+    ck_assert_uint_eq(o.npaths, 2);
+    htx_options_fini(&o);
+    ck_assert_int_eq(PARSE(&o, &e, "diff", "--report", "base", "test"), 0);
+    ck_assert_int_eq(o.cmd, HTX_CMD_DIFF);
+    ck_assert(o.diff_report);
+    htx_options_fini(&o);
+    ck_assert_int_eq(PARSE(&o, &e, "traces/", "--no-mouse"), 0);
+    ck_assert_int_eq(o.cmd, HTX_CMD_UI);
+    ck_assert(o.no_mouse);
+    htx_options_fini(&o);
+    /* A command word later on the line is a path. */
+    ck_assert_int_eq(PARSE(&o, &e, "x/", "report"), 0);
+    ck_assert_int_eq(o.cmd, HTX_CMD_UI);
+    ck_assert_uint_eq(o.npaths, 2);
+    htx_options_fini(&o);
+}
+END_TEST
+
+START_TEST(options_should_check_operands)
+{
+    struct htx_options o;
+    struct err e;
+    assert_usage_error(PARSE(&o, &e, "report", "--format=csv"), &e, "missing PATH", NULL);
+    htx_options_fini(&o);
+    assert_usage_error(PARSE(&o, &e, "diff", "a"), &e, "CONTROL and TEST", NULL);
+    htx_options_fini(&o);
+    assert_usage_error(PARSE(&o, &e, "diff", "a", "b", "c"), &e, "CONTROL and TEST", NULL);
+    htx_options_fini(&o);
+    assert_usage_error(PARSE(&o, &e, "report", "--report", "a"), &e, "--report", NULL);
+    htx_options_fini(&o);
+    assert_usage_error(PARSE(&o, &e, "info", "--format=csv", "a"), &e, "--format", "csv");
+    htx_options_fini(&o);
+    ck_assert_int_eq(parse(&o, &e, NULL, (const char *)NULL), ERR_USAGE);
+    htx_options_fini(&o);
+}
+END_TEST
+
+START_TEST(options_should_reject_unknown_and_malformed_options)
+{
+    struct htx_options o;
+    struct err e;
+    assert_usage_error(PARSE(&o, &e, "--frobnicate=3", "t"), &e, "--frobnicate", NULL);
+    htx_options_fini(&o);
+    assert_usage_error(PARSE(&o, &e, "-x", "t"), &e, "-x", NULL);
+    htx_options_fini(&o);
+    assert_usage_error(PARSE(&o, &e, "--force=1", "t"), &e, "--force", "1");
+    htx_options_fini(&o);
+    assert_usage_error(PARSE(&o, &e, "t", "--rank"), &e, "--rank", "missing value");
+    htx_options_fini(&o);
+    assert_usage_error(PARSE(&o, &e, "--format=xml", "t"), &e, "--format", "xml");
+    htx_options_fini(&o);
+    assert_usage_error(PARSE(&o, &e, "--device=tpu", "t"), &e, "--device", "tpu");
+    htx_options_fini(&o);
+    assert_usage_error(PARSE(&o, &e, "--semantics=pandas", "t"), &e, "--semantics", "pandas");
+    htx_options_fini(&o);
+    assert_usage_error(PARSE(&o, &e, "--num-kernels=0", "t"), &e, "--num-kernels", "0");
+    htx_options_fini(&o);
+    assert_usage_error(PARSE(&o, &e, "--duration-ratio=1.5", "t"), &e, "--duration-ratio", "1.5");
+    htx_options_fini(&o);
+    assert_usage_error(PARSE(&o, &e, "--threads=-2", "t"), &e, "--threads", "-2");
+    htx_options_fini(&o);
+    assert_usage_error(PARSE(&o, &e, "--operator=", "t"), &e, "--operator", NULL);
+    htx_options_fini(&o);
+    assert_usage_error(PARSE(&o, &e, "--include-memory-kernels=maybe", "t"),
+                       &e, "--include-memory-kernels", "maybe");
+    htx_options_fini(&o);
+    assert_usage_error(PARSE(&o, &e, "--fail-on-regression=-5", "t"), &e,
+                       "--fail-on-regression", "-5");
+    htx_options_fini(&o);
+}
+END_TEST
+
+START_TEST(options_should_let_help_and_version_win)
+{
+    struct htx_options o;
+    struct err e;
+    ck_assert_int_eq(PARSE(&o, &e, "report", "--bogus", "--help"), 0);
+    ck_assert_int_eq(o.cmd, HTX_CMD_HELP);
+    htx_options_fini(&o);
+    ck_assert_int_eq(PARSE(&o, &e, "--version"), 0);
+    ck_assert_int_eq(o.cmd, HTX_CMD_VERSION);
+    htx_options_fini(&o);
+    /* After "--" it is a path. */
+    ck_assert_int_eq(PARSE(&o, &e, "--", "--help"), 0);
+    ck_assert_int_eq(o.cmd, HTX_CMD_UI);
+    ck_assert_str_eq(o.paths[0], "--help");
+    htx_options_fini(&o);
+    ck_assert(strstr(htx_usage(), "--fail-on-regression") != NULL);
+}
+END_TEST
+
+START_TEST(options_should_honour_no_color)
+{
+    struct htx_options o;
+    struct err e;
+    ck_assert_int_eq(parse(&o, &e, "", "t", (const char *)NULL), 0);
+    ck_assert(!o.no_color);
+    htx_options_fini(&o);
+    ck_assert_int_eq(parse(&o, &e, "1", "t", (const char *)NULL), 0);
+    ck_assert(o.no_color);
+    htx_options_fini(&o);
+    ck_assert_int_eq(PARSE(&o, &e, "--no-color", "--ascii", "t"), 0);
+    ck_assert(o.no_color);
+    ck_assert(o.ascii);
+    htx_options_fini(&o);
+}
+END_TEST
+
+START_TEST(options_should_parse_analysis_lists)
+{
+    struct htx_options o;
+    struct err e;
+    ck_assert_int_eq(PARSE(&o, &e, "report", "t"), 0);
+    for (int i = 0; i < ANALYSIS_COUNT; i++)
+        ck_assert(o.analyses[i]);
+    htx_options_fini(&o);
+    ck_assert_int_eq(PARSE(&o, &e, "report", "--analysis=idle,temporal", "t"), 0);
+    ck_assert(o.analysis_given);
+    for (int i = 0; i < ANALYSIS_COUNT; i++)
+        ck_assert(o.analyses[i] == (i == ANALYSIS_IDLE || i == ANALYSIS_TEMPORAL));
+    htx_options_fini(&o);
+    assert_usage_error(PARSE(&o, &e, "report", "--analysis=idle,bogus", "t"), &e, "--analysis",
+                       "idle,bogus");
+    htx_options_fini(&o);
+    assert_usage_error(PARSE(&o, &e, "report", "--analysis=idle,", "t"), &e, "--analysis", NULL);
+    htx_options_fini(&o);
+}
+END_TEST
+
+START_TEST(options_should_choose_last_step_by_semantics)
+{
+    struct htx_options o;
+    struct err e;
+    struct semantics s;
+    ck_assert_int_eq(PARSE(&o, &e, "t"), 0);
+    htx_options_semantics(&o, &s);
+    ck_assert(!s.drop_last_step);
+    ck_assert(!s.ns_rounding);
+    htx_options_fini(&o);
+    ck_assert_int_eq(PARSE(&o, &e, "--semantics=hta", "t"), 0);
+    htx_options_semantics(&o, &s);
+    ck_assert(s.drop_last_step);
+    ck_assert(s.ns_rounding);
+    htx_options_fini(&o);
+    ck_assert_int_eq(PARSE(&o, &e, "--semantics", "hta", "--include-last-step", "t"), 0);
+    htx_options_semantics(&o, &s);
+    ck_assert(!s.drop_last_step);
+    ck_assert(s.hta_kernel_classes);
+    htx_options_fini(&o);
+    ck_assert_int_eq(PARSE(&o, &e, "--drop-last-step", "t"), 0);
+    htx_options_semantics(&o, &s);
+    ck_assert(s.drop_last_step);
+    ck_assert(!s.hta_kernel_classes);
+    htx_options_fini(&o);
+}
+END_TEST
+
+START_TEST(options_should_fill_analysis_opts)
+{
+    struct htx_options o;
+    struct err e;
+    struct analysis_opts a, def;
+    analysis_opts_default(&def);
+    ck_assert_int_eq(PARSE(&o, &e, "t"), 0);
+    htx_options_analysis(&o, &a);
+    ck_assert_int_eq(a.num_kernels, def.num_kernels);
+    ck_assert(a.duration_ratio == def.duration_ratio);
+    ck_assert(a.include_memory_kernels);
+    ck_assert_int_eq(a.consecutive_kernel_delay_ns, 30000);
+    ck_assert_str_eq(a.operator_name, def.operator_name);
+    htx_options_fini(&o);
+    ck_assert_int_eq(PARSE(&o, &e, "--num-kernels=3", "--duration-ratio=0.5",
+                           "--no-include-memory-kernels", "--consecutive-kernel-delay=5us",
+                           "--operator=aten::mm", "--runtime-cutoff=1ms",
+                           "--launch-delay-cutoff=2ms", "--comm-patterns=foo,bar", "t"),
+                     0);
+    htx_options_analysis(&o, &a);
+    ck_assert_int_eq(a.num_kernels, 3);
+    ck_assert(a.duration_ratio == 0.5);
+    ck_assert(!a.include_memory_kernels);
+    ck_assert_int_eq(a.consecutive_kernel_delay_ns, 5000);
+    ck_assert_str_eq(a.operator_name, "aten::mm");
+    ck_assert_int_eq(a.runtime_cutoff_ns, 1000000);
+    ck_assert_int_eq(a.launch_delay_cutoff_ns, 2000000);
+    ck_assert_str_eq(a.comm_patterns, "foo,bar");
+    ck_assert_ptr_null(a.memory_patterns);
+    htx_options_fini(&o);
+    ck_assert_int_eq(PARSE(&o, &e, "--include-memory-kernels=no", "t"), 0);
+    ck_assert(!o.include_memory_kernels);
+    htx_options_fini(&o);
+}
+END_TEST
+
+START_TEST(options_should_give_diff_sides_their_own_selection)
+{
+    struct htx_options o;
+    struct err e;
+    ck_assert_int_eq(PARSE(&o, &e, "diff", "--rank=1", "--iteration=4",
+                           "--test-rank=2-3", "--control-iteration=all", "c", "t"), 0);
+    struct selection c, t;
+    htx_options_diff_selection(&o, false, &c);
+    htx_options_diff_selection(&o, true, &t);
+    ck_assert_uint_eq(c.nranks, 1);
+    ck_assert_int_eq(c.ranks[0], 1);
+    ck_assert_uint_eq(c.niterations, 0);   /* "all" given for control */
+    ck_assert_uint_eq(t.nranks, 2);
+    ck_assert_int_eq(t.ranks[1], 3);
+    ck_assert_uint_eq(t.niterations, 1);
+    ck_assert_int_eq(t.iterations[0], 4);
+    htx_options_fini(&o);
+}
+END_TEST
+
+START_TEST(options_should_parse_test_mode_and_diff_options)
+{
+    struct htx_options o;
+    struct err e;
+    ck_assert_int_eq(PARSE(&o, &e, "--script", "k.txt", "--dump-screen=out", "--size=30x100",
+                           "--fail-on-regression=5%", "--min-duration=2us", "--force",
+                           "--threads=3", "--short-names", "--device=gpu", "t"),
+                     0);
+    ck_assert_str_eq(o.script, "k.txt");
+    ck_assert_str_eq(o.dump_screen, "out");
+    ck_assert_int_eq(o.rows, 30);
+    ck_assert_int_eq(o.cols, 100);
+    ck_assert(o.has_fail_on_regression);
+    ck_assert(o.fail_on_regression_pct == 5.0);
+    ck_assert_int_eq(o.min_duration_ns, 2000);
+    ck_assert(o.force && o.short_names);
+    ck_assert_int_eq(o.threads, 3);
+    ck_assert_int_eq(o.device, HTX_DEVICE_GPU);
+    htx_options_fini(&o);
+    static const char *bad[] = {"30", "x100", "30x", "0x100", "30x1001", "30x100x2", "ax5"};
+    char arg[64];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(arg, sizeof arg, "--size=%s", bad[i]);
+        assert_usage_error(PARSE(&o, &e, arg, "t"), &e, "--size", bad[i]);
+        htx_options_fini(&o);
+    }
+}
+END_TEST
+
+/* ---- writers ---- */
+
+static struct table *sample_table(struct arena *a)
+{
+    static const struct table_col cols[] = {
+        {"name", NULL, COL_KEY},
+        {"sum (us)", "us", 0},
+        {"share", "%", COL_PERCENT},
+        {"n", NULL, 0},
+    };
+    struct table *t = table_new(a, "sample", "Sample table", cols, 4);
+    ck_assert_ptr_nonnull(t);
+    struct cell *r = table_add_row(t);
+    r[0] = cell_str(t, "plain");
+    r[1] = cell_double(1.5);
+    r[2] = cell_double(50.0);
+    r[3] = cell_int(3);
+    r = table_add_row(t);
+    r[0] = cell_str(t, "a,b \"q\"\r\nx");
+    r[1] = cell_double(NAN);
+    r[2] = cell_double(12.5);
+    r[3] = cell_null();
+    return t;
+}
+
+START_TEST(csv_should_quote_per_rfc4180)
+{
+    struct arena a;
+    arena_init(&a, 4096);
+    struct table *t = sample_table(&a);
+    struct format_opts fo;
+    format_opts_default(&fo);
+    struct capture c;
+    capture_open(&c);
+    ck_assert_int_eq(format_table_csv(c.f, t, &fo), 0);
+    const char *out = capture_close(&c);
+    ck_assert_str_eq(out, "name,sum (us),share,n\r\n"
+                          "plain,1.5,50,3\r\n"
+                          "\"a,b \"\"q\"\"\r\nx\",,12.5,\r\n");
+    free(c.buf);
+    arena_fini(&a);
+}
+END_TEST
+
+START_TEST(csv_should_escape_controls_for_a_terminal)
+{
+    struct capture c;
+    capture_open(&c);
+    format_csv_field(c.f, "k\x1b[31m,\xc2\x9b\xff\xc3\xa9\n", true);
+    const char *out = capture_close(&c);
+    ck_assert_str_eq(out, "\"k\\x1B[31m,\\u{9B}\\xFF\xc3\xa9\\n\"");
+    ck_assert_ptr_null(strchr(out, 0x1b));
+    free(c.buf);
+}
+END_TEST
+
+START_TEST(json_should_escape_controls_and_invalid_utf8)
+{
+    struct capture c;
+    capture_open(&c);
+    format_json_string(c.f, "a\"b\\c\x01\x1b[0m\x7f\n\t\xc2\x85\xe2\x82\xac\xff\xc0\x80\xed\xa0\x80");
+    const char *out = capture_close(&c);
+    ck_assert_str_eq(out, "\"a\\\"b\\\\c\\u0001\\u001b[0m\\u007f\\n\\t\\u0085\xe2\x82\xac"
+                          "\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\"");
+    free(c.buf);
+}
+END_TEST
+
+START_TEST(json_should_round_trip_doubles_and_keep_integers)
+{
+    char buf[32];
+    double values[] = {0.1, 1.0 / 3.0, 123456.789, 1e-300, 5e20, -0.0, 2.5};
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        format_double_roundtrip(values[i], buf);
+        ck_assert_msg(strtod(buf, NULL) == values[i], "%s", buf);
+    }
+    format_double_roundtrip(0.1, buf);
+    ck_assert_str_eq(buf, "0.1");
+    format_double_roundtrip(25.0, buf);
+    ck_assert_str_eq(buf, "25");
+    struct capture c;
+    capture_open(&c);
+    struct jsonw w;
+    jsonw_init(&w, c.f, 1);
+    jsonw_begin_array(&w);
+    jsonw_int(&w, INT64_MIN);
+    jsonw_uint(&w, UINT64_MAX);
+    jsonw_double(&w, NAN);
+    jsonw_double(&w, INFINITY);
+    jsonw_double(&w, 0.5);
+    jsonw_bool(&w, false);
+    jsonw_null(&w);
+    jsonw_end_array(&w);
+    jsonw_finish(&w);
+    const char *out = capture_close(&c);
+    ck_assert_str_eq(out, "[\n  -9223372036854775808,\n  18446744073709551615,\n  null,\n"
+                          "  null,\n  0.5,\n  false,\n  null\n]\n");
+    free(c.buf);
+}
+END_TEST
+
+START_TEST(json_should_write_tables_that_parse_back)
+{
+    struct arena a;
+    arena_init(&a, 4096);
+    struct table *t = sample_table(&a);
+    struct cell *r = table_add_row(t);
+    r[0] = cell_str(t, "\x1b]0;title\x07\xfe");
+    r[1] = cell_double(-INFINITY);
+    r[2] = cell_bool(true);
+    r[3] = cell_int(-7);
+    struct capture c;
+    capture_open(&c);
+    struct jsonw w;
+    jsonw_init(&w, c.f, 2);
+    jsonw_begin_object(&w);
+    jsonw_key(&w, "sample");
+    format_table_json_rows(&w, t);
+    jsonw_key(&w, "empty");
+    jsonw_begin_array(&w);
+    jsonw_end_array(&w);
+    jsonw_end_object(&w);
+    jsonw_finish(&w);
+    const char *out = capture_close(&c);
+    cJSON *doc = cJSON_Parse(out);
+    ck_assert_msg(doc != NULL, "invalid JSON: %s", out);
+    cJSON *rows = cJSON_GetObjectItemCaseSensitive(doc, "sample");
+    ck_assert_int_eq(cJSON_GetArraySize(rows), 3);
+    cJSON *row1 = cJSON_GetArrayItem(rows, 1);
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(row1, "name")->valuestring,
+                     "a,b \"q\"\r\nx");
+    ck_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(row1, "sum (us)")));
+    ck_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(row1, "n")));
+    cJSON *row2 = cJSON_GetArrayItem(rows, 2);
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(row2, "name")->valuestring,
+                     "\x1b]0;title\x07\xef\xbf\xbd");
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row2, "share")));
+    ck_assert(cJSON_GetObjectItemCaseSensitive(row2, "n")->valuedouble == -7);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "empty")), 0);
+    ck_assert_ptr_null(strchr(out, 0x1b));
+    cJSON_Delete(doc);
+    free(c.buf);
+    arena_fini(&a);
+}
+END_TEST
+
+START_TEST(text_should_draw_bars_in_eighths)
+{
+    char bar[128];
+    format_bar(50, 100, 10, false, bar, sizeof bar);
+    ck_assert_str_eq(bar, "█████     ");
+    format_bar(12.5, 100, 4, false, bar, sizeof bar);
+    ck_assert_str_eq(bar, "▌   ");
+    format_bar(0.26, 1, 4, false, bar, sizeof bar);
+    ck_assert_str_eq(bar, "█   ");
+    format_bar(150, 100, 3, false, bar, sizeof bar);
+    ck_assert_str_eq(bar, "███");
+    format_bar(NAN, 100, 3, false, bar, sizeof bar);
+    ck_assert_str_eq(bar, "   ");
+    format_bar(-4, 100, 3, false, bar, sizeof bar);
+    ck_assert_str_eq(bar, "   ");
+    format_bar(50, 100, 4, true, bar, sizeof bar);
+    ck_assert_str_eq(bar, "##  ");
+}
+END_TEST
+
+START_TEST(text_should_align_columns_and_escape_names)
+{
+    struct arena a;
+    arena_init(&a, 4096);
+    struct table *t = sample_table(&a);
+    struct cell *r = table_add_row(t);
+    r[0] = cell_str(t, "\x1b[2Jwipe\xc3\xa9");
+    r[1] = cell_double(1234.25);
+    r[2] = cell_double(100);
+    r[3] = cell_int(12345);
+    table_set_note(t, "a note");
+    struct format_opts fo;
+    format_opts_default(&fo);
+    fo.ascii = true;
+    struct capture c;
+    capture_open(&c);
+    ck_assert_int_eq(format_table_text(c.f, t, &fo), 0);
+    const char *out = capture_close(&c);
+    ck_assert_ptr_null(strchr(out, 0x1b));
+    ck_assert_ptr_null(strchr(out, '\r'));
+    ck_assert_str_eq(out,
+                     "Sample table\n"
+                     "name          sum (us)  share (%)             n\n"
+                     "plain             1.50   50.0 #####           3\n"
+                     "a,b \"q\"\\r\\nx       NaN   12.5 #               -\n"
+                     "\\x1B[2Jwipe\xc3\xa9   1234.25  100.0 ##########  12345\n"
+                     "note: a note\n");
+    free(c.buf);
+    arena_fini(&a);
+}
+END_TEST
+
+START_TEST(text_should_clip_long_strings_and_say_when_empty)
+{
+    struct arena a;
+    arena_init(&a, 4096);
+    static const struct table_col cols[] = {{"kernel", NULL, 0}};
+    struct table *t = table_new(&a, "k", "K", cols, 1);
+    struct format_opts fo;
+    format_opts_default(&fo);
+    fo.max_text_width = 8;
+    struct capture c;
+    capture_open(&c);
+    format_table_text(c.f, t, &fo);
+    ck_assert_str_eq(capture_close(&c), "K\nkernel\n(no rows)\n");
+    free(c.buf);
+    table_add_row(t)[0] = cell_str(t, "abcdefghijkl");
+    capture_open(&c);
+    format_table_text(c.f, t, &fo);
+    ck_assert_str_eq(capture_close(&c), "K\nkernel\nabcdefg\xe2\x80\xa6\n");
+    free(c.buf);
+    arena_fini(&a);
+}
+END_TEST
+
+START_TEST(utf8_should_reject_malformed_sequences)
+{
+    uint32_t cp;
+    ck_assert_uint_eq(format_utf8_decode("\xe2\x82\xac", &cp), 3);
+    ck_assert_uint_eq(cp, 0x20AC);
+    ck_assert_uint_eq(format_utf8_decode("\xf0\x9f\x98\x80", &cp), 4);
+    ck_assert_uint_eq(cp, 0x1F600);
+    static const char *bad[] = {"\xc0\x80", "\xc1\xbf", "\xe0\x80\x80", "\xed\xa0\x80",
+                                "\xf4\x90\x80\x80", "\xf5\x80\x80\x80", "\x80", "\xe2\x82",
+                                "\xe2\x82" "a", "\xff"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        ck_assert_msg(format_utf8_decode(bad[i], &cp) == 0, "case %zu", i);
+    ck_assert_uint_eq(format_display_width("a\xe2\x82\xac\x01"), 2 + 4);
+}
+END_TEST
+
+
+/* ---- info and report writers over a loaded model ---- */
+
+static const char two_rank_doc0[] =
+    "{\"distributedInfo\": {\"rank\": 0, \"world_size\": 2},"
+    " \"deviceProperties\": [{\"name\": \"GPU\\u001b[31m\"}],"
+    " \"traceEvents\": ["
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"ProfilerStep#5\", \"pid\": 1, \"tid\": 1,"
+    " \"ts\": 100, \"dur\": 50},"
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1,"
+    " \"tid\": 1, \"ts\": 110, \"dur\": 5, \"args\": {\"correlation\": 3}},"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": 120,"
+    " \"dur\": 10, \"args\": {\"correlation\": 3, \"stream\": 7}},"
+    "{\"ph\": \"X\", \"cat\": \"gpu_memset\", \"name\": \"Memset\", \"pid\": 0, \"tid\": 9,"
+    " \"ts\": 131, \"dur\": 1, \"args\": {\"stream\": 9}},"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"ProfilerStep#6\", \"pid\": 1, \"tid\": 1,"
+    " \"ts\": 200, \"dur\": 50}]}";
+static const char two_rank_doc1[] =
+    "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"a\","
+    " \"pid\": 1, \"tid\": 1, \"ts\": 90, \"dur\": 20}]}";
+
+static struct model *two_rank_model(void)
+{
+    const char *names[] = {"job/rank-0.json", "job/rank-1.json"};
+    const void *bufs[] = {two_rank_doc0, two_rank_doc1};
+    size_t lens[] = {sizeof two_rank_doc0 - 1, sizeof two_rank_doc1 - 1};
+    struct semantics sem;
+    semantics_init(&sem, SEMANTICS_HTX);
+    struct err e = {0, ""};
+    struct model *m = model_load_buffers(names, bufs, lens, 2, &sem, &e);
+    ck_assert_msg(m != NULL, "load: %s", e.msg);
+    return m;
+}
+
+static cJSON *parse_output(const char *out)
+{
+    cJSON *doc = cJSON_Parse(out);
+    ck_assert_msg(doc != NULL, "invalid JSON: %s", out);
+    return doc;
+}
+
+static double json_num(const cJSON *obj, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    ck_assert_msg(cJSON_IsNumber(v), "%s is not a number", key);
+    return v->valuedouble;
+}
+
+START_TEST(info_should_write_design_schema_json)
+{
+    struct model *m = two_rank_model();
+    struct htx_options o;
+    htx_options_init(&o);
+    struct capture c;
+    capture_open(&c);
+    info_write_json(c.f, m, &o);
+    cJSON *doc = parse_output(capture_close(&c));
+    cJSON *inputs = cJSON_GetObjectItemCaseSensitive(doc, "inputs");
+    ck_assert_int_eq(cJSON_GetArraySize(inputs), 2);
+    cJSON *r0 = cJSON_GetArrayItem(inputs, 0);
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(r0, "path")->valuestring, "job/rank-0.json");
+    ck_assert(json_num(r0, "rank") == 0);
+    ck_assert(json_num(r0, "world_size") == 2);
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(r0, "device")->valuestring, "CUDA");
+    ck_assert(json_num(r0, "events") == 5);
+    ck_assert(json_num(r0, "kernels") == 1);
+    ck_assert(json_num(r0, "memset") == 1);
+    ck_assert(json_num(r0, "memcpy") == 0);
+    ck_assert(json_num(r0, "runtime") == 1);
+    ck_assert(json_num(r0, "cpu_ops") == 2);
+    cJSON *streams = cJSON_GetObjectItemCaseSensitive(r0, "streams");
+    ck_assert_int_eq(cJSON_GetArraySize(streams), 2);
+    ck_assert(cJSON_GetArrayItem(streams, 0)->valuedouble == 7);
+    ck_assert(cJSON_GetArrayItem(streams, 1)->valuedouble == 9);
+    cJSON *iters = cJSON_GetObjectItemCaseSensitive(r0, "iterations");
+    ck_assert_int_eq(cJSON_GetArraySize(iters), 2);
+    ck_assert(cJSON_GetArrayItem(iters, 0)->valuedouble == 5);
+    /* Time 0 is the earliest event of any rank: rank 1's annotation at 90 us. */
+    ck_assert(json_num(r0, "start_ns") == 10000);
+    ck_assert(json_num(r0, "end_ns") == 160000);
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(r0, "device_name")->valuestring,
+                     "GPU\x1b[31m");
+    cJSON *r1 = cJSON_GetArrayItem(inputs, 1);
+    ck_assert(json_num(r1, "rank") == 1);
+    ck_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(r1, "world_size")));
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(r1, "device")->valuestring, "CPU");
+    ck_assert(json_num(r1, "user_annotations") == 1);
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(r1, "rank_source")->valuestring,
+                     "file name");
+    ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(doc, "failed"));
+    cJSON_Delete(doc);
+    free(c.buf);
+    model_free(m);
+}
+END_TEST
+
+START_TEST(info_should_escape_text_and_compress_ranges)
+{
+    struct model *m = two_rank_model();
+    struct htx_options o;
+    htx_options_init(&o);
+    int64_t one = 0;
+    struct htx_int_list only0 = {&one, 1, false, true};
+    o.ranks = only0;
+    struct capture c;
+    capture_open(&c);
+    info_write_text(c.f, m, &o);
+    const char *out = capture_close(&c);
+    ck_assert_ptr_null(strchr(out, 0x1b));
+    ck_assert_ptr_nonnull(strstr(out, "CUDA (GPU\\x1B[31m)"));
+    ck_assert_ptr_nonnull(strstr(out, "iterations             5, 6\n"));
+    ck_assert_ptr_null(strstr(out, "rank 1"));
+    free(c.buf);
+    model_free(m);
+}
+END_TEST
+
+START_TEST(report_should_write_tables_notes_and_inputs)
+{
+    struct model *m = two_rank_model();
+    struct htx_options o;
+    htx_options_init(&o);
+    o.format = HTX_FORMAT_JSON;
+    o.semantics = SEMANTICS_HTA;
+    struct arena a;
+    arena_init(&a, 4096);
+    struct table_list lists[2] = {{{NULL}, 0}, {{NULL}, 0}};
+    table_list_add(&lists[0], sample_table(&a));
+    static const struct table_col cols[] = {{"rank", NULL, COL_KEY}};
+    struct table *empty = table_new(&a, "empty_table", "Empty", cols, 1);
+    table_set_note(empty, "nothing \"here\"");
+    table_list_add(&lists[1], empty);
+    struct format_opts fo;
+    format_opts_default(&fo);
+    struct capture c;
+    capture_open(&c);
+    ck_assert_int_eq(report_write(c.f, m, &o, lists, 2, &fo), 0);
+    cJSON *doc = parse_output(capture_close(&c));
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(doc, "htx_version")->valuestring,
+                     PACKAGE_VERSION);
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(doc, "semantics")->valuestring, "hta");
+    cJSON *inputs = cJSON_GetObjectItemCaseSensitive(doc, "inputs");
+    ck_assert_int_eq(cJSON_GetArraySize(inputs), 2);
+    cJSON *in1 = cJSON_GetArrayItem(inputs, 1);
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(in1, "file")->valuestring, "rank-1.json");
+    ck_assert(json_num(in1, "events") == 1);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "sample")), 2);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "empty_table")), 0);
+    cJSON *notes = cJSON_GetObjectItemCaseSensitive(doc, "notes");
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(notes, "empty_table")->valuestring,
+                     "nothing \"here\"");
+    cJSON_Delete(doc);
+    free(c.buf);
+
+    o.format = HTX_FORMAT_CSV;
+    capture_open(&c);
+    ck_assert_int_eq(report_write(c.f, m, &o, lists, 2, &fo), 0);
+    const char *csv = capture_close(&c);
+    ck_assert_ptr_eq(strstr(csv, "# sample\r\nname,"), csv);
+    ck_assert_ptr_nonnull(strstr(csv, "\r\n\r\n# empty_table\r\nrank\r\n"));
+    free(c.buf);
+    arena_fini(&a);
+    model_free(m);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("cli");
+    TCase *opts = tcase_create("options");
+    tcase_add_test(opts, options_should_accept_equals_and_space_forms);
+    tcase_add_test(opts, options_should_expand_sort_and_dedupe_rank_lists);
+    tcase_add_test(opts, options_should_reject_bad_lists_naming_option_and_value);
+    tcase_add_test(opts, options_should_bound_list_expansion);
+    tcase_add_test(opts, options_should_parse_windows_with_units);
+    tcase_add_test(opts, options_should_reject_bad_windows);
+    tcase_add_test(opts, options_should_parse_durations_exactly);
+    tcase_add_test(opts, options_should_parse_numbers_strictly);
+    tcase_add_test(opts, options_should_recognise_commands);
+    tcase_add_test(opts, options_should_check_operands);
+    tcase_add_test(opts, options_should_reject_unknown_and_malformed_options);
+    tcase_add_test(opts, options_should_let_help_and_version_win);
+    tcase_add_test(opts, options_should_honour_no_color);
+    tcase_add_test(opts, options_should_parse_analysis_lists);
+    tcase_add_test(opts, options_should_choose_last_step_by_semantics);
+    tcase_add_test(opts, options_should_fill_analysis_opts);
+    tcase_add_test(opts, options_should_give_diff_sides_their_own_selection);
+    tcase_add_test(opts, options_should_parse_test_mode_and_diff_options);
+    suite_add_tcase(s, opts);
+    TCase *fmt = tcase_create("format");
+    tcase_add_test(fmt, csv_should_quote_per_rfc4180);
+    tcase_add_test(fmt, csv_should_escape_controls_for_a_terminal);
+    tcase_add_test(fmt, json_should_escape_controls_and_invalid_utf8);
+    tcase_add_test(fmt, json_should_round_trip_doubles_and_keep_integers);
+    tcase_add_test(fmt, json_should_write_tables_that_parse_back);
+    tcase_add_test(fmt, text_should_draw_bars_in_eighths);
+    tcase_add_test(fmt, text_should_align_columns_and_escape_names);
+    tcase_add_test(fmt, text_should_clip_long_strings_and_say_when_empty);
+    tcase_add_test(fmt, utf8_should_reject_malformed_sequences);
+    suite_add_tcase(s, fmt);
+    TCase *cmd = tcase_create("commands");
+    tcase_add_test(cmd, info_should_write_design_schema_json);
+    tcase_add_test(cmd, info_should_escape_text_and_compress_ranges);
+    tcase_add_test(cmd, report_should_write_tables_notes_and_inputs);
+    suite_add_tcase(s, cmd);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

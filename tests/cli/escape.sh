@@ -1,0 +1,19 @@
+#!/bin/sh
+# Names with terminal escape sequences, control characters and bad Unicode
+# never reach the terminal raw in text output, and JSON output stays valid.
+. "$(dirname "$0")/lib.sh"
+cd "$DATA"
+esc=$(printf '\033')
+bel=$(printf '\007')
+
+no_raw_controls() {
+    if grep -q "[$esc$bel]" "$tmp/out"; then
+        fail "raw control character in the output of $1"
+    fi
+}
+
+expect 0 "$HTX" info escape.json && no_raw_controls "info"
+has out 'CUDA (\x1B]0;pwned\x07GPU \u{9B}31m é)'
+expect 0 "$HTX" info --format=json escape.json && valid_json && no_raw_controls "info json"
+has out '"device_name": "\u001b]0;pwned\u0007GPU \u009b31m é"'
+finish

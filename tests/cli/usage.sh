@@ -1,0 +1,46 @@
+#!/bin/sh
+# Bad usage exits 2 with one "htx: " line naming the option and the value,
+# and prints nothing on stdout; --help and --version exit 0.
+. "$(dirname "$0")/lib.sh"
+cd "$DATA"
+
+expect 0 "$HTX" --help && has out "Usage:" && has out "--fail-on-regression" && empty err
+expect 0 "$HTX" report --bogus --help && has out "Usage:"
+expect 0 "$HTX" --version && has out "htx " && empty err
+"$HTX" --version | grep -q -E '^htx [0-9]+\.[0-9]+\.[0-9]+$' || fail "--version format"
+
+# Each line: the arguments, then the expected stderr after "htx: ".
+while IFS='|' read -r args message; do
+    # shellcheck disable=SC2086
+    expect 2 "$HTX" $args || continue
+    empty out
+    printf 'htx: %s\n' "$message" >"$tmp/want"
+    if ! diff -u "$tmp/want" "$tmp/err" >&2; then
+        fail "stderr of htx $args"
+    fi
+done <<'CASES'
+|htx: missing PATH (try htx --help)
+report|htx report: missing PATH (try htx --help)
+info --format=csv job|htx info: --format: bad value 'csv': expected one of text, json
+diff job|htx diff: expected CONTROL and TEST, got 1 path
+report --report job|htx report: --report belongs to htx diff
+--frobnicate job|unknown option '--frobnicate' (try htx --help)
+-q job|unknown option '-q' (try htx --help)
+report --rank=1-x job|--rank: bad value '1-x': expected a list like 0,2-5 or all
+report --iteration 3,,4 job|--iteration: bad value '3,,4': expected a list like 0,2-5 or all
+report --window=9:3 job|--window: bad value '9:3': START must be before END
+report --window=1.5:3 job|--window: bad value '1.5:3': expected START:END, each in whole ns or with a unit ns, us, ms, s
+report --format=xml job|--format: bad value 'xml': expected one of text, csv, json
+report --analysis=idle,nope job|--analysis: bad value 'idle,nope': expected a list of temporal, kernels, idle, overlap, launch, queue, membw, annotations, sequences or all
+report --num-kernels=0 job|--num-kernels: bad value '0': expected an integer from 1 to 1000000
+report --duration-ratio=2 job|--duration-ratio: bad value '2': expected a number from 0 to 1
+report --consecutive-kernel-delay=5h job|--consecutive-kernel-delay: bad value '5h': expected a duration in ns, or with a unit ns, us, ms, s (2.5us)
+report --semantics=pandas job|--semantics: bad value 'pandas': expected one of htx, hta
+report --device=tpu job|--device: bad value 'tpu': expected one of all, cpu, gpu
+counters --force=yes job|--force: takes no value (got 'yes')
+report job --rank|--rank: missing value
+--size=0x10 job|--size: bad value '0x10': expected ROWSxCOLS, each from 1 to 1000
+info --rank=7 job|--rank: no rank 7 in the loaded traces (ranks 0-1)
+info --iteration=9 job|--iteration: no ProfilerStep#9 in the loaded traces
+CASES
+finish
