@@ -1,1 +1,20 @@
 # trace tests
+if HAVE_CHECK
+check_PROGRAMS += tests/check_trace
+tests_check_trace_SOURCES = tests/check_trace.c tests/check_trace_events.c \
+	tests/check_trace_files.c tests/check_trace.h
+tests_check_trace_CPPFLAGS = $(AM_CPPFLAGS) $(CJSON_CFLAGS) $(ZLIB_CFLAGS)
+tests_check_trace_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_trace_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_trace
+endif
+EXTRA_DIST += \
+	tests/data/trace/small.json tests/data/trace/small.json.gz \
+	tests/data/trace/gzip-content.json tests/data/trace/plain-content.json.gz \
+	tests/data/trace/truncated.json.gz tests/data/trace/badcrc.json.gz \
+	tests/data/trace/concat.json.gz tests/data/trace/trailing.json.gz
+
+# Times the reader alone (no model): tests/trace_speed [-r N] FILE...
+noinst_PROGRAMS += tests/trace_speed
+tests_trace_speed_SOURCES = tests/trace_speed.c
+tests_trace_speed_LDADD = $(CORE_LIBS)

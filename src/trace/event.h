@@ -89,6 +89,38 @@ struct trace_meta {
     char device_name[128];        /* deviceProperties[0].name, when present */
 };
 
+/* Malformed elements. An element of traceEvents is passed to sink->event
+ * whatever its phase or category (metadata, flows, instants, events without
+ * "dur" or "cat": the consumer decides what to keep). It is skipped and
+ * reported to sink->warning instead, with the reason in `what`, when it is
+ * valid JSON but not an event:
+ *   - it is not a JSON object ("not a JSON object");
+ *   - "ph", "name" or "cat" is present but not a string;
+ *   - "pid" or "tid" is present but neither a string nor a number;
+ *   - "ts" or "dur" is present but not a number, or its value in ns does not
+ *     fit int64 ("... is out of range");
+ *   - a string anywhere in it has an invalid escape (unknown letter, bad
+ *     \u hex digits, a lone surrogate): "invalid escape in a string".
+ * A field whose value is null counts as absent, not malformed. Optional
+ * fields of the wrong type are simply absent: args.stream / correlation /
+ * bytes / "memory bandwidth (GB/s)" that are not numbers (AMD's "0x0"
+ * stream), args.name or "bp" that are not strings, "id" that is not a
+ * number, "args" that is not an object. Integers read from args and "id"
+ * are truncated toward zero (stream 7.9 is 7, spec §1.4). When a key
+ * appears twice in one object, the first occurrence counts (as cJSON).
+ *
+ * Not JSON at all is no warning but an error that stops the file: an
+ * element cJSON cannot parse, an unterminated string or bracket (a truncated
+ * file), a missing ',' between elements, anything after the top-level
+ * object. Those give ERR_PARSE with the byte offset in the uncompressed
+ * document; exceeding trace_limits gives ERR_LIMIT.
+ *
+ * Numbers: the reader takes ts/dur digits exactly from the text. The rare
+ * element that is not strict JSON but that cJSON accepts (a number written
+ * "01", a control byte used as space) is read through cJSON, whose doubles
+ * keep only ~16 significant digits and lose "is_float" for "123.0"; its
+ * strings end at an embedded \u0000. */
+
 /* Why a malformed event was skipped, for warnings. */
 struct trace_warning {
     uint64_t index;
@@ -110,15 +142,21 @@ struct trace_sink {
 };
 
 struct trace_limits {
-    uint64_t max_uncompressed;  /* bytes; 0 = no limit */
+    uint64_t max_uncompressed;  /* bytes of the document (after gunzip, or the plain
+                                   file); 0 = no limit. More is ERR_LIMIT, which stops
+                                   a gzip bomb without inflating it further. */
     size_t max_event_bytes;     /* one element of traceEvents; 0 = default 256 MiB */
     size_t max_meta_bytes;      /* one top-level non-traceEvents value; 0 = 64 MiB */
-    int max_depth;              /* JSON nesting; 0 = default 512 */
+    int max_depth;              /* JSON nesting, the top-level object being 1 and an
+                                   element of traceEvents 3; 0 = default 512 */
 };
 
 /* Reads one trace file (plain or gzip, detected by content) and feeds the
  * sink. Returns 0, or a negative ERR_* with e naming the file and the byte
- * offset. Borrows path and sink until return. */
+ * offset. Borrows path and sink until return. Uses no global state: one
+ * call per thread may run at a time on different files. sink->meta is
+ * called once, after the last element, only when the whole file was read
+ * (whether the metadata came before or after traceEvents). */
 int trace_read_file(const char *path, const struct trace_sink *sink,
                     const struct trace_limits *limits, struct err *e);
 

@@ -1,2 +1,12 @@
 # trace layer: add this layer's sources here.
 include $(srcdir)/src/trace/counters.mk
+libcore_a_SOURCES += \
+	src/trace/event.h src/trace/discover.h \
+	src/trace/number.c src/trace/number.h \
+	src/trace/jstring.c src/trace/jstring.h \
+	src/trace/source.c src/trace/source.h \
+	src/trace/scan.c src/trace/scan.h \
+	src/trace/fields.c src/trace/fields_cjson.c src/trace/fields.h \
+	src/trace/meta.c src/trace/meta.h \
+	src/trace/read.c src/trace/read.h \
+	src/trace/discover.c

@@ -1,0 +1,107 @@
+#include "config.h"
+#include "trace/meta.h"
+
+#include <cjson/cJSON.h>
+#include <string.h>
+
+#include "trace/number.h"
+
+enum {
+    SEEN_DIST = 1 << 0,
+    SEEN_BASE = 1 << 1,
+    SEEN_UNIT = 1 << 2,
+    SEEN_DEV = 1 << 3,
+};
+
+void trace_meta_init(struct trace_meta_state *st)
+{
+    memset(st, 0, sizeof *st);
+}
+
+/* Copies s into a fixed field, cut at a UTF-8 character boundary. */
+static void copy_text(char *dst, size_t cap, const char *s)
+{
+    size_t n = strlen(s);
+    if (n >= cap) {
+        n = cap - 1;
+        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+            n--;
+    }
+    memcpy(dst, s, n);
+    dst[n] = '\0';
+}
+
+static bool integer_of(const cJSON *it, int64_t *out)
+{
+    if (!it || !cJSON_IsNumber(it))
+        return false;
+    double d = it->valuedouble;
+    if (!(d >= -9007199254740992.0 && d <= 9007199254740992.0) || (double)(int64_t)d != d)
+        return false;
+    *out = (int64_t)d;
+    return true;
+}
+
+static void read_distributed(struct trace_meta *m, const cJSON *v)
+{
+    if (!cJSON_IsObject(v))
+        return;
+    m->has_rank = integer_of(cJSON_GetObjectItemCaseSensitive(v, "rank"), &m->rank);
+    m->has_world_size =
+        integer_of(cJSON_GetObjectItemCaseSensitive(v, "world_size"), &m->world_size);
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(v, "backend");
+    if (cJSON_IsString(b))
+        copy_text(m->backend, sizeof m->backend, b->valuestring);
+}
+
+static void read_devices(struct trace_meta *m, const cJSON *v)
+{
+    if (!cJSON_IsArray(v))
+        return;
+    int n = cJSON_GetArraySize(v);
+    m->device_properties = n;
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(v, 0), "name");
+    if (n > 0 && cJSON_IsString(name))
+        copy_text(m->device_name, sizeof m->device_name, name->valuestring);
+}
+
+static bool key_is(const char *key, size_t len, const char *name)
+{
+    return len == strlen(name) && memcmp(key, name, len) == 0;
+}
+
+static bool first(struct trace_meta_state *st, unsigned bit)
+{
+    if (st->seen & bit)
+        return false;
+    st->seen |= bit;
+    return true;
+}
+
+int trace_meta_add(struct trace_meta_state *st, const char *key, size_t key_len, uint64_t offset,
+                   const char *text, size_t len, struct err *e)
+{
+    const char *end = NULL;
+    cJSON *v = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    size_t stop = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
+    if (!v || stop != len) {
+        cJSON_Delete(v);
+        return err_set(e, ERR_PARSE, "byte %llu: invalid JSON in a top-level value",
+                       (unsigned long long)(offset + stop));
+    }
+    struct trace_meta *m = &st->meta;
+    if (key_is(key, key_len, "distributedInfo") && first(st, SEEN_DIST)) {
+        read_distributed(m, v);
+    } else if (key_is(key, key_len, "baseTimeNanoseconds") && first(st, SEEN_BASE)) {
+        /* From the text: nanoseconds since 1970 need more digits than a double. */
+        if (cJSON_IsNumber(v))
+            m->has_base_time = trace_number_scaled(text, len, 0, false, &m->base_time_ns, NULL);
+    } else if (key_is(key, key_len, "displayTimeUnit") && first(st, SEEN_UNIT)) {
+        if (cJSON_IsString(v))
+            copy_text(m->display_time_unit, sizeof m->display_time_unit, v->valuestring);
+    } else if (key_is(key, key_len, "deviceProperties") && first(st, SEEN_DEV)) {
+        read_devices(m, v);
+    }
+    cJSON_Delete(v);
+    return 0;
+}

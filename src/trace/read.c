@@ -1,0 +1,186 @@
+#include "config.h"
+#include "trace/read.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace/event.h"
+#include "trace/fields.h"
+#include "trace/meta.h"
+#include "trace/scan.h"
+
+/* Ties the scanner, the two field readers and the metadata together and
+ * feeds the sink. One reader per file; nothing is shared between readers. */
+
+/* Scratch the fast path starts with; an element that needs more is taken
+ * by the slow path, which makes room for it. */
+#define READER_SCRATCH ((size_t)64 << 10)
+
+struct reader {
+    const struct trace_sink *sink;
+    struct trace_meta_state meta;
+    char *scratch;           /* decoded strings of the current element */
+    size_t scratch_cap;
+    int max_nest;            /* containers an element may open, itself included */
+    size_t max_event_bytes;
+    struct trace_event ev;
+};
+
+static int ensure_scratch(struct reader *r, size_t len, struct err *e)
+{
+    if (len > SIZE_MAX - TRACE_FIELDS_SLACK)
+        return err_set(e, ERR_NOMEM, "element too large");
+    size_t need = len + TRACE_FIELDS_SLACK;
+    if (need <= r->scratch_cap)
+        return 0;
+    size_t cap = r->scratch_cap ? r->scratch_cap : 4096;
+    while (cap < need)
+        cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+    char *p = realloc(r->scratch, cap);
+    if (!p)
+        return err_set(e, ERR_NOMEM, "out of memory for a %zu-byte element", len);
+    r->scratch = p;
+    r->scratch_cap = cap;
+    return 0;
+}
+
+static int deliver(struct reader *r, struct err *e)
+{
+    if (!r->sink->event)
+        return 0;
+    int rc = r->sink->event(r->sink->ctx, &r->ev, e);
+    if (rc == 0)
+        return 0;
+    if (e && e->code == 0)
+        err_set(e, ERR_CANCEL, "stopped by the consumer");
+    return rc < 0 ? rc : ERR_CANCEL;
+}
+
+/* Hands a parsed element to the sink, or a malformed one to the warnings. */
+static int take(struct reader *r, enum trace_fields_result fr, uint64_t index, uint64_t offset,
+                const char *what, struct err *e)
+{
+    if (fr == TRACE_FIELDS_MALFORMED) {
+        if (r->sink->warning) {
+            struct trace_warning w = {.index = index, .offset = offset, .what = what};
+            r->sink->warning(r->sink->ctx, &w);
+        }
+        return 0;
+    }
+    r->ev.index = index;
+    return deliver(r, e);
+}
+
+/* The fast path straight on the scanner's buffer; most elements end here. */
+static int on_element_prefix(void *ctx, uint64_t index, uint64_t offset, const char *text,
+                             size_t avail, size_t *used, struct err *e)
+{
+    struct reader *r = ctx;
+    const char *what = NULL;
+    enum trace_fields_result fr = trace_fields_parse(text, avail, r->scratch, r->scratch_cap,
+                                                     r->max_nest, &r->ev, &what, used);
+    if (fr == TRACE_FIELDS_UNSUPPORTED || *used > r->max_event_bytes) {
+        *used = 0;
+        return 0;
+    }
+    return take(r, fr, index, offset, what, e);
+}
+
+/* A whole element the fast path did not take: again with room enough for
+ * it, then cJSON. */
+static int on_element(void *ctx, uint64_t index, uint64_t offset, const char *text, size_t len,
+                      struct err *e)
+{
+    struct reader *r = ctx;
+    int rc = ensure_scratch(r, len, e);
+    if (rc)
+        return rc;
+    const char *what = NULL;
+    void *tree = NULL;
+    size_t used = 0;
+    enum trace_fields_result fr = trace_fields_parse(text, len, r->scratch, r->scratch_cap,
+                                                     r->max_nest, &r->ev, &what, &used);
+    if (fr != TRACE_FIELDS_UNSUPPORTED && used != len)
+        fr = TRACE_FIELDS_UNSUPPORTED;
+    if (fr == TRACE_FIELDS_UNSUPPORTED) {
+        size_t at = 0;
+        fr = trace_fields_parse_cjson(text, len, r->scratch, &r->ev, &what, &at, &tree);
+        if (fr == TRACE_FIELDS_INVALID)
+            return err_set(e, ERR_PARSE, "byte %llu: invalid JSON in traceEvents element %llu",
+                           (unsigned long long)(offset + at), (unsigned long long)index);
+    }
+    rc = take(r, fr, index, offset, what, e);
+    trace_fields_free_tree(tree);
+    return rc;
+}
+
+static int on_member(void *ctx, const char *key, size_t key_len, uint64_t offset,
+                     const char *text, size_t len, struct err *e)
+{
+    struct reader *r = ctx;
+    return trace_meta_add(&r->meta, key, key_len, offset, text, len, e);
+}
+
+int trace_read_source(struct trace_source *src, const char *name, const struct trace_sink *sink,
+                      const struct trace_limits *limits, size_t buf_size, struct err *e)
+{
+    struct trace_limits lim = trace_limits_resolve(limits);
+    struct reader r = {.sink = sink, .max_nest = lim.max_depth - 2,
+                       .max_event_bytes = lim.max_event_bytes};
+    trace_meta_init(&r.meta);
+    struct trace_scan_handler h = {.ctx = &r, .element = on_element,
+                                   .element_prefix = on_element_prefix, .member = on_member};
+    int rc = ensure_scratch(&r, READER_SCRATCH, e);
+    if (rc == 0)
+        rc = trace_scan_document(src, &lim, buf_size, &h, e);
+    free(r.scratch);
+    if (rc == 0 && sink->meta) {
+        rc = sink->meta(sink->ctx, &r.meta.meta, e);
+        if (rc && e && e->code == 0)
+            err_set(e, ERR_CANCEL, "stopped by the consumer");
+        if (rc > 0)
+            rc = ERR_CANCEL;
+    }
+    if (rc)
+        err_prefix(e, "%s", name);
+    return rc;
+}
+
+static struct trace_source_opts source_opts(const struct trace_sink *sink,
+                                            const struct trace_limits *limits)
+{
+    struct trace_source_opts o = {0};
+    o.max_uncompressed = limits ? limits->max_uncompressed : 0;
+    o.progress = sink->progress;
+    o.progress_ctx = sink->ctx;
+    return o;
+}
+
+int trace_read_file(const char *path, const struct trace_sink *sink,
+                    const struct trace_limits *limits, struct err *e)
+{
+    struct trace_source_opts o = source_opts(sink, limits);
+    struct trace_source *src = trace_source_open_file(path, &o, e);
+    if (!src) {
+        err_prefix(e, "%s", path);
+        return e ? e->code : ERR_IO;
+    }
+    int rc = trace_read_source(src, path, sink, limits, 0, e);
+    trace_source_close(src);
+    return rc;
+}
+
+int trace_read_buffer(const char *name, const void *buf, size_t len,
+                      const struct trace_sink *sink, const struct trace_limits *limits,
+                      struct err *e)
+{
+    struct trace_source_opts o = source_opts(sink, limits);
+    struct trace_source *src = trace_source_open_buffer(buf, len, &o, e);
+    if (!src) {
+        err_prefix(e, "%s", name);
+        return e ? e->code : ERR_NOMEM;
+    }
+    int rc = trace_read_source(src, name, sink, limits, 0, e);
+    trace_source_close(src);
+    return rc;
+}

@@ -1,0 +1,54 @@
+#ifndef HTX_TRACE_SOURCE_H
+#define HTX_TRACE_SOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/err.h"
+
+/* The bytes of a trace document, plain or gzip (detected by the magic bytes
+ * 1f 8b, never by the name), read from a file or from memory. A gzip stream
+ * is inflated on the fly, member after member (concatenated gzip files are
+ * one document); the uncompressed document is never held whole. */
+
+struct trace_source;
+
+/* Reports compressed (file) bytes consumed so far; non-zero cancels. */
+typedef int (*trace_progress_fn)(void *ctx, uint64_t file_bytes_read);
+
+struct trace_source_opts {
+    uint64_t max_uncompressed;    /* 0 = no limit; more is ERR_LIMIT */
+    trace_progress_fn progress;   /* may be NULL */
+    void *progress_ctx;
+    uint64_t progress_every;      /* bytes of input between calls; 0 = 4 MiB */
+};
+
+/* Opens path for reading. Returns NULL with e set (ERR_IO: strerror or "not
+ * a regular file", without the path, which the caller adds; ERR_NOMEM).
+ * Borrows opts until trace_source_close; caller owns the source and closes
+ * it with trace_source_close. */
+struct trace_source *trace_source_open_file(const char *path, const struct trace_source_opts *opts,
+                                             struct err *e);
+
+/* Reads from len bytes at buf, which are borrowed until trace_source_close. */
+struct trace_source *trace_source_open_buffer(const void *buf, size_t len,
+                                              const struct trace_source_opts *opts,
+                                              struct err *e);
+
+/* Reads up to cap bytes of the uncompressed document into dst. Sets *got
+ * (0 only at the end of the document). Returns 0 or a negative ERR_*: ERR_IO,
+ * ERR_PARSE for broken gzip (truncated, bad CRC, trailing garbage), ERR_LIMIT,
+ * ERR_CANCEL. Messages carry no file name; the caller prefixes it. */
+int trace_source_read(struct trace_source *s, char *dst, size_t cap, size_t *got, struct err *e);
+
+/* Whether the content is gzip; valid after the first trace_source_read. */
+int trace_source_is_gzip(const struct trace_source *s);
+
+/* Compressed bytes consumed and uncompressed bytes produced so far. */
+uint64_t trace_source_file_bytes(const struct trace_source *s);
+uint64_t trace_source_doc_bytes(const struct trace_source *s);
+
+/* Releases everything the source holds; s may be NULL. */
+void trace_source_close(struct trace_source *s);
+
+#endif

@@ -1,0 +1,463 @@
+#include "config.h"
+
+#include "check_trace.h"
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "trace/discover.h"
+#include "trace/event.h"
+
+/* The reader on files: gzip by content, broken gzip, limits, progress,
+ * discovery, and every real trace in ../shared checked against counts this
+ * test computes on its own (zlib + whole-document cJSON). */
+
+static int read_data_file(const char *name, struct collect *c, const struct trace_limits *lim,
+                          struct err *e)
+{
+    char rel[256];
+    snprintf(rel, sizeof rel, "tests/data/trace/%s", name);
+    char *path = srcdir_path(rel);
+    struct trace_sink sink = collect_sink(c);
+    int rc = trace_read_file(path, &sink, lim, e);
+    free(path);
+    return rc;
+}
+
+static void expect_small_trace(const struct collect *c)
+{
+    ck_assert_uint_eq(c->nevents, 8);
+    ck_assert_uint_eq(c->nwarnings, 0);
+    ck_assert_int_eq(c->meta_calls, 1);
+    ck_assert_int_eq(c->meta.rank, 1);
+    ck_assert_int_eq(c->meta.device_properties, 2);
+    ck_assert_str_eq(c->events[2].name, "void gemm<float, \"x\">(int) [\xc3\xa9]");
+    ck_assert_int_eq(c->events[0].ts.ns, INT64_C(1682725898236567123));
+}
+
+START_TEST(gzip_should_be_detected_by_content_not_name)
+{
+    static const char *const names[] = {"small.json", "small.json.gz", "gzip-content.json",
+                                        "plain-content.json.gz", "concat.json.gz"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        struct collect c = {0};
+        struct err e = {0};
+        ck_assert_msg(read_data_file(names[i], &c, NULL, &e) == 0, "%s: %s", names[i], e.msg);
+        expect_small_trace(&c);
+        collect_fini(&c);
+    }
+}
+END_TEST
+
+static void expect_file_error(const char *name, int code, const char *fragment)
+{
+    struct collect c = {0};
+    struct err e = {0};
+    int rc = read_data_file(name, &c, NULL, &e);
+    ck_assert_msg(rc == code, "%s: got %d (%s)", name, rc, e.msg);
+    ck_assert_msg(strstr(e.msg, fragment) && strstr(e.msg, name), "%s: message \"%s\"", name,
+                  e.msg);
+    collect_fini(&c);
+}
+
+START_TEST(gzip_should_report_broken_files)
+{
+    expect_file_error("truncated.json.gz", ERR_PARSE, "truncated gzip");
+    expect_file_error("badcrc.json.gz", ERR_PARSE, "CRC mismatch");
+    expect_file_error("trailing.json.gz", ERR_PARSE, "trailing garbage");
+    expect_file_error("missing.json", ERR_IO, "No such file");
+    expect_file_error("", ERR_IO, "is a directory");
+}
+END_TEST
+
+START_TEST(gzip_should_stop_a_bomb_at_the_limit)
+{
+    size_t n = 8u << 20;
+    char *doc = malloc(n);
+    ck_assert_ptr_nonnull(doc);
+    memset(doc, ' ', n);
+    memcpy(doc, "{\"traceEvents\": [", 17);
+    memcpy(doc + n - 3, "]}\n", 3);
+    size_t gz_len;
+    unsigned char *gz = gzip_bytes(doc, n, &gz_len);
+    ck_assert_uint_lt(gz_len, 64u << 10);
+    struct collect c = {0};
+    struct err e = {0};
+    struct trace_limits lim = {.max_uncompressed = 1u << 20};
+    ck_assert_int_eq(load_bytes(gz, gz_len, &c, &lim, 0, &e), ERR_LIMIT);
+    ck_assert_ptr_nonnull(strstr(e.msg, "exceeds the limit of 1048576 bytes"));
+    lim.max_uncompressed = n;
+    ck_assert_int_eq(load_bytes(gz, gz_len, &c, &lim, 0, &e), 0);
+    free(gz);
+    free(doc);
+    collect_fini(&c);
+}
+END_TEST
+
+/* A valid plain document of about size bytes: many small events. */
+static char *many_events(size_t size, size_t *len)
+{
+    char *doc = malloc(size + 256);
+    ck_assert_ptr_nonnull(doc);
+    size_t n = (size_t)sprintf(doc, "{\"traceEvents\": [");
+    for (int i = 0; n < size; i++)
+        n += (size_t)sprintf(doc + n, "%s{\"ph\": \"X\", \"cat\": \"k\", \"ts\": %d, \"dur\": 1}",
+                             i ? ", " : "", i);
+    n += (size_t)sprintf(doc + n, "]}");
+    *len = n;
+    return doc;
+}
+
+struct progress_count {
+    size_t events;
+    int calls, cancel_at;
+    uint64_t last;
+};
+
+static int count_only(void *ctx, const struct trace_event *ev, struct err *e)
+{
+    (void)ev;
+    (void)e;
+    ((struct progress_count *)ctx)->events++;
+    return 0;
+}
+
+static int count_progress(void *ctx, uint64_t bytes)
+{
+    struct progress_count *p = ctx;
+    ck_assert_uint_gt(bytes, p->last);
+    p->last = bytes;
+    return ++p->calls == p->cancel_at;
+}
+
+START_TEST(progress_should_be_reported_and_cancel)
+{
+    size_t len;
+    char *doc = many_events(13u << 20, &len);
+    struct progress_count pc = {0};
+    struct trace_sink sink = {.ctx = &pc, .event = count_only, .progress = count_progress};
+    struct err e = {0};
+    ck_assert_int_eq(trace_read_buffer("big", doc, len, &sink, NULL, &e), 0);
+    ck_assert_int_ge(pc.calls, 2);
+    ck_assert_uint_le(pc.last, len);
+    size_t all = pc.events;
+    pc = (struct progress_count){.cancel_at = 1};
+    ck_assert_int_eq(trace_read_buffer("big", doc, len, &sink, NULL, &e), ERR_CANCEL);
+    ck_assert_str_eq(e.msg, "big: cancelled");
+    ck_assert_uint_lt(pc.events, all);
+    free(doc);
+}
+END_TEST
+
+/* ---- discovery ---- */
+
+struct tmpdir {
+    char path[64];
+};
+
+static void tmpdir_make(struct tmpdir *t)
+{
+    snprintf(t->path, sizeof t->path, "/tmp/htx-check-trace-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(t->path));
+}
+
+static void touch(const struct tmpdir *t, const char *name)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/%s", t->path, name);
+    FILE *f = fopen(p, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("{}", f);
+    fclose(f);
+}
+
+static void tmpdir_remove(const struct tmpdir *t)
+{
+    DIR *d = opendir(t->path);
+    struct dirent *de;
+    while (d && (de = readdir(d)) != NULL) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        char p[512];
+        snprintf(p, sizeof p, "%s/%s", t->path, de->d_name);
+        if (unlink(p) != 0)
+            rmdir(p);
+    }
+    if (d)
+        closedir(d);
+    rmdir(t->path);
+}
+
+START_TEST(discover_should_list_trace_files_sorted)
+{
+    struct tmpdir t;
+    tmpdir_make(&t);
+    touch(&t, "rank-1.json");
+    touch(&t, "rank-0.json.gz");
+    touch(&t, "notes.txt");
+    char sub[256], fifo[256];
+    snprintf(sub, sizeof sub, "%s/sub.json", t.path);
+    ck_assert_int_eq(mkdir(sub, 0700), 0);
+    snprintf(fifo, sizeof fifo, "%s/fifo.json", t.path);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    const char *paths[] = {t.path};
+    struct trace_file_list l;
+    struct err e = {0};
+    ck_assert_int_eq(trace_discover(paths, 1, &l, &e), 0);
+    ck_assert_uint_eq(l.count, 2);
+    ck_assert_ptr_nonnull(strstr(l.files[0].path, "/rank-0.json.gz"));
+    ck_assert_ptr_nonnull(strstr(l.files[1].path, "/rank-1.json"));
+    ck_assert_uint_eq(l.files[1].size, 2);
+    ck_assert_ptr_nonnull(strstr(l.notes, "notes.txt: skipped (not a .json or .json.gz file)"));
+    ck_assert_ptr_nonnull(strstr(l.notes, "sub.json: skipped (a directory)"));
+    ck_assert_ptr_nonnull(strstr(l.notes, "fifo.json: skipped (a FIFO)"));
+    trace_file_list_fini(&l);
+
+    struct collect c = {0};
+    struct trace_sink sink = collect_sink(&c);
+    ck_assert_int_eq(trace_read_file(fifo, &sink, NULL, &e), ERR_IO);
+    ck_assert_ptr_nonnull(strstr(e.msg, "fifo.json: not a regular file"));
+    ck_assert_int_eq(trace_read_file(sub, &sink, NULL, &e), ERR_IO);
+    ck_assert_ptr_nonnull(strstr(e.msg, "sub.json: is a directory"));
+
+    const char *explicit_paths[] = {fifo};
+    ck_assert_int_eq(trace_discover(explicit_paths, 1, &l, &e), ERR_IO);
+    ck_assert_ptr_nonnull(strstr(e.msg, "fifo.json: is a FIFO"));
+    explicit_paths[0] = sub;
+    ck_assert_int_eq(trace_discover(explicit_paths, 1, &l, &e), ERR_IO);
+    ck_assert_ptr_nonnull(strstr(e.msg, "sub.json: is a directory"));
+    char txt[256];
+    snprintf(txt, sizeof txt, "%s/notes.txt", t.path);
+    explicit_paths[0] = txt;
+    ck_assert_int_eq(trace_discover(explicit_paths, 1, &l, &e), 0);
+    ck_assert_uint_eq(l.count, 1);
+    trace_file_list_fini(&l);
+    tmpdir_remove(&t);
+}
+END_TEST
+
+START_TEST(discover_should_name_missing_and_empty_paths)
+{
+    const char *paths[] = {"/nonexistent/htx/rank-0.json"};
+    struct trace_file_list l;
+    struct err e = {0};
+    ck_assert_int_eq(trace_discover(paths, 1, &l, &e), ERR_IO);
+    ck_assert_ptr_nonnull(strstr(e.msg, "/nonexistent/htx/rank-0.json: No such file"));
+    ck_assert_uint_eq(l.count, 0);
+    struct tmpdir t;
+    tmpdir_make(&t);
+    touch(&t, "readme.md");
+    paths[0] = t.path;
+    ck_assert_int_eq(trace_discover(paths, 1, &l, &e), ERR_EMPTY);
+    ck_assert_ptr_nonnull(strstr(e.msg, "no .json or .json.gz trace files"));
+    tmpdir_remove(&t);
+    ck_assert_int_eq(trace_discover(paths, 0, &l, &e), ERR_USAGE);
+}
+END_TEST
+
+START_TEST(rank_should_come_from_the_file_name)
+{
+    ck_assert_int_eq(trace_rank_from_filename("rank-3.json"), 3);
+    ck_assert_int_eq(trace_rank_from_filename("dir/RANK_12.pt.trace.json.gz"), 12);
+    ck_assert_int_eq(trace_rank_from_filename("worker_rank3.json"), 3);
+    ck_assert_int_eq(trace_rank_from_filename("sampled_rank-0.json.gz"), 0);
+    ck_assert_int_eq(trace_rank_from_filename("rank-1_Rank-2.json"), 2);
+    ck_assert_int_eq(trace_rank_from_filename("rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz"), 34);
+    ck_assert_int_eq(trace_rank_from_filename("ranked.json"), -1);
+    ck_assert_int_eq(trace_rank_from_filename("rank-.json"), -1);
+    ck_assert_int_eq(trace_rank_from_filename("rank-7/trace.json"), -1);
+    ck_assert_int_eq(trace_rank_from_filename("rank99999999999999999999999.json"), -1);
+    ck_assert_int_eq(trace_rank_from_filename(""), -1);
+}
+END_TEST
+
+/* ---- every real trace against an independent count ---- */
+
+#define MAX_CATS 64
+
+struct cat_counts {
+    char *cat[MAX_CATS];
+    long n[MAX_CATS];
+    int ncat;
+};
+
+static void count_cat(struct cat_counts *cc, const char *cat)
+{
+    for (int i = 0; i < cc->ncat; i++)
+        if (strcmp(cc->cat[i], cat) == 0) {
+            cc->n[i]++;
+            return;
+        }
+    ck_assert_int_lt(cc->ncat, MAX_CATS);
+    cc->cat[cc->ncat] = strdup(cat);
+    cc->n[cc->ncat++] = 1;
+}
+
+static long cat_count(const struct cat_counts *cc, const char *cat)
+{
+    for (int i = 0; i < cc->ncat; i++)
+        if (strcmp(cc->cat[i], cat) == 0)
+            return cc->n[i];
+    return 0;
+}
+
+static void cat_free(struct cat_counts *cc)
+{
+    for (int i = 0; i < cc->ncat; i++)
+        free(cc->cat[i]);
+}
+
+static char *gunzip_file(const char *path, size_t *len)
+{
+    gzFile f = gzopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    size_t cap = 1u << 20, n = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        ck_assert_ptr_nonnull(buf);
+        int got = gzread(f, buf + n, (unsigned)(cap - n));
+        ck_assert_int_ge(got, 0);
+        if (got == 0)
+            break;
+        n += (size_t)got;
+        if (n == cap)
+            buf = realloc(buf, cap *= 2);
+    }
+    gzclose(f);
+    *len = n;
+    return buf;
+}
+
+/* What the test computes alone: elements, X events per category, and each
+ * element's ts as cJSON's double. */
+static void count_with_cjson(const char *path, size_t *elements, struct cat_counts *cc,
+                             double **ts)
+{
+    size_t len;
+    char *text = gunzip_file(path, &len);
+    cJSON *doc = cJSON_ParseWithLength(text, len);
+    ck_assert_msg(doc != NULL, "%s: cJSON cannot parse it", path);
+    const cJSON *evs = cJSON_GetObjectItemCaseSensitive(doc, "traceEvents");
+    ck_assert(cJSON_IsArray(evs));
+    *elements = (size_t)cJSON_GetArraySize(evs);
+    *ts = calloc(*elements + 1, sizeof **ts);
+    size_t i = 0;
+    const cJSON *ev;
+    cJSON_ArrayForEach(ev, evs) {
+        const cJSON *ph = cJSON_GetObjectItemCaseSensitive(ev, "ph");
+        const cJSON *cat = cJSON_GetObjectItemCaseSensitive(ev, "cat");
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(ev, "ts");
+        if (cJSON_IsString(ph) && strcmp(ph->valuestring, "X") == 0 && cJSON_IsString(cat))
+            count_cat(cc, cat->valuestring);
+        (*ts)[i++] = cJSON_IsNumber(t) ? t->valuedouble : NAN;
+    }
+    cJSON_Delete(doc);
+    free(text);
+}
+
+static void check_trace_file(const char *path)
+{
+    size_t elements;
+    struct cat_counts want = {0}, got = {0};
+    double *ts;
+    count_with_cjson(path, &elements, &want, &ts);
+    struct collect c = {0};
+    struct trace_sink sink = collect_sink(&c);
+    struct err e = {0};
+    ck_assert_msg(trace_read_file(path, &sink, NULL, &e) == 0, "%s", e.msg);
+    ck_assert_msg(c.nevents + c.nwarnings == elements, "%s: %zu events + %zu warnings != %zu",
+                  path, c.nevents, c.nwarnings, elements);
+    ck_assert_uint_eq(c.nwarnings, 0);
+    for (size_t i = 0; i < c.nevents; i++) {
+        const struct kept_event *k = &c.events[i];
+        if (k->ph == TRACE_PH_X && k->has_cat)
+            count_cat(&got, k->cat);
+        double t = ts[k->index];
+        ck_assert_msg(k->ts.present == !isnan(t), "%s: element %zu ts presence", path, i);
+        if (k->ts.present) {
+            ck_assert(k->ts.us == t);
+            /* Exact digits and cJSON's double agree to within the double's ulp. */
+            ck_assert_msg(fabs((double)k->ts.ns / 1000.0 - t) <= 0.5, "%s: element %zu", path, i);
+        }
+    }
+    ck_assert_int_eq(got.ncat, want.ncat);
+    for (int i = 0; i < want.ncat; i++)
+        ck_assert_msg(cat_count(&got, want.cat[i]) == want.n[i], "%s: category %s: %ld != %ld",
+                      path, want.cat[i], cat_count(&got, want.cat[i]), want.n[i]);
+    printf("%s: %zu elements, %d categories of X events: match\n", path, elements, want.ncat);
+    cat_free(&want);
+    cat_free(&got);
+    free(ts);
+    collect_fini(&c);
+}
+
+/* Calls check_trace_file on every regular .json/.json.gz under dir. */
+static int walk_traces(const char *dir, int depth)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (de->d_name[0] == '.')
+            continue;
+        char p[1024];
+        snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+        struct stat st;
+        if (stat(p, &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode) && depth < 4) {
+            n += walk_traces(p, depth + 1);
+        } else if (S_ISREG(st.st_mode) && (strstr(de->d_name, ".json") != NULL)) {
+            check_trace_file(p);
+            n++;
+        }
+    }
+    closedir(d);
+    return n;
+}
+
+START_TEST(shared_traces_should_load_with_independent_counts)
+{
+    char *dir = srcdir_path("../shared/traces");
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        printf("../shared not found: skipping the real-trace loading test (%s)\n", dir);
+        free(dir);
+        return;
+    }
+    int n = walk_traces(dir, 0);
+    ck_assert_int_gt(n, 0);
+    printf("%d real traces checked\n", n);
+    free(dir);
+}
+END_TEST
+
+Suite *trace_files_suite(void)
+{
+    Suite *s = suite_create("trace files");
+    TCase *t = tcase_create("gzip");
+    tcase_add_test(t, gzip_should_be_detected_by_content_not_name);
+    tcase_add_test(t, gzip_should_report_broken_files);
+    tcase_add_test(t, gzip_should_stop_a_bomb_at_the_limit);
+    tcase_add_test(t, progress_should_be_reported_and_cancel);
+    suite_add_tcase(s, t);
+    t = tcase_create("discover");
+    tcase_add_test(t, discover_should_list_trace_files_sorted);
+    tcase_add_test(t, discover_should_name_missing_and_empty_paths);
+    tcase_add_test(t, rank_should_come_from_the_file_name);
+    suite_add_tcase(s, t);
+    t = tcase_create("shared");
+    tcase_set_timeout(t, 300);
+    tcase_add_test(t, shared_traces_should_load_with_independent_counts);
+    suite_add_tcase(s, t);
+    return s;
+}
