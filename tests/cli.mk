@@ -17,3 +17,12 @@ CLI_SHELL_TESTS = tests/cli/usage.sh tests/cli/input_errors.sh tests/cli/info.sh
 	tests/cli/counters.sh tests/cli/escape.sh tests/cli/report.sh
 TESTS += $(CLI_SHELL_TESTS) tests/man.sh
 EXTRA_DIST += $(CLI_SHELL_TESTS) tests/man.sh tests/cli/lib.sh tests/data/cli tests/expected/cli
+
+# htx report --semantics=hta against HTA's oracle, end to end
+if HAVE_CHECK
+check_PROGRAMS += tests/check_report_oracle
+tests_check_report_oracle_SOURCES = tests/check_report_oracle.c tests/oracle_compare.c tests/oracle_compare.h
+tests_check_report_oracle_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS)
+tests_check_report_oracle_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(CJSON_LIBS)
+TESTS += tests/check_report_oracle
+endif
