@@ -564,6 +564,40 @@ START_TEST(scan_should_bound_element_size)
 }
 END_TEST
 
+/* A document with a 5 MiB top-level value or element: a list of numbers,
+ * strict JSON or (with lenient "01" items) not. */
+static char *big_doc(bool in_element, bool strict)
+{
+    size_t items = (5u << 20) / 4, n = 0;
+    char *text = malloc(items * 4 + 128);
+    ck_assert_ptr_nonnull(text);
+    n += (size_t)sprintf(text, in_element ? "{\"traceEvents\": [{\"a\": [" : "{\"x\": [");
+    for (size_t i = 0; i < items; i++) {
+        memcpy(text + n, strict ? "10, " : "01, ", 4);
+        n += 4;
+    }
+    sprintf(text + n, in_element ? "1]}]}" : "1], \"traceEvents\": []}");
+    return text;
+}
+
+START_TEST(scan_should_not_give_cjson_large_values)
+{
+    struct collect c = {0};
+    struct err e = {0};
+    for (int in_element = 0; in_element < 2; in_element++) {
+        char *text = big_doc(in_element, true);
+        ck_assert_msg(load_text(text, &c, NULL, 0, &e) == 0, "%s", e.msg);
+        free(text);
+        text = big_doc(in_element, false);
+        ck_assert_int_eq(load_text(text, &c, NULL, 0, &e), ERR_LIMIT);
+        ck_assert_msg(strstr(e.msg, "too large"), "%s", e.msg);
+        free(text);
+    }
+    ck_assert_uint_eq(c.nevents, 1);
+    collect_fini(&c);
+}
+END_TEST
+
 static Suite *trace_suite(void)
 {
     Suite *s = suite_create("trace");
@@ -593,6 +627,7 @@ static Suite *trace_suite(void)
     tcase_add_test(t, scan_should_enforce_the_nesting_limit);
     tcase_add_test(t, scan_should_take_deep_elements_through_cjson);
     tcase_add_test(t, scan_should_bound_element_size);
+    tcase_add_test(t, scan_should_not_give_cjson_large_values);
     suite_add_tcase(s, t);
     return s;
 }

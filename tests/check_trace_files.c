@@ -202,6 +202,7 @@ START_TEST(discover_should_list_trace_files_sorted)
     touch(&t, "rank-1.json");
     touch(&t, "rank-0.json.gz");
     touch(&t, "notes.txt");
+    touch(&t, "rank-0_with_counters.json.gz");
     char sub[256], fifo[256];
     snprintf(sub, sizeof sub, "%s/sub.json", t.path);
     ck_assert_int_eq(mkdir(sub, 0700), 0);
@@ -218,6 +219,7 @@ START_TEST(discover_should_list_trace_files_sorted)
     ck_assert_ptr_nonnull(strstr(l.notes, "notes.txt: skipped (not a .json or .json.gz file)"));
     ck_assert_ptr_nonnull(strstr(l.notes, "sub.json: skipped (a directory)"));
     ck_assert_ptr_nonnull(strstr(l.notes, "fifo.json: skipped (a FIFO)"));
+    ck_assert_ptr_nonnull(strstr(l.notes, "rank-0_with_counters.json.gz: skipped (written by htx counters)"));
     trace_file_list_fini(&l);
 
     struct collect c = {0};

@@ -126,6 +126,10 @@ static int take_entry(struct trace_file_list *out, const char *path, const char 
     int rc;
     if (!is_trace_name(name))
         rc = add_note(out, "%s: skipped (not a .json or .json.gz file)", path);
+    else if (ends_with(name, "_with_counters.json") || ends_with(name, "_with_counters.json.gz"))
+        /* htx counters writes these beside the ranks they copy; taking them
+         * would load every rank twice. Name the file to open it. */
+        rc = add_note(out, "%s: skipped (written by htx counters)", path);
     else if (stat(path, &st) != 0)
         rc = add_note(out, "%s: skipped (%s)", path, strerror(errno));
     else if (!S_ISREG(st.st_mode))

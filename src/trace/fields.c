@@ -17,8 +17,7 @@
  * Duplicate keys: the first one counts, as with
  * cJSON_GetObjectItemCaseSensitive. */
 
-/* Nesting the fast path follows; deeper goes to the splitter and cJSON. */
-#define FAST_DEPTH 64
+#define FAST_DEPTH TRACE_FIELDS_FAST_DEPTH
 
 struct cur {
     const char *p, *end;
@@ -90,14 +89,15 @@ static void malformed(struct cur *c, const char *what)
         c->malformed = what;
 }
 
-/* Decodes an escaped string body into scratch (committed only with keep). */
+/* Decodes an escaped string body into scratch for out, or only checks its
+ * escapes when out is NULL. */
 static bool decode(struct cur *c, const char *body, size_t n, struct trace_str *out)
 {
-    if ((size_t)(c->out_end - c->out) < n) {
+    if (out && (size_t)(c->out_end - c->out) < n) {
         unsupported(c);
         return false;
     }
-    long d = trace_jstring_decode(body, n, c->out);
+    long d = trace_jstring_decode(body, n, out ? c->out : NULL);
     if (d < 0) {
         malformed(c, "invalid escape in a string");
         return true;
@@ -530,4 +530,13 @@ enum trace_fields_result trace_fields_parse(const char *text, size_t avail, char
         return TRACE_FIELDS_MALFORMED;
     }
     return TRACE_FIELDS_OK;
+}
+
+bool trace_fields_is_json(const char *text, size_t len)
+{
+    struct cur c = {.p = text, .end = text + len, .max_nest = FAST_DEPTH};
+    if (len == 0)
+        return false;
+    skip_value(&c, 0);
+    return !c.unsupported && !c.malformed && c.p == c.end;
 }

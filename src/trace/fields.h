@@ -1,6 +1,7 @@
 #ifndef HTX_TRACE_FIELDS_H
 #define HTX_TRACE_FIELDS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "trace/event.h"
@@ -16,6 +17,14 @@ enum trace_fields_result {
     TRACE_FIELDS_UNSUPPORTED,  /* fast path only: not strict JSON, or unusual; ask cJSON */
     TRACE_FIELDS_INVALID,      /* cJSON only: not JSON at all (*error_at is the offset) */
 };
+
+/* Nesting the fast path follows; deeper elements go to cJSON. */
+#define TRACE_FIELDS_FAST_DEPTH 64
+
+/* cJSON builds a tree of some 64 bytes a value, so it is never given more
+ * text than this: an element or top-level value that needs it and is larger
+ * is an ERR_LIMIT error. Strict JSON never needs it, whatever its size. */
+#define TRACE_CJSON_MAX_BYTES ((size_t)4 << 20)
 
 /* Scratch needed for an element of len bytes: decoded strings never exceed
  * the text, and the canonical pid and tid numbers need a little more. */
@@ -41,6 +50,12 @@ enum trace_fields_result trace_fields_parse_cjson(const char *text, size_t len, 
                                                   struct trace_event *ev, const char **what,
                                                   size_t *error_at, void **tree);
 void trace_fields_free_tree(void *tree);
+
+/* Whether text is exactly one strict JSON value (with no whitespace around
+ * it), checked without building anything. False also for a bare number or
+ * literal (whose end cannot be told) and for nesting deeper than the fast
+ * path follows: ask cJSON then. Borrows text. */
+bool trace_fields_is_json(const char *text, size_t len);
 
 /* The phase named by a "ph" string ("" is TRACE_PH_NONE). Borrows s. */
 enum trace_ph trace_fields_ph(const char *s, size_t len);

@@ -28,7 +28,7 @@ static bool int64_of(double d, int64_t *out)
 /* Whether every escape in the strings of text is valid. cJSON rejects some
  * invalid escapes and reads others (a bad \u as U+0000); the fast path calls
  * the element malformed either way, and so does this path. */
-static bool escapes_valid(const char *text, size_t len, char *scratch)
+static bool escapes_valid(const char *text, size_t len)
 {
     const char *p = text, *end = text + len;
     while (p < end) {
@@ -39,7 +39,7 @@ static bool escapes_valid(const char *text, size_t len, char *scratch)
         const char *close = trace_jstring_end(q + 1, end, &esc);
         if (!close)
             return true;  /* unterminated: cJSON says where */
-        if (esc && trace_jstring_decode(q + 1, (size_t)(close - q - 1), scratch) < 0)
+        if (esc && trace_jstring_decode(q + 1, (size_t)(close - q - 1), NULL) < 0)
             return false;
         p = close + 1;
     }
@@ -164,7 +164,7 @@ enum trace_fields_result trace_fields_parse_cjson(const char *text, size_t len, 
 {
     memset(ev, 0, sizeof *ev);
     *tree = NULL;
-    if (!escapes_valid(text, len, scratch)) {
+    if (!escapes_valid(text, len)) {
         *what = "invalid escape in a string";
         return TRACE_FIELDS_MALFORMED;
     }

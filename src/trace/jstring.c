@@ -96,10 +96,12 @@ static size_t unicode_escape(const char *s, size_t i, size_t len, char *out, siz
 long trace_jstring_decode(const char *s, size_t len, char *out)
 {
     size_t i = 0, o = 0;
+    char tmp[4];
     while (i < len) {
         const char *bs = memchr(s + i, '\\', len - i);
         size_t plain = bs ? (size_t)(bs - (s + i)) : len - i;
-        memmove(out + o, s + i, plain);
+        if (out)
+            memmove(out + o, s + i, plain);
         o += plain;
         i += plain;
         if (i >= len)
@@ -111,14 +113,16 @@ long trace_jstring_decode(const char *s, size_t len, char *out)
         static const char simple_to[] = "\"\\/\b\f\n\r\t";
         const char *hit = c ? strchr(simple_from, c) : NULL;
         if (hit) {
-            out[o++] = simple_to[hit - simple_from];
+            if (out)
+                out[o] = simple_to[hit - simple_from];
+            o++;
             i += 2;
             continue;
         }
         if (c != 'u')
             return -1;
         size_t n = 0;
-        size_t used = unicode_escape(s, i + 1, len, out + o, &n);
+        size_t used = unicode_escape(s, i + 1, len, out ? out + o : tmp, &n);
         if (!used)
             return -1;
         o += n;

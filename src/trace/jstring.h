@@ -41,7 +41,7 @@ const char *trace_jstring_end(const char *s, const char *end, bool *has_escape);
  * hold len bytes (decoding never grows the text). \uXXXX becomes UTF-8,
  * surrogate pairs included; other bytes are copied as they are. Returns the
  * decoded length, or -1 for an invalid escape (unknown letter, bad hex
- * digits, a lone or reversed surrogate). */
+ * digits, a lone or reversed surrogate). With out NULL, only checks. */
 long trace_jstring_decode(const char *s, size_t len, char *out);
 
 #endif

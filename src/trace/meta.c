@@ -4,6 +4,7 @@
 #include <cjson/cJSON.h>
 #include <string.h>
 
+#include "trace/fields.h"
 #include "trace/number.h"
 
 enum {
@@ -65,22 +66,63 @@ static void read_devices(struct trace_meta *m, const cJSON *v)
         copy_text(m->device_name, sizeof m->device_name, name->valuestring);
 }
 
-static bool key_is(const char *key, size_t len, const char *name)
+/* Which fact a key holds (first occurrence only), 0 for none. */
+static unsigned key_kind(struct trace_meta_state *st, const char *key, size_t len)
 {
-    return len == strlen(name) && memcmp(key, name, len) == 0;
+    static const struct {
+        const char *name;
+        unsigned bit;
+    } keys[] = {
+        {"distributedInfo", SEEN_DIST}, {"baseTimeNanoseconds", SEEN_BASE},
+        {"displayTimeUnit", SEEN_UNIT}, {"deviceProperties", SEEN_DEV},
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        if (len == strlen(keys[i].name) && memcmp(key, keys[i].name, len) == 0) {
+            if (st->seen & keys[i].bit)
+                return 0;
+            st->seen |= keys[i].bit;
+            return keys[i].bit;
+        }
+    }
+    return 0;
 }
 
-static bool first(struct trace_meta_state *st, unsigned bit)
+static void read_fact(struct trace_meta *m, unsigned kind, const cJSON *v, const char *text,
+                      size_t len)
 {
-    if (st->seen & bit)
-        return false;
-    st->seen |= bit;
-    return true;
+    switch (kind) {
+    case SEEN_DIST:
+        read_distributed(m, v);
+        break;
+    case SEEN_BASE:
+        /* From the text: nanoseconds since 1970 need more digits than a double. */
+        if (cJSON_IsNumber(v))
+            m->has_base_time = trace_number_scaled(text, len, 0, false, &m->base_time_ns, NULL);
+        break;
+    case SEEN_UNIT:
+        if (cJSON_IsString(v))
+            copy_text(m->display_time_unit, sizeof m->display_time_unit, v->valuestring);
+        break;
+    case SEEN_DEV:
+        read_devices(m, v);
+        break;
+    default:
+        break;
+    }
 }
 
 int trace_meta_add(struct trace_meta_state *st, const char *key, size_t key_len, uint64_t offset,
                    const char *text, size_t len, struct err *e)
 {
+    unsigned kind = key_kind(st, key, key_len);
+    /* Values htx does not read only need to be JSON: the strict check builds
+     * no tree; cJSON (as lenient as the element reader) is asked otherwise. */
+    if (!kind && trace_fields_is_json(text, len))
+        return 0;
+    if (len > TRACE_CJSON_MAX_BYTES)
+        return err_set(e, ERR_LIMIT, "byte %llu: a top-level value of %zu bytes is %s",
+                       (unsigned long long)offset, len,
+                       kind ? "too large to read" : "not strict JSON, and too large to check");
     const char *end = NULL;
     cJSON *v = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     size_t stop = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
@@ -89,19 +131,7 @@ int trace_meta_add(struct trace_meta_state *st, const char *key, size_t key_len,
         return err_set(e, ERR_PARSE, "byte %llu: invalid JSON in a top-level value",
                        (unsigned long long)(offset + stop));
     }
-    struct trace_meta *m = &st->meta;
-    if (key_is(key, key_len, "distributedInfo") && first(st, SEEN_DIST)) {
-        read_distributed(m, v);
-    } else if (key_is(key, key_len, "baseTimeNanoseconds") && first(st, SEEN_BASE)) {
-        /* From the text: nanoseconds since 1970 need more digits than a double. */
-        if (cJSON_IsNumber(v))
-            m->has_base_time = trace_number_scaled(text, len, 0, false, &m->base_time_ns, NULL);
-    } else if (key_is(key, key_len, "displayTimeUnit") && first(st, SEEN_UNIT)) {
-        if (cJSON_IsString(v))
-            copy_text(m->display_time_unit, sizeof m->display_time_unit, v->valuestring);
-    } else if (key_is(key, key_len, "deviceProperties") && first(st, SEEN_DEV)) {
-        read_devices(m, v);
-    }
+    read_fact(&st->meta, kind, v, text, len);
     cJSON_Delete(v);
     return 0;
 }

@@ -102,6 +102,11 @@ static int on_element(void *ctx, uint64_t index, uint64_t offset, const char *te
                                                      r->max_nest, &r->ev, &what, &used);
     if (fr != TRACE_FIELDS_UNSUPPORTED && used != len)
         fr = TRACE_FIELDS_UNSUPPORTED;
+    if (fr == TRACE_FIELDS_UNSUPPORTED && len > TRACE_CJSON_MAX_BYTES)
+        return err_set(e, ERR_LIMIT, "byte %llu: traceEvents element %llu (%zu bytes) is not "
+                       "strict JSON or nests deeper than %d, and is too large for cJSON",
+                       (unsigned long long)offset, (unsigned long long)index, len,
+                       TRACE_FIELDS_FAST_DEPTH);
     if (fr == TRACE_FIELDS_UNSUPPORTED) {
         size_t at = 0;
         fr = trace_fields_parse_cjson(text, len, r->scratch, &r->ev, &what, &at, &tree);
