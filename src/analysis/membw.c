@@ -100,8 +100,9 @@ static int collect_points(const struct model *m, const struct rank_model *r, str
         uint32_t lab = classify_name(m, &c, l, ev->name) - 1;
         int64_t dur = ev->dur != 0 ? ev->dur : 1000;   /* HTA: a 0 duration becomes 1 us */
         l->with_bw[lab] += (ev->flags & EV_FLAG_HAS_BW) != 0;
-        pts[i] = (struct bwpoint){ev->ts, ev->mem_bw_gbps, lab, ev->pid, +1};
-        pts[nmem + i] = (struct bwpoint){ev->ts + dur, -ev->mem_bw_gbps, lab, ev->pid, -1};
+        double bw = model_event_bw(r, ev);
+        pts[i] = (struct bwpoint){ev->ts, bw, lab, ev->pid, +1};
+        pts[nmem + i] = (struct bwpoint){ev->ts + dur, -bw, lab, ev->pid, -1};
     }
     *out = pts;
     *nout = 2 * nmem;

@@ -30,6 +30,8 @@ struct rank_builder {
     struct strtab strings;            /* local ids until the merge */
     struct event *events;             /* ts absolute ns until finish */
     size_t nevents, events_cap;
+    struct bw_entry *bw;              /* by position, for EV_FLAG_HAS_BW */
+    size_t nbw, bw_cap;
     struct flow_rec *flows;
     size_t nflows, flows_cap;
     struct name_rec *names;

@@ -50,6 +50,7 @@ void rank_builder_fini(struct rank_builder *b)
 {
     strtab_fini(&b->strings);
     free(b->events);
+    free(b->bw);
     free(b->flows);
     free(b->names);
     free(b->kind_of_cat);
@@ -140,7 +141,6 @@ static int add_event(struct rank_builder *b, const struct trace_event *ev, struc
     out->dur = ev->dur.ns;
     out->correlation = ev->correlation.present ? ev->correlation.v : -1;
     out->stream = ev->stream.present ? ev->stream.v : -1;
-    out->mem_bw_gbps = ev->has_mem_bw ? ev->mem_bw_gbps : 0.0;
     out->name = intern(b, ev->name);
     out->cat = intern(b, ev->cat);
     out->pid = intern(b, ev->pid);
@@ -153,6 +153,11 @@ static int add_event(struct rank_builder *b, const struct trace_event *ev, struc
                            (ev->ts.is_float ? EV_FLAG_TS_FLOAT : 0) |
                            (ev->stream.present ? EV_FLAG_HAS_STREAM : 0) |
                            (ev->has_mem_bw ? EV_FLAG_HAS_BW : 0));
+    if (ev->has_mem_bw) {
+        if (VEC_PUSH_SLOT(b->bw, b->nbw, b->bw_cap))
+            return err_set(e, ERR_NOMEM, "out of memory after %zu events", b->nevents);
+        b->bw[b->nbw++] = (struct bw_entry){(uint32_t)(b->nevents - 1), ev->mem_bw_gbps};
+    }
     if (ev->ph == TRACE_PH_X) {
         b->complete_events++;
         b->complete_by_kind[out->kind]++;

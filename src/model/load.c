@@ -167,6 +167,10 @@ static int adopt_rank(struct model *m, struct rank_model *r, struct load_job *j,
     r->nevents = b->nevents;
     b->events = NULL;
     b->nevents = b->events_cap = 0;
+    r->bw = b->bw;
+    r->nbw = b->nbw;
+    b->bw = NULL;
+    b->nbw = b->bw_cap = 0;
     r->elements = b->elements;
     memcpy(r->complete_by_kind, b->complete_by_kind, sizeof r->complete_by_kind);
     r->complete_events = b->complete_events;
@@ -422,6 +426,7 @@ void model_free(struct model *m)
         free_derived(r);
         free(r->path);
         free(r->events);
+        free(r->bw);
         free(r->iterations);
         free(r->names);
         for (size_t k = 0; k < r->nwarning_texts; k++)

@@ -56,7 +56,6 @@ struct event {
     int64_t dur;           /* ns; negative only under semantics.ns_rounding */
     int64_t correlation;   /* args.correlation, -1 when absent */
     int64_t stream;        /* numeric args.stream, -1 when absent or not a number */
-    double mem_bw_gbps;    /* args "memory bandwidth (GB/s)", 0 when absent */
     uint32_t name, cat;    /* ids in model->strings */
     uint32_t pid, tid;     /* ids in model->strings of the canonical text */
     uint32_t index;        /* position in the file's traceEvents */
@@ -65,6 +64,8 @@ struct event {
     uint8_t kind;          /* enum ev_kind */
     uint8_t flags;         /* enum ev_flag */
 };
+/* DESIGN.md budgets 100 resident bytes per event, indices included. */
+_Static_assert(sizeof(struct event) <= 64, "struct event grew past 64 bytes");
 
 enum rank_source {
     RANK_FROM_DISTRIBUTED_INFO = 0,
@@ -84,6 +85,13 @@ struct iteration {
     int64_t number;       /* N of ProfilerStep#N */
     int64_t ts, dur;      /* ns */
     uint32_t pos;         /* position in rank->events */
+};
+
+/* args "memory bandwidth (GB/s)" of one event; few events carry it, so it
+ * lives beside the events (64 bytes each) instead of in them. */
+struct bw_entry {
+    uint32_t pos;          /* position in rank->events */
+    double gbps;
 };
 
 /* A process_name (tid == 0) or thread_name metadata event. */
@@ -125,6 +133,8 @@ struct rank_model {
 
     struct event *events;         /* every kept element, in file order */
     size_t nevents;
+    struct bw_entry *bw;          /* by pos: events with EV_FLAG_HAS_BW */
+    size_t nbw;
     uint64_t elements;            /* elements of traceEvents, kept or not */
     uint64_t complete_by_kind[EV_KIND_COUNT];  /* ph "X" events by kind */
     uint64_t complete_events;
@@ -234,6 +244,9 @@ static inline const char *model_str(const struct model *m, uint32_t id)
 {
     return strtab_str(&m->strings, id);
 }
+
+/* args "memory bandwidth (GB/s)" of an event of r, 0 when absent. O(log n). */
+double model_event_bw(const struct rank_model *r, const struct event *ev);
 
 /* Finds the rank with this number, or NULL. */
 const struct rank_model *model_find_rank(const struct model *m, int64_t rank);

@@ -86,3 +86,21 @@ const char *model_rank_source_name(enum rank_source s)
         return "defaulted";
     }
 }
+
+double model_event_bw(const struct rank_model *r, const struct event *ev)
+{
+    if (!(ev->flags & EV_FLAG_HAS_BW) || ev < r->events || ev >= r->events + r->nevents)
+        return 0.0;
+    uint32_t pos = (uint32_t)(ev - r->events);
+    size_t lo = 0, hi = r->nbw;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r->bw[mid].pos == pos)
+            return r->bw[mid].gbps;
+        if (r->bw[mid].pos < pos)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return 0.0;
+}
