@@ -5,6 +5,7 @@
  * loading thread. It implements struct trace_sink, interning names in its own
  * string table so loader threads share nothing; model_load merges them. */
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -66,6 +67,10 @@ enum ev_kind model_kind_of_category(const char *cat, size_t len);
 int model_finish_rank(struct model *m, struct rank_model *r, const struct rank_builder *b,
                       struct err *e);
 int model_finish(struct model *m, struct err *e);
+
+/* Counts a warning and keeps its text while fewer than the max are kept. */
+void model_warn_list_add(char **texts, size_t *ntexts, uint64_t *count, const char *fmt,
+                         va_list ap) __attribute__((format(printf, 4, 0)));
 
 /* Adds a warning to a loaded rank (counted always, text kept up to the max). */
 void model_rank_warn(struct rank_model *r, const char *fmt, ...)

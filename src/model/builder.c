@@ -61,17 +61,10 @@ void rank_builder_fini(struct rank_builder *b)
 
 void rank_builder_warn(struct rank_builder *b, const char *fmt, ...)
 {
-    b->nwarnings++;
-    if (b->nwarning_texts >= MODEL_MAX_WARNING_TEXTS)
-        return;
-    char buf[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    model_warn_list_add(b->warning_texts, &b->nwarning_texts, &b->nwarnings, fmt, ap);
     va_end(ap);
-    char *copy = strdup(buf);
-    if (copy)
-        b->warning_texts[b->nwarning_texts++] = copy;
 }
 
 static uint32_t intern(struct rank_builder *b, struct trace_str s)

@@ -353,17 +353,23 @@ int model_finish(struct model *m, struct err *e)
     return 0;
 }
 
-void model_rank_warn(struct rank_model *r, const char *fmt, ...)
+void model_warn_list_add(char **texts, size_t *ntexts, uint64_t *count, const char *fmt,
+                         va_list ap)
 {
-    r->nwarnings++;
-    if (r->nwarning_texts >= MODEL_MAX_WARNING_TEXTS)
+    ++*count;
+    if (*ntexts >= MODEL_MAX_WARNING_TEXTS)
         return;
     char buf[512];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
     char *copy = strdup(buf);
     if (copy)
-        r->warning_texts[r->nwarning_texts++] = copy;
+        texts[(*ntexts)++] = copy;
+}
+
+void model_rank_warn(struct rank_model *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    model_warn_list_add(r->warning_texts, &r->nwarning_texts, &r->nwarnings, fmt, ap);
+    va_end(ap);
 }
