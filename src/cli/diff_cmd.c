@@ -1,0 +1,243 @@
+#include "config.h"
+#include "cli/diff_cmd.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/diff_out.h"
+#include "cli/format.h"
+#include "cli/session.h"
+
+#define EXIT_REGRESSION 3
+
+/* One side of the diff while the command runs. */
+struct side {
+    const char *label;   /* "control" or "test" */
+    const char *path;
+    struct model *m;
+    struct diff_plan plan;
+};
+
+static void request_lists(const struct htx_int_list *ranks, const struct htx_int_list *iters,
+                          struct diff_request_side *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!ranks->all) {
+        out->ranks = ranks->v;
+        out->nranks = ranks->n;
+    }
+    out->all_ranks = ranks->given && ranks->all;
+    if (!iters->all) {
+        out->iterations = iters->v;
+        out->niterations = iters->n;
+    }
+    out->all_iterations = iters->given && iters->all;
+}
+
+void cli_diff_request(const struct htx_options *opts, bool test, struct diff_request_side *out)
+{
+    const struct htx_int_list *r = test ? &opts->test_ranks : &opts->control_ranks;
+    const struct htx_int_list *it = test ? &opts->test_iterations : &opts->control_iterations;
+    request_lists(r->given ? r : &opts->ranks, it->given ? it : &opts->iterations, out);
+}
+
+void cli_diff_semantics(const struct htx_options *opts, struct semantics *out)
+{
+    struct semantics user;
+    htx_options_semantics(opts, &user);
+    diff_semantics(&user, out);
+    if (opts->last_step == HTX_LAST_STEP_DROP)
+        out->drop_last_step = true;
+    else if (opts->last_step == HTX_LAST_STEP_INCLUDE)
+        out->drop_last_step = false;
+}
+
+/* ---- loading and selecting ------------------------------------------------ */
+
+/* Prints "htx: <label>: <message>" and returns the exit status. */
+static int fail(const char *label, struct err *e)
+{
+    if (!e->code)
+        e->code = ERR_INTERNAL;
+    err_prefix(e, "%s", label);
+    return cli_fail(e);
+}
+
+static void warn_side(const struct side *s)
+{
+    for (const char *n = s->m->notes; n && *n;) {
+        const char *nl = strchr(n, '\n');
+        int len = (int)(nl ? (size_t)(nl - n) : strlen(n));
+        if (len > 0)
+            cli_warn("%s: %.*s", s->label, len, n);
+        n = nl ? nl + 1 : NULL;
+    }
+    for (size_t i = 0; i < s->m->nfailed; i++) {
+        const struct failed_file *f = &s->m->failed[i];
+        if (strstr(f->message, f->path))
+            cli_warn("%s: skipped %s", s->label, f->message);
+        else
+            cli_warn("%s: skipped %s: %s", s->label, f->path, f->message);
+    }
+}
+
+static int load_side(const struct htx_options *opts, const struct semantics *sem,
+                     struct side *s)
+{
+    struct err e = {0, ""};
+    struct load_opts lo;
+    if (cli_load_opts_init(&lo, opts, &e) < 0)
+        return fail(s->label, &e);
+    s->m = model_load(&s->path, 1, sem, &lo, &e);
+    if (!s->m)
+        return fail(s->label, &e);
+    warn_side(s);
+    return 0;
+}
+
+static int select_side(const struct htx_options *opts, struct side *s, struct arena *a)
+{
+    struct err e = {0, ""};
+    struct diff_request_side req;
+    cli_diff_request(opts, strcmp(s->label, "test") == 0, &req);
+    if (diff_resolve_side(s->m, &req, s->label, a, &s->plan, &e))
+        return cli_fail(&e);   /* the message names the side already */
+    struct selection sel;
+    diff_plan_selection(&s->plan, &sel);
+    sel.has_window = opts->has_window;
+    sel.window_start = opts->window_start;
+    sel.window_end = opts->window_end;
+    if (model_select(s->m, &sel, &e))
+        return fail(s->label, &e);
+    return 0;
+}
+
+/* ---- the regression gate -------------------------------------------------- */
+
+static void print_regressions(const struct diff_regression *r, size_t n, double pct)
+{
+    for (size_t i = 0; i < n; i++) {
+        char growth[48];
+        if (isinf(r[i].growth_pct))
+            snprintf(growth, sizeof growth, "new");
+        else
+            snprintf(growth, sizeof growth, "+%.1f%%", r[i].growth_pct);
+        fprintf(stderr, "htx: regression beyond %g%%: %s%s: %.3f us -> %.3f us (%s)\n",
+                pct, r[i].is_total ? "" : "kernel ", r[i].name, (double)r[i].control_ns / 1e3,
+                (double)r[i].test_ns / 1e3, growth);
+    }
+}
+
+/* Adds the regressions table; *crossed = how many things crossed the line. */
+static int run_gate(const struct htx_options *opts, const struct side *c, const struct side *t,
+                    struct arena *a, struct diff_output *out, size_t *crossed)
+{
+    struct err e = {0, ""};
+    struct diff_run_opts g = {DIFF_DEVICE_GPU, false, &c->plan, &t->plan, false, false};
+    struct diff_result gpu;
+    struct diff_regression *r;
+    if (diff_compare_sides(c->m, NULL, t->m, NULL, &g, false, a, &gpu, &e) ||
+        diff_find_regressions(&gpu, opts->fail_on_regression_pct, opts->min_duration_ns, a, &r,
+                              crossed, &e))
+        return fail("regression gate", &e);
+    struct table *tab = diff_regressions_table(r, *crossed, a);
+    if (!tab || table_list_add(&out->tables, tab)) {
+        e.code = ERR_NOMEM;
+        snprintf(e.msg, sizeof e.msg, "out of memory");
+        return fail("regression gate", &e);
+    }
+    if (*crossed)
+        table_set_note(tab, "grew more than %g%% (kernels with more than %" PRId64 " ns)",
+                       opts->fail_on_regression_pct, opts->min_duration_ns);
+    else
+        table_set_note(tab, "nothing grew beyond the threshold of %g%% (kernels with more than %"
+                       PRId64 " ns)", opts->fail_on_regression_pct, opts->min_duration_ns);
+    print_regressions(r, *crossed, opts->fail_on_regression_pct);
+    return 0;
+}
+
+/* Writes everything to a memory stream first, so that an error never leaves
+ * half a report on stdout. */
+static int write_report(const struct htx_options *opts, const struct side *sides,
+                        const struct table_list *tl, bool hta)
+{
+    struct err e = {0, ""};
+    struct cli_out out;
+    if (cli_out_open(&out, &e))
+        return cli_fail(&e);
+    struct format_opts fo;
+    format_opts_default(&fo);
+    fo.ascii = opts->ascii;
+    fo.escape_controls = cli_stdout_is_tty();
+    struct diff_out_side os[2];
+    for (int k = 0; k < 2; k++)
+        os[k] = (struct diff_out_side){sides[k].label, sides[k].path, sides[k].m, &sides[k].plan};
+    if (diff_write(out.f, opts->format, &fo, os, tl, hta)) {
+        cli_out_discard(&out);
+        err_set(&e, ERR_IO, "cannot write the report");
+        return cli_fail(&e);
+    }
+    return cli_out_commit(&out, stdout, &e) ? cli_fail(&e) : 0;
+}
+
+/* ---- the command ----------------------------------------------------------- */
+
+static enum diff_device device_of(enum htx_device d)
+{
+    return d == HTX_DEVICE_CPU ? DIFF_DEVICE_CPU : d == HTX_DEVICE_GPU ? DIFF_DEVICE_GPU
+                                                                       : DIFF_DEVICE_ALL;
+}
+
+static int diff_report(const struct htx_options *opts, struct side *sides, struct arena *a)
+{
+    struct semantics sem;
+    cli_diff_semantics(opts, &sem);
+    for (int k = 0; k < 2; k++) {
+        int rc = load_side(opts, &sem, &sides[k]);
+        if (!rc)
+            rc = select_side(opts, &sides[k], a);
+        if (rc)
+            return rc;
+    }
+    bool hta = sem.diff_hta_quirks;
+    struct diff_run_opts ro = {
+        device_of(opts->device), opts->short_names, &sides[0].plan, &sides[1].plan,
+        !hta && (sides[0].plan.nranks > 1 || sides[1].plan.nranks > 1), false,
+    };
+    struct diff_output out;
+    struct err e = {0, ""};
+    if (diff_run(sides[0].m, sides[1].m, &ro, a, &out, &e))
+        return fail("diff", &e);
+    size_t crossed = 0;
+    if (opts->has_fail_on_regression) {
+        int rc = run_gate(opts, &sides[0], &sides[1], a, &out, &crossed);
+        if (rc)
+            return rc;
+    }
+    int rc = write_report(opts, sides, &out.tables, hta);
+    return rc ? rc : crossed ? EXIT_REGRESSION : 0;
+}
+
+int cli_diff_main(const struct htx_options *opts)
+{
+    if (!opts->diff_report)
+        return -1;
+    if (opts->npaths != 2) {
+        fprintf(stderr, "htx diff: expected CONTROL and TEST\n");
+        return 2;
+    }
+    struct side sides[2] = {
+        {"control", opts->paths[0], NULL, {0}},
+        {"test", opts->paths[1], NULL, {0}},
+    };
+    struct arena a;
+    arena_init(&a, 1 << 20);
+    int rc = diff_report(opts, sides, &a);
+    arena_fini(&a);
+    model_free(sides[0].m);
+    model_free(sides[1].m);
+    return rc;
+}

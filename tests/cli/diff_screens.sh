@@ -1,0 +1,42 @@
+#!/bin/sh
+# Screen dumps of the diff view (STYLE.md §6.3): each
+# tests/expected/diff/screens/NAME.keys is a key script for
+# `htx diff --script`; its "# args:" line holds the rest of the command line
+# (run from tests/data/diff). The dumped screen must equal NAME.screen.
+# UPDATE=1 rewrites the expected screens instead (review them with git diff).
+HTX_SRCDIR=${HTX_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$HTX_SRCDIR/tests/env.sh"
+
+dir=$HTX_SRCDIR/tests/expected/diff/screens
+[ -x "$HTX" ] || fail "$HTX is not built"
+
+failed=0
+count=0
+for keys in "$dir"/*.keys; do
+    name=$(basename "$keys" .keys)
+    args=$(sed -n 's/^# args: //p' "$keys" | head -n 1)
+    out=$tmpdir/$name.screen
+    status=0
+    # shellcheck disable=SC2086 # args is a word list on purpose
+    (cd "$HTX_SRCDIR/tests/data/diff" &&
+        timeout 60 "$HTX" diff --script "$keys" --dump-screen "$out" $args) \
+        > "$tmpdir/$name.out" 2> "$tmpdir/$name.err" || status=$?
+    count=$((count + 1))
+    if [ "$status" != 0 ]; then
+        echo "FAIL: $name: exit status $status" >&2
+        cat "$tmpdir/$name.err" >&2
+        failed=$((failed + 1))
+        continue
+    fi
+    if [ "${UPDATE:-0}" = 1 ]; then
+        cp "$out" "$dir/$name.screen"
+        continue
+    fi
+    if ! diff -u "$dir/$name.screen" "$out" >&2; then
+        echo "FAIL: $name: screen differs (UPDATE=1 $0 rewrites it)" >&2
+        failed=$((failed + 1))
+    fi
+done
+[ "$count" -gt 0 ] || fail "no screen scripts in $dir"
+echo "$((count - failed)) of $count diff screens match"
+[ "$failed" -eq 0 ]
