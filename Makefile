@@ -1,24 +1,141 @@
-# The committed top-level Makefile: it drives autotools out of tree in build/.
-# (configure is never run in the source directory: it would overwrite this file.)
+# The committed top-level Makefile. It installs what the build needs (Debian
+# packages) and drives autotools out of tree: build/ for the program and the
+# tests, build-asan/ and build-valgrind/ for the checked variants.
+# configure never runs in the source directory: it would overwrite this file.
+#
+#   make run             install deps, build, open htx on assets/sample
+#   make check           install deps, build, run every test
+#   make check-asan      the tests under AddressSanitizer + UBSan (build-asan/)
+#   make check-valgrind  the Check tests under valgrind memcheck (build-valgrind/)
+#   make distcheck       build and test the release tarball
+#   make bench           load-time and memory benchmark (tests/bench.sh)
+#   make install         install htx and its man page (PREFIX=/usr/local)
+#   make assets          regenerate assets/ with the trace generator
+#   make clean           remove the build directories
+
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+VALGRIND_BUILD ?= build-valgrind
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+PREFIX ?= /usr/local
+CONFIGURE_FLAGS ?= --enable-werror
 SHELL := /bin/bash
 
-.PHONY: all deps run check check-asan check-valgrind distcheck bench fuzz clean install
+# Serialise autoreconf with anyone else regenerating this tree.
+AUTORECONF := $(shell command -v flock >/dev/null 2>&1 && echo flock /tmp/htx-autoreconf.lock) autoreconf -fi
 
-all: $(BUILD)/Makefile
+.PHONY: all deps run check check-asan check-valgrind distcheck bench install assets clean
+
+all: deps $(BUILD)/Makefile
 	$(MAKE) -C $(BUILD) -j$(JOBS)
 
-configure: configure.ac Makefile.am $(wildcard src/*/local.mk tests/*.mk)
-	autoreconf -fi
+# ---- dependencies ---------------------------------------------------------------
+
+# Debian package = how to tell it is installed: cmd:PROG (on PATH),
+# pc:MODULE (pkg-config), file:PATH, or fuzzer (clang's libFuzzer runtime).
+DEBIAN_DEPS = \
+	build-essential=cmd:gcc,cmd:make \
+	autoconf=cmd:autoreconf \
+	automake=cmd:automake \
+	pkg-config=cmd:pkg-config \
+	libncurses-dev=pc:ncursesw \
+	libcjson-dev=pc:libcjson \
+	zlib1g-dev=pc:zlib \
+	check=pc:check \
+	tmux=cmd:tmux \
+	groff-base=cmd:groff \
+	valgrind=cmd:valgrind \
+	clang=cmd:clang \
+	libclang-rt-dev=fuzzer \
+	time=file:/usr/bin/time \
+	gzip=cmd:gzip
+
+# Installs the missing packages (apt-get, through sudo when not root);
+# does nothing, and needs no network, when everything is there.
+deps:
+	@have() { \
+	    case $$1 in \
+	    cmd:*) command -v "$${1#cmd:}" >/dev/null 2>&1 ;; \
+	    pc:*) pkg-config --exists "$${1#pc:}" 2>/dev/null ;; \
+	    file:*) test -e "$${1#file:}" ;; \
+	    fuzzer) case $$(clang -print-file-name=libclang_rt.fuzzer-$$(uname -m).a 2>/dev/null) in \
+	            /*) true ;; *) false ;; esac ;; \
+	    esac; \
+	}; \
+	missing=; \
+	for dep in $(DEBIAN_DEPS); do \
+	    pkg=$${dep%%=*}; ok=1; \
+	    IFS=, read -ra tests <<< "$${dep#*=}"; \
+	    for t in "$${tests[@]}"; do have "$$t" || ok=0; done; \
+	    [ $$ok = 1 ] || missing="$$missing $$pkg"; \
+	done; \
+	[ -z "$$missing" ] && exit 0; \
+	echo "deps: installing:$$missing"; \
+	command -v apt-get >/dev/null || { echo "deps: no apt-get; install:$$missing" >&2; exit 1; }; \
+	sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing
+
+# ---- configure and build ------------------------------------------------------------
+
+configure: configure.ac Makefile.am $(wildcard src/*/*.mk tests/*.mk m4/*.m4)
+	$(AUTORECONF)
 	@touch configure
 
+# $(1) = build directory, $(2) = configure flags
+define configure_in
+	mkdir -p $(1) && cd $(1) && ../configure $(2)
+endef
+
 $(BUILD)/Makefile: configure
-	mkdir -p $(BUILD) && cd $(BUILD) && ../configure --enable-werror
+	$(call configure_in,$(BUILD),$(CONFIGURE_FLAGS) --prefix=$(PREFIX))
+
+# The checked variants keep assertions on and leave -Werror to build/:
+# their optimisation level and instrumentation change what GCC warns about.
+$(ASAN_BUILD)/Makefile: configure
+	$(call configure_in,$(ASAN_BUILD),--enable-asan --enable-debug CFLAGS="-O1 -g")
+
+$(VALGRIND_BUILD)/Makefile: configure
+	$(call configure_in,$(VALGRIND_BUILD),--enable-valgrind --enable-debug)
+
+run: all
+	$(BUILD)/src/htx assets/sample
+
+# ---- tests ----------------------------------------------------------------------
+
+# $(1) = build directory: runs its test suite, then prints every Check summary
+# line and each shell test's result; on failure, the failing tests' logs.
+define run_suite
+	@status=0; $(MAKE) -C $(1) -j$(JOBS) check || status=$$?; \
+	tests/summary.sh $(1) $$status
+endef
 
 check: all
-	$(MAKE) -C $(BUILD) -j$(JOBS) check || { cat $(BUILD)/tests/*.log 2>/dev/null | tail -100; exit 1; }
+	$(call run_suite,$(BUILD))
+
+check-asan: export ASAN_OPTIONS = detect_leaks=1
+check-asan: export UBSAN_OPTIONS = print_stacktrace=1:halt_on_error=1
+check-asan: deps $(ASAN_BUILD)/Makefile
+	$(MAKE) -C $(ASAN_BUILD) -j$(JOBS)
+	$(call run_suite,$(ASAN_BUILD))
+
+check-valgrind: deps $(VALGRIND_BUILD)/Makefile
+	$(MAKE) -C $(VALGRIND_BUILD) -j$(JOBS)
+	$(call run_suite,$(VALGRIND_BUILD))
+
+distcheck: all
+	$(MAKE) -C $(BUILD) distcheck DISTCHECK_CONFIGURE_FLAGS="$(CONFIGURE_FLAGS)"
+
+bench: all
+	$(MAKE) -C $(BUILD) tests/gen/htx-gen
+	tests/bench.sh $(BUILD)
+
+install: all
+	$(MAKE) -C $(BUILD) install
+
+assets: all
+	rm -rf assets/sample assets/diff
+	tests/gen/assets.sh $(BUILD)/tests/gen/htx-gen assets
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(VALGRIND_BUILD)

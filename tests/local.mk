@@ -6,3 +6,4 @@ include $(srcdir)/tests/analysis.mk
 include $(srcdir)/tests/cli.mk
 include $(srcdir)/tests/ui.mk
 include $(srcdir)/tests/gen.mk
+include $(srcdir)/tests/hostile.mk

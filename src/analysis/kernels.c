@@ -70,7 +70,8 @@ static int resort_points(const struct model *m, struct point *p, size_t n)
     if (rc == 0) {
         for (size_t i = 0; i < n; i++)
             tmp[i] = p[perm[i]];
-        memcpy(p, tmp, n * sizeof *p);
+        if (n)  /* p is NULL when there are no points: memcpy(NULL, .., 0) is UB */
+            memcpy(p, tmp, n * sizeof *p);
     }
     free(perm);
     free(tmp);

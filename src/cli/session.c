@@ -1,7 +1,9 @@
 #include "config.h"
 #include "cli/session.h"
 
+#include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -35,12 +37,50 @@ static void warn_notes(const char *notes)
     }
 }
 
+/* "1048576", "512K", "64M", "4G", "1T" (binary multiples, an optional
+ * trailing B or iB) into bytes; false when it is not such a size. */
+static bool parse_size(const char *text, uint64_t *bytes)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (end == text || errno || text[0] == '-')
+        return false;
+    unsigned shift = 0;
+    switch (*end) {
+    case 'K': case 'k': shift = 10; end++; break;
+    case 'M': case 'm': shift = 20; end++; break;
+    case 'G': case 'g': shift = 30; end++; break;
+    case 'T': case 't': shift = 40; end++; break;
+    default: break;
+    }
+    if (shift && *end == 'i')
+        end++;
+    if (*end == 'B')
+        end++;
+    if (*end != '\0' || v > (UINT64_MAX >> shift))
+        return false;
+    *bytes = (uint64_t)v << shift;
+    return true;
+}
+
+int cli_load_opts_init(struct load_opts *lo, const struct htx_options *opts, struct err *e)
+{
+    memset(lo, 0, sizeof *lo);
+    lo->threads = opts->threads;
+    const char *limit = getenv("HTX_MAX_INPUT_SIZE");
+    if (limit && limit[0] && !parse_size(limit, &lo->limits.max_uncompressed))
+        return err_set(e, ERR_USAGE, "HTX_MAX_INPUT_SIZE: bad value '%.64s': expected a size "
+                       "such as 512M or 4G (0 = no limit)", limit);
+    return 0;
+}
+
 struct model *cli_load(const struct htx_options *opts, const struct semantics *sem,
                        struct err *e)
 {
     struct load_opts lo;
-    memset(&lo, 0, sizeof lo);
-    lo.threads = opts->threads;
+    if (cli_load_opts_init(&lo, opts, e) < 0)
+        return NULL;
     struct model *m = model_load(opts->paths, opts->npaths, sem, &lo, e);
     if (!m)
         return NULL;

@@ -19,6 +19,12 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "htx: <e->msg>" on stderr and returns the exit status for e. */
 int cli_fail(const struct err *e);
 
+/* The load options every command uses: the thread count from opts and
+ * the per-file limit on uncompressed bytes from $HTX_MAX_INPUT_SIZE
+ * ("64M", "4G"; unset or 0 = no limit), a guard against gzip bombs.
+ * ERR_USAGE when the variable is not a size. */
+int cli_load_opts_init(struct load_opts *lo, const struct htx_options *opts, struct err *e);
+
 /* Loads opts->paths with the options' semantics and thread count. Failed
  * rank files and skipped directory entries are reported on stderr. Returns
  * NULL with e set when nothing loads. Caller owns the model (model_free). */

@@ -1,0 +1,417 @@
+#include "config.h"
+#include "ui/actions.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ui/docs.h"
+#include "ui/keys.h"
+#include "ui/text.h"
+#include "ui/timeline.h"
+
+/* Global actions, the prompt, the overlays and mouse hit-testing. */
+
+unsigned ui_act_quit(struct ui_state *st, const struct model *m)
+{
+    (void)m;
+    st->quit = true;
+    return UI_QUIT;
+}
+
+unsigned ui_act_help(struct ui_state *st, const struct model *m)
+{
+    (void)m;
+    if (ui_help_lines(st) != 0) {
+        ui_state_message(st, true, "out of memory");
+        return UI_REDRAW;
+    }
+    st->overlay = UI_OVERLAY_HELP;
+    st->overlay_top = 0;
+    return UI_REDRAW;
+}
+
+unsigned ui_act_redraw(struct ui_state *st, const struct model *m)
+{
+    (void)st;
+    (void)m;
+    return UI_REDRAW | UI_RELAYOUT;
+}
+
+unsigned ui_act_escape(struct ui_state *st, const struct model *m)
+{
+    struct ui_doc *d = &st->docs[st->view];
+
+    (void)m;
+    if (ui_view_is_doc(st->view) && d->filter[0] && st->focus == UI_FOCUS_MAIN) {
+        d->filter[0] = 0;
+        ui_doc_rebuild_views(st, d);
+        ui_state_message(st, false, "filter cleared");
+    } else if (st->view == UI_VIEW_TIMELINE && (st->njumps || st->tl.has_mark)) {
+        st->njumps = 0;
+        st->tl.has_mark = false;
+        st->jump_what[0] = 0;
+        ui_state_message(st, false, "cleared");
+    } else if (st->view != st->prev_view) {
+        enum ui_view_id v = st->view;
+        st->view = st->prev_view;
+        st->prev_view = v;
+    } else if (st->focus == UI_FOCUS_RANKS) {
+        st->focus = UI_FOCUS_MAIN;
+    }
+    return UI_REDRAW;
+}
+
+unsigned ui_act_view(struct ui_state *st, const struct model *m, enum ui_view_id id)
+{
+    (void)m;
+    if (id == UI_VIEW_DIFF && !st->diff_view) {
+        ui_state_message(st, true, "the diff view opens with: htx diff CONTROL TEST");
+        return UI_REDRAW;
+    }
+    if (id != st->view) {
+        st->prev_view = st->view;
+        st->view = id;
+    }
+    st->focus = UI_FOCUS_MAIN;
+    return UI_REDRAW;
+}
+
+static bool left_pane_shown(const struct ui_state *st)
+{
+    return st->layout.left.w > 0;
+}
+
+unsigned ui_act_focus_next(struct ui_state *st, const struct model *m)
+{
+    struct ui_doc *d = &st->docs[st->view];
+
+    (void)m;
+    if (st->focus == UI_FOCUS_RANKS) {
+        st->focus = UI_FOCUS_MAIN;
+        d->cur = 0;
+    } else if (ui_view_is_doc(st->view) && d->cur + 1 < d->ntables) {
+        d->cur++;
+    } else if (left_pane_shown(st)) {
+        st->focus = UI_FOCUS_RANKS;
+    } else {
+        d->cur = 0;
+    }
+    ui_doc_scroll(st);
+    return UI_REDRAW;
+}
+
+unsigned ui_act_focus_prev(struct ui_state *st, const struct model *m)
+{
+    struct ui_doc *d = &st->docs[st->view];
+
+    (void)m;
+    if (st->focus == UI_FOCUS_RANKS) {
+        st->focus = UI_FOCUS_MAIN;
+        d->cur = d->ntables ? d->ntables - 1 : 0;
+    } else if (ui_view_is_doc(st->view) && d->cur > 0) {
+        d->cur--;
+    } else if (left_pane_shown(st)) {
+        st->focus = UI_FOCUS_RANKS;
+    } else {
+        d->cur = d->ntables ? d->ntables - 1 : 0;
+    }
+    ui_doc_scroll(st);
+    return UI_REDRAW;
+}
+
+static unsigned iter_step(struct ui_state *st, int dir)
+{
+    long n = (long)st->niterations;
+
+    if (n == 0) {
+        ui_state_message(st, true, "no iterations: the trace has no ProfilerStep events");
+        return UI_REDRAW;
+    }
+    // Cycle all -> first -> ... -> last -> all (and back).
+    long i = st->iteration == UI_ITER_LIST ? (dir > 0 ? 0 : n - 1) : st->iteration + dir;
+    if (i >= n)
+        i = -1;
+    else if (i < -1)
+        i = n - 1;
+    st->iteration = i;
+    if (i < 0)
+        ui_state_message(st, false, "all iterations");
+    else
+        ui_state_message(st, false, "iteration %lld (%ld of %ld)",
+                         (long long)st->iterations[i], i + 1, n);
+    return UI_REDRAW | UI_RESELECT;
+}
+
+unsigned ui_act_iter_next(struct ui_state *st, const struct model *m)
+{
+    (void)m;
+    return iter_step(st, 1);
+}
+
+unsigned ui_act_iter_prev(struct ui_state *st, const struct model *m)
+{
+    (void)m;
+    return iter_step(st, -1);
+}
+
+unsigned ui_act_search(struct ui_state *st, const struct model *m)
+{
+    (void)m;
+    st->prompt = UI_PROMPT_SEARCH;
+    if (st->view == UI_VIEW_TIMELINE)
+        snprintf(st->prompt_text, sizeof st->prompt_text, "%s", st->tl_search);
+    else
+        snprintf(st->prompt_text, sizeof st->prompt_text, "%s", st->docs[st->view].search);
+    return UI_REDRAW;
+}
+
+unsigned ui_act_filter(struct ui_state *st, const struct model *m)
+{
+    (void)m;
+    if (!ui_view_is_doc(st->view)) {
+        ui_state_message(st, true, "f filters the tables of views 2-9 and i");
+        return UI_REDRAW;
+    }
+    st->prompt = UI_PROMPT_FILTER;
+    snprintf(st->prompt_text, sizeof st->prompt_text, "%s", st->docs[st->view].filter);
+    return UI_REDRAW;
+}
+
+/* ---- prompt ---- */
+
+static void prompt_backspace(char *s)
+{
+    size_t n = strlen(s);
+    while (n > 0 && ((unsigned char)s[n - 1] & 0xC0) == 0x80)
+        n--;  // drop continuation bytes, then the lead byte
+    if (n > 0)
+        n--;
+    s[n] = 0;
+}
+
+static unsigned prompt_key(struct ui_state *st, const struct model *m, int key)
+{
+    size_t n = strlen(st->prompt_text);
+
+    if (key == UI_KEY_ESC || key == UI_KEY_CTRL('c') || key == UI_KEY_INTERRUPT) {
+        st->prompt = UI_PROMPT_NONE;
+        return key == UI_KEY_ESC ? UI_REDRAW : ui_act_quit(st, m);
+    }
+    if (key == UI_KEY_ENTER || key == '\r')
+        return ui_prompt_apply(st, m);
+    if (key == UI_KEY_BACKSPACE || key == 127 || key == 8) {
+        prompt_backspace(st->prompt_text);
+    } else if (key == UI_KEY_CTRL('u')) {
+        st->prompt_text[0] = 0;
+    } else if (key >= 32 && key < UI_KEY_BASE && key != 127 && n + 5 < sizeof st->prompt_text) {
+        n += ui_utf8_encode((uint32_t)key, st->prompt_text + n);
+        st->prompt_text[n] = 0;
+    }
+    return UI_REDRAW;
+}
+
+/* ---- overlays ---- */
+
+static unsigned overlay_key(struct ui_state *st, const struct model *m, int key)
+{
+    size_t page = st->layout.body.h > 4 ? (size_t)st->layout.body.h - 2 : 1;
+
+    switch (key) {
+    case 'q':
+    case UI_KEY_CTRL('c'):
+    case UI_KEY_INTERRUPT:
+        return ui_act_quit(st, m);
+    case UI_KEY_ESC:
+    case '?':
+    case UI_KEY_ENTER:
+        st->overlay = UI_OVERLAY_NONE;
+        return UI_REDRAW;
+    case 'j':
+    case UI_KEY_DOWN:
+    case UI_KEY_WHEEL_DOWN:
+        if (st->overlay_top + 1 < st->noverlay_lines)
+            st->overlay_top++;
+        return UI_REDRAW;
+    case 'k':
+    case UI_KEY_UP:
+    case UI_KEY_WHEEL_UP:
+        if (st->overlay_top > 0)
+            st->overlay_top--;
+        return UI_REDRAW;
+    case UI_KEY_PGDN:
+    case ' ':
+        st->overlay_top += page;
+        if (st->overlay_top >= st->noverlay_lines)
+            st->overlay_top = st->noverlay_lines ? st->noverlay_lines - 1 : 0;
+        return UI_REDRAW;
+    case UI_KEY_PGUP:
+        st->overlay_top = st->overlay_top > page ? st->overlay_top - page : 0;
+        return UI_REDRAW;
+    case UI_KEY_CTRL('l'):
+        return UI_REDRAW | UI_RELAYOUT;
+    case UI_KEY_RESIZE:
+        return UI_REDRAW | UI_RELAYOUT;
+    default:
+        return 0;
+    }
+}
+
+/* ---- dispatch ---- */
+
+unsigned ui_context(const struct ui_state *st)
+{
+    if (st->focus == UI_FOCUS_RANKS)
+        return UI_CTX_RANKS;
+    if (st->view == UI_VIEW_TIMELINE)
+        return UI_CTX_TIMELINE;
+    if (ui_view_is_doc(st->view))
+        return UI_CTX_DOC;
+    return UI_CTX_VIEW;
+}
+
+static const struct ui_binding *find_binding(int key, unsigned ctx)
+{
+    size_t n;
+    const struct ui_binding *b = ui_bindings(&n);
+
+    for (size_t i = 0; i < n; i++)
+        if (b[i].key == key && (b[i].ctx & ctx))
+            return &b[i];
+    return NULL;
+}
+
+static unsigned view_ctx(const struct ui_state *st)
+{
+    if (st->view == UI_VIEW_TIMELINE)
+        return UI_CTX_TIMELINE;
+    return ui_view_is_doc(st->view) ? UI_CTX_DOC : UI_CTX_VIEW;
+}
+
+unsigned ui_dispatch(struct ui_state *st, const struct model *m, int key)
+{
+    const struct ui_view_ops *v = ui_view_get(st, st->view);
+    const struct ui_binding *b = NULL;
+
+    if (key == UI_KEY_RESIZE)
+        return UI_REDRAW | UI_RELAYOUT;
+    st->message[0] = 0;
+    if (st->prompt != UI_PROMPT_NONE)
+        return prompt_key(st, m, key);
+    if (st->overlay != UI_OVERLAY_NONE)
+        return overlay_key(st, m, key);
+    if (key == UI_KEY_INTERRUPT)
+        return ui_act_quit(st, m);
+    if (st->focus == UI_FOCUS_MAIN && v && v->on_key) {
+        unsigned r = v->on_key(st, m, key);
+        if (!(r & UI_UNHANDLED))
+            return r;
+    }
+    // The focused pane's keys first, then the active view's, then global.
+    if (st->focus == UI_FOCUS_RANKS)
+        b = find_binding(key, UI_CTX_RANKS);
+    if (!b)
+        b = find_binding(key, view_ctx(st));
+    if (!b)
+        return 0;
+    return b->fn(st, m);
+}
+
+/* ---- mouse ---- */
+
+static bool inside(struct ui_rect r, int y, int x)
+{
+    return y >= r.y && y < r.y + r.h && x >= r.x && x < r.x + r.w;
+}
+
+static unsigned click_tab(struct ui_state *st, const struct model *m, int y, int x)
+{
+    int widths[UI_VIEW_COUNT], line[UI_VIEW_COUNT], col[UI_VIEW_COUNT];
+    enum ui_view_id ids[UI_VIEW_COUNT];
+    size_t n = 0;
+
+    for (int id = 0; id < UI_VIEW_COUNT; id++) {
+        const struct ui_view_ops *v = ui_view_get(st, (enum ui_view_id)id);
+        if (!v)
+            continue;
+        char label[64];
+        snprintf(label, sizeof label, "%c %s", v->key, v->name);
+        widths[n] = ui_text_width(label, strlen(label), false);
+        ids[n++] = (enum ui_view_id)id;
+    }
+    ui_tabs_place(widths, n, st->layout.tabs.w, line, col);
+    for (size_t i = 0; i < n; i++)
+        if (y - st->layout.tabs.y == line[i] && x - st->layout.tabs.x >= col[i] &&
+            x - st->layout.tabs.x < col[i] + widths[i])
+            return ui_act_view(st, m, ids[i]);
+    return 0;
+}
+
+static unsigned click_left(struct ui_state *st, const struct model *m, int y, int x)
+{
+    size_t i = st->item_top + (size_t)(y - st->layout.left_in.y);
+
+    st->focus = UI_FOCUS_RANKS;
+    if (i >= st->nitems)
+        return UI_REDRAW;
+    st->item = i;
+    // The first columns hold the arrow / checkbox: a click there acts.
+    if (x - st->layout.left_in.x < 4)
+        return st->items[i].kind == UI_ITEM_RANK ? ui_act_item_expand(st, m)
+                                                 : ui_act_item_toggle(st, m);
+    return UI_REDRAW;
+}
+
+static unsigned click_body(struct ui_state *st, const struct model *m, int y, int x)
+{
+    struct ui_rect b = st->layout.body;
+
+    st->focus = UI_FOCUS_MAIN;
+    if (st->view == UI_VIEW_TIMELINE) {
+        int lw = ui_timeline_label_w(b.w);
+        size_t lane = st->tl.lane_top + (size_t)(y - b.y - UI_TIMELINE_PINNED);
+        if (y - b.y >= UI_TIMELINE_PINNED && lane < st->nlanes)
+            st->tl.lane = lane;
+        if (x - b.x > lw && x - b.x - lw - 1 < ui_timeline_cols(st))
+            st->tl.cursor = x - b.x - lw - 1;
+        (void)m;
+        return UI_REDRAW;
+    }
+    if (ui_view_is_doc(st->view)) {
+        const struct ui_view_ops *v = ui_view_get(st, st->view);
+        size_t pinned = v->pinned ? v->pinned(st, m) : 0;
+        size_t top = v->top ? v->top(st, m, b.h) : 0;
+        if ((size_t)(y - b.y) < pinned)
+            return UI_REDRAW;
+        struct ui_doc *d = &st->docs[st->view];
+        struct ui_doc_line l = ui_doc_locate(d, top + (size_t)(y - b.y) - pinned);
+        if (l.kind == UI_DOC_ROW) {
+            d->cur = l.index;
+            d->row[l.index] = l.sub;
+        }
+    }
+    return UI_REDRAW;
+}
+
+unsigned ui_mouse(struct ui_state *st, const struct model *m, int y, int x, int button)
+{
+    if (button == UI_KEY_WHEEL_UP || button == UI_KEY_WHEEL_DOWN) {
+        unsigned r = 0;
+        for (int i = 0; i < 3; i++)
+            r |= ui_dispatch(st, m, button == UI_KEY_WHEEL_UP ? UI_KEY_UP : UI_KEY_DOWN);
+        return r;
+    }
+    st->message[0] = 0;
+    if (st->overlay != UI_OVERLAY_NONE) {
+        st->overlay = UI_OVERLAY_NONE;
+        return UI_REDRAW;
+    }
+    if (st->prompt != UI_PROMPT_NONE || st->layout.too_small)
+        return 0;
+    if (inside(st->layout.tabs, y, x))
+        return click_tab(st, m, y, x);
+    if (st->layout.left.w > 0 && inside(st->layout.left_in, y, x))
+        return click_left(st, m, y, x);
+    if (inside(st->layout.body, y, x))
+        return click_body(st, m, y, x);
+    return 0;
+}

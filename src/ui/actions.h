@@ -1,0 +1,114 @@
+#ifndef HTX_UI_ACTIONS_H
+#define HTX_UI_ACTIONS_H
+
+#include <stddef.h>
+
+#include "model/model.h"
+#include "ui/state.h"
+#include "ui/view.h"
+
+/* The key table and the actions it dispatches to (htop's
+ * Action_setBindings). An action changes the plain ui_state and returns
+ * enum ui_reaction flags; none touches curses, the terminal or the model
+ * (the loop applies UI_RESELECT with model_select). The help overlay is
+ * generated from the same table, so it cannot go out of date. */
+
+/* Every binding, in the order the help overlay lists them. */
+const struct ui_binding *ui_bindings(size_t *n);
+
+/* Where the keys go right now (enum ui_context bit). */
+unsigned ui_context(const struct ui_state *st);
+
+/* Handles one key: the prompt or an overlay when one is open, else the
+ * active view's on_key, else the first binding for the key and context.
+ * Unbound keys return 0. */
+unsigned ui_dispatch(struct ui_state *st, const struct model *m, int key);
+
+/* A mouse event at screen (y, x): button 1 press selects/moves the cursor
+ * (a tab switches view), the wheel scrolls (UI_KEY_WHEEL_UP/DOWN). */
+unsigned ui_mouse(struct ui_state *st, const struct model *m, int y, int x, int button);
+
+/* Fills the help overlay's lines from the key table. */
+int ui_help_lines(struct ui_state *st);
+
+/* ---- actions (exported for the tests) ---- */
+unsigned ui_act_quit(struct ui_state *st, const struct model *m);
+unsigned ui_act_help(struct ui_state *st, const struct model *m);
+unsigned ui_act_escape(struct ui_state *st, const struct model *m);
+unsigned ui_act_redraw(struct ui_state *st, const struct model *m);
+unsigned ui_act_focus_next(struct ui_state *st, const struct model *m);
+unsigned ui_act_focus_prev(struct ui_state *st, const struct model *m);
+unsigned ui_act_iter_next(struct ui_state *st, const struct model *m);
+unsigned ui_act_iter_prev(struct ui_state *st, const struct model *m);
+unsigned ui_act_search(struct ui_state *st, const struct model *m);
+unsigned ui_act_filter(struct ui_state *st, const struct model *m);
+
+/* Switches to view id (the number keys, i and d). */
+unsigned ui_act_view(struct ui_state *st, const struct model *m, enum ui_view_id id);
+
+/* left pane (ui/actions_ranks.c) */
+unsigned ui_act_item_down(struct ui_state *st, const struct model *m);
+unsigned ui_act_item_up(struct ui_state *st, const struct model *m);
+unsigned ui_act_item_page_down(struct ui_state *st, const struct model *m);
+unsigned ui_act_item_page_up(struct ui_state *st, const struct model *m);
+unsigned ui_act_item_first(struct ui_state *st, const struct model *m);
+unsigned ui_act_item_last(struct ui_state *st, const struct model *m);
+unsigned ui_act_item_expand(struct ui_state *st, const struct model *m);
+unsigned ui_act_item_collapse(struct ui_state *st, const struct model *m);
+unsigned ui_act_item_toggle(struct ui_state *st, const struct model *m);
+unsigned ui_act_item_all(struct ui_state *st, const struct model *m);
+unsigned ui_act_item_only(struct ui_state *st, const struct model *m);
+
+/* timeline (ui/actions_timeline.c) */
+unsigned ui_act_tl_left(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_right(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_pan_left(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_pan_right(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_up(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_down(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_page_up(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_page_down(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_first(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_last(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_zoom_in(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_zoom_out(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_fit(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_details(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_window(struct ui_state *st, const struct model *m);
+unsigned ui_act_jump_next(struct ui_state *st, const struct model *m);
+unsigned ui_act_jump_prev(struct ui_state *st, const struct model *m);
+
+/* Finds the events whose name contains `text` (case-insensitive) in the
+ * included ranks, or equals it exactly when `exact`; rank_filter >= 0
+ * limits them to one rank number. Sets st->jumps (by time) and returns how
+ * many there are; st->jump_what describes them. */
+size_t ui_find_instances(struct ui_state *st, const struct model *m, const char *text,
+                         bool exact, int64_t rank_filter);
+
+/* Applies a timeline search: the matching events become the instances
+ * that n/N step through, starting at the cursor. */
+unsigned ui_tl_search_apply(struct ui_state *st, const struct model *m, const char *text);
+
+/* analysis views (ui/actions_doc.c) */
+unsigned ui_act_doc_down(struct ui_state *st, const struct model *m);
+unsigned ui_act_doc_up(struct ui_state *st, const struct model *m);
+unsigned ui_act_doc_page_down(struct ui_state *st, const struct model *m);
+unsigned ui_act_doc_page_up(struct ui_state *st, const struct model *m);
+unsigned ui_act_doc_first(struct ui_state *st, const struct model *m);
+unsigned ui_act_doc_last(struct ui_state *st, const struct model *m);
+unsigned ui_act_doc_next_table(struct ui_state *st, const struct model *m);
+unsigned ui_act_doc_prev_table(struct ui_state *st, const struct model *m);
+unsigned ui_act_doc_sort(struct ui_state *st, const struct model *m);
+unsigned ui_act_doc_sort_reverse(struct ui_state *st, const struct model *m);
+unsigned ui_act_doc_export(struct ui_state *st, const struct model *m);
+unsigned ui_act_doc_enter(struct ui_state *st, const struct model *m);
+unsigned ui_act_doc_search_next(struct ui_state *st, const struct model *m);
+unsigned ui_act_doc_search_prev(struct ui_state *st, const struct model *m);
+
+/* Applies a finished prompt: search or filter text for the current view. */
+unsigned ui_prompt_apply(struct ui_state *st, const struct model *m);
+
+/* Keeps the doc cursor visible after a move (body height from st->layout). */
+void ui_doc_scroll(struct ui_state *st);
+
+#endif

@@ -1,0 +1,353 @@
+#include "config.h"
+#include "ui/actions.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/details.h"
+#include "ui/text.h"
+#include "ui/timeline.h"
+
+/* Timeline actions: cursor, lanes, zoom, pan, details, window marks and
+ * stepping through instances. */
+
+#define UI_MAX_JUMPS 1000000
+
+static int64_t cursor_time(const struct ui_state *st)
+{
+    struct ui_timescale ts;
+    ui_timeline_scale(st, &ts);
+    return ui_col_time(&ts, st->tl.cursor);
+}
+
+static int64_t min_span(const struct ui_state *st)
+{
+    return ui_timeline_cols(st);
+}
+
+static void clamp_cursor(struct ui_state *st)
+{
+    int cols = ui_timeline_cols(st);
+    if (st->tl.cursor >= cols)
+        st->tl.cursor = cols - 1;
+    if (st->tl.cursor < 0)
+        st->tl.cursor = 0;
+}
+
+static unsigned pan(struct ui_state *st, int64_t delta)
+{
+    ui_pan(&st->tl.t0, &st->tl.t1, delta, st->tl.lo, st->tl.hi);
+    return UI_REDRAW;
+}
+
+unsigned ui_act_tl_left(struct ui_state *st, const struct model *m)
+{
+    (void)m;
+    clamp_cursor(st);
+    if (st->tl.cursor > 0) {
+        st->tl.cursor--;
+        return UI_REDRAW;
+    }
+    return pan(st, -(st->tl.t1 - st->tl.t0) / 4);
+}
+
+unsigned ui_act_tl_right(struct ui_state *st, const struct model *m)
+{
+    (void)m;
+    clamp_cursor(st);
+    if (st->tl.cursor + 1 < ui_timeline_cols(st)) {
+        st->tl.cursor++;
+        return UI_REDRAW;
+    }
+    return pan(st, (st->tl.t1 - st->tl.t0) / 4);
+}
+
+unsigned ui_act_tl_pan_left(struct ui_state *st, const struct model *m)
+{
+    (void)m;
+    return pan(st, -(st->tl.t1 - st->tl.t0) / 2);
+}
+
+unsigned ui_act_tl_pan_right(struct ui_state *st, const struct model *m)
+{
+    (void)m;
+    return pan(st, (st->tl.t1 - st->tl.t0) / 2);
+}
+
+static unsigned lane_to(struct ui_state *st, size_t lane)
+{
+    size_t rows = ui_timeline_lane_rows(st);
+
+    if (st->nlanes == 0)
+        return 0;
+    st->tl.lane = lane >= st->nlanes ? st->nlanes - 1 : lane;
+    if (st->tl.lane < st->tl.lane_top)
+        st->tl.lane_top = st->tl.lane;
+    else if (rows > 0 && st->tl.lane >= st->tl.lane_top + rows)
+        st->tl.lane_top = st->tl.lane - rows + 1;
+    return UI_REDRAW;
+}
+
+unsigned ui_act_tl_up(struct ui_state *st, const struct model *m)
+{
+    (void)m;
+    return lane_to(st, st->tl.lane > 0 ? st->tl.lane - 1 : 0);
+}
+
+unsigned ui_act_tl_down(struct ui_state *st, const struct model *m)
+{
+    (void)m;
+    return lane_to(st, st->tl.lane + 1);
+}
+
+unsigned ui_act_tl_page_up(struct ui_state *st, const struct model *m)
+{
+    size_t rows = ui_timeline_lane_rows(st);
+    (void)m;
+    rows = rows ? rows : 1;
+    return lane_to(st, st->tl.lane > rows ? st->tl.lane - rows : 0);
+}
+
+unsigned ui_act_tl_page_down(struct ui_state *st, const struct model *m)
+{
+    size_t rows = ui_timeline_lane_rows(st);
+    (void)m;
+    return lane_to(st, st->tl.lane + (rows ? rows : 1));
+}
+
+unsigned ui_act_tl_first(struct ui_state *st, const struct model *m)
+{
+    (void)m;
+    return lane_to(st, 0);
+}
+
+unsigned ui_act_tl_last(struct ui_state *st, const struct model *m)
+{
+    (void)m;
+    return lane_to(st, st->nlanes ? st->nlanes - 1 : 0);
+}
+
+static unsigned zoom(struct ui_state *st, double factor)
+{
+    struct ui_timescale ts;
+    clamp_cursor(st);
+    ui_timeline_scale(st, &ts);
+    // Zoom around the middle of the cursor cell, and keep the cursor on it.
+    int64_t center = (ui_col_time(&ts, st->tl.cursor) + ui_col_time(&ts, st->tl.cursor + 1)) / 2;
+    ui_zoom(&st->tl.t0, &st->tl.t1, center, factor, min_span(st), st->tl.lo, st->tl.hi);
+    ui_timeline_scale(st, &ts);
+    int col = ui_time_col(&ts, center);
+    st->tl.cursor = col < 0 ? 0 : (col >= ts.cols ? ts.cols - 1 : col);
+    return UI_REDRAW;
+}
+
+unsigned ui_act_tl_zoom_in(struct ui_state *st, const struct model *m)
+{
+    (void)m;
+    return zoom(st, 0.5);
+}
+
+unsigned ui_act_tl_zoom_out(struct ui_state *st, const struct model *m)
+{
+    (void)m;
+    return zoom(st, 2.0);
+}
+
+unsigned ui_act_tl_fit(struct ui_state *st, const struct model *m)
+{
+    (void)m;
+    st->tl.t0 = st->tl.lo;
+    st->tl.t1 = st->tl.hi;
+    clamp_cursor(st);
+    return UI_REDRAW;
+}
+
+unsigned ui_act_tl_details(struct ui_state *st, const struct model *m)
+{
+    clamp_cursor(st);
+    uint32_t pos = ui_timeline_pick(st, m, st->tl.lane, st->tl.cursor);
+    if (pos == MODEL_NONE) {
+        ui_state_message(st, false, "no event under the cursor");
+        return UI_REDRAW;
+    }
+    if (ui_details_build(st, m, st->lanes[st->tl.lane].rank, pos) != 0) {
+        ui_state_message(st, true, "out of memory");
+        return UI_REDRAW;
+    }
+    st->overlay = UI_OVERLAY_DETAILS;
+    st->overlay_top = 0;
+    return UI_REDRAW;
+}
+
+unsigned ui_act_tl_window(struct ui_state *st, const struct model *m)
+{
+    char a[32], b[32];
+
+    (void)m;
+    if (st->has_window && !st->tl.has_mark) {
+        st->has_window = false;
+        ui_state_message(st, false, "window cleared");
+        return UI_REDRAW | UI_RESELECT;
+    }
+    struct ui_timescale ts;
+    ui_timeline_scale(st, &ts);
+    clamp_cursor(st);
+    if (!st->tl.has_mark) {
+        st->tl.has_mark = true;
+        st->tl.mark = ui_col_time(&ts, st->tl.cursor);
+        ui_format_duration(st->tl.mark, a, sizeof a);
+        ui_state_message(st, false, "window starts at %s: move and press w again", a);
+        return UI_REDRAW;
+    }
+    int64_t here = ui_col_time(&ts, st->tl.cursor), cell_end = ui_col_time(&ts, st->tl.cursor + 1);
+    st->window_start = st->tl.mark < here ? st->tl.mark : here;
+    st->window_end = st->tl.mark < here ? cell_end : st->tl.mark + (cell_end - here);
+    st->has_window = true;
+    st->tl.has_mark = false;
+    st->tl.t0 = st->tl.t1 = 0;  // fit the new window once it is selected
+    ui_format_duration(st->window_start, a, sizeof a);
+    ui_format_duration(st->window_end, b, sizeof b);
+    ui_state_message(st, false, "window %s - %s (w clears it)", a, b);
+    return UI_REDRAW | UI_RESELECT;
+}
+
+static unsigned jump_step(struct ui_state *st, const struct model *m, int dir)
+{
+    if (st->njumps == 0) {
+        ui_state_message(st, false, "nothing to step through: / searches, Enter on a table row "
+                                    "lists instances");
+        return UI_REDRAW;
+    }
+    st->jump = dir > 0 ? (st->jump + 1) % st->njumps : (st->jump + st->njumps - 1) % st->njumps;
+    const struct ui_jump *j = &st->jumps[st->jump];
+    if (ui_timeline_goto(st, m, j->rank, j->pos) != 0)
+        ui_state_message(st, true, "instance %zu/%zu is not on a shown lane", st->jump + 1,
+                         st->njumps);
+    else
+        ui_state_message(st, false, "%zu/%zu %s", st->jump + 1, st->njumps, st->jump_what);
+    return UI_REDRAW | UI_RELANE;
+}
+
+unsigned ui_act_jump_next(struct ui_state *st, const struct model *m)
+{
+    return jump_step(st, m, 1);
+}
+
+unsigned ui_act_jump_prev(struct ui_state *st, const struct model *m)
+{
+    return jump_step(st, m, -1);
+}
+
+/* ---- finding instances ---- */
+
+static int cmp_jump(const void *a, const void *b, void *ctx)
+{
+    const struct model *m = ctx;
+    const struct ui_jump *x = a, *y = b;
+    int64_t tx = m->ranks[x->rank].events[x->pos].ts;
+    int64_t ty = m->ranks[y->rank].events[y->pos].ts;
+    if (tx != ty)
+        return tx < ty ? -1 : 1;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* Which string ids are names to look for: one id, or every id whose text
+ * contains `text`. Caller frees. */
+static uint8_t *match_ids(const struct model *m, const char *text, bool exact)
+{
+    size_t n = strtab_count(&m->strings);
+    uint8_t *ids = calloc(n ? n : 1, 1);
+
+    if (!ids)
+        return NULL;
+    if (exact) {
+        uint32_t id = strtab_find(&m->strings, text, strlen(text));
+        if (id != STRTAB_NONE && id < n)
+            ids[id] = 1;
+        return ids;
+    }
+    for (size_t i = 1; i < n; i++)
+        ids[i] = ui_text_contains(strtab_str(&m->strings, (uint32_t)i), text);
+    return ids;
+}
+
+static int collect(struct ui_state *st, const struct model *m, const uint8_t *ids,
+                   int64_t rank_filter, size_t *cap)
+{
+    for (size_t r = 0; r < m->nranks; r++) {
+        const struct rank_model *rm = &m->ranks[r];
+        if (!rm->selected || !st->ranks[r].included || (rank_filter >= 0 && rm->rank != rank_filter))
+            continue;
+        for (size_t i = 0; i < rm->nrows && st->njumps < UI_MAX_JUMPS; i++) {
+            uint32_t p = rm->rows[i];
+            if (p >= rm->nevents || rm->events[p].name >= strtab_count(&m->strings) ||
+                !ids[rm->events[p].name])
+                continue;
+            if (st->njumps == *cap) {
+                size_t nc = *cap ? *cap * 2 : 256;
+                struct ui_jump *j = realloc(st->jumps, nc * sizeof *j);
+                if (!j)
+                    return ERR_NOMEM;
+                st->jumps = j;
+                *cap = nc;
+            }
+            st->jumps[st->njumps++] = (struct ui_jump){(uint32_t)r, p};
+        }
+    }
+    return 0;
+}
+
+size_t ui_find_instances(struct ui_state *st, const struct model *m, const char *text,
+                         bool exact, int64_t rank_filter)
+{
+    size_t cap = 0;
+    uint8_t *ids = match_ids(m, text, exact);
+
+    free(st->jumps);
+    st->jumps = NULL;
+    st->njumps = st->jump = 0;
+    if (!ids || collect(st, m, ids, rank_filter, &cap) != 0) {
+        free(ids);
+        free(st->jumps);
+        st->jumps = NULL;
+        st->njumps = 0;
+        ui_state_message(st, true, "out of memory");
+        return 0;
+    }
+    free(ids);
+    qsort_r(st->jumps, st->njumps, sizeof *st->jumps, cmp_jump, (void *)m);
+    // Rows repeat an event under HTA's duplication: keep each once.
+    size_t u = 0;
+    for (size_t i = 0; i < st->njumps; i++)
+        if (u == 0 || st->jumps[u - 1].rank != st->jumps[i].rank ||
+            st->jumps[u - 1].pos != st->jumps[i].pos)
+            st->jumps[u++] = st->jumps[i];
+    st->njumps = u;
+    snprintf(st->jump_what, sizeof st->jump_what, "%s\"%s\"", exact ? "" : "~ ", text);
+    return st->njumps;
+}
+
+unsigned ui_tl_search_apply(struct ui_state *st, const struct model *m, const char *text)
+{
+    snprintf(st->tl_search, sizeof st->tl_search, "%s", text);
+    if (!text[0]) {
+        st->njumps = 0;
+        return UI_REDRAW;
+    }
+    size_t n = ui_find_instances(st, m, text, false, -1);
+    if (n == 0) {
+        ui_state_message(st, true, "no event name contains \"%s\"", text);
+        return UI_REDRAW;
+    }
+    // Start from the first match at or after the cursor.
+    int64_t t = cursor_time(st);
+    size_t i = 0;
+    while (i < n && m->ranks[st->jumps[i].rank].events[st->jumps[i].pos].ts < t)
+        i++;
+    st->jump = (i == n ? 0 : i) + n - 1;  // jump_step adds one
+    st->jump %= n;
+    return jump_step(st, m, 1);
+}

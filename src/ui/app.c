@@ -1,0 +1,433 @@
+#include "config.h"
+#include "ui/app.h"
+
+#include <langinfo.h>
+#include <locale.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ui/actions.h"
+#include "ui/draw.h"
+#include "ui/keys.h"
+#include "ui/screen.h"
+#include "ui/sync.h"
+#include "ui/term.h"
+
+#define SCRIPT_MAX (1 << 20)
+
+/* ---- loading on a thread, so the UI stays responsive ---- */
+
+struct loader {
+    const struct ui_config *c;
+    const char *const *paths;
+    size_t npaths;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    struct load_progress progress;
+    bool done, cancel;
+    struct model *m;
+    struct err e;
+};
+
+static int on_progress(void *ctx, const struct load_progress *p)
+{
+    struct loader *l = ctx;
+    pthread_mutex_lock(&l->lock);
+    l->progress = *p;
+    int cancel = l->cancel;
+    pthread_mutex_unlock(&l->lock);
+    return cancel;
+}
+
+static struct model *load(const struct ui_config *c, const char *const *paths, size_t npaths,
+                          struct loader *l, struct err *e)
+{
+    struct load_opts lo;
+
+    memset(&lo, 0, sizeof lo);
+    lo.threads = c->threads;
+    if (l) {
+        lo.progress = on_progress;
+        lo.progress_ctx = l;
+    }
+    return model_load(paths, npaths, &c->sem, &lo, e);
+}
+
+static void *load_thread(void *arg)
+{
+    struct loader *l = arg;
+    struct err e = {0, ""};
+    struct model *m = load(l->c, l->paths, l->npaths, l, &e);
+
+    pthread_mutex_lock(&l->lock);
+    l->m = m;
+    l->e = e;
+    l->done = true;
+    pthread_mutex_unlock(&l->lock);
+    return NULL;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static const char *title_of(const struct ui_config *c, char *buf, size_t n)
+{
+    if (c->test_path && c->npaths == 1)
+        snprintf(buf, n, "%s vs %s", c->paths[0], c->test_path);
+    else if (c->npaths == 1)
+        return c->paths[0];
+    else
+        snprintf(buf, n, "%zu paths", c->npaths);
+    return buf;
+}
+
+/* Shows progress until the loader finishes; q, Esc or a signal cancels. */
+static struct model *load_with_progress(const struct ui_config *c, const char *const *paths,
+                                        size_t npaths, struct ui_grid *g, struct err *e,
+                                        bool *cancelled)
+{
+    struct loader l;
+    char tb[512];
+    double t0 = now();
+
+    memset(&l, 0, sizeof l);
+    l.c = c;
+    l.paths = paths;
+    l.npaths = npaths;
+    pthread_mutex_init(&l.lock, NULL);
+    if (pthread_create(&l.thread, NULL, load_thread, &l) != 0) {
+        pthread_mutex_destroy(&l.lock);
+        return load(c, paths, npaths, NULL, e);
+    }
+    for (;;) {
+        pthread_mutex_lock(&l.lock);
+        bool done = l.done;
+        struct load_progress p = l.progress;
+        pthread_mutex_unlock(&l.lock);
+        if (done)
+            break;
+        ui_screen_loading(g, npaths == 1 ? paths[0] : title_of(c, tb, sizeof tb), &p,
+                          now() - t0);
+        ui_draw_grid(g, false);
+        struct ui_mouse_event mev;
+        int key = ui_term_read(100, &mev);
+        if (key == 'q' || key == UI_KEY_ESC || key == UI_KEY_CTRL('c') || key == UI_KEY_INTERRUPT) {
+            pthread_mutex_lock(&l.lock);
+            l.cancel = true;
+            pthread_mutex_unlock(&l.lock);
+            *cancelled = true;
+        } else if (key == UI_KEY_RESIZE) {
+            int rows, cols;
+            ui_term_size(&rows, &cols);
+            ui_grid_resize(g, rows, cols);
+        }
+    }
+    pthread_join(l.thread, NULL);
+    pthread_mutex_destroy(&l.lock);
+    *e = l.e;
+    return l.m;
+}
+
+/* ---- the state the options ask for ---- */
+
+static int apply_ranks(struct ui_state *st, const struct ui_config *c, struct err *e)
+{
+    if (c->nranks == 0)
+        return 0;
+    for (size_t r = 0; r < st->nranks; r++)
+        st->ranks[r].included = false;
+    for (size_t i = 0; i < c->nranks; i++) {
+        size_t r = 0;
+        while (r < st->nranks && st->ranks[r].number != c->ranks[i])
+            r++;
+        if (r == st->nranks)
+            return err_set(e, ERR_USAGE, "--rank: the trace has no rank %lld",
+                           (long long)c->ranks[i]);
+        st->ranks[r].included = true;
+    }
+    return 0;
+}
+
+static int apply_iterations(struct ui_state *st, const struct ui_config *c, struct err *e)
+{
+    for (size_t i = 0; i < c->niterations; i++) {
+        size_t k = 0;
+        while (k < st->niterations && st->iterations[k] != c->iterations[i])
+            k++;
+        if (k == st->niterations)
+            return err_set(e, ERR_USAGE, "--iteration: the trace has no iteration %lld",
+                           (long long)c->iterations[i]);
+        st->iteration = (long)k;
+    }
+    if (c->niterations > 1) {
+        st->iteration = UI_ITER_LIST;
+        st->iter_list = c->iterations;
+        st->niter_list = c->niterations;
+    }
+    return 0;
+}
+
+static int setup_state(struct ui_state *st, struct model *m, const struct model *test,
+                       const struct ui_config *c, int rows, int cols, struct err *e)
+{
+    static char title[512];
+
+    if (ui_state_init(st, m, rows, cols) != 0)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    st->ascii = c->ascii;
+    st->no_mouse = c->no_mouse;
+    st->title = title_of(c, title, sizeof title);
+    st->analyses = c->analyses;
+    st->nanalyses = c->nanalyses;
+    st->aopts = c->aopts;
+    int rc = apply_ranks(st, c, e);
+    if (rc == 0)
+        rc = apply_iterations(st, c, e);
+    if (rc != 0)
+        return rc;
+    st->has_window = c->has_window;
+    st->window_start = c->window_start;
+    st->window_end = c->window_end;
+    if (test && c->diff_open) {
+        rc = c->diff_open(st, m, test, c->diff_ctx, e);
+        if (rc != 0)
+            return rc;
+        st->view = st->prev_view = UI_VIEW_DIFF;
+    }
+    rc = ui_sync(st, m, UI_RESELECT | UI_RELANE, e);
+    if (rc == 0 && m->nfailed)
+        ui_state_message(st, true, "%zu file(s) failed to load: press i for details", m->nfailed);
+    return rc;
+}
+
+/* The models the config names: the trace, or CONTROL and TEST for a diff.
+ * Returns 0 or an exit status (the message already printed or shown). */
+struct models {
+    struct model *m, *test;
+};
+
+static void models_free(struct models *ms)
+{
+    model_free(ms->m);
+    model_free(ms->test);
+    ms->m = ms->test = NULL;
+}
+
+/* ---- interactive ---- */
+
+static unsigned handle_key(struct ui_state *st, struct model *m, struct ui_grid *g, int key,
+                           const struct ui_mouse_event *mev)
+{
+    struct err e = {0, ""};
+
+    if (key == UI_KEY_MOUSE) {
+        unsigned f = ui_mouse(st, m, mev->y, mev->x, mev->button);
+        ui_sync(st, m, f, &e);
+        return f;
+    }
+    if (key == UI_KEY_RESIZE) {
+        ui_term_size(&st->rows, &st->cols);
+        ui_grid_resize(g, st->rows, st->cols);
+    }
+    return ui_step(st, m, key);
+}
+
+static void run_loop(struct ui_state *st, struct model *m, struct ui_grid *g)
+{
+    unsigned flags = UI_REDRAW | UI_RELAYOUT;
+
+    for (;;) {
+        if (flags & (UI_REDRAW | UI_RELAYOUT)) {
+            ui_screen_compose(st, m, g);
+            ui_draw_grid(g, (flags & UI_RELAYOUT) != 0);
+        }
+        struct ui_mouse_event mev = {0, 0, 0};
+        int key = ui_term_read(250, &mev);
+        if (key == UI_KEY_NONE) {
+            flags = 0;
+            continue;
+        }
+        flags = handle_key(st, m, g, key, &mev);
+        if ((flags & UI_QUIT) || st->quit)
+            return;
+    }
+}
+
+static int interactive(const struct ui_config *c)
+{
+    struct ui_term_opts to = {c->no_color, c->no_mouse, false, 0, 0};
+    struct err e = {0, ""};
+    struct ui_grid g;
+    struct ui_state st;
+    bool cancelled = false;
+    int rows, cols;
+
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+        fputs("htx: the TUI needs a terminal; use htx report for text output\n", stderr);
+        return 2;
+    }
+    if (ui_term_open(&to, &e) != 0) {
+        fprintf(stderr, "htx: %s\n", e.msg);
+        return 1;
+    }
+    ui_term_size(&rows, &cols);
+    if (ui_grid_init(&g, rows, cols, c->ascii) != 0) {
+        ui_term_close();
+        fputs("htx: out of memory\n", stderr);
+        return 1;
+    }
+    struct models ms = {NULL, NULL};
+    ms.m = load_with_progress(c, c->paths, c->npaths, &g, &e, &cancelled);
+    if (ms.m && c->test_path && !cancelled)
+        ms.test = load_with_progress(c, &c->test_path, 1, &g, &e, &cancelled);
+    int status = 0;
+    if (!ms.m || (c->test_path && !ms.test)) {
+        ui_term_close();
+        ui_grid_fini(&g);
+        models_free(&ms);
+        if (!cancelled && ui_term_signal() == 0)
+            fprintf(stderr, "htx: %s\n", e.msg);
+        ui_term_reraise();
+        return cancelled ? 0 : err_exit_status(e.code ? e.code : ERR_IO);
+    }
+    ui_term_size(&rows, &cols);
+    if (setup_state(&st, ms.m, ms.test, c, rows, cols, &e) != 0 && e.code == ERR_USAGE)
+        status = 2;
+    else
+        run_loop(&st, ms.m, &g);
+    ui_term_close();
+    if (status)
+        fprintf(stderr, "htx: %s\n", e.msg);
+    if (st.diff && c->diff_close)
+        c->diff_close(&st);
+    ui_state_fini(&st);
+    ui_grid_fini(&g);
+    models_free(&ms);
+    ui_term_reraise();
+    return status;
+}
+
+/* ---- test mode ---- */
+
+static int read_script(const char *path, struct ui_script_step **steps, size_t *n, struct err *e)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = malloc(SCRIPT_MAX);
+    size_t len = 0;
+
+    if (!f || !buf) {
+        free(buf);
+        if (f)
+            fclose(f);
+        return err_set(e, ERR_IO, "%s: cannot read the script", path);
+    }
+    len = fread(buf, 1, SCRIPT_MAX, f);
+    bool bad = ferror(f) || len == SCRIPT_MAX;
+    fclose(f);
+    int rc = bad ? err_set(e, ERR_IO, "%s: cannot read the script (or over 1 MiB)", path)
+                 : ui_script_parse(buf, len, steps, n, e);
+    free(buf);
+    if (rc != 0 && !bad)
+        err_prefix(e, "%s", path);
+    return rc;
+}
+
+static int write_dump(const char *path, int rows, int cols, struct err *e)
+{
+    FILE *f = path ? fopen(path, "w") : stdout;
+    if (!f)
+        return err_set(e, ERR_IO, "%s: cannot write the screen dump", path);
+    int rc = ui_draw_dump(f, rows, cols);
+    if (path && fclose(f) != 0)
+        rc = ERR_IO;
+    if (rc != 0)
+        err_set(e, ERR_IO, "%s: cannot write the screen dump", path ? path : "stdout");
+    return rc;
+}
+
+static void play(struct ui_state *st, struct model *m, struct ui_grid *g,
+                 const struct ui_script_step *steps, size_t n)
+{
+    struct err e = {0, ""};
+
+    for (size_t i = 0; i < n; i++) {
+        if (steps[i].key == UI_KEY_RESIZE) {
+            st->rows = steps[i].rows;
+            st->cols = steps[i].cols;
+            ui_term_resize(st->rows, st->cols);
+            ui_grid_resize(g, st->rows, st->cols);
+            ui_sync(st, m, UI_RELAYOUT, &e);
+            continue;
+        }
+        unsigned f = ui_step(st, m, steps[i].key);
+        if ((f & UI_QUIT) || st->quit)
+            break;
+    }
+}
+
+static int scripted(const struct ui_config *c)
+{
+    struct ui_term_opts to = {c->no_color, true, true, c->rows ? c->rows : 30,
+                              c->cols ? c->cols : 100};
+    struct ui_script_step *steps = NULL;
+    struct err e = {0, ""};
+    struct ui_grid g;
+    struct ui_state st;
+    size_t n = 0;
+
+    if (read_script(c->script, &steps, &n, &e) != 0 || ui_term_open(&to, &e) != 0) {
+        fprintf(stderr, "htx: %s\n", e.msg);
+        free(steps);
+        return 1;
+    }
+    int status = ui_grid_init(&g, to.rows, to.cols, c->ascii) != 0 ? 1 : 0;
+    struct models ms = {NULL, NULL};
+    ms.m = status ? NULL : load(c, c->paths, c->npaths, NULL, &e);
+    if (ms.m && c->test_path)
+        ms.test = load(c, &c->test_path, 1, NULL, &e);
+    struct model *m = ms.m;
+    memset(&st, 0, sizeof st);
+    if (!ms.m || (c->test_path && !ms.test)) {
+        ui_screen_message(&g, " htx", e.msg);
+        status = err_exit_status(e.code ? e.code : ERR_NOMEM);
+    } else if (setup_state(&st, m, ms.test, c, to.rows, to.cols, &e) != 0 &&
+               e.code == ERR_USAGE) {
+        ui_screen_message(&g, " htx", e.msg);
+        status = 2;
+    } else {
+        play(&st, m, &g, steps, n);
+        ui_screen_compose(&st, m, &g);
+    }
+    ui_draw_grid(&g, true);
+    if (write_dump(c->dump, g.rows, g.cols, &e) != 0 && status == 0)
+        status = 1;
+    ui_term_close();
+    if (status)
+        fprintf(stderr, "htx: %s\n", e.msg);
+    if (st.diff && c->diff_close)
+        c->diff_close(&st);
+    ui_state_fini(&st);
+    models_free(&ms);
+    ui_grid_fini(&g);
+    free(steps);
+    return status;
+}
+
+int ui_run(const struct ui_config *c)
+{
+    struct ui_config cc = *c;
+
+    // LC_CTYPE only: numbers keep '.' as the decimal point (STYLE.md §5).
+    setlocale(LC_CTYPE, "");
+    if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
+        cc.ascii = true;
+    return cc.script ? scripted(&cc) : interactive(&cc);
+}

@@ -1,0 +1,55 @@
+#ifndef HTX_UI_APP_H
+#define HTX_UI_APP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/analysis.h"
+#include "model/model.h"
+#include "model/semantics.h"
+#include "ui/state.h"
+
+/* The TUI's run loop, independent of the command line: what to open, how,
+ * and the analyses to offer. ui_main (ui/main.c) fills this from
+ * struct htx_options. */
+
+struct ui_config {
+    const char *const *paths;
+    size_t npaths;
+    struct semantics sem;
+    struct analysis_opts aopts;
+    int threads;
+    /* initial selection; empty lists mean all */
+    const int64_t *ranks;
+    size_t nranks;
+    const int64_t *iterations;
+    size_t niterations;
+    bool has_window;
+    int64_t window_start, window_end;
+    /* terminal */
+    bool no_color, ascii, no_mouse;
+    /* test mode: keys from script, screen written to dump */
+    const char *script, *dump;
+    int rows, cols;             /* 0 = 30 x 100 in test mode */
+    const struct analysis_info *analyses;
+    size_t nanalyses;
+    /* htx diff: paths name CONTROL, test_path TEST. Once both are loaded,
+     * diff_open sets up view d (st->diff_view, st->diff) over the two
+     * models and the UI opens on it; diff_close runs before the state and
+     * the models are freed. NULL test_path: no diff. */
+    const char *test_path;
+    int (*diff_open)(struct ui_state *st, const struct model *control,
+                     const struct model *test, const void *ctx, struct err *e);
+    void (*diff_close)(struct ui_state *st);
+    const void *diff_ctx;
+};
+
+/* Loads the traces with a progress screen (q cancels), then runs the TUI
+ * until q, Ctrl-C, SIGTERM or SIGHUP. In test mode it loads, feeds the
+ * script's keys through the same key table and writes the final screen.
+ * Returns the exit status: 0, 1 (no trace could be loaded, or a bad
+ * script/dump file), 2 (bad usage: no terminal, unknown rank). Borrows c. */
+int ui_run(const struct ui_config *c);
+
+#endif

@@ -1,0 +1,21 @@
+#ifndef HTX_UI_DETAILS_H
+#define HTX_UI_DETAILS_H
+
+#include <stdint.h>
+
+#include "model/model.h"
+#include "ui/state.h"
+
+/* The event details overlay (Enter on the timeline): name in full, kind,
+ * rank/stream/thread, start, duration, correlation id, iteration, the
+ * launching CPU op and the launch delay (or, for a launch, the GPU work it
+ * started), and the annotation stacks. Lines go into st->overlay_lines
+ * (st->overlay_arena); the overlay wraps long lines when it draws them.
+ * Returns 0 or ERR_NOMEM. */
+int ui_details_build(struct ui_state *st, const struct model *m, uint32_t rank, uint32_t pos);
+
+/* Position (in rank->events) of the CPU op that encloses the event at pos
+ * on its thread (the launcher's op for a runtime call), or MODEL_NONE. */
+uint32_t ui_enclosing_op(const struct model *m, const struct rank_model *r, uint32_t pos);
+
+#endif

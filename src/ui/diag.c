@@ -1,0 +1,175 @@
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ui/docs.h"
+#include "ui/text.h"
+
+/* View i: what was loaded and what was skipped or assumed, per rank, and
+ * why each empty analysis is empty (the answer to "it loaded but shows
+ * nothing"). Everything comes from the model and the analyses' notes. */
+
+static int rank_source_text(struct ui_doc *d, const struct rank_model *r)
+{
+    const char *how = "from distributedInfo.rank";
+    if (r->rank_source == RANK_FROM_FILE_NAME)
+        how = "from the file name";
+    else if (r->rank_source == RANK_DEFAULTED)
+        how = "defaulted (no rank in the file or its name)";
+    char ws[32] = "unknown";
+    if (r->world_size >= 0)
+        snprintf(ws, sizeof ws, "%lld", (long long)r->world_size);
+    return ui_doc_text(d, "  rank %s · world size %s · device %s%s%s%s%s%s", how, ws,
+                       model_device_name(r->device), r->device_name[0] ? " (" : "",
+                       r->device_name, r->device_name[0] ? ")" : "",
+                       r->backend[0] ? " · backend " : "", r->backend);
+}
+
+static int counts_text(struct ui_doc *d, const struct rank_model *r)
+{
+    char buf[768];
+    int n = snprintf(buf, sizeof buf, "  complete events %llu:",
+                     (unsigned long long)r->complete_events);
+
+    for (int k = 0; k < EV_KIND_COUNT && n > 0 && (size_t)n < sizeof buf; k++)
+        if (r->complete_by_kind[k])
+            n += snprintf(buf + n, sizeof buf - (size_t)n, " %s %llu,",
+                          model_kind_name((enum ev_kind)k),
+                          (unsigned long long)r->complete_by_kind[k]);
+    if (n > 0 && (size_t)n < sizeof buf && buf[n - 1] == ',')
+        buf[n - 1] = 0;
+    return ui_doc_text(d, "%s", buf) ||
+           ui_doc_text(d, "  elements in traceEvents %llu, kept %zu",
+                       (unsigned long long)r->elements, r->nevents);
+}
+
+static int list_text(struct ui_doc *d, const struct ui_rank *ur, const struct rank_model *r)
+{
+    char buf[512];
+    int n = snprintf(buf, sizeof buf, "  streams:");
+
+    for (size_t s = 0; s < ur->nstreams && n > 0 && (size_t)n < sizeof buf - 24; s++)
+        n += snprintf(buf + n, sizeof buf - (size_t)n, " %lld", (long long)ur->streams[s]);
+    if (ur->nstreams == 0 && n > 0)
+        n += snprintf(buf + n, sizeof buf - (size_t)n, " none");
+    if (n > 0 && (size_t)n < sizeof buf - 24)
+        n += snprintf(buf + n, sizeof buf - (size_t)n, " · iterations:");
+    for (size_t i = 0; i < r->niterations && n > 0 && (size_t)n < sizeof buf - 24; i++)
+        n += snprintf(buf + n, sizeof buf - (size_t)n, " %lld",
+                      (long long)r->iterations[i].number);
+    if (r->niterations == 0 && n > 0 && (size_t)n < sizeof buf - 8)
+        snprintf(buf + n, sizeof buf - (size_t)n, " none");
+    char span[32];
+    ui_format_duration(r->end_ns - r->start_ns, span, sizeof span);
+    return ui_doc_text(d, "%s", buf) ||
+           ui_doc_text(d, "  selected span %s, %zu rows%s", span, r->nrows,
+                       r->selected ? "" : " (rank not selected)");
+}
+
+static int problems_text(struct ui_doc *d, const struct rank_model *r)
+{
+    int rc = 0;
+
+    if (r->nwarnings == 0 && r->unmatched_correlations == 0 && r->overlapping_kernels == 0)
+        return ui_doc_text(d, "  no warnings");
+    if (r->nwarnings)
+        rc |= ui_doc_text(d, "  %llu warning(s):", (unsigned long long)r->nwarnings);
+    for (size_t i = 0; i < r->nwarning_texts && rc == 0; i++)
+        rc |= ui_doc_text(d, "    %s", r->warning_texts[i]);
+    if (r->nwarnings > r->nwarning_texts && rc == 0)
+        rc |= ui_doc_text(d, "    (and %llu more)",
+                          (unsigned long long)(r->nwarnings - r->nwarning_texts));
+    if (r->unmatched_correlations)
+        rc |= ui_doc_text(d, "  %llu GPU event(s) whose launching CPU event is absent",
+                          (unsigned long long)r->unmatched_correlations);
+    if (r->overlapping_kernels)
+        rc |= ui_doc_text(d, "  %llu kernel(s) overlapping another on the same stream "
+                             "(kept and marked)",
+                          (unsigned long long)r->overlapping_kernels);
+    return rc;
+}
+
+static int ranks_text(struct ui_state *st, const struct model *m, struct ui_doc *d)
+{
+    for (size_t i = 0; i < m->nranks; i++) {
+        const struct rank_model *r = &m->ranks[i];
+        if (ui_doc_text(d, "rank %lld · %s", (long long)r->rank, r->path ? r->path : "") ||
+            rank_source_text(d, r) || counts_text(d, r) || list_text(d, &st->ranks[i], r) ||
+            problems_text(d, r) || ui_doc_text(d, "%s", ""))
+            return ERR_NOMEM;
+    }
+    return 0;
+}
+
+static int failed_text(const struct model *m, struct ui_doc *d)
+{
+    if (m->nfailed && ui_doc_text(d, "files that failed to load:"))
+        return ERR_NOMEM;
+    for (size_t i = 0; i < m->nfailed; i++)
+        if (ui_doc_text(d, "  %s: %s", m->failed[i].path, m->failed[i].message))
+            return ERR_NOMEM;
+    if (m->notes && m->notes[0]) {
+        if (ui_doc_text(d, "notes:"))
+            return ERR_NOMEM;
+        const char *p = m->notes;
+        while (*p) {
+            const char *nl = strchr(p, '\n');
+            size_t len = nl ? (size_t)(nl - p) : strlen(p);
+            if (ui_doc_text(d, "  %.*s", (int)len, p))
+                return ERR_NOMEM;
+            p += len + (nl ? 1 : 0);
+        }
+    }
+    if ((m->nfailed || (m->notes && m->notes[0])) && ui_doc_text(d, "%s", ""))
+        return ERR_NOMEM;
+    return 0;
+}
+
+/* Runs every analysis and lists the tables that came out empty, with the
+ * reason the analysis gave. */
+static int empty_text(struct ui_state *st, const struct model *m, struct ui_doc *d)
+{
+    size_t empty = 0;
+
+    if (ui_doc_text(d, "empty analyses:"))
+        return ERR_NOMEM;
+    for (size_t i = 0; st->analyses && i < st->nanalyses; i++) {
+        struct table_list tl = {.count = 0};
+        struct err e = {0, ""};
+        if (st->analyses[i].run(m, &st->aopts, &d->arena, &tl, &e) != 0) {
+            if (ui_doc_text(d, "  %s: failed: %s", st->analyses[i].name, e.msg))
+                return ERR_NOMEM;
+            empty++;
+            continue;
+        }
+        for (size_t t = 0; t < tl.count; t++) {
+            if (tl.tables[t]->nrows > 0)
+                continue;
+            empty++;
+            const char *note = tl.tables[t]->note;
+            if (ui_doc_text(d, "  %s: %s", tl.tables[t]->name,
+                            note && note[0] ? note : "no rows (no note given)"))
+                return ERR_NOMEM;
+        }
+    }
+    if (!st->analyses && ui_doc_text(d, "  (the analyses are not available in this build)"))
+        return ERR_NOMEM;
+    if (st->analyses && empty == 0 && ui_doc_text(d, "  none: every analysis has rows"))
+        return ERR_NOMEM;
+    return 0;
+}
+
+int ui_diag_build(struct ui_state *st, const struct model *m, struct ui_doc *d)
+{
+    int rc = ui_doc_text(d, "%zu rank(s) loaded, %zu file(s) failed", m->nranks, m->nfailed);
+    if (rc == 0)
+        rc = ui_doc_text(d, "%s", "");
+    if (rc == 0)
+        rc = ranks_text(st, m, d);
+    if (rc == 0)
+        rc = failed_text(m, d);
+    if (rc == 0)
+        rc = empty_text(st, m, d);
+    return rc;
+}

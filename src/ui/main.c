@@ -1,0 +1,57 @@
+#include "config.h"
+#include "ui/ui.h"
+
+
+#include "analysis/analysis.h"
+#include "cli/options.h"
+#include "ui/app.h"
+#include "ui/view_diff.h"
+
+/* The TUI's entry point: turns the parsed command line into a ui_config.
+ * This is the only UI file that names analysis_list (the registry), so the
+ * rest of the UI builds and is tested without every analysis linked. */
+
+static int open_diff(struct ui_state *st, const struct model *control, const struct model *test,
+                     const void *ctx, struct err *e)
+{
+    return ui_diff_open(st, control, test, ctx, e);
+}
+
+int ui_main(const struct htx_options *opts)
+{
+    struct ui_config c = {0};
+    struct selection sel = {0};
+
+    c.paths = opts->paths;
+    c.npaths = opts->npaths;
+    if (opts->cmd == HTX_CMD_DIFF && opts->npaths == 2) {
+        // The other views show CONTROL whole; view d picks each side's
+        // ranks and iterations itself.
+        c.npaths = 1;
+        c.test_path = opts->paths[1];
+        c.diff_open = open_diff;
+        c.diff_close = ui_diff_close;
+        c.diff_ctx = opts;
+    } else {
+        htx_options_selection(opts, &sel);
+    }
+    htx_options_semantics(opts, &c.sem);
+    htx_options_analysis(opts, &c.aopts);
+    c.ranks = sel.ranks;
+    c.nranks = sel.nranks;
+    c.iterations = sel.iterations;
+    c.niterations = sel.niterations;
+    c.has_window = sel.has_window;
+    c.window_start = sel.window_start;
+    c.window_end = sel.window_end;
+    c.threads = opts->threads;
+    c.no_color = opts->no_color;
+    c.ascii = opts->ascii;
+    c.no_mouse = opts->no_mouse;
+    c.script = opts->script;
+    c.dump = opts->dump_screen;
+    c.rows = opts->rows;
+    c.cols = opts->cols;
+    c.analyses = analysis_list(&c.nanalyses);
+    return ui_run(&c);
+}

@@ -1,0 +1,345 @@
+#include "config.h"
+#include "ui/screen.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ui/actions.h"
+#include "ui/text.h"
+#include "ui/timeline.h"
+#include "ui/view.h"
+
+#define BUSY_CELLS 6
+
+/* ---- tabs ---- */
+
+struct tabs {
+    size_t n;
+    enum ui_view_id ids[UI_VIEW_COUNT];
+    char labels[UI_VIEW_COUNT][32];
+    int widths[UI_VIEW_COUNT], line[UI_VIEW_COUNT], col[UI_VIEW_COUNT];
+    int lines;
+};
+
+static void tabs_place(const struct ui_state *st, int w, struct tabs *t)
+{
+    t->n = 0;
+    for (int id = 0; id < UI_VIEW_COUNT; id++) {
+        const struct ui_view_ops *v = ui_view_get(st, (enum ui_view_id)id);
+        if (!v)
+            continue;
+        snprintf(t->labels[t->n], sizeof t->labels[0], "%c %s", v->key, v->name);
+        t->widths[t->n] = (int)strlen(t->labels[t->n]) + 2;  // room for [ ] on the active one
+        t->ids[t->n++] = (enum ui_view_id)id;
+    }
+    t->lines = ui_tabs_place(t->widths, t->n, w > 0 ? w : 1, t->line, t->col);
+}
+
+void ui_screen_layout(struct ui_state *st)
+{
+    struct tabs t;
+
+    tabs_place(st, ui_layout_main_width(st->cols), &t);
+    ui_layout_screen(st->rows, st->cols, t.lines, &st->layout);
+}
+
+static void draw_tabs(const struct ui_state *st, struct ui_grid *g)
+{
+    struct tabs t;
+    struct ui_rect r = st->layout.tabs;
+
+    tabs_place(st, r.w, &t);
+    for (size_t i = 0; i < t.n; i++) {
+        bool active = t.ids[i] == st->view;
+        char buf[40];
+        snprintf(buf, sizeof buf, "%c%s%c", active ? '[' : ' ', t.labels[i], active ? ']' : ' ');
+        ui_grid_text(g, r.y + t.line[i], r.x + t.col[i], r.w - t.col[i], buf,
+                     active ? UI_STYLE_TAB_ACTIVE : UI_STYLE_TAB, UI_TRUNC_END);
+    }
+}
+
+/* ---- title and status ---- */
+
+static void title_right(const struct ui_state *st, const struct model *m, char *buf, size_t n)
+{
+    char iter[96], win[96], a[32], b[32];
+    size_t inc = 0;
+
+    for (size_t r = 0; r < st->nranks; r++)
+        inc += st->ranks[r].included;
+    if (st->iteration >= 0 && (size_t)st->iteration < st->niterations)
+        snprintf(iter, sizeof iter, "iter %lld (%ld/%zu)",
+                 (long long)st->iterations[st->iteration], st->iteration + 1, st->niterations);
+    else if (st->iteration == UI_ITER_LIST)
+        snprintf(iter, sizeof iter, "iter %zu chosen", st->niter_list);
+    else
+        snprintf(iter, sizeof iter, "iter all");
+    if (st->has_window) {
+        ui_format_duration(st->window_start, a, sizeof a);
+        ui_format_duration(st->window_end, b, sizeof b);
+        snprintf(win, sizeof win, "window %s-%s", a, b);
+    } else {
+        snprintf(win, sizeof win, "window all");
+    }
+    if (inc == 1) {
+        for (size_t r = 0; r < st->nranks; r++)
+            if (st->ranks[r].included)
+                snprintf(buf, n, "%s · %s · rank %lld ", iter, win, (long long)st->ranks[r].number);
+    } else {
+        snprintf(buf, n, "%s · %s · %zu of %zu ranks ", iter, win, inc, m->nranks);
+    }
+}
+
+static void draw_title(const struct ui_state *st, const struct model *m, struct ui_grid *g)
+{
+    char left[512], right[256], span[32];
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+
+    for (size_t r = 0; r < m->nranks; r++) {
+        if (m->ranks[r].end_ns <= m->ranks[r].start_ns)
+            continue;
+        lo = m->ranks[r].start_ns < lo ? m->ranks[r].start_ns : lo;
+        hi = m->ranks[r].end_ns > hi ? m->ranks[r].end_ns : hi;
+    }
+    ui_format_duration(lo < hi ? hi - lo : 0, span, sizeof span);
+    snprintf(left, sizeof left, " htx  %s · %zu rank%s · %zu iteration%s · %s", st->title,
+             m->nranks, m->nranks == 1 ? "" : "s", st->niterations,
+             st->niterations == 1 ? "" : "s", span);
+    title_right(st, m, right, sizeof right);
+    ui_grid_fill(g, 0, 0, g->cols, ' ', UI_STYLE_TITLE);
+    int rw = ui_text_width(right, strlen(right), g->ascii);
+    int lw = g->cols - rw - 1 > 10 ? g->cols - rw - 1 : g->cols;
+    ui_grid_text(g, 0, 0, lw, left, UI_STYLE_TITLE, UI_TRUNC_MIDDLE);
+    if (lw < g->cols)
+        ui_grid_text_right(g, 0, 0, g->cols, right, UI_STYLE_TITLE);
+}
+
+static const char *hints(const struct ui_state *st)
+{
+    if (st->focus == UI_FOCUS_RANKS)
+        return " ? help  Tab pane  space include  a all  o only  Enter expand  q quit";
+    if (st->view == UI_VIEW_TIMELINE)
+        return " ? help  Tab pane  +/- zoom  h/l move  0 fit  / search  Enter details  q quit";
+    return " ? help  Tab table  s sort  f filter  / search  e export  Enter timeline  q quit";
+}
+
+static void draw_status(const struct ui_state *st, const struct model *m, struct ui_grid *g)
+{
+    int y = g->rows - 1;
+    char right[512] = "", left[UI_TEXT_MAX + 32];
+    const struct ui_view_ops *v = ui_view_get(st, st->view);
+
+    ui_grid_fill(g, y, 0, g->cols, ' ', UI_STYLE_STATUS);
+    if (st->prompt != UI_PROMPT_NONE) {
+        snprintf(left, sizeof left, " %s%s_", st->prompt == UI_PROMPT_SEARCH ? "/" : "filter: ",
+                 st->prompt_text);
+        ui_grid_text(g, y, 0, g->cols, left, UI_STYLE_STATUS, UI_TRUNC_END);
+        return;
+    }
+    if (v && v->status)
+        v->status(st, m, right, sizeof right);
+    // The view's status (cursor event, row) wins over the key hints.
+    int rw = right[0] ? ui_text_width(right, strlen(right), g->ascii) + 1 : 0;
+    if (rw > g->cols - 12)
+        rw = g->cols - 12 > 0 ? g->cols - 12 : 0;
+    const char *msg = st->message[0] ? st->message : hints(st);
+    snprintf(left, sizeof left, "%s%s", st->message[0] ? " " : "", msg);
+    int lw = ui_grid_text(g, y, 0, g->cols - rw - 1, left,
+                          st->message_is_error && st->message[0] ? UI_STYLE_WARN : UI_STYLE_STATUS,
+                          UI_TRUNC_END);
+    if (rw > 1 && lw < g->cols - rw)
+        ui_grid_text(g, y, g->cols - rw, rw - 1, right, UI_STYLE_STATUS, UI_TRUNC_MIDDLE);
+}
+
+/* ---- left pane ---- */
+
+static void busy_bar(struct ui_grid *g, int y, int x, double busy, enum ui_style style)
+{
+    int full = (int)(busy * BUSY_CELLS + 0.5);
+    for (int i = 0; i < BUSY_CELLS; i++)
+        ui_grid_put(g, y, x + i, ui_glyph(g, i < full ? UI_G_BLOCK_FULL : UI_G_BLOCK_EMPTY),
+                    style == UI_STYLE_SELECTED ? style : UI_STYLE_BAR);
+}
+
+static void draw_item(const struct ui_state *st, const struct model *m, size_t i,
+                      struct ui_grid *g, int y, int x, int w)
+{
+    const struct ui_item *it = &st->items[i];
+    const struct ui_rank *ur = &st->ranks[it->rank];
+    bool sel = i == st->item && st->focus == UI_FOCUS_RANKS;
+    enum ui_style style = sel ? UI_STYLE_SELECTED : UI_STYLE_NORMAL;
+    char buf[160];
+
+    if (sel)
+        ui_grid_fill(g, y, x, w, ' ', style);
+    if (it->kind == UI_ITEM_RANK) {
+        ui_grid_put(g, y, x, ui_glyph(g, ur->expanded ? UI_G_EXPANDED : UI_G_COLLAPSED), style);
+        snprintf(buf, sizeof buf, "[%c] rank %lld", ur->included ? 'x' : ' ',
+                 (long long)ur->number);
+        bool bar = w >= 20;   // a narrow pane keeps the rank number, not the bar
+        ui_grid_text(g, y, x + 2, bar ? w - 3 - BUSY_CELLS : w - 2, buf,
+                     ur->included || sel ? style : UI_STYLE_DIM, UI_TRUNC_END);
+        if (bar)
+            busy_bar(g, y, x + w - BUSY_CELLS, ur->busy, style);
+        return;
+    }
+    if (it->kind == UI_ITEM_STREAM) {
+        snprintf(buf, sizeof buf, "[%c] stream %lld", ur->stream_on[it->sub] ? 'x' : ' ',
+                 (long long)ur->streams[it->sub]);
+    } else {
+        const struct ui_thread_id *t = &ur->threads[it->sub];
+        if (t->name)
+            snprintf(buf, sizeof buf, "[%c] %s", ur->thread_on[it->sub] ? 'x' : ' ',
+                     model_str(m, t->name));
+        else
+            snprintf(buf, sizeof buf, "[%c] pid %s tid %s", ur->thread_on[it->sub] ? 'x' : ' ',
+                     model_str(m, t->pid), model_str(m, t->tid));
+    }
+    ui_grid_text(g, y, x + 2, w - 2, buf, style, UI_TRUNC_MIDDLE);
+}
+
+static void draw_left(const struct ui_state *st, const struct model *m, struct ui_grid *g)
+{
+    struct ui_rect r = st->layout.left, in = st->layout.left_in;
+    size_t top = st->item_top;
+
+    if (r.w == 0)
+        return;
+    ui_grid_box(g, r, st->focus == UI_FOCUS_RANKS ? UI_STYLE_BORDER_FOCUS : UI_STYLE_BORDER,
+                "Ranks / streams");
+    if (in.h > 0 && st->item >= top + (size_t)in.h)
+        top = st->item - (size_t)in.h + 1;
+    if (st->item < top)
+        top = st->item;
+    for (int y = 0; y < in.h && top + (size_t)y < st->nitems; y++)
+        draw_item(st, m, top + (size_t)y, g, in.y + y, in.x, in.w);
+}
+
+/* ---- overlays ---- */
+
+static size_t wrapped_rows(const char *s, int w, bool ascii, int indent)
+{
+    int width = ui_text_width(s, strlen(s), ascii);
+    if (width <= w || w <= indent)
+        return 1;
+    return 1 + (size_t)((width - w + (w - indent) - 1) / (w - indent));
+}
+
+/* Draws s over as many rows as it needs (continuations indented); returns rows used. */
+static int draw_wrapped(struct ui_grid *g, int y, int x, int w, int maxrows, const char *s,
+                        int indent)
+{
+    struct ui_unit u[1024];
+    size_t n = ui_text_units(s, strlen(s), g->ascii, u, 1024), i = 0;
+    int rows = 0;
+
+    n = n > 1024 ? 1024 : n;
+    while (rows < maxrows && (i < n || rows == 0)) {
+        int cx = rows ? indent : 0;
+        while (i < n && cx + u[i].width <= w) {
+            ui_grid_put(g, y + rows, x + cx, u[i].cp[0], UI_STYLE_NORMAL);
+            if (u[i].ncp == 2)
+                ui_grid_put(g, y + rows, x + cx + 1, u[i].cp[1], UI_STYLE_NORMAL);
+            else if (u[i].width == 2)
+                ui_grid_put(g, y + rows, x + cx + 1, 0, UI_STYLE_NORMAL);
+            cx += u[i++].width;
+        }
+        rows++;
+        if (cx == (rows > 1 ? indent : 0) && i < n)
+            break;  // a unit wider than the box: give up rather than loop
+    }
+    return rows;
+}
+
+static void draw_overlay(const struct ui_state *st, struct ui_grid *g)
+{
+    const struct ui_rect area = {1, 0, g->rows - 2, g->cols};
+    int indent = st->overlay == UI_OVERLAY_DETAILS ? 13 : 19;
+    int w = area.w - 4 > 100 ? 100 : area.w - 4;
+    size_t need = 0;
+
+    for (size_t i = st->overlay_top; i < st->noverlay_lines; i++)
+        need += wrapped_rows(st->overlay_lines[i], w - 2, g->ascii, indent);
+    int h = (int)need + 2 < area.h ? (int)need + 2 : area.h;
+    struct ui_rect box = {area.y + (area.h - h) / 2, area.x + (area.w - w) / 2, h, w};
+    for (int y = box.y; y < box.y + box.h; y++)
+        ui_grid_fill(g, y, box.x, box.w, ' ', UI_STYLE_NORMAL);
+    ui_grid_box(g, box, UI_STYLE_BORDER_FOCUS,
+                st->overlay == UI_OVERLAY_HELP ? "Help: keys (Esc closes, j/k scroll)"
+                                               : "Event details (Esc closes)");
+    int y = box.y + 1;
+    for (size_t i = st->overlay_top; i < st->noverlay_lines && y < box.y + box.h - 1; i++)
+        y += draw_wrapped(g, y, box.x + 2, box.w - 4, box.y + box.h - 1 - y,
+                          st->overlay_lines[i], indent);
+}
+
+/* ---- whole screens ---- */
+
+static void draw_too_small(const struct ui_state *st, struct ui_grid *g)
+{
+    char need[64];
+
+    ui_grid_clear(g, UI_STYLE_NORMAL);
+    snprintf(need, sizeof need, "%dx%d, need %dx%d", st->cols, st->rows, UI_MIN_COLS,
+             UI_MIN_ROWS);
+    int y = g->rows / 2 > 0 ? g->rows / 2 - 1 : 0;
+    ui_grid_text(g, y, 1, g->cols - 1, "terminal too small", UI_STYLE_WARN, UI_TRUNC_END);
+    ui_grid_text(g, y + 1, 1, g->cols - 1, need, UI_STYLE_WARN, UI_TRUNC_END);
+    ui_grid_text(g, y + 2, 1, g->cols - 1, "q quits", UI_STYLE_DIM, UI_TRUNC_END);
+}
+
+void ui_screen_compose(const struct ui_state *st, const struct model *m, struct ui_grid *g)
+{
+    const struct ui_view_ops *v = ui_view_get(st, st->view);
+
+    if (st->layout.too_small || g->rows != st->rows || g->cols != st->cols) {
+        draw_too_small(st, g);
+        return;
+    }
+    ui_grid_clear(g, UI_STYLE_NORMAL);
+    draw_title(st, m, g);
+    draw_left(st, m, g);
+    ui_grid_box(g, st->layout.main,
+                st->focus == UI_FOCUS_MAIN ? UI_STYLE_BORDER_FOCUS : UI_STYLE_BORDER, NULL);
+    draw_tabs(st, g);
+    if (v)
+        ui_view_draw(v, st, m, g, st->layout.body);
+    draw_status(st, m, g);
+    if (st->overlay != UI_OVERLAY_NONE)
+        draw_overlay(st, g);
+}
+
+void ui_screen_loading(struct ui_grid *g, const char *title, const struct load_progress *p,
+                       double seconds)
+{
+    char a[32], b[32], line[160];
+    int w = g->cols - 4 > 60 ? 60 : g->cols - 4, h = 7;
+    struct ui_rect box = {(g->rows - h) / 2, (g->cols - w) / 2, h, w};
+
+    ui_grid_clear(g, UI_STYLE_NORMAL);
+    snprintf(line, sizeof line, " htx  loading %s", title);
+    ui_grid_fill(g, 0, 0, g->cols, ' ', UI_STYLE_TITLE);
+    ui_grid_text(g, 0, 0, g->cols, line, UI_STYLE_TITLE, UI_TRUNC_MIDDLE);
+    if (w < 20 || g->rows < h + 2)
+        return;
+    ui_grid_box(g, box, UI_STYLE_BORDER_FOCUS, "Loading");
+    ui_format_bytes(p->bytes_read, a, sizeof a);
+    ui_format_bytes(p->bytes_total, b, sizeof b);
+    snprintf(line, sizeof line, "%s of %s read · %.1f s", a, b, seconds);
+    ui_grid_text(g, box.y + 1, box.x + 2, w - 4, line, UI_STYLE_NORMAL, UI_TRUNC_END);
+    snprintf(line, sizeof line, "ranks done: %zu of %zu", p->ranks_done, p->ranks_total);
+    ui_grid_text(g, box.y + 2, box.x + 2, w - 4, line, UI_STYLE_NORMAL, UI_TRUNC_END);
+    double frac = p->bytes_total ? (double)p->bytes_read / (double)p->bytes_total : 0;
+    ui_grid_fill(g, box.y + 4, box.x + 2, w - 4, ui_glyph(g, UI_G_BLOCK_EMPTY), UI_STYLE_DIM);
+    ui_grid_fill(g, box.y + 4, box.x + 2, (int)(frac * (w - 4)), ui_glyph(g, UI_G_BLOCK_FULL),
+                 UI_STYLE_BAR);
+    ui_grid_text(g, box.y + 5, box.x + 2, w - 4, "q cancels", UI_STYLE_DIM, UI_TRUNC_END);
+}
+
+void ui_screen_message(struct ui_grid *g, const char *title, const char *msg)
+{
+    ui_grid_clear(g, UI_STYLE_NORMAL);
+    ui_grid_fill(g, 0, 0, g->cols, ' ', UI_STYLE_TITLE);
+    ui_grid_text(g, 0, 0, g->cols, title, UI_STYLE_TITLE, UI_TRUNC_END);
+    ui_grid_text(g, g->rows / 2, 2, g->cols - 4, msg, UI_STYLE_WARN, UI_TRUNC_END);
+}

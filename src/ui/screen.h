@@ -1,0 +1,25 @@
+#ifndef HTX_UI_SCREEN_H
+#define HTX_UI_SCREEN_H
+
+#include "model/model.h"
+#include "ui/grid.h"
+#include "ui/state.h"
+
+/* Composes whole screens into a grid (no curses): the main screen (title
+ * bar, rank/stream pane, tabs and the active view, status line, overlays),
+ * the "terminal too small" message and the load progress screen. */
+
+/* Computes st->layout for st->rows x st->cols (tab lines included). */
+void ui_screen_layout(struct ui_state *st);
+
+/* Draws the main screen for st; g must be st->rows x st->cols. */
+void ui_screen_compose(const struct ui_state *st, const struct model *m, struct ui_grid *g);
+
+/* Draws the load progress screen. */
+void ui_screen_loading(struct ui_grid *g, const char *title, const struct load_progress *p,
+                       double seconds);
+
+/* Draws a one-message screen (errors before the model exists). */
+void ui_screen_message(struct ui_grid *g, const char *title, const char *msg);
+
+#endif

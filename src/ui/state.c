@@ -1,0 +1,203 @@
+#include "config.h"
+#include "ui/state.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/vec.h"
+
+static int capture_rank(struct ui_rank *ur, const struct rank_model *r)
+{
+    ur->number = r->rank;
+    ur->included = true;
+    ur->expanded = false;
+    ur->nstreams = r->nstreams;
+    ur->nthreads = r->nthreads;
+    ur->streams = calloc(r->nstreams ? r->nstreams : 1, sizeof *ur->streams);
+    ur->stream_on = calloc(r->nstreams ? r->nstreams : 1, sizeof *ur->stream_on);
+    ur->threads = calloc(r->nthreads ? r->nthreads : 1, sizeof *ur->threads);
+    ur->thread_on = calloc(r->nthreads ? r->nthreads : 1, sizeof *ur->thread_on);
+    if (!ur->streams || !ur->stream_on || !ur->threads || !ur->thread_on)
+        return ERR_NOMEM;
+    for (size_t i = 0; i < r->nstreams; i++) {
+        ur->streams[i] = r->streams[i].stream;
+        ur->stream_on[i] = true;
+    }
+    for (size_t i = 0; i < r->nthreads; i++) {
+        ur->threads[i].pid = r->threads[i].pid;
+        ur->threads[i].tid = r->threads[i].tid;
+        ur->threads[i].name = r->threads[i].name;
+    }
+    return 0;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int capture_iterations(struct ui_state *st, const struct model *m)
+{
+    size_t total = 0, k = 0;
+
+    for (size_t r = 0; r < m->nranks; r++)
+        total += m->ranks[r].niterations;
+    st->iterations = calloc(total ? total : 1, sizeof *st->iterations);
+    if (!st->iterations)
+        return ERR_NOMEM;
+    for (size_t r = 0; r < m->nranks; r++)
+        for (size_t i = 0; i < m->ranks[r].niterations; i++)
+            st->iterations[k++] = m->ranks[r].iterations[i].number;
+    qsort(st->iterations, k, sizeof *st->iterations, cmp_i64);
+    size_t u = 0;
+    for (size_t i = 0; i < k; i++)
+        if (u == 0 || st->iterations[u - 1] != st->iterations[i])
+            st->iterations[u++] = st->iterations[i];
+    st->niterations = u;
+    st->iteration = -1;
+    return 0;
+}
+
+int ui_state_init(struct ui_state *st, const struct model *m, int rows, int cols)
+{
+    memset(st, 0, sizeof *st);
+    st->rows = rows;
+    st->cols = cols;
+    st->focus = UI_FOCUS_MAIN;
+    st->view = st->prev_view = UI_VIEW_TIMELINE;
+    st->export_dir = ".";
+    st->title = "";
+    analysis_opts_default(&st->aopts);
+    arena_init(&st->overlay_arena, 16384);
+    for (size_t v = 0; v < UI_VIEW_COUNT; v++) {
+        arena_init(&st->docs[v].arena, 65536);
+        for (size_t t = 0; t < UI_DOC_TABLES; t++)
+            st->docs[v].tv[t].sort_col = -1;
+    }
+    st->nranks = m->nranks;
+    st->ranks = calloc(m->nranks ? m->nranks : 1, sizeof *st->ranks);
+    if (!st->ranks)
+        return ERR_NOMEM;
+    for (size_t r = 0; r < m->nranks; r++)
+        if (capture_rank(&st->ranks[r], &m->ranks[r]) != 0)
+            return ERR_NOMEM;
+    if (m->nranks == 1)
+        st->ranks[0].expanded = true;
+    if (capture_iterations(st, m) != 0)
+        return ERR_NOMEM;
+    return ui_state_items(st);
+}
+
+static void doc_fini(struct ui_doc *d)
+{
+    for (size_t t = 0; t < UI_DOC_TABLES; t++)
+        ui_tview_fini(&d->tv[t]);
+    arena_fini(&d->arena);
+}
+
+void ui_state_fini(struct ui_state *st)
+{
+    for (size_t r = 0; r < st->nranks && st->ranks; r++) {
+        free(st->ranks[r].streams);
+        free(st->ranks[r].stream_on);
+        free(st->ranks[r].threads);
+        free(st->ranks[r].thread_on);
+    }
+    free(st->ranks);
+    free(st->items);
+    free(st->iterations);
+    free(st->lanes);
+    free(st->jumps);
+    for (size_t v = 0; v < UI_VIEW_COUNT; v++)
+        doc_fini(&st->docs[v]);
+    arena_fini(&st->overlay_arena);
+    memset(st, 0, sizeof *st);
+}
+
+void ui_state_message(struct ui_state *st, bool error, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(st->message, sizeof st->message, fmt, ap);
+    va_end(ap);
+    st->message_is_error = error;
+}
+
+bool ui_state_stream_on(const struct ui_state *st, size_t r, int64_t stream)
+{
+    if (r >= st->nranks)
+        return true;
+    const struct ui_rank *ur = &st->ranks[r];
+    for (size_t i = 0; i < ur->nstreams; i++)
+        if (ur->streams[i] == stream)
+            return ur->stream_on[i];
+    return true;
+}
+
+int ui_state_items(struct ui_state *st)
+{
+    size_t n = 0, cap = 0;
+    struct ui_item *items = NULL;
+
+    for (size_t r = 0; r < st->nranks; r++) {
+        const struct ui_rank *ur = &st->ranks[r];
+        size_t need = n + 1 + (ur->expanded ? ur->nstreams + ur->nthreads : 0);
+        if (vec_reserve((void **)&items, &cap, sizeof *items, need) != 0) {
+            free(items);
+            return ERR_NOMEM;
+        }
+        items[n++] = (struct ui_item){UI_ITEM_RANK, (uint32_t)r, 0};
+        for (size_t s = 0; ur->expanded && s < ur->nstreams; s++)
+            items[n++] = (struct ui_item){UI_ITEM_STREAM, (uint32_t)r, (uint32_t)s};
+        for (size_t t = 0; ur->expanded && t < ur->nthreads; t++)
+            items[n++] = (struct ui_item){UI_ITEM_THREAD, (uint32_t)r, (uint32_t)t};
+    }
+    free(st->items);
+    st->items = items;
+    st->nitems = n;
+    if (st->item >= n)
+        st->item = n ? n - 1 : 0;
+    return 0;
+}
+
+void ui_state_selection(const struct ui_state *st, const struct model *m, int64_t *ranks_buf,
+                        int64_t *iter_buf, struct selection *sel)
+{
+    size_t k = 0;
+
+    memset(sel, 0, sizeof *sel);
+    for (size_t r = 0; r < st->nranks && r < m->nranks; r++)
+        if (st->ranks[r].included)
+            ranks_buf[k++] = m->ranks[r].rank;
+    // All ranks included is "no rank filter": the model's fast path.
+    if (k < m->nranks) {
+        sel->ranks = ranks_buf;
+        sel->nranks = k;
+    }
+    if (st->iteration >= 0 && (size_t)st->iteration < st->niterations) {
+        iter_buf[0] = st->iterations[st->iteration];
+        sel->iterations = iter_buf;
+        sel->niterations = 1;
+    } else if (st->iteration == UI_ITER_LIST && st->niter_list) {
+        sel->iterations = st->iter_list;
+        sel->niterations = st->niter_list;
+    }
+    sel->has_window = st->has_window;
+    sel->window_start = st->window_start;
+    sel->window_end = st->window_end;
+}
+
+void ui_state_invalidate(struct ui_state *st)
+{
+    for (size_t v = 0; v < UI_VIEW_COUNT; v++)
+        st->docs[v].valid = false;
+}
+
+bool ui_view_is_doc(enum ui_view_id v)
+{
+    return v >= UI_VIEW_OVERVIEW && v <= UI_VIEW_DIAGNOSTICS;
+}

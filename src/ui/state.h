@@ -1,0 +1,223 @@
+#ifndef HTX_UI_STATE_H
+#define HTX_UI_STATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/analysis.h"
+#include "model/model.h"
+#include "ui/charts.h"
+#include "ui/layout.h"
+#include "ui/tables.h"
+#include "util/arena.h"
+
+/* Everything the TUI knows, as plain data (STYLE.md §5): the focused pane,
+ * the active view, what is selected, the visible time window and cursor,
+ * each view's tables with their sort, filter and cursor, the overlays and
+ * the status message. Actions (ui/actions.h) change it; ui_sync (ui/sync.h)
+ * brings derived data (lanes, analysis tables) up to date with the model;
+ * ui/screen.c draws it into a grid. None of these touch curses.
+ *
+ * Ownership: a ui_state owns every array it points to, except `analyses`
+ * (static) and strings borrowed from the model; ui_state_fini frees them. */
+
+enum ui_view_id {
+    UI_VIEW_TIMELINE = 0,
+    UI_VIEW_OVERVIEW,
+    UI_VIEW_KERNELS,
+    UI_VIEW_IDLE,
+    UI_VIEW_OVERLAP,
+    UI_VIEW_LAUNCH,
+    UI_VIEW_ANNOTATIONS,
+    UI_VIEW_COUNTERS,
+    UI_VIEW_SEQUENCES,
+    UI_VIEW_DIAGNOSTICS,
+    UI_VIEW_DIFF,
+    UI_VIEW_COUNT
+};
+
+/* What an action asks of the loop. */
+enum ui_reaction {
+    UI_REDRAW = 1 << 0,    /* repaint */
+    UI_RELAYOUT = 1 << 1,  /* sizes changed: recompute layout, clear the screen */
+    UI_QUIT = 1 << 2,
+    UI_RESELECT = 1 << 3,  /* ranks/iteration/window changed: model_select, recompute */
+    UI_RELANE = 1 << 4,    /* streams/threads switched: rebuild lanes and tables */
+    UI_UNHANDLED = 1u << 31, /* a view's on_key did not want the key */
+};
+
+enum ui_focus { UI_FOCUS_RANKS = 0, UI_FOCUS_MAIN };
+enum ui_overlay { UI_OVERLAY_NONE = 0, UI_OVERLAY_HELP, UI_OVERLAY_DETAILS };
+enum ui_prompt { UI_PROMPT_NONE = 0, UI_PROMPT_SEARCH, UI_PROMPT_FILTER };
+
+#define UI_TEXT_MAX 256
+#define UI_DOC_TABLES 12
+#define UI_DOC_CHARTS 8
+#define UI_ITER_LIST (-2L)
+
+/* One rank in the left pane. Stream and thread lists are captured once
+ * after loading (so they survive selections that empty them). */
+struct ui_thread_id {
+    uint32_t pid, tid, name;   /* string ids */
+};
+
+struct ui_rank {
+    int64_t number;            /* the rank's number (model->ranks[i].rank) */
+    bool included;             /* part of the model selection */
+    bool expanded;             /* left pane shows its streams and threads */
+    int64_t *streams;          /* GPU stream ids, ascending */
+    bool *stream_on;
+    size_t nstreams;
+    struct ui_thread_id *threads;
+    bool *thread_on;           /* CPU thread lanes are off until switched on */
+    size_t nthreads;
+    double busy;               /* share of the rank's span with a GPU stream busy */
+};
+
+enum ui_item_kind { UI_ITEM_RANK = 0, UI_ITEM_STREAM, UI_ITEM_THREAD };
+
+/* One line of the left pane. */
+struct ui_item {
+    uint8_t kind;              /* enum ui_item_kind */
+    uint32_t rank;             /* index into model->ranks */
+    uint32_t sub;              /* index into ui_rank streams/threads */
+};
+
+enum ui_lane_kind { UI_LANE_STREAM = 0, UI_LANE_THREAD };
+
+/* One timeline lane; `index` points into the rank's current streams or
+ * threads (valid until the next model_select, after which lanes are
+ * rebuilt). */
+struct ui_lane {
+    uint8_t kind;              /* enum ui_lane_kind */
+    uint32_t rank;             /* index into model->ranks */
+    size_t index;
+    int64_t stream;            /* stream id (UI_LANE_STREAM) */
+};
+
+struct ui_timeline {
+    int64_t t0, t1;            /* visible window, ns */
+    int64_t lo, hi;            /* extent of the selected data */
+    int cursor;                /* column of the cursor, 0..cols-1 */
+    size_t lane, lane_top;     /* cursor lane, first lane shown */
+    bool has_mark;             /* `w` pressed once: window start */
+    int64_t mark;
+};
+
+/* One instance to jump to (from a table row's Enter or a timeline search). */
+struct ui_jump {
+    uint32_t rank;             /* index into model->ranks */
+    uint32_t pos;              /* position in rank->events */
+};
+
+/* A view's computed content: charts, text, and tables. */
+struct ui_doc {
+    bool valid;                /* computed for the current selection */
+    struct arena arena;        /* analysis scratch: tables, charts, text */
+    struct table *tables[UI_DOC_TABLES];
+    size_t ntables;
+    struct ui_tview tv[UI_DOC_TABLES];
+    struct ui_chart *charts;   /* UI_DOC_CHARTS slots in the arena */
+    size_t ncharts;
+    const char **text;         /* free text lines (diagnostics, notes) */
+    size_t ntext, text_cap;
+    size_t cur;                /* focused table */
+    size_t row[UI_DOC_TABLES]; /* cursor per table, index into tv[].rows */
+    size_t top;                /* first line shown */
+    bool follow;               /* keep the cursor row in view (after a move) */
+    char filter[UI_TEXT_MAX];
+    char search[UI_TEXT_MAX];
+    char error[256];           /* an analysis failed: its message */
+};
+
+struct ui_binding;
+struct ui_view_ops;
+
+struct ui_state {
+    /* configuration */
+    bool ascii, no_mouse;
+    const char *title;                       /* what was opened (path) */
+    const struct analysis_info *analyses;    /* analysis_list() or a test's */
+    size_t nanalyses;
+    struct analysis_opts aopts;
+    const char *export_dir;                  /* where `e` writes; "." */
+
+    /* screen */
+    int rows, cols;
+    struct ui_layout layout;
+    enum ui_focus focus;
+    enum ui_view_id view, prev_view;
+    const struct ui_view_ops *diff_view;     /* NULL unless `htx diff` */
+    void *diff;                              /* the diff view's own state */
+
+    /* left pane */
+    struct ui_rank *ranks;                   /* parallel to model->ranks */
+    size_t nranks;
+    struct ui_item *items;
+    size_t nitems, item, item_top;
+
+    /* selection beyond ranks */
+    int64_t *iterations;                     /* every iteration number seen, ascending */
+    size_t niterations;
+    long iteration;                          /* index into iterations, -1 = all,
+                                                UI_ITER_LIST = iter_list */
+    const int64_t *iter_list;                /* --iteration with several values */
+    size_t niter_list;
+    bool has_window;
+    int64_t window_start, window_end;
+
+    /* timeline */
+    struct ui_lane *lanes;
+    size_t nlanes;
+    struct ui_timeline tl;
+    char tl_search[UI_TEXT_MAX];
+    struct ui_jump *jumps;
+    size_t njumps, jump;
+    char jump_what[UI_TEXT_MAX];
+
+    /* views 2-9, i */
+    struct ui_doc docs[UI_VIEW_COUNT];
+
+    /* overlays, prompt, status */
+    enum ui_overlay overlay;
+    size_t overlay_top;
+    struct arena overlay_arena;
+    const char **overlay_lines;
+    size_t noverlay_lines;
+    enum ui_prompt prompt;
+    char prompt_text[UI_TEXT_MAX];
+    char message[UI_TEXT_MAX];
+    bool message_is_error;
+    bool quit;
+};
+
+/* Initialises st for model m (which must stay alive): every rank included,
+ * streams on, threads off, iteration all, view Timeline, focus main.
+ * Captures each rank's streams, threads and iterations from m's current
+ * selection (call right after loading). Returns 0 or ERR_NOMEM. */
+int ui_state_init(struct ui_state *st, const struct model *m, int rows, int cols);
+void ui_state_fini(struct ui_state *st);
+
+/* Sets a status message (printf-style). */
+void ui_state_message(struct ui_state *st, bool error, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Is this stream of rank index r switched on? (Unknown streams are on.) */
+bool ui_state_stream_on(const struct ui_state *st, size_t r, int64_t stream);
+
+/* Rebuilds the left pane items from the expanded flags. ERR_NOMEM on failure. */
+int ui_state_items(struct ui_state *st);
+
+/* Fills sel with the current rank/iteration/window choice; rank numbers go
+ * into ranks_buf (st->nranks entries), one iteration into iter_buf. */
+void ui_state_selection(const struct ui_state *st, const struct model *m, int64_t *ranks_buf,
+                        int64_t *iter_buf, struct selection *sel);
+
+/* Marks every view's content stale (after a selection change). */
+void ui_state_invalidate(struct ui_state *st);
+
+/* Is view v a document view (tables/charts/text)? */
+bool ui_view_is_doc(enum ui_view_id v);
+
+#endif

@@ -1,0 +1,93 @@
+#include "config.h"
+#include "ui/sync.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/actions.h"
+#include "ui/docs.h"
+#include "ui/screen.h"
+#include "ui/timeline.h"
+
+#define BUSY_SAMPLES 240
+
+void ui_busy_compute(struct ui_state *st, const struct model *m)
+{
+    struct ui_pick picks[BUSY_SAMPLES];
+    bool busy[BUSY_SAMPLES];
+
+    for (size_t r = 0; r < m->nranks && r < st->nranks; r++) {
+        const struct rank_model *rm = &m->ranks[r];
+        st->ranks[r].busy = 0;
+        if (!rm->selected || rm->end_ns <= rm->start_ns)
+            continue;
+        struct ui_timescale ts = {rm->start_ns, rm->end_ns, BUSY_SAMPLES};
+        if (ts.t1 - ts.t0 < BUSY_SAMPLES)
+            ts.t1 = ts.t0 + BUSY_SAMPLES;
+        memset(busy, 0, sizeof busy);
+        for (size_t s = 0; s < rm->nstreams; s++) {
+            ui_bucket_stream(&rm->streams[s], rm->events, &ts, picks);
+            for (int c = 0; c < BUSY_SAMPLES; c++)
+                busy[c] |= picks[c].pos != MODEL_NONE;
+        }
+        int n = 0;
+        for (int c = 0; c < BUSY_SAMPLES; c++)
+            n += busy[c];
+        st->ranks[r].busy = (double)n / BUSY_SAMPLES;
+    }
+}
+
+static int reselect(struct ui_state *st, struct model *m, struct err *e)
+{
+    int64_t *ranks = calloc(st->nranks ? st->nranks : 1, sizeof *ranks), iter[1];
+    struct selection sel;
+
+    if (!ranks)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    ui_state_selection(st, m, ranks, iter, &sel);
+    int rc = model_select(m, &sel, e);
+    free(ranks);
+    ui_state_invalidate(st);
+    st->njumps = 0;  // positions stay valid, but they may be outside the selection
+    if (rc != 0)
+        return rc;
+    ui_busy_compute(st, m);
+    return 0;
+}
+
+static void rebuild_tables(struct ui_state *st)
+{
+    for (size_t v = 0; v < UI_VIEW_COUNT; v++)
+        if (st->docs[v].valid)
+            ui_doc_rebuild_views(st, &st->docs[v]);
+}
+
+int ui_sync(struct ui_state *st, struct model *m, unsigned flags, struct err *e)
+{
+    int rc = 0;
+
+    if (flags & UI_RESELECT)
+        rc = reselect(st, m, e);
+    if (rc == 0 && (flags & (UI_RESELECT | UI_RELANE)))
+        rc = ui_lanes_build(st, m);
+    if (rc == 0 && (flags & UI_RELANE) && !(flags & UI_RESELECT))
+        rebuild_tables(st);
+    ui_screen_layout(st);
+    ui_timeline_extent(st, m);
+    if (rc == 0 && ui_view_is_doc(st->view) && !st->docs[st->view].valid)
+        rc = ui_doc_refresh(st, m, st->view, e);
+    if (rc == 0 && st->view == UI_VIEW_DIFF && st->diff_view && st->diff_view->refresh)
+        rc = st->diff_view->refresh(st, m, e);
+    if (rc != 0)
+        ui_state_message(st, true, "%s", e->msg);
+    return rc;
+}
+
+unsigned ui_step(struct ui_state *st, struct model *m, int key)
+{
+    struct err e = {0, ""};
+    unsigned flags = ui_dispatch(st, m, key);
+
+    ui_sync(st, m, flags, &e);
+    return flags;
+}

@@ -1,0 +1,24 @@
+#ifndef HTX_UI_SYNC_H
+#define HTX_UI_SYNC_H
+
+#include "model/model.h"
+#include "ui/state.h"
+#include "util/err.h"
+
+/* Brings the derived data up to date after actions ran (the one place, with
+ * the loader, where the UI changes the model): UI_RESELECT runs model_select
+ * with the state's ranks/iteration/window; UI_RESELECT or UI_RELANE rebuild
+ * lanes and table rows; the layout follows st->rows/cols; the active view's
+ * analyses run if its content is stale. No curses. Returns 0, or an ERR_*
+ * with e set (the state stays usable: the error is also the status
+ * message). */
+int ui_sync(struct ui_state *st, struct model *m, unsigned flags, struct err *e);
+
+/* One key through the key table, then ui_sync. Returns the reaction flags. */
+unsigned ui_step(struct ui_state *st, struct model *m, int key);
+
+/* Share of each included rank's span with a GPU stream busy, sampled over
+ * a fixed number of cells (for the left pane's busy bars). */
+void ui_busy_compute(struct ui_state *st, const struct model *m);
+
+#endif

@@ -1,0 +1,284 @@
+#include "config.h"
+#include "ui/tables.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/format.h"
+#include "ui/text.h"
+
+#define WIDTH_SAMPLE_ROWS 5000  /* widths from the first rows: bounded cost */
+#define WIDTH_CAP_TEXT 60
+#define WIDTH_CAP_NUMBER 18
+
+void ui_cell_format(const struct cell *c, char *buf, size_t n)
+{
+    double d;
+
+    switch (c->type) {
+    case CELL_INT:
+        snprintf(buf, n, "%lld", (long long)c->v.i);
+        return;
+    case CELL_DOUBLE:
+        d = c->v.d;
+        if (isnan(d))
+            snprintf(buf, n, "%s", "");
+        else if (isinf(d))
+            snprintf(buf, n, "%s", d > 0 ? "inf" : "-inf");
+        else if (fabs(d) < 1e15 && d == rint(d))
+            snprintf(buf, n, "%.0f", d);
+        else if (d != 0 && fabs(d) < 0.01)
+            snprintf(buf, n, "%.3g", d);
+        else
+            snprintf(buf, n, "%.2f", d);
+        return;
+    case CELL_STR:
+        snprintf(buf, n, "%s", c->v.s ? c->v.s : "");
+        return;
+    case CELL_BOOL:
+        snprintf(buf, n, "%s", c->v.b ? "true" : "false");
+        return;
+    default:
+        snprintf(buf, n, "%s", "");
+        return;
+    }
+}
+
+bool ui_row_contains(const struct table *t, size_t row, const char *needle)
+{
+    char buf[64];
+
+    if (!needle[0])
+        return true;
+    for (size_t c = 0; c < t->ncols; c++) {
+        const struct cell *cell = table_cell(t, row, c);
+        const char *text = buf;
+        if (cell->type == CELL_STR)
+            text = cell->v.s ? cell->v.s : "";
+        else
+            ui_cell_format(cell, buf, sizeof buf);
+        if (ui_text_contains(text, needle))
+            return true;
+    }
+    return false;
+}
+
+static bool missing(const struct cell *c)
+{
+    return c->type == CELL_NULL || (c->type == CELL_DOUBLE && isnan(c->v.d));
+}
+
+/* Orders two present cells: numbers before strings. */
+static int compare_values(const struct cell *a, const struct cell *b)
+{
+    bool as = a->type == CELL_STR, bs = b->type == CELL_STR;
+
+    if (as != bs)
+        return as ? 1 : -1;
+    if (as)
+        return strcmp(a->v.s ? a->v.s : "", b->v.s ? b->v.s : "");
+    if (a->type == CELL_INT && b->type == CELL_INT)
+        return (a->v.i > b->v.i) - (a->v.i < b->v.i);
+    double x = cell_as_double(a), y = cell_as_double(b);
+    if (a->type == CELL_BOOL)
+        x = a->v.b;
+    if (b->type == CELL_BOOL)
+        y = b->v.b;
+    return (x > y) - (x < y);
+}
+
+struct sort_ctx {
+    const struct table *t;
+    size_t col;
+    bool desc;
+};
+
+static int compare_rows(const void *pa, const void *pb, void *arg)
+{
+    const struct sort_ctx *s = arg;
+    size_t ra = *(const size_t *)pa, rb = *(const size_t *)pb;
+    const struct cell *a = table_cell(s->t, ra, s->col), *b = table_cell(s->t, rb, s->col);
+    bool ma = missing(a), mb = missing(b);
+    int r;
+
+    if (ma || mb)
+        r = ma && mb ? 0 : (ma ? 1 : -1);  // empty cells last in both directions
+    else
+        r = s->desc ? -compare_values(a, b) : compare_values(a, b);
+    if (r == 0)
+        r = (ra > rb) - (ra < rb);  // stable: ties keep the analysis' order
+    return r;
+}
+
+static int compare_index(const void *pa, const void *pb)
+{
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    return (a > b) - (a < b);
+}
+
+void ui_tview_sort(struct ui_tview *v)
+{
+    if (!v->t || v->nrows < 2)
+        return;
+    if (v->sort_col < 0 || (size_t)v->sort_col >= v->t->ncols) {
+        qsort(v->rows, v->nrows, sizeof *v->rows, compare_index);  // the analysis' order
+        return;
+    }
+    struct sort_ctx s = {v->t, (size_t)v->sort_col, v->sort_desc};
+    qsort_r(v->rows, v->nrows, sizeof *v->rows, compare_rows, &s);
+}
+
+static void measure(struct ui_tview *v)
+{
+    const struct table *t = v->t;
+    char buf[256];
+
+    for (size_t c = 0; c < t->ncols; c++) {
+        // + 1: room for the sort mark after the name
+        int w = ui_text_width(t->cols[c].name, strlen(t->cols[c].name), false) + 1;
+        bool text = false;
+        for (size_t i = 0; i < v->nrows && i < WIDTH_SAMPLE_ROWS; i++) {
+            const struct cell *cell = table_cell(t, v->rows[i], c);
+            const char *s = buf;
+            if (cell->type == CELL_STR) {
+                s = cell->v.s ? cell->v.s : "";
+                text = true;
+            } else {
+                ui_cell_format(cell, buf, sizeof buf);
+            }
+            int cw = ui_text_width(s, strlen(s), false);
+            if (cw > w)
+                w = cw;
+        }
+        int cap = text ? WIDTH_CAP_TEXT : WIDTH_CAP_NUMBER;
+        v->widths[c] = w > cap ? cap : w;
+    }
+}
+
+static int find_col(const struct table *t, const char *name)
+{
+    return t ? table_col_index(t, name) : -1;
+}
+
+static bool row_hidden(const struct table *t, size_t row, int rank_col, int stream_col,
+                       const struct ui_row_filter *rf)
+{
+    if (!rf || !rf->hidden || stream_col < 0)
+        return false;
+    const struct cell *s = table_cell(t, row, (size_t)stream_col);
+    if (s->type != CELL_INT)
+        return false;
+    int64_t rank = -1;
+    if (rank_col >= 0 && table_cell(t, row, (size_t)rank_col)->type == CELL_INT)
+        rank = table_cell(t, row, (size_t)rank_col)->v.i;
+    return rf->hidden(rf->ctx, rank, s->v.i);
+}
+
+int ui_tview_build(struct ui_tview *v, const struct table *t, const char *filter,
+                   const struct ui_row_filter *rf)
+{
+    size_t *rows = malloc((t->nrows ? t->nrows : 1) * sizeof *rows);
+    int *widths = malloc((t->ncols ? t->ncols : 1) * sizeof *widths);
+    int rank_col = find_col(t, "rank"), stream_col = find_col(t, "stream");
+
+    if (!rows || !widths) {
+        free(rows);
+        free(widths);
+        return ERR_NOMEM;
+    }
+    free(v->rows);
+    free(v->widths);
+    v->t = t;
+    v->rows = rows;
+    v->widths = widths;
+    v->nrows = 0;
+    for (size_t r = 0; r < t->nrows; r++)
+        if (!row_hidden(t, r, rank_col, stream_col, rf) && ui_row_contains(t, r, filter))
+            v->rows[v->nrows++] = r;
+    ui_tview_sort(v);
+    measure(v);
+    return 0;
+}
+
+void ui_tview_fini(struct ui_tview *v)
+{
+    free(v->rows);
+    free(v->widths);
+    v->rows = NULL;
+    v->widths = NULL;
+    v->nrows = 0;
+    v->t = NULL;
+}
+
+long ui_tview_search(const struct ui_tview *v, size_t from, int dir, const char *needle)
+{
+    if (!v->t || v->nrows == 0 || !needle[0])
+        return -1;
+    for (size_t k = 0; k < v->nrows; k++) {
+        size_t i = dir >= 0 ? (from + k) % v->nrows : (from + v->nrows - k % v->nrows) % v->nrows;
+        if (ui_row_contains(v->t, v->rows[i], needle))
+            return (long)i;
+    }
+    return -1;
+}
+
+/* Opens dir/htx-<name>[-N].csv with O_EXCL so nothing is ever overwritten. */
+static FILE *create_new(const char *dir, const char *name, char *path, size_t n, struct err *e)
+{
+    for (int k = 0; k < 1000; k++) {
+        if (k == 0)
+            snprintf(path, n, "%s/htx-%s.csv", dir, name);
+        else
+            snprintf(path, n, "%s/htx-%s-%d.csv", dir, name, k);
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd >= 0) {
+            FILE *f = fdopen(fd, "w");
+            if (!f)
+                close(fd);
+            return f;
+        }
+        if (errno != EEXIST) {
+            err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+            return NULL;
+        }
+    }
+    err_set(e, ERR_IO, "%s/htx-%s-*.csv: too many files already", dir, name);
+    return NULL;
+}
+
+int ui_tview_export_csv(const struct ui_tview *v, const char *dir, char *path, size_t n,
+                        struct err *e)
+{
+    struct table copy;
+    struct format_opts fo;
+
+    if (!v->t)
+        return err_set(e, ERR_EMPTY, "no table on screen");
+    copy = *v->t;
+    copy.nrows = v->nrows;
+    copy.cells = malloc((v->nrows ? v->nrows : 1) * (v->t->ncols ? v->t->ncols : 1) *
+                        sizeof *copy.cells);
+    if (!copy.cells)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < v->nrows; i++)
+        memcpy(&copy.cells[i * copy.ncols], table_cell(v->t, v->rows[i], 0),
+               copy.ncols * sizeof *copy.cells);
+    FILE *f = create_new(dir, v->t->name ? v->t->name : "table", path, n, e);
+    if (!f) {
+        free(copy.cells);
+        return e->code ? e->code : ERR_IO;
+    }
+    format_opts_default(&fo);
+    int rc = format_table_csv(f, &copy, &fo);
+    free(copy.cells);
+    if (fclose(f) != 0 && rc == 0)
+        rc = err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+    else if (rc != 0)
+        err_set(e, rc, "%s: cannot write", path);
+    return rc;
+}

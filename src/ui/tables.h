@@ -1,0 +1,64 @@
+#ifndef HTX_UI_TABLES_H
+#define HTX_UI_TABLES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analysis/table.h"
+#include "util/err.h"
+
+/* A table as a view shows it: the rows left after the filter, in the chosen
+ * sort order, with column widths measured once. The table itself is never
+ * changed (it belongs to the analysis' scratch arena); only `rows` is.
+ * Sorting is stable (ties keep the analysis' order), numbers sort
+ * numerically with NaN and empty cells last, strings by byte order. */
+
+struct ui_tview {
+    const struct table *t;
+    size_t *rows;          /* visible rows, as indices into t's rows */
+    size_t nrows;
+    int sort_col;          /* -1: the analysis' order */
+    bool sort_desc;
+    int *widths;           /* display width per column: max(header, cells), capped */
+};
+
+/* Hides rows whose `stream` column holds a stream the user switched off
+ * (hidden(ctx, rank, stream) returns true); rank is -1 when the table has
+ * no rank column. NULL = hide nothing. */
+struct ui_row_filter {
+    bool (*hidden)(void *ctx, int64_t rank, int64_t stream);
+    void *ctx;
+};
+
+/* (Re)builds v->rows for table t: rows containing `filter` (case-insensitive,
+ * in any cell; "" keeps all) and not hidden by rf, sorted by v->sort_col.
+ * v->sort_col/sort_desc are kept; everything else is replaced. v owns rows
+ * and widths (free with ui_tview_fini). Returns 0 or ERR_NOMEM. */
+int ui_tview_build(struct ui_tview *v, const struct table *t, const char *filter,
+                   const struct ui_row_filter *rf);
+void ui_tview_fini(struct ui_tview *v);
+
+/* Sorts the visible rows by v->sort_col / v->sort_desc (stable). */
+void ui_tview_sort(struct ui_tview *v);
+
+/* Text of one cell as the views and CSV show it: integers as they are,
+ * whole doubles without decimals, others with 2 decimals (3 significant
+ * digits below 0.01), NaN and NULL empty. Writes into buf (always
+ * terminated). */
+void ui_cell_format(const struct cell *c, char *buf, size_t n);
+
+/* Does row `row` of t contain needle in any cell (case-insensitive)? */
+bool ui_row_contains(const struct table *t, size_t row, const char *needle);
+
+/* Next visible row index (into v->rows) at or after `from` (wrapping, in
+ * direction dir = +1 or -1) whose cells contain needle; -1 when none. */
+long ui_tview_search(const struct ui_tview *v, size_t from, int dir, const char *needle);
+
+/* Writes the visible rows, in their order, as CSV to a new file named
+ * dir/htx-<table>.csv (or htx-<table>-N.csv: an existing file is never
+ * overwritten). The chosen path goes into path (size n). Returns 0 or an
+ * ERR_* with e set. */
+int ui_tview_export_csv(const struct ui_tview *v, const char *dir, char *path, size_t n,
+                        struct err *e);
+
+#endif

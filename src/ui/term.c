@@ -1,0 +1,240 @@
+#include "config.h"
+#include "ui/term.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/curses.h"
+#include "ui/draw.h"
+#include "ui/keys.h"
+
+static SCREEN *screen;
+static FILE *null_in, *null_out;
+static bool active, headless;
+static enum ui_colors colors;
+static volatile sig_atomic_t caught;
+
+static void on_leave_signal(int sig)
+{
+    caught = sig;
+}
+
+/* A crash: put the terminal back before the default action (htop does the
+ * same); endwin is not async-signal-safe, but the process is dying anyway
+ * and a raw terminal is worse. */
+static void on_fatal_signal(int sig)
+{
+    if (active && !headless)
+        endwin();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void at_exit(void)
+{
+    ui_term_close();
+}
+
+static void install_signals(void)
+{
+    static const int leave[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = on_leave_signal;  // no SA_RESTART: the key read returns
+    for (size_t i = 0; i < sizeof leave / sizeof leave[0]; i++)
+        sigaction(leave[i], &sa, NULL);
+    sa.sa_handler = on_fatal_signal;
+    sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+    for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+        sigaction(fatal[i], &sa, NULL);
+}
+
+static SCREEN *open_headless(int rows, int cols, struct err *e)
+{
+    static const char *terms[] = {NULL, "xterm-256color", "xterm", "vt100"};
+    SCREEN *s = NULL;
+
+    null_out = fopen("/dev/null", "w");
+    null_in = fopen("/dev/null", "r");
+    if (!null_out || !null_in) {
+        err_set(e, ERR_IO, "/dev/null: %s", strerror(errno));
+        return NULL;
+    }
+    terms[0] = getenv("TERM");
+    for (size_t i = 0; i < sizeof terms / sizeof terms[0] && !s; i++)
+        if (terms[i] && terms[i][0])
+            s = newterm(terms[i], null_out, null_in);
+    if (s)
+        resizeterm(rows, cols);
+    else
+        err_set(e, ERR_IO, "cannot start curses on /dev/null (no usable TERM)");
+    return s;
+}
+
+static void setup_colors(bool no_color)
+{
+    colors = UI_COLORS_NONE;
+    if (!no_color && has_colors() && start_color() == OK) {
+        use_default_colors();
+        colors = COLORS >= 256 ? UI_COLORS_256 : (COLORS >= 8 ? UI_COLORS_8 : UI_COLORS_NONE);
+    }
+    ui_draw_styles(colors);
+}
+
+int ui_term_open(const struct ui_term_opts *o, struct err *e)
+{
+    if (active)
+        return 0;
+    headless = o->headless;
+    if (headless) {
+        screen = open_headless(o->rows, o->cols, e);
+    } else {
+        install_signals();
+        // The real window size, not LINES/COLUMNS: with those set, ncurses
+        // keeps using them and never sees a resize.
+        unsetenv("LINES");
+        unsetenv("COLUMNS");
+        use_tioctl(TRUE);
+        screen = newterm(NULL, stdout, stdin);
+        if (!screen)
+            err_set(e, ERR_IO, "cannot start curses: is TERM (%s) a known terminal?",
+                    getenv("TERM") ? getenv("TERM") : "unset");
+    }
+    if (!screen)
+        return ERR_IO;
+    set_term(screen);
+    active = true;
+    static bool registered;
+    if (!registered)
+        atexit(at_exit);
+    registered = true;
+    cbreak();  // not raw(): Ctrl-C and Ctrl-Z keep their signals
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    curs_set(0);
+    set_escdelay(25);
+    setup_colors(o->no_color);
+    if (!o->no_mouse && !headless) {
+        mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+        mouseinterval(0);
+    }
+    return 0;
+}
+
+void ui_term_close(void)
+{
+    if (!active)
+        return;
+    active = false;
+    if (!headless) {
+        curs_set(1);
+        endwin();
+    } else {
+        endwin();
+    }
+    delscreen(screen);
+    screen = NULL;
+    if (null_out)
+        fclose(null_out);
+    if (null_in)
+        fclose(null_in);
+    null_out = null_in = NULL;
+}
+
+enum ui_colors ui_term_colors(void)
+{
+    return colors;
+}
+
+void ui_term_size(int *rows, int *cols)
+{
+    getmaxyx(stdscr, *rows, *cols);
+}
+
+void ui_term_resize(int rows, int cols)
+{
+    resizeterm(rows, cols);
+}
+
+static int map_function_key(wint_t k)
+{
+    switch (k) {
+    case KEY_UP: return UI_KEY_UP;
+    case KEY_DOWN: return UI_KEY_DOWN;
+    case KEY_LEFT: return UI_KEY_LEFT;
+    case KEY_RIGHT: return UI_KEY_RIGHT;
+    case KEY_PPAGE: return UI_KEY_PGUP;
+    case KEY_NPAGE: return UI_KEY_PGDN;
+    case KEY_HOME: return UI_KEY_HOME;
+    case KEY_END: return UI_KEY_END;
+    case KEY_BTAB: return UI_KEY_BTAB;
+    case KEY_BACKSPACE: return UI_KEY_BACKSPACE;
+    case KEY_DC: return UI_KEY_DELETE;
+    case KEY_ENTER: return UI_KEY_ENTER;
+    case KEY_RESIZE: return UI_KEY_RESIZE;
+    case KEY_MOUSE: return UI_KEY_MOUSE;
+    default: return UI_KEY_NONE;
+    }
+}
+
+static int read_mouse(struct ui_mouse_event *mouse)
+{
+    MEVENT ev;
+
+    if (getmouse(&ev) != OK)
+        return UI_KEY_NONE;
+    mouse->y = ev.y;
+    mouse->x = ev.x;
+    if (ev.bstate & BUTTON4_PRESSED)
+        mouse->button = UI_KEY_WHEEL_UP;
+    else if (ev.bstate & BUTTON5_PRESSED)
+        mouse->button = UI_KEY_WHEEL_DOWN;
+    else if (ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))
+        mouse->button = 1;
+    else
+        return UI_KEY_NONE;
+    return UI_KEY_MOUSE;
+}
+
+int ui_term_read(int timeout_ms, struct ui_mouse_event *mouse)
+{
+    wint_t ch;
+
+    if (caught)
+        return UI_KEY_INTERRUPT;
+    wtimeout(stdscr, timeout_ms);
+    int rc = wget_wch(stdscr, &ch);
+    if (caught)
+        return UI_KEY_INTERRUPT;
+    if (rc == ERR)
+        return UI_KEY_NONE;
+    if (rc == KEY_CODE_YES) {
+        int k = map_function_key(ch);
+        return k == UI_KEY_MOUSE ? read_mouse(mouse) : k;
+    }
+    if (ch == '\r')
+        return UI_KEY_ENTER;
+    return (int)ch;
+}
+
+int ui_term_signal(void)
+{
+    return caught;
+}
+
+void ui_term_reraise(void)
+{
+    int sig = caught;
+
+    if (!sig)
+        return;
+    signal(sig, SIG_DFL);
+    raise(sig);
+}

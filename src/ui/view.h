@@ -1,0 +1,74 @@
+#ifndef HTX_UI_VIEW_H
+#define HTX_UI_VIEW_H
+
+#include <stddef.h>
+
+#include "model/model.h"
+#include "ui/grid.h"
+#include "ui/state.h"
+#include "util/err.h"
+
+/* A view is what fills the main pane (tig's view_ops): it says how many rows
+ * it has, draws row i into a grid line, and may recompute its data when the
+ * selection changes. Views never touch curses. The key table (ui/actions.h)
+ * calls on_key first, so a view can take keys of its own; it returns
+ * UI_UNHANDLED for keys it leaves to the global table, and lists its keys
+ * in `bindings` for the help overlay.
+ *
+ * Pinned rows stay at the top of the pane (axis, table header); the
+ * others scroll, starting at top(). The diff view (ui/view_diff.c) keeps
+ * its own state behind st->diff. */
+
+typedef unsigned (*ui_action_fn)(struct ui_state *st, const struct model *m);
+
+/* Where a binding applies. */
+enum ui_context {
+    UI_CTX_RANKS = 1 << 0,     /* left pane focused */
+    UI_CTX_TIMELINE = 1 << 1,  /* main pane, view 1 */
+    UI_CTX_DOC = 1 << 2,       /* main pane, views 2-9 and i */
+    UI_CTX_VIEW = 1 << 3,      /* main pane, a view with its own keys (diff) */
+    UI_CTX_ANY = 0xFF,
+};
+
+struct ui_binding {
+    int key;
+    unsigned ctx;              /* enum ui_context mask */
+    ui_action_fn fn;
+    const char *help;
+};
+
+struct ui_view_ops {
+    enum ui_view_id id;
+    int key;                   /* '1'..'9', 'i', 'd' */
+    const char *name;          /* tab label */
+    /* Recomputes the view's data for the model's current selection;
+     * called by ui_sync, never by actions. May be NULL. */
+    int (*refresh)(struct ui_state *st, const struct model *m, struct err *e);
+    /* Scrolling rows: how many, the first one shown in a body of `height`
+     * lines (keeping the view's cursor visible), and drawing row i. */
+    size_t (*rows)(const struct ui_state *st, const struct model *m);
+    size_t (*top)(const struct ui_state *st, const struct model *m, int height);
+    void (*row)(const struct ui_state *st, const struct model *m, size_t i, struct ui_grid *g,
+                int y, int x, int w);
+    /* Rows that stay above the scrolling ones (axis, table header). */
+    size_t (*pinned)(const struct ui_state *st, const struct model *m);
+    void (*pinned_row)(const struct ui_state *st, const struct model *m, size_t i,
+                       struct ui_grid *g, int y, int x, int w);
+    /* Status line text for the view (cursor event, row count); may be NULL. */
+    void (*status)(const struct ui_state *st, const struct model *m, char *buf, size_t n);
+    unsigned (*on_key)(struct ui_state *st, const struct model *m, int key);
+    const struct ui_binding *bindings;
+    size_t nbindings;
+};
+
+/* The views, indexed by enum ui_view_id; the diff entry is st->diff_view. */
+const struct ui_view_ops *ui_view_get(const struct ui_state *st, enum ui_view_id id);
+
+/* Draws a view into body: pinned rows, then rows from top(). */
+void ui_view_draw(const struct ui_view_ops *v, const struct ui_state *st, const struct model *m,
+                  struct ui_grid *g, struct ui_rect body);
+
+extern const struct ui_view_ops ui_view_timeline;
+extern const struct ui_view_ops ui_view_docs[];   /* views 2-9 and i, by id - 1 */
+
+#endif

@@ -1,0 +1,180 @@
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ui/text.h"
+#include "ui/timeline.h"
+#include "ui/view.h"
+
+/* View 1: one lane per selected stream (and switched-on CPU thread), each
+ * cell showing what fills it; a legend row and a time axis stay on top. */
+
+const struct ui_view_ops *ui_view_get(const struct ui_state *st, enum ui_view_id id)
+{
+    if (id == UI_VIEW_TIMELINE)
+        return &ui_view_timeline;
+    if (id == UI_VIEW_DIFF)
+        return st->diff_view;
+    if (id < UI_VIEW_COUNT)
+        return &ui_view_docs[id - 1];
+    return NULL;
+}
+
+void ui_view_draw(const struct ui_view_ops *v, const struct ui_state *st, const struct model *m,
+                  struct ui_grid *g, struct ui_rect body)
+{
+    size_t pinned = v->pinned ? v->pinned(st, m) : 0;
+    size_t rows = v->rows ? v->rows(st, m) : 0;
+    size_t top = v->top ? v->top(st, m, body.h) : 0;
+
+    for (size_t i = 0; i < pinned && (int)i < body.h; i++)
+        v->pinned_row(st, m, i, g, body.y + (int)i, body.x, body.w);
+    for (int y = (int)pinned; y < body.h && top + (size_t)y - pinned < rows; y++)
+        v->row(st, m, top + (size_t)y - pinned, g, body.y + y, body.x, body.w);
+}
+
+static size_t tl_rows(const struct ui_state *st, const struct model *m)
+{
+    (void)m;
+    return st->nlanes;
+}
+
+static size_t tl_top(const struct ui_state *st, const struct model *m, int height)
+{
+    size_t h = height > UI_TIMELINE_PINNED ? (size_t)(height - UI_TIMELINE_PINNED) : 1;
+    size_t top = st->tl.lane_top;
+
+    (void)m;
+    if (st->tl.lane < top)
+        top = st->tl.lane;
+    if (st->tl.lane >= top + h)
+        top = st->tl.lane - h + 1;
+    return top;
+}
+
+static void tl_row(const struct ui_state *st, const struct model *m, size_t i, struct ui_grid *g,
+                   int y, int x, int w)
+{
+    const struct ui_lane *lane = &st->lanes[i];
+    int lw = ui_timeline_label_w(w);
+    bool cur = i == st->tl.lane;
+    struct ui_timescale ts;
+    char label[64];
+
+    ui_lane_label(st, m, lane, label, sizeof label);
+    ui_grid_text(g, y, x, lw, label,
+                 cur && st->focus == UI_FOCUS_MAIN ? UI_STYLE_SELECTED : UI_STYLE_DIM,
+                 UI_TRUNC_MIDDLE);
+    ui_timeline_scale(st, &ts);
+    ui_timeline_draw_lane(st, m, lane, &ts, g, y, x + lw + 1);
+    if (cur && st->tl.cursor >= 0 && st->tl.cursor < ts.cols) {
+        struct ui_cell *c = ui_grid_at(g, y, x + lw + 1 + st->tl.cursor);
+        if (c->ch == ' ')
+            c->ch = ui_glyph(g, UI_G_VLINE);
+        c->style = UI_STYLE_CURSOR;
+    }
+}
+
+static size_t tl_pinned(const struct ui_state *st, const struct model *m)
+{
+    (void)st;
+    (void)m;
+    return UI_TIMELINE_PINNED;
+}
+
+static void legend_row(const struct ui_state *st, struct ui_grid *g, int y, int x, int w)
+{
+    static const enum ui_cell_class shown[] = {UI_CLASS_COMPUTE, UI_CLASS_COMM, UI_CLASS_MEMORY,
+                                               UI_CLASS_OTHER, UI_CLASS_CPU};
+    char span[32], right[96];
+    int used = 0;
+
+    for (size_t k = 0; k < sizeof shown / sizeof shown[0] && used < w; k++) {
+        ui_grid_put(g, y, x + used, ui_class_glyph(g, shown[k]), ui_class_style(shown[k]));
+        used += 2;
+        used += ui_grid_text(g, y, x + used, w - used, ui_class_name(shown[k]), UI_STYLE_DIM,
+                             UI_TRUNC_END) + 2;
+    }
+    ui_format_duration(st->tl.t1 - st->tl.t0, span, sizeof span);
+    snprintf(right, sizeof right, "%zu lanes · %s shown", st->nlanes, span);
+    if (used + (int)strlen(right) < w)
+        ui_grid_text_right(g, y, x + used, w - used, right, UI_STYLE_DIM);
+}
+
+static void axis_row(const struct ui_state *st, struct ui_grid *g, int y, int x, int w)
+{
+    struct ui_timescale ts;
+    int lw = ui_timeline_label_w(w), ax = x + lw + 1, last = -1;
+    char buf[32];
+
+    ui_timeline_scale(st, &ts);
+    int64_t span = ts.t1 - ts.t0, tick = ui_nice_tick(span, ts.cols, 12);
+    int64_t t = ts.t0 / tick * tick;
+    if (t < ts.t0)
+        t += tick;
+    for (; t < ts.t1; t += tick) {
+        int c = ui_time_col(&ts, t);
+        if (c < 0 || c >= ts.cols || c <= last)
+            continue;
+        ui_format_axis_time(t, tick, ts.t1, buf, sizeof buf);
+        int len = (int)strlen(buf);
+        ui_grid_put(g, y, ax + c, ui_glyph(g, UI_G_VLINE), UI_STYLE_DIM);
+        // A label under the cursor mark would lose a character: leave it out.
+        if (st->tl.cursor > c && st->tl.cursor <= c + len)
+            continue;
+        last = c + ui_grid_text(g, y, ax + c + 1, ts.cols - c - 1, buf, UI_STYLE_DIM,
+                                UI_TRUNC_END) + 1;
+    }
+    if (st->tl.has_mark) {
+        int a = ui_time_col(&ts, st->tl.mark), b = st->tl.cursor;
+        if (a > b) {
+            int s = a;
+            a = b;
+            b = s;
+        }
+        a = a < 0 ? 0 : a;
+        b = b >= ts.cols ? ts.cols - 1 : b;
+        ui_grid_style(g, y, ax + a, b - a + 1, UI_STYLE_MARK);
+    }
+    if (st->tl.cursor >= 0 && st->tl.cursor < ts.cols)
+        ui_grid_put(g, y, ax + st->tl.cursor, ui_glyph(g, UI_G_CURSOR_MARK), UI_STYLE_CURSOR);
+}
+
+static void tl_pinned_row(const struct ui_state *st, const struct model *m, size_t i,
+                          struct ui_grid *g, int y, int x, int w)
+{
+    (void)m;
+    if (i == 0)
+        legend_row(st, g, y, x, w);
+    else
+        axis_row(st, g, y, x, w);
+}
+
+static void tl_status(const struct ui_state *st, const struct model *m, char *buf, size_t n)
+{
+    struct ui_timescale ts;
+    char t[32], d[32], label[64];
+
+    if (st->nlanes == 0) {
+        snprintf(buf, n, "no lanes: include a rank or stream in the left pane");
+        return;
+    }
+    ui_timeline_scale(st, &ts);
+    ui_format_duration(ui_col_time(&ts, st->tl.cursor), t, sizeof t);
+    const struct ui_lane *lane = &st->lanes[st->tl.lane < st->nlanes ? st->tl.lane : 0];
+    ui_lane_label(st, m, lane, label, sizeof label);
+    uint32_t pos = ui_timeline_pick(st, m, st->tl.lane, st->tl.cursor);
+    if (pos == MODEL_NONE) {
+        snprintf(buf, n, "%s · %s · idle", t, label);
+        return;
+    }
+    const struct event *ev = &m->ranks[lane->rank].events[pos];
+    ui_format_duration(ev->dur, d, sizeof d);
+    snprintf(buf, n, "%s · %s · %s (%s)", t, label, model_str(m, ev->name), d);
+}
+
+const struct ui_view_ops ui_view_timeline = {
+    UI_VIEW_TIMELINE, '1', "Timeline", NULL, tl_rows, tl_top, tl_row, tl_pinned, tl_pinned_row,
+    tl_status, NULL, NULL, 0,
+};

@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# make bench: how fast htx loads a big trace and how much memory it keeps,
+# against `gzip -dc` of the same file (DESIGN.md, "Performance targets":
+# load <= 1.5x gzip -dc, <= 100 bytes resident per event).
+#
+# Generates once, cached under BUILD/bench/, a job of 2 ranks of about 1 GB of
+# JSON each (.json.gz), then prints in one run, for 1 rank and for 2 ranks on
+# 2 threads: gzip -dc time, htx info time, their ratio, peak RSS, RSS per
+# event and events per second. The bench_* hooks below add the analysis,
+# timeline and diff lines.
+#
+# Usage: tests/bench.sh [BUILD_DIR]     (default build)
+# Environment: BENCH_SIZE (default 1G: JSON bytes per rank), BENCH_SEED (1).
+set -euo pipefail
+
+build=${1:-build}
+htx=$build/src/htx
+gen=$build/tests/gen/htx-gen
+size=${BENCH_SIZE:-1G}
+seed=${BENCH_SEED:-1}
+src=$(cd "$(dirname "$0")/.." && pwd)
+cache=$build/bench
+gnu_time=/usr/bin/time
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/htx-bench.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+die() {
+    echo "bench: $*" >&2
+    exit 1
+}
+
+[ -x "$gen" ] || die "$gen is not built (make -C $build tests/gen/htx-gen)"
+[ -x "$gnu_time" ] || die "$gnu_time (GNU time) is missing: make deps"
+
+# ---- measuring ------------------------------------------------------------------
+
+# measure CMD...: runs CMD with stdout to $tmp/out; sets `secs` (wall) and
+# `rss_kb` (peak resident set); returns CMD's exit status.
+measure() {
+    local status=0
+    "$gnu_time" -f '%e %M' -o "$tmp/time" "$@" > "$tmp/out" 2> "$tmp/err" || status=$?
+    read -r secs rss_kb < <(tail -n 1 "$tmp/time")
+    return "$status"
+}
+
+# measure_gzip FILE...: gzip -dc of the files, one process per file, in parallel.
+measure_gzip() {
+    # shellcheck disable=SC2016 # $f expands in the inner bash
+    measure bash -c 'for f; do gzip -dc "$f" > /dev/null & done; wait' _ "$@"
+}
+
+# The sum of every "events" count in htx info --format=json output.
+count_events() {
+    grep -o '"events": *[0-9]*' "$1" | grep -o '[0-9]*$' | awk '{ n += $1 } END { print n + 0 }'
+}
+
+mb() {
+    awk -v b="$1" 'BEGIN { printf "%.1f", b / 1e6 }'
+}
+
+div() {
+    awk -v a="$1" -v b="$2" -v f="${3:-%.2f}" 'BEGIN { if (b > 0) printf f, a / b; else printf "-" }'
+}
+
+row() {   # row LABEL SECONDS RSS_KB NOTES
+    printf '%-40s %8s s %9s MB  %s\n' "$1" "$2" "$(div "$3" 1000 %.1f)" "${4:-}"
+}
+
+# ---- the cached traces ---------------------------------------------------------------
+
+# generate DIR HTX-GEN-OPTIONS...: writes the job once; reuses it while the
+# generator binary is older than the finished stamp.
+generate() {
+    local dir=$1
+    shift
+    if [ -f "$dir/.done" ] && [ "$dir/.done" -nt "$gen" ]; then
+        return 0
+    fi
+    rm -rf "$dir"
+    echo "bench: generating $dir (once; cached)" >&2
+    "$gen" --seed="$seed" --size="$size" --stats "$@" -o "$dir" > "$tmp/stats"
+    mv "$tmp/stats" "$dir/.done"
+}
+
+job=$cache/job-$size-seed$seed
+generate "$job" --ranks=2
+file=$job/rank-0.pt.trace.json.gz
+json_bytes=$(sed -n 's/.*"bytes": \([0-9]*\).*/\1/p' "$job/.done" | head -n 1)
+
+# ---- load: 1 rank, then 2 ranks on 2 threads ------------------------------------------
+
+# bench_load LABEL THREADS GZIP-FILES... -- HTX-PATHS...   (THREADS "": htx's default)
+bench_load() {
+    local label=$1 threads=() cmd
+    [ -z "$2" ] || threads=(--threads="$2")
+    shift 2
+    local files=() paths=()
+    while [ "$1" != -- ]; do files+=("$1"); shift; done
+    shift
+    paths=("$@")
+    measure_gzip "${files[@]}"
+    local gz_secs=$secs
+    row "gzip -dc ($label)" "$secs" "$rss_kb" \
+        "$(div "$(( json_bytes * ${#files[@]} ))" "$(awk -v s="$secs" 'BEGIN{print s*1e6}')" %.0f) MB/s of JSON"
+    cmd="htx info${threads[*]:+ ${threads[*]}} ($label)"
+    if ! measure "$htx" info --format=json "${threads[@]}" "${paths[@]}"; then
+        row "$cmd" "$secs" "$rss_kb" "FAILED: $(head -c 200 "$tmp/err")"
+        return 1
+    fi
+    local events
+    events=$(count_events "$tmp/out")
+    row "$cmd" "$secs" "$rss_kb" \
+        "$(div "$secs" "$gz_secs")x gzip; $events events; $(div "$(( rss_kb * 1024 ))" "$events" %.0f) B/event; $(div "$events" "$secs" %.0f) events/s"
+}
+
+# ---- hooks: add more timing lines here ------------------------------------------------
+# Each hook gets the 1-rank file ($1) and the 2-rank directory ($2) and prints
+# lines with `row`. Fill one in when its feature can be timed from the shell.
+
+# HOOK bench_analysis: all analyses on the loaded trace (target: less than the load).
+bench_analysis() {
+    if ! measure "$htx" report --format=json "$1"; then
+        echo "analyses: htx report does not run yet ($(head -c 120 "$tmp/err"))"
+        return 0
+    fi
+    row "htx report --format=json (1 rank)" "$secs" "$rss_kb" "load + every analysis"
+}
+
+# HOOK bench_timeline: timeline redraw at 200x60 cells (target: < 16 ms at 1M and 10M events).
+bench_timeline() {
+    echo "timeline redraw: not measured yet (hook bench_timeline in tests/bench.sh)"
+}
+
+# HOOK bench_diff: htx diff --report on a control/test pair of this size.
+bench_diff() {
+    if ! "$htx" diff --report "$src/assets/diff/control" "$src/assets/diff/test" > /dev/null 2>&1; then
+        echo "diff: htx diff --report does not run yet"
+        return 0
+    fi
+    local pair=$cache/pair-$size-seed$seed
+    generate "$pair" --ranks=1 --pair
+    if ! measure "$htx" diff --report "$pair/control" "$pair/test"; then
+        row "htx diff --report (1 rank each)" "$secs" "$rss_kb" "FAILED: $(head -c 200 "$tmp/err")"
+        return 1
+    fi
+    row "htx diff --report (1 rank each)" "$secs" "$rss_kb" "loads both sides"
+}
+
+# ---- the run ---------------------------------------------------------------------------
+
+echo "htx bench: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+echo "trace: $job: 2 ranks, $(mb "$json_bytes") MB of JSON each ($(mb "$(stat -c %s "$file")") MB gzip)"
+[ -x "$htx" ] || die "$htx is not built"
+status=0
+bench_load "1 rank" "" "$file" -- "$file" || status=1
+bench_load "2 ranks" 2 "$job"/rank-*.json.gz -- "$job" || status=1
+bench_analysis "$file" "$job" || status=1
+bench_timeline "$file" "$job" || status=1
+bench_diff "$file" "$job" || status=1
+exit "$status"

@@ -1,0 +1,33 @@
+#ifndef HTX_GEN_SIM_H
+#define HTX_GEN_SIM_H
+
+/* Simulates one rank of the training job of gen_model.h and streams its
+ * Kineto trace. The simulation is deterministic for a configuration, so the
+ * file is written in Kineto's order (CPU ops, then runtime calls with their
+ * GPU work, then GPU annotations, then metadata) by re-running it once per
+ * block instead of holding events in memory. */
+
+#include <stdint.h>
+
+#include "gen_out.h"
+#include "gen_write.h"
+
+struct gen_cfg {
+    uint64_t seed;
+    int world;           /* ranks in the job (distributedInfo.world_size) */
+    int iterations;      /* ProfilerStep count */
+    int first_step;      /* N of the first ProfilerStep#N */
+    int layers;          /* transformer layers: the size knob */
+    int bucket_layers;   /* layers per DDP all-reduce bucket */
+    int frac;            /* ns-resolution timestamps ("ts": 12.345) */
+    int test;            /* the test half of a --pair */
+    int64_t origin_us;   /* trace start of rank 0, µs after base_ns */
+    int64_t base_ns;     /* baseTimeNanoseconds */
+};
+
+/* Writes rank `rank`'s whole trace document to `o` and fills `st`.
+ * Borrows everything; `trace_name` goes into "traceName". */
+void gen_sim_rank(const struct gen_cfg *cfg, int rank, struct gen_out *o,
+                  const char *trace_name, struct gen_stats *st);
+
+#endif

@@ -1,0 +1,383 @@
+/* htx-gen: writes realistic synthetic multi-rank Kineto (PyTorch profiler)
+ * traces for htx's tests, samples and benchmarks. Deterministic for a seed;
+ * streams its output, so a multi-GB trace needs no more memory than a small one. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "gen_model.h"
+#include "gen_out.h"
+#include "gen_sim.h"
+
+#define MAX_RANKS 4096
+
+struct opts {
+    struct gen_cfg cfg;
+    const char *out;
+    int64_t size;             /* target uncompressed bytes per rank file, 0 = none */
+    int iterations_given;
+    int gzip, level, pair, stats, quiet, compact;
+    unsigned char plain_rank[MAX_RANKS];
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "Usage: htx-gen [OPTIONS] -o DIR\n"
+            "Write a synthetic PyTorch profiler (Kineto) trace of a DDP training job,\n"
+            "one file per rank: DIR/rank-N.pt.trace.json.gz.\n\n"
+            "  -o, --out=DIR          output directory (created if missing)\n"
+            "  -r, --ranks=N          ranks in the job (default 2)\n"
+            "  -i, --iterations=N     ProfilerStep iterations (default 4)\n"
+            "  -l, --layers=N         transformer layers, the per-step size (default 12)\n"
+            "  -s, --size=SIZE        target uncompressed size of each rank file, e.g.\n"
+            "                         300K, 40M, 1G (decimal). Sets --iterations, or\n"
+            "                         --layers when --iterations is also given\n"
+            "      --seed=N           random seed (default 1); same seed, same bytes\n"
+            "      --first-step=N     number of the first ProfilerStep#N (default 1)\n"
+            "      --frac             ns-resolution timestamps (\"ts\": 3541234567890.123)\n"
+            "      --origin=US        trace start in µs after baseTimeNanoseconds\n"
+            "                         (default 3541234567890)\n"
+            "      --plain            write .json instead of .json.gz\n"
+            "      --plain-ranks=LIST write these ranks as .json (e.g. 3 or 0,2-3)\n"
+            "      --level=N          gzip level 1-9 (default 6)\n"
+            "      --compact          one-line JSON without spaces (\"rank\":0), as\n"
+            "                         json.dump(separators=(\",\", \":\")) writes\n"
+            "      --pair             write DIR/control and DIR/test: a diff pair\n"
+            "      --stats            print per-rank counts as JSON lines on stdout\n"
+            "  -q, --quiet            no progress lines on stderr\n"
+            "  -h, --help\n\n%s",
+            gen_model_describe_pair());
+}
+
+static int parse_int(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_size(const char *s, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    double mult = 1;
+    if (*end == 'K' || *end == 'k')
+        mult = 1e3;
+    else if (*end == 'M' || *end == 'm')
+        mult = 1e6;
+    else if (*end == 'G' || *end == 'g')
+        mult = 1e9;
+    if (mult != 1)
+        end++;
+    if (*end == 'B' || *end == 'b')
+        end++;
+    if (errno || end == s || *end || v <= 0 || v * mult > 1e13)
+        return -1;
+    *out = (int64_t)(v * mult);
+    return 0;
+}
+
+/* "0,2-3" -> marks ranks 0, 2 and 3. */
+static int parse_list(const char *s, unsigned char *mark)
+{
+    while (*s) {
+        char *end;
+        long a = strtol(s, &end, 10), b = a;
+        if (end == s || a < 0 || a >= MAX_RANKS)
+            return -1;
+        if (*end == '-') {
+            s = end + 1;
+            b = strtol(s, &end, 10);
+            if (end == s || b < a || b >= MAX_RANKS)
+                return -1;
+        }
+        for (long r = a; r <= b; r++)
+            mark[r] = 1;
+        if (*end != ',' && *end)
+            return -1;
+        s = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
+enum {
+    O_SEED = 256, O_FIRST, O_FRAC, O_ORIGIN, O_PLAIN, O_PLAIN_RANKS, O_LEVEL, O_PAIR,
+    O_STATS, O_COMPACT,
+};
+
+static const struct option LONGOPTS[] = {
+    {"out", required_argument, NULL, 'o'},      {"ranks", required_argument, NULL, 'r'},
+    {"iterations", required_argument, NULL, 'i'}, {"layers", required_argument, NULL, 'l'},
+    {"size", required_argument, NULL, 's'},     {"seed", required_argument, NULL, O_SEED},
+    {"first-step", required_argument, NULL, O_FIRST}, {"frac", no_argument, NULL, O_FRAC},
+    {"origin", required_argument, NULL, O_ORIGIN}, {"plain", no_argument, NULL, O_PLAIN},
+    {"plain-ranks", required_argument, NULL, O_PLAIN_RANKS},
+    {"level", required_argument, NULL, O_LEVEL}, {"pair", no_argument, NULL, O_PAIR},
+    {"stats", no_argument, NULL, O_STATS},      {"compact", no_argument, NULL, O_COMPACT},      {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+};
+
+static int set_int(const char *arg, long lo, long hi, int *dst)
+{
+    long v;
+    if (parse_int(arg, lo, hi, &v) != 0)
+        return -1;
+    *dst = (int)v;
+    return 0;
+}
+
+static int set_flag(int *dst, int value)
+{
+    *dst = value;
+    return 0;
+}
+
+/* Applies one option; returns 0, or -1 on a bad value. */
+static int apply(struct opts *o, int c, const char *arg)
+{
+    struct gen_cfg *g = &o->cfg;
+    long v;
+    switch (c) {
+    case 'o':
+        o->out = arg;
+        return 0;
+    case 'r':
+        return set_int(arg, 1, MAX_RANKS, &g->world);
+    case 'i':
+        o->iterations_given = 1;
+        return set_int(arg, 1, 1000000, &g->iterations);
+    case 'l':
+        return set_int(arg, 1, 1000000, &g->layers);
+    case 's':
+        return parse_size(arg, &o->size);
+    case O_SEED:
+        if (parse_int(arg, 0, 2147483647, &v) != 0)
+            return -1;
+        g->seed = (uint64_t)v;
+        return 0;
+    case O_FIRST:
+        return set_int(arg, 0, 100000000, &g->first_step);
+    case O_ORIGIN:
+        if (parse_int(arg, 0, 4000000000000000L, &v) != 0)
+            return -1;
+        g->origin_us = v;
+        return 0;
+    case O_PLAIN_RANKS:
+        return parse_list(arg, o->plain_rank);
+    case O_LEVEL:
+        return set_int(arg, 1, 9, &o->level);
+    case O_FRAC:
+        return set_flag(&g->frac, 1);
+    case O_PLAIN:
+        return set_flag(&o->gzip, 0);
+    case O_PAIR:
+        return set_flag(&o->pair, 1);
+    case O_STATS:
+        return set_flag(&o->stats, 1);
+    case O_COMPACT:
+        return set_flag(&o->compact, 1);
+    case 'q':
+        return set_flag(&o->quiet, 1);
+    default:
+        return -1;
+    }
+}
+
+static int parse_args(struct opts *o, int argc, char **argv)
+{
+    memset(o, 0, sizeof *o);
+    o->cfg = (struct gen_cfg){.seed = 1, .world = 2, .iterations = 4, .first_step = 1,
+                              .layers = 12, .bucket_layers = 4,
+                              .origin_us = 3541234567890LL,
+                              .base_ns = 1700000000000000000LL};
+    o->gzip = 1;
+    o->level = 6;
+    int c;
+    while ((c = getopt_long(argc, argv, "o:r:i:l:s:qh", LONGOPTS, NULL)) != -1) {
+        if (c == 'h') {
+            usage(stdout);
+            exit(0);
+        }
+        if (c == '?' || apply(o, c, optarg) != 0) {
+            if (c != '?')
+                fprintf(stderr, "htx-gen: bad value for option: %s\n", argv[optind - 1]);
+            fprintf(stderr, "Try 'htx-gen --help'.\n");
+            return -1;
+        }
+    }
+    if (!o->out || optind != argc) {
+        fprintf(stderr, "htx-gen: %s\nTry 'htx-gen --help'.\n",
+                o->out ? "unexpected argument" : "-o DIR is required");
+        return -1;
+    }
+    return 0;
+}
+
+static uint64_t count_bytes(const struct gen_cfg *cfg, int compact)
+{
+    struct gen_out o;
+    struct gen_stats st;
+    gen_out_open(&o, NULL, 0, 0);
+    gen_out_set_compact(&o, compact);
+    gen_sim_rank(cfg, 0, &o, "rank-0.pt.trace.json", &st);
+    gen_out_close(&o);
+    return o.total;
+}
+
+/* The value of `*knob` that makes a rank file about `size` bytes. The size is
+ * close to linear in both knobs, so two dry runs find the slope. */
+static int fit_knob(const struct opts *o, struct gen_cfg *c, int *knob)
+{
+    int lo = 1, hi = 5;
+    *knob = lo;
+    double b_lo = (double)count_bytes(c, o->compact);
+    *knob = hi;
+    double slope = ((double)count_bytes(c, o->compact) - b_lo) / (hi - lo);
+    double x = lo + ((double)o->size - b_lo) / slope;
+    return x < 1 ? 1 : x > 1e6 ? 1000000 : (int)(x + 0.5);
+}
+
+/* Sets iterations from --size (then refines layers, since one iteration is a
+ * coarse step for small files), or layers when --iterations was given.
+ * Writes only the knobs of o->cfg. */
+static void fit_size(struct opts *o)
+{
+    struct gen_cfg c = o->cfg;
+    if (!o->iterations_given) {
+        o->cfg.iterations = fit_knob(o, &c, &c.iterations);
+        c = o->cfg;
+    }
+    o->cfg.layers = fit_knob(o, &c, &c.layers);
+}
+
+static int mkdir_p(const char *dir)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
+        return -1;
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return mkdir(path, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+static void print_stats(const char *path, const struct gen_cfg *cfg, int rank,
+                        uint64_t bytes, const struct gen_stats *st)
+{
+    printf("{\"path\": \"%s\", \"rank\": %d, \"world_size\": %d, \"bytes\": %llu, "
+           "\"events\": %lld, \"kernels\": %lld, \"memcpy\": %lld, \"memset\": %lld, "
+           "\"cpu_ops\": %lld, \"runtime\": %lld, \"user_annotations\": %lld, "
+           "\"gpu_user_annotations\": %lld, \"python_functions\": %lld, \"cuda_sync\": %lld, "
+           "\"flows\": %lld, \"metadata\": %lld, \"streams\": [",
+           path, rank, cfg->world, (unsigned long long)bytes, (long long)st->events,
+           (long long)st->kernels, (long long)st->memcpy, (long long)st->memset,
+           (long long)st->cpu_ops, (long long)st->runtime, (long long)st->user_annotations,
+           (long long)st->gpu_user_annotations, (long long)st->python_functions,
+           (long long)st->cuda_sync, (long long)st->flows, (long long)st->metadata);
+    const char *sep = "";
+    for (int k = 0; k < GS_COUNT; k++) {
+        if (st->streams[k]) {
+            printf("%s%d", sep, st->streams[k]);
+            sep = ", ";
+        }
+    }
+    printf("], \"iterations\": [");
+    for (int64_t i = 0; i < st->steps; i++)
+        printf(i ? ", %lld" : "%lld", (long long)(st->first_step + i));
+    printf("], \"start_ns\": %lld, \"end_ns\": %lld}\n", (long long)st->start_ns,
+           (long long)st->end_ns);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Writes every rank of one job into `dir`; returns the JSON bytes written or -1. */
+static int64_t write_job(const struct opts *o, const struct gen_cfg *cfg, const char *dir)
+{
+    int64_t total = 0;
+    if (mkdir_p(dir) != 0) {
+        fprintf(stderr, "htx-gen: %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    for (int rank = 0; rank < cfg->world; rank++) {
+        int gz = o->gzip && !o->plain_rank[rank];
+        char path[4200];
+        snprintf(path, sizeof path, "%s/rank-%d.pt.trace.json%s", dir, rank, gz ? ".gz" : "");
+        struct gen_out out;
+        struct gen_stats st;
+        if (gen_out_open(&out, path, gz, o->level) != 0) {
+            fprintf(stderr, "htx-gen: %s: %s\n", path, strerror(errno));
+            return -1;
+        }
+        gen_out_set_compact(&out, o->compact);
+        gen_sim_rank(cfg, rank, &out, strrchr(path, '/') + 1, &st);
+        if (o->compact) {   /* one line, ending like a text file */
+            gen_out_set_compact(&out, 0);
+            gen_out_str(&out, "\n");
+        }
+        uint64_t bytes = out.total;
+        if (gen_out_close(&out) != 0) {
+            fprintf(stderr, "htx-gen: %s: write failed: %s\n", path, strerror(errno));
+            return -1;
+        }
+        if (o->stats)
+            print_stats(path, cfg, rank, bytes, &st);
+        if (!o->quiet)
+            fprintf(stderr, "htx-gen: %s: %.1f MB JSON, %lld events\n", path,
+                    (double)bytes / 1e6, (long long)st.events);
+        total += (int64_t)bytes;
+    }
+    return total;
+}
+
+int main(int argc, char **argv)
+{
+    struct opts o;
+    if (parse_args(&o, argc, argv) != 0)
+        return 2;
+    if (o.size)
+        fit_size(&o);
+    double t0 = now_s();
+    int64_t total = 0;
+    for (int half = 0; half < (o.pair ? 2 : 1); half++) {
+        char dir[4096];
+        struct gen_cfg cfg = o.cfg;
+        cfg.test = half;
+        if (o.pair)
+            snprintf(dir, sizeof dir, "%s/%s", o.out, half ? "test" : "control");
+        else
+            snprintf(dir, sizeof dir, "%s", o.out);
+        int64_t n = write_job(&o, &cfg, dir);
+        if (n < 0)
+            return 1;
+        total += n;
+    }
+    double dt = now_s() - t0;
+    if (!o.quiet)
+        fprintf(stderr, "htx-gen: %d rank(s) x %d iteration(s) x %d layer(s): %.1f MB in %.2f s"
+                " (%.0f MB/s)\n", o.cfg.world, o.cfg.iterations, o.cfg.layers,
+                (double)total / 1e6, dt, dt > 0 ? (double)total / 1e6 / dt : 0.0);
+    return 0;
+}

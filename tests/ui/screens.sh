@@ -1,0 +1,42 @@
+#!/bin/sh
+# Screen-dump tests (STYLE.md §6.3): each tests/ui/NAME.keys is a key script
+# for `htx --script`; its "# args:" line holds the rest of the command line
+# (run from tests/data/ui, so paths in it are relative to that directory).
+# The dumped screen must equal tests/ui/NAME.screen (diff -u).
+# UPDATE=1 rewrites the expected screens instead (review them with git diff).
+. "$(dirname "$0")/../env.sh"
+
+ui=$HTX_SRCDIR/tests/ui
+data=$HTX_SRCDIR/tests/data/ui
+[ -x "$HTX" ] || fail "$HTX is not built"
+
+failed=0
+count=0
+for keys in "$ui"/*.keys; do
+    name=$(basename "$keys" .keys)
+    args=$(sed -n 's/^# args: //p' "$keys" | head -n 1)
+    want_status=$(sed -n 's/^# status: //p' "$keys" | head -n 1)
+    out=$tmpdir/$name.screen
+    status=0
+    # shellcheck disable=SC2086 # args is a word list on purpose
+    (cd "$data" && timeout 60 "$HTX" --script "$keys" --dump-screen "$out" $args) \
+        > "$tmpdir/$name.stdout" 2> "$tmpdir/$name.stderr" || status=$?
+    count=$((count + 1))
+    if [ "$status" != "${want_status:-0}" ]; then
+        echo "FAIL: $name: exit status $status, want ${want_status:-0}" >&2
+        cat "$tmpdir/$name.stderr" >&2
+        failed=$((failed + 1))
+        continue
+    fi
+    if [ "${UPDATE:-0}" = 1 ]; then
+        cp "$out" "$ui/$name.screen"
+        continue
+    fi
+    if ! diff -u "$ui/$name.screen" "$out"; then
+        echo "FAIL: $name: screen differs (UPDATE=1 $0 rewrites it)" >&2
+        failed=$((failed + 1))
+    fi
+done
+[ "$count" -gt 0 ] || fail "no screen scripts in $ui"
+echo "$((count - failed)) of $count screens match"
+[ "$failed" -eq 0 ]

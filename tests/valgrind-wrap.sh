@@ -1,0 +1,14 @@
+#!/bin/sh
+# LOG_COMPILER of `make check-valgrind` (configure --enable-valgrind): runs
+# one test program under valgrind memcheck. Any memory error or definite or
+# indirect leak fails the test. CK_FORK=no keeps Check's tests in the
+# process valgrind watches. Shell tests (*.sh) run as they are: valgrind
+# would only watch the shell.
+case $1 in
+*.sh) exec "$@" ;;
+esac
+CK_FORK=no
+export CK_FORK
+exec valgrind --quiet --error-exitcode=1 --leak-check=full \
+    --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect \
+    --track-origins=yes --num-callers=30 "$@"
