@@ -6,9 +6,12 @@
 #   make run             install deps, build, open htx on assets/sample
 #   make check           install deps, build, run every test
 #   make check-asan      the tests under AddressSanitizer + UBSan (build-asan/)
-#   make check-valgrind  the Check tests under valgrind memcheck (build-valgrind/)
+#   make check-valgrind  the Check tests under valgrind memcheck (build-valgrind/),
+#                        and htx over every real and generated trace (tests/hostile/valgrind.sh)
 #   make distcheck       build and test the release tarball
 #   make bench           load-time and memory benchmark (tests/bench.sh)
+#   make fuzz            libFuzzer targets for FUZZ_SECONDS (default 60; tests/fuzz/fuzz.sh)
+#   make bigtrace        >4 GiB and >2^31-element traces (tests/hostile/bigtrace.sh; minutes, GBs)
 #   make install         install htx and its man page (PREFIX=/usr/local)
 #   make assets          regenerate assets/ with the trace generator
 #   make clean           remove the build directories
@@ -25,6 +28,7 @@ SHELL := /bin/bash
 AUTORECONF := $(shell command -v flock >/dev/null 2>&1 && echo flock /tmp/htx-autoreconf.lock) autoreconf -fi
 
 .PHONY: all deps run check check-asan check-valgrind distcheck bench install assets clean
+.PHONY: fuzz bigtrace
 
 all: deps $(BUILD)/Makefile
 	$(MAKE) -C $(BUILD) -j$(JOBS)
@@ -136,6 +140,23 @@ install: all
 assets: all
 	rm -rf assets/sample assets/diff
 	tests/gen/assets.sh $(BUILD)/tests/gen/htx-gen assets
+
+
+# ---- reliability (tests/fuzz, tests/hostile) ------------------------------------------
+
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD ?= build-fuzz
+
+# The libFuzzer targets (clang, ASan, UBSan), compiled outside autotools with
+# $(BUILD)'s config.h, run for FUZZ_SECONDS in all; a crash fails.
+fuzz: deps $(BUILD)/Makefile
+	tests/fuzz/fuzz.sh $(BUILD) $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+# Traces past the 32-bit sizes: generated once under $(BUILD)/bigtrace
+# (~600 MB of disk), then timed; several minutes. Never part of make check.
+bigtrace: all
+	$(MAKE) -C $(BUILD) tests/gen/htx-gen
+	tests/hostile/bigtrace.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(VALGRIND_BUILD)

@@ -12,3 +12,8 @@ endif
 # both run htx itself, so they are not Check programs.
 TESTS += tests/ui/screens.sh tests/ui/tmux.sh
 EXTRA_DIST += tests/ui tests/data/ui
+# make bench: timeline redraw time (tests/bench.sh, hook bench_timeline)
+noinst_PROGRAMS += tests/ui/bench_ui
+tests_ui_bench_ui_SOURCES = tests/ui/bench_ui.c
+tests_ui_bench_ui_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSESW_CFLAGS)
+tests_ui_bench_ui_LDADD = libui.a $(CORE_LIBS) $(NCURSESW_LIBS)

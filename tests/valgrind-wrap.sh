@@ -2,10 +2,13 @@
 # LOG_COMPILER of `make check-valgrind` (configure --enable-valgrind): runs
 # one test program under valgrind memcheck. Any memory error or definite or
 # indirect leak fails the test. CK_FORK=no keeps Check's tests in the
-# process valgrind watches. Shell tests (*.sh) run as they are: valgrind
-# would only watch the shell.
+# process valgrind watches. Shell tests (*.sh) run as they are (valgrind
+# would only watch the shell), with HTX_VALGRIND=1 so that those that run
+# htx under valgrind themselves (tests/hostile/valgrind.sh) know to.
 case $1 in
-*.sh) exec "$@" ;;
+*.sh) HTX_VALGRIND=1
+      export HTX_VALGRIND
+      exec "$@" ;;
 esac
 CK_FORK=no
 export CK_FORK

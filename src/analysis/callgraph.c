@@ -5,6 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hmap.h"
+#include "util/sort.h"
+#include "util/vec.h"
+
 /* Endpoint classes at one time point. HTA's comparator orders a close of a
  * non-zero event before an open, a zero-length event after non-zero opens
  * and before non-zero closes: when all three meet, that is a cycle, and HTA's
@@ -21,13 +25,9 @@ struct endpoint {
     uint8_t cls;
 };
 
-struct keyed {
-    uint64_t key;        /* pid << 32 | tid */
-    uint32_t node;
-};
-
 struct thread_rec {
-    size_t first, count; /* into the keyed array */
+    uint64_t key;        /* pid << 32 | tid (string ids) */
+    size_t first, count; /* into by_thread */
     bool nested;         /* not skipped as a GPU stream */
     bool has_step, has_autograd;
 };
@@ -37,7 +37,7 @@ struct build {
     const struct rank_model *r;
     struct callgraph *cg;
     bool hta;             /* m->sem.gpu_side_is_stream_field */
-    struct keyed *keyed;
+    uint32_t *by_thread;  /* nodes grouped by thread, in row order within */
     struct thread_rec *threads;
     size_t nthreads;
     struct endpoint *ep;  /* scratch: 2 per nested event of one thread */
@@ -84,13 +84,14 @@ static int cmp_endpoint(const void *pa, const void *pb)
     }
 }
 
-static int cmp_keyed(const void *pa, const void *pb)
+static bool endpoint_less(const struct endpoint *a, const struct endpoint *b)
 {
-    const struct keyed *a = pa, *b = pb;
-    if (a->key != b->key)
-        return a->key < b->key ? -1 : 1;
-    return cmp3(a->node, b->node);
+    return cmp_endpoint(a, b) < 0;
 }
+
+/* Stable, so equal endpoints (a row repeated under HTA's duplication) keep
+ * node order, as the glibc qsort this replaced did. */
+SORT_DEFINE_STABLE(sort_endpoints, struct endpoint, endpoint_less)
 
 static void reverse_ep(struct endpoint *ep, size_t n)
 {
@@ -142,23 +143,24 @@ static bool is_nestable(const struct build *b, const struct event *ev)
  * > 0, or its pid or tid is 0. */
 static bool is_gpu_group(const struct build *b, const struct thread_rec *t)
 {
-    const struct event *first = node_ev(b, b->keyed[t->first].node);
+    const struct event *first = node_ev(b, b->by_thread[t->first]);
     if (b->id_zero != STRTAB_NONE && (first->pid == b->id_zero || first->tid == b->id_zero))
         return true;
     for (size_t i = 0; i < t->count; i++) {
-        const struct event *ev = node_ev(b, b->keyed[t->first + i].node);
+        const struct event *ev = node_ev(b, b->by_thread[t->first + i]);
         if (b->hta ? ev->stream <= 0 : !model_is_gpu_side(b->m, ev))
             return false;
     }
     return true;
 }
 
-/* Sorts one thread's endpoints and walks them with a stack. */
-static void nest_thread(struct build *b, struct thread_rec *t)
+/* Sorts one thread's endpoints and walks them with a stack. Returns 0 or
+ * ERR_NOMEM. */
+static int nest_thread(struct build *b, struct thread_rec *t)
 {
     size_t nep = 0;
     for (size_t i = 0; i < t->count; i++) {
-        uint32_t node = b->keyed[t->first + i].node;
+        uint32_t node = b->by_thread[t->first + i];
         const struct event *ev = node_ev(b, node);
         if (!is_nestable(b, ev))
             continue;
@@ -171,7 +173,9 @@ static void nest_thread(struct build *b, struct thread_rec *t)
         b->ep[nep++] = (struct endpoint){ev->ts + ev->dur, ev->dur, ev->index, node, 1, cls_close};
         b->pos2node[b->r->rows[node]] = node;
     }
-    qsort(b->ep, nep, sizeof *b->ep, cmp_endpoint);
+    int rc = sort_endpoints(b->ep, nep);
+    if (rc)
+        return rc;
     order_time_points(b->cg, b->ep, nep);
     size_t depth = 0;
     for (size_t i = 0; i < nep; i++) {
@@ -183,35 +187,87 @@ static void nest_thread(struct build *b, struct thread_rec *t)
             depth--;   /* pops whatever is on top, as HTA does */
         }
     }
+    return 0;
 }
 
-static int group_threads(struct build *b)
+/* Thread number of each row, by first appearance of its (pid, tid); fills
+ * b->threads' counts. */
+static int number_threads(struct build *b, uint32_t *thread_of)
 {
     const struct rank_model *r = b->r;
-    size_t n = r->nrows;
-    b->keyed = malloc((n ? n : 1) * sizeof *b->keyed);
-    if (!b->keyed)
+    struct hmap ids;
+    if (hmap_init(&ids, 64))
         return ERR_NOMEM;
-    for (size_t i = 0; i < n; i++) {
+    size_t cap = 0;
+    int rc = 0;
+    for (size_t i = 0; i < r->nrows && rc == 0; i++) {
         const struct event *ev = &r->events[r->rows[i]];
-        b->keyed[i].key = (uint64_t)ev->pid << 32 | ev->tid;
-        b->keyed[i].node = (uint32_t)i;
+        int64_t key = (int64_t)((uint64_t)ev->pid << 32 | ev->tid);
+        uint32_t *id = hmap_get(&ids, key);
+        if (id) {
+            thread_of[i] = *id;
+            continue;
+        }
+        thread_of[i] = (uint32_t)b->nthreads;
+        rc = hmap_put(&ids, key, thread_of[i]);
+        if (rc == 0)
+            rc = VEC_PUSH_SLOT(b->threads, b->nthreads, cap);
+        if (rc == 0)
+            b->threads[b->nthreads++] = (struct thread_rec){(uint64_t)key, 0, 0, false, false, false};
     }
-    qsort(b->keyed, n, sizeof *b->keyed, cmp_keyed);
-    size_t nthreads = 0;
-    for (size_t i = 0; i < n; i++)
-        nthreads += i == 0 || b->keyed[i].key != b->keyed[i - 1].key;
-    b->threads = malloc((nthreads ? nthreads : 1) * sizeof *b->threads);
-    if (!b->threads)
+    hmap_fini(&ids);
+    for (size_t i = 0; i < r->nrows && rc == 0; i++)
+        b->threads[thread_of[i]].count++;
+    return rc;
+}
+
+static bool thread_less(const struct thread_rec *a, const struct thread_rec *b)
+{
+    return a->key < b->key;
+}
+
+SORT_DEFINE_STABLE(sort_threads, struct thread_rec, thread_less)
+
+/* Puts the threads in key order (the order HTA's groupby visits them, which
+ * decides the first conflict reported) and renumbers thread_of to match. */
+static int sort_threads_by_key(struct build *b, uint32_t *thread_of, size_t n)
+{
+    size_t *slot = malloc((b->nthreads ? b->nthreads : 1) * sizeof *slot);
+    if (!slot)
         return ERR_NOMEM;
-    for (size_t i = 0; i < n;) {
-        size_t j = i;
-        while (j < n && b->keyed[j].key == b->keyed[i].key)
-            j++;
-        b->threads[b->nthreads++] = (struct thread_rec){i, j - i, false, false, false};
-        i = j;
+    for (size_t t = 0; t < b->nthreads; t++)
+        b->threads[t].first = t;   /* the number by appearance, for now */
+    int rc = sort_threads(b->threads, b->nthreads);
+    for (size_t t = 0; rc == 0 && t < b->nthreads; t++)
+        slot[b->threads[t].first] = t;
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        thread_of[i] = (uint32_t)slot[thread_of[i]];
+    free(slot);
+    return rc;
+}
+
+/* Groups the rows by (pid, tid): a counting sort, so each thread's nodes
+ * stay in row order. */
+static int group_threads(struct build *b)
+{
+    size_t n = b->r->nrows;
+    uint32_t *thread_of = malloc((n ? n : 1) * sizeof *thread_of);
+    b->by_thread = malloc((n ? n : 1) * sizeof *b->by_thread);
+    int rc = thread_of && b->by_thread ? number_threads(b, thread_of) : ERR_NOMEM;
+    if (rc == 0)
+        rc = sort_threads_by_key(b, thread_of, n);
+    size_t first = 0;
+    for (size_t t = 0; rc == 0 && t < b->nthreads; t++) {
+        b->threads[t].first = first;
+        first += b->threads[t].count;
+        b->threads[t].count = 0;
     }
-    return 0;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        struct thread_rec *t = &b->threads[thread_of[i]];
+        b->by_thread[t->first + t->count++] = (uint32_t)i;
+    }
+    free(thread_of);
+    return rc;
 }
 
 static int nest_all(struct build *b)
@@ -230,9 +286,11 @@ static int nest_all(struct build *b)
         return ERR_NOMEM;
     for (size_t i = 0; i < b->r->nevents; i++)
         b->pos2node[i] = CALLGRAPH_NONE;
-    for (size_t t = 0; t < b->nthreads; t++)
-        if (b->threads[t].nested)
-            nest_thread(b, &b->threads[t]);
+    for (size_t t = 0; t < b->nthreads; t++) {
+        int rc = b->threads[t].nested ? nest_thread(b, &b->threads[t]) : 0;
+        if (rc)
+            return rc;
+    }
     return 0;
 }
 
@@ -271,7 +329,7 @@ static size_t collect_targets(const struct build *b, const struct thread_rec *ma
 {
     size_t k = 0;
     for (size_t i = 0; i < main_t->count; i++) {
-        uint32_t node = b->keyed[main_t->first + i].node;
+        uint32_t node = b->by_thread[main_t->first + i];
         const struct event *ev = node_ev(b, node);
         if (b->cg->parent[node] == CALLGRAPH_NONE)
             continue;
@@ -337,7 +395,7 @@ static int reparent_backward(struct build *b)
     for (size_t i = 0; i < nt; i++)
         max_end[i] = i && max_end[i - 1] > tg[i].end ? max_end[i - 1] : tg[i].end;
     for (size_t i = 0; i < bwd_t->count && nt; i++) {
-        uint32_t node = b->keyed[bwd_t->first + i].node;
+        uint32_t node = b->by_thread[bwd_t->first + i];
         if (b->cg->parent[node] != CALLGRAPH_ROOT)
             continue;
         const struct event *ev = node_ev(b, node);
@@ -408,15 +466,29 @@ static int compute_kernel_sums(struct build *b, uint32_t *order)
             order[start[cg->depth[i]]++] = (uint32_t)i;
     size_t total = maxd >= 0 ? start[maxd] : 0;
     free(start);
+    /* Each node's own share, read in row order: the depth order below
+     * visits events at random, and each visit would be a cache miss. */
+    int64_t *own_dur = malloc((cg->n ? cg->n : 1) * sizeof *own_dur);
+    uint8_t *own_k = malloc(cg->n ? cg->n : 1);
+    if (!own_dur || !own_k) {
+        free(own_dur);
+        free(own_k);
+        return ERR_NOMEM;
+    }
+    for (size_t i = 0; i < cg->n; i++) {
+        const struct event *ev = node_ev(b, (uint32_t)i);
+        own_k[i] = counts_as_kernel(b, ev);
+        own_dur[i] = own_k[i] ? ev->dur : 0;
+    }
     for (size_t k = total; k-- > 0;) {
         uint32_t v = order[k], p = cg->parent[v];
         if (p >= CALLGRAPH_ROOT)
             continue;
-        const struct event *ev = node_ev(b, v);
-        bool is_k = counts_as_kernel(b, ev);
-        cg->num_kernels[p] += cg->num_kernels[v] + (is_k ? 1 : 0);
-        cg->kernel_dur[p] += cg->kernel_dur[v] + (is_k ? ev->dur : 0);
+        cg->num_kernels[p] += cg->num_kernels[v] + own_k[v];
+        cg->kernel_dur[p] += cg->kernel_dur[v] + own_dur[v];
     }
+    free(own_dur);
+    free(own_k);
     return 0;
 }
 
@@ -460,7 +532,7 @@ static int alloc_graph(struct callgraph *cg, size_t n)
 
 static void free_build(struct build *b)
 {
-    free(b->keyed);
+    free(b->by_thread);
     free(b->threads);
     free(b->ep);
     free(b->stack);

@@ -5,7 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/sort.h"
+
 /* ---- numpy 1.24 introsort argsort (spec, notation section) ------------- */
+
+/* The sorts below are written once, over a `less` function, and forced
+ * inline (ALWAYS_INLINE) into one instance per hot key type: with
+ * less_i64 or less_double a constant, each comparison is two loads instead
+ * of an indirect call, and the comparisons made (so the order of ties) stay
+ * exactly those of the generic instance. */
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
 
 #define SMALL_QUICKSORT 15   /* numpy: insertion sort when hi - lo <= 15 */
 #define SORT_STACK 128       /* 2 * bits of size_t: enough for any n */
@@ -27,7 +36,7 @@ static int msb(size_t n)
 }
 
 /* Sift-down heap sort of p[0..n), as numpy's aheapsort (1-based slots). */
-static void heap_sort(size_t *p, size_t n, const void *keys, sort_less_fn less)
+ALWAYS_INLINE void heap_sort(size_t *p, size_t n, const void *keys, sort_less_fn less)
 {
     size_t *a = p - 1;   /* slots 1..n; a[0] is never touched */
     size_t i, j, tmp;
@@ -65,7 +74,8 @@ static void heap_sort(size_t *p, size_t n, const void *keys, sort_less_fn less)
 /* Median-of-three partition of p[lo..hi] (hi - lo > 15); returns the pivot's
  * final slot. The pivot parked at hi-1 and the median ordering of lo/hi are
  * the sentinels that stop the two scans. */
-static size_t partition(size_t *p, size_t lo, size_t hi, const void *keys, sort_less_fn less)
+ALWAYS_INLINE size_t partition(size_t *p, size_t lo, size_t hi, const void *keys,
+                               sort_less_fn less)
 {
     size_t m = lo + ((hi - lo) >> 1);
     if (less(keys, p[m], p[lo]))
@@ -92,7 +102,8 @@ static size_t partition(size_t *p, size_t lo, size_t hi, const void *keys, sort_
     return i;
 }
 
-static void insertion_sort(size_t *p, size_t lo, size_t hi, const void *keys, sort_less_fn less)
+ALWAYS_INLINE void insertion_sort(size_t *p, size_t lo, size_t hi, const void *keys,
+                                  sort_less_fn less)
 {
     for (size_t i = lo + 1; i <= hi; ++i) {
         size_t v = p[i], j = i;
@@ -104,7 +115,7 @@ static void insertion_sort(size_t *p, size_t lo, size_t hi, const void *keys, so
     }
 }
 
-void hta_argsort(size_t *perm, size_t n, const void *keys, sort_less_fn less)
+ALWAYS_INLINE void introsort(size_t *perm, size_t n, const void *keys, sort_less_fn less)
 {
     if (n < 2)
         return;
@@ -146,6 +157,31 @@ void hta_argsort(size_t *perm, size_t n, const void *keys, sort_less_fn less)
     }
 }
 
+static void introsort_i64(size_t *perm, size_t n, const void *keys)
+{
+    introsort(perm, n, keys, less_i64);
+}
+
+static void introsort_double(size_t *perm, size_t n, const void *keys)
+{
+    introsort(perm, n, keys, less_double);
+}
+
+static void introsort_any(size_t *perm, size_t n, const void *keys, sort_less_fn less)
+{
+    introsort(perm, n, keys, less);
+}
+
+void hta_argsort(size_t *perm, size_t n, const void *keys, sort_less_fn less)
+{
+    if (less == less_i64)
+        introsort_i64(perm, n, keys);
+    else if (less == less_double)
+        introsort_double(perm, n, keys);
+    else
+        introsort_any(perm, n, keys, less);
+}
+
 static void reverse(size_t *p, size_t n)
 {
     for (size_t i = 0, j = n; i + 1 < j; i++, j--)
@@ -161,6 +197,65 @@ void hta_argsort_desc(size_t *perm, size_t n, const void *keys, sort_less_fn les
 }
 
 /* ---- stable merge sort --------------------------------------------------- */
+
+/* A stable sort's result is unique, so the hot key types sort (key,
+ * position) pairs in place of positions: no indirection per comparison,
+ * and rows already in order cost O(n). */
+struct i64_pos { int64_t key; size_t pos; };
+struct dbl_pos { double key; size_t pos; };
+
+static inline bool i64_pos_less(const struct i64_pos *a, const struct i64_pos *b)
+{
+    return a->key < b->key;
+}
+
+static inline bool i64_pos_more(const struct i64_pos *a, const struct i64_pos *b)
+{
+    return b->key < a->key;
+}
+
+static inline bool dbl_pos_less(const struct dbl_pos *a, const struct dbl_pos *b)
+{
+    return a->key < b->key || (isnan(b->key) && !isnan(a->key));
+}
+
+static inline bool dbl_pos_more(const struct dbl_pos *a, const struct dbl_pos *b)
+{
+    return dbl_pos_less(b, a);
+}
+
+SORT_DEFINE_STABLE(sort_i64_asc, struct i64_pos, i64_pos_less)
+SORT_DEFINE_STABLE(sort_i64_desc, struct i64_pos, i64_pos_more)
+SORT_DEFINE_STABLE(sort_dbl_asc, struct dbl_pos, dbl_pos_less)
+SORT_DEFINE_STABLE(sort_dbl_desc, struct dbl_pos, dbl_pos_more)
+
+static int stable_i64(size_t *perm, size_t n, const int64_t *keys, bool desc)
+{
+    struct i64_pos *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return ERR_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        v[i] = (struct i64_pos){keys[perm[i]], perm[i]};
+    int rc = desc ? sort_i64_desc(v, n) : sort_i64_asc(v, n);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        perm[i] = v[i].pos;
+    free(v);
+    return rc;
+}
+
+static int stable_double(size_t *perm, size_t n, const double *keys, bool desc)
+{
+    struct dbl_pos *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return ERR_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        v[i] = (struct dbl_pos){keys[perm[i]], perm[i]};
+    int rc = desc ? sort_dbl_desc(v, n) : sort_dbl_asc(v, n);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        perm[i] = v[i].pos;
+    free(v);
+    return rc;
+}
 
 struct order {
     const void *keys;
@@ -178,8 +273,12 @@ static int merge_sort(size_t *perm, size_t n, const struct order *o)
 {
     if (n < 2)
         return 0;
-    if (n > SIZE_MAX / sizeof(size_t))
+    if (n > SIZE_MAX / sizeof(struct i64_pos))
         return ERR_NOMEM;
+    if (o->less == less_i64)
+        return stable_i64(perm, n, o->keys, o->desc);
+    if (o->less == less_double)
+        return stable_double(perm, n, o->keys, o->desc);
     size_t *tmp = malloc(n * sizeof *tmp);
     if (!tmp)
         return ERR_NOMEM;
@@ -304,6 +403,13 @@ double sum_pairwise(const double *v, size_t n)
     return sum_pairwise(v, n2) + sum_pairwise(v + n2, n - n2);
 }
 
+static inline bool double_less(const double *a, const double *b)
+{
+    return *a < *b;
+}
+
+SORT_DEFINE_STABLE(sort_doubles, double, double_less)
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -330,6 +436,15 @@ double quantile_linear(const double *sorted, size_t n, double q)
     return t >= 0.5 ? b - diff * (1 - t) : a + diff * t;
 }
 
+static void describe_sorted(const double *values, size_t k, struct describe *out)
+{
+    out->min = values[0];
+    out->max = values[k - 1];
+    out->p25 = quantile_linear(values, k, 0.25);
+    out->p50 = quantile_linear(values, k, 0.5);
+    out->p75 = quantile_linear(values, k, 0.75);
+}
+
 void describe_values(double *values, size_t n, struct describe *out)
 {
     size_t k = 0;
@@ -351,12 +466,14 @@ void describe_values(double *values, size_t n, struct describe *out)
     } else {
         out->std = NAN;
     }
+    if (sort_doubles(values, k) == 0) {
+        describe_sorted(values, k, out);
+        return;
+    }
+    /* no memory for the merge buffer: qsort needs none, and only equal
+     * values (0.0 and -0.0) can come out in another order */
     qsort(values, k, sizeof *values, cmp_double);
-    out->min = values[0];
-    out->max = values[k - 1];
-    out->p25 = quantile_linear(values, k, 0.25);
-    out->p50 = quantile_linear(values, k, 0.5);
-    out->p75 = quantile_linear(values, k, 0.75);
+    describe_sorted(values, k, out);
 }
 
 /* ---- intervals (§2.3) ---------------------------------------------------- */
@@ -390,16 +507,39 @@ static size_t group_sorted(struct interval *iv, size_t n)
     return k + 1;
 }
 
+static inline bool start_less(const struct interval *a, const struct interval *b)
+{
+    return a->start < b->start;
+}
+
+SORT_DEFINE_STABLE(sort_by_start, struct interval, start_less)
+
 size_t intervals_merge(struct interval *iv, size_t n)
 {
     qsort(iv, n, sizeof *iv, cmp_interval);
     return group_sorted(iv, n);
 }
 
-static bool less_start(const void *keys, size_t a, size_t b)
+/* HTA's order: numpy's introsort on the starts alone, over positions. */
+static int introsort_by_start(struct interval *iv, size_t n)
 {
-    const struct interval *iv = keys;
-    return iv[a].start < iv[b].start;
+    size_t *perm = malloc(n * sizeof *perm);
+    int64_t *start = malloc(n * sizeof *start);
+    struct interval *copy = malloc(n * sizeof *copy);
+    int rc = perm && start && copy ? 0 : ERR_NOMEM;
+    if (rc == 0) {
+        for (size_t i = 0; i < n; i++)
+            start[i] = iv[i].start;
+        argsort_identity(perm, n);
+        hta_argsort(perm, n, start, less_i64);
+        for (size_t i = 0; i < n; i++)
+            copy[i] = iv[perm[i]];
+        memcpy(iv, copy, n * sizeof *iv);
+    }
+    free(perm);
+    free(start);
+    free(copy);
+    return rc;
 }
 
 int intervals_merge_ordered(struct interval *iv, size_t n, bool unstable, size_t *k)
@@ -409,23 +549,9 @@ int intervals_merge_ordered(struct interval *iv, size_t n, bool unstable, size_t
         return 0;
     if (n > SIZE_MAX / sizeof(struct interval))
         return ERR_NOMEM;
-    size_t *perm = malloc(n * sizeof *perm);
-    struct interval *copy = malloc(n * sizeof *copy);
-    if (!perm || !copy) {
-        free(perm);
-        free(copy);
-        return ERR_NOMEM;
-    }
-    argsort_identity(perm, n);
-    int rc = sort_argsort(unstable, perm, n, iv, less_start);
-    if (rc == 0) {
-        for (size_t i = 0; i < n; i++)
-            copy[i] = iv[perm[i]];
-        memcpy(iv, copy, n * sizeof *iv);
+    int rc = unstable ? introsort_by_start(iv, n) : sort_by_start(iv, n);
+    if (rc == 0)
         *k = group_sorted(iv, n);
-    }
-    free(perm);
-    free(copy);
     return rc;
 }
 

@@ -237,7 +237,20 @@ static unsigned handle_key(struct ui_state *st, struct model *m, struct ui_grid 
         ui_term_size(&st->rows, &st->cols);
         ui_grid_resize(g, st->rows, st->cols);
     }
-    return ui_step(st, m, key);
+    unsigned f = ui_dispatch(st, m, key);
+    // Analyses of a big trace take a moment: say so before running them.
+    if (ui_view_is_doc(st->view) && ((f & UI_RESELECT) || !st->docs[st->view].valid) &&
+        !st->layout.too_small) {
+        char keep[sizeof st->message];
+        bool err = st->message_is_error;
+        snprintf(keep, sizeof keep, "%s", st->message);
+        ui_state_message(st, false, "computing...");
+        ui_screen_compose(st, m, g);
+        ui_draw_grid(g, false);
+        ui_state_message(st, err, "%s", keep);
+    }
+    ui_sync(st, m, f, &e);
+    return f;
 }
 
 static void run_loop(struct ui_state *st, struct model *m, struct ui_grid *g)

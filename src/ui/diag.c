@@ -106,9 +106,14 @@ static int failed_text(const struct model *m, struct ui_doc *d)
 {
     if (m->nfailed && ui_doc_text(d, "files that failed to load:"))
         return ERR_NOMEM;
-    for (size_t i = 0; i < m->nfailed; i++)
-        if (ui_doc_text(d, "  %s: %s", m->failed[i].path, m->failed[i].message))
+    for (size_t i = 0; i < m->nfailed; i++) {
+        const char *msg = m->failed[i].message ? m->failed[i].message : "";
+        const char *path = m->failed[i].path ? m->failed[i].path : "";
+        // Messages usually name their file already.
+        bool named = strncmp(msg, path, strlen(path)) == 0;
+        if (ui_doc_text(d, "  %s%s%s", named ? "" : path, named ? "" : ": ", msg))
             return ERR_NOMEM;
+    }
     if (m->notes && m->notes[0]) {
         if (ui_doc_text(d, "notes:"))
             return ERR_NOMEM;

@@ -143,20 +143,28 @@ int64_t ui_nice_tick(int64_t span, int cols, int min_cols)
 
 /* ---- cell bucketing ---- */
 
-static inline int64_t ts_at(const struct event *ev, const uint32_t *pos, size_t i)
+/* Start times in index order: a contiguous copy when the caller has one
+ * (cache-friendly), else through the positions. */
+struct keys {
+    const struct event *ev;
+    const uint32_t *pos;
+    const int64_t *ts;
+};
+
+static inline int64_t ts_at(const struct keys *k, size_t i)
 {
-    return ev[pos[i]].ts;
+    return k->ts ? k->ts[i] : k->ev[k->pos[i]].ts;
 }
 
 /* First i in [lo, n) with ts >= t, searching outwards from lo: O(log k)
  * for k skipped events, so neighbouring cells stay cheap. */
-static size_t gallop(const struct event *ev, const uint32_t *pos, size_t n, size_t lo, int64_t t)
+static size_t gallop(const struct keys *k, size_t n, size_t lo, int64_t t)
 {
     size_t step = 1, a = lo, b;
 
-    if (lo >= n || ts_at(ev, pos, lo) >= t)
+    if (lo >= n || ts_at(k, lo) >= t)
         return lo;
-    while (a + step < n && ts_at(ev, pos, a + step) < t) {
+    while (a + step < n && ts_at(k, a + step) < t) {
         a += step;
         step *= 2;
     }
@@ -165,7 +173,7 @@ static size_t gallop(const struct event *ev, const uint32_t *pos, size_t n, size
     a++;
     while (a < b) {
         size_t mid = a + (b - a) / 2;
-        if (ts_at(ev, pos, mid) < t)
+        if (ts_at(k, mid) < t)
             a = mid + 1;
         else
             b = mid;
@@ -175,29 +183,40 @@ static size_t gallop(const struct event *ev, const uint32_t *pos, size_t n, size
 
 size_t ui_stream_lower_bound(const struct stream_index *s, const struct event *events, int64_t t)
 {
-    return gallop(events, s->pos, s->n, 0, t);
+    struct keys k = {events, s->pos, NULL};
+    return gallop(&k, s->n, 0, t);
 }
 
 size_t ui_thread_lower_bound(const struct thread_index *t, const struct event *events, int64_t ts)
 {
-    return gallop(events, t->pos, t->n, 0, ts);
+    struct keys k = {events, t->pos, NULL};
+    return gallop(&k, t->n, 0, ts);
 }
 
-/* First j < lo with max_end[j] > t, or lo when none (max_end ascends). */
+/* First j < lo with max_end[j] > t, or lo when none (max_end ascends).
+ * The answer is nearly always just below lo (the previous event runs over
+ * the cell's start), so the search gallops down from lo: O(log distance). */
 static size_t first_ending_after(const int64_t *max_end, size_t lo, int64_t t)
 {
-    size_t a = 0, b = lo;
+    size_t step = 1, hi = lo, a;
 
     if (lo == 0 || max_end[lo - 1] <= t)
         return lo;
-    while (a < b) {
-        size_t mid = a + (b - a) / 2;
+    // max_end[hi - 1] > t; widen downwards until a position ends by t.
+    while (hi > step && max_end[hi - 1 - step] > t) {
+        hi -= step;
+        step *= 2;
+    }
+    a = hi > step ? hi - step : 0;   // max_end[a - 1] <= t, or a == 0
+    hi--;                            // max_end[hi] > t
+    while (a < hi) {
+        size_t mid = a + (hi - a) / 2;
         if (max_end[mid] > t)
-            b = mid;
+            hi = mid;
         else
             a = mid + 1;
     }
-    return a;
+    return hi;
 }
 
 static uint32_t sat_count(size_t k)
@@ -205,17 +224,19 @@ static uint32_t sat_count(size_t k)
     return k > UINT32_MAX ? UINT32_MAX : (uint32_t)k;
 }
 
-void ui_bucket_stream(const struct stream_index *s, const struct event *events,
-                      const struct ui_timescale *ts, struct ui_pick *out)
+void ui_bucket_stream_ts(const struct stream_index *s, const struct event *events,
+                         const int64_t *ts_copy, const struct ui_timescale *ts,
+                         struct ui_pick *out)
 {
+    struct keys k = {events, s->pos, ts_copy};
     int64_t a = ui_col_time(ts, 0);
-    size_t lo = gallop(events, s->pos, s->n, 0, a);
+    size_t lo = gallop(&k, s->n, 0, a);
 
     for (int c = 0; c < ts->cols; c++) {
         int64_t b = ui_col_time(ts, c + 1);
         if (b <= a)
             b = a + 1;
-        size_t hi = gallop(events, s->pos, s->n, lo, b);
+        size_t hi = gallop(&k, s->n, lo, b);
         size_t cov = first_ending_after(s->max_end, lo, a);
         bool covered = cov < lo;
         out[c].count = sat_count(hi - lo + (covered ? 1 : 0));
@@ -226,6 +247,12 @@ void ui_bucket_stream(const struct stream_index *s, const struct event *events,
         lo = hi;
         a = b;
     }
+}
+
+void ui_bucket_stream(const struct stream_index *s, const struct event *events,
+                      const struct ui_timescale *ts, struct ui_pick *out)
+{
+    ui_bucket_stream_ts(s, events, NULL, ts, out);
 }
 
 /* Deepest event covering t among i and its ancestors (thread nesting). */
@@ -241,20 +268,22 @@ static uint32_t covering_thread(const struct thread_index *t, const struct event
     return MODEL_NONE;
 }
 
-void ui_bucket_thread(const struct thread_index *t, const struct event *events,
-                      const struct ui_timescale *ts, struct ui_pick *out)
+void ui_bucket_thread_ts(const struct thread_index *t, const struct event *events,
+                         const int64_t *ts_copy, const struct ui_timescale *ts,
+                         struct ui_pick *out)
 {
+    struct keys k = {events, t->pos, ts_copy};
     int64_t a = ui_col_time(ts, 0);
-    size_t lo = gallop(events, t->pos, t->n, 0, a);
+    size_t lo = gallop(&k, t->n, 0, a);
 
     for (int c = 0; c < ts->cols; c++) {
         int64_t b = ui_col_time(ts, c + 1);
         if (b <= a)
             b = a + 1;
-        size_t hi = gallop(events, t->pos, t->n, lo, b);
+        size_t hi = gallop(&k, t->n, lo, b);
         // The deepest event running at a starts at or before a: walk up from
         // the last one that does.
-        size_t at = gallop(events, t->pos, t->n, lo, a + 1);
+        size_t at = gallop(&k, t->n, lo, a + 1);
         uint32_t cov = at > 0 ? covering_thread(t, events, at - 1, a) : MODEL_NONE;
         bool before = cov != MODEL_NONE && events[t->pos[cov]].ts < a;
         out[c].count = sat_count(hi - lo + (before ? 1 : 0));
@@ -265,4 +294,10 @@ void ui_bucket_thread(const struct thread_index *t, const struct event *events,
         lo = hi;
         a = b;
     }
+}
+
+void ui_bucket_thread(const struct thread_index *t, const struct event *events,
+                      const struct ui_timescale *ts, struct ui_pick *out)
+{
+    ui_bucket_thread_ts(t, events, NULL, ts, out);
 }

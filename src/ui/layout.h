@@ -97,6 +97,16 @@ void ui_bucket_stream(const struct stream_index *s, const struct event *events,
 void ui_bucket_thread(const struct thread_index *t, const struct event *events,
                       const struct ui_timescale *ts, struct ui_pick *out);
 
+/* The same with ts_copy[i] = events[s->pos[i]].ts (NULL: read through
+ * the positions). The copy keeps the searches in one contiguous array,
+ * which is what makes a redraw over 10 M events fast. */
+void ui_bucket_stream_ts(const struct stream_index *s, const struct event *events,
+                         const int64_t *ts_copy, const struct ui_timescale *ts,
+                         struct ui_pick *out);
+void ui_bucket_thread_ts(const struct thread_index *t, const struct event *events,
+                         const int64_t *ts_copy, const struct ui_timescale *ts,
+                         struct ui_pick *out);
+
 /* Index into s->pos of the first event with ts >= t (n when none). */
 size_t ui_stream_lower_bound(const struct stream_index *s, const struct event *events, int64_t t);
 

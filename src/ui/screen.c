@@ -325,7 +325,10 @@ void ui_screen_loading(struct ui_grid *g, const char *title, const struct load_p
     ui_grid_box(g, box, UI_STYLE_BORDER_FOCUS, "Loading");
     ui_format_bytes(p->bytes_read, a, sizeof a);
     ui_format_bytes(p->bytes_total, b, sizeof b);
-    snprintf(line, sizeof line, "%s of %s read · %.1f s", a, b, seconds);
+    if (p->bytes_total == 0)
+        snprintf(line, sizeof line, "opening the files · %.1f s", seconds);
+    else
+        snprintf(line, sizeof line, "%s of %s read · %.1f s", a, b, seconds);
     ui_grid_text(g, box.y + 1, box.x + 2, w - 4, line, UI_STYLE_NORMAL, UI_TRUNC_END);
     snprintf(line, sizeof line, "ranks done: %zu of %zu", p->ranks_done, p->ranks_total);
     ui_grid_text(g, box.y + 2, box.x + 2, w - 4, line, UI_STYLE_NORMAL, UI_TRUNC_END);

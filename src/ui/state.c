@@ -29,6 +29,8 @@ static int capture_rank(struct ui_rank *ur, const struct rank_model *r)
         ur->threads[i].pid = r->threads[i].pid;
         ur->threads[i].tid = r->threads[i].tid;
         ur->threads[i].name = r->threads[i].name;
+        // A rank without GPU streams (a CPU-only trace) shows its threads.
+        ur->thread_on[i] = r->nstreams == 0;
     }
     return 0;
 }
@@ -88,6 +90,10 @@ int ui_state_init(struct ui_state *st, const struct model *m, int rows, int cols
         st->ranks[0].expanded = true;
     if (capture_iterations(st, m) != 0)
         return ERR_NOMEM;
+    st->nname_class = strtab_count(&m->strings);
+    st->name_class = calloc(st->nname_class ? st->nname_class : 1, 1);
+    if (!st->name_class)
+        return ERR_NOMEM;
     return ui_state_items(st);
 }
 
@@ -109,7 +115,10 @@ void ui_state_fini(struct ui_state *st)
     free(st->ranks);
     free(st->items);
     free(st->iterations);
+    for (size_t i = 0; i < st->nlanes && st->lanes; i++)
+        free(st->lanes[i].ts);
     free(st->lanes);
+    free(st->name_class);
     free(st->jumps);
     for (size_t v = 0; v < UI_VIEW_COUNT; v++)
         doc_fini(&st->docs[v]);

@@ -70,7 +70,8 @@ struct ui_rank {
     bool *stream_on;
     size_t nstreams;
     struct ui_thread_id *threads;
-    bool *thread_on;           /* CPU thread lanes are off until switched on */
+    bool *thread_on;           /* CPU thread lanes are off until switched on
+                                  (on from the start when the rank has no stream) */
     size_t nthreads;
     double busy;               /* share of the rank's span with a GPU stream busy */
 };
@@ -94,6 +95,7 @@ struct ui_lane {
     uint32_t rank;             /* index into model->ranks */
     size_t index;
     int64_t stream;            /* stream id (UI_LANE_STREAM) */
+    int64_t *ts;               /* start times in index order (owned; NULL if no memory) */
 };
 
 struct ui_timeline {
@@ -168,6 +170,9 @@ struct ui_state {
     int64_t window_start, window_end;
 
     /* timeline */
+    uint8_t *name_class;                     /* per string id: cell class + 1, 0 = not
+                                                yet known (a cache the drawing fills) */
+    size_t nname_class;
     struct ui_lane *lanes;
     size_t nlanes;
     struct ui_timeline tl;

@@ -16,6 +16,23 @@ static bool thread_on(const struct ui_rank *ur, uint32_t pid, uint32_t tid)
     return false;
 }
 
+/* Copies a lane's start times into one array (the bucketing's searches
+ * then stay in cache); NULL when memory is short, which is only slower. */
+static int64_t *copy_ts(const struct event *ev, const uint32_t *pos, size_t n)
+{
+    int64_t *ts = malloc((n ? n : 1) * sizeof *ts);
+    for (size_t i = 0; ts && i < n; i++)
+        ts[i] = ev[pos[i]].ts;
+    return ts;
+}
+
+static void free_lanes(struct ui_lane *lanes, size_t n)
+{
+    for (size_t i = 0; i < n && lanes; i++)
+        free(lanes[i].ts);
+    free(lanes);
+}
+
 int ui_lanes_build(struct ui_state *st, const struct model *m)
 {
     struct ui_lane *lanes = NULL;
@@ -31,17 +48,21 @@ int ui_lanes_build(struct ui_state *st, const struct model *m)
                 continue;
             if (VEC_PUSH_SLOT(lanes, n, cap) != 0)
                 goto nomem;
-            lanes[n++] = (struct ui_lane){UI_LANE_STREAM, (uint32_t)r, s, rm->streams[s].stream};
+            lanes[n++] = (struct ui_lane){UI_LANE_STREAM, (uint32_t)r, s, rm->streams[s].stream,
+                                          copy_ts(rm->events, rm->streams[s].pos,
+                                                  rm->streams[s].n)};
         }
         for (size_t t = 0; t < rm->nthreads; t++) {
             if (!thread_on(ur, rm->threads[t].pid, rm->threads[t].tid))
                 continue;
             if (VEC_PUSH_SLOT(lanes, n, cap) != 0)
                 goto nomem;
-            lanes[n++] = (struct ui_lane){UI_LANE_THREAD, (uint32_t)r, t, -1};
+            lanes[n++] = (struct ui_lane){UI_LANE_THREAD, (uint32_t)r, t, -1,
+                                          copy_ts(rm->events, rm->threads[t].pos,
+                                                  rm->threads[t].n)};
         }
     }
-    free(st->lanes);
+    free_lanes(st->lanes, st->nlanes);
     st->lanes = lanes;
     st->nlanes = n;
     if (st->tl.lane >= n)
@@ -50,7 +71,7 @@ int ui_lanes_build(struct ui_state *st, const struct model *m)
         st->tl.lane_top = st->tl.lane;
     return 0;
 nomem:
-    free(lanes);
+    free_lanes(lanes, n);
     return ERR_NOMEM;
 }
 
@@ -123,9 +144,9 @@ uint32_t ui_timeline_pick(const struct ui_state *st, const struct model *m, size
         one.t1 = one.t0 + 1;
     one.cols = 1;
     if (l->kind == UI_LANE_STREAM && l->index < rm->nstreams)
-        ui_bucket_stream(&rm->streams[l->index], rm->events, &one, &p);
+        ui_bucket_stream_ts(&rm->streams[l->index], rm->events, l->ts, &one, &p);
     else if (l->kind == UI_LANE_THREAD && l->index < rm->nthreads)
-        ui_bucket_thread(&rm->threads[l->index], rm->events, &one, &p);
+        ui_bucket_thread_ts(&rm->threads[l->index], rm->events, l->ts, &one, &p);
     return p.pos;
 }
 
@@ -238,6 +259,20 @@ enum ui_cell_class ui_event_class(const struct model *m, const struct event *ev)
     }
 }
 
+/* Kernel classes by name id, remembered: classifying costs string tests,
+ * and a screen shows few distinct names many times. The cache is logically
+ * part of the model's strings, so filling it through a const state is fine. */
+static enum ui_cell_class class_cached(const struct ui_state *st, const struct model *m,
+                                       const struct event *ev)
+{
+    if (ev->kind != EV_KIND_KERNEL || ev->name >= st->nname_class)
+        return ui_event_class(m, ev);
+    uint8_t *slot = &st->name_class[ev->name];
+    if (*slot == 0)
+        *slot = (uint8_t)(ui_event_class(m, ev) + 1);
+    return (enum ui_cell_class)(*slot - 1);
+}
+
 uint32_t ui_class_glyph(const struct ui_grid *g, enum ui_cell_class c)
 {
     static const uint32_t utf8[UI_CLASS_COUNT] = {' ', 0x2588, 0x2593, 0x2592, 0x2591,
@@ -270,23 +305,27 @@ void ui_timeline_draw_lane(const struct ui_state *st, const struct model *m,
     struct ui_pick small[512], *picks = small;
     const struct rank_model *rm = &m->ranks[lane->rank];
 
-    (void)st;
     if (ts->cols > 512) {
         picks = malloc((size_t)ts->cols * sizeof *picks);
         if (!picks)
             return;
     }
     if (lane->kind == UI_LANE_STREAM && lane->index < rm->nstreams)
-        ui_bucket_stream(&rm->streams[lane->index], rm->events, ts, picks);
+        ui_bucket_stream_ts(&rm->streams[lane->index], rm->events, lane->ts, ts, picks);
     else if (lane->kind == UI_LANE_THREAD && lane->index < rm->nthreads)
-        ui_bucket_thread(&rm->threads[lane->index], rm->events, ts, picks);
+        ui_bucket_thread_ts(&rm->threads[lane->index], rm->events, lane->ts, ts, picks);
     else
         memset(picks, 0xff, (size_t)ts->cols * sizeof *picks);
     for (int c = 0; c < ts->cols; c++) {
         enum ui_cell_class k = UI_CLASS_IDLE;
-        if (picks[c].pos != MODEL_NONE)
-            k = ui_event_class(m, &rm->events[picks[c].pos]);
-        ui_grid_put(g, y, x + c, ui_class_glyph(g, k), ui_class_style(k));
+        enum ui_style style = UI_STYLE_IDLE;
+        if (picks[c].pos != MODEL_NONE) {
+            const struct event *ev = &rm->events[picks[c].pos];
+            k = class_cached(st, m, ev);
+            // Kernels overlapping on one stream are kept, and marked.
+            style = ev->flags & EV_FLAG_OVERLAPS ? UI_STYLE_WARN : ui_class_style(k);
+        }
+        ui_grid_put(g, y, x + c, ui_class_glyph(g, k), style);
     }
     if (picks != small)
         free(picks);
@@ -302,8 +341,10 @@ void ui_lane_label(const struct ui_state *st, const struct model *m, const struc
         snprintf(buf, n, "r%lld s%lld", (long long)rm->rank, (long long)lane->stream);
         return;
     }
+    // Short thread names ("main") read best; long ones ("thread 35 (python)")
+    // would be cut to nothing, so those lanes show the thread id.
     const struct thread_index *t = &rm->threads[lane->index];
-    if (t->name)
+    if (t->name && strtab_len(&m->strings, t->name) <= 12)
         snprintf(buf, n, "r%lld %s", (long long)rm->rank, model_str(m, t->name));
     else
         snprintf(buf, n, "r%lld t%s", (long long)rm->rank, model_str(m, t->tid));

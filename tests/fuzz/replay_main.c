@@ -14,9 +14,13 @@
  *
  *   tests/fuzz/replay [FILE|DIR]...
  *
- * Without arguments it replays $HTX_SRCDIR/tests/fuzz/regressions and
- * $HTX_SRCDIR/tests/fuzz/corpus. Exit 0 when every input ran; a broken
- * invariant aborts inside the target. */
+ * Without arguments it replays the directories FUZZ_REPLAY_DIRS names,
+ * under $HTX_SRCDIR. Exit 0 when every input ran; a broken invariant aborts
+ * inside the target. */
+
+#ifndef FUZZ_REPLAY_DIRS
+#define FUZZ_REPLAY_DIRS "tests/fuzz/regressions", "tests/fuzz/corpus"
+#endif
 
 static int replay_file(const char *path, size_t *count)
 {
@@ -120,7 +124,7 @@ int main(int argc, char **argv)
         const char *src = getenv("HTX_SRCDIR");
         if (!src)
             src = ".";
-        static const char *const dirs[] = {"tests/fuzz/regressions", "tests/fuzz/corpus"};
+        static const char *const dirs[] = {FUZZ_REPLAY_DIRS};
         for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
             char *path = NULL;
             if (asprintf(&path, "%s/%s", src, dirs[i]) < 0)

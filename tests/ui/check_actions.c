@@ -563,6 +563,41 @@ START_TEST(a_failing_analysis_should_show_its_error)
 }
 END_TEST
 
+/* The KEYS section of man/htx.1 names every key of the key table. */
+START_TEST(man_page_should_list_every_key)
+{
+    const char *src = getenv("HTX_SRCDIR");
+    char path[4096], name[16], needle[32];
+    static char text[1 << 17];
+    size_t n, nb;
+
+    if (!src) {
+        printf("HTX_SRCDIR not set: skipping the man page check\n");
+        return;
+    }
+    snprintf(path, sizeof path, "%s/man/htx.1", src);
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    char *keys = strstr(text, ".Sh KEYS\n");
+    ck_assert_ptr_nonnull(keys);
+    char *end = strstr(keys + 1, "\n.Sh ");
+    if (end)
+        *end = 0;
+    const struct ui_binding *b = ui_bindings(&nb);
+    for (size_t i = 0; i < nb; i++) {
+        ui_key_name(b[i].key, name, sizeof name);
+        snprintf(needle, sizeof needle, "Ic %s", name);
+        bool plain = strstr(keys, needle) != NULL;
+        snprintf(needle, sizeof needle, "Ic \\&%s", name);
+        ck_assert_msg(plain || strstr(keys, needle), "man page KEYS lacks key %s (%s)", name,
+                      b[i].help);
+    }
+}
+END_TEST
+
 Suite *ui_actions_suite(void)
 {
     Suite *s = suite_create("ui_actions");
@@ -584,6 +619,7 @@ Suite *ui_actions_suite(void)
     tcase_add_test(tc, mouse_should_switch_tabs_and_move_the_cursor);
     tcase_add_test(tc, quit_keys_should_quit);
     tcase_add_test(tc, a_failing_analysis_should_show_its_error);
+    tcase_add_test(tc, man_page_should_list_every_key);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -162,11 +162,39 @@ START_TEST(left_pane_should_show_busy_bars_and_streams)
 }
 END_TEST
 
+START_TEST(loading_screen_should_show_bytes_and_ranks)
+{
+    struct ui_grid g;
+    struct load_progress p = {1000000, 2000000, 1, 2};
+    char row[512];
+    int found = 0;
+
+    ck_assert_int_eq(ui_grid_init(&g, 20, 80, false), 0);
+    ui_screen_loading(&g, "traces/", &p, 1.5);
+    for (int y = 0; y < g.rows; y++) {
+        ui_grid_row_text(&g, y, row, sizeof row);
+        found |= strstr(row, "1.0 MB of 2.0 MB read") ? 1 : 0;
+        found |= strstr(row, "ranks done: 1 of 2") ? 2 : 0;
+        found |= strstr(row, "q cancels") ? 4 : 0;
+        found |= strstr(row, "loading traces/") ? 8 : 0;
+    }
+    ck_assert_int_eq(found, 15);
+    ui_grid_fini(&g);
+}
+END_TEST
+
+/* Screens are compared as UTF-8 text: the separators and boxes need a
+ * UTF-8 LC_CTYPE (as the TUI sets from the environment). */
+static void utf8_locale(void)
+{
+    setlocale(LC_CTYPE, "C.UTF-8");
+}
+
 Suite *ui_screen_suite(void)
 {
     Suite *s = suite_create("ui_screen");
     TCase *tc = tcase_create("compose");
-    setlocale(LC_CTYPE, "C.UTF-8");
+    tcase_add_checked_fixture(tc, utf8_locale, NULL);
     tcase_add_test(tc, screen_should_draw_title_tabs_panes_and_lanes);
     tcase_add_test(tc, screen_should_show_hostile_names_harmlessly);
     tcase_add_test(tc, screen_should_say_when_it_is_too_small);
@@ -174,6 +202,7 @@ Suite *ui_screen_suite(void)
     tcase_add_test(tc, kernels_view_should_chart_and_derive_the_spread);
     tcase_add_test(tc, diagnostics_should_say_what_was_loaded_and_what_is_empty);
     tcase_add_test(tc, left_pane_should_show_busy_bars_and_streams);
+    tcase_add_test(tc, loading_screen_should_show_bytes_and_ranks);
     suite_add_tcase(s, tc);
     return s;
 }

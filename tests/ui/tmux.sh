@@ -48,11 +48,26 @@ top=$("$HTX" report --analysis=kernels --format=json "$sample" |
 [ -n "$top" ] || fail "no top kernel from htx report"
 
 cd "$tmpdir"
-# A plain shell runs htx and then prints how it ended, so the test can see
-# both the exit and the shell screen after it. Like an interactive shell it
-# survives the Ctrl-C meant for htx (a caught signal is reset in htx).
-tmux -f /dev/null new-session -d -s "$session" -x 120 -y 40 \
-    "env PS1='$ ' sh -c 'trap : INT; \"$HTX\" \"$sample\"; echo htx-exit=\$?; exec sh'"
+# run_in_shell NAME COLS ROWS ENV...: an interactive shell (with job control,
+# as a user has) in a new pane runs htx on the sample, then prints how htx
+# ended, so the test sees both the exit and the shell screen after it.
+run_in_shell() {
+    session=$1
+    cols=$2
+    rows=$3
+    shift 3
+    tmux -f /dev/null new-session -d -s "$session" -x "$cols" -y "$rows" \
+        "env PS1='$ ' $* sh -i"
+    wait_for '$' 10
+    # The inner sh reports how htx ended; like htx it is stopped by Ctrl-Z
+    # and outlives the Ctrl-C that ends htx (which then dies by SIGINT).
+    keys "clear; sh -c 'trap : INT; \"$HTX\" \"$sample\"; echo htx-exit=\$?'" Enter
+}
+
+# A session that lives for the whole test, so that killing the others never
+# stops the server while the next one starts.
+tmux -f /dev/null new-session -d -s "keep-$$" "sleep 3600"
+run_in_shell "htx-ui-$$" 120 40
 wait_for "1 Timeline" 30
 wait_for "r0 s7"
 screen | grep -q "Ranks / streams" || fail "no rank/stream pane"
@@ -99,4 +114,90 @@ wait_for "htx-exit=130" 10
 screen | grep -q "1 Timeline" && fail "the TUI is still on the screen after Ctrl-C"
 keys "echo shell-ok" Enter
 wait_for "shell-ok" 5
+tmux kill-session -t "$session"
+
+# ---- the same set-up for the checks below ---------------------------------
+start() {   # NAME ENV...
+    name=$1
+    shift
+    run_in_shell "$name" 100 30 "$@"
+    wait_for "1 Timeline" 30
+}
+
+htx_pid() {   # htx is the child of the shell's child
+    for p in $(ps -o pid= --ppid "$(tmux display-message -p -t "$session" '#{pane_pid}')"); do
+        ps -o pid= -o comm= --ppid "$p" | awk '$2 == "htx" { print $1 }'
+    done
+}
+
+restored() {   # WHAT: the terminal is back to normal
+    [ "$(tmux display-message -p -t "$session" '#{alternate_on}')" = 0 ] ||
+        fail "$1: the terminal was left in the alternate screen"
+    [ "$(tmux display-message -p -t "$session" '#{cursor_flag}')" = 1 ] ||
+        fail "$1: the cursor was left hidden"
+}
+
+# SIGTERM, SIGHUP and a crash (SIGSEGV) restore the terminal; the status
+# says which signal ended htx.
+for sig in TERM:143 HUP:129 SEGV:139; do
+    start "htx-sig-$$" ""
+    pid=$(htx_pid)
+    [ -n "$pid" ] || fail "htx is not running"
+    kill -s "${sig%:*}" "$pid"
+    wait_for "htx-exit=${sig#*:}" 10
+    restored "SIG${sig%:*}"
+    kill -0 "$pid" 2>/dev/null && fail "htx survived SIG${sig%:*}"
+    tmux kill-session -t "$session"
+done
+
+# Ctrl-Z suspends (the terminal is restored, the shell takes over) and fg
+# brings the screen back intact.
+start "htx-tstp-$$" ""
+pid=$(htx_pid)
+keys C-z
+i=0
+while [ "$(ps -o stat= -p "$pid")" != T ] && [ $i -lt 100 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+[ "$(ps -o stat= -p "$pid")" = T ] || fail "Ctrl-Z did not suspend htx"
+restored "Ctrl-Z"
+keys "fg" Enter
+wait_for "Ranks / streams" 10
+wait_for "1 Timeline"
+keys 3
+wait_for "Kernel time by type"
+keys q
+wait_for "htx-exit=0" 10
+tmux kill-session -t "$session"
+
+# Terminal types: each draws the main screen and quits cleanly.
+for term in xterm vt100 linux screen tmux-256color; do
+    start "htx-term-$$" "TERM=$term"
+    keys 2
+    wait_for "Time per rank"
+    keys q
+    wait_for "htx-exit=0" 10
+    restored "TERM=$term"
+    tmux kill-session -t "$session"
+done
+
+# Colours: 256 colours by default, none with NO_COLOR (only attributes and
+# the default colour); ASCII in a C locale.
+colours() {   # the colour parameters of the SGR sequences on the screen
+    tmux capture-pane -p -e -t "$session" | grep -o "$(printf '\033')\[[0-9;]*m" |
+        tr ';[m' '\n\n\n' | grep -E '^(3[0-8]|4[0-8]|9[0-7]|10[0-7])$' || true
+}
+start "htx-color-$$" "TERM=xterm-256color"
+colours | grep -q 38 || fail "no 256-colour output"
+keys q
+tmux kill-session -t "$session"
+start "htx-nocolor-$$" "TERM=xterm-256color NO_COLOR=1"
+[ -z "$(colours)" ] || fail "colours despite NO_COLOR"
+keys q
+tmux kill-session -t "$session"
+start "htx-ascii-$$" "LC_ALL=C"
+screen | grep -q "+ Ranks / streams" || fail "no ASCII boxes in the C locale"
+keys q
+wait_for "htx-exit=0" 10
 exit 0
