@@ -261,6 +261,13 @@ START_TEST(model_should_select_iterations_and_windows)
     ck_assert_int_eq(model_select(m, &win, &e), 0);
     ck_assert(row_has(m, r, "k1"));
     ck_assert(!row_has(m, r, "k2"));
+    struct rank_stream off[] = {{2, 7}};
+    struct selection no_s7 = {.streams_off = off, .nstreams_off = 1};
+    ck_assert_int_eq(model_select(m, &no_s7, &e), 0);
+    ck_assert(!row_has(m, r, "k1"));
+    ck_assert(row_has(m, r, "k0"));
+    ck_assert(row_has(m, r, "cudaLaunchKernel"));
+    ck_assert_uint_eq(r->nstreams, 1);
     int64_t ranks[] = {9};
     struct selection other_rank = {.ranks = ranks, .nranks = 1};
     ck_assert_int_eq(model_select(m, &other_rank, &e), 0);

@@ -183,6 +183,11 @@ struct model {
     uint32_t id_event_sync, id_context_sync;
 };
 
+/* One GPU stream of one rank. */
+struct rank_stream {
+    int64_t rank, stream;
+};
+
 /* What the views and analyses look at. Empty lists mean "all". */
 struct selection {
     const int64_t *ranks;
@@ -191,6 +196,9 @@ struct selection {
     size_t niterations;
     bool has_window;
     int64_t window_start, window_end;  /* ns from origin; events starting in [start, end) */
+    /* GPU streams switched off: their GPU-side events leave the rows. */
+    const struct rank_stream *streams_off;
+    size_t nstreams_off;
 };
 
 struct load_progress {

@@ -91,14 +91,27 @@ static bool in_list(const int64_t *list, size_t n, int64_t v)
     return false;
 }
 
-static void apply_selection(const struct rank_model *r, const struct selection *sel,
-                            struct rowbuf *rows)
+static bool stream_off(const struct model *m, const struct rank_model *r,
+                       const struct selection *sel, const struct event *ev)
 {
-    if (!sel || (!sel->niterations && !sel->has_window))
+    if (!sel->nstreams_off || !model_is_gpu_side(m, ev))
+        return false;
+    for (size_t i = 0; i < sel->nstreams_off; i++)
+        if (sel->streams_off[i].rank == r->rank && sel->streams_off[i].stream == ev->stream)
+            return true;
+    return false;
+}
+
+static void apply_selection(const struct model *m, const struct rank_model *r,
+                            const struct selection *sel, struct rowbuf *rows)
+{
+    if (!sel || (!sel->niterations && !sel->has_window && !sel->nstreams_off))
         return;
     size_t k = 0;
     for (size_t i = 0; i < rows->n; i++) {
         const struct event *ev = &r->events[rows->rows[i]];
+        if (stream_off(m, r, sel, ev))
+            continue;
         if (sel->niterations && (ev->iteration == MODEL_ITER_NAN ||
                                  !in_list(sel->iterations, sel->niterations, ev->iteration)))
             continue;
@@ -355,7 +368,7 @@ static int select_rank(const struct model *m, struct rank_model *r, size_t step_
         free(rows.rows);
         return rc;
     }
-    apply_selection(r, sel, &rows);
+    apply_selection(m, r, sel, &rows);
     r->rows = rows.rows;
     r->nrows = rows.n;
     compute_span(r);

@@ -4,8 +4,9 @@
 #include <stdio.h>
 
 /* The rank/stream pane: moving, expanding, and choosing what the views
- * include. Ranks change the model selection (UI_RESELECT); streams and
- * threads only change lanes and table rows (UI_RELANE). */
+ * include. Ranks and GPU streams change the model selection (UI_RESELECT),
+ * so every analysis is recomputed without them; CPU threads only change
+ * lanes (UI_RELANE). */
 
 static void keep_visible(struct ui_state *st)
 {
@@ -126,7 +127,7 @@ unsigned ui_act_item_toggle(struct ui_state *st, const struct model *m)
         return UI_REDRAW | UI_RESELECT;
     case UI_ITEM_STREAM:
         ur->stream_on[it->sub] = !ur->stream_on[it->sub];
-        return UI_REDRAW | UI_RELANE;
+        return UI_REDRAW | UI_RESELECT | UI_RELANE;
     default:
         ur->thread_on[it->sub] = !ur->thread_on[it->sub];
         return UI_REDRAW | UI_RELANE;

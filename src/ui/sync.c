@@ -37,16 +37,39 @@ void ui_busy_compute(struct ui_state *st, const struct model *m)
     }
 }
 
+/* The streams switched off in the left pane, for struct selection. */
+static struct rank_stream *streams_off(const struct ui_state *st, size_t *n)
+{
+    size_t total = 0;
+    for (size_t r = 0; r < st->nranks; r++)
+        total += st->ranks[r].nstreams;
+    struct rank_stream *off = calloc(total ? total : 1, sizeof *off);
+    *n = 0;
+    for (size_t r = 0; off && r < st->nranks; r++)
+        for (size_t s = 0; s < st->ranks[r].nstreams; s++)
+            if (!st->ranks[r].stream_on[s])
+                off[(*n)++] = (struct rank_stream){st->ranks[r].number, st->ranks[r].streams[s]};
+    return off;
+}
+
 static int reselect(struct ui_state *st, struct model *m, struct err *e)
 {
     int64_t *ranks = calloc(st->nranks ? st->nranks : 1, sizeof *ranks), iter[1];
     struct selection sel;
+    size_t noff = 0;
+    struct rank_stream *off = streams_off(st, &noff);
 
-    if (!ranks)
+    if (!ranks || !off) {
+        free(ranks);
+        free(off);
         return err_set(e, ERR_NOMEM, "out of memory");
+    }
     ui_state_selection(st, m, ranks, iter, &sel);
+    sel.streams_off = off;
+    sel.nstreams_off = noff;
     int rc = model_select(m, &sel, e);
     free(ranks);
+    free(off);
     ui_state_invalidate(st);
     st->njumps = 0;  // positions stay valid, but they may be outside the selection
     if (rc != 0)
