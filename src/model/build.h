@@ -76,6 +76,9 @@ void model_warn_list_add(char **texts, size_t *ntexts, uint64_t *count, const ch
 void model_rank_warn(struct rank_model *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Frees everything a rank owns and zeroes it (safe on a zeroed rank). */
+void model_rank_fini(struct rank_model *r);
+
 /* select.c / load.c: frees rows and indices of one rank. */
 void model_rank_free_derived(struct rank_model *r);
 

@@ -21,6 +21,7 @@ struct load_job {
     int rc;
     struct err err;
     uint64_t bytes_read;
+    struct rank_model rank;   /* built by the worker, names still in b.strings */
     struct loader *loader;
 };
 
@@ -33,6 +34,7 @@ struct loader {
     bool cancelled;
     pthread_mutex_t lock;
     const struct load_opts *opts;
+    const struct semantics *sem;
 };
 
 static int report_progress_locked(struct loader *l)
@@ -58,6 +60,60 @@ static int job_progress(void *ctx, uint64_t bytes)
     return cancel;
 }
 
+static int take_builder(struct rank_model *r, struct rank_builder *b, const char *path,
+                        struct err *e)
+{
+    r->names = calloc(b->nnames ? b->nnames : 1, sizeof *r->names);
+    r->path = strdup(path);
+    if (!r->names || !r->path)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < b->nnames; i++)
+        r->names[i] = (struct proc_name){b->names[i].pid, b->names[i].tid, b->names[i].name,
+                                         b->names[i].is_thread};
+    r->nnames = b->nnames;
+    r->events = b->events;
+    r->nevents = b->nevents;
+    b->events = NULL;
+    b->nevents = b->events_cap = 0;
+    r->bw = b->bw;
+    r->nbw = b->nbw;
+    b->bw = NULL;
+    b->nbw = b->bw_cap = 0;
+    r->elements = b->elements;
+    memcpy(r->complete_by_kind, b->complete_by_kind, sizeof r->complete_by_kind);
+    r->complete_events = b->complete_events;
+    r->has_float_ts = b->has_float_ts;
+    r->world_size = b->meta.has_world_size ? b->meta.world_size : -1;
+    r->base_time_ns = b->meta.has_base_time ? b->meta.base_time_ns : 0;
+    memcpy(r->device_name, b->meta.device_name, sizeof r->device_name);
+    memcpy(r->backend, b->meta.backend, sizeof r->backend);
+    r->device_name[sizeof r->device_name - 1] = '\0';
+    r->backend[sizeof r->backend - 1] = '\0';
+    r->nwarnings = b->nwarnings;
+    for (size_t i = 0; i < b->nwarning_texts; i++) {
+        r->warning_texts[i] = b->warning_texts[i];
+        b->warning_texts[i] = NULL;
+    }
+    r->nwarning_texts = b->nwarning_texts;
+    b->nwarning_texts = 0;
+    return 0;
+}
+
+/* Runs in the loading thread: everything per rank that needs no other rank
+ * (linking, iterations, device) works on the builder's own string ids, so
+ * ranks finish in parallel; collect() translates the ids afterwards. */
+static int finish_in_worker(struct load_job *j, const struct semantics *sem)
+{
+    int rc = take_builder(&j->rank, &j->b, j->path, &j->err);
+    if (rc)
+        return rc;
+    struct model local;
+    memset(&local, 0, sizeof local);
+    local.sem = *sem;
+    local.strings = j->b.strings;   /* read-only view of the builder's table */
+    return model_finish_rank(&local, &j->rank, &j->b, &j->err);
+}
+
 static void run_job(struct load_job *j)
 {
     struct loader *l = j->loader;
@@ -78,6 +134,8 @@ static void run_job(struct load_job *j)
         j->rc = trace_read_file(j->path, &sink, lim, &j->err);
     if (!j->rc && j->b.error)
         j->rc = err_set(&j->err, j->b.error, "%s: out of memory", j->path);
+    if (!j->rc)
+        j->rc = finish_in_worker(j, l->sem);
     pthread_mutex_lock(&l->lock);
     j->bytes_read = j->size;
     l->done++;
@@ -121,11 +179,11 @@ static int run_loader(struct loader *l, int threads)
     return l->cancelled ? ERR_CANCEL : 0;
 }
 
-/* Moves a finished builder's data into a rank, translating its local string
- * ids into the model's table. */
-static int adopt_rank(struct model *m, struct rank_model *r, struct load_job *j, struct err *e)
+/* Translates a worker-built rank's string ids into the model's table. */
+static int adopt_rank(struct model *m, struct load_job *j, struct err *e)
 {
     struct rank_builder *b = &j->b;
+    struct rank_model *r = &j->rank;
     size_t nlocal = strtab_count(&b->strings);
     uint32_t *map = malloc((nlocal ? nlocal : 1) * sizeof *map);
     if (!map)
@@ -138,57 +196,20 @@ static int adopt_rank(struct model *m, struct rank_model *r, struct load_job *j,
             return err_set(e, ERR_NOMEM, "out of memory merging names");
         }
     }
-    for (size_t i = 0; i < b->nevents; i++) {
-        struct event *ev = &b->events[i];
+    for (size_t i = 0; i < r->nevents; i++) {
+        struct event *ev = &r->events[i];
         ev->name = map[ev->name];
         ev->cat = map[ev->cat];
         ev->pid = map[ev->pid];
         ev->tid = map[ev->tid];
     }
-    for (size_t i = 0; i < b->nflows; i++) {
-        b->flows[i].pid = map[b->flows[i].pid];
-        b->flows[i].tid = map[b->flows[i].tid];
+    for (size_t i = 0; i < r->nnames; i++) {
+        r->names[i].pid = map[r->names[i].pid];
+        r->names[i].tid = map[r->names[i].tid];
+        r->names[i].name = map[r->names[i].name];
     }
-    r->names = calloc(b->nnames ? b->nnames : 1, sizeof *r->names);
-    if (!r->names) {
-        free(map);
-        return err_set(e, ERR_NOMEM, "out of memory");
-    }
-    for (size_t i = 0; i < b->nnames; i++)
-        r->names[i] = (struct proc_name){map[b->names[i].pid], map[b->names[i].tid],
-                                         map[b->names[i].name], b->names[i].is_thread};
-    r->nnames = b->nnames;
     free(map);
-
-    r->path = strdup(j->path);
-    if (!r->path)
-        return err_set(e, ERR_NOMEM, "out of memory");
-    r->events = b->events;
-    r->nevents = b->nevents;
-    b->events = NULL;
-    b->nevents = b->events_cap = 0;
-    r->bw = b->bw;
-    r->nbw = b->nbw;
-    b->bw = NULL;
-    b->nbw = b->bw_cap = 0;
-    r->elements = b->elements;
-    memcpy(r->complete_by_kind, b->complete_by_kind, sizeof r->complete_by_kind);
-    r->complete_events = b->complete_events;
-    r->has_float_ts = b->has_float_ts;
-    r->world_size = b->meta.has_world_size ? b->meta.world_size : -1;
-    r->base_time_ns = b->meta.has_base_time ? b->meta.base_time_ns : 0;
-    memcpy(r->device_name, b->meta.device_name, sizeof r->device_name);
-    memcpy(r->backend, b->meta.backend, sizeof r->backend);
-    r->device_name[sizeof r->device_name - 1] = '\0';
-    r->backend[sizeof r->backend - 1] = '\0';
-    r->nwarnings = b->nwarnings;
-    for (size_t i = 0; i < b->nwarning_texts; i++) {
-        r->warning_texts[i] = b->warning_texts[i];
-        b->warning_texts[i] = NULL;
-    }
-    r->nwarning_texts = b->nwarning_texts;
-    b->nwarning_texts = 0;
-    return model_finish_rank(m, r, b, e);
+    return 0;
 }
 
 static void add_failed(struct model *m, const char *path, const char *msg)
@@ -293,11 +314,13 @@ static struct model *collect(struct load_job *jobs, size_t njobs, const struct s
             add_failed(m, jobs[i].path, jobs[i].err.msg);
             continue;
         }
-        struct rank_model *r = &m->ranks[m->nranks];
         builders[m->nranks] = &jobs[i].b;
-        m->nranks++;
-        rc = adopt_rank(m, r, &jobs[i], e);
+        rc = adopt_rank(m, &jobs[i], e);
+        m->ranks[m->nranks++] = jobs[i].rank;
+        memset(&jobs[i].rank, 0, sizeof jobs[i].rank);   /* now owned by m */
     }
+    m->id_event_sync = strtab_find(&m->strings, "Event Sync", 10);
+    m->id_context_sync = strtab_find(&m->strings, "Context Sync", 12);
     if (!rc && m->nranks == 0)
         rc = first.code ? (*e = first, first.code) : err_set(e, ERR_EMPTY, "no trace files");
     if (!rc)
@@ -317,7 +340,12 @@ static struct model *collect(struct load_job *jobs, size_t njobs, const struct s
 static struct model *load_jobs(struct load_job *jobs, size_t njobs, const struct semantics *sem,
                                const struct load_opts *opts, struct err *e)
 {
-    struct loader l = {.jobs = jobs, .njobs = njobs, .opts = opts};
+    struct semantics htx;
+    if (!sem) {
+        semantics_init(&htx, SEMANTICS_HTX);
+        sem = &htx;
+    }
+    struct loader l = {.jobs = jobs, .njobs = njobs, .opts = opts, .sem = sem};
     pthread_mutex_init(&l.lock, NULL);
     for (size_t i = 0; i < njobs; i++) {
         jobs[i].loader = &l;
@@ -330,8 +358,10 @@ static struct model *load_jobs(struct load_job *jobs, size_t njobs, const struct
         err_set(e, rc, "loading cancelled");
     else
         m = collect(jobs, njobs, sem, e);
-    for (size_t i = 0; i < njobs; i++)
+    for (size_t i = 0; i < njobs; i++) {
+        model_rank_fini(&jobs[i].rank);   /* ranks not moved into m */
         rank_builder_fini(&jobs[i].b);
+    }
     return m;
 }
 
@@ -417,21 +447,25 @@ void model_rank_free_derived(struct rank_model *r)
     free_derived(r);
 }
 
+void model_rank_fini(struct rank_model *r)
+{
+    free_derived(r);
+    free(r->path);
+    free(r->events);
+    free(r->bw);
+    free(r->iterations);
+    free(r->names);
+    for (size_t k = 0; k < r->nwarning_texts; k++)
+        free(r->warning_texts[k]);
+    memset(r, 0, sizeof *r);
+}
+
 void model_free(struct model *m)
 {
     if (!m)
         return;
-    for (size_t i = 0; i < m->nranks; i++) {
-        struct rank_model *r = &m->ranks[i];
-        free_derived(r);
-        free(r->path);
-        free(r->events);
-        free(r->bw);
-        free(r->iterations);
-        free(r->names);
-        for (size_t k = 0; k < r->nwarning_texts; k++)
-            free(r->warning_texts[k]);
-    }
+    for (size_t i = 0; i < m->nranks; i++)
+        model_rank_fini(&m->ranks[i]);
     free(m->ranks);
     for (size_t i = 0; i < m->nfailed; i++) {
         free(m->failed[i].path);

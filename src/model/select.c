@@ -1,6 +1,8 @@
 #include "config.h"
 
+#include <pthread.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "model/build.h"
@@ -376,11 +378,51 @@ static int select_rank(const struct model *m, struct rank_model *r, size_t step_
     return rc ? rc : build_threads(m, r);
 }
 
+/* Ranks are independent here, so large jobs select on every core. */
+struct select_pool {
+    struct model *m;
+    const struct selection *sel;
+    size_t step_names;
+    size_t next;
+    int rc;
+    pthread_mutex_t lock;
+};
+
+static void *select_worker(void *arg)
+{
+    struct select_pool *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        size_t i = p->rc ? p->m->nranks : p->next++;
+        pthread_mutex_unlock(&p->lock);
+        if (i >= p->m->nranks)
+            return NULL;
+        int rc = select_rank(p->m, &p->m->ranks[i], p->step_names, p->sel);
+        if (rc) {
+            pthread_mutex_lock(&p->lock);
+            p->rc = rc;
+            pthread_mutex_unlock(&p->lock);
+        }
+    }
+}
+
 int model_select(struct model *m, const struct selection *sel, struct err *e)
 {
-    size_t step_names = count_step_names(m);
-    for (size_t i = 0; i < m->nranks; i++)
-        if (select_rank(m, &m->ranks[i], step_names, sel))
-            return err_set(e, ERR_NOMEM, "out of memory building indices");
-    return 0;
+    struct select_pool p = {m, sel, count_step_names(m), 0, 0, PTHREAD_MUTEX_INITIALIZER};
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t threads = cores > 1 ? (size_t)cores : 1;
+    if (threads > m->nranks)
+        threads = m->nranks;
+    if (threads > 64)
+        threads = 64;
+    pthread_t tids[64];
+    size_t started = 0;
+    for (size_t i = 1; i < threads; i++)
+        if (pthread_create(&tids[started], NULL, select_worker, &p) == 0)
+            started++;
+    select_worker(&p);
+    for (size_t i = 0; i < started; i++)
+        pthread_join(tids[i], NULL);
+    pthread_mutex_destroy(&p.lock);
+    return p.rc ? err_set(e, ERR_NOMEM, "out of memory building indices") : 0;
 }
