@@ -4,4 +4,5 @@ libcore_a_SOURCES += \
 	src/util/arena.c src/util/arena.h \
 	src/util/vec.c src/util/vec.h \
 	src/util/strtab.c src/util/strtab.h \
-	src/util/hmap.c src/util/hmap.h
+	src/util/hmap.c src/util/hmap.h \
+	src/util/sort.h
