@@ -355,7 +355,7 @@ static int run_analysis(struct ui_state *st, const struct model *m, struct ui_do
     if (!a)
         return ui_doc_text(d, "this analysis is not available in this build");
     if (a->run(m, &st->aopts, &d->arena, &tl, &e) != 0) {
-        snprintf(d->error, sizeof d->error, "%s: %s", a->name, e.msg);
+        snprintf(d->error, sizeof d->error, "%.32s: %.200s", a->name, e.msg);
         int rc = ui_doc_text(d, "%s failed: %s", a->title, e.msg);
         if (e.code == ERR_NOMEM)
             return ERR_NOMEM;
