@@ -6,6 +6,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/busy.h"
+#include "util/sort.h"
 #include "util/vec.h"
 
 /* §3.2 GPU kernel breakdown: wall-clock time per combination of active
@@ -51,29 +52,35 @@ struct point {
     int bit;   /* +bit at a merged start, -bit at a merged end */
 };
 
-static bool less_point(const void *keys, size_t a, size_t b)
+static inline bool point_less(const struct point *a, const struct point *b)
 {
-    const struct point *p = keys;
-    return p[a].t < p[b].t;
+    return a->t < b->t;
 }
 
-/* Re-sorts the whole list by time, from its current order (§3.2 step 2). */
+SORT_DEFINE_STABLE(sort_points_stable, struct point, point_less)
+
+/* Re-sorts the whole list by time, from its current order (§3.2 step 2):
+ * numpy's introsort on the times under HTA, else stably. */
 static int resort_points(const struct model *m, struct point *p, size_t n)
 {
+    if (!m->sem.unstable_sort)
+        return sort_points_stable(p, n);
     size_t *perm = malloc((n ? n : 1) * sizeof *perm);
+    int64_t *t = malloc((n ? n : 1) * sizeof *t);
     struct point *tmp = malloc((n ? n : 1) * sizeof *tmp);
-    int rc = perm && tmp ? 0 : ERR_NOMEM;
+    int rc = perm && t && tmp ? 0 : ERR_NOMEM;
     if (rc == 0) {
+        for (size_t i = 0; i < n; i++)
+            t[i] = p[i].t;
         argsort_identity(perm, n);
-        rc = sort_argsort(m->sem.unstable_sort, perm, n, p, less_point);
-    }
-    if (rc == 0) {
+        hta_argsort(perm, n, t, less_i64);
         for (size_t i = 0; i < n; i++)
             tmp[i] = p[perm[i]];
         if (n)  /* p is NULL when there are no points: memcpy(NULL, .., 0) is UB */
             memcpy(p, tmp, n * sizeof *p);
     }
     free(perm);
+    free(t);
     free(tmp);
     return rc;
 }
@@ -196,49 +203,49 @@ struct krows {
     size_t n, cap;
 };
 
-/* The rank's kernels of one type as (name, duration in us), in row order. */
-static int collect_items(struct busy_classes *c, const struct rank_model *r,
-                         enum kernel_class type, struct topn_item **out, size_t *n)
+/* The rank's kernels of each analysed type as (name, duration in us), in
+ * row order, in one pass over the rows. The caller frees items[0..ntypes). */
+static int collect_items(struct busy_classes *c, const struct rank_model *r, size_t ntypes,
+                         struct topn_item **items, size_t *n)
 {
-    size_t cap = 0;
-    *out = NULL;
-    *n = 0;
+    size_t cap[3] = {0, 0, 0};
     for (size_t i = 0; i < r->nrows; i++) {
         const struct event *ev = &r->events[r->rows[i]];
-        if (!busy_is_gpu_event(c->m, ev) || busy_class(c, ev->name) != type)
+        if (!busy_is_gpu_event(c->m, ev))
             continue;
-        if (VEC_PUSH_SLOT(*out, *n, cap))
+        enum kernel_class type = busy_class(c, ev->name);
+        size_t t = 0;
+        while (t < ntypes && type_order[t] != type)
+            t++;
+        if (t == ntypes)
+            continue;
+        if (n[t] == cap[t] && VEC_PUSH_SLOT(items[t], n[t], cap[t]))
             return ERR_NOMEM;
-        (*out)[(*n)++] = (struct topn_item){ev->name, busy_us(ev->dur)};
+        items[t][n[t]++] = (struct topn_item){ev->name, busy_us(ev->dur)};
     }
     return 0;
 }
 
 /* Applies §2.4 to one (rank, type) and appends the resulting rows. */
-static int rank_type_kernels(struct busy_classes *c, const struct analysis_opts *o,
+static int rank_type_kernels(const struct model *m, const struct analysis_opts *o,
                              const struct rank_model *r, enum kernel_class type,
-                             struct krows *rows)
+                             const struct topn_item *items, size_t n, struct krows *rows)
 {
-    const struct model *m = c->m;
     struct topn_opts to = {
         .num_kernels = o->num_kernels,
         .duration_ratio = o->duration_ratio,
         .unstable_sort = m->sem.unstable_sort,
         .top_n_loses_stats = m->sem.top_n_loses_stats,
     };
-    struct topn_item *items;
     struct topn_row *out = NULL;
-    size_t n, nout = 0;
-    int rc = collect_items(c, r, type, &items, &n);
-    if (rc == 0)
-        rc = topn_aggregate(&m->strings, items, n, &to, &out, &nout);
+    size_t nout = 0;
+    int rc = topn_aggregate(&m->strings, items, n, &to, &out, &nout);
     for (size_t i = 0; rc == 0 && i < nout; i++) {
         if (VEC_PUSH_SLOT(rows->v, rows->n, rows->cap))
             rc = ERR_NOMEM;
         else
             rows->v[rows->n++] = (struct krow){out[i], type, r->rank};
     }
-    free(items);
     free(out);
     return rc;
 }
@@ -246,9 +253,14 @@ static int rank_type_kernels(struct busy_classes *c, const struct analysis_opts 
 static int rank_kernels(struct busy_classes *c, const struct analysis_opts *o,
                         const struct rank_model *r, struct krows *rows)
 {
-    int rc = 0;
-    for (size_t t = 0; t < analysed_types(o) && rc == 0; t++)
-        rc = rank_type_kernels(c, o, r, type_order[t], rows);
+    struct topn_item *items[3] = {NULL, NULL, NULL};
+    size_t n[3] = {0, 0, 0};
+    size_t ntypes = analysed_types(o);
+    int rc = collect_items(c, r, ntypes, items, n);
+    for (size_t t = 0; t < ntypes && rc == 0; t++)
+        rc = rank_type_kernels(c->m, o, r, type_order[t], items[t], n[t], rows);
+    for (size_t t = 0; t < 3; t++)
+        free(items[t]);
     return rc;
 }
 

@@ -8,19 +8,31 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/format.h"
+
+/* Messages quote file names from directory listings and trace metadata:
+ * their control characters are escaped as on stdout, so a hostile name
+ * cannot drive the terminal. */
+static void write_message(const char *prefix, const char *msg)
+{
+    fputs(prefix, stderr);
+    format_write_escaped(stderr, msg);
+    fputc('\n', stderr);
+}
+
 void cli_warn(const char *fmt, ...)
 {
+    char msg[8192];
     va_list ap;
     va_start(ap, fmt);
-    fputs("htx: warning: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    write_message("htx: warning: ", msg);
 }
 
 int cli_fail(const struct err *e)
 {
-    fprintf(stderr, "htx: %s\n", e->msg[0] ? e->msg : "unknown error");
+    write_message("htx: ", e->msg[0] ? e->msg : "unknown error");
     int status = err_exit_status(e->code);
     return status ? status : 1;
 }
@@ -41,10 +53,13 @@ static void warn_notes(const char *notes)
  * trailing B or iB) into bytes; false when it is not such a size. */
 static bool parse_size(const char *text, uint64_t *bytes)
 {
+    /* strtoull would also take leading spaces and a sign (" -1" as 2^64-1) */
+    if (text[0] < '0' || text[0] > '9')
+        return false;
     char *end = NULL;
     errno = 0;
     unsigned long long v = strtoull(text, &end, 10);
-    if (end == text || errno || text[0] == '-')
+    if (end == text || errno)
         return false;
     unsigned shift = 0;
     switch (*end) {
@@ -75,8 +90,8 @@ int cli_load_opts_init(struct load_opts *lo, const struct htx_options *opts, str
     return 0;
 }
 
-struct model *cli_load(const struct htx_options *opts, const struct semantics *sem,
-                       struct err *e)
+static struct model *load(const struct htx_options *opts, const struct semantics *sem,
+                          struct err *e)
 {
     struct load_opts lo;
     if (cli_load_opts_init(&lo, opts, e) < 0)
@@ -124,7 +139,7 @@ static void loaded_ranks(const struct model *m, char *buf, size_t size)
     }
 }
 
-int cli_select(struct model *m, const struct htx_options *opts, struct err *e)
+static int select_checked(struct model *m, const struct htx_options *opts, struct err *e)
 {
     struct selection sel;
     htx_options_selection(opts, &sel);
@@ -140,6 +155,18 @@ int cli_select(struct model *m, const struct htx_options *opts, struct err *e)
             return err_set(e, ERR_USAGE, "--iteration: no ProfilerStep#%lld in the loaded traces",
                            (long long)sel.iterations[i]);
     return model_select(m, &sel, e);
+}
+
+struct model *cli_open(const struct htx_options *opts, struct err *e)
+{
+    struct semantics sem;
+    htx_options_semantics(opts, &sem);
+    struct model *m = load(opts, &sem, e);
+    if (m && select_checked(m, opts, e) < 0) {
+        model_free(m);
+        return NULL;
+    }
+    return m;
 }
 
 int cli_out_open(struct cli_out *o, struct err *e)

@@ -68,6 +68,13 @@ int model_finish_rank(struct model *m, struct rank_model *r, const struct rank_b
                       struct err *e);
 int model_finish(struct model *m, struct err *e);
 
+/* No profiler writes times beyond ±2^62 ns (146 years) or durations beyond
+ * ±2^61 ns: events with such values are skipped with a warning, and a model
+ * whose times span more than MODEL_TIME_LIMIT_NS fails to load, so that
+ * ts - origin and ts + dur always fit int64. */
+#define MODEL_TIME_LIMIT_NS (INT64_C(1) << 62)
+#define MODEL_DUR_LIMIT_NS (INT64_C(1) << 61)
+
 /* Counts a warning and keeps its text while fewer than the max are kept. */
 void model_warn_list_add(char **texts, size_t *ntexts, uint64_t *count, const char *fmt,
                          va_list ap) __attribute__((format(printf, 4, 0)));

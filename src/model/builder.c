@@ -125,6 +125,12 @@ static int add_event(struct rank_builder *b, const struct trace_event *ev, struc
                           (unsigned long long)ev->index);
         return 0;
     }
+    if (ev->ts.ns <= -MODEL_TIME_LIMIT_NS || ev->ts.ns >= MODEL_TIME_LIMIT_NS ||
+        ev->dur.ns <= -MODEL_DUR_LIMIT_NS || ev->dur.ns >= MODEL_DUR_LIMIT_NS) {
+        rank_builder_warn(b, "event %llu: ts or dur beyond what a profiler writes "
+                          "(146 years); skipped", (unsigned long long)ev->index);
+        return 0;
+    }
     if (ev->index > UINT32_MAX - 1)
         return err_set(e, ERR_LIMIT, "more than %u events in one file", UINT32_MAX - 1);
     if (VEC_PUSH_SLOT(b->events, b->nevents, b->events_cap))

@@ -328,13 +328,15 @@ int model_finish_rank(struct model *m, struct rank_model *r, const struct rank_b
 /* §1.6: one origin for every rank, the smallest ts of any kept event. */
 int model_finish(struct model *m, struct err *e)
 {
-    (void)e;
-    bool any = false;
-    int64_t origin = 0;
+    bool any = false, seen = false;
+    int64_t origin = 0, first = 0, last = 0;
     for (size_t k = 0; k < m->nranks; k++) {
         const struct rank_model *r = &m->ranks[k];
         for (size_t i = 0; i < r->nevents; i++) {
             const struct event *ev = &r->events[i];
+            first = !seen || ev->ts < first ? ev->ts : first;
+            last = !seen || ev->ts > last ? ev->ts : last;
+            seen = true;
             if (ev->kind == EV_KIND_TRACE_SPAN)
                 continue;
             if (!any || ev->ts < origin)
@@ -342,6 +344,10 @@ int model_finish(struct model *m, struct err *e)
             any = true;
         }
     }
+    /* Both within ±MODEL_TIME_LIMIT_NS (the builder checked), so this fits. */
+    if (seen && last - first >= MODEL_TIME_LIMIT_NS)
+        return err_set(e, ERR_LIMIT, "event times span more than 146 years (%lld to %lld ns)",
+                       (long long)first, (long long)last);
     m->origin_ns = origin;
     for (size_t k = 0; k < m->nranks; k++) {
         struct rank_model *r = &m->ranks[k];

@@ -102,6 +102,9 @@ trace_with "{$K,\"name\":\"a\",\"ts\":-5,\"dur\":2,\"args\":{\"stream\":-7,\"cor
 every_output "negative ts, stream and correlation" "$f"
 trace_with "{$K,\"name\":\"a\",\"ts\":9223372036854775,\"dur\":9223372036854775,\"args\":{\"stream\":7}},{$K,\"name\":\"b\",\"ts\":-9223372036854775,\"dur\":1,\"args\":{\"stream\":7}}" >"$f"
 every_output "ts and dur at the edge of the int64 ns range" "$f"
+expect "ts beyond 146 years is skipped with a warning" 0 "beyond what a profiler writes" info "$f"
+trace_with "{$K,\"name\":\"a\",\"ts\":-4000000000000000,\"dur\":1,\"args\":{\"stream\":7}},{$K,\"name\":\"b\",\"ts\":4000000000000000,\"dur\":1,\"args\":{\"stream\":7}}" >"$f"
+expect_stderr "events 250 years apart" 1 "event times span more than 146 years" info "$f"
 trace_with "{$K,\"name\":\"a\",\"ts\":1,\"dur\":2,\"pid\":1e300,\"tid\":-0.5},{$K,\"name\":\"b\",\"ts\":1,\"dur\":2,\"pid\":{\"x\":1},\"tid\":[7]}" >"$f"
 expect "pid and tid that are odd numbers or not scalars" 0 "" info "$f"
 
