@@ -721,6 +721,43 @@ START_TEST(sequences_should_note_where_hta_raises)
 }
 END_TEST
 
+/* Ten kernels of 2e18 ns each: their sums pass INT64_MAX. The model bounds
+ * each duration, not a sum, so the sums saturate instead of overflowing
+ * (undefined in C; negative garbage in practice). */
+START_TEST(sums_should_saturate_instead_of_overflowing)
+{
+    const double big = 2e15;   /* us */
+    const double sat = (double)INT64_MAX / 1000.0;
+    struct doc d;
+    doc_begin(&d);
+    ev(&d, "gpu_user_annotation", "A", 1, 7, 0, 2.1e15, -1, -1);
+    ev(&d, "cpu_op", "aten::linear", 1, 1, 0, 100, -1, -1);
+    for (int i = 0; i < 10; i++) {
+        ev(&d, "cuda_runtime", "cudaLaunchKernel", 1, 1, 1 + i, 1, -1, i + 1);
+        ev(&d, "kernel", "k", 1, 7, 20 + i, big, 7, i + 1);
+    }
+    doc_end(&d);
+    for (int mode = 0; mode < 2; mode++) {
+        struct model *m = load_doc(d.text, mode ? SEMANTICS_HTA : SEMANTICS_HTX);
+        struct analysis_opts o;
+        analysis_opts_default(&o);
+        struct arena a;
+        arena_init(&a, 0);
+        struct table_list l = run(m, annotations_run, &o, &a);
+        const struct table *t = find_table(&l, "kernels_by_annotation");
+        ck_near(num(t, row_with(t, "s_user_annotation", "A"), "sum"), sat);
+        t = find_table(&l, "annotation_tree");
+        ck_near(num(t, row_with(t, "annotation_path", "A"), "sum"), sat);
+        l = run(m, sequences_run, &o, &a);
+        t = find_table(&l, "frequent_kernel_sequences");
+        ck_assert_uint_eq(t->nrows, 1);
+        ck_near(num(t, 0, "GPU kernel duration (us)"), sat);
+        arena_fini(&a);
+        model_free(m);
+    }
+}
+END_TEST
+
 static Suite *attribution_suite(void)
 {
     Suite *s = suite_create("attribution");
@@ -745,6 +782,7 @@ static Suite *attribution_suite(void)
     tcase_add_test(tc, callgraph_should_move_the_backward_thread_under_the_main_thread);
     tcase_add_test(tc, sequences_should_count_kernel_patterns_under_the_shallowest_ops);
     tcase_add_test(tc, sequences_should_note_where_hta_raises);
+    tcase_add_test(tc, sums_should_saturate_instead_of_overflowing);
     suite_add_tcase(s, tc);
     suite_add_tcase(s, attribution_oracle_tcase());
     return s;

@@ -165,6 +165,63 @@ START_TEST(argsort_should_sort_random_inputs)
 }
 END_TEST
 
+/* The same orders through the generic path: a "less" that is not
+ * less_i64 / less_double itself, so no specialised instance is used. */
+static bool generic_less_i64(const void *keys, size_t a, size_t b)
+{
+    return less_i64(keys, a, b);
+}
+
+static bool generic_less_double(const void *keys, size_t a, size_t b)
+{
+    return less_double(keys, a, b);
+}
+
+/* Every sort entry point, specialised and generic, on keys with many ties
+ * (and NaNs for doubles): the specialisations must make the same
+ * comparisons, so the same permutations. */
+START_TEST(argsort_should_order_ties_alike_in_fast_and_generic_paths)
+{
+    srand(11);
+    for (int t = 0; t < 60; t++) {
+        size_t n = (size_t)(rand() % 3000);
+        int64_t *ki = malloc((n + 1) * sizeof *ki);
+        double *kd = malloc((n + 1) * sizeof *kd);
+        size_t *p = malloc((n + 1) * sizeof *p), *q = malloc((n + 1) * sizeof *q);
+        ck_assert(ki && kd && p && q);
+        int range = 1 + rand() % (t % 3 ? 5 : 1000);
+        for (size_t i = 0; i < n; i++) {
+            ki[i] = rand() % range - range / 2;
+            kd[i] = rand() % 10 == 0 ? NAN : (double)ki[i] / 4.0;
+            if (kd[i] == 0 && rand() % 2)
+                kd[i] = -0.0;   /* equal to 0.0: a tie */
+            else if (rand() % 50 == 0)
+                kd[i] = rand() % 2 ? INFINITY : -INFINITY;
+        }
+        for (int unstable = 0; unstable < 2; unstable++) {
+            for (int desc = 0; desc < 2; desc++) {
+                int (*sort)(bool, size_t *, size_t, const void *, sort_less_fn) =
+                    desc ? sort_argsort_desc : sort_argsort;
+                argsort_identity(p, n);
+                argsort_identity(q, n);
+                ck_assert_int_eq(sort(unstable, p, n, ki, less_i64), 0);
+                ck_assert_int_eq(sort(unstable, q, n, ki, generic_less_i64), 0);
+                assert_perm(p, q, n);
+                argsort_identity(p, n);
+                argsort_identity(q, n);
+                ck_assert_int_eq(sort(unstable, p, n, kd, less_double), 0);
+                ck_assert_int_eq(sort(unstable, q, n, kd, generic_less_double), 0);
+                assert_perm(p, q, n);
+            }
+        }
+        free(ki);
+        free(kd);
+        free(p);
+        free(q);
+    }
+}
+END_TEST
+
 START_TEST(less_double_should_put_nan_last)
 {
     double k[4] = {NAN, 2.0, -1.0, NAN};
@@ -408,6 +465,7 @@ static Suite *common_suite(void)
     tcase_add_test(sort, argsort_should_match_numpy_on_heavy_ties);
     tcase_add_test(sort, argsort_should_sort_adversarial_input_through_heap_sort);
     tcase_add_test(sort, argsort_should_sort_random_inputs);
+    tcase_add_test(sort, argsort_should_order_ties_alike_in_fast_and_generic_paths);
     tcase_add_test(sort, less_double_should_put_nan_last);
     tcase_add_test(sort, less_str_should_compare_by_code_point);
     suite_add_tcase(s, sort);

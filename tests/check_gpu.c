@@ -71,6 +71,20 @@ void gpu_run(analysis_fn fn, const struct model *m, const struct analysis_opts *
     ck_assert_msg(rc == 0, "analysis failed: %s", e.msg);
 }
 
+void gpu_case_run(struct gpu_case *c, const char *doc, enum semantics_mode mode, analysis_fn fn,
+                  const struct analysis_opts *o)
+{
+    c->m = gpu_load_doc(doc, mode);
+    arena_init(&c->a, 0);
+    gpu_run(fn, c->m, o, &c->a, &c->l);
+}
+
+void gpu_case_fini(struct gpu_case *c)
+{
+    arena_fini(&c->a);
+    model_free(c->m);
+}
+
 #define EV(cat, name, pid, tid, ts, dur, args)                                         \
     "{\"ph\":\"X\",\"cat\":\"" cat "\",\"name\":\"" name "\",\"pid\":" #pid ",\"tid\":" #tid \
     ",\"ts\":" #ts ",\"dur\":" #dur ",\"args\":{" args "}}"
@@ -101,46 +115,38 @@ static void check_launch_row(const struct table *t, size_t row, int64_t corr, do
 
 START_TEST(launch_should_measure_delay_from_the_end_of_the_launch)
 {
-    struct model *m = gpu_load_doc(launch_doc, SEMANTICS_HTA);
-    struct arena a;
-    arena_init(&a, 0);
-    struct table_list l;
-    gpu_run(launch_run, m, NULL, &a, &l);
-    const struct table *t = gpu_find_table(&l, "cuda_kernel_launch_stats");
+    struct gpu_case c;
+    gpu_case_run(&c, launch_doc, SEMANTICS_HTA, launch_run, NULL);
+    const struct table *t = gpu_find_table(&c.l, "cuda_kernel_launch_stats");
     ck_assert_uint_eq(t->nrows, 3);
     ck_assert_int_eq((int64_t)gpu_num(t, 0, "rank"), 0);
     check_launch_row(t, 0, 1, 5, 4, 3);     /* the spec's example: 10 - 2 - 5 */
     check_launch_row(t, 1, 2, 60, 100, 0);  /* kernel starts before the launch ends */
     check_launch_row(t, 2, 3, 3, 2, 197);
-    arena_fini(&a);
-    model_free(m);
+    gpu_case_fini(&c);
 }
 END_TEST
 
 START_TEST(launch_should_list_short_kernels_and_outliers_with_hta_cutoffs)
 {
-    struct model *m = gpu_load_doc(launch_doc, SEMANTICS_HTA);
-    struct arena a;
-    arena_init(&a, 0);
-    struct table_list l;
-    gpu_run(launch_run, m, NULL, &a, &l);
-    const struct table *sk = gpu_find_table(&l, "short_kernels");
+    struct gpu_case c;
+    gpu_case_run(&c, launch_doc, SEMANTICS_HTA, launch_run, NULL);
+    const struct table *sk = gpu_find_table(&c.l, "short_kernels");
     ck_assert_uint_eq(sk->nrows, 2);
     ck_assert_int_eq((int64_t)gpu_num(sk, 0, "correlation"), 1);
     ck_assert_int_eq((int64_t)gpu_num(sk, 1, "correlation"), 3);
-    const struct table *ro = gpu_find_table(&l, "runtime_outliers");
+    const struct table *ro = gpu_find_table(&c.l, "runtime_outliers");
     ck_assert_uint_eq(ro->nrows, 1);
     ck_assert_int_eq((int64_t)gpu_num(ro, 0, "correlation"), 2);
-    const struct table *lo = gpu_find_table(&l, "launch_delay_outliers");
+    const struct table *lo = gpu_find_table(&c.l, "launch_delay_outliers");
     ck_assert_uint_eq(lo->nrows, 1);
     ck_assert_int_eq((int64_t)gpu_num(lo, 0, "correlation"), 3);
-    const struct table *s = gpu_find_table(&l, "launch_stats_summary");
+    const struct table *s = gpu_find_table(&c.l, "launch_stats_summary");
     ck_assert_uint_eq(s->nrows, 3);
     ck_assert_str_eq(gpu_text(s, 2, "metric"), "launch_delay");
     ck_assert_double_eq_tol(gpu_num(s, 2, "mean"), 200.0 / 3, 1e-9);
     ck_assert_double_eq_tol(gpu_num(s, 2, "max"), 197, 1e-9);
-    arena_fini(&a);
-    model_free(m);
+    gpu_case_fini(&c);
 }
 END_TEST
 
@@ -168,16 +174,12 @@ END_TEST
 
 START_TEST(launch_should_count_hip_launches_under_htx_only)
 {
-    struct model *m = gpu_load_doc(launch_doc, SEMANTICS_HTX);
-    struct arena a;
-    arena_init(&a, 0);
-    struct table_list l;
-    gpu_run(launch_run, m, NULL, &a, &l);
-    const struct table *t = gpu_find_table(&l, "cuda_kernel_launch_stats");
+    struct gpu_case c;
+    gpu_case_run(&c, launch_doc, SEMANTICS_HTX, launch_run, NULL);
+    const struct table *t = gpu_find_table(&c.l, "cuda_kernel_launch_stats");
     ck_assert_uint_eq(t->nrows, 4);
     check_launch_row(t, 3, 4, 5, 1, 5);
-    arena_fini(&a);
-    model_free(m);
+    gpu_case_fini(&c);
 }
 END_TEST
 
@@ -185,16 +187,12 @@ START_TEST(launch_should_give_an_empty_table_with_a_note_without_launches)
 {
     static const char *doc = "{\"traceEvents\":["
         EV("cpu_op", "aten::add", 1, 1, 0, 10, "") "]}";
-    struct model *m = gpu_load_doc(doc, SEMANTICS_HTA);
-    struct arena a;
-    arena_init(&a, 0);
-    struct table_list l;
-    gpu_run(launch_run, m, NULL, &a, &l);
-    const struct table *t = gpu_find_table(&l, "cuda_kernel_launch_stats");
+    struct gpu_case c;
+    gpu_case_run(&c, doc, SEMANTICS_HTA, launch_run, NULL);
+    const struct table *t = gpu_find_table(&c.l, "cuda_kernel_launch_stats");
     ck_assert_uint_eq(t->nrows, 0);
     ck_assert_ptr_nonnull(t->note);
-    arena_fini(&a);
-    model_free(m);
+    gpu_case_fini(&c);
 }
 END_TEST
 
@@ -244,12 +242,9 @@ END_TEST
 
 START_TEST(queue_should_summarise_each_change_point_once_under_hta)
 {
-    struct model *m = gpu_load_doc(queue_doc, SEMANTICS_HTA);
-    struct arena a;
-    arena_init(&a, 0);
-    struct table_list l;
-    gpu_run(queue_run, m, NULL, &a, &l);
-    const struct table *t = gpu_find_table(&l, "queue_length_summary");
+    struct gpu_case c;
+    gpu_case_run(&c, queue_doc, SEMANTICS_HTA, queue_run, NULL);
+    const struct table *t = gpu_find_table(&c.l, "queue_length_summary");
     ck_assert_uint_eq(t->nrows, 2);
     ck_assert_int_eq((int64_t)gpu_num(t, 0, "stream"), 7);
     ck_assert_int_eq((int64_t)gpu_num(t, 0, "count"), 6);
@@ -261,19 +256,15 @@ START_TEST(queue_should_summarise_each_change_point_once_under_hta)
     ck_assert_double_eq_tol(gpu_num(t, 0, "min"), 0, 1e-12);
     ck_assert_double_eq_tol(gpu_num(t, 0, "max"), 3, 1e-12);
     ck_assert_double_eq_tol(gpu_num(t, 1, "std"), sqrt(0.5), 1e-12);
-    arena_fini(&a);
-    model_free(m);
+    gpu_case_fini(&c);
 }
 END_TEST
 
 START_TEST(queue_should_weight_by_time_under_htx)
 {
-    struct model *m = gpu_load_doc(queue_doc, SEMANTICS_HTX);
-    struct arena a;
-    arena_init(&a, 0);
-    struct table_list l;
-    gpu_run(queue_run, m, NULL, &a, &l);
-    const struct table *t = gpu_find_table(&l, "queue_length_summary");
+    struct gpu_case c;
+    gpu_case_run(&c, queue_doc, SEMANTICS_HTX, queue_run, NULL);
+    const struct table *t = gpu_find_table(&c.l, "queue_length_summary");
     ck_assert_uint_eq(t->nrows, 2);
     /* 1 for 1 us, 2 for 1 us, 3 for 3 us, 2 for 1 us, 1 for 1 us. */
     ck_assert_int_eq((int64_t)gpu_num(t, 0, "count"), 6);
@@ -286,8 +277,7 @@ START_TEST(queue_should_weight_by_time_under_htx)
     ck_assert_double_eq_tol(gpu_num(t, 0, "max"), 3, 1e-12);
     ck_assert_double_eq_tol(gpu_num(t, 1, "mean"), 1, 1e-12);
     ck_assert_double_eq_tol(gpu_num(t, 1, "std"), 0, 1e-12);
-    arena_fini(&a);
-    model_free(m);
+    gpu_case_fini(&c);
 }
 END_TEST
 
@@ -327,19 +317,15 @@ START_TEST(queue_should_not_fail_when_two_launches_share_a_correlation)
         EV("cuda_runtime", "cudaLaunchKernel", 1, 1, 0, 1, "\"correlation\":1") ","
         EV("cuda_runtime", "cudaLaunchKernel", 1, 1, 1, 1, "\"correlation\":1") ","
         EV("kernel", "k", 0, 7, 5, 1, "\"stream\":7,\"correlation\":1") "]}";
-    struct model *m = gpu_load_doc(doc, SEMANTICS_HTA);
-    struct arena a;
-    arena_init(&a, 0);
-    struct table_list l;
-    gpu_run(queue_run, m, NULL, &a, &l);
-    const struct table *t = gpu_find_table(&l, "queue_length_summary");
+    struct gpu_case c;
+    gpu_case_run(&c, doc, SEMANTICS_HTA, queue_run, NULL);
+    const struct table *t = gpu_find_table(&c.l, "queue_length_summary");
     ck_assert_uint_eq(t->nrows, 1);
     ck_assert_int_eq((int64_t)gpu_num(t, 0, "count"), 2);
     ck_assert_double_eq_tol(gpu_num(t, 0, "max"), 1, 1e-12);
     ck_assert_double_eq_tol(gpu_num(t, 0, "min"), 0, 1e-12);
     ck_assert_ptr_nonnull(strstr(t->note, "share a correlation"));
-    arena_fini(&a);
-    model_free(m);
+    gpu_case_fini(&c);
 }
 END_TEST
 
@@ -368,18 +354,14 @@ START_TEST(queue_should_give_empty_tables_with_a_note_on_cpu_only_traces)
 {
     static const char *doc = "{\"traceEvents\":["
         EV("cpu_op", "aten::add", 1, 1, 0, 10, "") "]}";
-    struct model *m = gpu_load_doc(doc, SEMANTICS_HTA);
-    struct arena a;
-    arena_init(&a, 0);
-    struct table_list l;
-    gpu_run(queue_run, m, NULL, &a, &l);
-    ck_assert_uint_eq(l.count, 2);
-    for (size_t i = 0; i < l.count; i++) {
-        ck_assert_uint_eq(l.tables[i]->nrows, 0);
-        ck_assert_ptr_nonnull(l.tables[i]->note);
+    struct gpu_case c;
+    gpu_case_run(&c, doc, SEMANTICS_HTA, queue_run, NULL);
+    ck_assert_uint_eq(c.l.count, 2);
+    for (size_t i = 0; i < c.l.count; i++) {
+        ck_assert_uint_eq(c.l.tables[i]->nrows, 0);
+        ck_assert_ptr_nonnull(c.l.tables[i]->note);
     }
-    arena_fini(&a);
-    model_free(m);
+    gpu_case_fini(&c);
 }
 END_TEST
 
@@ -426,12 +408,9 @@ END_TEST
 
 START_TEST(membw_should_summarise_positive_samples_under_hta)
 {
-    struct model *m = gpu_load_doc(membw_doc, SEMANTICS_HTA);
-    struct arena a;
-    arena_init(&a, 0);
-    struct table_list l;
-    gpu_run(membw_run, m, NULL, &a, &l);
-    const struct table *t = gpu_find_table(&l, "memory_bw_summary");
+    struct gpu_case c;
+    gpu_case_run(&c, membw_doc, SEMANTICS_HTA, membw_run, NULL);
+    const struct table *t = gpu_find_table(&c.l, "memory_bw_summary");
     ck_assert_uint_eq(t->nrows, 2);   /* DtoH has no bandwidth value: no row */
     ck_assert_str_eq(gpu_text(t, 0, "name"), "Memcpy HtoD");
     ck_assert_int_eq((int64_t)gpu_num(t, 0, "count"), 3);
@@ -442,19 +421,15 @@ START_TEST(membw_should_summarise_positive_samples_under_hta)
     ck_assert_str_eq(gpu_text(t, 1, "name"), "Memset");
     ck_assert(isnan(gpu_num(t, 1, "std")));
     ck_assert_ptr_nonnull(strstr(t->note, "Memcpy DtoH"));
-    arena_fini(&a);
-    model_free(m);
+    gpu_case_fini(&c);
 }
 END_TEST
 
 START_TEST(membw_should_weight_by_time_under_htx)
 {
-    struct model *m = gpu_load_doc(membw_doc, SEMANTICS_HTX);
-    struct arena a;
-    arena_init(&a, 0);
-    struct table_list l;
-    gpu_run(membw_run, m, NULL, &a, &l);
-    const struct table *t = gpu_find_table(&l, "memory_bw_summary");
+    struct gpu_case c;
+    gpu_case_run(&c, membw_doc, SEMANTICS_HTX, membw_run, NULL);
+    const struct table *t = gpu_find_table(&c.l, "memory_bw_summary");
     ck_assert_uint_eq(t->nrows, 2);
     /* 5 GB/s for 5 us, 8 for 5 us, 3 for 15 us. */
     ck_assert_double_eq_tol(gpu_num(t, 0, "mean"), 4.4, 1e-12);
@@ -463,8 +438,7 @@ START_TEST(membw_should_weight_by_time_under_htx)
     ck_assert_double_eq_tol(gpu_num(t, 0, "75%"), 5, 1e-12);
     ck_assert_double_eq_tol(gpu_num(t, 0, "max"), 8, 1e-12);
     ck_assert_double_eq_tol(gpu_num(t, 1, "std"), 0, 1e-12);
-    arena_fini(&a);
-    model_free(m);
+    gpu_case_fini(&c);
 }
 END_TEST
 
@@ -496,16 +470,12 @@ START_TEST(membw_should_give_an_empty_table_when_no_transfer_has_bandwidth)
     static const char *doc = "{\"traceEvents\":["
         EV("gpu_memcpy", "Memcpy HtoD (Pageable -> Device)", 0, 7, 0, 10,
            "\"stream\":7,\"correlation\":1") "]}";
-    struct model *m = gpu_load_doc(doc, SEMANTICS_HTA);
-    struct arena a;
-    arena_init(&a, 0);
-    struct table_list l;
-    gpu_run(membw_run, m, NULL, &a, &l);
-    const struct table *t = gpu_find_table(&l, "memory_bw_summary");
+    struct gpu_case c;
+    gpu_case_run(&c, doc, SEMANTICS_HTA, membw_run, NULL);
+    const struct table *t = gpu_find_table(&c.l, "memory_bw_summary");
     ck_assert_uint_eq(t->nrows, 0);
     ck_assert_ptr_nonnull(strstr(t->note, "memory bandwidth"));
-    arena_fini(&a);
-    model_free(m);
+    gpu_case_fini(&c);
 }
 END_TEST
 

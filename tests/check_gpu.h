@@ -18,6 +18,18 @@ const char *gpu_text(const struct table *t, size_t row, const char *col);
 void gpu_run(analysis_fn fn, const struct model *m, const struct analysis_opts *o,
              struct arena *a, struct table_list *l);
 
+/* A document loaded and one analysis run over it, the shape of most tests:
+ * gpu_case_run loads doc under mode and runs fn with o (NULL = defaults),
+ * failing the test on error; gpu_case_fini releases the model and tables. */
+struct gpu_case {
+    struct model *m;
+    struct arena a;
+    struct table_list l;
+};
+void gpu_case_run(struct gpu_case *c, const char *doc, enum semantics_mode mode, analysis_fn fn,
+                  const struct analysis_opts *o);
+void gpu_case_fini(struct gpu_case *c);
+
 Suite *gpu_counters_suite(void);
 Suite *gpu_oracle_suite(void);
 

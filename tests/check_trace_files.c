@@ -95,6 +95,9 @@ START_TEST(gzip_should_stop_a_bomb_at_the_limit)
     ck_assert_ptr_nonnull(strstr(e.msg, "exceeds the limit of 1048576 bytes"));
     lim.max_uncompressed = n;
     ck_assert_int_eq(load_bytes(gz, gz_len, &c, &lim, 0, &e), 0);
+    /* The largest limit is no limit (its "one byte more" must not wrap). */
+    lim.max_uncompressed = UINT64_MAX;
+    ck_assert_msg(load_bytes(gz, gz_len, &c, &lim, 0, &e) == 0, "%s", e.msg);
     free(gz);
     free(doc);
     collect_fini(&c);

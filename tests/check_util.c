@@ -7,6 +7,7 @@
 
 #include "util/arena.h"
 #include "util/err.h"
+#include "util/sort.h"
 #include "util/strtab.h"
 #include "util/vec.h"
 
@@ -102,6 +103,69 @@ START_TEST(err_should_format_and_prefix)
 }
 END_TEST
 
+/* Sorted by key only, so the sort's stability is visible in `seq`. */
+struct keyed_item {
+    int key;
+    int seq;
+};
+
+static inline bool keyed_less(const struct keyed_item *a, const struct keyed_item *b)
+{
+    return a->key < b->key;
+}
+
+SORT_DEFINE_STABLE(sort_keyed, struct keyed_item, keyed_less)
+
+static int cmp_key_then_seq(const void *pa, const void *pb)
+{
+    const struct keyed_item *a = pa, *b = pb;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+/* Sorts v stably and checks it against qsort with seq as tie-breaker. */
+static void check_sorts_like_qsort(struct keyed_item *v, size_t n)
+{
+    struct keyed_item *want = malloc((n ? n : 1) * sizeof *want);
+    ck_assert_ptr_nonnull(want);
+    for (size_t i = 0; i < n; i++)
+        v[i].seq = (int)i;
+    memcpy(want, v, n * sizeof *v);
+    qsort(want, n, sizeof *want, cmp_key_then_seq);
+    ck_assert_int_eq(sort_keyed(v, n), 0);
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_int_eq(v[i].key, want[i].key);
+        ck_assert_int_eq(v[i].seq, want[i].seq);
+    }
+    free(want);
+}
+
+START_TEST(sort_should_keep_ties_in_input_order)
+{
+    static const size_t sizes[] = {0, 1, 2, 23, 24, 25, 100, 1000, 4099};
+    size_t most = 4099;
+    struct keyed_item *v = malloc(most * sizeof *v);
+    ck_assert_ptr_nonnull(v);
+    unsigned seed = 12345;
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        size_t n = sizes[s];
+        for (size_t i = 0; i < n; i++) {   /* few distinct keys: many ties */
+            seed = seed * 1103515245u + 12345u;
+            v[i].key = (int)(seed >> 16) % 7;
+        }
+        check_sorts_like_qsort(v, n);
+        for (size_t i = 0; i < n; i++)     /* already sorted, with ties */
+            v[i].key = (int)(i / 3);
+        check_sorts_like_qsort(v, n);
+        for (size_t i = 0; i < n; i++)     /* descending */
+            v[i].key = (int)(n - i);
+        check_sorts_like_qsort(v, n);
+    }
+    free(v);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("util");
@@ -112,6 +176,7 @@ int main(void)
     tcase_add_test(tc, arena_should_align_and_reject_overflow);
     tcase_add_test(tc, vec_should_grow_and_reject_overflow);
     tcase_add_test(tc, err_should_format_and_prefix);
+    tcase_add_test(tc, sort_should_keep_ties_in_input_order);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

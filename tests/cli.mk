@@ -1,7 +1,7 @@
 # cli tests: the option parser and output writers (Check), and shell tests of the htx binary.
 if HAVE_CHECK
 check_PROGRAMS += tests/check_cli
-tests_check_cli_SOURCES = tests/check_cli.c
+tests_check_cli_SOURCES = tests/check_cli.c tests/check_cli_format.c tests/check_cli.h
 tests_check_cli_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS)
 tests_check_cli_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_cli

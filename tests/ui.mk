@@ -11,7 +11,7 @@ endif
 # Screen dumps (tests/ui/*.keys -> *.screen) and the tmux end-to-end test;
 # both run htx itself, so they are not Check programs.
 TESTS += tests/ui/screens.sh tests/ui/tmux.sh
-EXTRA_DIST += tests/ui tests/data/ui
+EXTRA_DIST += tests/ui tests/data/ui tests/lsan.supp
 # make bench: timeline redraw time (tests/bench.sh, hook bench_timeline)
 noinst_PROGRAMS += tests/ui/bench_ui
 tests_ui_bench_ui_SOURCES = tests/ui/bench_ui.c

@@ -43,6 +43,7 @@ struct analysis_opts {
     const char *memory_patterns;
 };
 
+/* Fills o with HTA's defaults; the strings it sets are static. */
 void analysis_opts_default(struct analysis_opts *o);
 
 enum analysis_id {
@@ -99,7 +100,8 @@ struct analysis_info {
     analysis_fn run;
 };
 
-/* The registry, in DESIGN.md's order. */
+/* The registry, in DESIGN.md's order: static entries, never freed.
+ * analysis_find borrows name until return and gives NULL when unknown. */
 const struct analysis_info *analysis_list(size_t *count);
 const struct analysis_info *analysis_find(const char *name);
 

@@ -115,16 +115,16 @@ static int attribute_kernel(struct attr *a, uint32_t pos, int64_t dur)
             return ERR_NOMEM;
         a->path[i + 1] = node;
     }
-    a->nodes[node].self_ns += dur;
+    a->nodes[node].self_ns = add_ns_sat(a->nodes[node].self_ns, dur);
     a->nodes[node].self_n++;
     for (size_t i = 0; i <= n; i++) {
-        a->nodes[a->path[i]].tot_ns += dur;
+        a->nodes[a->path[i]].tot_ns = add_ns_sat(a->nodes[a->path[i]].tot_ns, dur);
         a->nodes[a->path[i]].tot_n++;
     }
     uint32_t inner = n ? a->disp_of[a->entries[n - 1]] : 0;
     if (grow((void **)&a->inner, &a->inner_cap, (size_t)inner + 1, sizeof *a->inner))
         return ERR_NOMEM;
-    a->inner[inner].ns += dur;
+    a->inner[inner].ns = add_ns_sat(a->inner[inner].ns, dur);
     a->inner[inner].n++;
     return 0;
 }

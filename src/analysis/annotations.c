@@ -7,6 +7,7 @@
 #include "analysis/analysis.h"
 #include "analysis/common.h"
 #include "util/hmap.h"
+#include "util/sort.h"
 
 /* The annotation index: one group per (pid, tid), entries sorted by ts, and
  * per group a segment tree over the entries holding the largest end of each
@@ -71,15 +72,13 @@ struct sort_entry {
     uint32_t k;            /* annotation number in row order */
 };
 
-static int cmp_sort_entry(const void *pa, const void *pb)
+static inline bool sort_entry_less(const struct sort_entry *a, const struct sort_entry *b)
 {
-    const struct sort_entry *a = pa, *b = pb;
-    if (a->key != b->key)
-        return a->key < b->key ? -1 : 1;
-    if (a->ts != b->ts)
-        return a->ts < b->ts ? -1 : 1;
-    return (a->k > b->k) - (a->k < b->k);
+    return a->key < b->key || (a->key == b->key && a->ts < b->ts);
 }
+
+/* Stable: equal (thread, ts) entries stay in row order (k ascending). */
+SORT_DEFINE_STABLE(sort_entries, struct sort_entry, sort_entry_less)
 
 /* The annotations of the rows, in row order: their positions, and their
  * rank in HTA's sort by dur descending (numpy introsort under HTA, stable
@@ -182,7 +181,10 @@ static int layout(struct annot_index *x, struct arena *a, const uint32_t *pos,
         const struct event *ev = &x->r->events[pos[k]];
         se[k] = (struct sort_entry){thread_key(ev), ev->ts, (uint32_t)k};
     }
-    qsort(se, n, sizeof *se, cmp_sort_entry);
+    if (sort_entries(se, n)) {
+        free(se);
+        return ERR_NOMEM;
+    }
     x->pos = arena_calloc(a, n ? n : 1, sizeof *x->pos);
     x->order = arena_calloc(a, n ? n : 1, sizeof *x->order);
     x->ts = arena_calloc(a, n ? n : 1, sizeof *x->ts);

@@ -33,7 +33,7 @@ struct annot_index;
 struct annot_index *annot_index_new(const struct model *m, const struct rank_model *r, bool gpu,
                                     struct arena *a, struct err *e);
 
-/* Number of annotations in the index. */
+/* Number of annotations in the index. Allocates nothing. */
 size_t annot_index_count(const struct annot_index *x);
 
 /* Position (in rank->events) of the innermost annotation of the event at
@@ -52,22 +52,26 @@ size_t annot_stack(const struct annot_index *x, uint32_t pos, uint32_t *out, siz
  * hold annot_index_max_stack(x) numbers; returns the stack's length. */
 size_t annot_index_max_stack(const struct annot_index *x);
 size_t annot_stack_entries(const struct annot_index *x, uint32_t pos, uint32_t *entries);
-/* Position in rank->events of an entry (MODEL_NONE when out of range). */
+/* Position in rank->events of an entry (MODEL_NONE when out of range).
+ * Allocates nothing. */
 uint32_t annot_entry_pos(const struct annot_index *x, uint32_t entry);
 
 /* One-shot form for the UI: builds a temporary index of the rank, writes the
  * stack of the event at pos as annot_stack does, and sets *len to its full
  * length. O(n log n) per call: keep an annot_index for repeated queries.
- * Returns 0 or ERR_NOMEM. */
+ * Frees its index before returning; out is the caller's. Returns 0 or
+ * ERR_NOMEM. */
 int annotation_stack(const struct model *m, const struct rank_model *r, uint32_t pos, bool gpu,
                      uint32_t *out, size_t cap, size_t *len, struct err *e);
 
 /* Is this event one of the kernels HTA attributes (the GPU-kernel predicate
- * under semantics.gpu_side_is_stream_field, GPU side otherwise)? */
+ * under semantics.gpu_side_is_stream_field, GPU side otherwise)? Borrows
+ * both until return. */
 bool annot_is_kernel(const struct model *m, const struct event *ev);
 
 /* Does any rank of the trace (loaded events, not only the selection) hold an
- * event of the annotation category (HTA returns None otherwise)? */
+ * event of the annotation category (HTA returns None otherwise)? Borrows m
+ * until return. */
 bool annot_category_seen(const struct model *m, bool gpu);
 
 #endif

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/vec.h"
+
 #define BUSY_CLASS_UNKNOWN 0xff
 
 int busy_classes_init(struct busy_classes *c, const struct model *m,
@@ -45,31 +47,32 @@ bool busy_is_gpu_event(const struct model *m, const struct event *ev)
     return m->sem.sync_is_gpu_busy || ev->kind != EV_KIND_SYNC;
 }
 
+static bool counts(struct busy_classes *c, const struct event *ev, unsigned class_mask)
+{
+    return busy_is_gpu_event(c->m, ev) && (class_mask & BUSY_CLASS_BIT(busy_class(c, ev->name)));
+}
+
 int busy_merged(struct busy_classes *c, const struct rank_model *r, unsigned class_mask,
                 struct interval **out, size_t *k)
 {
     *out = NULL;
     *k = 0;
-    size_t n = 0;
+    /* one pass that grows the array: a pass over every row costs more than
+     * the copies of the doubling */
+    struct interval *iv = NULL;
+    size_t n = 0, cap = 0;
     for (size_t i = 0; i < r->nrows; i++) {
         const struct event *ev = &r->events[r->rows[i]];
-        if (busy_is_gpu_event(c->m, ev) && (class_mask & BUSY_CLASS_BIT(busy_class(c, ev->name))))
-            n++;
+        if (!counts(c, ev, class_mask))
+            continue;
+        if (n == cap && VEC_PUSH_SLOT(iv, n, cap)) {
+            free(iv);
+            return ERR_NOMEM;
+        }
+        iv[n++] = (struct interval){ev->ts, ev->ts + ev->dur};
     }
     if (n == 0)
         return 0;
-    struct interval *iv = n <= SIZE_MAX / sizeof *iv ? malloc(n * sizeof *iv) : NULL;
-    if (!iv)
-        return ERR_NOMEM;
-    size_t j = 0;
-    for (size_t i = 0; i < r->nrows && j < n; i++) {
-        const struct event *ev = &r->events[r->rows[i]];
-        if (busy_is_gpu_event(c->m, ev) && (class_mask & BUSY_CLASS_BIT(busy_class(c, ev->name)))) {
-            iv[j].start = ev->ts;
-            iv[j].end = ev->ts + ev->dur;
-            j++;
-        }
-    }
     int rc = intervals_merge_ordered(iv, n, c->m->sem.unstable_sort, k);
     if (rc) {
         free(iv);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/common.h"
 #include "util/hmap.h"
 #include "util/sort.h"
 #include "util/vec.h"
@@ -485,7 +486,8 @@ static int compute_kernel_sums(struct build *b, uint32_t *order)
         if (p >= CALLGRAPH_ROOT)
             continue;
         cg->num_kernels[p] += cg->num_kernels[v] + own_k[v];
-        cg->kernel_dur[p] += cg->kernel_dur[v] + own_dur[v];
+        int64_t below = add_ns_sat(cg->kernel_dur[v], own_dur[v]);
+        cg->kernel_dur[p] = add_ns_sat(cg->kernel_dur[p], below);
     }
     free(own_dur);
     free(own_k);

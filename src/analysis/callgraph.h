@@ -52,6 +52,7 @@ struct callgraph {
 int callgraph_build(const struct model *m, const struct rank_model *r, struct callgraph *cg,
                     struct err *e);
 
+/* Frees the arrays callgraph_build allocated and zeroes cg. */
 void callgraph_fini(struct callgraph *cg);
 
 #endif

@@ -200,9 +200,9 @@ void hta_argsort_desc(size_t *perm, size_t n, const void *keys, sort_less_fn les
 
 /* A stable sort's result is unique, so the hot key types sort (key,
  * position) pairs in place of positions: no indirection per comparison,
- * and rows already in order cost O(n). */
+ * and rows already in order cost O(n). Doubles are first mapped to int64
+ * keys in the same order. */
 struct i64_pos { int64_t key; size_t pos; };
-struct dbl_pos { double key; size_t pos; };
 
 static inline bool i64_pos_less(const struct i64_pos *a, const struct i64_pos *b)
 {
@@ -214,43 +214,34 @@ static inline bool i64_pos_more(const struct i64_pos *a, const struct i64_pos *b
     return b->key < a->key;
 }
 
-static inline bool dbl_pos_less(const struct dbl_pos *a, const struct dbl_pos *b)
-{
-    return a->key < b->key || (isnan(b->key) && !isnan(a->key));
-}
-
-static inline bool dbl_pos_more(const struct dbl_pos *a, const struct dbl_pos *b)
-{
-    return dbl_pos_less(b, a);
-}
-
 SORT_DEFINE_STABLE(sort_i64_asc, struct i64_pos, i64_pos_less)
 SORT_DEFINE_STABLE(sort_i64_desc, struct i64_pos, i64_pos_more)
-SORT_DEFINE_STABLE(sort_dbl_asc, struct dbl_pos, dbl_pos_less)
-SORT_DEFINE_STABLE(sort_dbl_desc, struct dbl_pos, dbl_pos_more)
 
-static int stable_i64(size_t *perm, size_t n, const int64_t *keys, bool desc)
+/* An int64 that orders as less_double does: -0.0 equal to 0.0, NaNs all
+ * equal and after +inf. Flipping the magnitude bits of negatives makes the
+ * IEEE bit patterns sort as numbers. */
+static int64_t double_order_key(double x)
+{
+    if (isnan(x))
+        return INT64_MAX;
+    if (x == 0)
+        return 0;
+    int64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    return bits < 0 ? -(bits & INT64_MAX) : bits;
+}
+
+static int stable_pairs(size_t *perm, size_t n, const void *keys, bool is_double, bool desc)
 {
     struct i64_pos *v = malloc((n ? n : 1) * sizeof *v);
     if (!v)
         return ERR_NOMEM;
-    for (size_t i = 0; i < n; i++)
-        v[i] = (struct i64_pos){keys[perm[i]], perm[i]};
+    for (size_t i = 0; i < n; i++) {
+        int64_t key = is_double ? double_order_key(((const double *)keys)[perm[i]])
+                                : ((const int64_t *)keys)[perm[i]];
+        v[i] = (struct i64_pos){key, perm[i]};
+    }
     int rc = desc ? sort_i64_desc(v, n) : sort_i64_asc(v, n);
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        perm[i] = v[i].pos;
-    free(v);
-    return rc;
-}
-
-static int stable_double(size_t *perm, size_t n, const double *keys, bool desc)
-{
-    struct dbl_pos *v = malloc((n ? n : 1) * sizeof *v);
-    if (!v)
-        return ERR_NOMEM;
-    for (size_t i = 0; i < n; i++)
-        v[i] = (struct dbl_pos){keys[perm[i]], perm[i]};
-    int rc = desc ? sort_dbl_desc(v, n) : sort_dbl_asc(v, n);
     for (size_t i = 0; rc == 0 && i < n; i++)
         perm[i] = v[i].pos;
     free(v);
@@ -275,10 +266,8 @@ static int merge_sort(size_t *perm, size_t n, const struct order *o)
         return 0;
     if (n > SIZE_MAX / sizeof(struct i64_pos))
         return ERR_NOMEM;
-    if (o->less == less_i64)
-        return stable_i64(perm, n, o->keys, o->desc);
-    if (o->less == less_double)
-        return stable_double(perm, n, o->keys, o->desc);
+    if (o->less == less_i64 || o->less == less_double)
+        return stable_pairs(perm, n, o->keys, o->less == less_double, o->desc);
     size_t *tmp = malloc(n * sizeof *tmp);
     if (!tmp)
         return ERR_NOMEM;

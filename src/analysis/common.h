@@ -7,7 +7,10 @@
 
 #include "model/model.h"
 
-/* Building blocks shared by the analyses (spec notation section and §2). */
+/* Building blocks shared by the analyses (spec notation section and §2).
+ * Ownership, unless a comment below says otherwise: each function borrows
+ * its arguments until it returns and hands back nothing to free (names it
+ * returns are static strings). */
 
 /* Sorting row positions by a key with only a strict "less" test.
  * perm holds the positions to sort (the caller fills it, usually with
@@ -33,6 +36,17 @@ void argsort_identity(size_t *perm, size_t n);           /* perm[i] = i */
 bool less_i64(const void *keys, size_t a, size_t b);     /* keys: const int64_t[] */
 bool less_double(const void *keys, size_t a, size_t b);  /* keys: const double[], NaN last */
 bool less_str(const void *keys, size_t a, size_t b);     /* keys: const char *const[], code point */
+
+/* a + b clamped to the int64 range. The model bounds each duration (below
+ * 2^61 ns), not their sum: sums over a hostile trace's kernels would
+ * overflow, which C leaves undefined. */
+static inline int64_t add_ns_sat(int64_t a, int64_t b)
+{
+    int64_t r;
+    if (__builtin_add_overflow(a, b, &r))
+        return b > 0 ? INT64_MAX : INT64_MIN;
+    return r;
+}
 
 /* numpy round: rint(x * 10^d) / 10^d (half to even on the binary double). */
 double hta_round(double x, int d);

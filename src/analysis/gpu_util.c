@@ -31,24 +31,6 @@ bool name_set_has(const struct name_set *s, uint32_t id)
     return false;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
-size_t i64_set_make(int64_t *v, size_t n)
-{
-    if (n == 0)
-        return 0;
-    qsort(v, n, sizeof *v, cmp_i64);
-    size_t k = 1;
-    for (size_t i = 1; i < n; i++)
-        if (v[i] != v[k - 1])
-            v[k++] = v[i];
-    return k;
-}
-
 size_t i64_set_find(const int64_t *set, size_t n, int64_t x)
 {
     size_t lo = 0, hi = n;

@@ -8,12 +8,14 @@
 #include "analysis/common.h"
 #include "model/model.h"
 #include "util/arena.h"
+#include "util/sort.h"
 
 /* Small helpers private to the launch, queue and memory-bandwidth analyses. */
 
 /* A set of event names as string ids, for O(1)-ish membership tests
  * without string compares in the per-event loops. Names the trace never
- * uses are left out. */
+ * uses are left out. The set is a plain value (no heap); init and add
+ * borrow the names until return. */
 #define NAME_SET_MAX 24
 struct name_set {
     uint32_t ids[NAME_SET_MAX];
@@ -26,20 +28,21 @@ void name_set_add(struct name_set *s, const struct model *m, const char *const *
                   size_t count);
 bool name_set_has(const struct name_set *s, uint32_t id);
 
-/* A sorted set of int64 built from an array: sorts and deduplicates v in
- * place and returns the distinct count. */
-size_t i64_set_make(int64_t *v, size_t n);
+/* A sorted set of int64 (built with sort_unique_i64, util/sort.h), borrowed
+ * by the lookups until return. */
 bool i64_set_has(const int64_t *set, size_t n, int64_t x);
 /* Index of x in the set, or n when absent. */
 size_t i64_set_find(const int64_t *set, size_t n, int64_t x);
 
 /* Sorts perm (filled with 0..n-1 here) by keys: numpy's introsort under
- * semantics.unstable_sort, else stably. Returns 0 or ERR_NOMEM. */
+ * semantics.unstable_sort, else stably. Borrows keys until return; the
+ * stable sort's buffer is freed before. Returns 0 or ERR_NOMEM. */
 int sem_argsort(const struct model *m, size_t *perm, size_t n, const void *keys,
                 sort_less_fn less);
 
-/* Allocation helper: n elements of size sz from a (at least one, so that
- * an empty input still gives a valid pointer); NULL on overflow or ENOMEM. */
+/* Allocation helper: n zeroed elements of size sz from a, which owns them
+ * (at least one, so that an empty input still gives a valid pointer); NULL
+ * on overflow or ENOMEM. */
 void *gpu_alloc(struct arena *a, size_t n, size_t sz);
 
 #endif

@@ -7,6 +7,8 @@
 
 #include "analysis/analysis.h"
 #include "analysis/busy.h"
+#include "util/sort.h"
+#include "util/vec.h"
 
 /* §3.4 idle time breakdown: every gap before a kernel on its stream is
  * blamed on the host (the launch came after the previous kernel ended), on
@@ -52,13 +54,13 @@ struct kref {
     size_t seq;       /* in the filtered table */
 };
 
-static int cmp_kref(const void *a, const void *b)
+static inline bool kref_less(const struct kref *a, const struct kref *b)
 {
-    const struct kref *x = a, *y = b;
-    if (x->stream != y->stream)
-        return x->stream < y->stream ? -1 : 1;
-    return (x->seq > y->seq) - (x->seq < y->seq);
+    return a->stream < b->stream;
 }
+
+/* Stable: a stream's kernels stay in filtered-table order (seq ascending). */
+SORT_DEFINE_STABLE(sort_krefs, struct kref, kref_less)
 
 /* §3.4's kernels: GPU side and a kernel/memcpy/memset category. */
 static bool is_idle_kernel(const struct model *m, const struct event *ev)
@@ -187,29 +189,33 @@ static int cmp_sgroup(const void *a, const void *b)
     return (x->first_seq > y->first_seq) - (x->first_seq < y->first_seq);
 }
 
-/* The rank's kernels grouped by stream (each group in filtered-table
+/* The rank's *nk kernels grouped by stream (each group in filtered-table
  * order), groups in order of first appearance. Caller frees *k and *g. */
 static int group_streams(const struct model *m, const struct rank_model *r, struct kref **k,
-                         struct sgroup **g, size_t *ng)
+                         size_t *nk, struct sgroup **g, size_t *ng)
 {
-    size_t n = 0;
-    *ng = 0;
-    *k = malloc((r->nrows ? r->nrows : 1) * sizeof **k);
-    *g = malloc((r->nrows ? r->nrows : 1) * sizeof **g);
-    if (!*k || !*g)
-        return ERR_NOMEM;
+    size_t n = 0, cap = 0;
+    *k = NULL;
+    *g = NULL;
+    *nk = *ng = 0;
     for (size_t i = 0; i < r->nrows; i++) {
         const struct event *ev = &r->events[r->rows[i]];
-        if (is_idle_kernel(m, ev))
-            (*k)[n++] = (struct kref){ev->stream, r->rows[i], i};
+        if (!is_idle_kernel(m, ev))
+            continue;
+        if (n == cap && VEC_PUSH_SLOT(*k, n, cap))
+            return ERR_NOMEM;
+        (*k)[n++] = (struct kref){ev->stream, r->rows[i], i};
     }
-    qsort(*k, n, sizeof **k, cmp_kref);
+    *g = malloc((n ? n : 1) * sizeof **g);
+    if (!*g || sort_krefs(*k, n))
+        return ERR_NOMEM;
     for (size_t i = 0; i < n; i++) {
         if (i == 0 || (*k)[i].stream != (*k)[i - 1].stream)
             (*g)[(*ng)++] = (struct sgroup){(*k)[i].seq, i, i};
         (*g)[*ng - 1].end = i + 1;
     }
     qsort(*g, *ng, sizeof **g, cmp_sgroup);
+    *nk = n;
     return 0;
 }
 
@@ -230,13 +236,13 @@ static int rank_idle(const struct model *m, const struct analysis_opts *o,
 {
     struct kref *k;
     struct sgroup *g;
-    size_t ng;
+    size_t nk, ng;
     struct stream_gaps gaps = {NULL, NULL, 0};
     uint8_t *in_rows = rows_bitmap(r);
-    int rc = group_streams(m, r, &k, &g, &ng);
-    if (rc == 0 && ng) {
-        gaps.gap = malloc(r->nrows * sizeof *gaps.gap);
-        gaps.cat = malloc(r->nrows);
+    int rc = group_streams(m, r, &k, &nk, &g, &ng);
+    if (rc == 0 && ng) {   /* room for the largest stream: all kernels */
+        gaps.gap = malloc(nk * sizeof *gaps.gap);
+        gaps.cat = malloc(nk);
     }
     if (rc == 0 && (!in_rows || (ng && (!gaps.gap || !gaps.cat))))
         rc = ERR_NOMEM;

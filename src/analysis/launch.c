@@ -7,6 +7,8 @@
 
 #include "analysis/gpu_util.h"
 #include "analysis/weighted.h"
+#include "util/sort.h"
+#include "util/vec.h"
 
 /* CUDA kernel launch statistics (spec §3.5): per launch, the CPU runtime
  * call's duration, its kernel's duration, and the delay between them. */
@@ -51,13 +53,13 @@ struct gkey {
     uint32_t pos;    /* into rank->events */
 };
 
-static int cmp_gkey(const void *a, const void *b)
+static inline bool gkey_less(const struct gkey *a, const struct gkey *b)
 {
-    const struct gkey *x = a, *y = b;
-    if (x->corr != y->corr)
-        return x->corr < y->corr ? -1 : 1;
-    return (x->seq > y->seq) - (x->seq < y->seq);
+    return a->corr < b->corr;
 }
+
+/* Stable: equal correlations stay in row order (seq ascending). */
+SORT_DEFINE_STABLE(sort_gkeys, struct gkey, gkey_less)
 
 static bool is_launch(const struct model *m, const struct name_set *names,
                       const struct event *ev)
@@ -67,26 +69,26 @@ static bool is_launch(const struct model *m, const struct name_set *names,
     return m->sem.hta_launch_names || !model_is_gpu_side(m, ev);
 }
 
-/* L of §3.5: correlations of the launch events, as a sorted set in *set.
- * HTA takes every event with a launch name; htx only CPU-side ones. A launch
- * without a correlation (-1) is left out in both modes: HTA would join it
- * with every uncorrelated event, a product that can exhaust memory and means
- * nothing. Returns the set's size, or SIZE_MAX on ENOMEM. */
+/* L of §3.5: correlations of the launch events, as a sorted set in *set
+ * (caller frees). HTA takes every event with a launch name; htx only
+ * CPU-side ones. A launch without a correlation (-1) is left out in both
+ * modes: HTA would join it with every uncorrelated event, a product that
+ * can exhaust memory and means nothing. Returns the set's size, or
+ * SIZE_MAX on ENOMEM. */
 static size_t launch_correlations(const struct model *m, const struct rank_model *r,
-                                  const struct name_set *names, struct arena *a, int64_t **set)
+                                  const struct name_set *names, int64_t **set)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < r->nrows; i++)
-        n += is_launch(m, names, &r->events[r->rows[i]]);
-    if (!(*set = gpu_alloc(a, n, sizeof **set)))
-        return SIZE_MAX;
-    n = 0;
+    size_t n = 0, cap = 0;
+    *set = NULL;
     for (size_t i = 0; i < r->nrows; i++) {
         const struct event *ev = &r->events[r->rows[i]];
-        if (is_launch(m, names, ev))
-            (*set)[n++] = ev->correlation;
+        if (!is_launch(m, names, ev))
+            continue;
+        if (n == cap && VEC_PUSH_SLOT(*set, n, cap))
+            return SIZE_MAX;
+        (*set)[n++] = ev->correlation;
     }
-    return i64_set_make(*set, n);
+    return sort_unique_i64(*set, n);
 }
 
 static bool is_cpu_row(const struct model *m, const struct name_set *names,
@@ -103,21 +105,30 @@ static bool is_gpu_row(const struct model *m, const int64_t *set, size_t nset,
     return model_is_gpu_side(m, ev) && i64_set_has(set, nset, ev->correlation);
 }
 
-/* GPU rows with a correlation in L, sorted by (correlation, row order). */
+/* GPU rows with a correlation in L, sorted by (correlation, row order);
+ * caller frees. NULL on ENOMEM. */
 static struct gkey *gpu_rows(const struct model *m, const struct rank_model *r,
-                             const int64_t *set, size_t nset, struct arena *a, size_t *n)
+                             const int64_t *set, size_t nset, size_t *n)
 {
+    struct gkey *g = NULL;
+    size_t cap = 0;
     *n = 0;
-    for (size_t i = 0; i < r->nrows && nset; i++)
-        *n += is_gpu_row(m, set, nset, &r->events[r->rows[i]]);
-    struct gkey *g = gpu_alloc(a, *n, sizeof *g);
-    if (!g)
-        return NULL;
-    *n = 0;
-    for (size_t i = 0; i < r->nrows && nset; i++)
-        if (is_gpu_row(m, set, nset, &r->events[r->rows[i]]))
-            g[(*n)++] = (struct gkey){r->events[r->rows[i]].correlation, i, r->rows[i]};
-    qsort(g, *n, sizeof *g, cmp_gkey);
+    for (size_t i = 0; i < r->nrows && nset; i++) {
+        const struct event *ev = &r->events[r->rows[i]];
+        if (!is_gpu_row(m, set, nset, ev))
+            continue;
+        if (*n == cap && VEC_PUSH_SLOT(g, *n, cap)) {
+            free(g);
+            return NULL;
+        }
+        g[(*n)++] = (struct gkey){ev->correlation, i, r->rows[i]};
+    }
+    if (!g)   /* none: an empty array, not a failure */
+        g = malloc(sizeof *g);
+    if (g && sort_gkeys(g, *n)) {
+        free(g);
+        g = NULL;
+    }
     return g;
 }
 
@@ -153,13 +164,16 @@ static int join_rank(const struct model *m, const struct analysis_opts *o,
     struct name_set names;
     launch_names(m, o, &names);
     int64_t *set;
-    size_t nset = launch_correlations(m, r, &names, a, &set), ng = 0;
-    struct gkey *g = nset == SIZE_MAX ? NULL : gpu_rows(m, r, set, nset, a, &ng);
+    size_t nset = launch_correlations(m, r, &names, &set), ng = 0;
+    struct gkey *g = nset == SIZE_MAX ? NULL : gpu_rows(m, r, set, nset, &ng);
+    free(set);
     size_t n = 0, cap = ng ? ng : 1;
     struct launch *rows = g ? gpu_alloc(a, cap, sizeof *rows) : NULL;
     for (size_t i = 0; i < r->nrows && rows && ng; i++) {
         const struct event *c = &r->events[r->rows[i]];
-        if (!is_cpu_row(m, &names, c))
+        /* most CPU rows (operators, correlation -1) fall outside g's range */
+        if (!is_cpu_row(m, &names, c) || c->correlation < g[0].corr ||
+            c->correlation > g[ng - 1].corr)
             continue;
         for (size_t k = gpu_first(g, ng, c->correlation); k < ng && g[k].corr == c->correlation;
              k++) {
@@ -170,6 +184,7 @@ static int join_rank(const struct model *m, const struct analysis_opts *o,
             rows[n++] = (struct launch){c->correlation, c->dur, gev->dur, delay > 0 ? delay : 0};
         }
     }
+    free(g);
     *out = rows;
     *nout = n;
     return rows ? 0 : ERR_NOMEM;

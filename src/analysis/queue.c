@@ -3,10 +3,13 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/analysis.h"
 #include "analysis/gpu_util.h"
 #include "analysis/weighted.h"
+#include "util/sort.h"
+#include "util/vec.h"
 
 /* Queue length (spec §3.6): how many launched kernels wait on each stream. */
 
@@ -30,13 +33,13 @@ struct gkey {
     size_t seq;
 };
 
-static int cmp_gkey(const void *a, const void *b)
+static inline bool gkey_less(const struct gkey *a, const struct gkey *b)
 {
-    const struct gkey *x = a, *y = b;
-    if (x->corr != y->corr)
-        return x->corr < y->corr ? -1 : 1;
-    return (x->seq > y->seq) - (x->seq < y->seq);
+    return a->corr < b->corr;
 }
+
+/* Stable: equal correlations stay in row order (seq ascending). */
+SORT_DEFINE_STABLE(sort_gkeys, struct gkey, gkey_less)
 
 /* The launches (HTA's R) and their GPU events (G), in row order. */
 struct qrows {
@@ -50,43 +53,46 @@ static bool is_launch(const struct rank_model *r, const struct name_set *names,
     return name_set_has(names, ev->name) && model_index_correlation(r, ev) > 0;
 }
 
-static int collect_rows(const struct model *m, const struct rank_model *r, struct arena *a,
-                        struct qrows *q)
+/* Fills q (heap arrays: free with free_rows) in two passes over the rows:
+ * the launches, then the GPU events of their correlations. */
+static int collect_rows(const struct model *m, const struct rank_model *r, struct qrows *q)
 {
     struct name_set names;
     name_set_init(&names, m, queue_launch_names,
                   sizeof queue_launch_names / sizeof queue_launch_names[0]);
-    size_t n = 0;
-    for (size_t i = 0; i < r->nrows; i++)
-        n += is_launch(r, &names, &r->events[r->rows[i]]);
-    q->launch = gpu_alloc(a, n, sizeof *q->launch);
-    int64_t *corr = gpu_alloc(a, n, sizeof *corr);
-    if (!q->launch || !corr)
-        return ERR_NOMEM;
-    q->nlaunch = q->ngpu = 0;
-    q->gpu = NULL;
-    for (size_t i = 0; i < r->nrows; i++) {
-        const struct event *ev = &r->events[r->rows[i]];
-        if (is_launch(r, &names, ev)) {
-            corr[q->nlaunch] = ev->correlation;
+    memset(q, 0, sizeof *q);
+    size_t cap = 0;
+    int rc = 0;
+    for (size_t i = 0; i < r->nrows && rc == 0; i++) {
+        if (!is_launch(r, &names, &r->events[r->rows[i]]))
+            continue;
+        rc = q->nlaunch == cap ? VEC_PUSH_SLOT(q->launch, q->nlaunch, cap) : 0;
+        if (rc == 0)
             q->launch[q->nlaunch++] = r->rows[i];
-        }
     }
-    size_t ncorr = i64_set_make(corr, q->nlaunch);
-    for (int pass = 0; pass < 2; pass++) {   /* count, then fill */
-        if (pass == 1 && !(q->gpu = gpu_alloc(a, q->ngpu, sizeof *q->gpu)))
-            return ERR_NOMEM;
-        q->ngpu = 0;
-        for (size_t i = 0; i < r->nrows && ncorr; i++) {
-            const struct event *ev = &r->events[r->rows[i]];
-            if (!model_is_gpu_side(m, ev) || !i64_set_has(corr, ncorr, ev->correlation))
-                continue;
-            if (pass == 1)
-                q->gpu[q->ngpu] = r->rows[i];
-            q->ngpu++;
-        }
+    int64_t *corr = rc == 0 ? malloc((q->nlaunch ? q->nlaunch : 1) * sizeof *corr) : NULL;
+    if (!corr)
+        return ERR_NOMEM;
+    for (size_t i = 0; i < q->nlaunch; i++)
+        corr[i] = r->events[q->launch[i]].correlation;
+    size_t ncorr = sort_unique_i64(corr, q->nlaunch);
+    cap = 0;
+    for (size_t i = 0; i < r->nrows && ncorr && rc == 0; i++) {
+        const struct event *ev = &r->events[r->rows[i]];
+        if (!model_is_gpu_side(m, ev) || !i64_set_has(corr, ncorr, ev->correlation))
+            continue;
+        rc = q->ngpu == cap ? VEC_PUSH_SLOT(q->gpu, q->ngpu, cap) : 0;
+        if (rc == 0)
+            q->gpu[q->ngpu++] = r->rows[i];
     }
-    return 0;
+    free(corr);
+    return rc;
+}
+
+static void free_rows(struct qrows *q)
+{
+    free(q->launch);
+    free(q->gpu);
 }
 
 static struct qpoint make_point(const struct event *at, const struct event *gpu, int32_t delta)
@@ -110,7 +116,8 @@ static int concat_points(const struct rank_model *r, const struct qrows *q, stru
         return ERR_NOMEM;
     for (size_t i = 0; i < q->ngpu; i++)
         keys[i] = (struct gkey){r->events[q->gpu[i]].correlation, i};
-    qsort(keys, q->ngpu, sizeof *keys, cmp_gkey);
+    if (sort_gkeys(keys, q->ngpu))
+        return ERR_NOMEM;
     for (size_t i = 0; i < q->ngpu; i++)
         corrs[i] = keys[i].corr;
     size_t n = 0;
@@ -137,12 +144,6 @@ static int concat_points(const struct rank_model *r, const struct qrows *q, stru
     return 0;
 }
 
-static bool less_point_ts(const void *keys, size_t a, size_t b)
-{
-    const struct qpoint *p = keys;
-    return p[a].ts < p[b].ts;
-}
-
 /* Sorted by ts (HTA's sort), then grouped by stream ascending keeping that
  * order: a counting sort over the distinct streams. */
 static int order_points(const struct model *m, const struct qpoint *pts, size_t n,
@@ -154,12 +155,14 @@ static int order_points(const struct model *m, const struct qpoint *pts, size_t 
     int64_t *s = gpu_alloc(a, n, sizeof *s);
     if (!perm || !out || !s)
         return ERR_NOMEM;
-    int rc = sem_argsort(m, perm, n, pts, less_point_ts);
+    for (size_t i = 0; i < n; i++)   /* the times alone: the sort's fast key */
+        s[i] = pts[i].ts;
+    int rc = sem_argsort(m, perm, n, s, less_i64);
     if (rc)
         return rc;
     for (size_t i = 0; i < n; i++)
         s[i] = pts[i].stream;
-    size_t ns = i64_set_make(s, n);
+    size_t ns = sort_unique_i64(s, n);
     size_t *start = gpu_alloc(a, ns + 1, sizeof *start);
     if (!start)
         return ERR_NOMEM;
@@ -219,8 +222,11 @@ int queue_series_build(const struct model *m, const struct rank_model *r, struct
     struct qpoint *pts;
     size_t n, *order, ns, *bounds;
     int64_t *streams;
-    if (collect_rows(m, r, a, &q) || concat_points(r, &q, a, &pts, &n, unpaired) ||
-        order_points(m, pts, n, a, &order, &streams, &ns, &bounds))
+    int rc = collect_rows(m, r, &q);
+    if (rc == 0)
+        rc = concat_points(r, &q, a, &pts, &n, unpaired);
+    free_rows(&q);
+    if (rc || order_points(m, pts, n, a, &order, &streams, &ns, &bounds))
         return err_set(e, ERR_NOMEM, "queue length: out of memory");
     if (n == 0)
         return 0;

@@ -214,8 +214,8 @@ static int emit_patterns(struct seq_ctx *c, struct table *t)
         for (; j < c->nrecs && cmp_rec(&c->recs[i], &c->recs[j]) == 0; j++) {
             const struct event *root = node_ev(c, c->recs[j].root);
             pr->count++;
-            pr->gpu_ns += c->cg->kernel_dur[c->recs[j].root];
-            pr->cpu_ns += root->dur;
+            pr->gpu_ns = add_ns_sat(pr->gpu_ns, c->cg->kernel_dur[c->recs[j].root]);
+            pr->cpu_ns = add_ns_sat(pr->cpu_ns, root->dur);
         }
         pr->text = join_pattern(c->m, c->recs[i].names, c->recs[i].len);
         if (!pr->text)

@@ -51,11 +51,13 @@ struct table {
     struct arena *arena;
 };
 
-/* Creates an empty table whose column names are copied. NULL on ENOMEM. */
+/* Creates an empty table in a, which owns it and everything added to it
+ * (name, title and columns are copied). NULL on ENOMEM. */
 struct table *table_new(struct arena *a, const char *name, const char *title,
                         const struct table_col *cols, size_t ncols);
 
-/* Appends a row of CELL_NULL cells and returns it (ncols cells), NULL on ENOMEM. */
+/* Appends a row of CELL_NULL cells and returns it (ncols cells, owned by the
+ * table, valid until the next table_add_row), NULL on ENOMEM. */
 struct cell *table_add_row(struct table *t);
 
 static inline struct cell *table_cell(const struct table *t, size_t row, size_t col)
@@ -63,7 +65,7 @@ static inline struct cell *table_cell(const struct table *t, size_t row, size_t 
     return &t->cells[row * t->ncols + col];
 }
 
-/* Index of a column by name, or -1. */
+/* Index of a column by name, or -1. Borrows name until return. */
 int table_col_index(const struct table *t, const char *name);
 
 static inline struct cell cell_int(int64_t v) { struct cell c = {CELL_INT, {.i = v}}; return c; }
@@ -72,7 +74,7 @@ static inline struct cell cell_bool(bool v) { struct cell c = {CELL_BOOL, {.b = 
 static inline struct cell cell_null(void) { struct cell c = {CELL_NULL, {.i = 0}}; return c; }
 /* Copies s into the table's arena (NULL-safe: NULL gives ""). */
 struct cell cell_str(struct table *t, const char *s);
-/* Sets the note (copied, printf-style). */
+/* Sets the note (printf-style), copied into the table's arena. */
 void table_set_note(struct table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A result made of several tables, in output order. */
@@ -82,6 +84,8 @@ struct table_list {
     size_t count;
 };
 
+/* Appends t (borrowed: the arena that made it owns it); ERR_LIMIT when the
+ * list already holds TABLE_LIST_MAX tables. */
 int table_list_add(struct table_list *l, struct table *t);
 
 /* Numeric value of a cell as double (NaN for NULL/strings). */

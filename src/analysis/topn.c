@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hmap.h"
+#include "util/sort.h"
+
 /* §2.4 top-N aggregation. The statistics follow pandas' groupby kernels
  * (Kahan-compensated sum and mean, Welford variance) so that the numbers
  * match HTA's to the last bit wherever the inputs are exact. */
@@ -56,13 +59,13 @@ struct item_ref {
     size_t i;
 };
 
-static int cmp_item_ref(const void *pa, const void *pb)
+static inline bool ref_less(const struct item_ref *a, const struct item_ref *b)
 {
-    const struct item_ref *a = pa, *b = pb;
-    if (a->name != b->name)
-        return a->name < b->name ? -1 : 1;
-    return (a->i > b->i) - (a->i < b->i);
+    return a->name < b->name;
 }
+
+/* Stable: a name's items stay in input order (i ascending). */
+SORT_DEFINE_STABLE(sort_refs, struct item_ref, ref_less)
 
 static int cmp_row_name(const void *pa, const void *pb)
 {
@@ -86,7 +89,11 @@ static int group_items(const struct strtab *names, const struct topn_item *items
         refs[i].name = items[i].name;
         refs[i].i = i;
     }
-    qsort(refs, n, sizeof *refs, cmp_item_ref);
+    if (sort_refs(refs, n)) {
+        free(refs);
+        free(rows);
+        return ERR_NOMEM;
+    }
     size_t k = 0;
     for (size_t i = 0; i < n;) {
         struct acc a;
@@ -151,11 +158,33 @@ static int mark_others(const struct topn_row *rows, size_t n, const size_t *orde
     return 0;
 }
 
+/* Adds to a the values of the items whose row went into "others". */
+static int add_other_items(const struct topn_row *rows, size_t n, const bool *others,
+                           const struct topn_item *items, size_t nitems, struct acc *a)
+{
+    struct hmap row_of;   /* name id -> row: names are unique among rows */
+    if (hmap_init(&row_of, n))
+        return ERR_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        if (hmap_put(&row_of, rows[i].name, (uint32_t)i)) {
+            hmap_fini(&row_of);
+            return ERR_NOMEM;
+        }
+    for (size_t i = 0; i < nitems; i++) {
+        const uint32_t *row = hmap_get(&row_of, items[i].name);
+        if (row && others[*row])
+            acc_add(a, items[i].value);
+    }
+    hmap_fini(&row_of);
+    return 0;
+}
+
 /* Builds the "others" row from its members: their sums (HTA, in sum-desc
- * order as pandas' second groupby sees them) or all their items' values. */
-static void others_row(const struct strtab *names, const struct topn_row *rows, size_t n,
-                       const size_t *order, const bool *others, const struct topn_item *items,
-                       size_t nitems, const struct topn_opts *o, struct topn_row *out)
+ * order as pandas' second groupby sees them) or all their items' values.
+ * Returns 0 or ERR_NOMEM. */
+static int others_row(const struct topn_row *rows, size_t n, const size_t *order,
+                      const bool *others, const struct topn_item *items, size_t nitems,
+                      const struct topn_opts *o, struct topn_row *out)
 {
     struct acc a;
     acc_init(&a);
@@ -163,31 +192,14 @@ static void others_row(const struct strtab *names, const struct topn_row *rows, 
         for (size_t i = 0; i < n; i++)
             if (others[order[i]])
                 acc_add(&a, rows[order[i]].sum);
-    } else {
-        for (size_t i = 0; i < nitems; i++) {
-            /* rows are in name order and names are unique: binary search */
-            size_t lo = 0, hi = n;
-            const char *t = strtab_str(names, items[i].name);
-            while (lo < hi) {
-                size_t mid = lo + (hi - lo) / 2;
-                int c = strcmp(rows[mid].text, t);
-                if (c == 0) {
-                    lo = mid;
-                    break;
-                }
-                if (c < 0)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            if (lo < n && others[lo] && rows[lo].name == items[i].name)
-                acc_add(&a, items[i].value);
-        }
+    } else if (add_other_items(rows, n, others, items, nitems, &a)) {
+        return ERR_NOMEM;
     }
     memset(out, 0, sizeof *out);
     out->name = STRTAB_NONE;
     out->text = OTHERS;
     acc_to_row(&a, out);
+    return 0;
 }
 
 /* Writes kept rows (losing their statistics under HTA) and the others row
@@ -257,7 +269,9 @@ int topn_aggregate(const struct strtab *names, const struct topn_item *items, si
         if (strcmp(rows[i].text, OTHERS) == 0)
             others[i] = true;
     struct topn_row orow;
-    others_row(names, rows, ng, order, others, items, n, o, &orow);
+    rc = others_row(rows, ng, order, others, items, n, o, &orow);
+    if (rc)
+        goto done;
     *nrows_out = regroup(rows, ng, others, &orow, o->top_n_loses_stats, out);
     *rows_out = out;
     out = NULL;

@@ -27,11 +27,13 @@ int describe_time_weighted(const double *values, const double *weights, size_t n
                            struct arena *a, struct describe *out);
 
 /* Writes count, mean, std, min, 25%, 50%, 75%, max into row[first..first+8)
- * (count as an integer, the rest as doubles; NaN stays NaN). */
+ * (count as an integer, the rest as doubles; NaN stays NaN). Numbers only:
+ * nothing is allocated. */
 void describe_put_cells(struct cell *row, size_t first, const struct describe *d);
 
 /* The eight describe() column definitions, with a unit for the value columns
- * (NULL for none). Writes into cols[0..8). */
+ * (NULL for none). Writes into cols[0..8); the names are static strings and
+ * unit is borrowed (table_new copies both). */
 void describe_cols(struct table_col *cols, const char *unit);
 
 #define DESCRIBE_NCOLS 8

@@ -39,27 +39,21 @@ static int write_rank(const struct model *m, const struct rank_model *r, bool fo
 int cli_counters_main(const struct htx_options *opts)
 {
     struct err e = {0, ""};
-    struct semantics sem;
-    htx_options_semantics(opts, &sem);
-    struct model *m = cli_load(opts, &sem, &e);
+    struct model *m = cli_open(opts, &e);
     if (!m)
         return cli_fail(&e);
     int status = 0;
-    if (cli_select(m, opts, &e) < 0) {
-        status = cli_fail(&e);
-    } else {
-        struct arena scratch;
-        arena_init(&scratch, 1 << 20);
-        for (size_t i = 0; i < m->nranks; i++) {
-            if (!m->ranks[i].selected)
-                continue;
-            int rc = write_rank(m, &m->ranks[i], opts->force, &scratch, &e);
-            int s = rc ? cli_fail(&e) : 0;
-            status = s > status ? s : status;
-            arena_reset(&scratch);
-        }
-        arena_fini(&scratch);
+    struct arena scratch;
+    arena_init(&scratch, 1 << 20);
+    for (size_t i = 0; i < m->nranks; i++) {
+        if (!m->ranks[i].selected)
+            continue;
+        int rc = write_rank(m, &m->ranks[i], opts->force, &scratch, &e);
+        int s = rc ? cli_fail(&e) : 0;
+        status = s > status ? s : status;
+        arena_reset(&scratch);
     }
+    arena_fini(&scratch);
     model_free(m);
     return status;
 }

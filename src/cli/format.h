@@ -68,7 +68,8 @@ void format_csv_field(FILE *f, const char *s, bool escape_controls);
 /* A small streaming JSON writer: pretty-printed up to depth `compact_depth`,
  * single-line below (one table row per line). Keys and strings are escaped
  * (control characters as \u00XX; invalid UTF-8 bytes become U+FFFD), NaN and
- * infinities become null, so the output is always valid JSON. */
+ * infinities become null, so the output is always valid JSON. The writer
+ * borrows f from jsonw_init to the last call and allocates nothing. */
 #define JSONW_MAX_DEPTH 32
 
 struct jsonw {

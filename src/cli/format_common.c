@@ -16,8 +16,47 @@ void format_opts_default(struct format_opts *o)
     o->max_text_width = 100;
 }
 
+/* Most doubles in the tables are times, ns / 1000.0: x == k / 1000.0 for an
+ * integer k. For 0 < |k| < 10^15, k / 1000 has at most 15 significant
+ * digits and x lies within half an ulp of it, far closer than half a step
+ * of the 15-digit grid, so "%.15g" prints exactly the decimal k / 1000
+ * (trailing zeros dropped, never an exponent for 0.001 <= |x| < 10^12)
+ * and reads back as x. Writes that text without printf; false when x is
+ * not such a number. */
+static bool write_thousandths(double x, char out[32])
+{
+    if (!(fabs(x) >= 0.001 && fabs(x) < 1e12))
+        return false;
+    long long k = llround(x * 1000.0);
+    if ((double)k / 1000.0 != x)
+        return false;
+    unsigned long long mag = k < 0 ? 0ULL - (unsigned long long)k : (unsigned long long)k;
+    char digits[24];
+    int n = 0;
+    unsigned frac = (unsigned)(mag % 1000);
+    for (unsigned long long w = mag / 1000; n == 0 || w; w /= 10)
+        digits[n++] = (char)('0' + w % 10);
+    char *p = out;
+    if (k < 0)
+        *p++ = '-';
+    while (n)
+        *p++ = digits[--n];
+    if (frac) {
+        *p++ = '.';
+        *p++ = (char)('0' + frac / 100);
+        *p++ = (char)('0' + frac / 10 % 10);
+        *p++ = (char)('0' + frac % 10);
+        while (p[-1] == '0')
+            p--;
+    }
+    *p = '\0';
+    return true;
+}
+
 void format_double_roundtrip(double x, char out[32])
 {
+    if (write_thousandths(x, out))
+        return;
     for (int prec = 15; prec <= 17; prec++) {
         snprintf(out, 32, "%.*g", prec, x);
         if (prec == 17 || strtod(out, NULL) == x)

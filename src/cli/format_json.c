@@ -2,6 +2,7 @@
 #include "cli/format.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The JSON writer. Output is valid JSON whatever the input: strings are
@@ -9,33 +10,50 @@
  * C1 controls so a terminal showing the output stays safe), bytes that are
  * not UTF-8 become U+FFFD, and non-finite numbers become null. */
 
+/* Writes the escape of a code point that needs one: a quote, a backslash
+ * or a control (n = 0: a byte that is not UTF-8). */
+static void write_escape(FILE *f, size_t n, uint32_t cp)
+{
+    if (n == 0) {
+        fputs("\\ufffd", f);
+        return;
+    }
+    switch (cp) {
+    case '"': fputs("\\\"", f); break;
+    case '\\': fputs("\\\\", f); break;
+    case '\n': fputs("\\n", f); break;
+    case '\r': fputs("\\r", f); break;
+    case '\t': fputs("\\t", f); break;
+    case '\b': fputs("\\b", f); break;
+    case '\f': fputs("\\f", f); break;
+    default: fprintf(f, "\\u%04x", (unsigned)cp); break;
+    }
+}
+
+/* Plain printable ASCII and UTF-8 past the C1 controls go out as they are,
+ * a run at a time (names and keys are mostly such runs). */
 void format_json_string(FILE *f, const char *s)
 {
     fputc('"', f);
+    const char *run = s;
     while (*s) {
-        uint32_t cp = 0;
-        size_t n = format_utf8_decode(s, &cp);
-        if (n == 0) {
-            fputs("\\ufffd", f);
+        unsigned char c = (unsigned char)*s;
+        if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') {
             s++;
             continue;
         }
-        switch (cp) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\r': fputs("\\r", f); break;
-        case '\t': fputs("\\t", f); break;
-        case '\b': fputs("\\b", f); break;
-        case '\f': fputs("\\f", f); break;
-        default:
-            if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F))
-                fprintf(f, "\\u%04x", (unsigned)cp);
-            else
-                fwrite(s, 1, n, f);
+        uint32_t cp = 0;
+        size_t n = format_utf8_decode(s, &cp);
+        if (n > 1 && cp > 0x9F) {
+            s += n;
+            continue;
         }
-        s += n;
+        fwrite(run, 1, (size_t)(s - run), f);
+        write_escape(f, n, cp);
+        s += n ? n : 1;
+        run = s;
     }
+    fwrite(run, 1, (size_t)(s - run), f);
     fputc('"', f);
 }
 
@@ -171,16 +189,49 @@ static void write_cell(struct jsonw *w, const struct cell *c)
     }
 }
 
+/* The column keys as written ("name": ), escaped once per table instead of
+ * once per cell. NULL when out of memory: the caller escapes per cell. */
+static char *escaped_keys(const struct table *t, size_t *offsets)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *ms = open_memstream(&buf, &len);
+    if (!ms)
+        return NULL;
+    for (size_t c = 0; c < t->ncols; c++) {
+        offsets[c] = (size_t)ftell(ms);
+        format_json_string(ms, t->cols[c].name);
+        fputs(": ", ms);
+    }
+    offsets[t->ncols] = (size_t)ftell(ms);
+    bool bad = ferror(ms) != 0;
+    if (fclose(ms) != 0 || bad) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
 void format_table_json_rows(struct jsonw *w, const struct table *t)
 {
+    size_t *at = malloc((t->ncols + 1) * sizeof *at);
+    char *keys = at ? escaped_keys(t, at) : NULL;
     jsonw_begin_array(w);
     for (size_t r = 0; r < t->nrows; r++) {
         jsonw_begin_object(w);
         for (size_t c = 0; c < t->ncols; c++) {
-            jsonw_key(w, t->cols[c].name);
+            if (keys) {
+                before_item(w);
+                fwrite(keys + at[c], 1, at[c + 1] - at[c], w->f);
+                w->after_key = true;
+            } else {
+                jsonw_key(w, t->cols[c].name);
+            }
             write_cell(w, table_cell(t, r, c));
         }
         jsonw_end_object(w);
     }
     jsonw_end_array(w);
+    free(keys);
+    free(at);
 }

@@ -198,8 +198,10 @@ static void write_row(FILE *f, const struct table *t, size_t r, const struct col
             write_field(f, text, l, last, o);
             continue;
         }
-        size_t numw = l->width - 1 - (size_t)o->bar_width;
-        pad(f, numw - format_display_width(text));
+        /* the width was measured clipped to max_text_width: a longer
+         * number (1e300 as %.2f) is written whole, unpadded */
+        size_t numw = l->width - 1 - (size_t)o->bar_width, tw = format_display_width(text);
+        pad(f, numw > tw ? numw - tw : 0);
         format_write_escaped(f, text);
         format_bar(cell_as_double(cell), l->bar_full, o->bar_width, o->ascii, bar, sizeof bar);
         if (last) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/session.h"
+#include "util/sort.h"
 #include "util/vec.h"
 
 /* `htx info`: what was loaded, per rank. Counts are of complete (ph "X")
@@ -30,24 +31,6 @@ static void rank_counts(const struct rank_model *r, struct info_counts c[INFO_NC
     c[7] = (struct info_counts){"gpu_user_annotations", k[EV_KIND_GPU_USER_ANNOTATION]};
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
-static size_t sort_unique(int64_t *v, size_t n)
-{
-    if (n == 0)
-        return 0;
-    qsort(v, n, sizeof *v, cmp_i64);
-    size_t k = 1;
-    for (size_t i = 1; i < n; i++)
-        if (v[i] != v[k - 1])
-            v[k++] = v[i];
-    return k;
-}
-
 /* Distinct numeric args.stream of complete kernel/memcpy/memset events,
  * ascending. Caller frees *out. Consecutive repeats are skipped early so
  * the buffer stays small on real traces. */
@@ -67,10 +50,10 @@ static size_t rank_streams(const struct rank_model *r, int64_t **out)
             break;
         v[n++] = ev->stream;
         if (n == cap && n >= 1024)
-            n = sort_unique(v, n);
+            n = sort_unique_i64(v, n);
     }
     *out = v;
-    return sort_unique(v, n);
+    return sort_unique_i64(v, n);
 }
 
 /* ProfilerStep numbers, ascending without repeats. Caller frees *out. */
@@ -84,7 +67,13 @@ static size_t rank_iterations(const struct rank_model *r, int64_t **out)
     for (size_t i = 0; i < r->niterations; i++)
         v[i] = r->iterations[i].number;
     *out = v;
-    return sort_unique(v, r->niterations);
+    return sort_unique_i64(v, r->niterations);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
 }
 
 static bool rank_wanted(const struct rank_model *r, const struct htx_options *opts)
@@ -256,15 +245,11 @@ void info_write_json(FILE *f, const struct model *m, const struct htx_options *o
 int cli_info_main(const struct htx_options *opts)
 {
     struct err e = {0, ""};
-    struct semantics sem;
-    htx_options_semantics(opts, &sem);
-    struct model *m = cli_load(opts, &sem, &e);
+    struct model *m = cli_open(opts, &e);
     if (!m)
         return cli_fail(&e);
-    int rc = cli_select(m, opts, &e);
     struct cli_out out;
-    if (!rc)
-        rc = cli_out_open(&out, &e);
+    int rc = cli_out_open(&out, &e);
     if (!rc) {
         if (opts->format == HTX_FORMAT_JSON)
             info_write_json(out.f, m, opts);

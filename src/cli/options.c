@@ -22,14 +22,6 @@ struct opt_spec {
     opt_apply_fn apply;
 };
 
-static const char *const analysis_names[ANALYSIS_COUNT] = {
-    [ANALYSIS_TEMPORAL] = "temporal", [ANALYSIS_KERNELS] = "kernels",
-    [ANALYSIS_IDLE] = "idle",         [ANALYSIS_OVERLAP] = "overlap",
-    [ANALYSIS_LAUNCH] = "launch",     [ANALYSIS_QUEUE] = "queue",
-    [ANALYSIS_MEMBW] = "membw",       [ANALYSIS_ANNOTATIONS] = "annotations",
-    [ANALYSIS_SEQUENCES] = "sequences",
-};
-
 static int bad_choice(struct err *e, const char *what, const char *val, const char *choices)
 {
     return err_set(e, ERR_USAGE, "%s: bad value '%s': expected one of %s", what, val, choices);
@@ -88,11 +80,17 @@ static int set_analysis_item(struct htx_options *o, const char *w, const char *a
             o->analyses[i] = true;
         return 0;
     }
-    for (int i = 0; i < ANALYSIS_COUNT; i++)
-        if (strlen(analysis_names[i]) == len && strncmp(analysis_names[i], item, len) == 0) {
-            o->analyses[i] = true;
-            return 0;
-        }
+    char name[32];
+    const struct analysis_info *info = NULL;
+    if (len < sizeof name) {
+        memcpy(name, item, len);
+        name[len] = '\0';
+        info = analysis_find(name);
+    }
+    if (info) {
+        o->analyses[info->id] = true;
+        return 0;
+    }
     return err_set(e, ERR_USAGE,
                    "%s: bad value '%s': expected a list of temporal, kernels, idle, overlap, "
                    "launch, queue, membw, annotations, sequences or all",

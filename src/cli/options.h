@@ -101,7 +101,8 @@ struct htx_options {
     int rows, cols;                /* --size ROWSxCOLS; 0 = terminal size */
 };
 
-/* Fills o with the defaults (HTA's where HTA has one). */
+/* Fills o with the defaults (HTA's where HTA has one); o owns nothing yet,
+ * but free it with htx_options_fini all the same. */
 void htx_options_init(struct htx_options *o);
 
 /* Parses argv[1..argc) into o (which must be initialised). no_color_env is
@@ -111,12 +112,16 @@ void htx_options_init(struct htx_options *o);
 int htx_options_parse(struct htx_options *o, int argc, char **argv, const char *no_color_env,
                       struct err *e);
 
+/* Frees the lists o owns; argv strings it borrowed are left alone. */
 void htx_options_fini(struct htx_options *o);
 
 /* Parses "0,2-5" / "all" into l (ascending, no duplicates). what names the
  * option in messages. Caller owns l->v (free with free()). */
 int htx_parse_int_list(const char *what, const char *text, struct htx_int_list *l,
                        struct err *e);
+
+/* The parsers below borrow text until return, allocate nothing, and on a
+ * bad value return ERR_USAGE with a message naming `what` and the value. */
 
 /* Parses a non-negative duration "1500", "1500ns", "2.5us", "3ms", "1s"
  * into whole nanoseconds (no unit means ns). */
@@ -136,7 +141,7 @@ int htx_parse_window(const char *what, const char *text, int64_t *start, int64_t
                      struct err *e);
 
 /* The semantics flags the options ask for (--semantics, then the
- * --include-last-step / --drop-last-step override). */
+ * --include-last-step / --drop-last-step override), copied into s. */
 void htx_options_semantics(const struct htx_options *o, struct semantics *s);
 
 /* The analysis parameters the options ask for; strings borrow from o. */
@@ -147,7 +152,8 @@ void htx_options_analysis(const struct htx_options *o, struct analysis_opts *a);
 void htx_options_selection(const struct htx_options *o, struct selection *s);
 
 /* The same for one side of a diff: control (test = false) or test. The
- * --control-* / --test-* lists win over --rank / --iteration. */
+ * --control-* / --test-* lists win over --rank / --iteration. Arrays
+ * borrow from o. */
 void htx_options_diff_selection(const struct htx_options *o, bool test, struct selection *s);
 
 /* Static text of --help. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/sort.h"
 #include "util/vec.h"
 
 /* Value parsers for the command line. Every one is strict: the whole text
@@ -156,12 +157,6 @@ int htx_parse_window(const char *what, const char *text, int64_t *start, int64_t
     return 0;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Appends lo..hi to l, counting against HTX_LIST_MAX. */
 static int list_append_range(struct htx_int_list *l, size_t *cap, int64_t lo, int64_t hi,
                              const char *what, const char *text, struct err *e)
@@ -205,18 +200,6 @@ static int parse_list_item(const char *item, size_t len, int64_t *lo, int64_t *h
     return 0;
 }
 
-static void list_sort_unique(struct htx_int_list *l)
-{
-    if (l->n == 0)
-        return;
-    qsort(l->v, l->n, sizeof *l->v, cmp_i64);
-    size_t k = 1;
-    for (size_t i = 1; i < l->n; i++)
-        if (l->v[i] != l->v[k - 1])
-            l->v[k++] = l->v[i];
-    l->n = k;
-}
-
 int htx_parse_int_list(const char *what, const char *text, struct htx_int_list *l,
                        struct err *e)
 {
@@ -251,6 +234,6 @@ int htx_parse_int_list(const char *what, const char *text, struct htx_int_list *
             break;
         p = comma + 1;
     }
-    list_sort_unique(l);
+    l->n = sort_unique_i64(l->v, l->n);
     return 0;
 }

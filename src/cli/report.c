@@ -45,9 +45,7 @@ static int run_analyses(const struct model *m, const struct htx_options *opts,
 int cli_report_main(const struct htx_options *opts)
 {
     struct err e = {0, ""};
-    struct semantics sem;
-    htx_options_semantics(opts, &sem);
-    struct model *m = cli_load(opts, &sem, &e);
+    struct model *m = cli_open(opts, &e);
     if (!m)
         return cli_fail(&e);
     struct arena scratch;
@@ -55,9 +53,7 @@ int cli_report_main(const struct htx_options *opts)
     struct table_list lists[ANALYSIS_COUNT];
     size_t nlists = 0;
     struct cli_out out = {0};
-    int rc = cli_select(m, opts, &e);
-    if (!rc)
-        rc = run_analyses(m, opts, &scratch, lists, &nlists, &e);
+    int rc = run_analyses(m, opts, &scratch, lists, &nlists, &e);
     if (!rc)
         rc = cli_out_open(&out, &e);
     if (!rc) {

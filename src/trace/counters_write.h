@@ -39,7 +39,8 @@ struct counter_series {
 
 /* The file name HTA's convention gives the output: the source path without a
  * trailing ".json.gz" or ".json", plus "_with_counters.json.gz". Writes into
- * out (outsz bytes). Returns 0, or ERR_USAGE when it does not fit. */
+ * the caller's out (outsz bytes); borrows src_path until return. Returns 0,
+ * or ERR_USAGE when it does not fit. */
 int counters_output_path(const char *src_path, char *out, size_t outsz, struct err *e);
 
 /* Writes dst_path (gzip) = src_path (plain or gzip JSON) plus the counter

@@ -30,7 +30,8 @@ int trace_discover(const char *const *paths, size_t npaths, struct trace_file_li
 void trace_file_list_fini(struct trace_file_list *l);
 
 /* A rank number written in a file name: "rank-3", "rank3", "rank_3" (case
- * insensitive, last occurrence wins). Returns it, or -1 when there is none. */
+ * insensitive, last occurrence wins). Returns it, or -1 when there is none.
+ * Borrows path until return. */
 long trace_rank_from_filename(const char *path);
 
 #endif

@@ -160,7 +160,8 @@ struct trace_limits {
 int trace_read_file(const char *path, const struct trace_sink *sink,
                     const struct trace_limits *limits, struct err *e);
 
-/* Same over a memory buffer (tests, fuzzing). name is used in messages. */
+/* Same over a memory buffer (tests, fuzzing). name is used in messages.
+ * Borrows name, buf and sink until return. */
 int trace_read_buffer(const char *name, const void *buf, size_t len,
                       const struct trace_sink *sink, const struct trace_limits *limits,
                       struct err *e);

@@ -16,11 +16,12 @@ const char *trace_jstring_end(const char *s, const char *end, bool *has_escape)
             *has_escape = esc;
             return p;
         }
-        /* A backslash: the next byte is escaped, whatever it is. */
+        /* A backslash: the next byte is escaped, whatever it is. (Checked
+         * before stepping: a pointer past end + 1 is undefined.) */
         esc = true;
-        p += 2;
-        if (p > end)
+        if (end - p < 2)
             return NULL;
+        p += 2;
     }
 }
 

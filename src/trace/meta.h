@@ -16,6 +16,8 @@ struct trace_meta_state {
     unsigned seen;
 };
 
+/* Starts with no key seen. The state owns nothing on the heap: strings
+ * found are copied into fixed buffers of struct trace_meta. */
 void trace_meta_init(struct trace_meta_state *st);
 
 /* Takes the top-level member key: text (len bytes, the raw value found at

@@ -33,6 +33,7 @@ enum trace_split_result {
     TRACE_SPLIT_BAD,     /* text[0] cannot start a value */
 };
 
+/* Starts a split; sp is a plain value (no heap, nothing to free). */
 void trace_split_init(struct trace_split *sp, int max_depth);
 
 /* Continues over text[sp->pos .. len), where text starts at the value's

@@ -102,11 +102,6 @@ void trace_source_close(struct trace_source *s)
     free(s);
 }
 
-int trace_source_is_gzip(const struct trace_source *s)
-{
-    return s->gzip;
-}
-
 uint64_t trace_source_file_bytes(const struct trace_source *s)
 {
     return s->in_base + s->in_pos;
@@ -304,8 +299,12 @@ int trace_source_read(struct trace_source *s, char *dst, size_t cap, size_t *got
     }
     if (s->o.max_uncompressed) {
         /* One byte more than allowed is enough to know the limit is exceeded,
-         * so a gzip bomb stops without inflating further. */
-        uint64_t room = s->o.max_uncompressed - s->doc_bytes + 1;
+         * so a gzip bomb stops without inflating further. (A limit of
+         * UINT64_MAX has no "one more": room would wrap to 0 and end the
+         * document early.) */
+        uint64_t room = s->o.max_uncompressed - s->doc_bytes;
+        if (room < UINT64_MAX)
+            room++;
         if (cap > room)
             cap = (size_t)room;
     }

@@ -41,10 +41,8 @@ struct trace_source *trace_source_open_buffer(const void *buf, size_t len,
  * ERR_CANCEL. Messages carry no file name; the caller prefixes it. */
 int trace_source_read(struct trace_source *s, char *dst, size_t cap, size_t *got, struct err *e);
 
-/* Whether the content is gzip; valid after the first trace_source_read. */
-int trace_source_is_gzip(const struct trace_source *s);
-
-/* Compressed bytes consumed and uncompressed bytes produced so far. */
+/* Compressed bytes consumed and uncompressed bytes produced so far; they
+ * only read s. */
 uint64_t trace_source_file_bytes(const struct trace_source *s);
 uint64_t trace_source_doc_bytes(const struct trace_source *s);
 

@@ -318,7 +318,8 @@ size_t ui_find_instances(struct ui_state *st, const struct model *m, const char 
         return 0;
     }
     free(ids);
-    qsort_r(st->jumps, st->njumps, sizeof *st->jumps, cmp_jump, (void *)m);
+    if (st->njumps)   /* jumps is NULL when nothing matched */
+        qsort_r(st->jumps, st->njumps, sizeof *st->jumps, cmp_jump, (void *)m);
     // Rows repeat an event under HTA's duplication: keep each once.
     size_t u = 0;
     for (size_t i = 0; i < st->njumps; i++)

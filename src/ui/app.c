@@ -50,6 +50,7 @@ static struct model *load(const struct ui_config *c, const char *const *paths, s
 
     memset(&lo, 0, sizeof lo);
     lo.threads = c->threads;
+    lo.limits = c->limits;
     if (l) {
         lo.progress = on_progress;
         lo.progress_ctx = l;

@@ -20,6 +20,7 @@ struct ui_config {
     struct semantics sem;
     struct analysis_opts aopts;
     int threads;
+    struct trace_limits limits;   /* HTX_MAX_INPUT_SIZE and friends */
     /* initial selection; empty lists mean all */
     const int64_t *ranks;
     size_t nranks;

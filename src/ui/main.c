@@ -1,9 +1,11 @@
 #include "config.h"
 #include "ui/ui.h"
 
+#include <stdio.h>
 
 #include "analysis/analysis.h"
 #include "cli/options.h"
+#include "cli/session.h"
 #include "ui/app.h"
 #include "ui/view_diff.h"
 
@@ -44,7 +46,14 @@ int ui_main(const struct htx_options *opts)
     c.has_window = sel.has_window;
     c.window_start = sel.window_start;
     c.window_end = sel.window_end;
+    struct load_opts lo;
+    struct err e = {0, ""};
+    if (cli_load_opts_init(&lo, opts, &e) < 0) {
+        fprintf(stderr, "htx: %s\n", e.msg);
+        return err_exit_status(e.code);
+    }
     c.threads = opts->threads;
+    c.limits = lo.limits;
     c.no_color = opts->no_color;
     c.ascii = opts->ascii;
     c.no_mouse = opts->no_mouse;

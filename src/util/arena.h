@@ -15,6 +15,8 @@ struct arena {
     size_t total;       /* bytes obtained from malloc, for memory reports */
 };
 
+/* arena_init allocates nothing (block_size 0 = a default); the arena owns
+ * every block it hands out until arena_fini frees them all. */
 void arena_init(struct arena *a, size_t block_size);
 void arena_fini(struct arena *a);
 /* Frees every block but the newest, and makes it empty. */

@@ -29,9 +29,11 @@ struct err {
 int err_set(struct err *e, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Prepends "prefix: " to an existing message (e.g. the file name). */
+/* Prepends "prefix: " to an existing message (e.g. the file name), cut to
+ * ERR_MSG_MAX. e may be NULL. */
 void err_prefix(struct err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Resets e to ERR_OK with an empty message. Everything lives in *e. */
 void err_clear(struct err *e);
 
 /* Maps a code to the process exit status of DESIGN.md (0 ok, 1 bad input, 2 bad usage). */

@@ -14,9 +14,11 @@ struct hmap {
     size_t cap, count;
 };
 
+/* hmap_init sizes the table for `expected` keys (it grows past that) and
+ * returns 0 or ERR_NOMEM; the map owns its arrays until hmap_fini. */
 int hmap_init(struct hmap *m, size_t expected);
 void hmap_fini(struct hmap *m);
-/* Inserts or overwrites. Returns 0 or ERR_NOMEM. */
+/* Inserts or overwrites (keys and values are copied). Returns 0 or ERR_NOMEM. */
 int hmap_put(struct hmap *m, int64_t key, uint32_t val);
 /* Returns a pointer to the value (valid until the next put), or NULL. */
 uint32_t *hmap_get(const struct hmap *m, int64_t key);

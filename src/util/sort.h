@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,10 @@
  * ties by input position. Sorted runs cost one comparison at each merge
  * boundary, so already ordered input (rows in file order) sorts in O(n).
  * Recursion depth is log2(n). */
+
+/* Sorts v[0..n) ascending and drops repeats, in place; returns how many
+ * distinct values are left at the front. Allocates nothing it keeps. */
+size_t sort_unique_i64(int64_t *v, size_t n);
 
 #define SORT_INSERTION_MAX 24
 

@@ -28,13 +28,15 @@ struct strtab {
     size_t nslots;
 };
 
+/* strtab_init makes an empty table holding "" as id 0 (0 or ERR_NOMEM);
+ * the table owns every string interned since, and strtab_fini frees them. */
 int strtab_init(struct strtab *t);
 void strtab_fini(struct strtab *t);
 
 /* Returns the id of s (adding it if new) or STRTAB_NONE when out of memory or
  * when the table would exceed 2^32-2 strings. Borrows s until return. */
 uint32_t strtab_intern(struct strtab *t, const char *s, size_t len);
-/* Returns the id of s if present, else STRTAB_NONE. */
+/* Returns the id of s if present, else STRTAB_NONE. Borrows s until return. */
 uint32_t strtab_find(const struct strtab *t, const char *s, size_t len);
 
 static inline const char *strtab_str(const struct strtab *t, uint32_t id)

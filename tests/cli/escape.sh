@@ -16,4 +16,18 @@ expect 0 "$HTX" info escape.json && no_raw_controls "info"
 has out 'CUDA (\x1B]0;pwned\x07GPU \u{9B}31m é)'
 expect 0 "$HTX" info --format=json escape.json && valid_json && no_raw_controls "info json"
 has out '"device_name": "\u001b]0;pwned\u0007GPU \u009b31m é"'
+
+# File names in a trace directory are hostile too: the warnings and errors
+# on stderr that quote them escape their control characters.
+mkdir "$tmp/names"
+cp job/rank-0.json "$tmp/names/"
+: > "$tmp/names/x${esc}]0;pwned${bel}.txt"
+expect 0 "$HTX" info "$tmp/names" && has err 'x\x1B]0;pwned\x07.txt: skipped'
+if grep -q "[$esc$bel]" "$tmp/err"; then
+    fail "raw control character in a warning on stderr"
+fi
+expect 1 "$HTX" info "$tmp/names/x${esc}]0;pwned${bel}.txt" && has err 'x\x1B]0;pwned\x07.txt'
+if grep -q "[$esc$bel]" "$tmp/err"; then
+    fail "raw control character in an error on stderr"
+fi
 finish

@@ -30,4 +30,12 @@ mkdir "$tmp/twice"
 cp job/rank-0.json "$tmp/twice/a.json"
 cp job/rank-0.json "$tmp/twice/b.json"
 expect 1 "$HTX" info "$tmp/twice" && empty out && has err "a.json" && has err "b.json"
+
+# $HTX_MAX_INPUT_SIZE: only plain sizes; a sign or spaces are usage errors
+# (strtoull would read " -1" as 2^64-1), and the largest size is no limit.
+for bad in " -1" "+5M" " 64M"; do
+    HTX_MAX_INPUT_SIZE=$bad expect 2 "$HTX" info job/rank-0.json && empty out &&
+        has err "HTX_MAX_INPUT_SIZE"
+done
+HTX_MAX_INPUT_SIZE=18446744073709551615 expect 0 "$HTX" info job/rank-0.json && has out "rank 0"
 finish
