@@ -93,35 +93,80 @@ static bool in_list(const int64_t *list, size_t n, int64_t v)
     return false;
 }
 
-static bool stream_off(const struct model *m, const struct rank_model *r,
-                       const struct selection *sel, const struct event *ev)
+static int cmp_i64(const void *a, const void *b)
 {
-    if (!sel->nstreams_off || !model_is_gpu_side(m, ev))
-        return false;
-    for (size_t i = 0; i < sel->nstreams_off; i++)
-        if (sel->streams_off[i].rank == r->rank && sel->streams_off[i].stream == ev->stream)
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static bool in_sorted(const int64_t *v, size_t n, int64_t x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] == x)
             return true;
+        if (v[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     return false;
 }
 
-static void apply_selection(const struct model *m, const struct rank_model *r,
-                            const struct selection *sel, struct rowbuf *rows)
+/* Sorted copies of the rank's switched-off streams and of the iterations,
+ * so each row costs two binary searches whatever the list lengths. */
+struct row_filter {
+    int64_t *iters, *streams;
+    size_t niters, nstreams;
+};
+
+static int row_filter_init(struct row_filter *f, const struct rank_model *r,
+                           const struct selection *sel)
+{
+    memset(f, 0, sizeof f[0]);
+    f->iters = malloc((sel->niterations ? sel->niterations : 1) * sizeof *f->iters);
+    f->streams = malloc((sel->nstreams_off ? sel->nstreams_off : 1) * sizeof *f->streams);
+    if (!f->iters || !f->streams)
+        return ERR_NOMEM;
+    if (sel->niterations)
+        memcpy(f->iters, sel->iterations, sel->niterations * sizeof *f->iters);
+    f->niters = sel->niterations;
+    qsort(f->iters, f->niters, sizeof *f->iters, cmp_i64);
+    for (size_t i = 0; i < sel->nstreams_off; i++)
+        if (sel->streams_off[i].rank == r->rank)
+            f->streams[f->nstreams++] = sel->streams_off[i].stream;
+    qsort(f->streams, f->nstreams, sizeof *f->streams, cmp_i64);
+    return 0;
+}
+
+static bool row_kept(const struct model *m, const struct row_filter *f,
+                     const struct selection *sel, const struct event *ev)
+{
+    if (f->nstreams && model_is_gpu_side(m, ev) && in_sorted(f->streams, f->nstreams, ev->stream))
+        return false;
+    if (sel->niterations &&
+        (ev->iteration == MODEL_ITER_NAN || !in_sorted(f->iters, f->niters, ev->iteration)))
+        return false;
+    return !sel->has_window || (ev->ts >= sel->window_start && ev->ts < sel->window_end);
+}
+
+static int apply_selection(const struct model *m, const struct rank_model *r,
+                           const struct selection *sel, struct rowbuf *rows)
 {
     if (!sel || (!sel->niterations && !sel->has_window && !sel->nstreams_off))
-        return;
+        return 0;
+    struct row_filter f;
+    int rc = row_filter_init(&f, r, sel);
     size_t k = 0;
-    for (size_t i = 0; i < rows->n; i++) {
-        const struct event *ev = &r->events[rows->rows[i]];
-        if (stream_off(m, r, sel, ev))
-            continue;
-        if (sel->niterations && (ev->iteration == MODEL_ITER_NAN ||
-                                 !in_list(sel->iterations, sel->niterations, ev->iteration)))
-            continue;
-        if (sel->has_window && (ev->ts < sel->window_start || ev->ts >= sel->window_end))
-            continue;
-        rows->rows[k++] = rows->rows[i];
-    }
-    rows->n = k;
+    for (size_t i = 0; i < rows->n && !rc; i++)
+        if (row_kept(m, &f, sel, &r->events[rows->rows[i]]))
+            rows->rows[k++] = rows->rows[i];
+    if (!rc)
+        rows->n = k;
+    free(f.iters);
+    free(f.streams);
+    return rc;
 }
 
 /* Index builds group 4-byte positions by stream or thread with a stable
@@ -370,7 +415,11 @@ static int select_rank(const struct model *m, struct rank_model *r, size_t step_
         free(rows.rows);
         return rc;
     }
-    apply_selection(m, r, sel, &rows);
+    rc = apply_selection(m, r, sel, &rows);
+    if (rc) {
+        free(rows.rows);
+        return rc;
+    }
     r->rows = rows.rows;
     r->nrows = rows.n;
     compute_span(r);
