@@ -4,12 +4,6 @@
 #include <inttypes.h>
 #include <string.h>
 
-static const char *file_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
 /* ---- text ------------------------------------------------------------------ */
 
 /* "0-3,5"; `none` when the list is empty. */
@@ -95,14 +89,7 @@ static void json_inputs(struct jsonw *w, const struct diff_out_side *sides)
             jsonw_begin_object(w);
             jsonw_key(w, "side");
             jsonw_string(w, sides[k].label);
-            jsonw_key(w, "path");
-            jsonw_string(w, r->path);
-            jsonw_key(w, "rank");
-            jsonw_int(w, (long long)r->rank);
-            jsonw_key(w, "file");
-            jsonw_string(w, file_name(r->path));
-            jsonw_key(w, "events");
-            jsonw_uint(w, (unsigned long long)r->complete_events);
+            jsonw_input_fields(w, r);
             jsonw_end_object(w);
         }
     }
@@ -120,10 +107,7 @@ static void json_failed(struct jsonw *w, const struct diff_out_side *sides)
             jsonw_begin_object(w);
             jsonw_key(w, "side");
             jsonw_string(w, sides[k].label);
-            jsonw_key(w, "path");
-            jsonw_string(w, sides[k].m->failed[i].path);
-            jsonw_key(w, "error");
-            jsonw_string(w, sides[k].m->failed[i].message);
+            jsonw_failed_fields(w, &sides[k].m->failed[i]);
             jsonw_end_object(w);
         }
     jsonw_end_array(w);

@@ -95,6 +95,14 @@ void jsonw_null(struct jsonw *w);
 /* Ends the document with a newline. */
 void jsonw_finish(struct jsonw *w);
 
+struct rank_model;
+struct failed_file;
+/* The keys of one "inputs" entry (path, rank, file, events), written into
+ * the object the caller has open. Borrows r until return. */
+void jsonw_input_fields(struct jsonw *w, const struct rank_model *r);
+/* The keys of one "failed" entry (path, error) into the open object. */
+void jsonw_failed_fields(struct jsonw *w, const struct failed_file *f);
+
 /* Writes s as a JSON string literal (with quotes). */
 void format_json_string(FILE *f, const char *s);
 

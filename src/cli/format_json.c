@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/model.h"
+
 /* The JSON writer. Output is valid JSON whatever the input: strings are
  * escaped per RFC 8259 (control characters as \u00XX, and also DEL and the
  * C1 controls so a terminal showing the output stays safe), bytes that are
@@ -234,4 +236,30 @@ void format_table_json_rows(struct jsonw *w, const struct table *t)
     jsonw_end_array(w);
     free(keys);
     free(at);
+}
+
+static const char *file_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+void jsonw_input_fields(struct jsonw *w, const struct rank_model *r)
+{
+    jsonw_key(w, "path");
+    jsonw_string(w, r->path);
+    jsonw_key(w, "rank");
+    jsonw_int(w, (long long)r->rank);
+    jsonw_key(w, "file");
+    jsonw_string(w, file_name(r->path));
+    jsonw_key(w, "events");
+    jsonw_uint(w, (unsigned long long)r->complete_events);
+}
+
+void jsonw_failed_fields(struct jsonw *w, const struct failed_file *f)
+{
+    jsonw_key(w, "path");
+    jsonw_string(w, f->path);
+    jsonw_key(w, "error");
+    jsonw_string(w, f->message);
 }

@@ -6,12 +6,6 @@
 /* Writing a report: the analyses' tables in text, CSV or JSON (DESIGN.md
  * "Report formats"). */
 
-static const char *file_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
 static void json_inputs(struct jsonw *w, const struct model *m)
 {
     jsonw_key(w, "inputs");
@@ -21,14 +15,7 @@ static void json_inputs(struct jsonw *w, const struct model *m)
         if (!r->selected)
             continue;
         jsonw_begin_object(w);
-        jsonw_key(w, "path");
-        jsonw_string(w, r->path);
-        jsonw_key(w, "rank");
-        jsonw_int(w, (long long)r->rank);
-        jsonw_key(w, "file");
-        jsonw_string(w, file_name(r->path));
-        jsonw_key(w, "events");
-        jsonw_uint(w, (unsigned long long)r->complete_events);
+        jsonw_input_fields(w, r);
         jsonw_end_object(w);
     }
     jsonw_end_array(w);
@@ -42,10 +29,7 @@ static void json_failed(struct jsonw *w, const struct model *m)
     jsonw_begin_array(w);
     for (size_t i = 0; i < m->nfailed; i++) {
         jsonw_begin_object(w);
-        jsonw_key(w, "path");
-        jsonw_string(w, m->failed[i].path);
-        jsonw_key(w, "error");
-        jsonw_string(w, m->failed[i].message);
+        jsonw_failed_fields(w, &m->failed[i]);
         jsonw_end_object(w);
     }
     jsonw_end_array(w);
