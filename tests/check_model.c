@@ -297,6 +297,41 @@ START_TEST(model_should_link_by_flows_when_correlation_is_missing)
 }
 END_TEST
 
+
+START_TEST(model_should_apply_htas_mtia_step_filter)
+{
+    const char *doc = "{\"distributedInfo\":{\"rank\":0,\"backend\":\"mtia:hccl\"},\"traceEvents\":["
+        "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":100},"
+        "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#2\",\"pid\":1,\"tid\":1,\"ts\":200,\"dur\":100},"
+        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":150,\"dur\":10},"
+        "{\"ph\":\"X\",\"cat\":\"mtia_runtime\",\"name\":\"runFunction - job_prep_and_submit_for_execution\","
+        "\"pid\":1,\"tid\":1,\"ts\":160,\"dur\":5,\"args\":{\"correlation\":6}},"
+        "{\"ph\":\"X\",\"cat\":\"mtia_ccp_events\",\"name\":\"kept_kernel\",\"pid\":2,\"tid\":3,\"ts\":170,"
+        "\"dur\":5,\"args\":{\"correlation\":6,\"stream\":3}},"
+        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"late_op\",\"pid\":1,\"tid\":1,\"ts\":350,\"dur\":5,"
+        "\"args\":{\"correlation\":99}},"
+        "{\"ph\":\"X\",\"cat\":\"mtia_ccp_events\",\"name\":\"late_kernel\",\"pid\":2,\"tid\":3,\"ts\":360,"
+        "\"dur\":5,\"args\":{\"correlation\":99,\"stream\":3}},"
+        "{\"ph\":\"X\",\"cat\":\"mtia_dma\",\"name\":\"dma_xfer\",\"pid\":2,\"tid\":12,\"ts\":250,\"dur\":5},"
+        "{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"py\",\"pid\":1,\"tid\":1,\"ts\":150,\"dur\":5}"
+        "]}";
+    struct model *m = load_one(doc, SEMANTICS_HTA);
+    const struct rank_model *r = &m->ranks[0];
+    ck_assert_int_eq(r->device, DEVICE_MTIA);
+    ck_assert(row_has(m, r, "aten::mm"));
+    ck_assert(row_has(m, r, "kept_kernel"));
+    ck_assert(row_has(m, r, "ProfilerStep#2"));
+    ck_assert(!row_has(m, r, "late_op"));
+    ck_assert(!row_has(m, r, "late_kernel"));
+    ck_assert(!row_has(m, r, "py"));
+    ck_assert(row_has(m, r, "dma_xfer"));
+    const struct event *dma = find_event(m, r, "dma_xfer");
+    ck_assert_int_eq(dma->iteration, 2);
+    ck_assert_int_eq(dma->stream, 12);
+    model_free(m);
+}
+END_TEST
+
 /* ---- real traces against HTA's trace_info.json ---- */
 
 static char *slurp(const char *path)
@@ -405,6 +440,7 @@ int main(void)
     tcase_add_test(tc, model_should_nest_cpu_events_per_thread);
     tcase_add_test(tc, model_should_select_iterations_and_windows);
     tcase_add_test(tc, model_should_link_by_flows_when_correlation_is_missing);
+    tcase_add_test(tc, model_should_apply_htas_mtia_step_filter);
     suite_add_tcase(s, tc);
     TCase *real = tcase_create("shared");
     tcase_set_timeout(real, 120);

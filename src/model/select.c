@@ -85,6 +85,87 @@ static int trailing_step_rows(const struct model *m, const struct rank_model *r,
     return rc;
 }
 
+static bool has_prefix(const struct model *m, uint32_t id, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return strtab_len(&m->strings, id) >= n && memcmp(model_str(m, id), prefix, n) == 0;
+}
+
+/* §1.9's category groups, as HTA's MTIA filter tests them. */
+static bool cpu_category(const struct model *m, uint32_t cat)
+{
+    const char *s = model_str(m, cat);
+    size_t n = strtab_len(&m->strings, cat);
+    return has_prefix(m, cat, "cpu_op") || strcmp(s, "user_annotation") == 0 ||
+           (n > 8 && strcmp(s + n - 8, "_runtime") == 0);
+}
+
+static bool kernel_category(const struct model *m, uint32_t cat)
+{
+    return has_prefix(m, cat, "kernel") || has_prefix(m, cat, "mtia_ccp_events") ||
+           (has_prefix(m, cat, "gpu_mem") && strtab_len(&m->strings, cat) > 7);
+}
+
+static bool memory_named(const struct model *m, uint32_t name)
+{
+    return has_prefix(m, name, "Memcpy") || has_prefix(m, name, "Memset") ||
+           has_prefix(m, name, "dma");
+}
+
+static const struct iteration *step_holding(const struct rank_model *r, int64_t ts)
+{
+    for (size_t i = 0; i < r->niterations; i++)
+        if (r->iterations[i].ts <= ts && ts < r->iterations[i].ts + r->iterations[i].dur)
+            return &r->iterations[i];
+    return NULL;
+}
+
+/* §1.10, MTIA jobs: CPU events wholly inside the profiled steps, the kernels
+ * they launched, and memory transfers that start inside a step (which take
+ * that step's number and, without a stream, their tid as stream). Rows stay
+ * in file order: HTA's order here is not pinned by any reference output. */
+static int mtia_step_rows(const struct model *m, struct rank_model *r, struct rowbuf *out)
+{
+    int64_t lo = 0, hi = 0;
+    for (size_t i = 0; i < r->niterations; i++) {
+        const struct iteration *it = &r->iterations[i];
+        lo = i == 0 || it->ts < lo ? it->ts : lo;
+        hi = i == 0 || it->ts + it->dur > hi ? it->ts + it->dur : hi;
+    }
+    struct hmap kept_corr;
+    if (hmap_init(&kept_corr, 1024))
+        return ERR_NOMEM;
+    int rc = 0;
+    for (size_t i = 0; i < r->nevents && !rc; i++) {
+        const struct event *ev = &r->events[i];
+        if (r->niterations && cpu_category(m, ev->cat) && ev->ts >= lo && ev->ts + ev->dur <= hi)
+            rc = hmap_put(&kept_corr, ev->correlation, 1);
+    }
+    for (size_t i = 0; i < r->nevents && !rc; i++) {
+        struct event *ev = &r->events[i];
+        bool keep = false;
+        if (cpu_category(m, ev->cat))
+            keep = r->niterations && ev->ts >= lo && ev->ts + ev->dur <= hi;
+        else if (kernel_category(m, ev->cat))
+            keep = hmap_get(&kept_corr, ev->correlation) != NULL;
+        const struct iteration *step = !keep && memory_named(m, ev->name) ? step_holding(r, ev->ts)
+                                                                          : NULL;
+        if (step) {
+            keep = true;
+            if (ev->iteration == MODEL_ITER_NONE)
+                ev->iteration = (int32_t)step->number;
+            char *end;
+            long long tid = strtoll(model_str(m, ev->tid), &end, 10);
+            if (ev->stream == -1 && *end == '\0' && end != model_str(m, ev->tid))
+                ev->stream = tid;
+        }
+        if (keep)
+            rc = push_row(out, (uint32_t)i);
+    }
+    hmap_fini(&kept_corr);
+    return rc;
+}
+
 static bool in_list(const int64_t *list, size_t n, int64_t v)
 {
     for (size_t i = 0; i < n; i++)
@@ -409,8 +490,10 @@ static int select_rank(const struct model *m, struct rank_model *r, size_t step_
     r->overlapping_kernels = 0;
     r->selected = !sel || !sel->nranks || in_list(sel->ranks, sel->nranks, r->rank);
     struct rowbuf rows = {0};
-    int rc = m->sem.drop_last_step && step_names >= 2 ? trailing_step_rows(m, r, &rows)
-                                                       : all_rows(r, &rows);
+    bool filter = m->sem.drop_last_step && step_names >= 2;
+    int rc = !filter ? all_rows(r, &rows)
+             : m->nranks && m->ranks[0].device == DEVICE_MTIA ? mtia_step_rows(m, r, &rows)
+                                                              : trailing_step_rows(m, r, &rows);
     if (rc) {
         free(rows.rows);
         return rc;
