@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/common.h"
+#include "util/sort.h"
 
 static const char *const change_names[DIFF_CHANGE_COUNT] = {
     "added", "deleted", "increased", "decreased", "unchanged",
@@ -25,25 +26,6 @@ void diff_semantics(const struct semantics *user, struct semantics *out)
 }
 
 /* ---- iterations and ranks ------------------------------------------------ */
-
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Sorts and removes duplicates; returns the new length. */
-static size_t sort_unique(int64_t *v, size_t n)
-{
-    if (n == 0)
-        return 0;
-    qsort(v, n, sizeof *v, cmp_i64);
-    size_t k = 1;
-    for (size_t i = 1; i < n; i++)
-        if (v[i] != v[k - 1])
-            v[k++] = v[i];
-    return k;
-}
 
 static bool sorted_contains(const int64_t *v, size_t n, int64_t x)
 {
@@ -121,7 +103,7 @@ int diff_valid_iterations(const struct model *m, struct arena *a, int64_t **out,
         }
     }
     free(seen);
-    k = sort_unique(v, k);
+    k = sort_unique_i64(v, k);
     *out = arena_calloc(a, k ? k : 1, sizeof **out);
     if (!*out) {
         free(v);
@@ -152,7 +134,7 @@ static int rank_iterations(const struct model *m, const struct diff_plan *plan,
         for (size_t i = 0; i < rk->niterations; i++)
             v[k++] = rk->iterations[i].number;
     }
-    *n = sort_unique(v, k);
+    *n = sort_unique_i64(v, k);
     *out = v;
     return 0;
 }
@@ -166,7 +148,7 @@ static int copy_sorted(struct arena *a, const int64_t *src, size_t n, int64_t **
     if (n)
         memcpy(v, src, n * sizeof *v);
     *out = v;
-    *nout = sort_unique(v, n);
+    *nout = sort_unique_i64(v, n);
     return 0;
 }
 
@@ -195,7 +177,7 @@ static int resolve_ranks(const struct model *m, const struct diff_request_side *
         return err_set(e, ERR_NOMEM, "diff: out of memory");
     for (size_t i = 0; i < k; i++)
         out->ranks[i] = m->ranks[i].rank;
-    out->nranks = sort_unique(out->ranks, k);
+    out->nranks = sort_unique_i64(out->ranks, k);
     return 0;
 }
 
