@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "analysis/table.h"
-#include "cli/format.h"
+#include "app/format.h"
 #include "util/arena.h"
 
 #include "check_cli.h"

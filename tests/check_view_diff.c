@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "analysis/diff.h"
-#include "cli/options.h"
+#include "app/options.h"
 #include "ui/grid.h"
 #include "ui/keys.h"
 #include "ui/state.h"

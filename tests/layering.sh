@@ -1,8 +1,9 @@
 #!/bin/sh
 # The layering of STYLE.md §1 and §4, checked by grep on src/:
-# curses only in src/ui (through ui/curses.h); cJSON and zlib only in
-# src/trace; src/trace never includes model headers; the core layers
-# (util, trace, model, analysis) never print and never exit.
+# dependencies point down only (util < trace < model < analysis < app <
+# cli, ui < main.c; cli and ui never include each other); curses only in
+# src/ui (through ui/curses.h); cJSON and zlib only in src/trace; the core
+# layers (util, trace, model, analysis) never print and never exit.
 . "$(dirname "$0")/env.sh"
 
 INCLUDE='^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]'
@@ -20,8 +21,13 @@ violations() {
         "curses.h outside src/ui@${INCLUDE}[^>\"]*curses[^>\"]*\.h@^ui/" \
         "cJSON outside src/trace@${INCLUDE}[^>\"]*cJSON[^>\"]*\.h@^trace/" \
         "zlib outside src/trace@${INCLUDE}zlib\.h@^trace/" \
-        "model header in src/trace@${INCLUDE}model/@^(util|model|analysis|cli|ui)/|^main\.c$" \
-        "printing or exiting in a core layer@(^|[^_[:alnum:]])(printf|fprintf|vprintf|vfprintf|puts|fputs|putchar|perror|exit|_Exit|abort)[[:space:]]*\(@^(cli|ui)/|^main\.c$"
+        "trace header above its layer@${INCLUDE}trace/@^(trace|model|analysis|app|cli|ui)/|^main\.c$" \
+        "model header above its layer@${INCLUDE}model/@^(model|analysis|app|cli|ui)/|^main\.c$" \
+        "analysis header above its layer@${INCLUDE}analysis/@^(analysis|app|cli|ui)/|^main\.c$" \
+        "app header above its layer@${INCLUDE}app/@^(app|cli|ui)/|^main\.c$" \
+        "cli header outside src/cli@${INCLUDE}cli/@^cli/|^main\.c$" \
+        "ui header outside src/ui@${INCLUDE}ui/@^ui/|^main\.c$" \
+        "printing or exiting in a core layer@(^|[^_[:alnum:]])(printf|fprintf|vprintf|vfprintf|puts|fputs|putchar|perror|exit|_Exit|abort)[[:space:]]*\(@^(app|cli|ui)/|^main\.c$"
     do
         what=${rule%%@*}
         rest=${rule#*@}
@@ -35,7 +41,8 @@ violations() {
 
 echo "# the check finds planted violations"
 plant=$tmpdir/src
-mkdir -p "$plant/model" "$plant/trace" "$plant/ui" "$plant/analysis"
+mkdir -p "$plant/model" "$plant/trace" "$plant/ui" "$plant/analysis" "$plant/util" \
+    "$plant/app" "$plant/cli"
 printf '#include <ncursesw/curses.h>\n' > "$plant/model/a.c"
 printf '#include "ui/curses.h"\n' > "$plant/analysis/b.c"
 printf '#include <cJSON.h>\n#include <zlib.h>\n' > "$plant/ui/c.c"
@@ -43,9 +50,16 @@ printf '#include "model/model.h"\n' > "$plant/trace/d.c"
 printf 'void f(void) { fprintf(stderr, "x"); exit(1); }\n' > "$plant/analysis/e.c"
 printf '#include <zlib.h>\n#include <cJSON.h>\nint n = snprintf(0, 0, "");\n' > "$plant/trace/ok.c"
 printf '#include "ui/curses.h"\n#include "model/model.h"\n' > "$plant/ui/ok.c"
+printf '#include "trace/event.h"\n' > "$plant/util/f.c"
+printf '#include "app/options.h"\n' > "$plant/analysis/g.c"
+printf '#include "ui/ui.h"\n' > "$plant/cli/h.c"
+printf '#include "cli/cli.h"\n' > "$plant/ui/i.c"
+printf '#include "cli/commands.h"\n' > "$plant/app/j.c"
+printf '#include "app/options.h"\n#include "analysis/table.h"\n' > "$plant/cli/ok.c"
+printf '#include "app/session.h"\n#include "ui/ui.h"\n#include "cli/cli.h"\n' > "$plant/main.c"
 violations "$plant" > "$tmpdir/planted"
 cat "$tmpdir/planted"
-[ "$(wc -l < "$tmpdir/planted")" = 6 ] || fail "expected 6 planted violations"
+[ "$(wc -l < "$tmpdir/planted")" = 12 ] || fail "expected 12 planted violations"
 
 echo "# src/ keeps the layering"
 [ -n "$(find "$HTX_SRCDIR/src" -name '*.c')" ] || fail "no sources under $HTX_SRCDIR/src"

@@ -2,18 +2,27 @@
 #include "cli/cli.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "cli/commands.h"
 #include "cli/diff_cmd.h"
-#include "cli/options.h"
-#include "cli/session.h"
-#include "ui/ui.h"
 
-/* argv -> one command. This file is linked into the program itself (not
- * libcore.a) because it calls ui_main, which lives in libui.a. */
+bool cli_is_headless(const struct htx_options *opts)
+{
+    switch (opts->cmd) {
+    case HTX_CMD_HELP:
+    case HTX_CMD_VERSION:
+    case HTX_CMD_INFO:
+    case HTX_CMD_REPORT:
+    case HTX_CMD_COUNTERS:
+        return true;
+    case HTX_CMD_DIFF:
+        return opts->diff_report;
+    default:
+        return false;
+    }
+}
 
-static int run(const struct htx_options *opts)
+int cli_run(const struct htx_options *opts)
 {
     switch (opts->cmd) {
     case HTX_CMD_HELP:
@@ -28,26 +37,9 @@ static int run(const struct htx_options *opts)
         return cli_report_main(opts);
     case HTX_CMD_COUNTERS:
         return cli_counters_main(opts);
-    case HTX_CMD_DIFF: {
-        /* Without --report the diff is the TUI's. */
-        int status = cli_diff_main(opts);
-        return status >= 0 ? status : ui_main(opts);
-    }
+    case HTX_CMD_DIFF:
+        return cli_diff_main(opts);
     default:
-        return ui_main(opts);
+        return 2;
     }
-}
-
-int cli_main(int argc, char **argv)
-{
-    struct htx_options opts;
-    struct err e = {0, ""};
-    htx_options_init(&opts);
-    int status;
-    if (htx_options_parse(&opts, argc, argv, getenv("NO_COLOR"), &e) < 0)
-        status = cli_fail(&e);
-    else
-        status = run(&opts);
-    htx_options_fini(&opts);
-    return status;
 }

@@ -1,10 +1,17 @@
 #ifndef HTX_CLI_CLI_H
 #define HTX_CLI_CLI_H
 
-/* Entry point of the program: parses argv, runs the headless commands
- * (info, report, counters, diff --report) or hands over to the UI, and
- * returns the process exit status (0 ok, 1 bad input, 2 bad usage). Borrows
- * argv until return and frees everything it allocated. */
-int cli_main(int argc, char **argv);
+#include <stdbool.h>
+
+#include "app/options.h"
+
+/* Whether opts names a headless command (help, version, info, report,
+ * counters, diff --report) rather than the TUI. */
+bool cli_is_headless(const struct htx_options *opts);
+
+/* Runs the headless command opts names and returns the process exit status
+ * (0 ok, 1 bad input, 2 bad usage, 3 diff regression gate). Borrows opts
+ * until return. Only for opts where cli_is_headless is true. */
+int cli_run(const struct htx_options *opts);
 
 #endif

@@ -4,8 +4,8 @@
 #include <stdio.h>
 
 #include "analysis/table.h"
-#include "cli/format.h"
-#include "cli/options.h"
+#include "app/format.h"
+#include "app/options.h"
 #include "model/model.h"
 
 /* The headless commands. Each *_main loads what opts names, writes its

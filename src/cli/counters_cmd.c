@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "analysis/series.h"
-#include "cli/session.h"
+#include "app/session.h"
 #include "trace/counters_write.h"
 
 /* `htx counters`: for each selected rank, a new file beside its trace with
@@ -27,7 +27,7 @@ static int write_rank(const struct model *m, const struct rank_model *r, bool fo
         rc = counters_write_file(r->path, dst, force, series, n, e);
     if (rc)
         return rc;
-    if (cli_stdout_is_tty())
+    if (app_stdout_is_tty())
         format_write_escaped(stdout, dst);
     else
         fputs(dst, stdout);
@@ -39,9 +39,9 @@ static int write_rank(const struct model *m, const struct rank_model *r, bool fo
 int cli_counters_main(const struct htx_options *opts)
 {
     struct err e = {0, ""};
-    struct model *m = cli_open(opts, &e);
+    struct model *m = app_open(opts, &e);
     if (!m)
-        return cli_fail(&e);
+        return app_fail(&e);
     int status = 0;
     struct arena scratch;
     arena_init(&scratch, 1 << 20);
@@ -49,7 +49,7 @@ int cli_counters_main(const struct htx_options *opts)
         if (!m->ranks[i].selected)
             continue;
         int rc = write_rank(m, &m->ranks[i], opts->force, &scratch, &e);
-        int s = rc ? cli_fail(&e) : 0;
+        int s = rc ? app_fail(&e) : 0;
         status = s > status ? s : status;
         arena_reset(&scratch);
     }

@@ -7,9 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/diff_request.h"
 #include "cli/diff_out.h"
-#include "cli/format.h"
-#include "cli/session.h"
+#include "app/format.h"
+#include "app/session.h"
 
 #define EXIT_REGRESSION 3
 
@@ -21,40 +22,6 @@ struct side {
     struct diff_plan plan;
 };
 
-static void request_lists(const struct htx_int_list *ranks, const struct htx_int_list *iters,
-                          struct diff_request_side *out)
-{
-    memset(out, 0, sizeof *out);
-    if (!ranks->all) {
-        out->ranks = ranks->v;
-        out->nranks = ranks->n;
-    }
-    out->all_ranks = ranks->given && ranks->all;
-    if (!iters->all) {
-        out->iterations = iters->v;
-        out->niterations = iters->n;
-    }
-    out->all_iterations = iters->given && iters->all;
-}
-
-void cli_diff_request(const struct htx_options *opts, bool test, struct diff_request_side *out)
-{
-    const struct htx_int_list *r = test ? &opts->test_ranks : &opts->control_ranks;
-    const struct htx_int_list *it = test ? &opts->test_iterations : &opts->control_iterations;
-    request_lists(r->given ? r : &opts->ranks, it->given ? it : &opts->iterations, out);
-}
-
-void cli_diff_semantics(const struct htx_options *opts, struct semantics *out)
-{
-    struct semantics user;
-    htx_options_semantics(opts, &user);
-    diff_semantics(&user, out);
-    if (opts->last_step == HTX_LAST_STEP_DROP)
-        out->drop_last_step = true;
-    else if (opts->last_step == HTX_LAST_STEP_INCLUDE)
-        out->drop_last_step = false;
-}
-
 /* ---- loading and selecting ------------------------------------------------ */
 
 /* Prints "htx: <label>: <message>" and returns the exit status. */
@@ -63,7 +30,7 @@ static int fail(const char *label, struct err *e)
     if (!e->code)
         e->code = ERR_INTERNAL;
     err_prefix(e, "%s", label);
-    return cli_fail(e);
+    return app_fail(e);
 }
 
 static void warn_side(const struct side *s)
@@ -72,15 +39,15 @@ static void warn_side(const struct side *s)
         const char *nl = strchr(n, '\n');
         int len = (int)(nl ? (size_t)(nl - n) : strlen(n));
         if (len > 0)
-            cli_warn("%s: %.*s", s->label, len, n);
+            app_warn("%s: %.*s", s->label, len, n);
         n = nl ? nl + 1 : NULL;
     }
     for (size_t i = 0; i < s->m->nfailed; i++) {
         const struct failed_file *f = &s->m->failed[i];
         if (strstr(f->message, f->path))
-            cli_warn("%s: skipped %s", s->label, f->message);
+            app_warn("%s: skipped %s", s->label, f->message);
         else
-            cli_warn("%s: skipped %s: %s", s->label, f->path, f->message);
+            app_warn("%s: skipped %s: %s", s->label, f->path, f->message);
     }
 }
 
@@ -89,7 +56,7 @@ static int load_side(const struct htx_options *opts, const struct semantics *sem
 {
     struct err e = {0, ""};
     struct load_opts lo;
-    if (cli_load_opts_init(&lo, opts, &e) < 0)
+    if (app_load_opts_init(&lo, opts, &e) < 0)
         return fail(s->label, &e);
     s->m = model_load(&s->path, 1, sem, &lo, &e);
     if (!s->m)
@@ -102,9 +69,9 @@ static int select_side(const struct htx_options *opts, struct side *s, struct ar
 {
     struct err e = {0, ""};
     struct diff_request_side req;
-    cli_diff_request(opts, strcmp(s->label, "test") == 0, &req);
+    app_diff_request(opts, strcmp(s->label, "test") == 0, &req);
     if (diff_resolve_side(s->m, &req, s->label, a, &s->plan, &e))
-        return cli_fail(&e);   /* the message names the side already */
+        return app_fail(&e);   /* the message names the side already */
     struct selection sel;
     diff_plan_selection(&s->plan, &sel);
     sel.has_window = opts->has_window;
@@ -165,22 +132,22 @@ static int write_report(const struct htx_options *opts, const struct side *sides
                         const struct table_list *tl, bool hta)
 {
     struct err e = {0, ""};
-    struct cli_out out;
-    if (cli_out_open(&out, &e))
-        return cli_fail(&e);
+    struct app_out out;
+    if (app_out_open(&out, &e))
+        return app_fail(&e);
     struct format_opts fo;
     format_opts_default(&fo);
     fo.ascii = opts->ascii;
-    fo.escape_controls = cli_stdout_is_tty();
+    fo.escape_controls = app_stdout_is_tty();
     struct diff_out_side os[2];
     for (int k = 0; k < 2; k++)
         os[k] = (struct diff_out_side){sides[k].label, sides[k].path, sides[k].m, &sides[k].plan};
     if (diff_write(out.f, opts->format, &fo, os, tl, hta)) {
-        cli_out_discard(&out);
+        app_out_discard(&out);
         err_set(&e, ERR_IO, "cannot write the report");
-        return cli_fail(&e);
+        return app_fail(&e);
     }
-    return cli_out_commit(&out, stdout, &e) ? cli_fail(&e) : 0;
+    return app_out_commit(&out, stdout, &e) ? app_fail(&e) : 0;
 }
 
 /* ---- the command ----------------------------------------------------------- */
@@ -194,7 +161,7 @@ static enum diff_device device_of(enum htx_device d)
 static int diff_report(const struct htx_options *opts, struct side *sides, struct arena *a)
 {
     struct semantics sem;
-    cli_diff_semantics(opts, &sem);
+    app_diff_semantics(opts, &sem);
     for (int k = 0; k < 2; k++) {
         int rc = load_side(opts, &sem, &sides[k]);
         if (!rc)
@@ -223,8 +190,6 @@ static int diff_report(const struct htx_options *opts, struct side *sides, struc
 
 int cli_diff_main(const struct htx_options *opts)
 {
-    if (!opts->diff_report)
-        return -1;
     if (opts->npaths != 2) {
         fprintf(stderr, "htx diff: expected CONTROL and TEST\n");
         return 2;

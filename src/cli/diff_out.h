@@ -6,8 +6,8 @@
 
 #include "analysis/diff.h"
 #include "analysis/table.h"
-#include "cli/format.h"
-#include "cli/options.h"
+#include "app/format.h"
+#include "app/options.h"
 
 /* Writing `htx diff --report` (DESIGN.md "Report formats"): the same shapes
  * as `htx report`, with both sides in "inputs" and ops_diff as HTA's object

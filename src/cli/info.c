@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/session.h"
+#include "app/session.h"
 #include "util/sort.h"
 #include "util/vec.h"
 
@@ -245,18 +245,18 @@ void info_write_json(FILE *f, const struct model *m, const struct htx_options *o
 int cli_info_main(const struct htx_options *opts)
 {
     struct err e = {0, ""};
-    struct model *m = cli_open(opts, &e);
+    struct model *m = app_open(opts, &e);
     if (!m)
-        return cli_fail(&e);
-    struct cli_out out;
-    int rc = cli_out_open(&out, &e);
+        return app_fail(&e);
+    struct app_out out;
+    int rc = app_out_open(&out, &e);
     if (!rc) {
         if (opts->format == HTX_FORMAT_JSON)
             info_write_json(out.f, m, opts);
         else
             info_write_text(out.f, m, opts);
-        rc = cli_out_commit(&out, stdout, &e);
+        rc = app_out_commit(&out, stdout, &e);
     }
     model_free(m);
-    return rc ? cli_fail(&e) : 0;
+    return rc ? app_fail(&e) : 0;
 }

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
-#include "cli/session.h"
+#include "app/session.h"
 
 /* `htx report`: runs the analyses --analysis names (all by default) over
  * the selection, then writes every table at once, so an analysis that fails
@@ -15,7 +15,7 @@ static void output_opts(const struct htx_options *opts, struct format_opts *fo)
     format_opts_default(fo);
     fo->ascii = opts->ascii;
     fo->short_names = opts->short_names;
-    fo->escape_controls = cli_stdout_is_tty();
+    fo->escape_controls = app_stdout_is_tty();
 }
 
 /* Runs the chosen analyses into lists[0..*nlists). */
@@ -45,28 +45,28 @@ static int run_analyses(const struct model *m, const struct htx_options *opts,
 int cli_report_main(const struct htx_options *opts)
 {
     struct err e = {0, ""};
-    struct model *m = cli_open(opts, &e);
+    struct model *m = app_open(opts, &e);
     if (!m)
-        return cli_fail(&e);
+        return app_fail(&e);
     struct arena scratch;
     arena_init(&scratch, 1 << 20);
     struct table_list lists[ANALYSIS_COUNT];
     size_t nlists = 0;
-    struct cli_out out = {0};
+    struct app_out out = {0};
     int rc = run_analyses(m, opts, &scratch, lists, &nlists, &e);
     if (!rc)
-        rc = cli_out_open(&out, &e);
+        rc = app_out_open(&out, &e);
     if (!rc) {
         struct format_opts fo;
         output_opts(opts, &fo);
         if (report_write(out.f, m, opts, lists, nlists, &fo) < 0) {
-            cli_out_discard(&out);
+            app_out_discard(&out);
             rc = err_set(&e, ERR_NOMEM, "report: cannot build the output");
         } else {
-            rc = cli_out_commit(&out, stdout, &e);
+            rc = app_out_commit(&out, stdout, &e);
         }
     }
     arena_fini(&scratch);
     model_free(m);
-    return rc ? cli_fail(&e) : 0;
+    return rc ? app_fail(&e) : 0;
 }

@@ -4,8 +4,8 @@
 #include <stdio.h>
 
 #include "analysis/analysis.h"
-#include "cli/options.h"
-#include "cli/session.h"
+#include "app/options.h"
+#include "app/session.h"
 #include "ui/app.h"
 #include "ui/view_diff.h"
 
@@ -48,7 +48,7 @@ int ui_main(const struct htx_options *opts)
     c.window_end = sel.window_end;
     struct load_opts lo;
     struct err e = {0, ""};
-    if (cli_load_opts_init(&lo, opts, &e) < 0) {
+    if (app_load_opts_init(&lo, opts, &e) < 0) {
         fprintf(stderr, "htx: %s\n", e.msg);
         return err_exit_status(e.code);
     }

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/format.h"
+#include "app/format.h"
 #include "ui/text.h"
 
 #define WIDTH_SAMPLE_ROWS 5000  /* widths from the first rows: bounded cost */

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "analysis/common.h"
-#include "cli/diff_cmd.h"
-#include "cli/options.h"
+#include "app/diff_request.h"
+#include "app/options.h"
 #include "ui/text.h"
 
 /* The diff view's state and keys; drawing is in view_diff_draw.c. */
@@ -69,7 +69,7 @@ int ui_diff_open(struct ui_state *st, const struct model *control, const struct 
         s->label = labels[k];
         s->m = models[k];
         s->rank = s->iter = -1;
-        cli_diff_request(opts, k == 1, &s->initial);
+        app_diff_request(opts, k == 1, &s->initial);
         int rc = side_iterations(s, &d->keep, e);
         if (rc) {
             st->diff = d;

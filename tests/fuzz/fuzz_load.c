@@ -10,7 +10,7 @@
 #include <zlib.h>
 
 #include "analysis/analysis.h"
-#include "cli/format.h"
+#include "app/format.h"
 #include "model/model.h"
 #include "trace/read.h"
 #include "trace/source.h"

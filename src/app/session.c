@@ -1,5 +1,5 @@
 #include "config.h"
-#include "cli/session.h"
+#include "app/session.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/format.h"
+#include "app/format.h"
 
 /* Messages quote file names from directory listings and trace metadata:
  * their control characters are escaped as on stdout, so a hostile name
@@ -20,7 +20,7 @@ static void write_message(const char *prefix, const char *msg)
     fputc('\n', stderr);
 }
 
-void cli_warn(const char *fmt, ...)
+void app_warn(const char *fmt, ...)
 {
     char msg[8192];
     va_list ap;
@@ -30,7 +30,7 @@ void cli_warn(const char *fmt, ...)
     write_message("htx: warning: ", msg);
 }
 
-int cli_fail(const struct err *e)
+int app_fail(const struct err *e)
 {
     write_message("htx: ", e->msg[0] ? e->msg : "unknown error");
     int status = err_exit_status(e->code);
@@ -44,7 +44,7 @@ static void warn_notes(const char *notes)
         const char *nl = strchr(notes, '\n');
         int len = (int)(nl ? (size_t)(nl - notes) : strlen(notes));
         if (len > 0)
-            cli_warn("%.*s", len, notes);
+            app_warn("%.*s", len, notes);
         notes = nl ? nl + 1 : NULL;
     }
 }
@@ -79,7 +79,7 @@ static bool parse_size(const char *text, uint64_t *bytes)
     return true;
 }
 
-int cli_load_opts_init(struct load_opts *lo, const struct htx_options *opts, struct err *e)
+int app_load_opts_init(struct load_opts *lo, const struct htx_options *opts, struct err *e)
 {
     memset(lo, 0, sizeof *lo);
     lo->threads = opts->threads;
@@ -94,7 +94,7 @@ static struct model *load(const struct htx_options *opts, const struct semantics
                           struct err *e)
 {
     struct load_opts lo;
-    if (cli_load_opts_init(&lo, opts, e) < 0)
+    if (app_load_opts_init(&lo, opts, e) < 0)
         return NULL;
     struct model *m = model_load(opts->paths, opts->npaths, sem, &lo, e);
     if (!m)
@@ -103,9 +103,9 @@ static struct model *load(const struct htx_options *opts, const struct semantics
     for (size_t i = 0; i < m->nfailed; i++) {
         const struct failed_file *f = &m->failed[i];
         if (strstr(f->message, f->path))
-            cli_warn("skipped %s", f->message);
+            app_warn("skipped %s", f->message);
         else
-            cli_warn("skipped %s: %s", f->path, f->message);
+            app_warn("skipped %s: %s", f->path, f->message);
     }
     return m;
 }
@@ -157,7 +157,7 @@ static int select_checked(struct model *m, const struct htx_options *opts, struc
     return model_select(m, &sel, e);
 }
 
-struct model *cli_open(const struct htx_options *opts, struct err *e)
+struct model *app_open(const struct htx_options *opts, struct err *e)
 {
     struct semantics sem;
     htx_options_semantics(opts, &sem);
@@ -169,7 +169,7 @@ struct model *cli_open(const struct htx_options *opts, struct err *e)
     return m;
 }
 
-int cli_out_open(struct cli_out *o, struct err *e)
+int app_out_open(struct app_out *o, struct err *e)
 {
     o->buf = NULL;
     o->len = 0;
@@ -179,7 +179,7 @@ int cli_out_open(struct cli_out *o, struct err *e)
     return 0;
 }
 
-int cli_out_commit(struct cli_out *o, FILE *dst, struct err *e)
+int app_out_commit(struct app_out *o, FILE *dst, struct err *e)
 {
     bool bad = ferror(o->f) != 0;
     bad |= fclose(o->f) != 0;
@@ -197,7 +197,7 @@ int cli_out_commit(struct cli_out *o, FILE *dst, struct err *e)
     return 0;
 }
 
-void cli_out_discard(struct cli_out *o)
+void app_out_discard(struct app_out *o)
 {
     if (o->f)
         fclose(o->f);
@@ -206,7 +206,7 @@ void cli_out_discard(struct cli_out *o)
     o->buf = NULL;
 }
 
-bool cli_stdout_is_tty(void)
+bool app_stdout_is_tty(void)
 {
     return isatty(STDOUT_FILENO) == 1;
 }

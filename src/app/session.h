@@ -1,10 +1,10 @@
-#ifndef HTX_CLI_SESSION_H
-#define HTX_CLI_SESSION_H
+#ifndef HTX_APP_SESSION_H
+#define HTX_APP_SESSION_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cli/options.h"
+#include "app/options.h"
 #include "model/model.h"
 #include "util/err.h"
 
@@ -14,17 +14,17 @@
  * failing command prints nothing there. */
 
 /* Prints "htx: warning: ..." on stderr. Borrows its arguments until return. */
-void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void app_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Prints "htx: <e->msg>" on stderr and returns the exit status for e.
  * Borrows e until return. */
-int cli_fail(const struct err *e);
+int app_fail(const struct err *e);
 
 /* The load options every command uses: the thread count from opts and
  * the per-file limit on uncompressed bytes from $HTX_MAX_INPUT_SIZE
  * ("64M", "4G"; unset or 0 = no limit), a guard against gzip bombs.
  * ERR_USAGE when the variable is not a size. */
-int cli_load_opts_init(struct load_opts *lo, const struct htx_options *opts, struct err *e);
+int app_load_opts_init(struct load_opts *lo, const struct htx_options *opts, struct err *e);
 
 /* What every command that reads traces starts with: loads opts->paths with
  * the options' semantics and thread count, reports failed rank files and
@@ -32,25 +32,25 @@ int cli_load_opts_init(struct load_opts *lo, const struct htx_options *opts, str
  * --iteration named exists (ERR_USAGE naming the missing value) and applies
  * the selection. Returns NULL with e set when nothing loads or the
  * selection is wrong. Caller owns the model (model_free). */
-struct model *cli_open(const struct htx_options *opts, struct err *e);
+struct model *app_open(const struct htx_options *opts, struct err *e);
 
 /* Output collected in memory and written to stdout only on success. */
-struct cli_out {
+struct app_out {
     FILE *f;
     char *buf;
     size_t len;
 };
 
-/* Opens the memory stream; o owns the buffer until cli_out_commit or
- * cli_out_discard, one of which must follow. ERR_NOMEM on failure. */
-int cli_out_open(struct cli_out *o, struct err *e);
+/* Opens the memory stream; o owns the buffer until app_out_commit or
+ * app_out_discard, one of which must follow. ERR_NOMEM on failure. */
+int app_out_open(struct app_out *o, struct err *e);
 /* Writes the collected output to dst and frees the buffer; ERR_IO when the
  * buffer or dst failed (full disk, closed pipe). */
-int cli_out_commit(struct cli_out *o, FILE *dst, struct err *e);
+int app_out_commit(struct app_out *o, FILE *dst, struct err *e);
 /* Drops the collected output and frees the buffer. */
-void cli_out_discard(struct cli_out *o);
+void app_out_discard(struct app_out *o);
 
 /* Whether stdout is a terminal (text escaping, bar widths). */
-bool cli_stdout_is_tty(void);
+bool app_stdout_is_tty(void);
 
 #endif

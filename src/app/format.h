@@ -1,5 +1,5 @@
-#ifndef HTX_CLI_FORMAT_H
-#define HTX_CLI_FORMAT_H
+#ifndef HTX_APP_FORMAT_H
+#define HTX_APP_FORMAT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
-# trace layer: add this layer's sources here.
-include $(srcdir)/src/trace/counters.mk
+# trace layer: reading trace files (gzip/plain, JSON) into a sink, and the
+# counters writer.
 libcore_a_SOURCES += \
 	src/trace/event.h src/trace/discover.h \
 	src/trace/number.c src/trace/number.h \
@@ -9,4 +9,5 @@ libcore_a_SOURCES += \
 	src/trace/fields.c src/trace/fields_cjson.c src/trace/fields.h \
 	src/trace/meta.c src/trace/meta.h \
 	src/trace/read.c src/trace/read.h \
-	src/trace/discover.c
+	src/trace/discover.c \
+	src/trace/counters_write.c src/trace/counters_write.h

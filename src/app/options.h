@@ -1,5 +1,5 @@
-#ifndef HTX_CLI_OPTIONS_H
-#define HTX_CLI_OPTIONS_H
+#ifndef HTX_APP_OPTIONS_H
+#define HTX_APP_OPTIONS_H
 
 #include <stdbool.h>
 #include <stddef.h>

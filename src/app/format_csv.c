@@ -1,5 +1,5 @@
 #include "config.h"
-#include "cli/format.h"
+#include "app/format.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 #include "config.h"
-#include "cli/options.h"
+#include "app/options.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,0 +1,18 @@
+# analysis layer: pure functions over the model, one analysis per file.
+libcore_a_SOURCES += \
+	src/analysis/analysis.h src/analysis/opts.c src/analysis/registry.c \
+	src/analysis/table.c src/analysis/table.h \
+	src/analysis/common.c src/analysis/common.h \
+	src/analysis/busy.c src/analysis/busy.h \
+	src/analysis/temporal.c src/analysis/kernels.c \
+	src/analysis/overlap.c src/analysis/idle.c \
+	src/analysis/launch.c src/analysis/queue.c src/analysis/membw.c \
+	src/analysis/counters.c src/analysis/series.h \
+	src/analysis/gpu_util.c src/analysis/gpu_util.h \
+	src/analysis/weighted.c src/analysis/weighted.h \
+	src/analysis/topn.c \
+	src/analysis/annotations.c src/analysis/annotations.h \
+	src/analysis/annotation_tables.c \
+	src/analysis/callgraph.c src/analysis/callgraph.h \
+	src/analysis/sequences.c \
+	src/analysis/diff.c src/analysis/diff.h src/analysis/diff_table.c
