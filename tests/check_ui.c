@@ -7,14 +7,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ui/charts.h"
-#include "ui/grid.h"
-#include "ui/keys.h"
-#include "ui/layout.h"
+#include "ui/widgets/charts.h"
+#include "ui/widgets/grid.h"
+#include "ui/widgets/keys.h"
+#include "ui/widgets/layout.h"
 #include "ui/screen.h"
 #include "ui/sync.h"
-#include "ui/tables.h"
-#include "ui/text.h"
+#include "ui/widgets/tables.h"
+#include "ui/widgets/text.h"
 #include "ui/check_ui.h"
 
 /* The UI core without a terminal: text escaping and widths, time <-> column

@@ -7,10 +7,10 @@
 
 #include "analysis/diff.h"
 #include "app/options.h"
-#include "ui/grid.h"
-#include "ui/keys.h"
+#include "ui/widgets/grid.h"
+#include "ui/widgets/keys.h"
 #include "ui/state.h"
-#include "ui/view_diff.h"
+#include "ui/views/diff.h"
 
 /* The diff view without a terminal: its state, keys and the lines it draws
  * into a grid. */

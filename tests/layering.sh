@@ -2,7 +2,7 @@
 # The layering of STYLE.md §1 and §4, checked by grep on src/:
 # dependencies point down only (util < trace < model < analysis < app <
 # cli, ui < main.c; cli and ui never include each other); curses only in
-# src/ui (through ui/curses.h); cJSON and zlib only in src/trace; the core
+# src/ui/term (through ui/term/curses.h); cJSON and zlib only in src/trace; the core
 # layers (util, trace, model, analysis) never print and never exit.
 . "$(dirname "$0")/env.sh"
 
@@ -18,7 +18,7 @@ offenders() {
 # Prints every layering violation in the tree $1.
 violations() {
     for rule in \
-        "curses.h outside src/ui@${INCLUDE}[^>\"]*curses[^>\"]*\.h@^ui/" \
+        "curses.h outside src/ui/term@${INCLUDE}[^>\"]*curses[^>\"]*\.h@^ui/term/" \
         "cJSON outside src/trace@${INCLUDE}[^>\"]*cJSON[^>\"]*\.h@^trace/" \
         "zlib outside src/trace@${INCLUDE}zlib\.h@^trace/" \
         "trace header above its layer@${INCLUDE}trace/@^(trace|model|analysis|app|cli|ui)/|^main\.c$" \
@@ -44,12 +44,13 @@ plant=$tmpdir/src
 mkdir -p "$plant/model" "$plant/trace" "$plant/ui" "$plant/analysis" "$plant/util" \
     "$plant/app" "$plant/cli"
 printf '#include <ncursesw/curses.h>\n' > "$plant/model/a.c"
-printf '#include "ui/curses.h"\n' > "$plant/analysis/b.c"
+printf '#include "ui/term/curses.h"\n' > "$plant/analysis/b.c"
 printf '#include <cJSON.h>\n#include <zlib.h>\n' > "$plant/ui/c.c"
 printf '#include "model/model.h"\n' > "$plant/trace/d.c"
 printf 'void f(void) { fprintf(stderr, "x"); exit(1); }\n' > "$plant/analysis/e.c"
 printf '#include <zlib.h>\n#include <cJSON.h>\nint n = snprintf(0, 0, "");\n' > "$plant/trace/ok.c"
-printf '#include "ui/curses.h"\n#include "model/model.h"\n' > "$plant/ui/ok.c"
+mkdir -p "$plant/ui/term"
+printf '#include "ui/term/curses.h"\n#include "model/model.h"\n' > "$plant/ui/term/ok.c"
 printf '#include "trace/event.h"\n' > "$plant/util/f.c"
 printf '#include "app/options.h"\n' > "$plant/analysis/g.c"
 printf '#include "ui/ui.h"\n' > "$plant/cli/h.c"

@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ui/docs.h"
-#include "ui/keys.h"
-#include "ui/text.h"
-#include "ui/timeline.h"
+#include "ui/views/docs.h"
+#include "ui/widgets/keys.h"
+#include "ui/widgets/text.h"
+#include "ui/views/timeline_lanes.h"
 
 /* Global actions, the prompt, the overlays and mouse hit-testing. */
 

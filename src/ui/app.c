@@ -11,11 +11,11 @@
 #include <unistd.h>
 
 #include "ui/actions.h"
-#include "ui/draw.h"
-#include "ui/keys.h"
+#include "ui/term/draw.h"
+#include "ui/widgets/keys.h"
 #include "ui/screen.h"
 #include "ui/sync.h"
-#include "ui/term.h"
+#include "ui/term/term.h"
 
 #define SCRIPT_MAX (1 << 20)
 

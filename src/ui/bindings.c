@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ui/keys.h"
+#include "ui/widgets/keys.h"
 
 /* The key table. Each key has bindings for the contexts where it means
  * something; the focused pane's context is tried first (ui_dispatch). The

@@ -7,7 +7,7 @@
 #include "app/options.h"
 #include "app/session.h"
 #include "ui/app.h"
-#include "ui/view_diff.h"
+#include "ui/views/diff.h"
 
 /* The TUI's entry point: turns the parsed command line into a ui_config.
  * This is the only UI file that names analysis_list (the registry), so the

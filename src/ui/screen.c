@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "ui/actions.h"
-#include "ui/text.h"
-#include "ui/timeline.h"
+#include "ui/widgets/text.h"
+#include "ui/views/timeline_lanes.h"
 #include "ui/view.h"
 
 #define BUSY_CELLS 6

@@ -2,7 +2,7 @@
 #define HTX_UI_SCREEN_H
 
 #include "model/model.h"
-#include "ui/grid.h"
+#include "ui/widgets/grid.h"
 #include "ui/state.h"
 
 /* Composes whole screens into a grid (no curses): the main screen (title

@@ -7,9 +7,9 @@
 
 #include "analysis/analysis.h"
 #include "model/model.h"
-#include "ui/charts.h"
-#include "ui/layout.h"
-#include "ui/tables.h"
+#include "ui/widgets/charts.h"
+#include "ui/widgets/layout.h"
+#include "ui/widgets/tables.h"
 #include "util/arena.h"
 
 /* Everything the TUI knows, as plain data (STYLE.md §5): the focused pane,

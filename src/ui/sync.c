@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "ui/actions.h"
-#include "ui/docs.h"
+#include "ui/views/docs.h"
 #include "ui/screen.h"
-#include "ui/timeline.h"
+#include "ui/views/timeline_lanes.h"
 
 #define BUSY_SAMPLES 240
 

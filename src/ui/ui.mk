@@ -1,21 +1,28 @@
-# ui layer: the TUI. Only term.c and draw.c include curses (through ui/curses.h);
-# everything else works on plain data and is unit-tested without a terminal.
+# ui layer: the TUI, in three parts:
+#   src/ui/term/     the terminal: the only files that include curses (through
+#                    term/curses.h), painting grids and reading keys;
+#   src/ui/widgets/  curses-free building blocks: text width, keys, layout,
+#                    grids, tables and charts;
+#   src/ui/views/    one view per file (<view>.c), its key actions in
+#                    <view>_actions.c, bound in bindings.c (the one key table);
+# and at the top the state, the actions every view shares, the key table,
+# sync (selection -> derived data), screen composition and the main loop.
 libui_a_SOURCES += \
-	src/ui/ui.h src/ui/curses.h \
-	src/ui/text.c src/ui/text.h src/ui/keys.c src/ui/keys.h \
-	src/ui/layout.c src/ui/layout.h src/ui/grid.c src/ui/grid.h \
-	src/ui/tables.c src/ui/tables.h src/ui/charts.c src/ui/charts.h \
+	src/ui/ui.h src/ui/main.c src/ui/app.c src/ui/app.h \
 	src/ui/state.c src/ui/state.h src/ui/view.h \
-	src/ui/timeline.c src/ui/timeline.h src/ui/view_timeline.c \
-	src/ui/docs.c src/ui/docs.h src/ui/doc_views.c src/ui/diag.c \
-	src/ui/details.c src/ui/details.h \
 	src/ui/actions.c src/ui/actions.h src/ui/bindings.c \
-	src/ui/actions_ranks.c src/ui/actions_timeline.c src/ui/actions_doc.c \
-	src/ui/screen.c src/ui/screen.h src/ui/sync.c src/ui/sync.h \
-	src/ui/term.c src/ui/term.h src/ui/draw.c src/ui/draw.h \
-	src/ui/app.c src/ui/app.h \
-	src/ui/main.c
-# diff view (`htx diff`, view d): owned by the diff engineer
-libui_a_SOURCES += \
-	src/ui/view_diff.c src/ui/view_diff.h \
-	src/ui/view_diff_detail.c src/ui/view_diff_draw.c src/ui/view_diff_keys.c
+	src/ui/sync.c src/ui/sync.h src/ui/screen.c src/ui/screen.h \
+	src/ui/term/curses.h src/ui/term/term.c src/ui/term/term.h \
+	src/ui/term/draw.c src/ui/term/draw.h \
+	src/ui/widgets/text.c src/ui/widgets/text.h src/ui/widgets/keys.c src/ui/widgets/keys.h \
+	src/ui/widgets/layout.c src/ui/widgets/layout.h src/ui/widgets/grid.c src/ui/widgets/grid.h \
+	src/ui/widgets/tables.c src/ui/widgets/tables.h \
+	src/ui/widgets/charts.c src/ui/widgets/charts.h \
+	src/ui/views/rank_pane_actions.c \
+	src/ui/views/timeline.c src/ui/views/timeline_actions.c \
+	src/ui/views/timeline_lanes.c src/ui/views/timeline_lanes.h \
+	src/ui/views/timeline_details.c src/ui/views/timeline_details.h \
+	src/ui/views/docs.c src/ui/views/docs.h src/ui/views/docs_actions.c \
+	src/ui/views/docs_charts.c src/ui/views/diagnostics.c \
+	src/ui/views/diff.c src/ui/views/diff.h src/ui/views/diff_actions.c \
+	src/ui/views/diff_draw.c src/ui/views/diff_detail.c

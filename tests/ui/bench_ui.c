@@ -7,12 +7,12 @@
 
 #include "model/model.h"
 #include "ui/actions.h"
-#include "ui/draw.h"
-#include "ui/grid.h"
+#include "ui/term/draw.h"
+#include "ui/widgets/grid.h"
 #include "ui/screen.h"
 #include "ui/sync.h"
-#include "ui/term.h"
-#include "ui/timeline.h"
+#include "ui/term/term.h"
+#include "ui/views/timeline_lanes.h"
 
 /* make bench: the time of one full timeline redraw (compose the screen
  * into a grid, headless) with a cell area of 200 columns x 60 lanes, on

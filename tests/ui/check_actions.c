@@ -6,11 +6,11 @@
 #include <string.h>
 
 #include "ui/actions.h"
-#include "ui/docs.h"
-#include "ui/keys.h"
+#include "ui/views/docs.h"
+#include "ui/widgets/keys.h"
 #include "ui/screen.h"
 #include "ui/sync.h"
-#include "ui/timeline.h"
+#include "ui/views/timeline_lanes.h"
 #include "check_ui.h"
 
 /* Key -> action -> state, through the same key table the TUI uses, over

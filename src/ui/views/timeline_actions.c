@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui/details.h"
-#include "ui/text.h"
-#include "ui/timeline.h"
+#include "ui/views/timeline_details.h"
+#include "ui/widgets/text.h"
+#include "ui/views/timeline_lanes.h"
 
 /* Timeline actions: cursor, lanes, zoom, pan, details, window marks and
  * stepping through instances. */

@@ -1,5 +1,5 @@
 #include "config.h"
-#include "ui/view_diff.h"
+#include "ui/views/diff.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 #include "model/model.h"
-#include "ui/grid.h"
+#include "ui/widgets/grid.h"
 #include "ui/state.h"
 #include "util/err.h"
 

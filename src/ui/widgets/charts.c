@@ -1,11 +1,11 @@
 #include "config.h"
-#include "ui/charts.h"
+#include "ui/widgets/charts.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "ui/text.h"
+#include "ui/widgets/text.h"
 
 #define LABEL_MAX 28
 #define VALUE_W 10

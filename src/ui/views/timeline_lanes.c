@@ -1,5 +1,5 @@
 #include "config.h"
-#include "ui/timeline.h"
+#include "ui/views/timeline_lanes.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,11 +1,11 @@
 #include "config.h"
-#include "ui/docs.h"
+#include "ui/views/docs.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "ui/text.h"
+#include "ui/widgets/text.h"
 #include "ui/view.h"
 
 /* ---- building ---- */

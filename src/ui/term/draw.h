@@ -4,8 +4,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "ui/grid.h"
-#include "ui/term.h"
+#include "ui/widgets/grid.h"
+#include "ui/term/term.h"
 
 /* Paints grids with curses: the only code that turns a style id into
  * colours and attributes (tig's view_column_draw). */

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "analysis/series.h"
-#include "ui/docs.h"
-#include "ui/text.h"
+#include "ui/views/docs.h"
+#include "ui/widgets/text.h"
 
 /* What each analysis view adds to its tables: a chart drawn with block
  * characters and, where a table alone does not answer the question, a

@@ -1,11 +1,11 @@
 #include "config.h"
-#include "ui/draw.h"
+#include "ui/term/draw.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
 
-#include "ui/curses.h"
+#include "ui/term/curses.h"
 #include "util/err.h"
 
 static attr_t style_attr[UI_STYLE_COUNT];

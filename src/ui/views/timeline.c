@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ui/text.h"
-#include "ui/timeline.h"
+#include "ui/widgets/text.h"
+#include "ui/views/timeline_lanes.h"
 #include "ui/view.h"
 
 /* View 1: one lane per selected stream (and switched-on CPU thread), each

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ui/docs.h"
-#include "ui/text.h"
+#include "ui/views/docs.h"
+#include "ui/widgets/text.h"
 
 /* View i: what was loaded and what was skipped or assumed, per rank, and
  * why each empty analysis is empty (the answer to "it loaded but shows

@@ -1,10 +1,10 @@
 #include "config.h"
-#include "ui/grid.h"
+#include "ui/widgets/grid.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui/text.h"
+#include "ui/widgets/text.h"
 #include "util/err.h"
 
 int ui_grid_init(struct ui_grid *g, int rows, int cols, bool ascii)

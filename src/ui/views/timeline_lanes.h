@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "model/model.h"
-#include "ui/grid.h"
+#include "ui/widgets/grid.h"
 #include "ui/state.h"
 
 /* Timeline helpers shared by the timeline view, its actions and the

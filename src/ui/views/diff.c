@@ -1,5 +1,5 @@
 #include "config.h"
-#include "ui/view_diff.h"
+#include "ui/views/diff.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -10,7 +10,7 @@
 #include "analysis/common.h"
 #include "app/diff_request.h"
 #include "app/options.h"
-#include "ui/text.h"
+#include "ui/widgets/text.h"
 
 /* The diff view's state and keys; drawing is in view_diff_draw.c. */
 

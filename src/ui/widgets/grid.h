@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ui/layout.h"
+#include "ui/widgets/layout.h"
 
 /* The screen as plain data: rows x cols cells of (code point, style).
  * Panes fill a grid; ui/draw.c paints it with curses, and the tests read it

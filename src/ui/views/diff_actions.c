@@ -1,11 +1,11 @@
 #include "config.h"
-#include "ui/view_diff.h"
+#include "ui/views/diff.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "ui/keys.h"
-#include "ui/text.h"
+#include "ui/widgets/keys.h"
+#include "ui/widgets/text.h"
 
 /* The diff view's keys: moving, filtering by change and text, sorting,
  * switching devices, choosing each side's rank and iteration, and Enter on

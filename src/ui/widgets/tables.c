@@ -1,5 +1,5 @@
 #include "config.h"
-#include "ui/tables.h"
+#include "ui/widgets/tables.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "app/format.h"
-#include "ui/text.h"
+#include "ui/widgets/text.h"
 
 #define WIDTH_SAMPLE_ROWS 5000  /* widths from the first rows: bounded cost */
 #define WIDTH_CAP_TEXT 60

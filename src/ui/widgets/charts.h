@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ui/grid.h"
+#include "ui/widgets/grid.h"
 
 /* Charts drawn with block characters (ASCII with --ascii): horizontal bars
  * with eighth-cell resolution, stacked bars whose segments differ by glyph

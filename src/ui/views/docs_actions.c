@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ui/docs.h"
-#include "ui/text.h"
-#include "ui/timeline.h"
+#include "ui/views/docs.h"
+#include "ui/widgets/text.h"
+#include "ui/views/timeline_lanes.h"
 
 /* Actions of the analysis views: moving through tables, sorting,
  * searching, filtering, exporting, and jumping from a row to its

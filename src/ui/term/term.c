@@ -1,5 +1,5 @@
 #include "config.h"
-#include "ui/term.h"
+#include "ui/term/term.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui/curses.h"
-#include "ui/draw.h"
-#include "ui/keys.h"
+#include "ui/term/curses.h"
+#include "ui/term/draw.h"
+#include "ui/widgets/keys.h"
 
 static SCREEN *screen;
 static FILE *null_in, *null_out;

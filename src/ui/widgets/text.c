@@ -1,5 +1,5 @@
 #include "config.h"
-#include "ui/text.h"
+#include "ui/widgets/text.h"
 
 #include <stdio.h>
 #include <wchar.h>

@@ -1,14 +1,14 @@
 #include "config.h"
-#include "ui/view_diff.h"
+#include "ui/views/diff.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "ui/charts.h"
-#include "ui/layout.h"
-#include "ui/text.h"
+#include "ui/widgets/charts.h"
+#include "ui/widgets/layout.h"
+#include "ui/widgets/text.h"
 
 /* Drawing the diff view into a grid: a pinned block (the two sides, the
  * change counts, the top-10 Δ bars, the column header), then one line per

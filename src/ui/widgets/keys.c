@@ -1,11 +1,11 @@
 #include "config.h"
-#include "ui/keys.h"
+#include "ui/widgets/keys.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui/text.h"
+#include "ui/widgets/text.h"
 #include "util/vec.h"
 
 static const struct {

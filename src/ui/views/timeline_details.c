@@ -1,13 +1,13 @@
 #include "config.h"
-#include "ui/details.h"
+#include "ui/views/timeline_details.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "analysis/annotations.h"
-#include "ui/layout.h"
-#include "ui/text.h"
+#include "ui/widgets/layout.h"
+#include "ui/widgets/text.h"
 #include "util/vec.h"
 
 #define STACK_MAX 32

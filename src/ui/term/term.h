@@ -3,7 +3,7 @@
 
 #include <stdbool.h>
 
-#include "ui/grid.h"
+#include "ui/widgets/grid.h"
 #include "util/err.h"
 
 /* The terminal: curses set-up and tear-down, colours, keys and mouse, and

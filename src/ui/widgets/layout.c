@@ -1,5 +1,5 @@
 #include "config.h"
-#include "ui/layout.h"
+#include "ui/widgets/layout.h"
 
 /* ---- screen ---- */
 
