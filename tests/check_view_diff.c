@@ -9,6 +9,7 @@
 #include "app/options.h"
 #include "ui/widgets/grid.h"
 #include "ui/widgets/keys.h"
+#include "ui/actions.h"
 #include "ui/state.h"
 #include "ui/views/diff.h"
 
@@ -117,7 +118,7 @@ static const char *op_line(struct fixture *f, size_t i)
 
 static unsigned key(struct fixture *f, int k)
 {
-    return ui_view_diff.on_key(&f->st, f->c, k);
+    return ui_dispatch(&f->st, f->c, k);   /* the one key table, as the UI does */
 }
 
 static void keys(struct fixture *f, const char *s)
@@ -154,13 +155,13 @@ START_TEST(view_diff_should_filter_by_change_and_text)
 {
     struct fixture f;
     open_fixture(&f, SEMANTICS_HTA);
-    keys(&f, "a");
+    keys(&f, "A");
     ck_assert_uint_eq(state(&f)->nvis, 1);
     ck_assert_ptr_nonnull(strstr(op_line(&f, 0), "aten::new"));
     ck_assert_int_eq(op_line(&f, 0)[0], 'A');
-    keys(&f, "a");   /* again: everything */
+    keys(&f, "A");   /* again: everything */
     ck_assert_uint_eq(state(&f)->nvis, 6);
-    keys(&f, "+");
+    keys(&f, ">");
     ck_assert_uint_eq(state(&f)->nvis, 1);   /* aten::mm: 1 -> 2 calls */
     ck_assert_uint_eq(key(&f, UI_KEY_ESC), UI_REDRAW);
     ck_assert_uint_eq(state(&f)->nvis, 6);
@@ -169,8 +170,10 @@ START_TEST(view_diff_should_filter_by_change_and_text)
     ck_assert_ptr_nonnull(strstr(line(&f, 1), "filter \"aten\""));
     key(&f, UI_KEY_ESC);
     ck_assert_uint_eq(state(&f)->nvis, 6);
-    /* Esc with nothing to clear goes back to the global keys */
-    ck_assert(key(&f, UI_KEY_ESC) & UI_UNHANDLED);
+    /* Esc with nothing to clear is the global Esc: back to the previous view */
+    f.st.prev_view = UI_VIEW_TIMELINE;
+    key(&f, UI_KEY_ESC);
+    ck_assert_int_eq(f.st.view, UI_VIEW_TIMELINE);
     close_fixture(&f);
 }
 END_TEST
@@ -198,13 +201,15 @@ START_TEST(view_diff_should_search_and_switch_devices)
     keys(&f, "/cuda\n");
     ck_assert_ptr_nonnull(strstr(state(&f)->res.rows[state(&f)->vis[state(&f)->cur]].name,
                                  "cudaLaunchKernel"));
-    keys(&f, "g");
+    keys(&f, "K");
     ck_assert_int_eq(state(&f)->device, DIFF_DEVICE_GPU);
     ck_assert_uint_eq(state(&f)->nvis, 1);
-    keys(&f, "c");
+    keys(&f, "g");   /* first row, as in every table */
+    ck_assert_uint_eq(state(&f)->cur, 0);
+    keys(&f, "C");
     ck_assert_int_eq(state(&f)->device, DIFF_DEVICE_CPU);
     ck_assert_uint_eq(state(&f)->nvis, 5);
-    keys(&f, "c");
+    keys(&f, "C");
     ck_assert_int_eq(state(&f)->device, DIFF_DEVICE_ALL);
     close_fixture(&f);
 }
@@ -241,7 +246,9 @@ START_TEST(view_diff_should_open_both_timelines_of_a_row)
     ck_assert_ptr_nonnull(strstr(op_line(&f, 3), "r0 s7"));
     ck_assert_ptr_nonnull(strstr(op_line(&f, 3), "\u2588"));
     ck_assert_ptr_nonnull(strstr(op_line(&f, 5), "test r0"));
-    ck_assert(key(&f, 'q') & UI_UNHANDLED);   /* q still quits */
+    ck_assert(key(&f, 'j') == 0);   /* the table's keys wait while the op is open */
+    ck_assert(key(&f, 'q') & UI_QUIT);   /* q still quits */
+    f.st.quit = false;
     key(&f, UI_KEY_ESC);
     ck_assert(!state(&f)->detail.open);
     close_fixture(&f);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ui/views/diff.h"
 #include "ui/views/docs.h"
 #include "ui/widgets/keys.h"
 #include "ui/widgets/text.h"
@@ -42,7 +43,9 @@ unsigned ui_act_escape(struct ui_state *st, const struct model *m)
     struct ui_doc *d = &st->docs[st->view];
 
     (void)m;
-    if (ui_view_is_doc(st->view) && d->filter[0] && st->focus == UI_FOCUS_MAIN) {
+    if (st->view == UI_VIEW_DIFF && st->focus == UI_FOCUS_MAIN && ui_diff_escape(st)) {
+        // the diff closed its op's timelines or cleared its filters
+    } else if (ui_view_is_doc(st->view) && d->filter[0] && st->focus == UI_FOCUS_MAIN) {
         d->filter[0] = 0;
         ui_doc_rebuild_views(st, d);
         ui_state_message(st, false, "filter cleared");
@@ -154,27 +157,41 @@ unsigned ui_act_iter_prev(struct ui_state *st, const struct model *m)
     return iter_step(st, -1);
 }
 
+/* Opens the one prompt for p with the active view's current text. */
+static unsigned open_prompt(struct ui_state *st, enum ui_prompt p, const char *unsupported)
+{
+    const struct ui_view_ops *v = ui_view_get(st, st->view);
+    const char *text = v && v->prompt_initial ? v->prompt_initial(st, p) : NULL;
+    if (!text) {
+        ui_state_message(st, true, "%s", unsupported);
+        return UI_REDRAW;
+    }
+    st->prompt = p;
+    snprintf(st->prompt_text, sizeof st->prompt_text, "%s", text);
+    return UI_REDRAW;
+}
+
 unsigned ui_act_search(struct ui_state *st, const struct model *m)
 {
     (void)m;
-    st->prompt = UI_PROMPT_SEARCH;
-    if (st->view == UI_VIEW_TIMELINE)
-        snprintf(st->prompt_text, sizeof st->prompt_text, "%s", st->tl_search);
-    else
-        snprintf(st->prompt_text, sizeof st->prompt_text, "%s", st->docs[st->view].search);
-    return UI_REDRAW;
+    return open_prompt(st, UI_PROMPT_SEARCH, "this view has nothing to search");
 }
 
 unsigned ui_act_filter(struct ui_state *st, const struct model *m)
 {
     (void)m;
-    if (!ui_view_is_doc(st->view)) {
-        ui_state_message(st, true, "f filters the tables of views 2-9 and i");
+    return open_prompt(st, UI_PROMPT_FILTER, "f filters the tables of views 2-9, i and d");
+}
+
+unsigned ui_prompt_apply(struct ui_state *st, const struct model *m)
+{
+    enum ui_prompt p = st->prompt;
+    const struct ui_view_ops *v = ui_view_get(st, st->view);
+
+    st->prompt = UI_PROMPT_NONE;
+    if (!v || !v->prompt_apply)
         return UI_REDRAW;
-    }
-    st->prompt = UI_PROMPT_FILTER;
-    snprintf(st->prompt_text, sizeof st->prompt_text, "%s", st->docs[st->view].filter);
-    return UI_REDRAW;
+    return v->prompt_apply(st, m, p, st->prompt_text);
 }
 
 /* ---- prompt ---- */
@@ -258,24 +275,14 @@ static unsigned overlay_key(struct ui_state *st, const struct model *m, int key)
 
 /* ---- dispatch ---- */
 
-unsigned ui_context(const struct ui_state *st)
-{
-    if (st->focus == UI_FOCUS_RANKS)
-        return UI_CTX_RANKS;
-    if (st->view == UI_VIEW_TIMELINE)
-        return UI_CTX_TIMELINE;
-    if (ui_view_is_doc(st->view))
-        return UI_CTX_DOC;
-    return UI_CTX_VIEW;
-}
-
+/* The binding of key in exactly context ctx (UI_CTX_ANY: the global ones). */
 static const struct ui_binding *find_binding(int key, unsigned ctx)
 {
     size_t n;
     const struct ui_binding *b = ui_bindings(&n);
 
     for (size_t i = 0; i < n; i++)
-        if (b[i].key == key && (b[i].ctx & ctx))
+        if (b[i].key == key && b[i].ctx == ctx)
             return &b[i];
     return NULL;
 }
@@ -284,12 +291,14 @@ static unsigned view_ctx(const struct ui_state *st)
 {
     if (st->view == UI_VIEW_TIMELINE)
         return UI_CTX_TIMELINE;
-    return ui_view_is_doc(st->view) ? UI_CTX_DOC : UI_CTX_VIEW;
+    if (ui_view_is_doc(st->view))
+        return UI_CTX_DOC;
+    const struct ui_diff *d = st->diff;
+    return d && d->detail.open ? UI_CTX_DIFF_DETAIL : UI_CTX_DIFF;
 }
 
 unsigned ui_dispatch(struct ui_state *st, const struct model *m, int key)
 {
-    const struct ui_view_ops *v = ui_view_get(st, st->view);
     const struct ui_binding *b = NULL;
 
     if (key == UI_KEY_RESIZE)
@@ -301,19 +310,14 @@ unsigned ui_dispatch(struct ui_state *st, const struct model *m, int key)
         return overlay_key(st, m, key);
     if (key == UI_KEY_INTERRUPT)
         return ui_act_quit(st, m);
-    if (st->focus == UI_FOCUS_MAIN && v && v->on_key) {
-        unsigned r = v->on_key(st, m, key);
-        if (!(r & UI_UNHANDLED))
-            return r;
-    }
     // The focused pane's keys first, then the active view's, then global.
     if (st->focus == UI_FOCUS_RANKS)
         b = find_binding(key, UI_CTX_RANKS);
     if (!b)
         b = find_binding(key, view_ctx(st));
     if (!b)
-        return 0;
-    return b->fn(st, m);
+        b = find_binding(key, UI_CTX_ANY);
+    return b ? b->fn(st, m) : 0;
 }
 
 /* ---- mouse ---- */

@@ -16,12 +16,9 @@
 /* Every binding, in the order the help overlay lists them. */
 const struct ui_binding *ui_bindings(size_t *n);
 
-/* Where the keys go right now (enum ui_context bit). */
-unsigned ui_context(const struct ui_state *st);
-
 /* Handles one key: the prompt or an overlay when one is open, else the
- * active view's on_key, else the first binding for the key and context.
- * Unbound keys return 0. */
+ * binding of the focused pane's context, then the active view's context,
+ * then the global one (UI_CTX_ANY). Unbound keys return 0. */
 unsigned ui_dispatch(struct ui_state *st, const struct model *m, int key);
 
 /* A mouse event at screen (y, x): button 1 press selects/moves the cursor
@@ -105,8 +102,18 @@ unsigned ui_act_doc_enter(struct ui_state *st, const struct model *m);
 unsigned ui_act_doc_search_next(struct ui_state *st, const struct model *m);
 unsigned ui_act_doc_search_prev(struct ui_state *st, const struct model *m);
 
-/* Applies a finished prompt: search or filter text for the current view. */
+/* Applies a finished prompt: hands its text to the active view. */
 unsigned ui_prompt_apply(struct ui_state *st, const struct model *m);
+
+/* The prompt of the table views (2-9, i): their search and filter texts. */
+const char *ui_doc_prompt_initial(const struct ui_state *st, enum ui_prompt p);
+unsigned ui_doc_prompt_apply(struct ui_state *st, const struct model *m, enum ui_prompt p,
+                             const char *text);
+
+/* The timeline's prompt: search only. */
+const char *ui_tl_prompt_initial(const struct ui_state *st, enum ui_prompt p);
+unsigned ui_tl_prompt_apply(struct ui_state *st, const struct model *m, enum ui_prompt p,
+                            const char *text);
 
 /* Keeps the doc cursor visible after a move (body height from st->layout). */
 void ui_doc_scroll(struct ui_state *st);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ui/views/diff.h"
 #include "ui/widgets/keys.h"
 
 /* The key table. Each key has bindings for the contexts where it means
@@ -32,6 +33,7 @@ VIEW_ACTION(view_diff, UI_VIEW_DIFF)
 #define D UI_CTX_DOC
 #define R UI_CTX_RANKS
 #define A UI_CTX_ANY
+#define F UI_CTX_DIFF
 
 static const struct ui_binding bindings[] = {
     {'?', A, ui_act_help, "show this help"},
@@ -121,12 +123,46 @@ static const struct ui_binding bindings[] = {
     {'s', D, ui_act_doc_sort, "sort by the next column"},
     {'S', D, ui_act_doc_sort_reverse, "reverse the sort"},
     {'e', D, ui_act_doc_export, "export the table as CSV to a new file"},
+
+    {'j', F, ui_act_diff_down, "next row"},
+    {UI_KEY_DOWN, F, ui_act_diff_down, "next row"},
+    {'k', F, ui_act_diff_up, "previous row"},
+    {UI_KEY_UP, F, ui_act_diff_up, "previous row"},
+    {UI_KEY_PGDN, F, ui_act_diff_page_down, "page down"},
+    {UI_KEY_PGUP, F, ui_act_diff_page_up, "page up"},
+    {'g', F, ui_act_diff_first, "first row"},
+    {UI_KEY_HOME, F, ui_act_diff_first, "first row"},
+    {'G', F, ui_act_diff_last, "last row"},
+    {UI_KEY_END, F, ui_act_diff_last, "last row"},
+    {'A', F, ui_act_diff_added, "only added ops (again: all)"},
+    {'X', F, ui_act_diff_deleted, "only deleted ops (again: all)"},
+    {'>', F, ui_act_diff_increased, "only ops called more often (again: all)"},
+    {'<', F, ui_act_diff_decreased, "only ops called less often (again: all)"},
+    {'~', F, ui_act_diff_unchanged, "only ops called as often (again: all)"},
+    {'*', F, ui_act_diff_all, "every op, no filter"},
+    {'s', F, ui_act_diff_sort, "sort by Δ duration, Δ count or name"},
+    {'S', F, ui_act_diff_sort_reverse, "reverse the sort"},
+    {'C', F, ui_act_diff_cpu, "CPU ops only (again: all)"},
+    {'K', F, ui_act_diff_gpu, "GPU kernels only (again: all)"},
+    {'r', F, ui_act_diff_control_rank, "next control rank (then all, then as opened)"},
+    {'R', F, ui_act_diff_test_rank, "next test rank"},
+    {']', F, ui_act_diff_iter_next, "next iteration on both sides"},
+    {'[', F, ui_act_diff_iter_prev, "previous iteration on both sides"},
+    {'}', F, ui_act_diff_test_iter_next, "next test iteration"},
+    {'{', F, ui_act_diff_test_iter_prev, "previous test iteration"},
+    {'b', F, ui_act_diff_chart, "show or hide the top-10 Δ bars"},
+    {UI_KEY_ENTER, F, ui_act_diff_enter, "the op on both timelines (again: back)"},
+    {'n', F, ui_act_diff_search_next, "next match"},
+    {'N', F, ui_act_diff_search_prev, "previous match"},
+    {UI_KEY_ENTER, UI_CTX_DIFF_DETAIL, ui_act_diff_enter, "back to the table"},
+    {UI_KEY_BACKSPACE, UI_CTX_DIFF_DETAIL, ui_act_diff_enter, "back to the table"},
 };
 
 #undef T
 #undef D
 #undef R
 #undef A
+#undef F
 
 const struct ui_binding *ui_bindings(size_t *n)
 {
@@ -187,8 +223,6 @@ int ui_help_lines(struct ui_state *st)
 {
     size_t n, cap = 0;
     const struct ui_binding *b = ui_bindings(&n);
-    const struct ui_view_ops *v = ui_view_get(st, st->view);
-
     arena_reset(&st->overlay_arena);
     st->overlay_lines = NULL;
     st->noverlay_lines = 0;
@@ -199,8 +233,10 @@ int ui_help_lines(struct ui_state *st)
         rc = section(st, &cap, "Timeline (view 1)", b, n, UI_CTX_TIMELINE);
     if (rc == 0)
         rc = section(st, &cap, "Tables (views 2-9, i)", b, n, UI_CTX_DOC);
-    if (rc == 0 && v && v->bindings)
-        rc = section(st, &cap, v->name, v->bindings, v->nbindings, UI_CTX_VIEW);
+    if (rc == 0)
+        rc = section(st, &cap, "Diff (view d, htx diff)", b, n, UI_CTX_DIFF);
+    if (rc == 0)
+        rc = section(st, &cap, "Diff with an op's timelines open", b, n, UI_CTX_DIFF_DETAIL);
     if (rc == 0)
         rc = add_line(st, &cap, "Mouse: click a tab, a lane, a row or a pane; the wheel scrolls.");
     if (rc == 0)

@@ -10,13 +10,13 @@
 
 /* A view is what fills the main pane (tig's view_ops): it says how many rows
  * it has, draws row i into a grid line, and may recompute its data when the
- * selection changes. Views never touch curses. The key table (ui/actions.h)
- * calls on_key first, so a view can take keys of its own; it returns
- * UI_UNHANDLED for keys it leaves to the global table, and lists its keys
- * in `bindings` for the help overlay.
+ * selection changes. Views never touch curses. A view's keys are rows of
+ * the one key table (ui/bindings.c) under the view's context; the text
+ * prompt (search, filter) is shared, and the view only says what the
+ * prompt starts with and what its text does.
  *
  * Pinned rows stay at the top of the pane (axis, table header); the
- * others scroll, starting at top(). The diff view (ui/view_diff.c) keeps
+ * others scroll, starting at top(). The diff view (ui/views/diff.c) keeps
  * its own state behind st->diff. */
 
 typedef unsigned (*ui_action_fn)(struct ui_state *st, const struct model *m);
@@ -26,7 +26,8 @@ enum ui_context {
     UI_CTX_RANKS = 1 << 0,     /* left pane focused */
     UI_CTX_TIMELINE = 1 << 1,  /* main pane, view 1 */
     UI_CTX_DOC = 1 << 2,       /* main pane, views 2-9 and i */
-    UI_CTX_VIEW = 1 << 3,      /* main pane, a view with its own keys (diff) */
+    UI_CTX_DIFF = 1 << 3,      /* main pane, view d */
+    UI_CTX_DIFF_DETAIL = 1 << 4, /* main pane, view d with an op's timelines open */
     UI_CTX_ANY = 0xFF,
 };
 
@@ -56,9 +57,12 @@ struct ui_view_ops {
                        struct ui_grid *g, int y, int x, int w);
     /* Status line text for the view (cursor event, row count); may be NULL. */
     void (*status)(const struct ui_state *st, const struct model *m, char *buf, size_t n);
-    unsigned (*on_key)(struct ui_state *st, const struct model *m, int key);
-    const struct ui_binding *bindings;
-    size_t nbindings;
+    /* The shared prompt: the text it starts with for prompt p, or NULL when
+     * the view has nothing to search or filter that way; and what Enter on
+     * the text does. May be NULL (no prompt). */
+    const char *(*prompt_initial)(const struct ui_state *st, enum ui_prompt p);
+    unsigned (*prompt_apply)(struct ui_state *st, const struct model *m, enum ui_prompt p,
+                             const char *text);
 };
 
 /* The views, indexed by enum ui_view_id; the diff entry is st->diff_view. */

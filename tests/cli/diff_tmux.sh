@@ -33,7 +33,7 @@ cd "$HTX_SRCDIR/tests/data/diff"
 tmux new-session -d -s "$session" -x 160 -y 45 "'$HTX' diff --no-mouse control test"
 wait_for "added 2  deleted 0  increased 1"
 
-tmux send-keys -t "$session" a
+tmux send-keys -t "$session" A
 wait_for "showing 2 "
 screen | grep -q "gemm_kernel" && fail "gemm_kernel is not an added op"
 screen | grep -q "A aten::relu" || fail "aten::relu missing"

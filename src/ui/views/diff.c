@@ -347,9 +347,6 @@ static void vd_status(const struct ui_state *st, const struct model *m, char *bu
     (void)m;
     if (!d) {
         snprintf(buf, n, "no diff");
-    } else if (d->input != UI_DIFF_INPUT_NONE) {
-        snprintf(buf, n, "%s%s_", d->input == UI_DIFF_INPUT_SEARCH ? "/" : "filter: ",
-                 d->input_text);
     } else if (d->error[0]) {
         snprintf(buf, n, "%s", d->error);
     } else if (d->nvis == 0) {
@@ -374,7 +371,6 @@ const struct ui_view_ops ui_view_diff = {
     .pinned = vd_pinned,
     .pinned_row = vd_pinned_row,
     .status = vd_status,
-    .on_key = ui_diff_on_key,
-    .bindings = ui_diff_bindings,
-    .nbindings = UI_DIFF_NBINDINGS,
+    .prompt_initial = ui_diff_prompt_initial,
+    .prompt_apply = ui_diff_prompt_apply,
 };

@@ -65,8 +65,6 @@ struct ui_diff_detail {
 
 #define UI_DIFF_TEXT_MAX 256
 
-enum ui_diff_input { UI_DIFF_INPUT_NONE = 0, UI_DIFF_INPUT_SEARCH, UI_DIFF_INPUT_FILTER };
-
 struct ui_diff {
     struct ui_diff_side side[2];
     enum diff_device device;
@@ -88,8 +86,6 @@ struct ui_diff {
     bool chart;                   /* the top-10 Δ bars above the table */
     char filter[UI_DIFF_TEXT_MAX];
     char search[UI_DIFF_TEXT_MAX];
-    enum ui_diff_input input;
-    char input_text[UI_DIFF_TEXT_MAX];
 
     size_t top10[10];             /* largest |Δ| of the sort metric, for the bars */
     size_t ntop10;
@@ -111,11 +107,44 @@ void ui_diff_close(struct ui_state *st);
 
 extern const struct ui_view_ops ui_view_diff;
 
-/* The view's keys (view_diff_keys.c): its binding table, for the help
- * overlay, and the handler the view's on_key is. */
-#define UI_DIFF_NBINDINGS 31
-extern const struct ui_binding ui_diff_bindings[UI_DIFF_NBINDINGS];
-unsigned ui_diff_on_key(struct ui_state *st, const struct model *m, int key);
+/* The view's actions (diff_actions.c), bound under UI_CTX_DIFF in the one
+ * key table (ui/bindings.c); Enter and Backspace also under
+ * UI_CTX_DIFF_DETAIL, where they close the op's timelines. */
+unsigned ui_act_diff_down(struct ui_state *st, const struct model *m);
+unsigned ui_act_diff_up(struct ui_state *st, const struct model *m);
+unsigned ui_act_diff_page_down(struct ui_state *st, const struct model *m);
+unsigned ui_act_diff_page_up(struct ui_state *st, const struct model *m);
+unsigned ui_act_diff_first(struct ui_state *st, const struct model *m);
+unsigned ui_act_diff_last(struct ui_state *st, const struct model *m);
+unsigned ui_act_diff_added(struct ui_state *st, const struct model *m);
+unsigned ui_act_diff_deleted(struct ui_state *st, const struct model *m);
+unsigned ui_act_diff_increased(struct ui_state *st, const struct model *m);
+unsigned ui_act_diff_decreased(struct ui_state *st, const struct model *m);
+unsigned ui_act_diff_unchanged(struct ui_state *st, const struct model *m);
+unsigned ui_act_diff_all(struct ui_state *st, const struct model *m);
+unsigned ui_act_diff_sort(struct ui_state *st, const struct model *m);
+unsigned ui_act_diff_sort_reverse(struct ui_state *st, const struct model *m);
+unsigned ui_act_diff_cpu(struct ui_state *st, const struct model *m);
+unsigned ui_act_diff_gpu(struct ui_state *st, const struct model *m);
+unsigned ui_act_diff_control_rank(struct ui_state *st, const struct model *m);
+unsigned ui_act_diff_test_rank(struct ui_state *st, const struct model *m);
+unsigned ui_act_diff_iter_next(struct ui_state *st, const struct model *m);
+unsigned ui_act_diff_iter_prev(struct ui_state *st, const struct model *m);
+unsigned ui_act_diff_test_iter_next(struct ui_state *st, const struct model *m);
+unsigned ui_act_diff_test_iter_prev(struct ui_state *st, const struct model *m);
+unsigned ui_act_diff_chart(struct ui_state *st, const struct model *m);
+unsigned ui_act_diff_enter(struct ui_state *st, const struct model *m);
+unsigned ui_act_diff_search_next(struct ui_state *st, const struct model *m);
+unsigned ui_act_diff_search_prev(struct ui_state *st, const struct model *m);
+
+/* The shared prompt's hooks: the search or filter text of the op names. */
+const char *ui_diff_prompt_initial(const struct ui_state *st, enum ui_prompt p);
+unsigned ui_diff_prompt_apply(struct ui_state *st, const struct model *m, enum ui_prompt p,
+                              const char *text);
+
+/* Esc in the diff: closes the op's timelines, else clears the filters;
+ * false when there was nothing to undo (Esc then goes back a view). */
+bool ui_diff_escape(struct ui_state *st);
 
 /* ---- the pieces, exported for the tests and view_diff_draw.c ---- */
 

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ui/widgets/keys.h"
 #include "ui/widgets/text.h"
 
 /* The diff view's keys: moving, filtering by change and text, sorting,
@@ -34,42 +33,42 @@ static size_t page(const struct ui_state *st)
     return h > 1 ? (size_t)h - 1 : 1;
 }
 
-static unsigned act_down(struct ui_state *st, const struct model *m)
+unsigned ui_act_diff_down(struct ui_state *st, const struct model *m)
 {
     (void)m;
     move_cursor(diff_of(st), 1);
     return UI_REDRAW;
 }
 
-static unsigned act_up(struct ui_state *st, const struct model *m)
+unsigned ui_act_diff_up(struct ui_state *st, const struct model *m)
 {
     (void)m;
     move_cursor(diff_of(st), -1);
     return UI_REDRAW;
 }
 
-static unsigned act_page_down(struct ui_state *st, const struct model *m)
+unsigned ui_act_diff_page_down(struct ui_state *st, const struct model *m)
 {
     (void)m;
     move_cursor(diff_of(st), (long)page(st));
     return UI_REDRAW;
 }
 
-static unsigned act_page_up(struct ui_state *st, const struct model *m)
+unsigned ui_act_diff_page_up(struct ui_state *st, const struct model *m)
 {
     (void)m;
     move_cursor(diff_of(st), -(long)page(st));
     return UI_REDRAW;
 }
 
-static unsigned act_first(struct ui_state *st, const struct model *m)
+unsigned ui_act_diff_first(struct ui_state *st, const struct model *m)
 {
     (void)m;
     diff_of(st)->cur = 0;
     return UI_REDRAW;
 }
 
-static unsigned act_last(struct ui_state *st, const struct model *m)
+unsigned ui_act_diff_last(struct ui_state *st, const struct model *m)
 {
     struct ui_diff *d = diff_of(st);
     (void)m;
@@ -98,37 +97,37 @@ static unsigned show_only(struct ui_state *st, enum diff_change c)
     return rebuilt(st, d);
 }
 
-static unsigned act_added(struct ui_state *st, const struct model *m)
+unsigned ui_act_diff_added(struct ui_state *st, const struct model *m)
 {
     (void)m;
     return show_only(st, DIFF_ADDED);
 }
 
-static unsigned act_deleted(struct ui_state *st, const struct model *m)
+unsigned ui_act_diff_deleted(struct ui_state *st, const struct model *m)
 {
     (void)m;
     return show_only(st, DIFF_DELETED);
 }
 
-static unsigned act_increased(struct ui_state *st, const struct model *m)
+unsigned ui_act_diff_increased(struct ui_state *st, const struct model *m)
 {
     (void)m;
     return show_only(st, DIFF_INCREASED);
 }
 
-static unsigned act_decreased(struct ui_state *st, const struct model *m)
+unsigned ui_act_diff_decreased(struct ui_state *st, const struct model *m)
 {
     (void)m;
     return show_only(st, DIFF_DECREASED);
 }
 
-static unsigned act_unchanged(struct ui_state *st, const struct model *m)
+unsigned ui_act_diff_unchanged(struct ui_state *st, const struct model *m)
 {
     (void)m;
     return show_only(st, DIFF_UNCHANGED);
 }
 
-static unsigned act_all(struct ui_state *st, const struct model *m)
+unsigned ui_act_diff_all(struct ui_state *st, const struct model *m)
 {
     struct ui_diff *d = diff_of(st);
     (void)m;
@@ -141,7 +140,7 @@ static unsigned act_all(struct ui_state *st, const struct model *m)
 static const char *const sort_names[UI_DIFF_SORT_COUNT] = {"duration change", "count change",
                                                            "name"};
 
-static unsigned act_sort(struct ui_state *st, const struct model *m)
+unsigned ui_act_diff_sort(struct ui_state *st, const struct model *m)
 {
     struct ui_diff *d = diff_of(st);
     (void)m;
@@ -151,7 +150,7 @@ static unsigned act_sort(struct ui_state *st, const struct model *m)
     return rebuilt(st, d);
 }
 
-static unsigned act_sort_reverse(struct ui_state *st, const struct model *m)
+unsigned ui_act_diff_sort_reverse(struct ui_state *st, const struct model *m)
 {
     struct ui_diff *d = diff_of(st);
     (void)m;
@@ -179,13 +178,13 @@ static unsigned toggle_device(struct ui_state *st, enum diff_device dev)
     return recomputed(st, d);
 }
 
-static unsigned act_cpu(struct ui_state *st, const struct model *m)
+unsigned ui_act_diff_cpu(struct ui_state *st, const struct model *m)
 {
     (void)m;
     return toggle_device(st, DIFF_DEVICE_CPU);
 }
 
-static unsigned act_gpu(struct ui_state *st, const struct model *m)
+unsigned ui_act_diff_gpu(struct ui_state *st, const struct model *m)
 {
     (void)m;
     return toggle_device(st, DIFF_DEVICE_GPU);
@@ -212,13 +211,13 @@ static unsigned step_rank(struct ui_state *st, int side)
     return r;
 }
 
-static unsigned act_control_rank(struct ui_state *st, const struct model *m)
+unsigned ui_act_diff_control_rank(struct ui_state *st, const struct model *m)
 {
     (void)m;
     return step_rank(st, 0);
 }
 
-static unsigned act_test_rank(struct ui_state *st, const struct model *m)
+unsigned ui_act_diff_test_rank(struct ui_state *st, const struct model *m)
 {
     (void)m;
     return step_rank(st, 1);
@@ -239,38 +238,38 @@ static unsigned step_iter(struct ui_state *st, bool both, int dir)
     return r;
 }
 
-static unsigned act_iter_next(struct ui_state *st, const struct model *m)
+unsigned ui_act_diff_iter_next(struct ui_state *st, const struct model *m)
 {
     (void)m;
     return step_iter(st, true, 1);
 }
 
-static unsigned act_iter_prev(struct ui_state *st, const struct model *m)
+unsigned ui_act_diff_iter_prev(struct ui_state *st, const struct model *m)
 {
     (void)m;
     return step_iter(st, true, -1);
 }
 
-static unsigned act_test_iter_next(struct ui_state *st, const struct model *m)
+unsigned ui_act_diff_test_iter_next(struct ui_state *st, const struct model *m)
 {
     (void)m;
     return step_iter(st, false, 1);
 }
 
-static unsigned act_test_iter_prev(struct ui_state *st, const struct model *m)
+unsigned ui_act_diff_test_iter_prev(struct ui_state *st, const struct model *m)
 {
     (void)m;
     return step_iter(st, false, -1);
 }
 
-static unsigned act_chart(struct ui_state *st, const struct model *m)
+unsigned ui_act_diff_chart(struct ui_state *st, const struct model *m)
 {
     (void)m;
     diff_of(st)->chart = !diff_of(st)->chart;
     return UI_REDRAW | UI_RELAYOUT;
 }
 
-static unsigned act_enter(struct ui_state *st, const struct model *m)
+unsigned ui_act_diff_enter(struct ui_state *st, const struct model *m)
 {
     struct ui_diff *d = diff_of(st);
     (void)m;
@@ -283,26 +282,6 @@ static unsigned act_enter(struct ui_state *st, const struct model *m)
     if (ui_diff_open_detail(d, d->cur))
         ui_state_message(st, true, "out of memory");
     return UI_REDRAW;
-}
-
-static unsigned start_input(struct ui_state *st, enum ui_diff_input what)
-{
-    struct ui_diff *d = diff_of(st);
-    d->input = what;
-    d->input_text[0] = 0;
-    return UI_REDRAW;
-}
-
-static unsigned act_search(struct ui_state *st, const struct model *m)
-{
-    (void)m;
-    return start_input(st, UI_DIFF_INPUT_SEARCH);
-}
-
-static unsigned act_filter(struct ui_state *st, const struct model *m)
-{
-    (void)m;
-    return start_input(st, UI_DIFF_INPUT_FILTER);
 }
 
 /* Moves the cursor to the next visible row (dir +1/-1, wrapping) whose name
@@ -324,114 +303,58 @@ static unsigned search_step(struct ui_state *st, int dir, bool from_cursor)
     return UI_REDRAW;
 }
 
-static unsigned act_search_next(struct ui_state *st, const struct model *m)
+unsigned ui_act_diff_search_next(struct ui_state *st, const struct model *m)
 {
     (void)m;
     return search_step(st, 1, false);
 }
 
-static unsigned act_search_prev(struct ui_state *st, const struct model *m)
+unsigned ui_act_diff_search_prev(struct ui_state *st, const struct model *m)
 {
     (void)m;
     return search_step(st, -1, false);
 }
 
-/* Sized by its initializers: the header's count must match (a mismatch does
- * not compile). */
-const struct ui_binding ui_diff_bindings[] = {
-    {'j', UI_CTX_VIEW, act_down, "next row"},
-    {UI_KEY_DOWN, UI_CTX_VIEW, act_down, "next row"},
-    {'k', UI_CTX_VIEW, act_up, "previous row"},
-    {UI_KEY_UP, UI_CTX_VIEW, act_up, "previous row"},
-    {UI_KEY_PGDN, UI_CTX_VIEW, act_page_down, "page down"},
-    {UI_KEY_PGUP, UI_CTX_VIEW, act_page_up, "page up"},
-    {UI_KEY_HOME, UI_CTX_VIEW, act_first, "first row"},
-    {UI_KEY_END, UI_CTX_VIEW, act_last, "last row"},
-    {'G', UI_CTX_VIEW, act_last, "last row"},
-    {'a', UI_CTX_VIEW, act_added, "only added ops (again: all)"},
-    {'x', UI_CTX_VIEW, act_deleted, "only deleted ops (again: all)"},
-    {'+', UI_CTX_VIEW, act_increased, "only ops called more often (again: all)"},
-    {'-', UI_CTX_VIEW, act_decreased, "only ops called less often (again: all)"},
-    {'=', UI_CTX_VIEW, act_unchanged, "only ops called as often (again: all)"},
-    {'*', UI_CTX_VIEW, act_all, "every op, no filter"},
-    {'s', UI_CTX_VIEW, act_sort, "sort by Δ duration, Δ count or name"},
-    {'S', UI_CTX_VIEW, act_sort_reverse, "reverse the sort"},
-    {'c', UI_CTX_VIEW, act_cpu, "CPU ops only (again: all)"},
-    {'g', UI_CTX_VIEW, act_gpu, "GPU kernels only (again: all)"},
-    {'r', UI_CTX_VIEW, act_control_rank, "next control rank (then all, then as opened)"},
-    {'R', UI_CTX_VIEW, act_test_rank, "next test rank"},
-    {']', UI_CTX_VIEW, act_iter_next, "next iteration on both sides"},
-    {'[', UI_CTX_VIEW, act_iter_prev, "previous iteration on both sides"},
-    {'}', UI_CTX_VIEW, act_test_iter_next, "next test iteration"},
-    {'{', UI_CTX_VIEW, act_test_iter_prev, "previous test iteration"},
-    {'b', UI_CTX_VIEW, act_chart, "show or hide the top-10 Δ bars"},
-    {UI_KEY_ENTER, UI_CTX_VIEW, act_enter, "the op on both timelines (again: back)"},
-    {'/', UI_CTX_VIEW, act_search, "search op names"},
-    {'n', UI_CTX_VIEW, act_search_next, "next match"},
-    {'N', UI_CTX_VIEW, act_search_prev, "previous match"},
-    {'f', UI_CTX_VIEW, act_filter, "filter op names (Esc clears)"},
-};
+/* ---- the shared prompt and Esc ---- */
 
-/* Keys while typing a search or filter text. */
-static unsigned input_key(struct ui_state *st, struct ui_diff *d, int key)
+const char *ui_diff_prompt_initial(const struct ui_state *st, enum ui_prompt p)
 {
-    size_t n = strlen(d->input_text);
-    if (key == UI_KEY_ESC) {
-        d->input = UI_DIFF_INPUT_NONE;
-    } else if (key == UI_KEY_ENTER) {
-        enum ui_diff_input what = d->input;
-        d->input = UI_DIFF_INPUT_NONE;
-        if (what == UI_DIFF_INPUT_SEARCH) {
-            memcpy(d->search, d->input_text, sizeof d->search);
-            return search_step(st, 1, true);
-        }
-        memcpy(d->filter, d->input_text, sizeof d->filter);
-        return rebuilt(st, d);
-    } else if (key == UI_KEY_BACKSPACE || key == 127 || key == 8) {
-        while (n > 0 && ((unsigned char)d->input_text[n - 1] & 0xC0) == 0x80)
-            n--;   /* drop a whole UTF-8 sequence */
-        if (n > 0)
-            d->input_text[n - 1] = 0;
-    } else if (key == UI_KEY_CTRL('u')) {
-        d->input_text[0] = 0;
-    } else if (key >= 32 && key < UI_KEY_BASE && key != 127 && n + 5 < sizeof d->input_text) {
-        n += ui_utf8_encode((uint32_t)key, d->input_text + n);
-        d->input_text[n] = 0;
-    }
-    return UI_REDRAW;
+    const struct ui_diff *d = diff_of(st);
+    if (!d)
+        return NULL;
+    return p == UI_PROMPT_SEARCH ? d->search : d->filter;
 }
 
-static unsigned escape_key(struct ui_state *st, struct ui_diff *d)
+unsigned ui_diff_prompt_apply(struct ui_state *st, const struct model *m, enum ui_prompt p,
+                              const char *text)
 {
+    struct ui_diff *d = diff_of(st);
+    (void)m;
+    if (!d)
+        return UI_REDRAW;
+    if (p == UI_PROMPT_SEARCH) {
+        snprintf(d->search, sizeof d->search, "%s", text);
+        return search_step(st, 1, true);
+    }
+    snprintf(d->filter, sizeof d->filter, "%s", text);
+    return rebuilt(st, d);
+}
+
+bool ui_diff_escape(struct ui_state *st)
+{
+    struct ui_diff *d = diff_of(st);
+    if (!d)
+        return false;
     if (d->detail.open) {
         ui_diff_close_detail(d);
-        return UI_REDRAW;
+        return true;
     }
     if (d->filter[0] || d->change_mask != ALL_CHANGES) {
         d->filter[0] = 0;
         d->change_mask = ALL_CHANGES;
         ui_state_message(st, false, "filter cleared");
-        return rebuilt(st, d);
+        rebuilt(st, d);
+        return true;
     }
-    return UI_UNHANDLED;
+    return false;
 }
-
-unsigned ui_diff_on_key(struct ui_state *st, const struct model *m, int key)
-{
-    struct ui_diff *d = diff_of(st);
-    if (!d)
-        return UI_UNHANDLED;
-    if (d->input != UI_DIFF_INPUT_NONE)
-        return input_key(st, d, key);
-    if (key == UI_KEY_ESC)
-        return escape_key(st, d);
-    if (d->detail.open && key != UI_KEY_ENTER && key != UI_KEY_BACKSPACE)
-        return UI_UNHANDLED;
-    if (d->detail.open)
-        return act_enter(st, m);
-    for (size_t i = 0; i < UI_DIFF_NBINDINGS; i++)
-        if (ui_diff_bindings[i].key == key)
-            return ui_diff_bindings[i].fn(st, m);
-    return UI_UNHANDLED;
-}
-

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ui/widgets/text.h"
+#include "ui/actions.h"
 #include "ui/view.h"
 
 /* ---- building ---- */
@@ -479,7 +480,7 @@ static void doc_status(const struct ui_state *st, const struct model *m, char *b
 
 #define DOC_VIEW(ID, KEY, NAME)                                                              \
     {ID, KEY, NAME, NULL, doc_rows, doc_top, doc_row, doc_pinned, doc_pinned_row, doc_status, \
-     NULL, NULL, 0}
+     ui_doc_prompt_initial, ui_doc_prompt_apply}
 
 const struct ui_view_ops ui_view_docs[] = {
     DOC_VIEW(UI_VIEW_OVERVIEW, '2', "Overview"),

@@ -370,23 +370,25 @@ unsigned ui_act_doc_enter(struct ui_state *st, const struct model *m)
 
 /* ---- prompt ---- */
 
-unsigned ui_prompt_apply(struct ui_state *st, const struct model *m)
+const char *ui_doc_prompt_initial(const struct ui_state *st, enum ui_prompt p)
 {
-    enum ui_prompt p = st->prompt;
+    const struct ui_doc *d = &st->docs[st->view];
+    return p == UI_PROMPT_SEARCH ? d->search : d->filter;
+}
+
+unsigned ui_doc_prompt_apply(struct ui_state *st, const struct model *m, enum ui_prompt p,
+                             const char *text)
+{
     struct ui_doc *d = doc(st);
 
-    st->prompt = UI_PROMPT_NONE;
-    if (p == UI_PROMPT_SEARCH && st->view == UI_VIEW_TIMELINE)
-        return ui_tl_search_apply(st, m, st->prompt_text);
-    if (!ui_view_is_doc(st->view))
-        return UI_REDRAW;
+    (void)m;
     if (p == UI_PROMPT_SEARCH) {
-        snprintf(d->search, sizeof d->search, "%s", st->prompt_text);
+        snprintf(d->search, sizeof d->search, "%s", text);
         if (d->ntables && d->tv[d->cur].nrows)
             d->row[d->cur] = d->row[d->cur] ? d->row[d->cur] - 1 : d->tv[d->cur].nrows - 1;
         return search_step(st, 1);
     }
-    snprintf(d->filter, sizeof d->filter, "%s", st->prompt_text);
+    snprintf(d->filter, sizeof d->filter, "%s", text);
     if (ui_doc_rebuild_views(st, d) != 0) {
         ui_state_message(st, true, "out of memory");
         return UI_REDRAW;

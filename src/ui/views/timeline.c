@@ -5,6 +5,7 @@
 
 #include "ui/widgets/text.h"
 #include "ui/views/timeline_lanes.h"
+#include "ui/actions.h"
 #include "ui/view.h"
 
 /* View 1: one lane per selected stream (and switched-on CPU thread), each
@@ -176,5 +177,5 @@ static void tl_status(const struct ui_state *st, const struct model *m, char *bu
 
 const struct ui_view_ops ui_view_timeline = {
     UI_VIEW_TIMELINE, '1', "Timeline", NULL, tl_rows, tl_top, tl_row, tl_pinned, tl_pinned_row,
-    tl_status, NULL, NULL, 0,
+    tl_status, ui_tl_prompt_initial, ui_tl_prompt_apply,
 };

@@ -352,3 +352,14 @@ unsigned ui_tl_search_apply(struct ui_state *st, const struct model *m, const ch
     st->jump %= n;
     return jump_step(st, m, 1);
 }
+
+const char *ui_tl_prompt_initial(const struct ui_state *st, enum ui_prompt p)
+{
+    return p == UI_PROMPT_SEARCH ? st->tl_search : NULL;
+}
+
+unsigned ui_tl_prompt_apply(struct ui_state *st, const struct model *m, enum ui_prompt p,
+                            const char *text)
+{
+    return p == UI_PROMPT_SEARCH ? ui_tl_search_apply(st, m, text) : UI_REDRAW;
+}
