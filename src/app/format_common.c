@@ -64,42 +64,6 @@ void format_double_roundtrip(double x, char out[32])
     }
 }
 
-static size_t utf8_continuations(const unsigned char *s, size_t n)
-{
-    for (size_t i = 1; i <= n; i++)
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-    return n + 1;
-}
-
-size_t format_utf8_decode(const char *str, uint32_t *cp)
-{
-    const unsigned char *s = (const unsigned char *)str;
-    if (s[0] < 0x80) {
-        *cp = s[0];
-        return 1;
-    }
-    size_t len;
-    uint32_t c, min;
-    if (s[0] >= 0xC2 && s[0] <= 0xDF) {
-        len = utf8_continuations(s, 1), c = s[0] & 0x1Fu, min = 0x80;
-    } else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
-        len = utf8_continuations(s, 2), c = s[0] & 0x0Fu, min = 0x800;
-    } else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
-        len = utf8_continuations(s, 3), c = s[0] & 0x07u, min = 0x10000;
-    } else {
-        return 0;
-    }
-    if (len == 0)
-        return 0;
-    for (size_t i = 1; i < len; i++)
-        c = (c << 6) | (s[i] & 0x3Fu);
-    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-        return 0;
-    *cp = c;
-    return len;
-}
-
 static bool is_control(uint32_t cp)
 {
     return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F);
@@ -129,7 +93,7 @@ static void walk_escaped(const char *s, void (*emit)(void *ctx, const char *p, s
 {
     while (*s) {
         uint32_t cp = 0;
-        size_t n = format_utf8_decode(s, &cp);
+        size_t n = utf8_decode(s, SIZE_MAX, &cp);
         char esc[12];
         escape_for(n ? cp : (unsigned char)*s, n == 0, esc);
         if (esc[0]) {

@@ -14,7 +14,7 @@ static void write_escaped_field(FILE *f, const char *s)
 {
     while (*s) {
         uint32_t cp = 0;
-        size_t n = format_utf8_decode(s, &cp);
+        size_t n = utf8_decode(s, SIZE_MAX, &cp);
         size_t take = n ? n : 1;
         if (n && cp == '"') {
             fputs("\"\"", f);

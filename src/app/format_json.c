@@ -45,7 +45,7 @@ void format_json_string(FILE *f, const char *s)
             continue;
         }
         uint32_t cp = 0;
-        size_t n = format_utf8_decode(s, &cp);
+        size_t n = utf8_decode(s, SIZE_MAX, &cp);
         if (n > 1 && cp > 0x9F) {
             s += n;
             continue;

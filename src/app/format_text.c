@@ -156,7 +156,7 @@ static size_t write_clipped(FILE *f, const char *s, size_t max, bool ascii)
     size_t ell_w = ascii ? 3 : 1, used = 0;
     while (*s) {
         uint32_t cp;
-        size_t n = format_utf8_decode(s, &cp);
+        size_t n = utf8_decode(s, SIZE_MAX, &cp);
         char piece[5] = {0};
         memcpy(piece, s, n ? n : 1);
         size_t pw = format_display_width(piece);

@@ -4,6 +4,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "util/utf8.h"
+
 const char *trace_jstring_end(const char *s, const char *end, bool *has_escape)
 {
     bool esc = false;
@@ -47,30 +49,6 @@ static int hex4(const char *s, size_t avail, uint32_t *out)
     return 0;
 }
 
-static size_t put_utf8(uint32_t cp, char *out)
-{
-    if (cp < 0x80) {
-        out[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        out[0] = (char)(0xC0 | cp >> 6);
-        out[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        out[0] = (char)(0xE0 | cp >> 12);
-        out[1] = (char)(0x80 | (cp >> 6 & 0x3F));
-        out[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    out[0] = (char)(0xF0 | cp >> 18);
-    out[1] = (char)(0x80 | (cp >> 12 & 0x3F));
-    out[2] = (char)(0x80 | (cp >> 6 & 0x3F));
-    out[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 /* Decodes "\uXXXX" (and its low-surrogate partner) at s[i] == 'u'.
  * Returns the bytes of input consumed after the backslash, or 0 if invalid. */
 static size_t unicode_escape(const char *s, size_t i, size_t len, char *out, size_t *outn)
@@ -81,7 +59,7 @@ static size_t unicode_escape(const char *s, size_t i, size_t len, char *out, siz
     if (hi >= 0xDC00 && hi <= 0xDFFF)
         return 0;
     if (hi < 0xD800 || hi > 0xDBFF) {
-        *outn = put_utf8(hi, out);
+        *outn = utf8_encode(hi, out);
         return 5;
     }
     uint32_t lo;
@@ -90,7 +68,7 @@ static size_t unicode_escape(const char *s, size_t i, size_t len, char *out, siz
         return 0;
     if (lo < 0xDC00 || lo > 0xDFFF)
         return 0;
-    *outn = put_utf8(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00), out);
+    *outn = utf8_encode(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00), out);
     return 11;
 }
 

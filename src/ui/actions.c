@@ -221,7 +221,7 @@ static unsigned prompt_key(struct ui_state *st, const struct model *m, int key)
     } else if (key == UI_KEY_CTRL('u')) {
         st->prompt_text[0] = 0;
     } else if (key >= 32 && key < UI_KEY_BASE && key != 127 && n + 5 < sizeof st->prompt_text) {
-        n += ui_utf8_encode((uint32_t)key, st->prompt_text + n);
+        n += utf8_encode((uint32_t)key, st->prompt_text + n);
         st->prompt_text[n] = 0;
     }
     return UI_REDRAW;

@@ -44,7 +44,6 @@ enum ui_reaction {
     UI_QUIT = 1 << 2,
     UI_RESELECT = 1 << 3,  /* ranks/iteration/window changed: model_select, recompute */
     UI_RELANE = 1 << 4,    /* streams/threads switched: rebuild lanes and tables */
-    UI_UNHANDLED = 1u << 31, /* a view's on_key did not want the key */
 };
 
 enum ui_focus { UI_FOCUS_RANKS = 0, UI_FOCUS_MAIN };

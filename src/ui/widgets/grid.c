@@ -165,7 +165,7 @@ size_t ui_grid_row_text(const struct ui_grid *g, int y, char *out, size_t n)
         char buf[4];
         if (ch == 0)
             continue;
-        size_t k = ui_utf8_encode(ch, buf);
+        size_t k = utf8_encode(ch, buf);
         if (len + k >= n)
             break;
         memcpy(out + len, buf, k);

@@ -35,7 +35,7 @@ const char *ui_key_name(int key, char *buf, size_t n)
         snprintf(buf, n, "C-%c", key + 'a' - 1);
     } else if (key > 32 && key < UI_KEY_BASE) {
         char u[5] = {0};
-        ui_utf8_encode((uint32_t)key, u);
+        utf8_encode((uint32_t)key, u);
         snprintf(buf, n, "%s", u);
     } else {
         snprintf(buf, n, "?");
@@ -104,7 +104,7 @@ static int parse_line(const char *line, size_t len, size_t lineno, struct ui_scr
             i = (size_t)(end - line) + 1;
         } else {
             uint32_t cp;
-            i += ui_utf8_decode(line + i, len - i, &cp);
+            i += utf8_decode_lossy(line + i, len - i, &cp);
             s.key = (int)cp;
         }
         if (push(steps, n, cap, s) != 0)

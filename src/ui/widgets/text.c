@@ -4,73 +4,6 @@
 #include <stdio.h>
 #include <wchar.h>
 
-size_t ui_utf8_decode(const char *s, size_t len, uint32_t *cp)
-{
-    const unsigned char *u = (const unsigned char *)s;
-    unsigned char c = u[0];
-    size_t need;
-    uint32_t v, min;
-
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    }
-    if (c >= 0xC2 && c <= 0xDF) {
-        need = 1, v = c & 0x1F, min = 0x80;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        need = 2, v = c & 0x0F, min = 0x800;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        need = 3, v = c & 0x07, min = 0x10000;
-    } else {
-        *cp = UI_CP_REPLACEMENT;
-        return 1;
-    }
-    if (len < need + 1) {
-        *cp = UI_CP_REPLACEMENT;
-        return 1;
-    }
-    for (size_t i = 1; i <= need; i++) {
-        if ((u[i] & 0xC0) != 0x80) {
-            *cp = UI_CP_REPLACEMENT;
-            return 1;
-        }
-        v = (v << 6) | (u[i] & 0x3F);
-    }
-    // Overlong forms, surrogates and values past U+10FFFF are not text.
-    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) {
-        *cp = UI_CP_REPLACEMENT;
-        return 1;
-    }
-    *cp = v;
-    return need + 1;
-}
-
-size_t ui_utf8_encode(uint32_t cp, char *out)
-{
-    unsigned char *o = (unsigned char *)out;
-
-    if (cp < 0x80) {
-        o[0] = (unsigned char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        o[0] = (unsigned char)(0xC0 | (cp >> 6));
-        o[1] = (unsigned char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        o[0] = (unsigned char)(0xE0 | (cp >> 12));
-        o[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-        o[2] = (unsigned char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    o[0] = (unsigned char)(0xF0 | (cp >> 18));
-    o[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
-    o[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-    o[3] = (unsigned char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 static struct ui_unit unit_for(uint32_t cp, bool ascii)
 {
     struct ui_unit u = {{cp, 0}, 1, 1};
@@ -107,7 +40,7 @@ size_t ui_text_units(const char *s, size_t len, bool ascii, struct ui_unit *out,
 
     while (i < len) {
         uint32_t cp;
-        i += ui_utf8_decode(s + i, len - i, &cp);
+        i += utf8_decode_lossy(s + i, len - i, &cp);
         if (n < max)
             out[n] = unit_for(cp, ascii);
         n++;
@@ -122,7 +55,7 @@ int ui_text_width(const char *s, size_t len, bool ascii)
 
     while (i < len) {
         uint32_t cp;
-        i += ui_utf8_decode(s + i, len - i, &cp);
+        i += utf8_decode_lossy(s + i, len - i, &cp);
         w += unit_for(cp, ascii).width;
     }
     return w;

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/utf8.h"
+
 /* Text as the terminal will show it, without curses: UTF-8 decoding,
  * display widths (wcwidth, so the locale's LC_CTYPE matters), and the
  * escaping that keeps hostile trace names harmless. Every string from a
@@ -13,15 +15,8 @@
  * unprintable code points become U+FFFD ('?' in ASCII mode), so no escape
  * sequence from a file is ever sent raw. */
 
-#define UI_CP_REPLACEMENT 0xFFFDu
+#define UI_CP_REPLACEMENT UTF8_REPLACEMENT
 #define UI_CP_ELLIPSIS 0x2026u
-
-/* Decodes one UTF-8 sequence from s[0..len) (len > 0): returns the bytes
- * used (>= 1) and sets *cp, U+FFFD for an invalid or truncated sequence. */
-size_t ui_utf8_decode(const char *s, size_t len, uint32_t *cp);
-
-/* Appends cp as UTF-8 to out (at least 4 bytes free); returns bytes written. */
-size_t ui_utf8_encode(uint32_t cp, char *out);
 
 /* One displayed cell sequence for one source character. */
 struct ui_unit {

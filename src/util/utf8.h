@@ -1,0 +1,28 @@
+#ifndef HTX_UTIL_UTF8_H
+#define HTX_UTIL_UTF8_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The one UTF-8 codec: the reader (\u escapes), the output writers and the
+ * terminal text layer all decode and encode through it. */
+
+#define UTF8_REPLACEMENT 0xFFFDu
+
+/* Decodes one sequence from s[0..len) (len > 0): returns its length (1-4)
+ * and sets *cp, or returns 0 when the bytes there are not UTF-8 (a stray
+ * continuation byte, an overlong form, a surrogate, a value past U+10FFFF,
+ * a sequence cut short). Bytes are read one at a time and decoding stops
+ * at the first that does not fit, so a NUL-terminated string may pass
+ * SIZE_MAX as len: its NUL ends any sequence. Borrows s until return. */
+size_t utf8_decode(const char *s, size_t len, uint32_t *cp);
+
+/* As utf8_decode, for showing text: an invalid byte decodes to U+FFFD and
+ * counts 1, so the caller always advances. */
+size_t utf8_decode_lossy(const char *s, size_t len, uint32_t *cp);
+
+/* Writes cp (<= 0x10FFFF; a lone surrogate is written like any other code
+ * point) into out, which has room for 4 bytes; returns the bytes written. */
+size_t utf8_encode(uint32_t cp, char *out);
+
+#endif
