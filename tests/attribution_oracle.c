@@ -10,7 +10,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/annotations.h"
-#include "analysis/common.h"
+#include "analysis/classify.h"
 #include "check_attribution.h"
 #include "model/model.h"
 #include "oracle_compare.h"

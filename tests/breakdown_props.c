@@ -3,7 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/common.h"
+#include "analysis/stats.h"
+#include "analysis/classify.h"
 #include "breakdown_test.h"
 
 /* Properties of the breakdown analyses on generated traces. */

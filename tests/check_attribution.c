@@ -10,7 +10,8 @@
 #include "analysis/analysis.h"
 #include "analysis/annotations.h"
 #include "analysis/callgraph.h"
-#include "analysis/common.h"
+#include "analysis/argsort.h"
+#include "analysis/topn.h"
 #include "model/model.h"
 #include "check_attribution.h"
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
-#include "analysis/common.h"
+#include "analysis/argsort.h"
 #include "breakdown_test.h"
 #include "model/model.h"
 

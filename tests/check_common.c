@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/common.h"
+#include "analysis/argsort.h"
+#include "analysis/stats.h"
+#include "analysis/intervals.h"
+#include "analysis/classify.h"
 
 /* ---- sorting --------------------------------------------------------------- */
 

@@ -2,7 +2,9 @@
 libcore_a_SOURCES += \
 	src/analysis/analysis.h src/analysis/opts.c src/analysis/registry.c \
 	src/analysis/table.c src/analysis/table.h \
-	src/analysis/common.c src/analysis/common.h \
+	src/analysis/argsort.c src/analysis/argsort.h src/analysis/stats.c src/analysis/stats.h \
+	src/analysis/intervals.c src/analysis/intervals.h \
+	src/analysis/classify.c src/analysis/classify.h \
 	src/analysis/busy.c src/analysis/busy.h \
 	src/analysis/temporal.c src/analysis/kernels.c \
 	src/analysis/overlap.c src/analysis/idle.c \
@@ -10,7 +12,7 @@ libcore_a_SOURCES += \
 	src/analysis/counters.c src/analysis/series.h \
 	src/analysis/gpu_util.c src/analysis/gpu_util.h \
 	src/analysis/weighted.c src/analysis/weighted.h \
-	src/analysis/topn.c \
+	src/analysis/topn.c src/analysis/topn.h \
 	src/analysis/annotations.c src/analysis/annotations.h \
 	src/analysis/annotation_tables.c \
 	src/analysis/callgraph.c src/analysis/callgraph.h \

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "analysis/annotations.h"
-#include "analysis/common.h"
+#include "analysis/stats.h"
+#include "analysis/classify.h"
+#include "analysis/topn.h"
 #include "util/hmap.h"
 
 /* annotations_run (spec §3.8): kernels_by_annotation (HTA's innermost

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
-#include "analysis/common.h"
+#include "analysis/argsort.h"
 #include "util/hmap.h"
 #include "util/sort.h"
 

@@ -6,7 +6,8 @@
 #include <stdint.h>
 
 #include "analysis/analysis.h"
-#include "analysis/common.h"
+#include "analysis/intervals.h"
+#include "analysis/classify.h"
 #include "model/model.h"
 
 /* Helpers private to the temporal, kernel, overlap and idle analyses: which

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/common.h"
+#include "analysis/stats.h"
 #include "util/hmap.h"
 #include "util/sort.h"
 #include "util/vec.h"

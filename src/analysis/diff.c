@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/common.h"
+#include "analysis/classify.h"
 #include "util/sort.h"
 
 static const char *const change_names[DIFF_CHANGE_COUNT] = {

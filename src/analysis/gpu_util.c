@@ -31,24 +31,6 @@ bool name_set_has(const struct name_set *s, uint32_t id)
     return false;
 }
 
-size_t i64_set_find(const int64_t *set, size_t n, int64_t x)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (set[mid] < x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n && set[lo] == x ? lo : n;
-}
-
-bool i64_set_has(const int64_t *set, size_t n, int64_t x)
-{
-    return i64_set_find(set, n, x) < n;
-}
-
 int sem_argsort(const struct model *m, size_t *perm, size_t n, const void *keys,
                 sort_less_fn less)
 {

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/common.h"
+#include "analysis/argsort.h"
 #include "model/model.h"
 #include "util/arena.h"
 #include "util/sort.h"
@@ -28,11 +28,6 @@ void name_set_add(struct name_set *s, const struct model *m, const char *const *
                   size_t count);
 bool name_set_has(const struct name_set *s, uint32_t id);
 
-/* A sorted set of int64 (built with sort_unique_i64, util/sort.h), borrowed
- * by the lookups until return. */
-bool i64_set_has(const int64_t *set, size_t n, int64_t x);
-/* Index of x in the set, or n when absent. */
-size_t i64_set_find(const int64_t *set, size_t n, int64_t x);
 
 /* Sorts perm (filled with 0..n-1 here) by keys: numpy's introsort under
  * semantics.unstable_sort, else stably. Borrows keys until return; the

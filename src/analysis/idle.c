@@ -9,6 +9,8 @@
 #include "analysis/busy.h"
 #include "util/sort.h"
 #include "util/vec.h"
+#include "analysis/argsort.h"
+#include "analysis/stats.h"
 
 /* §3.4 idle time breakdown: every gap before a kernel on its stream is
  * blamed on the host (the launch came after the previous kernel ended), on

@@ -8,6 +8,9 @@
 #include "analysis/busy.h"
 #include "util/sort.h"
 #include "util/vec.h"
+#include "analysis/argsort.h"
+#include "analysis/stats.h"
+#include "analysis/topn.h"
 
 /* §3.2 GPU kernel breakdown: wall-clock time per combination of active
  * kernel types (kernel_type_breakdown), and per-kernel statistics with HTA's

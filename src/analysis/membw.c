@@ -8,6 +8,7 @@
 #include "analysis/analysis.h"
 #include "analysis/gpu_util.h"
 #include "analysis/weighted.h"
+#include "analysis/classify.h"
 
 /* Memory bandwidth (spec §3.7): GB/s in flight per copy kind. */
 

@@ -5,6 +5,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/busy.h"
+#include "analysis/stats.h"
 
 /* §3.3 communication/computation overlap: the share of communication time
  * during which computation also runs. A rank without communication kernels

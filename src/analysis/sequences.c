@@ -6,7 +6,8 @@
 #include <string.h>
 
 #include "analysis/callgraph.h"
-#include "analysis/common.h"
+#include "analysis/argsort.h"
+#include "analysis/stats.h"
 
 /* Frequent CUDA kernel sequences (spec §3.9): for each shallowest call of an
  * operator that launches at least min_pattern_len kernels, the pattern is

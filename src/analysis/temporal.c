@@ -5,6 +5,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/busy.h"
+#include "analysis/stats.h"
 
 /* §3.1 temporal breakdown: per rank, the span from the first GPU activity to
  * the last, split into idle, compute and non-compute (every quantity a union

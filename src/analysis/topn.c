@@ -1,5 +1,7 @@
 #include "config.h"
-#include "analysis/common.h"
+#include "analysis/topn.h"
+#include "analysis/argsort.h"
+#include "analysis/stats.h"
 
 #include <math.h>
 #include <stdlib.h>

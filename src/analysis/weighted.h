@@ -3,7 +3,7 @@
 
 #include <stddef.h>
 
-#include "analysis/common.h"
+#include "analysis/stats.h"
 #include "analysis/table.h"
 #include "util/arena.h"
 

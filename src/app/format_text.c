@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/common.h"
+#include "analysis/classify.h"
 
 /* Aligned text tables for people: numbers right-aligned with as many
  * decimals as the column needs (at most 3), strings left-aligned and

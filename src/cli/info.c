@@ -70,17 +70,11 @@ static size_t rank_iterations(const struct rank_model *r, int64_t **out)
     return sort_unique_i64(v, r->niterations);
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 static bool rank_wanted(const struct rank_model *r, const struct htx_options *opts)
 {
     if (opts->ranks.all)
         return true;
-    return bsearch(&r->rank, opts->ranks.v, opts->ranks.n, sizeof r->rank, cmp_i64) != NULL;
+    return i64_set_has(opts->ranks.v, opts->ranks.n, r->rank);
 }
 
 /* "3-5, 9": runs of consecutive numbers shortened, for text output. */

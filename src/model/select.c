@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model/build.h"
+#include "util/sort.h"
 #include "util/hmap.h"
 #include "util/vec.h"
 
@@ -174,27 +175,6 @@ static bool in_list(const int64_t *list, size_t n, int64_t v)
     return false;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
-static bool in_sorted(const int64_t *v, size_t n, int64_t x)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid] == x)
-            return true;
-        if (v[mid] < x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return false;
-}
-
 /* Sorted copies of the rank's switched-off streams and of the iterations,
  * so each row costs two binary searches whatever the list lengths. */
 struct row_filter {
@@ -212,22 +192,21 @@ static int row_filter_init(struct row_filter *f, const struct rank_model *r,
         return ERR_NOMEM;
     if (sel->niterations)
         memcpy(f->iters, sel->iterations, sel->niterations * sizeof *f->iters);
-    f->niters = sel->niterations;
-    qsort(f->iters, f->niters, sizeof *f->iters, cmp_i64);
+    f->niters = sort_unique_i64(f->iters, sel->niterations);
     for (size_t i = 0; i < sel->nstreams_off; i++)
         if (sel->streams_off[i].rank == r->rank)
             f->streams[f->nstreams++] = sel->streams_off[i].stream;
-    qsort(f->streams, f->nstreams, sizeof *f->streams, cmp_i64);
+    f->nstreams = sort_unique_i64(f->streams, f->nstreams);
     return 0;
 }
 
 static bool row_kept(const struct model *m, const struct row_filter *f,
                      const struct selection *sel, const struct event *ev)
 {
-    if (f->nstreams && model_is_gpu_side(m, ev) && in_sorted(f->streams, f->nstreams, ev->stream))
+    if (f->nstreams && model_is_gpu_side(m, ev) && i64_set_has(f->streams, f->nstreams, ev->stream))
         return false;
     if (sel->niterations &&
-        (ev->iteration == MODEL_ITER_NAN || !in_sorted(f->iters, f->niters, ev->iteration)))
+        (ev->iteration == MODEL_ITER_NAN || !i64_set_has(f->iters, f->niters, ev->iteration)))
         return false;
     return !sel->has_window || (ev->ts >= sel->window_start && ev->ts < sel->window_end);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/sort.h"
 #include "util/vec.h"
 
 static int capture_rank(struct ui_rank *ur, const struct rank_model *r)
@@ -35,12 +36,6 @@ static int capture_rank(struct ui_rank *ur, const struct rank_model *r)
     return 0;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 static int capture_iterations(struct ui_state *st, const struct model *m)
 {
     size_t total = 0, k = 0;
@@ -53,12 +48,7 @@ static int capture_iterations(struct ui_state *st, const struct model *m)
     for (size_t r = 0; r < m->nranks; r++)
         for (size_t i = 0; i < m->ranks[r].niterations; i++)
             st->iterations[k++] = m->ranks[r].iterations[i].number;
-    qsort(st->iterations, k, sizeof *st->iterations, cmp_i64);
-    size_t u = 0;
-    for (size_t i = 0; i < k; i++)
-        if (u == 0 || st->iterations[u - 1] != st->iterations[i])
-            st->iterations[u++] = st->iterations[i];
-    st->niterations = u;
+    st->niterations = sort_unique_i64(st->iterations, k);
     st->iteration = -1;
     return 0;
 }

@@ -26,3 +26,21 @@ size_t sort_unique_i64(int64_t *v, size_t n)
             v[k++] = v[i];
     return k;
 }
+
+size_t i64_set_find(const int64_t *set, size_t n, int64_t x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (set[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && set[lo] == x ? lo : n;
+}
+
+bool i64_set_has(const int64_t *set, size_t n, int64_t x)
+{
+    return i64_set_find(set, n, x) < n;
+}

@@ -29,6 +29,11 @@
  * distinct values are left at the front. Allocates nothing it keeps. */
 size_t sort_unique_i64(int64_t *v, size_t n);
 
+/* A sorted set of int64 (built with sort_unique_i64), borrowed by the
+ * lookups until return: whether x is in it, and its index (n when absent). */
+bool i64_set_has(const int64_t *set, size_t n, int64_t x);
+size_t i64_set_find(const int64_t *set, size_t n, int64_t x);
+
 #define SORT_INSERTION_MAX 24
 
 #define SORT_DEFINE_STABLE(name, type, less)                                        \

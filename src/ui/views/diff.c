@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/common.h"
 #include "app/diff_request.h"
 #include "app/options.h"
 #include "ui/widgets/text.h"

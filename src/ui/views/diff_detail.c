@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/common.h"
+#include "analysis/classify.h"
 
 /* Enter on a diff row: where the op ran on each side. One lane per rank and
  * GPU stream or CPU thread that ran it, each lane's clock starting at its

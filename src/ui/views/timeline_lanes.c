@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/common.h"
+#include "analysis/classify.h"
 #include "util/vec.h"
 
 static bool thread_on(const struct ui_rank *ur, uint32_t pid, uint32_t tid)
