@@ -6,56 +6,22 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "util/json_escape.h"
 
 /* The JSON writer. Output is valid JSON whatever the input: strings are
  * escaped per RFC 8259 (control characters as \u00XX, and also DEL and the
  * C1 controls so a terminal showing the output stays safe), bytes that are
  * not UTF-8 become U+FFFD, and non-finite numbers become null. */
 
-/* Writes the escape of a code point that needs one: a quote, a backslash
- * or a control (n = 0: a byte that is not UTF-8). */
-static void write_escape(FILE *f, size_t n, uint32_t cp)
+static void put_file(void *f, const char *bytes, size_t n)
 {
-    if (n == 0) {
-        fputs("\\ufffd", f);
-        return;
-    }
-    switch (cp) {
-    case '"': fputs("\\\"", f); break;
-    case '\\': fputs("\\\\", f); break;
-    case '\n': fputs("\\n", f); break;
-    case '\r': fputs("\\r", f); break;
-    case '\t': fputs("\\t", f); break;
-    case '\b': fputs("\\b", f); break;
-    case '\f': fputs("\\f", f); break;
-    default: fprintf(f, "\\u%04x", (unsigned)cp); break;
-    }
+    fwrite(bytes, 1, n, f);
 }
 
-/* Plain printable ASCII and UTF-8 past the C1 controls go out as they are,
- * a run at a time (names and keys are mostly such runs). */
 void format_json_string(FILE *f, const char *s)
 {
     fputc('"', f);
-    const char *run = s;
-    while (*s) {
-        unsigned char c = (unsigned char)*s;
-        if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') {
-            s++;
-            continue;
-        }
-        uint32_t cp = 0;
-        size_t n = utf8_decode(s, SIZE_MAX, &cp);
-        if (n > 1 && cp > 0x9F) {
-            s += n;
-            continue;
-        }
-        fwrite(run, 1, (size_t)(s - run), f);
-        write_escape(f, n, cp);
-        s += n ? n : 1;
-        run = s;
-    }
-    fwrite(run, 1, (size_t)(s - run), f);
+    json_escape(s, put_file, f);
     fputc('"', f);
 }
 

@@ -12,6 +12,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "util/json_escape.h"
+
 #define CW_CHUNK (256 * 1024)
 #define CW_KEY_MAX 16
 
@@ -173,23 +175,16 @@ static void out_str(struct out *o, const char *s)
     out_bytes(o, s, strlen(s));
 }
 
-/* A JSON string literal, escaping what JSON requires. */
+static void put_out(void *o, const char *bytes, size_t n)
+{
+    out_bytes(o, bytes, n);
+}
+
+/* A JSON string literal, escaped like every JSON htx writes. */
 static void out_json_string(struct out *o, const char *s)
 {
     out_bytes(o, "\"", 1);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        char esc[8];
-        if (*p == '"' || *p == '\\') {
-            esc[0] = '\\';
-            esc[1] = (char)*p;
-            out_bytes(o, esc, 2);
-        } else if (*p < 0x20) {
-            snprintf(esc, sizeof esc, "\\u%04x", *p);
-            out_bytes(o, esc, 6);
-        } else {
-            out_bytes(o, (const char *)p, 1);
-        }
-    }
+    json_escape(s, put_out, o);
     out_bytes(o, "\"", 1);
 }
 

@@ -6,4 +6,5 @@ libcore_a_SOURCES += \
 	src/util/strtab.c src/util/strtab.h \
 	src/util/hmap.c src/util/hmap.h \
 	src/util/sort.c src/util/sort.h \
-	src/util/utf8.c src/util/utf8.h
+	src/util/utf8.c src/util/utf8.h \
+	src/util/json_escape.c src/util/json_escape.h

@@ -22,6 +22,17 @@ expect 0 "$HTX" info --format=json "$tmp/job/rank-0.json" && mv "$tmp/out" "$tmp
 expect 0 "$HTX" info --format=json "$tmp/job/rank-0_with_counters.json.gz" && valid_json
 grep -q '"events": 19' "$tmp/out" || fail "written file lost events"
 
+# The counter events htx writes escape a trace's strings like every JSON
+# htx writes: bytes that are not UTF-8 become \ufffd (the copied events
+# stay as the input had them).
+mkdir "$tmp/utf8"
+sed 's/"pid": 0, "tid": 7/"pid": "gpu\xff\xfe0", "tid": 7/' "$DATA/job/rank-0.json" >"$tmp/utf8/r.json"
+expect 0 "$HTX" counters "$tmp/utf8/r.json"
+gzip -dc "$tmp/utf8/r_with_counters.json.gz" | grep -a '"ph":"C"' >"$tmp/utf8/counters.txt" ||
+    fail "no counter events"
+grep -q '"pid":"gpu\\ufffd\\ufffd0"' "$tmp/utf8/counters.txt" || fail "counter pid not escaped"
+LC_ALL=C grep -q "$(printf '\377')" "$tmp/utf8/counters.txt" && fail "raw invalid UTF-8 in counter events"
+
 # Refuses to overwrite without --force (bad usage), and says how.
 before=$(cksum <"$tmp/job/rank-0_with_counters.json.gz")
 expect 2 "$HTX" counters "$tmp/job/rank-0.json" && has err "rank-0_with_counters.json.gz"
