@@ -592,15 +592,15 @@ START_TEST(cells_should_format_for_reading)
 {
     char b[32];
 
-    ui_cell_format(&(struct cell){CELL_DOUBLE, {.d = 321378.0}}, b, sizeof b);
+    format_cell(&(struct cell){CELL_DOUBLE, {.d = 321378.0}}, &FORMAT_CELL_VIEW, b, sizeof b);
     ck_assert_str_eq(b, "321378");
-    ui_cell_format(&(struct cell){CELL_DOUBLE, {.d = 23.619771863117872}}, b, sizeof b);
+    format_cell(&(struct cell){CELL_DOUBLE, {.d = 23.619771863117872}}, &FORMAT_CELL_VIEW, b, sizeof b);
     ck_assert_str_eq(b, "23.62");
-    ui_cell_format(&(struct cell){CELL_DOUBLE, {.d = 0.000488}}, b, sizeof b);
+    format_cell(&(struct cell){CELL_DOUBLE, {.d = 0.000488}}, &FORMAT_CELL_VIEW, b, sizeof b);
     ck_assert_str_eq(b, "0.000488");
-    ui_cell_format(&(struct cell){CELL_DOUBLE, {.d = 0.0 / 0.0}}, b, sizeof b);
+    format_cell(&(struct cell){CELL_DOUBLE, {.d = 0.0 / 0.0}}, &FORMAT_CELL_VIEW, b, sizeof b);
     ck_assert_str_eq(b, "");
-    ui_cell_format(&(struct cell){CELL_INT, {.i = -3}}, b, sizeof b);
+    format_cell(&(struct cell){CELL_INT, {.i = -3}}, &FORMAT_CELL_VIEW, b, sizeof b);
     ck_assert_str_eq(b, "-3");
 }
 END_TEST

@@ -105,4 +105,18 @@ void format_json_string(FILE *f, const char *s);
 /* Writes the rows of t as a JSON array of objects keyed by column name. */
 void format_table_json_rows(struct jsonw *w, const struct table *t);
 
+/* The one cell formatter of text tables (the TUI's and text reports).
+ * decimals: fixed places, or -1 for the views' adaptive rule (whole numbers
+ * without decimals, else 2 decimals, 3 significant digits below 0.01); nan
+ * and null: the text of NaN and of an empty cell. The two front ends differ
+ * only in those: text reports print NaN as pandas prints a DataFrame
+ * ("NaN") and an empty cell as "-"; the views and CSV leave both blank.
+ * Writes into buf (always terminated). */
+struct cell_style {
+    int decimals;
+    const char *nan, *null;
+};
+extern const struct cell_style FORMAT_CELL_VIEW;
+void format_cell(const struct cell *c, const struct cell_style *st, char *buf, size_t n);
+
 #endif

@@ -2,6 +2,7 @@
 #include "app/format.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,4 +129,41 @@ size_t format_display_width(const char *s)
     size_t w = 0;
     walk_escaped(s, emit_count, &w);
     return w;
+}
+
+const struct cell_style FORMAT_CELL_VIEW = {-1, "", ""};
+
+void format_cell(const struct cell *c, const struct cell_style *st, char *buf, size_t n)
+{
+    double d;
+
+    switch (c->type) {
+    case CELL_INT:
+        snprintf(buf, n, "%lld", (long long)c->v.i);
+        return;
+    case CELL_DOUBLE:
+        d = c->v.d;
+        if (isnan(d))
+            snprintf(buf, n, "%s", st->nan);
+        else if (isinf(d))
+            snprintf(buf, n, "%s", d > 0 ? "inf" : "-inf");
+        else if (st->decimals >= 0)
+            snprintf(buf, n, "%.*f", st->decimals, d);
+        else if (fabs(d) < 1e15 && d == rint(d))
+            snprintf(buf, n, "%.0f", d);
+        else if (d != 0 && fabs(d) < 0.01)
+            snprintf(buf, n, "%.3g", d);
+        else
+            snprintf(buf, n, "%.2f", d);
+        return;
+    case CELL_STR:
+        snprintf(buf, n, "%s", c->v.s ? c->v.s : "");
+        return;
+    case CELL_BOOL:
+        snprintf(buf, n, "%s", c->v.b ? "true" : "false");
+        return;
+    default:
+        snprintf(buf, n, "%s", st->null);
+        return;
+    }
 }

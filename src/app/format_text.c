@@ -76,28 +76,16 @@ static bool is_name_column(const char *name)
 static const char *cell_text(const struct cell *c, const struct col_layout *l,
                              const struct format_opts *o, char *buf, size_t bufsz)
 {
-    switch (c->type) {
-    case CELL_INT:
-        snprintf(buf, bufsz, "%lld", (long long)c->v.i);
-        return buf;
-    case CELL_DOUBLE:
-        if (isnan(c->v.d))
-            return "NaN";
-        if (isinf(c->v.d))
-            return c->v.d > 0 ? "inf" : "-inf";
-        snprintf(buf, bufsz, "%.*f", l->decimals, c->v.d);
-        return buf;
-    case CELL_BOOL:
-        return c->v.b ? "true" : "false";
-    case CELL_STR:
+    if (c->type == CELL_STR) {
         if (l->shorten && o->short_names) {
             shorten_name(c->v.s, buf, bufsz);
             return buf;
         }
         return c->v.s;
-    default:
-        return "-";
     }
+    struct cell_style st = {l->decimals, "NaN", "-"};
+    format_cell(c, &st, buf, bufsz);
+    return buf;
 }
 
 static size_t text_width(const char *s, const struct format_opts *o)

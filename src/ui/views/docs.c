@@ -236,7 +236,7 @@ static void draw_table_row(const struct ui_doc *d, size_t t, long row, enum ui_s
                 ui_grid_text(g, y, x + cx, cw, cell->v.s ? cell->v.s : "", style,
                              UI_TRUNC_MIDDLE);
             } else {
-                ui_cell_format(cell, buf, sizeof buf);
+                format_cell(cell, &FORMAT_CELL_VIEW, buf, sizeof buf);
                 ui_grid_text_right(g, y, x + cx, cw, buf, style);
             }
         }

@@ -16,39 +16,6 @@
 #define WIDTH_CAP_TEXT 60
 #define WIDTH_CAP_NUMBER 18
 
-void ui_cell_format(const struct cell *c, char *buf, size_t n)
-{
-    double d;
-
-    switch (c->type) {
-    case CELL_INT:
-        snprintf(buf, n, "%lld", (long long)c->v.i);
-        return;
-    case CELL_DOUBLE:
-        d = c->v.d;
-        if (isnan(d))
-            snprintf(buf, n, "%s", "");
-        else if (isinf(d))
-            snprintf(buf, n, "%s", d > 0 ? "inf" : "-inf");
-        else if (fabs(d) < 1e15 && d == rint(d))
-            snprintf(buf, n, "%.0f", d);
-        else if (d != 0 && fabs(d) < 0.01)
-            snprintf(buf, n, "%.3g", d);
-        else
-            snprintf(buf, n, "%.2f", d);
-        return;
-    case CELL_STR:
-        snprintf(buf, n, "%s", c->v.s ? c->v.s : "");
-        return;
-    case CELL_BOOL:
-        snprintf(buf, n, "%s", c->v.b ? "true" : "false");
-        return;
-    default:
-        snprintf(buf, n, "%s", "");
-        return;
-    }
-}
-
 bool ui_row_contains(const struct table *t, size_t row, const char *needle)
 {
     char buf[64];
@@ -61,7 +28,7 @@ bool ui_row_contains(const struct table *t, size_t row, const char *needle)
         if (cell->type == CELL_STR)
             text = cell->v.s ? cell->v.s : "";
         else
-            ui_cell_format(cell, buf, sizeof buf);
+            format_cell(cell, &FORMAT_CELL_VIEW, buf, sizeof buf);
         if (ui_text_contains(text, needle))
             return true;
     }
@@ -149,7 +116,7 @@ static void measure(struct ui_tview *v)
                 s = cell->v.s ? cell->v.s : "";
                 text = true;
             } else {
-                ui_cell_format(cell, buf, sizeof buf);
+                format_cell(cell, &FORMAT_CELL_VIEW, buf, sizeof buf);
             }
             int cw = ui_text_width(s, strlen(s), false);
             if (cw > w)

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "analysis/table.h"
+#include "app/format.h"
 #include "util/err.h"
 
 /* A table as a view shows it: the rows left after the filter, in the chosen
@@ -40,12 +41,6 @@ void ui_tview_fini(struct ui_tview *v);
 
 /* Sorts the visible rows by v->sort_col / v->sort_desc (stable). */
 void ui_tview_sort(struct ui_tview *v);
-
-/* Text of one cell as the views and CSV show it: integers as they are,
- * whole doubles without decimals, others with 2 decimals (3 significant
- * digits below 0.01), NaN and NULL empty. Writes into buf (always
- * terminated). */
-void ui_cell_format(const struct cell *c, char *buf, size_t n);
 
 /* Does row `row` of t contain needle in any cell (case-insensitive)? */
 bool ui_row_contains(const struct table *t, size_t row, const char *needle);
