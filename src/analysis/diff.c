@@ -363,7 +363,10 @@ static int collect(const struct model *m, const struct acc *acc, size_t nstr, bo
     return 0;
 }
 
-int diff_summarize(const struct model *m, const struct rank_model *only,
+/* Counts and sums the rows of the model's selected ranks (or of `only` when
+ * not NULL) by name. The summary's arrays live in a; full-name keys point
+ * into the model's string table. */
+static int diff_summarize(const struct model *m, const struct rank_model *only,
                    const struct diff_filter *f, struct arena *a, struct diff_summary *out,
                    struct err *e)
 {
@@ -412,7 +415,10 @@ static void set_row(struct diff_row *row, const struct diff_entry *c, const stru
 
 /* Merge-walks both sorted summaries. Under hta_order, control keys go to the
  * front and test-only keys after them; both runs stay in key order. */
-int diff_join(const struct diff_summary *control, const struct diff_summary *test,
+/* Outer join of two summaries. hta_order: control keys in key order, then
+ * the test-only keys in key order (§3.10 step 2); else the union in key
+ * order. Rows live in a. */
+static int diff_join(const struct diff_summary *control, const struct diff_summary *test,
               bool hta_order, struct arena *a, struct diff_result *out, struct err *e)
 {
     memset(out, 0, sizeof *out);

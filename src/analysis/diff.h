@@ -121,13 +121,6 @@ struct diff_filter {
  * them, its iteration (not its rank). */
 bool diff_event_wanted(const struct model *m, const struct event *ev, const struct diff_filter *f);
 
-/* Counts and sums the rows of the model's selected ranks (or of `only` when
- * not NULL) by name. The summary's arrays live in a; full-name keys point
- * into the model's string table. */
-int diff_summarize(const struct model *m, const struct rank_model *only,
-                   const struct diff_filter *f, struct arena *a, struct diff_summary *out,
-                   struct err *e);
-
 /* One op or kernel, both sides. */
 struct diff_row {
     const char *name;
@@ -144,12 +137,6 @@ struct diff_result {
     bool whole_us;        /* every duration is a whole number of microseconds */
     size_t counts[DIFF_CHANGE_COUNT];
 };
-
-/* Outer join of two summaries. hta_order: control keys in key order, then
- * the test-only keys in key order (§3.10 step 2); else the union in key
- * order. Rows live in a. */
-int diff_join(const struct diff_summary *control, const struct diff_summary *test,
-              bool hta_order, struct arena *a, struct diff_result *out, struct err *e);
 
 /* How the tables are written. */
 struct diff_table_opts {

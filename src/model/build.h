@@ -57,11 +57,6 @@ struct rank_builder {
 int rank_builder_init(struct rank_builder *b);
 void rank_builder_fini(struct rank_builder *b);
 void rank_builder_sink(struct rank_builder *b, struct trace_sink *out);
-/* Adds a warning line (kept up to MODEL_MAX_WARNING_TEXTS, always counted). */
-void rank_builder_warn(struct rank_builder *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-enum ev_kind model_kind_of_category(const char *cat, size_t len);
 
 /* finish.c: per-rank steps after the merge into global ids. */
 int model_finish_rank(struct model *m, struct rank_model *r, const struct rank_builder *b,

@@ -14,7 +14,7 @@ static bool str_is(const char *s, size_t len, const char *lit)
     return len == n && memcmp(s, lit, n) == 0;
 }
 
-enum ev_kind model_kind_of_category(const char *cat, size_t len)
+static enum ev_kind model_kind_of_category(const char *cat, size_t len)
 {
     static const struct {
         const char *cat;
@@ -59,7 +59,8 @@ void rank_builder_fini(struct rank_builder *b)
     memset(b, 0, sizeof *b);
 }
 
-void rank_builder_warn(struct rank_builder *b, const char *fmt, ...)
+/* Adds a warning line (kept up to MODEL_MAX_WARNING_TEXTS, always counted). */
+static void rank_builder_warn(struct rank_builder *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

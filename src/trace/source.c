@@ -102,7 +102,7 @@ void trace_source_close(struct trace_source *s)
     free(s);
 }
 
-uint64_t trace_source_file_bytes(const struct trace_source *s)
+static uint64_t trace_source_file_bytes(const struct trace_source *s)
 {
     return s->in_base + s->in_pos;
 }

@@ -43,7 +43,6 @@ int trace_source_read(struct trace_source *s, char *dst, size_t cap, size_t *got
 
 /* Compressed bytes consumed and uncompressed bytes produced so far; they
  * only read s. */
-uint64_t trace_source_file_bytes(const struct trace_source *s);
 uint64_t trace_source_doc_bytes(const struct trace_source *s);
 
 /* Releases everything the source holds; s may be NULL. */

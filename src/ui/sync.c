@@ -11,7 +11,9 @@
 
 #define BUSY_SAMPLES 240
 
-void ui_busy_compute(struct ui_state *st, const struct model *m)
+/* Share of each included rank's span with a GPU stream busy, sampled over
+ * a fixed number of cells (for the left pane's busy bars). */
+static void ui_busy_compute(struct ui_state *st, const struct model *m)
 {
     struct ui_pick picks[BUSY_SAMPLES];
     bool busy[BUSY_SAMPLES];

@@ -17,8 +17,4 @@ int ui_sync(struct ui_state *st, struct model *m, unsigned flags, struct err *e)
 /* One key through the key table, then ui_sync. Returns the reaction flags. */
 unsigned ui_step(struct ui_state *st, struct model *m, int key);
 
-/* Share of each included rank's span with a GPU stream busy, sampled over
- * a fixed number of cells (for the left pane's busy bars). */
-void ui_busy_compute(struct ui_state *st, const struct model *m);
-
 #endif

@@ -148,11 +148,6 @@ void ui_term_close(void)
     null_out = null_in = NULL;
 }
 
-enum ui_colors ui_term_colors(void)
-{
-    return colors;
-}
-
 void ui_term_size(int *rows, int *cols)
 {
     getmaxyx(stdscr, *rows, *cols);

@@ -31,9 +31,6 @@ int ui_term_open(const struct ui_term_opts *o, struct err *e);
 /* Restores the terminal (idempotent). */
 void ui_term_close(void);
 
-/* Colours in use after ui_term_open. */
-enum ui_colors ui_term_colors(void);
-
 /* Current size of the terminal. */
 void ui_term_size(int *rows, int *cols);
 

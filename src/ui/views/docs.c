@@ -66,7 +66,8 @@ struct ui_chart *ui_doc_add_chart(struct ui_doc *d, enum ui_chart_kind kind, con
     return c;
 }
 
-const struct analysis_info *ui_analysis(const struct ui_state *st, enum analysis_id id)
+/* The analysis for id from st->analyses, or NULL. */
+static const struct analysis_info *ui_analysis(const struct ui_state *st, enum analysis_id id)
 {
     for (size_t i = 0; st->analyses && i < st->nanalyses; i++)
         if (st->analyses[i].id == id)
@@ -259,7 +260,9 @@ static void draw_title(const struct ui_doc *d, size_t t, struct ui_grid *g, int 
     ui_grid_text(g, y, x, w, buf, t == d->cur ? UI_STYLE_HEADER : UI_STYLE_DIM, UI_TRUNC_END);
 }
 
-void ui_doc_draw_line(const struct ui_doc *d, size_t line, bool cursor, struct ui_grid *g,
+/* Draws one line of d at (y, x), w columns; `cursor` highlights the
+ * doc's cursor row when the main pane has the focus. */
+static void ui_doc_draw_line(const struct ui_doc *d, size_t line, bool cursor, struct ui_grid *g,
                       int y, int x, int w)
 {
     struct ui_doc_line l = ui_doc_locate(d, line);

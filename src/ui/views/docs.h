@@ -40,11 +40,6 @@ struct ui_doc_line ui_doc_locate(const struct ui_doc *d, size_t line);
 size_t ui_doc_table_line(const struct ui_doc *d, size_t t);
 size_t ui_doc_row_line(const struct ui_doc *d, size_t t, size_t r);
 
-/* Draws one line of d at (y, x), w columns; `cursor` highlights the
- * doc's cursor row when the main pane has the focus. */
-void ui_doc_draw_line(const struct ui_doc *d, size_t line, bool cursor, struct ui_grid *g,
-                      int y, int x, int w);
-
 /* Recomputes view v's content for the model's current selection: runs its
  * analyses (st->analyses), builds charts and derived tables, and applies
  * the filter and sort. An analysis error is kept in d->error and shown;
@@ -53,9 +48,6 @@ int ui_doc_refresh(struct ui_state *st, const struct model *m, enum ui_view_id v
 
 /* Re-applies filter, hidden streams and sort to every table of d. */
 int ui_doc_rebuild_views(struct ui_state *st, struct ui_doc *d);
-
-/* The analysis for id from st->analyses, or NULL. */
-const struct analysis_info *ui_analysis(const struct ui_state *st, enum analysis_id id);
 
 /* Diagnostics text (view i), built into d (ui/diag.c). */
 int ui_diag_build(struct ui_state *st, const struct model *m, struct ui_doc *d);

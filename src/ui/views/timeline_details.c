@@ -70,7 +70,9 @@ static uint32_t index_in_thread(const struct thread_index *t, const struct event
     return MODEL_NONE;
 }
 
-uint32_t ui_enclosing_op(const struct model *m, const struct rank_model *r, uint32_t pos)
+/* Position (in rank->events) of the CPU op that encloses the event at pos
+ * on its thread (the launcher's op for a runtime call), or MODEL_NONE. */
+static uint32_t ui_enclosing_op(const struct model *m, const struct rank_model *r, uint32_t pos)
 {
     (void)m;
     if (pos >= r->nevents)

@@ -14,8 +14,4 @@
  * Returns 0 or ERR_NOMEM. */
 int ui_details_build(struct ui_state *st, const struct model *m, uint32_t rank, uint32_t pos);
 
-/* Position (in rank->events) of the CPU op that encloses the event at pos
- * on its thread (the launcher's op for a runtime call), or MODEL_NONE. */
-uint32_t ui_enclosing_op(const struct model *m, const struct rank_model *r, uint32_t pos);
-
 #endif

@@ -233,7 +233,7 @@ int ui_timeline_goto(struct ui_state *st, const struct model *m, uint32_t r, uin
     return 0;
 }
 
-enum ui_cell_class ui_event_class(const struct model *m, const struct event *ev)
+static enum ui_cell_class ui_event_class(const struct model *m, const struct event *ev)
 {
     switch (ev->kind) {
     case EV_KIND_KERNEL:

@@ -53,7 +53,6 @@ enum ui_cell_class {
     UI_CLASS_ANNOTATION,
     UI_CLASS_COUNT
 };
-enum ui_cell_class ui_event_class(const struct model *m, const struct event *ev);
 uint32_t ui_class_glyph(const struct ui_grid *g, enum ui_cell_class c);
 enum ui_style ui_class_style(enum ui_cell_class c);
 const char *ui_class_name(enum ui_cell_class c);

@@ -18,7 +18,8 @@ size_t ui_chart_lines(const struct ui_chart *c)
     return n;
 }
 
-void ui_chart_value(double v, char *buf, size_t n)
+/* Formats a chart value compactly: "22030", "49.5", "0.00244". */
+static void ui_chart_value(double v, char *buf, size_t n)
 {
     if (!isfinite(v))
         snprintf(buf, n, "-");
@@ -47,7 +48,7 @@ void ui_chart_bar(struct ui_grid *g, int y, int x, int w, double frac, enum ui_s
     }
 }
 
-uint32_t ui_chart_segment_glyph(const struct ui_grid *g, size_t k)
+static uint32_t ui_chart_segment_glyph(const struct ui_grid *g, size_t k)
 {
     static const uint32_t utf8[UI_CHART_SERIES] = {0x2588, 0x2593, 0x2592, 0x2591};
     static const uint32_t ascii[UI_CHART_SERIES] = {'#', '=', '~', ':'};
@@ -55,7 +56,8 @@ uint32_t ui_chart_segment_glyph(const struct ui_grid *g, size_t k)
     return g->ascii ? ascii[k] : utf8[k];
 }
 
-enum ui_style ui_chart_segment_style(size_t k)
+/* Glyph and style of stack look k (0 solid, 1 dark, 2 medium, 3 light). */
+static enum ui_style ui_chart_segment_style(size_t k)
 {
     static const enum ui_style styles[UI_CHART_SERIES] = {
         UI_STYLE_COMPUTE, UI_STYLE_COMM, UI_STYLE_MEMORY, UI_STYLE_DIM,

@@ -47,15 +47,8 @@ size_t ui_chart_lines(const struct ui_chart *c);
 /* Draws line i of the chart at (y, x), w columns wide. */
 void ui_chart_line(const struct ui_chart *c, size_t i, struct ui_grid *g, int y, int x, int w);
 
-/* Formats a chart value compactly: "22030", "49.5", "0.00244". */
-void ui_chart_value(double v, char *buf, size_t n);
-
 /* A bar of frac (0..1) of w cells: full blocks plus one partial eighth. */
 void ui_chart_bar(struct ui_grid *g, int y, int x, int w, double frac, enum ui_style style);
-
-/* Glyph and style of stack look k (0 solid, 1 dark, 2 medium, 3 light). */
-uint32_t ui_chart_segment_glyph(const struct ui_grid *g, size_t k);
-enum ui_style ui_chart_segment_style(size_t k);
 
 /* A sparkline of n values (0..max) resampled to w cells (max per cell). */
 void ui_chart_spark(struct ui_grid *g, int y, int x, int w, const double *v, size_t n,

@@ -181,12 +181,6 @@ static size_t gallop(const struct keys *k, size_t n, size_t lo, int64_t t)
     return a;
 }
 
-size_t ui_stream_lower_bound(const struct stream_index *s, const struct event *events, int64_t t)
-{
-    struct keys k = {events, s->pos, NULL};
-    return gallop(&k, s->n, 0, t);
-}
-
 size_t ui_thread_lower_bound(const struct thread_index *t, const struct event *events, int64_t ts)
 {
     struct keys k = {events, t->pos, NULL};

@@ -107,9 +107,6 @@ void ui_bucket_thread_ts(const struct thread_index *t, const struct event *event
                          const int64_t *ts_copy, const struct ui_timescale *ts,
                          struct ui_pick *out);
 
-/* Index into s->pos of the first event with ts >= t (n when none). */
-size_t ui_stream_lower_bound(const struct stream_index *s, const struct event *events, int64_t t);
-
 /* The same over a thread's events. */
 size_t ui_thread_lower_bound(const struct thread_index *th, const struct event *events,
                              int64_t t);

@@ -16,7 +16,8 @@
 #define WIDTH_CAP_TEXT 60
 #define WIDTH_CAP_NUMBER 18
 
-bool ui_row_contains(const struct table *t, size_t row, const char *needle)
+/* Does row `row` of t contain needle in any cell (case-insensitive)? */
+static bool ui_row_contains(const struct table *t, size_t row, const char *needle)
 {
     char buf[64];
 

@@ -42,9 +42,6 @@ void ui_tview_fini(struct ui_tview *v);
 /* Sorts the visible rows by v->sort_col / v->sort_desc (stable). */
 void ui_tview_sort(struct ui_tview *v);
 
-/* Does row `row` of t contain needle in any cell (case-insensitive)? */
-bool ui_row_contains(const struct table *t, size_t row, const char *needle);
-
 /* Next visible row index (into v->rows) at or after `from` (wrapping, in
  * direction dir = +1 or -1) whose cells contain needle; -1 when none. */
 long ui_tview_search(const struct ui_tview *v, size_t from, int dir, const char *needle);
