@@ -5,4 +5,5 @@ libcore_a_SOURCES += \
 	src/util/vec.c src/util/vec.h \
 	src/util/strtab.c src/util/strtab.h \
 	src/util/hmap.c src/util/hmap.h \
-	src/util/sort.c src/util/sort.h
+	src/util/sort.c src/util/sort.h \
+	src/util/outfile.c src/util/outfile.h

@@ -279,7 +279,6 @@ static void check_formats(const struct table *t)
     CHECK(memchr(buf, 0x1b, len) == NULL);
     rewind(f);
     len = 0;
-    fo.escape_controls = true;
     format_table_csv(f, t, &fo);
     fflush(f);
     CHECK(memchr(buf, 0x1b, len) == NULL);
