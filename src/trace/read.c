@@ -161,6 +161,28 @@ static struct trace_source_opts source_opts(const struct trace_sink *sink,
     return o;
 }
 
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* Replaces a parse error's message when the real cause is elsewhere: the
+ * file changed under the reader (the offset may lie past its new end), or a
+ * file named .gz is not gzip (zlib or raw deflate data would otherwise be
+ * reported as "not a JSON object"). */
+static int explain_failure(struct trace_source *src, const char *path, int rc, struct err *e)
+{
+    if (trace_source_changed(src))
+        return err_set(e, ERR_IO, "%s: the file changed while it was read", path);
+    int first = trace_source_first_byte(src);
+    bool json_start = first < 0 || strchr(" \t\r\n{[\xEF", first) != NULL;
+    if (rc == ERR_PARSE && ends_with(path, ".gz") && !trace_source_is_gzip(src) && !json_start)
+        return err_set(e, ERR_PARSE, "%s: not gzip data: the name ends in .gz, but the file "
+                       "does not start with gzip's magic bytes (1f 8b)", path);
+    return rc;
+}
+
 int trace_read_file(const char *path, const struct trace_sink *sink,
                     const struct trace_limits *limits, struct err *e)
 {
@@ -171,6 +193,8 @@ int trace_read_file(const char *path, const struct trace_sink *sink,
         return e ? e->code : ERR_IO;
     }
     int rc = trace_read_source(src, path, sink, limits, 0, e);
+    if (rc && rc != ERR_CANCEL && rc != ERR_NOMEM)
+        rc = explain_failure(src, path, rc, e);
     trace_source_close(src);
     return rc;
 }
