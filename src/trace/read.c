@@ -8,6 +8,7 @@
 #include "trace/fields.h"
 #include "trace/meta.h"
 #include "trace/scan.h"
+#include "util/memory.h"
 
 /* Ties the scanner, the two field readers and the metadata together and
  * feeds the sink. One reader per file; nothing is shared between readers. */
@@ -23,8 +24,29 @@ struct reader {
     size_t scratch_cap;
     int max_nest;            /* containers an element may open, itself included */
     size_t max_event_bytes;
+    uint64_t max_memory;
+    uint64_t since_memory_check;
     struct trace_event ev;
 };
+
+/* The memory guard: the model grows with every element kept, so the
+ * process's resident set is sampled every few thousand elements (a /proc
+ * read costs microseconds) and the load stops before it takes the machine. */
+#define READER_MEMORY_CHECK_EVERY 4096
+
+static int check_memory(struct reader *r, struct err *e)
+{
+    if (!r->max_memory || ++r->since_memory_check < READER_MEMORY_CHECK_EVERY)
+        return 0;
+    r->since_memory_check = 0;
+    uint64_t rss = util_resident_bytes();
+    if (rss <= r->max_memory)
+        return 0;
+    return err_set(e, ERR_LIMIT, "stopped: htx uses %llu MiB of memory, over the limit of %llu MiB "
+                   "(HTX_MAX_MEMORY; the default is 3/4 of physical memory, 0 = no limit)",
+                   (unsigned long long)((rss + (1u << 20) - 1) >> 20),
+                   (unsigned long long)(r->max_memory >> 20));
+}
 
 static int ensure_scratch(struct reader *r, size_t len, struct err *e)
 {
@@ -68,7 +90,8 @@ static int take(struct reader *r, enum trace_fields_result fr, uint64_t index, u
         return 0;
     }
     r->ev.index = index;
-    return deliver(r, e);
+    int rc = check_memory(r, e);
+    return rc ? rc : deliver(r, e);
 }
 
 /* The fast path straight on the scanner's buffer; most elements end here. */
@@ -131,7 +154,7 @@ int trace_read_source(struct trace_source *src, const char *name, const struct t
 {
     struct trace_limits lim = trace_limits_resolve(limits);
     struct reader r = {.sink = sink, .max_nest = lim.max_depth - 2,
-                       .max_event_bytes = lim.max_event_bytes};
+                       .max_event_bytes = lim.max_event_bytes, .max_memory = lim.max_memory};
     trace_meta_init(&r.meta);
     struct trace_scan_handler h = {.ctx = &r, .element = on_element,
                                    .element_prefix = on_element_prefix, .member = on_member};

@@ -6,4 +6,5 @@ libcore_a_SOURCES += \
 	src/util/strtab.c src/util/strtab.h \
 	src/util/hmap.c src/util/hmap.h \
 	src/util/sort.c src/util/sort.h \
-	src/util/outfile.c src/util/outfile.h
+	src/util/outfile.c src/util/outfile.h \
+	src/util/memory.c src/util/memory.h
