@@ -80,7 +80,7 @@ START_TEST(json_should_escape_controls_and_invalid_utf8)
     format_json_string(c.f, "a\"b\\c\x01\x1b[0m\x7f\n\t\xc2\x85\xe2\x82\xac\xff\xc0\x80\xed\xa0\x80");
     const char *out = capture_close(&c);
     ck_assert_str_eq(out, "\"a\\\"b\\\\c\\u0001\\u001b[0m\\u007f\\n\\t\\u0085\xe2\x82\xac"
-                          "\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\"");
+                          "\\ufffd\\u0000\\ufffd\\ufffd\\ufffd\"");
     free(c.buf);
 }
 END_TEST
@@ -245,12 +245,28 @@ START_TEST(utf8_should_reject_malformed_sequences)
     ck_assert_uint_eq(cp, 0x20AC);
     ck_assert_uint_eq(format_utf8_decode("\xf0\x9f\x98\x80", &cp), 4);
     ck_assert_uint_eq(cp, 0x1F600);
-    static const char *bad[] = {"\xc0\x80", "\xc1\xbf", "\xe0\x80\x80", "\xed\xa0\x80",
+    /* C0 80 is the reader's NUL (a trace's \u0000), read as U+0000. */
+    ck_assert_uint_eq(format_utf8_decode("\xc0\x80", &cp), 2);
+    ck_assert_uint_eq(cp, 0);
+    static const char *bad[] = {"\xc0\x81", "\xc1\xbf", "\xe0\x80\x80", "\xed\xa0\x80",
                                 "\xf4\x90\x80\x80", "\xf5\x80\x80\x80", "\x80", "\xe2\x82",
                                 "\xe2\x82" "a", "\xff"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         ck_assert_msg(format_utf8_decode(bad[i], &cp) == 0, "case %zu", i);
     ck_assert_uint_eq(format_display_width("a\xe2\x82\xac\x01"), 2 + 4);
+}
+END_TEST
+
+START_TEST(encoded_nul_should_be_escaped_by_every_writer)
+{
+    struct capture c;
+    capture_open(&c);
+    format_write_escaped(c.f, "a\xc0\x80" "b|");
+    format_csv_field(c.f, "a\xc0\x80" "c");
+    fputc('|', c.f);
+    format_json_string(c.f, "a\xc0\x80" "d");
+    ck_assert_str_eq(capture_close(&c), "a\\x00b|a\\x00c|\"a\\u0000d\"");
+    free(c.buf);
 }
 END_TEST
 
@@ -347,6 +363,7 @@ Suite *cli_format_suite(void)
     TCase *fmt = tcase_create("format");
     tcase_add_test(fmt, csv_should_quote_per_rfc4180);
     tcase_add_test(fmt, csv_should_escape_controls_always);
+    tcase_add_test(fmt, encoded_nul_should_be_escaped_by_every_writer);
     tcase_add_test(fmt, json_should_escape_controls_and_invalid_utf8);
     tcase_add_test(fmt, json_should_round_trip_doubles_and_keep_integers);
     tcase_add_test(fmt, json_should_write_tables_that_parse_back);

@@ -17,7 +17,8 @@ TESTS += tests/fuzz/replay-number
 
 # valgrind.sh skips unless make check-valgrind runs it (HTX_VALGRIND=1).
 HOSTILE_TESTS = tests/hostile/truncated.sh tests/hostile/gzip.sh tests/hostile/json.sh \
-	tests/hostile/files.sh tests/hostile/outputs.sh tests/hostile/valgrind.sh
+	tests/hostile/files.sh tests/hostile/outputs.sh tests/hostile/edges.sh \
+	tests/hostile/valgrind.sh
 TESTS += $(HOSTILE_TESTS)
 EXTRA_DIST += $(HOSTILE_TESTS) tests/hostile/lib.sh tests/hostile/bigtrace.sh \
 	tests/fuzz/corpus tests/fuzz/regressions tests/fuzz/number tests/fuzz/fuzz.dict \

@@ -31,7 +31,10 @@ void format_double_roundtrip(double x, char out[32]);
 
 /* Decodes one UTF-8 sequence at s (NUL-terminated): returns its length in
  * bytes and sets *cp, or returns 0 when the bytes there are not valid UTF-8
- * (overlong forms, surrogates, values above U+10FFFF, truncated sequences). */
+ * (overlong forms, surrogates, values above U+10FFFF, truncated sequences).
+ * The one overlong form accepted is C0 80, read as U+0000: the reader
+ * stores a name's \u0000 that way (as Java's modified UTF-8 does) so the
+ * name is not cut there, and every writer escapes it (\x00, \u0000). */
 size_t format_utf8_decode(const char *s, uint32_t *cp);
 
 /* Writes s for a terminal: control characters (C0, DEL, C1) and bytes that

@@ -75,6 +75,10 @@ static size_t utf8_continuations(const unsigned char *s, size_t n)
 size_t format_utf8_decode(const char *str, uint32_t *cp)
 {
     const unsigned char *s = (const unsigned char *)str;
+    if (s[0] == 0xC0 && s[1] == 0x80) {
+        *cp = 0;   /* a NUL of the trace (\u0000), kept inside the C string */
+        return 2;
+    }
     if (s[0] < 0x80) {
         *cp = s[0];
         return 1;

@@ -49,6 +49,14 @@ static int hex4(const char *s, size_t avail, uint32_t *out)
 
 static size_t put_utf8(uint32_t cp, char *out)
 {
+    if (cp == 0) {
+        /* \u0000 as C0 80 (modified UTF-8): names are C strings downstream,
+         * and a real NUL would cut "a\u0000b" to "a", merging distinct names.
+         * The writers show it as \x00 or \u0000. */
+        out[0] = (char)0xC0;
+        out[1] = (char)0x80;
+        return 2;
+    }
     if (cp < 0x80) {
         out[0] = (char)cp;
         return 1;

@@ -15,6 +15,10 @@ size_t ui_utf8_decode(const char *s, size_t len, uint32_t *cp)
         *cp = c;
         return 1;
     }
+    if (c == 0xC0 && len >= 2 && u[1] == 0x80) {
+        *cp = 0;   // a trace's \u0000, stored as C0 80 by the reader: shown as ^@
+        return 2;
+    }
     if (c >= 0xC2 && c <= 0xDF) {
         need = 1, v = c & 0x1F, min = 0x80;
     } else if (c >= 0xE0 && c <= 0xEF) {
