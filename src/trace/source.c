@@ -115,6 +115,12 @@ uint64_t trace_source_doc_bytes(const struct trace_source *s)
     return s->doc_bytes;
 }
 
+uint64_t trace_source_size_hint(const struct trace_source *s)
+{
+    bool gzip_magic = s->in_len >= 2 && s->in[0] == 0x1f && s->in[1] == 0x8b;
+    return s->fd < 0 && !gzip_magic ? s->in_len : 0;
+}
+
 bool trace_source_is_gzip(const struct trace_source *s)
 {
     return s->detected && s->gzip;

@@ -70,6 +70,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     uint64_t h = fuzz_fnv(0xcbf29ce484222325ull, data, size);
     bool is_gzip = size >= 2 && data[0] == 0x1f && data[1] == 0x8b;
+    /* 0: the scanner sizes its buffer from the document (as the model's
+     * loader does for buffers); the tiny one forces every resumption path. */
     struct fuzz_digest plain = fuzz_read_doc(data, size, NULL, 0);
     struct fuzz_digest tiny = fuzz_read_doc(data, size, NULL, 1 + (size_t)(h % 97));
     if (is_gzip && (plain.rc || tiny.rc))
