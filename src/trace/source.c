@@ -67,6 +67,16 @@ struct trace_source *trace_source_open_file(const char *path, const struct trace
         return NULL;
     }
     s->opened = st;
+    /* A plain file's size is its document's: over the limit, it is refused
+     * before a byte of it is read (the two magic bytes aside). */
+    unsigned char magic[2] = {0, 0};
+    if (s->o.max_uncompressed && (uint64_t)st.st_size > s->o.max_uncompressed &&
+        pread(s->fd, magic, 2, 0) == 2 && !(magic[0] == 0x1f && magic[1] == 0x8b)) {
+        err_set(e, ERR_LIMIT, "the file is %llu bytes, over the limit of %llu bytes",
+                (unsigned long long)st.st_size, (unsigned long long)s->o.max_uncompressed);
+        trace_source_close(s);
+        return NULL;
+    }
     int flags = fcntl(s->fd, F_GETFL);
     if (flags >= 0)
         fcntl(s->fd, F_SETFL, flags & ~O_NONBLOCK);
@@ -188,12 +198,6 @@ static int detect(struct trace_source *s, struct err *e)
     const unsigned char *head = s->in + s->in_pos;
     s->first_byte = s->in_len > s->in_pos ? head[0] : -1;
     s->gzip = s->in_len - s->in_pos >= 2 && head[0] == 0x1f && head[1] == 0x8b;
-    /* A plain file's size is known: over the limit, stop before reading on. */
-    if (!s->gzip && s->fd >= 0 && s->o.max_uncompressed &&
-        (uint64_t)s->opened.st_size > s->o.max_uncompressed)
-        return err_set(e, ERR_LIMIT, "the file is %llu bytes, over the limit of %llu bytes",
-                       (unsigned long long)s->opened.st_size,
-                       (unsigned long long)s->o.max_uncompressed);
     if (!s->gzip)
         return 0;
     /* 15 window bits + 16: a gzip wrapper, whose CRC-32 and length zlib checks. */
