@@ -127,8 +127,17 @@ uint64_t trace_source_doc_bytes(const struct trace_source *s)
 
 uint64_t trace_source_size_hint(const struct trace_source *s)
 {
+    if (s->fd >= 0)
+        return 0;
     bool gzip_magic = s->in_len >= 2 && s->in[0] == 0x1f && s->in[1] == 0x8b;
-    return s->fd < 0 && !gzip_magic ? s->in_len : 0;
+    if (!gzip_magic)
+        return s->in_len;
+    /* gzip's trailer ends with the size mod 2^32 of the last member: only a
+     * hint (more members, or a lie, just mean the buffer grows or refills). */
+    if (s->in_len < 18)
+        return 0;
+    const unsigned char *t = s->in + s->in_len - 4;
+    return (uint64_t)t[0] | (uint64_t)t[1] << 8 | (uint64_t)t[2] << 16 | (uint64_t)t[3] << 24;
 }
 
 bool trace_source_is_gzip(const struct trace_source *s)

@@ -47,8 +47,8 @@ int trace_source_read(struct trace_source *s, char *dst, size_t cap, size_t *got
 uint64_t trace_source_file_bytes(const struct trace_source *s);
 uint64_t trace_source_doc_bytes(const struct trace_source *s);
 
-/* The document's size when known before reading (a plain document in
- * memory), else 0. */
+/* A guess at the document's size before reading, for sizing buffers: a
+ * plain document in memory, or gzip's recorded length in memory; else 0. */
 uint64_t trace_source_size_hint(const struct trace_source *s);
 
 /* Whether the document turned out to be gzip (false before the first read). */
