@@ -26,10 +26,8 @@ static int write_rank(const struct model *m, const struct rank_model *r, const c
         rc = counters_write_file(r->path, dst, force, inputs, ninputs, series, n, e);
     if (rc)
         return rc;
-    if (cli_stdout_is_tty())
-        format_write_escaped(stdout, dst);
-    else
-        fputs(dst, stdout);
+    /* Escaped always, like every output: piped output still reaches a terminal. */
+    format_write_escaped(stdout, dst);
     fputc('\n', stdout);
     fflush(stdout);
     return 0;

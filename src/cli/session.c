@@ -212,8 +212,3 @@ void cli_out_discard(struct cli_out *o)
     o->f = NULL;
     o->buf = NULL;
 }
-
-bool cli_stdout_is_tty(void)
-{
-    return isatty(STDOUT_FILENO) == 1;
-}

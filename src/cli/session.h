@@ -50,7 +50,4 @@ int cli_out_commit(struct cli_out *o, FILE *dst, struct err *e);
 /* Drops the collected output and frees the buffer. */
 void cli_out_discard(struct cli_out *o);
 
-/* Whether stdout is a terminal (text escaping, bar widths). */
-bool cli_stdout_is_tty(void);
-
 #endif

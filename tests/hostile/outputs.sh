@@ -98,5 +98,9 @@ rm "$tmpdir/g/h_with_counters.json.gz"
 gzip -c "$tmpdir/a.json" >"$tmpdir/g/h_with_counters.json.gz"
 expect "counters --force onto another input" 2 "is an input" \
     counters --force "$tmpdir/g/h.json" "$tmpdir/g/h_with_counters.json.gz"
+mkdir "$tmpdir/e"
+cp "$tmpdir/a.json" "$tmpdir/e/$esc_name"
+expect "counters: an output name holding OSC, piped" 0 'x-\\x1B\]0;PWNED\\x07_with_counters' \
+    counters "$tmpdir/e/$esc_name"
 
 finish
