@@ -137,7 +137,11 @@ uint64_t trace_source_size_hint(const struct trace_source *s)
     if (s->in_len < 18)
         return 0;
     const unsigned char *t = s->in + s->in_len - 4;
-    return (uint64_t)t[0] | (uint64_t)t[1] << 8 | (uint64_t)t[2] << 16 | (uint64_t)t[3] << 24;
+    uint64_t isize = (uint64_t)t[0] | (uint64_t)t[1] << 8 | (uint64_t)t[2] << 16 |
+                     (uint64_t)t[3] << 24;
+    /* deflate expands at most about 1032:1: a larger claim is a lie. */
+    uint64_t most = (uint64_t)s->in_len * 1032;
+    return isize < most ? isize : most;
 }
 
 bool trace_source_is_gzip(const struct trace_source *s)
