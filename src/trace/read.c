@@ -158,7 +158,10 @@ int trace_read_source(struct trace_source *src, const char *name, const struct t
     trace_meta_init(&r.meta);
     struct trace_scan_handler h = {.ctx = &r, .element = on_element,
                                    .element_prefix = on_element_prefix, .member = on_member};
-    int rc = ensure_scratch(&r, READER_SCRATCH, e);
+    /* Scratch for decoded strings: no element is longer than a small
+     * in-memory document, so that needs less than the usual 64 KiB. */
+    uint64_t hint = trace_source_size_hint(src);
+    int rc = ensure_scratch(&r, hint && hint < READER_SCRATCH ? (size_t)hint : READER_SCRATCH, e);
     if (rc == 0)
         rc = trace_scan_document(src, &lim, buf_size, &h, e);
     free(r.scratch);
