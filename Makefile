@@ -10,7 +10,8 @@
 #                        and htx over every real and generated trace (tests/hostile/valgrind.sh)
 #   make distcheck       build and test the release tarball
 #   make bench           load-time and memory benchmark (tests/bench.sh)
-#   make fuzz            libFuzzer targets for FUZZ_SECONDS (default 60; tests/fuzz/fuzz.sh)
+#   make fuzz            libFuzzer targets for FUZZ_SECONDS in all (default 60; tests/fuzz/fuzz.sh)
+#   make fuzz-long       each libFuzzer target for FUZZ_SECONDS (default 600) in turn
 #   make bigtrace        >4 GiB and >2^31-element traces (tests/hostile/bigtrace.sh; minutes, GBs)
 #   make install         install htx and its man page (PREFIX=/usr/local)
 #   make assets          regenerate assets/ with the trace generator
@@ -28,7 +29,7 @@ SHELL := /bin/bash
 AUTORECONF := $(shell command -v flock >/dev/null 2>&1 && echo flock /tmp/htx-autoreconf.lock) autoreconf -fi
 
 .PHONY: all deps run check check-asan check-valgrind distcheck bench install assets clean
-.PHONY: fuzz bigtrace
+.PHONY: fuzz fuzz-long bigtrace
 
 all: deps $(BUILD)/Makefile
 	$(MAKE) -C $(BUILD) -j$(JOBS)
@@ -151,6 +152,12 @@ FUZZ_BUILD ?= build-fuzz
 # $(BUILD)'s config.h, run for FUZZ_SECONDS in all; a crash fails.
 fuzz: deps $(BUILD)/Makefile
 	tests/fuzz/fuzz.sh $(BUILD) $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+# The long run: FUZZ_SECONDS for each target (six of them), one after the
+# other on one core; the last lines give each target's executions.
+fuzz-long: FUZZ_SECONDS = 600
+fuzz-long: deps $(BUILD)/Makefile
+	FUZZ_PER_TARGET=1 tests/fuzz/fuzz.sh $(BUILD) $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 # Traces past the 32-bit sizes: generated once under $(BUILD)/bigtrace
 # (~600 MB of disk), then timed; several minutes. Never part of make check.

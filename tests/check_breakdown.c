@@ -423,6 +423,37 @@ START_TEST(idle_should_honour_the_consecutive_kernel_delay)
 }
 END_TEST
 
+/* Issue 11: kernels with a correlation but no launch in the trace, and a
+ * CPU op as the first event (later in time than two of the kernels). HTA
+ * takes that op's start as every such kernel's launch time. */
+#define NO_LAUNCH_EVENTS                                                                      \
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,"                \
+    "\"ts\":200,\"dur\":1},"                                                                  \
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k1\",\"pid\":0,\"tid\":7,\"ts\":100,"           \
+    "\"dur\":10,\"args\":{\"stream\":7,\"correlation\":5}},"                                   \
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k2\",\"pid\":0,\"tid\":7,\"ts\":115,"           \
+    "\"dur\":5,\"args\":{\"stream\":7,\"correlation\":6}},"                                    \
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k3\",\"pid\":0,\"tid\":7,\"ts\":300,"           \
+    "\"dur\":5,\"args\":{\"stream\":7,\"correlation\":7}},"
+
+START_TEST(idle_should_take_row_0_as_the_missing_launch_only_under_hta)
+{
+    struct model *m = bd_load(NO_LAUNCH_EVENTS, SEMANTICS_HTA);
+    struct table *t = bd_run(idle_run, m, NULL, "idle_time_breakdown");
+    ck_assert_uint_eq(t->nrows, 2);
+    assert_idle_row(t, 0, 7, "host_wait", 185, 1.0);   /* 200 > both previous ends */
+    assert_idle_row(t, 1, 7, "other", 0, 0.0);
+    model_free(m);
+
+    m = bd_load(NO_LAUNCH_EVENTS, SEMANTICS_HTX);
+    t = bd_run(idle_run, m, NULL, "idle_time_breakdown");
+    ck_assert_uint_eq(t->nrows, 2);
+    assert_idle_row(t, 0, 7, "kernel_wait", 5, 0.03);   /* no launch: never host_wait */
+    assert_idle_row(t, 1, 7, "other", 180, 0.97);
+    model_free(m);
+}
+END_TEST
+
 static Suite *breakdown_suite(void)
 {
     Suite *s = suite_create("breakdown");
@@ -438,6 +469,7 @@ static Suite *breakdown_suite(void)
     tcase_add_test(hand, kernels_should_break_ties_stably_under_htx);
     tcase_add_test(hand, kernels_should_classify_hip_and_nccl_names_under_htx);
     tcase_add_test(hand, overlap_should_match_the_worked_example);
+    tcase_add_test(hand, idle_should_take_row_0_as_the_missing_launch_only_under_hta);
     tcase_add_test(hand, idle_should_match_the_worked_example);
     tcase_add_test(hand, idle_should_honour_the_consecutive_kernel_delay);
     suite_add_tcase(s, hand);

@@ -55,17 +55,17 @@ START_TEST(csv_should_quote_per_rfc4180)
     const char *out = capture_close(&c);
     ck_assert_str_eq(out, "name,sum (us),share,n\r\n"
                           "plain,1.5,50,3\r\n"
-                          "\"a,b \"\"q\"\"\r\nx\",,12.5,\r\n");
+                          "\"a,b \"\"q\"\"\\r\\nx\",,12.5,\r\n");
     free(c.buf);
     arena_fini(&a);
 }
 END_TEST
 
-START_TEST(csv_should_escape_controls_for_a_terminal)
+START_TEST(csv_should_escape_controls_always)
 {
     struct capture c;
     capture_open(&c);
-    format_csv_field(c.f, "k\x1b[31m,\xc2\x9b\xff\xc3\xa9\n", true);
+    format_csv_field(c.f, "k\x1b[31m,\xc2\x9b\xff\xc3\xa9\n");
     const char *out = capture_close(&c);
     ck_assert_str_eq(out, "\"k\\x1B[31m,\\u{9B}\\xFF\xc3\xa9\\n\"");
     ck_assert_ptr_null(strchr(out, 0x1b));
@@ -80,7 +80,7 @@ START_TEST(json_should_escape_controls_and_invalid_utf8)
     format_json_string(c.f, "a\"b\\c\x01\x1b[0m\x7f\n\t\xc2\x85\xe2\x82\xac\xff\xc0\x80\xed\xa0\x80");
     const char *out = capture_close(&c);
     ck_assert_str_eq(out, "\"a\\\"b\\\\c\\u0001\\u001b[0m\\u007f\\n\\t\\u0085\xe2\x82\xac"
-                          "\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\"");
+                          "\\ufffd\\u0000\\ufffd\\ufffd\\ufffd\"");
     free(c.buf);
 }
 END_TEST
@@ -244,6 +244,19 @@ START_TEST(format_should_measure_display_width)
 }
 END_TEST
 
+START_TEST(encoded_nul_should_be_escaped_by_every_writer)
+{
+    struct capture c;
+    capture_open(&c);
+    format_write_escaped(c.f, "a\xc0\x80" "b|");
+    format_csv_field(c.f, "a\xc0\x80" "c");
+    fputc('|', c.f);
+    format_json_string(c.f, "a\xc0\x80" "d");
+    ck_assert_str_eq(capture_close(&c), "a\\x00b|a\\x00c|\"a\\u0000d\"");
+    free(c.buf);
+}
+END_TEST
+
 
 /* The string writer copies plain runs whole: escapes must still land at the
  * right place between them, and multi-byte characters pass unchanged. */
@@ -336,7 +349,8 @@ Suite *cli_format_suite(void)
     Suite *s = suite_create("cli format");
     TCase *fmt = tcase_create("format");
     tcase_add_test(fmt, csv_should_quote_per_rfc4180);
-    tcase_add_test(fmt, csv_should_escape_controls_for_a_terminal);
+    tcase_add_test(fmt, csv_should_escape_controls_always);
+    tcase_add_test(fmt, encoded_nul_should_be_escaped_by_every_writer);
     tcase_add_test(fmt, json_should_escape_controls_and_invalid_utf8);
     tcase_add_test(fmt, json_should_round_trip_doubles_and_keep_integers);
     tcase_add_test(fmt, json_should_write_tables_that_parse_back);

@@ -115,7 +115,7 @@ static void write_points(const char *src, const char *dst, size_t n)
     struct counter_series s = {"Memcpy HtoD", "memory_bw_gbps", "0", NULL, NULL,
                                pts_ts, pts_v, n, false};
     struct err e = {0, ""};
-    int rc = counters_write_file(src, dst, false, &s, 1, &e);
+    int rc = counters_write_file(src, dst, false, NULL, 0, &s, 1, &e);
     ck_assert_msg(rc == 0, "write failed: %s", e.msg);
 }
 
@@ -194,13 +194,13 @@ START_TEST(counters_should_refuse_to_overwrite_without_force)
     write_points(src, dst, 1);
     struct counter_series s = {"Q", "q", "0", NULL, NULL, pts_ts, pts_v, 3, true};
     struct err e = {0, ""};
-    ck_assert_int_eq(counters_write_file(src, dst, false, &s, 1, &e), ERR_USAGE);
+    ck_assert_int_eq(counters_write_file(src, dst, false, NULL, 0, &s, 1, &e), ERR_USAGE);
     ck_assert_ptr_nonnull(strstr(e.msg, "--force"));
-    ck_assert_int_eq(counters_write_file(src, src, true, &s, 1, &e), ERR_USAGE);
+    ck_assert_int_eq(counters_write_file(src, src, true, NULL, 0, &s, 1, &e), ERR_USAGE);
     char *text = read_gz(src);
     ck_assert_str_eq(text, "{\"traceEvents\":[]}");   /* the input is untouched */
     free(text);
-    ck_assert_int_eq(counters_write_file(src, dst, true, &s, 1, &e), 0);
+    ck_assert_int_eq(counters_write_file(src, dst, true, NULL, 0, &s, 1, &e), 0);
     cJSON *doc = parse_file(dst);
     ck_assert_uint_eq(count_counters(events_of(doc), "Q"), 3);
     cJSON_Delete(doc);
@@ -217,7 +217,7 @@ START_TEST(counters_should_reject_documents_without_trace_events)
     write_text(src, "{\"events\":[1,2]}");
     struct counter_series s = {"Q", "q", "0", NULL, NULL, pts_ts, pts_v, 3, true};
     struct err e = {0, ""};
-    ck_assert_int_eq(counters_write_file(src, dst, false, &s, 1, &e), ERR_PARSE);
+    ck_assert_int_eq(counters_write_file(src, dst, false, NULL, 0, &s, 1, &e), ERR_PARSE);
     ck_assert_int_ne(access(dst, F_OK), 0);   /* nothing left behind */
     remove_tmpdir();
 }
@@ -270,7 +270,7 @@ START_TEST(counters_should_add_queue_and_bandwidth_tracks_and_keep_the_rest)
     ck_assert_uint_eq(cs[0].n, 4);
     ck_assert_int_eq(cs[0].ts_ns[0], 1000000);   /* absolute again */
     ck_assert_int_eq(counters_output_path(src, dst, sizeof dst, &e), 0);
-    ck_assert_int_eq(counters_write_file(src, dst, false, cs, n, &e), 0);
+    ck_assert_int_eq(counters_write_file(src, dst, false, NULL, 0, cs, n, &e), 0);
 
     struct model *back = load_path(dst, &e);
     ck_assert_msg(back != NULL, "reload failed: %s", e.msg);

@@ -446,6 +446,132 @@ START_TEST(shared_traces_should_load_with_independent_counts)
 }
 END_TEST
 
+/* ---- issue 11: gzip edge cases, limits and files that change ---- */
+
+static void write_bytes(const char *path, const void *buf, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(buf, 1, len, f), len);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+static int read_path(const char *path, const struct trace_limits *lim, struct err *e)
+{
+    struct progress_count pc = {0};
+    struct trace_sink sink = {.ctx = &pc, .event = count_only};
+    return trace_read_file(path, &sink, lim, e);
+}
+
+START_TEST(gzip_should_accept_zero_padding_after_the_last_member)
+{
+    static const char doc[] = "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"k\", \"ts\": 1, "
+                              "\"dur\": 2}]}";
+    size_t gz_len;
+    unsigned char *gz = gzip_bytes(doc, sizeof doc - 1, &gz_len);
+    size_t pad = (2u << 20) + 7;   /* past one input block */
+    unsigned char *padded = calloc(gz_len + pad + 1, 1);
+    ck_assert_ptr_nonnull(padded);
+    memcpy(padded, gz, gz_len);
+    struct collect c = {0};
+    struct err e = {0};
+    ck_assert_msg(load_bytes(padded, gz_len + pad, &c, NULL, 0, &e) == 0, "%s", e.msg);
+    ck_assert_uint_eq(c.nevents, 1);
+    char path[] = "/tmp/htx-check-pad-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    write_bytes(path, padded, gz_len + pad);
+    ck_assert_msg(read_path(path, NULL, &e) == 0, "%s", e.msg);
+    padded[gz_len + pad] = 'x';   /* zeros, then something else: garbage */
+    write_bytes(path, padded, gz_len + pad + 1);
+    ck_assert_int_eq(read_path(path, NULL, &e), ERR_PARSE);
+    ck_assert_ptr_nonnull(strstr(e.msg, "trailing garbage"));
+    unlink(path);
+    collect_fini(&c);
+    free(padded);
+    free(gz);
+}
+END_TEST
+
+START_TEST(gz_name_without_gzip_data_should_say_not_gzip)
+{
+    static const char doc[] = "{\"traceEvents\": []}";
+    unsigned char z[128];
+    uLongf zlen = sizeof z;
+    ck_assert_int_eq(compress(z, &zlen, (const Bytef *)doc, sizeof doc - 1), Z_OK);
+    char path[] = "/tmp/htx-check-zlib-XXXXXX.json.gz";
+    int fd = mkstemps(path, 8);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    write_bytes(path, z, zlen);
+    struct err e = {0};
+    ck_assert_int_eq(read_path(path, NULL, &e), ERR_PARSE);
+    ck_assert_msg(strstr(e.msg, "not gzip data") != NULL, "%s", e.msg);
+    /* Plain JSON named .gz is still read (gzip is found by content). */
+    write_bytes(path, doc, sizeof doc - 1);
+    ck_assert_msg(read_path(path, NULL, &e) == 0, "%s", e.msg);
+    unlink(path);
+}
+END_TEST
+
+START_TEST(plain_file_over_the_limit_should_stop_before_reading)
+{
+    size_t len;
+    char *doc = many_events(3u << 20, &len);
+    char path[] = "/tmp/htx-check-limit-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    write_bytes(path, doc, len);
+    struct trace_limits lim = {.max_uncompressed = 1u << 20};
+    struct progress_count pc = {0};
+    struct trace_sink sink = {.ctx = &pc, .event = count_only};
+    struct err e = {0};
+    ck_assert_int_eq(trace_read_file(path, &sink, &lim, &e), ERR_LIMIT);
+    ck_assert_msg(strstr(e.msg, "over the limit of 1048576 bytes") != NULL, "%s", e.msg);
+    ck_assert_uint_eq(pc.events, 0);   /* stopped before any event was parsed */
+    unlink(path);
+    free(doc);
+}
+END_TEST
+
+struct shrinker {
+    const char *path;
+    size_t events;
+};
+
+/* Truncates the file under the reader at its first event. */
+static int shrink_at_first(void *ctx, const struct trace_event *ev, struct err *e)
+{
+    (void)ev;
+    (void)e;
+    struct shrinker *s = ctx;
+    if (s->events++ == 0)
+        ck_assert_int_eq(truncate(s->path, 4096), 0);
+    return 0;
+}
+
+START_TEST(file_changed_while_read_should_be_named)
+{
+    size_t len;
+    char *doc = many_events(12u << 20, &len);
+    char path[] = "/tmp/htx-check-shrink-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    write_bytes(path, doc, len);
+    struct shrinker sh = {path, 0};
+    struct trace_sink sink = {.ctx = &sh, .event = shrink_at_first};
+    struct err e = {0};
+    int rc = trace_read_file(path, &sink, NULL, &e);
+    ck_assert_int_ne(rc, 0);
+    ck_assert_msg(strstr(e.msg, "the file changed while it was read") != NULL, "%s", e.msg);
+    unlink(path);
+    free(doc);
+}
+END_TEST
+
 Suite *trace_files_suite(void)
 {
     Suite *s = suite_create("trace files");
@@ -454,6 +580,10 @@ Suite *trace_files_suite(void)
     tcase_add_test(t, gzip_should_report_broken_files);
     tcase_add_test(t, gzip_should_stop_a_bomb_at_the_limit);
     tcase_add_test(t, progress_should_be_reported_and_cancel);
+    tcase_add_test(t, gzip_should_accept_zero_padding_after_the_last_member);
+    tcase_add_test(t, gz_name_without_gzip_data_should_say_not_gzip);
+    tcase_add_test(t, plain_file_over_the_limit_should_stop_before_reading);
+    tcase_add_test(t, file_changed_while_read_should_be_named);
     suite_add_tcase(s, t);
     t = tcase_create("discover");
     tcase_add_test(t, discover_should_list_trace_files_sorted);

@@ -462,6 +462,9 @@ START_TEST(script_should_reject_unknown_names)
     ck_assert_int_eq(ui_script_parse("ab\n<Nope>", 9, &s, &n, &e), ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(e.msg, "line 2"));
     ck_assert_int_eq(ui_script_parse(":resize 0x5", 11, &s, &n, &e), ERR_PARSE);
+    /* Found by the text fuzz target: a bare <Resize> resized to 0 x 0. */
+    ck_assert_int_eq(ui_script_parse("j\n<Resize>", 10, &s, &n, &e), ERR_PARSE);
+    ck_assert_ptr_nonnull(strstr(e.msg, ":resize ROWSxCOLS"));
 }
 END_TEST
 

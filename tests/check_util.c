@@ -4,9 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/arena.h"
 #include "util/err.h"
+#include "util/memory.h"
+#include "util/outfile.h"
 #include "util/sort.h"
 #include "util/utf8.h"
 #include "util/strtab.h"
@@ -179,7 +183,7 @@ START_TEST(utf8_should_decode_valid_and_reject_malformed_sequences)
     ck_assert_uint_eq(cp, 0x10FFFF);
     /* overlong, surrogate, past U+10FFFF, bad lead, stray continuation,
      * cut short by the end or by another byte, a NUL inside */
-    static const char *bad[] = {"\xc0\x80", "\xc1\xbf", "\xe0\x80\x80", "\xf0\x80\x80\x80",
+    static const char *bad[] = {"\xc0\x81", "\xc1\xbf", "\xe0\x80\x80", "\xf0\x80\x80\x80",
                                 "\xed\xa0\x80", "\xed\xbf\xbf", "\xf4\x90\x80\x80",
                                 "\xf5\x80\x80\x80", "\xff", "\x80", "\xe2\x82", "\xe2\x82" "a",
                                 "\xf0\x9f\x98"};
@@ -198,11 +202,122 @@ START_TEST(utf8_should_decode_valid_and_reject_malformed_sequences)
         ck_assert_uint_eq(cp, c);
     }
     ck_assert_uint_eq(utf8_encode(0xD800, out), 3);   // lone surrogates are written as-is
+    /* C0 80 is the reader's NUL (a trace's \u0000), read as U+0000. */
+    ck_assert_uint_eq(utf8_decode("\xc0\x80", SIZE_MAX, &cp), 2);
+    ck_assert_uint_eq(cp, 0);
+}
+END_TEST
+
+/* ---- the one output writer (issue 11) ---- */
+
+static char *slurp(const char *path)
+{
+    static char buf[256];
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static size_t temp_files(const char *dir)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "ls -a '%s' | grep -c 'tmp......$'", dir);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t n = 0;
+    ck_assert_int_eq(fscanf(p, "%zu", &n), 1);
+    pclose(p);
+    return n;
+}
+
+static int write_text(const char *dst, bool force, const char *const *inputs, size_t n,
+                      const char *text, struct outfile *o, struct err *e)
+{
+    int rc = outfile_begin(o, dst, force, inputs, n, e);
+    if (rc)
+        return rc;
+    FILE *f = outfile_stream(o, e);
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    return outfile_commit(o, e);
+}
+
+START_TEST(outfile_should_never_clobber)
+{
+    char dir[] = "/tmp/htx-check-outfile-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char dst[128], input[128], link_path[128];
+    snprintf(dst, sizeof dst, "%s/out.txt", dir);
+    snprintf(input, sizeof input, "%s/in.json", dir);
+    snprintf(link_path, sizeof link_path, "%s/link", dir);
+    struct outfile o;
+    struct err e = {0, ""};
+
+    ck_assert_int_eq(write_text(dst, false, NULL, 0, "one", &o, &e), 0);
+    ck_assert_str_eq(slurp(dst), "one");
+    ck_assert_int_eq(write_text(dst, false, NULL, 0, "two", &o, &e), ERR_USAGE);
+    ck_assert(o.existed);
+    ck_assert_ptr_nonnull(strstr(e.msg, "already exists"));
+    ck_assert_str_eq(slurp(dst), "one");
+    ck_assert_int_eq(write_text(dst, true, NULL, 0, "two", &o, &e), 0);
+    ck_assert_str_eq(slurp(dst), "two");
+
+    /* An input, even with force and under another name (a hard link). */
+    ck_assert_int_eq(write_text(input, false, NULL, 0, "{}", &o, &e), 0);
+    char alias[128];
+    snprintf(alias, sizeof alias, "%s/alias", dir);
+    ck_assert_int_eq(link(input, alias), 0);
+    const char *inputs[] = {NULL, input};
+    ck_assert_int_eq(write_text(alias, true, inputs, 2, "x", &o, &e), ERR_USAGE);
+    ck_assert_ptr_nonnull(strstr(e.msg, "is an input"));
+    ck_assert_str_eq(slurp(input), "{}");
+
+    /* A symbolic link is refused, dangling or not, force or not. */
+    ck_assert_int_eq(symlink(dst, link_path), 0);
+    ck_assert_int_eq(write_text(link_path, true, NULL, 0, "x", &o, &e), ERR_USAGE);
+    ck_assert_ptr_nonnull(strstr(e.msg, "symbolic link"));
+    ck_assert_str_eq(slurp(dst), "two");
+
+    /* Aborted: nothing left behind; the temporary file sits beside dst. */
+    char fresh[128];
+    snprintf(fresh, sizeof fresh, "%s/fresh", dir);
+    ck_assert_int_eq(outfile_begin(&o, fresh, false, NULL, 0, &e), 0);
+    ck_assert_uint_eq(temp_files(dir), 1);
+    outfile_abort(&o);
+    ck_assert_uint_eq(temp_files(dir), 0);
+    ck_assert_int_ne(access(fresh, F_OK), 0);
+    /* A file that appeared meanwhile is kept (without force). */
+    ck_assert_int_eq(outfile_begin(&o, fresh, false, NULL, 0, &e), 0);
+    FILE *f = fopen(fresh, "w");
+    fputs("theirs", f);
+    fclose(f);
+    ck_assert_int_eq(outfile_commit(&o, &e), ERR_USAGE);
+    ck_assert_str_eq(slurp(fresh), "theirs");
+    ck_assert_uint_eq(temp_files(dir), 0);
+
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+START_TEST(memory_figures_should_be_plausible)
+{
+    uint64_t phys = util_physical_memory(), rss = util_resident_bytes();
+    ck_assert_uint_gt(phys, (uint64_t)64 << 20);
+    ck_assert_uint_gt(rss, 0);
+    ck_assert_uint_lt(rss, phys);
+    ck_assert_uint_eq(util_default_memory_limit(), phys / 4 * 3);
 }
 END_TEST
 
 int main(void)
 {
+    
 Suite *s = suite_create("util");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, strtab_should_give_equal_strings_one_id);
@@ -213,6 +328,8 @@ Suite *s = suite_create("util");
     tcase_add_test(tc, err_should_format_and_prefix);
     tcase_add_test(tc, sort_should_keep_ties_in_input_order);
     tcase_add_test(tc, utf8_should_decode_valid_and_reject_malformed_sequences);
+    tcase_add_test(tc, outfile_should_never_clobber);
+    tcase_add_test(tc, memory_figures_should_be_plausible);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -65,7 +65,7 @@ while read -r prog args; do
     [ "$prog" = htx ] || { fail "example does not start with htx: $prog $args"; continue; }
     case " $args " in
     " info "* | " report "* | " counters "* | *" --report "*) ui= ;;
-    *) ui="--script /dev/null --dump-screen $tmp/screen --size 30x100" ;;
+    *) ui="--script /dev/null --dump-screen $tmp/screen --force --size 30x100" ;;
     esac
     # shellcheck disable=SC2086
     (cd "$tmp/ex" && "$HTX" $args $ui) >"$tmp/out" 2>"$tmp/err" </dev/null && status=0 || status=$?

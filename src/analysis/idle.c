@@ -80,19 +80,35 @@ struct stream_gaps {
 };
 
 /* ts of the launch (NaN without index_correlation > 0 or when the launch is
- * not in the filtered table). */
-static double launch_ts(const struct rank_model *r, const struct event *ev,
-                        const uint8_t *in_rows)
+ * not in the filtered table). Under idle_launch_label0, index_correlation 0
+ * (no launch in the trace) finds HTA's row 0 instead: label0_ts, the start
+ * of the first kept event, NaN when that event was filtered out. */
+static double launch_ts(const struct model *m, const struct rank_model *r,
+                        const struct event *ev, const uint8_t *in_rows, double label0_ts)
 {
-    if (model_index_correlation(r, ev) <= 0 || !in_rows[ev->partner])
+    int64_t ic = model_index_correlation(r, ev);
+    if (ic == 0 && m->sem.idle_launch_label0)
+        return label0_ts;
+    if (ic <= 0 || !in_rows[ev->partner])
         return NAN;
     return (double)r->events[ev->partner].ts;
+}
+
+/* The start of HTA's row 0, the first kept event of the file (lowest
+ * index), or NaN when the filter dropped it. */
+static double first_event_ts(const struct rank_model *r, const uint8_t *in_rows)
+{
+    size_t first = SIZE_MAX;
+    for (size_t i = 0; i < r->nevents; i++)
+        if (first == SIZE_MAX || r->events[i].index < r->events[first].index)
+            first = i;
+    return first != SIZE_MAX && in_rows[first] ? (double)r->events[first].ts : NAN;
 }
 
 /* Categorises the kernels k[0..n) of one stream (filtered-table order). */
 static int stream_categorise(const struct model *m, const struct analysis_opts *o,
                              const struct rank_model *r, const struct kref *k, size_t n,
-                             const uint8_t *in_rows, struct stream_gaps *g)
+                             const uint8_t *in_rows, double label0_ts, struct stream_gaps *g)
 {
     int64_t *ts = malloc(n * sizeof *ts);
     size_t *perm = malloc(n * sizeof *perm);
@@ -107,7 +123,7 @@ static int stream_categorise(const struct model *m, const struct analysis_opts *
     for (size_t i = 0; rc == 0 && i < n; i++) {
         const struct event *ev = &r->events[k[perm[i]].pos];
         double gap = (double)ev->ts - prev_end;
-        double launch = launch_ts(r, ev, in_rows);
+        double launch = launch_ts(m, r, ev, in_rows, label0_ts);
         if (launch > prev_end)   /* false when either is NaN */
             g->cat[i] = IDLE_HOST_WAIT;
         else if (gap < (double)o->consecutive_kernel_delay_ns)
@@ -248,8 +264,10 @@ static int rank_idle(const struct model *m, const struct analysis_opts *o,
     }
     if (rc == 0 && (!in_rows || (ng && (!gaps.gap || !gaps.cat))))
         rc = ERR_NOMEM;
+    double label0_ts = in_rows && m->sem.idle_launch_label0 ? first_event_ts(r, in_rows) : NAN;
     for (size_t i = 0; rc == 0 && i < ng; i++) {
-        rc = stream_categorise(m, o, r, k + g[i].start, g[i].end - g[i].start, in_rows, &gaps);
+        rc = stream_categorise(m, o, r, k + g[i].start, g[i].end - g[i].start, in_rows,
+                               label0_ts, &gaps);
         if (rc == 0)
             rc = stream_rows(&gaps, r->rank, k[g[i].start].stream, out);
     }

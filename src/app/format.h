@@ -17,7 +17,6 @@
 
 struct format_opts {
     bool ascii;            /* '#' bars and "..." instead of block characters and '…' */
-    bool escape_controls;  /* CSV: escape control bytes (when stdout is a terminal) */
     bool short_names;      /* text: shorten kernel names (spec §2.2) */
     int bar_width;         /* text: cells per bar; 0 = no bars */
     size_t max_text_width; /* text: truncate longer strings; 0 = no limit */
@@ -53,11 +52,13 @@ void format_bar(double v, double full, int width, bool ascii, char *out, size_t 
 /* ---- CSV ---- */
 
 /* Header row then data rows, CRLF line ends, fields quoted when they hold a
- * comma, quote, CR or LF; NaN and NULL are empty fields (as pandas writes). */
+ * comma or quote; NaN and NULL are empty fields (as pandas writes). Control
+ * characters and invalid UTF-8 are always escaped as format_write_escaped
+ * does (so CR and LF inside a field become \r and \n). */
 int format_table_csv(FILE *f, const struct table *t, const struct format_opts *o);
 
-/* Writes one CSV field (quoted when needed). */
-void format_csv_field(FILE *f, const char *s, bool escape_controls);
+/* Writes one CSV field (quoted when needed, controls escaped). */
+void format_csv_field(FILE *f, const char *s);
 
 /* ---- JSON ---- */
 

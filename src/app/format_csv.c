@@ -4,8 +4,11 @@
 #include <math.h>
 #include <string.h>
 
-/* CSV per RFC 4180: CRLF line ends, a field is quoted when it holds a comma,
- * a quote, CR or LF, and quotes inside are doubled. Numbers use the same
+/* CSV per RFC 4180: CRLF line ends, a field is quoted when it holds a comma
+ * or a quote, and quotes inside are doubled. Control characters (C0, DEL,
+ * C1) and invalid UTF-8 are always escaped as on a terminal (\n, \xNN,
+ * \u{NN}), whether or not stdout is one: a CSV piped through head still
+ * lands on a terminal, so no raw control byte is ever written. Numbers use the same
  * round-trip text as JSON; NaN and NULL are empty fields and booleans are
  * True/False, as pandas' to_csv writes them. */
 
@@ -29,26 +32,18 @@ static void write_escaped_field(FILE *f, const char *s)
     }
 }
 
-void format_csv_field(FILE *f, const char *s, bool escape_controls)
+void format_csv_field(FILE *f, const char *s)
 {
     /* Escaped text has no CR or LF left, so only commas and quotes matter. */
-    bool quote = strpbrk(s, escape_controls ? ",\"" : ",\"\r\n") != NULL;
+    bool quote = strpbrk(s, ",\"") != NULL;
     if (quote)
         fputc('"', f);
-    if (escape_controls) {
-        write_escaped_field(f, s);
-    } else {
-        for (const char *p = s; *p; p++) {
-            if (*p == '"')
-                fputc('"', f);
-            fputc(*p, f);
-        }
-    }
+    write_escaped_field(f, s);
     if (quote)
         fputc('"', f);
 }
 
-static void write_cell(FILE *f, const struct cell *c, bool escape_controls)
+static void write_cell(FILE *f, const struct cell *c)
 {
     char buf[32];
     switch (c->type) {
@@ -64,7 +59,7 @@ static void write_cell(FILE *f, const struct cell *c, bool escape_controls)
         }
         break;
     case CELL_STR:
-        format_csv_field(f, c->v.s, escape_controls);
+        format_csv_field(f, c->v.s);
         break;
     case CELL_BOOL:
         fputs(c->v.b ? "True" : "False", f);
@@ -76,17 +71,18 @@ static void write_cell(FILE *f, const struct cell *c, bool escape_controls)
 
 int format_table_csv(FILE *f, const struct table *t, const struct format_opts *o)
 {
+    (void)o;   /* CSV has no options left: escaping no longer depends on the terminal */
     for (size_t c = 0; c < t->ncols; c++) {
         if (c)
             fputc(',', f);
-        format_csv_field(f, t->cols[c].name, o->escape_controls);
+        format_csv_field(f, t->cols[c].name);
     }
     fputs("\r\n", f);
     for (size_t r = 0; r < t->nrows; r++) {
         for (size_t c = 0; c < t->ncols; c++) {
             if (c)
                 fputc(',', f);
-            write_cell(f, table_cell(t, r, c), o->escape_controls);
+            write_cell(f, table_cell(t, r, c));
         }
         fputs("\r\n", f);
     }

@@ -595,7 +595,7 @@ const char *htx_usage(void)
            "  --report                  htx diff: print the diff instead of opening the TUI\n"
            "  --fail-on-regression=PCT  htx diff --report: exit 3 when something got PCT% slower\n"
            "  --min-duration=NS         --fail-on-regression: only kernels longer than this count\n"
-           "  --force                   htx counters: overwrite an existing output file\n"
+           "  --force                   replace an existing output file (counters, --dump-screen)\n"
            "Terminal:\n"
            "  --threads=N               loader threads (default: number of cores)\n"
            "  --no-color, --ascii, --no-mouse\n"

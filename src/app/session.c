@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "app/format.h"
+#include "util/memory.h"
 
 /* Messages quote file names from directory listings and trace metadata:
  * their control characters are escaped as on stdout, so a hostile name
@@ -87,6 +88,12 @@ int app_load_opts_init(struct load_opts *lo, const struct htx_options *opts, str
     if (limit && limit[0] && !parse_size(limit, &lo->limits.max_uncompressed))
         return err_set(e, ERR_USAGE, "HTX_MAX_INPUT_SIZE: bad value '%.64s': expected a size "
                        "such as 512M or 4G (0 = no limit)", limit);
+    /* The memory guard: 3/4 of physical memory unless HTX_MAX_MEMORY says. */
+    lo->limits.max_memory = util_default_memory_limit();
+    const char *mem = getenv("HTX_MAX_MEMORY");
+    if (mem && mem[0] && !parse_size(mem, &lo->limits.max_memory))
+        return err_set(e, ERR_USAGE, "HTX_MAX_MEMORY: bad value '%.64s': expected a size "
+                       "such as 512M or 4G (0 = no limit)", mem);
     return 0;
 }
 
@@ -204,9 +211,4 @@ void app_out_discard(struct app_out *o)
     free(o->buf);
     o->f = NULL;
     o->buf = NULL;
-}
-
-bool app_stdout_is_tty(void)
-{
-    return isatty(STDOUT_FILENO) == 1;
 }

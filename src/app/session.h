@@ -50,7 +50,4 @@ int app_out_commit(struct app_out *o, FILE *dst, struct err *e);
 /* Drops the collected output and frees the buffer. */
 void app_out_discard(struct app_out *o);
 
-/* Whether stdout is a terminal (text escaping, bar widths). */
-bool app_stdout_is_tty(void);
-
 #endif

@@ -92,8 +92,10 @@ static void print_regressions(const struct diff_regression *r, size_t n, double 
             snprintf(growth, sizeof growth, "new");
         else
             snprintf(growth, sizeof growth, "+%.1f%%", r[i].growth_pct);
-        fprintf(stderr, "htx: regression beyond %g%%: %s%s: %.3f us -> %.3f us (%s)\n",
-                pct, r[i].is_total ? "" : "kernel ", r[i].name, (double)r[i].control_ns / 1e3,
+        /* The name comes from the trace: escaped like every other message. */
+        fprintf(stderr, "htx: regression beyond %g%%: %s", pct, r[i].is_total ? "" : "kernel ");
+        format_write_escaped(stderr, r[i].name);
+        fprintf(stderr, ": %.3f us -> %.3f us (%s)\n", (double)r[i].control_ns / 1e3,
                 (double)r[i].test_ns / 1e3, growth);
     }
 }
@@ -138,7 +140,6 @@ static int write_report(const struct htx_options *opts, const struct side *sides
     struct format_opts fo;
     format_opts_default(&fo);
     fo.ascii = opts->ascii;
-    fo.escape_controls = app_stdout_is_tty();
     struct diff_out_side os[2];
     for (int k = 0; k < 2; k++)
         os[k] = (struct diff_out_side){sides[k].label, sides[k].path, sides[k].m, &sides[k].plan};

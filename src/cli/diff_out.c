@@ -59,7 +59,7 @@ static int write_csv(FILE *f, const struct format_opts *fo, const struct table_l
             fputs("\r\n", f);
         if (tl->count > 1) {
             fputs("# ", f);
-            format_csv_field(f, tl->tables[i]->name, true);
+            format_csv_field(f, tl->tables[i]->name);
             fputs("\r\n", f);
         }
         if (format_table_csv(f, tl->tables[i], fo) < 0)

@@ -15,7 +15,6 @@ static void output_opts(const struct htx_options *opts, struct format_opts *fo)
     format_opts_default(fo);
     fo->ascii = opts->ascii;
     fo->short_names = opts->short_names;
-    fo->escape_controls = app_stdout_is_tty();
 }
 
 /* Runs the chosen analyses into lists[0..*nlists). */

@@ -97,7 +97,7 @@ static int report_csv(FILE *f, const struct table_list *lists, size_t nlists,
             first = false;
             if (several) {
                 fputs("# ", f);
-                format_csv_field(f, tab->name, true);
+                format_csv_field(f, tab->name);
                 fputs("\r\n", f);
             }
             if (format_table_csv(f, tab, fo) < 0)

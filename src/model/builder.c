@@ -132,6 +132,13 @@ static int add_event(struct rank_builder *b, const struct trace_event *ev, struc
                           "(146 years); skipped", (unsigned long long)ev->index);
         return 0;
     }
+    /* A negative duration is not something a profiler measures; kept, it
+     * would make minimums and busy times negative. Skipped like the other
+     * out-of-range values (both semantics). */
+    if (ev->dur.ns < 0) {
+        rank_builder_warn(b, "event %llu: negative dur; skipped", (unsigned long long)ev->index);
+        return 0;
+    }
     if (ev->index > UINT32_MAX - 1)
         return err_set(e, ERR_LIMIT, "more than %u events in one file", UINT32_MAX - 1);
     if (VEC_PUSH_SLOT(b->events, b->nevents, b->events_cap))

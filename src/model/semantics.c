@@ -22,4 +22,5 @@ void semantics_init(struct semantics *s, enum semantics_mode mode)
     s->diff_hta_quirks = hta;
     s->hta_launch_names = hta;
     s->membw_float_residue = hta;
+    s->idle_launch_label0 = hta;
 }

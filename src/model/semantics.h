@@ -58,6 +58,13 @@ struct semantics {
      * htx resets the sum to exactly 0 whenever no transfer of that kind is
      * active. */
     bool membw_float_residue;
+    /* §3.4: HTA looks a kernel's launch up by index_correlation as a row
+     * label, and 0 (its value for "no launch in the trace") is also the
+     * label of the first kept event, so every kernel without a launch gets
+     * that event's start as its launch time (NaN only when it was filtered
+     * out), moving some gaps from kernel_wait to host_wait. htx gives such
+     * kernels no launch time. */
+    bool idle_launch_label0;
 };
 
 enum semantics_mode { SEMANTICS_HTX = 0, SEMANTICS_HTA = 1 };

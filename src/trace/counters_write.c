@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "util/json_escape.h"
+#include "util/outfile.h"
 
 #define CW_CHUNK (256 * 1024)
 #define CW_KEY_MAX 16
@@ -324,48 +325,6 @@ static int copy_with_counters(gzFile in, struct out *o, const char *src,
     return 0;
 }
 
-/* Refuses to write over the input, or over an existing file without force. */
-static int check_destination(const char *src, const char *dst, bool force, struct err *e)
-{
-    struct stat ss, ds;
-    if (stat(src, &ss) != 0)
-        return err_set(e, ERR_IO, "%s: %s", src, strerror(errno));
-    if (strcmp(src, dst) == 0)
-        return err_set(e, ERR_USAGE, "%s: refusing to overwrite the input trace", dst);
-    if (stat(dst, &ds) == 0) {
-        if (ds.st_dev == ss.st_dev && ds.st_ino == ss.st_ino)
-            return err_set(e, ERR_USAGE, "%s: refusing to overwrite the input trace", dst);
-        if (!force)
-            return err_set(e, ERR_USAGE, "%s: already exists (use --force to replace it)", dst);
-    } else if (errno != ENOENT) {
-        return err_set(e, ERR_IO, "%s: %s", dst, strerror(errno));
-    }
-    return 0;
-}
-
-/* Moves the finished temporary file into place: link() cannot replace an
- * existing file, so without force a file that appeared meanwhile is kept. */
-static int publish(const char *tmp, const char *dst, bool force, struct err *e)
-{
-    if (force) {
-        if (rename(tmp, dst) != 0)
-            return err_set(e, ERR_IO, "%s: %s", dst, strerror(errno));
-        return 0;
-    }
-    if (link(tmp, dst) == 0) {
-        unlink(tmp);
-        return 0;
-    }
-    if (errno == EEXIST)
-        return err_set(e, ERR_USAGE, "%s: already exists (use --force to replace it)", dst);
-    /* File systems without hard links: check again, then rename. */
-    if (access(dst, F_OK) == 0)
-        return err_set(e, ERR_USAGE, "%s: already exists (use --force to replace it)", dst);
-    if (rename(tmp, dst) != 0)
-        return err_set(e, ERR_IO, "%s: %s", dst, strerror(errno));
-    return 0;
-}
-
 /* Writes the gzip output into the open temporary file fd (closes it). */
 static int write_temp(int fd, const char *tmp, const char *src,
                       const struct counter_series *series, size_t nseries, struct err *e)
@@ -398,30 +357,28 @@ static int write_temp(int fd, const char *tmp, const char *src,
 }
 
 int counters_write_file(const char *src_path, const char *dst_path, bool force,
+                        const char *const *inputs, size_t ninputs,
                         const struct counter_series *series, size_t nseries, struct err *e)
 {
-    int rc = check_destination(src_path, dst_path, force, e);
+    /* The source and every other input of the run, for the writer's check. */
+    const char **all = malloc((ninputs + 1) * sizeof *all);
+    if (!all)
+        return err_set(e, ERR_NOMEM, "%s: out of memory", dst_path);
+    all[0] = src_path;
+    for (size_t i = 0; i < ninputs; i++)
+        all[i + 1] = inputs[i];
+    struct outfile o;
+    int rc = outfile_begin(&o, dst_path, force, all, ninputs + 1, e);
+    free(all);
     if (rc)
         return rc;
-    size_t len = strlen(dst_path);
-    char *tmp = malloc(len + 16);
-    if (!tmp)
-        return err_set(e, ERR_NOMEM, "%s: out of memory", dst_path);
-    snprintf(tmp, len + 16, "%s.tmpXXXXXX", dst_path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        rc = err_set(e, ERR_IO, "%s: %s", dst_path, strerror(errno));
-        free(tmp);
+    rc = write_temp(o.fd, o.tmp, src_path, series, nseries, e);
+    outfile_fd_closed(&o);   /* write_temp closed it */
+    if (rc) {
+        outfile_abort(&o);
         return rc;
     }
-    fchmod(fd, 0644);
-    rc = write_temp(fd, tmp, src_path, series, nseries, e);
-    if (!rc)
-        rc = publish(tmp, dst_path, force, e);
-    if (rc)
-        unlink(tmp);
-    free(tmp);
-    return rc;
+    return outfile_commit(&o, e);
 }
 
 int counters_output_path(const char *src_path, char *out, size_t outsz, struct err *e)

@@ -44,14 +44,16 @@ struct counter_series {
 int counters_output_path(const char *src_path, char *out, size_t outsz, struct err *e);
 
 /* Writes dst_path (gzip) = src_path (plain or gzip JSON) plus the counter
- * events of series[0..nseries). Never writes to the source: refuses when
- * dst_path is the source file (also through links), and refuses an existing
- * dst_path unless force. The file appears atomically (written to a temporary
+ * events of series[0..nseries), through util/outfile: never writes to the
+ * source or to any of inputs[0..ninputs) (the run's other files; compared
+ * by inode, so links count), refuses a symbolic link at dst_path, and an
+ * existing dst_path unless force. The file appears atomically (written to a temporary
  * file beside it, then linked or renamed into place); on failure nothing is
  * left behind. Returns 0 or a negative ERR_* with e naming the file (ERR_USAGE
  * for the refusals, ERR_IO, ERR_PARSE when no traceEvents array is found).
  * Borrows everything until return. */
 int counters_write_file(const char *src_path, const char *dst_path, bool force,
+                        const char *const *inputs, size_t ninputs,
                         const struct counter_series *series, size_t nseries, struct err *e);
 
 #endif

@@ -149,6 +149,9 @@ struct trace_limits {
     size_t max_meta_bytes;      /* one top-level non-traceEvents value; 0 = 64 MiB */
     int max_depth;              /* JSON nesting, the top-level object being 1 and an
                                    element of traceEvents 3; 0 = default 512 */
+    uint64_t max_memory;        /* the memory guard: resident bytes of the whole
+                                   process, checked every few thousand elements;
+                                   more is ERR_LIMIT. 0 = no guard. */
 };
 
 /* Reads one trace file (plain or gzip, detected by content) and feeds the

@@ -58,6 +58,16 @@ static size_t unicode_escape(const char *s, size_t i, size_t len, char *out, siz
         return 0;
     if (hi >= 0xDC00 && hi <= 0xDFFF)
         return 0;
+    if (hi == 0) {
+        /* \u0000 as C0 80 (modified UTF-8): names are C strings downstream,
+         * and a real NUL would cut "a\u0000b" to "a", merging distinct names.
+         * The one codec (util/utf8.h) reads C0 80 back as U+0000 and the
+         * writers show it as \x00 or \u0000. */
+        out[0] = (char)0xC0;
+        out[1] = (char)0x80;
+        *outn = 2;
+        return 5;
+    }
     if (hi < 0xD800 || hi > 0xDBFF) {
         *outn = utf8_encode(hi, out);
         return 5;

@@ -39,7 +39,8 @@ const char *trace_jstring_end(const char *s, const char *end, bool *has_escape);
 
 /* Decodes the escapes of a string body of len bytes into out, which must
  * hold len bytes (decoding never grows the text). \uXXXX becomes UTF-8,
- * surrogate pairs included; other bytes are copied as they are. Returns the
+ * surrogate pairs included, and \u0000 the two bytes C0 80 (so the result
+ * holds no NUL that would cut it); other bytes are copied as they are. Returns the
  * decoded length, or -1 for an invalid escape (unknown letter, bad hex
  * digits, a lone or reversed surrogate). With out NULL, only checks. */
 long trace_jstring_decode(const char *s, size_t len, char *out);

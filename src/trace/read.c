@@ -8,6 +8,7 @@
 #include "trace/fields.h"
 #include "trace/meta.h"
 #include "trace/scan.h"
+#include "util/memory.h"
 
 /* Ties the scanner, the two field readers and the metadata together and
  * feeds the sink. One reader per file; nothing is shared between readers. */
@@ -23,8 +24,29 @@ struct reader {
     size_t scratch_cap;
     int max_nest;            /* containers an element may open, itself included */
     size_t max_event_bytes;
+    uint64_t max_memory;
+    uint64_t since_memory_check;
     struct trace_event ev;
 };
+
+/* The memory guard: the model grows with every element kept, so the
+ * process's resident set is sampled every few thousand elements (a /proc
+ * read costs microseconds) and the load stops before it takes the machine. */
+#define READER_MEMORY_CHECK_EVERY 4096
+
+static int check_memory(struct reader *r, struct err *e)
+{
+    if (!r->max_memory || ++r->since_memory_check < READER_MEMORY_CHECK_EVERY)
+        return 0;
+    r->since_memory_check = 0;
+    uint64_t rss = util_resident_bytes();
+    if (rss <= r->max_memory)
+        return 0;
+    return err_set(e, ERR_LIMIT, "stopped: htx uses %llu MiB of memory, over the limit of %llu MiB "
+                   "(HTX_MAX_MEMORY; the default is 3/4 of physical memory, 0 = no limit)",
+                   (unsigned long long)((rss + (1u << 20) - 1) >> 20),
+                   (unsigned long long)(r->max_memory >> 20));
+}
 
 static int ensure_scratch(struct reader *r, size_t len, struct err *e)
 {
@@ -68,7 +90,8 @@ static int take(struct reader *r, enum trace_fields_result fr, uint64_t index, u
         return 0;
     }
     r->ev.index = index;
-    return deliver(r, e);
+    int rc = check_memory(r, e);
+    return rc ? rc : deliver(r, e);
 }
 
 /* The fast path straight on the scanner's buffer; most elements end here. */
@@ -131,11 +154,14 @@ int trace_read_source(struct trace_source *src, const char *name, const struct t
 {
     struct trace_limits lim = trace_limits_resolve(limits);
     struct reader r = {.sink = sink, .max_nest = lim.max_depth - 2,
-                       .max_event_bytes = lim.max_event_bytes};
+                       .max_event_bytes = lim.max_event_bytes, .max_memory = lim.max_memory};
     trace_meta_init(&r.meta);
     struct trace_scan_handler h = {.ctx = &r, .element = on_element,
                                    .element_prefix = on_element_prefix, .member = on_member};
-    int rc = ensure_scratch(&r, READER_SCRATCH, e);
+    /* Scratch for decoded strings: no element is longer than a small
+     * in-memory document, so that needs less than the usual 64 KiB. */
+    uint64_t hint = trace_source_size_hint(src);
+    int rc = ensure_scratch(&r, hint && hint < READER_SCRATCH ? (size_t)hint : READER_SCRATCH, e);
     if (rc == 0)
         rc = trace_scan_document(src, &lim, buf_size, &h, e);
     free(r.scratch);
@@ -161,6 +187,28 @@ static struct trace_source_opts source_opts(const struct trace_sink *sink,
     return o;
 }
 
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* Replaces a parse error's message when the real cause is elsewhere: the
+ * file changed under the reader (the offset may lie past its new end), or a
+ * file named .gz is not gzip (zlib or raw deflate data would otherwise be
+ * reported as "not a JSON object"). */
+static int explain_failure(struct trace_source *src, const char *path, int rc, struct err *e)
+{
+    if (trace_source_changed(src))
+        return err_set(e, ERR_IO, "%s: the file changed while it was read", path);
+    int first = trace_source_first_byte(src);
+    bool json_start = first < 0 || strchr(" \t\r\n{[\xEF", first) != NULL;
+    if (rc == ERR_PARSE && ends_with(path, ".gz") && !trace_source_is_gzip(src) && !json_start)
+        return err_set(e, ERR_PARSE, "%s: not gzip data: the name ends in .gz, but the file "
+                       "does not start with gzip's magic bytes (1f 8b)", path);
+    return rc;
+}
+
 int trace_read_file(const char *path, const struct trace_sink *sink,
                     const struct trace_limits *limits, struct err *e)
 {
@@ -171,6 +219,8 @@ int trace_read_file(const char *path, const struct trace_sink *sink,
         return e ? e->code : ERR_IO;
     }
     int rc = trace_read_source(src, path, sink, limits, 0, e);
+    if (rc && rc != ERR_CANCEL && rc != ERR_NOMEM)
+        rc = explain_failure(src, path, rc, e);
     trace_source_close(src);
     return rc;
 }

@@ -481,6 +481,11 @@ int trace_scan_document(struct trace_source *src, const struct trace_limits *lim
     sc.lim = trace_limits_resolve(lim);
     sc.h = h;
     sc.cap = buf_size ? buf_size : TRACE_SCAN_BUFFER;
+    /* A small plain document in memory needs no 4 MiB buffer (tests and the
+     * fuzz targets read thousands of them a second). */
+    uint64_t hint = buf_size ? 0 : trace_source_size_hint(src);
+    if (hint && hint < TRACE_SCAN_BUFFER)
+        sc.cap = hint < 4096 ? 4096 : (size_t)hint + 1;
     sc.buf = malloc(sc.cap);
     if (!sc.buf)
         return err_set(e, ERR_NOMEM, "out of memory for the read buffer");

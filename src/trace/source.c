@@ -23,10 +23,12 @@ struct trace_source {
     uint64_t in_base;            /* input offset of in[0] */
     bool in_eof;
     bool detected, gzip, finished;
+    int first_byte;              /* of the input, -1 when empty */
     z_stream z;
     bool z_ready;
     uint64_t doc_bytes, next_progress;
     struct trace_source_opts o;
+    struct stat opened;          /* file mode: size and times when opened */
 };
 
 static struct trace_source *source_new(const struct trace_source_opts *opts, struct err *e)
@@ -61,6 +63,17 @@ struct trace_source *trace_source_open_file(const char *path, const struct trace
     struct stat st = {0};
     if (fstat(s->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         err_set(e, ERR_IO, "%s", S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+        trace_source_close(s);
+        return NULL;
+    }
+    s->opened = st;
+    /* A plain file's size is its document's: over the limit, it is refused
+     * before a byte of it is read (the two magic bytes aside). */
+    unsigned char magic[2] = {0, 0};
+    if (s->o.max_uncompressed && (uint64_t)st.st_size > s->o.max_uncompressed &&
+        pread(s->fd, magic, 2, 0) == 2 && !(magic[0] == 0x1f && magic[1] == 0x8b)) {
+        err_set(e, ERR_LIMIT, "the file is %llu bytes, over the limit of %llu bytes",
+                (unsigned long long)st.st_size, (unsigned long long)s->o.max_uncompressed);
         trace_source_close(s);
         return NULL;
     }
@@ -112,6 +125,44 @@ uint64_t trace_source_doc_bytes(const struct trace_source *s)
     return s->doc_bytes;
 }
 
+uint64_t trace_source_size_hint(const struct trace_source *s)
+{
+    if (s->fd >= 0)
+        return 0;
+    bool gzip_magic = s->in_len >= 2 && s->in[0] == 0x1f && s->in[1] == 0x8b;
+    if (!gzip_magic)
+        return s->in_len;
+    /* gzip's trailer ends with the size mod 2^32 of the last member: only a
+     * hint (more members, or a lie, just mean the buffer grows or refills). */
+    if (s->in_len < 18)
+        return 0;
+    const unsigned char *t = s->in + s->in_len - 4;
+    uint64_t isize = (uint64_t)t[0] | (uint64_t)t[1] << 8 | (uint64_t)t[2] << 16 |
+                     (uint64_t)t[3] << 24;
+    /* deflate expands at most about 1032:1: a larger claim is a lie. */
+    uint64_t most = (uint64_t)s->in_len * 1032;
+    return isize < most ? isize : most;
+}
+
+bool trace_source_is_gzip(const struct trace_source *s)
+{
+    return s->detected && s->gzip;
+}
+
+int trace_source_first_byte(const struct trace_source *s)
+{
+    return s->detected ? s->first_byte : -1;
+}
+
+bool trace_source_changed(const struct trace_source *s)
+{
+    struct stat now;
+    if (s->fd < 0 || fstat(s->fd, &now) != 0)
+        return false;
+    return now.st_size != s->opened.st_size || now.st_mtim.tv_sec != s->opened.st_mtim.tv_sec ||
+           now.st_mtim.tv_nsec != s->opened.st_mtim.tv_nsec;
+}
+
 static int report_progress(struct trace_source *s, struct err *e)
 {
     uint64_t done = trace_source_file_bytes(s);
@@ -158,6 +209,7 @@ static int detect(struct trace_source *s, struct err *e)
     }
     s->detected = true;
     const unsigned char *head = s->in + s->in_pos;
+    s->first_byte = s->in_len > s->in_pos ? head[0] : -1;
     s->gzip = s->in_len - s->in_pos >= 2 && head[0] == 0x1f && head[1] == 0x8b;
     if (!s->gzip)
         return 0;
@@ -209,6 +261,27 @@ static void zin_sync(struct trace_source *s)
     s->in_pos = (size_t)(s->z.next_in - s->in);
 }
 
+/* Zero bytes after the last member (tape blocks, preallocated files): gzip -d
+ * accepts them, so they end the document when nothing but zeros follows. */
+static int skip_zero_padding(struct trace_source *s, struct err *e)
+{
+    for (;;) {
+        while (s->in_pos < s->in_len && s->in[s->in_pos] == 0)
+            s->in_pos++;
+        if (s->in_pos < s->in_len)
+            return err_set(e, ERR_PARSE, "trailing garbage after the gzip data and zero padding "
+                           "at compressed byte %llu", (unsigned long long)trace_source_file_bytes(s));
+        if (s->in_eof) {
+            s->finished = true;
+            zin_set(s);   /* keeps zin_sync from moving in_pos back */
+            return 0;
+        }
+        int rc = refill(s, e);
+        if (rc)
+            return rc;
+    }
+}
+
 /* After a gzip member ends: another member follows (concatenated gzip), or
  * the input ends, or what follows is not gzip. */
 static int next_member(struct trace_source *s, struct err *e)
@@ -222,8 +295,11 @@ static int next_member(struct trace_source *s, struct err *e)
     size_t left = s->in_len - s->in_pos;
     if (left == 0) {
         s->finished = true;
+        zin_set(s);   /* refill moved the block: keep zin_sync's view current */
         return 0;
     }
+    if (s->in[s->in_pos] == 0)
+        return skip_zero_padding(s, e);
     if (left < 2 || s->in[s->in_pos] != 0x1f || s->in[s->in_pos + 1] != 0x8b)
         return err_set(e, ERR_PARSE, "trailing garbage after the gzip data at compressed byte %llu",
                        (unsigned long long)trace_source_file_bytes(s));

@@ -1,6 +1,7 @@
 #ifndef HTX_TRACE_SOURCE_H
 #define HTX_TRACE_SOURCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,6 +45,20 @@ int trace_source_read(struct trace_source *s, char *dst, size_t cap, size_t *got
 /* Compressed bytes consumed and uncompressed bytes produced so far; they
  * only read s. */
 uint64_t trace_source_doc_bytes(const struct trace_source *s);
+
+/* A guess at the document's size before reading, for sizing buffers: a
+ * plain document in memory, or gzip's recorded length in memory; else 0. */
+uint64_t trace_source_size_hint(const struct trace_source *s);
+
+/* Whether the document turned out to be gzip (false before the first read). */
+bool trace_source_is_gzip(const struct trace_source *s);
+
+/* The first byte of the input (compressed or not); -1 when empty or unread. */
+int trace_source_first_byte(const struct trace_source *s);
+
+/* File mode: whether the file's size or modification time differs from when
+ * it was opened (someone wrote to it while it was read). */
+bool trace_source_changed(const struct trace_source *s);
 
 /* Releases everything the source holds; s may be NULL. */
 void trace_source_close(struct trace_source *s);

@@ -10,9 +10,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/session.h"
 #include "ui/actions.h"
 #include "ui/term/draw.h"
 #include "ui/widgets/keys.h"
+#include "util/outfile.h"
 #include "ui/screen.h"
 #include "ui/sync.h"
 #include "ui/term/term.h"
@@ -289,7 +291,7 @@ static int interactive(const struct ui_config *c)
         return 2;
     }
     if (ui_term_open(&to, &e) != 0) {
-        fprintf(stderr, "htx: %s\n", e.msg);
+        app_fail(&e);
         return 1;
     }
     ui_term_size(&rows, &cols);
@@ -308,7 +310,7 @@ static int interactive(const struct ui_config *c)
         ui_grid_fini(&g);
         models_free(&ms);
         if (!cancelled && ui_term_signal() == 0)
-            fprintf(stderr, "htx: %s\n", e.msg);
+            app_fail(&e);
         ui_term_reraise();
         return cancelled ? 0 : err_exit_status(e.code ? e.code : ERR_IO);
     }
@@ -319,7 +321,7 @@ static int interactive(const struct ui_config *c)
         run_loop(&st, ms.m, &g);
     ui_term_close();
     if (status)
-        fprintf(stderr, "htx: %s\n", e.msg);
+        app_fail(&e);
     if (st.diff && c->diff_close)
         c->diff_close(&st);
     ui_state_fini(&st);
@@ -354,17 +356,39 @@ static int read_script(const char *path, struct ui_script_step **steps, size_t *
     return rc;
 }
 
-static int write_dump(const char *path, int rows, int cols, struct err *e)
+/* The dump goes through the one output writer: never over an input (the
+ * traces or the script), an existing file only with --force. */
+static int write_dump(const struct ui_config *c, const struct models *ms, int rows, int cols,
+                      struct err *e)
 {
-    FILE *f = path ? fopen(path, "w") : stdout;
-    if (!f)
-        return err_set(e, ERR_IO, "%s: cannot write the screen dump", path);
-    int rc = ui_draw_dump(f, rows, cols);
-    if (path && fclose(f) != 0)
-        rc = ERR_IO;
-    if (rc != 0)
-        err_set(e, ERR_IO, "%s: cannot write the screen dump", path ? path : "stdout");
-    return rc;
+    if (!c->dump) {
+        int rc = ui_draw_dump(stdout, rows, cols);
+        return rc ? err_set(e, ERR_IO, "stdout: cannot write the screen dump") : 0;
+    }
+    size_t nranks = ms->m ? ms->m->nranks : 0, ntest = ms->test ? ms->test->nranks : 0;
+    size_t n = 0, cap = c->npaths + nranks + ntest + 2;
+    const char **inputs = calloc(cap, sizeof *inputs);
+    if (!inputs)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < c->npaths; i++)
+        inputs[n++] = c->paths[i];
+    for (size_t i = 0; i < nranks; i++)
+        inputs[n++] = ms->m->ranks[i].path;
+    for (size_t i = 0; i < ntest; i++)
+        inputs[n++] = ms->test->ranks[i].path;
+    inputs[n++] = c->test_path;
+    inputs[n++] = c->script;
+    struct outfile o;
+    int rc = outfile_begin(&o, c->dump, c->force, inputs, n, e);
+    free(inputs);
+    if (rc)
+        return rc;
+    FILE *f = outfile_stream(&o, e);
+    if (!f || ui_draw_dump(f, rows, cols) != 0) {
+        outfile_abort(&o);
+        return err_set(e, ERR_IO, "%s: cannot write the screen dump", c->dump);
+    }
+    return outfile_commit(&o, e);
 }
 
 static void play(struct ui_state *st, struct model *m, struct ui_grid *g,
@@ -398,7 +422,7 @@ static int scripted(const struct ui_config *c)
     size_t n = 0;
 
     if (read_script(c->script, &steps, &n, &e) != 0 || ui_term_open(&to, &e) != 0) {
-        fprintf(stderr, "htx: %s\n", e.msg);
+        app_fail(&e);
         free(steps);
         return 1;
     }
@@ -421,11 +445,14 @@ static int scripted(const struct ui_config *c)
         ui_screen_compose(&st, m, &g);
     }
     ui_draw_grid(&g, true);
-    if (write_dump(c->dump, g.rows, g.cols, &e) != 0 && status == 0)
-        status = 1;
+    struct err de = {0, ""};
+    if (write_dump(c, &ms, g.rows, g.cols, &de) != 0 && status == 0) {
+        status = err_exit_status(de.code) ? err_exit_status(de.code) : 1;
+        e = de;
+    }
     ui_term_close();
     if (status)
-        fprintf(stderr, "htx: %s\n", e.msg);
+        app_fail(&e);
     if (st.diff && c->diff_close)
         c->diff_close(&st);
     ui_state_fini(&st);

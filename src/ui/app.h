@@ -32,6 +32,7 @@ struct ui_config {
     bool no_color, ascii, no_mouse;
     /* test mode: keys from script, screen written to dump */
     const char *script, *dump;
+    bool force;                 /* --force: the dump may replace an existing file */
     int rows, cols;             /* 0 = 30 x 100 in test mode */
     const struct analysis_info *analyses;
     size_t nanalyses;

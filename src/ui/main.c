@@ -49,7 +49,7 @@ int ui_main(const struct htx_options *opts)
     struct load_opts lo;
     struct err e = {0, ""};
     if (app_load_opts_init(&lo, opts, &e) < 0) {
-        fprintf(stderr, "htx: %s\n", e.msg);
+        app_fail(&e);
         return err_exit_status(e.code);
     }
     c.threads = opts->threads;
@@ -59,6 +59,7 @@ int ui_main(const struct htx_options *opts)
     c.no_mouse = opts->no_mouse;
     c.script = opts->script;
     c.dump = opts->dump_screen;
+    c.force = opts->force;
     c.rows = opts->rows;
     c.cols = opts->cols;
     c.analyses = analysis_list(&c.nanalyses);

@@ -12,6 +12,10 @@ size_t utf8_decode(const char *s, size_t len, uint32_t *cp)
         *cp = c;
         return 1;
     }
+    if (c == 0xC0 && len > 1 && u[1] == 0x80) {
+        *cp = 0;   // a NUL of the trace (\u0000), kept inside the C string
+        return 2;
+    }
     if (c >= 0xC2 && c <= 0xDF)
         need = 1, v = c & 0x1Fu, min = 0x80;
     else if (c >= 0xE0 && c <= 0xEF)

@@ -12,7 +12,9 @@
 /* Decodes one sequence from s[0..len) (len > 0): returns its length (1-4)
  * and sets *cp, or returns 0 when the bytes there are not UTF-8 (a stray
  * continuation byte, an overlong form, a surrogate, a value past U+10FFFF,
- * a sequence cut short). Bytes are read one at a time and decoding stops
+ * a sequence cut short). The one overlong form accepted is C0 80, read as
+ * U+0000: the reader stores a name's \u0000 that way (as Java's modified
+ * UTF-8 does) so the name is not cut there, and every writer escapes it. Bytes are read one at a time and decoding stops
  * at the first that does not fit, so a NUL-terminated string may pass
  * SIZE_MAX as len: its NUL ends any sequence. Borrows s until return. */
 size_t utf8_decode(const char *s, size_t len, uint32_t *cp);

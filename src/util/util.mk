@@ -7,4 +7,6 @@ libcore_a_SOURCES += \
 	src/util/hmap.c src/util/hmap.h \
 	src/util/sort.c src/util/sort.h \
 	src/util/utf8.c src/util/utf8.h \
-	src/util/json_escape.c src/util/json_escape.h
+	src/util/json_escape.c src/util/json_escape.h \
+	src/util/outfile.c src/util/outfile.h \
+	src/util/memory.c src/util/memory.h

@@ -1,28 +1,37 @@
 #!/bin/bash
 # Builds the fuzz targets with clang's libFuzzer, ASan and UBSan, and runs
-# them for a while over their seed corpora and saved regressions.
+# them over their seeds and saved regressions.
 #
 #   tests/fuzz/fuzz.sh CONFIGURED_BUILD_DIR OUT_DIR SECONDS
 #
-# Targets (FUZZ_TARGETS, default "load number"):
-#   load    tests/fuzz/fuzz_load.c: trace bytes (plain and gzip) through the
-#           reader, the model, every analysis and every output format;
-#           seeds tests/fuzz/corpus, crashes kept in tests/fuzz/regressions
-#   number  tests/fuzz/fuzz_number.c: number text against reference code;
-#           seeds and crashes in tests/fuzz/number
-# load gets three quarters of SECONDS, number the rest.
+# Targets (FUZZ_TARGETS, default all six), each a tests/fuzz/fuzz_NAME.c:
+#   load      trace bytes (plain and gzip) through the reader, the model,
+#             every analysis and every output format (the slow, deep one)
+#   reader    the scanner, field parser and string decoder alone
+#   number    number text against reference code (seeds in tests/fuzz/number)
+#   model     model building and selection, no analysis
+#   analysis  one analysis per input (first byte), with its output formats
+#   text      the TUI's text sanitiser, fake screen (grid) and layout, the
+#             CLI escapers and the test-mode script parser (tests/fuzz/text)
+# Crashes of every target are kept in tests/fuzz/regressions (text and
+# number: their own directories) and replayed by make check.
 #
-# The compile line is explicit (util, trace, model, analysis and the output
-# writers, plus the harness) so it needs nothing from the autotools build but
-# its config.h. New interesting inputs accumulate in OUT_DIR/corpus-TARGET
-# between runs; a crash leaves OUT_DIR/crash-* and fails. make check replays
-# the regression directories, so keep each crash there once it is fixed.
+# SECONDS is the whole run, shared by the targets (load 30%, analysis 20%,
+# reader and model 15% each, text and number 10% each: CI's make fuzz),
+# or, with FUZZ_PER_TARGET=1 (make fuzz-long), each target's own time.
+#
+# Seeds: the committed corpora, plus small documents cut at run time
+# (tests/fuzz/seed_slices.c) from htx-gen output and, when present, from the
+# real traces in ../shared/traces (read in place, never copied into the
+# repository). A dictionary of JSON and Kineto keys (tests/fuzz/fuzz.dict)
+# guides the mutations. Each target runs in one process (one core); at the
+# end a line per target gives its executions and rate (FUZZ_OUT/summary).
 set -euo pipefail
 
 build=${1:?usage: fuzz.sh BUILD_DIR OUT_DIR SECONDS}
 out=${2:?usage: fuzz.sh BUILD_DIR OUT_DIR SECONDS}
 seconds=${3:-60}
-targets=${FUZZ_TARGETS:-load number}
+targets=${FUZZ_TARGETS:-load reader model analysis text number}
 srcdir=$(cd "$(dirname "$0")/../.." && pwd)
 CC=${FUZZ_CC:-clang}
 
@@ -59,16 +68,69 @@ compile() {
 core=$(cd "$srcdir" && ls src/util/*.c src/trace/*.c src/model/*.c src/analysis/*.c src/cli/format_*.c)
 # shellcheck disable=SC2086
 core_objs=$(compile $core)
+common_obj=$(compile tests/fuzz/fuzz_common.c)
+# The curses-free part of the TUI, for the text target.
+ui_objs=$(compile src/ui/text.c src/ui/grid.c src/ui/layout.c src/ui/keys.c)
+
+# ---- seeds cut at run time ----
+seeds=$out/seeds
+if [ ! -d "$seeds" ]; then
+    mkdir -p "$seeds.tmp"
+    slicer_obj=$(compile tests/fuzz/seed_slices.c)
+    # shellcheck disable=SC2086
+    $CC -fsanitize=address,undefined $slicer_obj $core_objs -o "$out/seed-slices" \
+        $(pkg-config --libs libcjson zlib) -lm -pthread
+    if make -s -C "$build" tests/gen/htx-gen >/dev/null 2>&1; then
+        for seed in 1 2 3; do
+            rm -rf "$out/gen"
+            "$build/tests/gen/htx-gen" -q -o "$out/gen" -r 2 -i 2 -l 1 --plain --compact \
+                --seed=$seed $([ $seed = 2 ] && echo --frac)
+            for f in "$out"/gen/*.json; do
+                ASAN_OPTIONS=detect_leaks=0 "$out/seed-slices" "$f" "$seeds.tmp" \
+                    "gen$seed-$(basename "$f" .pt.trace.json)" 8 12 || true
+            done
+        done
+        rm -rf "$out/gen"
+    else
+        echo "fuzz: htx-gen did not build: no generated seeds" >&2
+    fi
+    if [ -d "$srcdir/../shared/traces" ]; then
+        n=0
+        while IFS= read -r f; do
+            n=$((n + 1))
+            ASAN_OPTIONS=detect_leaks=0 "$out/seed-slices" "$f" "$seeds.tmp" "shared$n" 6 10 \
+                2>/dev/null || true
+        done < <(find "$srcdir/../shared/traces" -type f \( -name '*.json' -o -name '*.json.gz' \) | sort | head -40)
+    else
+        echo "fuzz: ../shared/traces absent: seeds from the generator only" >&2
+    fi
+    mv "$seeds.tmp" "$seeds"
+fi
+# The analysis target reads its first two bytes as analysis and options.
+if [ ! -d "$out/seeds-analysis" ]; then
+    mkdir -p "$out/seeds-analysis.tmp"
+    i=0
+    for f in "$seeds"/gen*.json; do
+        [ -f "$f" ] || continue
+        a=$((i % 32))
+        printf "\\$(printf '%03o' "$a")\\$(printf '%03o' $((i * 7 % 256)))" >"$out/seeds-analysis.tmp/a$i"
+        cat "$f" >>"$out/seeds-analysis.tmp/a$i"
+        i=$((i + 1))
+    done
+    mv "$out/seeds-analysis.tmp" "$out/seeds-analysis"
+fi
+echo "fuzz: $(ls "$seeds" | wc -l) seed documents in $seeds"
 
 # run TARGET SECONDS KEEP_DIR [SEED_DIR...]: builds and runs one target;
 # KEEP_DIR (where its crashes are kept) is read as seeds too.
 run() {
-    local target=$1 secs=$2 keep=$3 harness_obj status
+    local target=$1 secs=$2 keep=$3 harness_obj status extra=
     shift 2
     harness_obj=$(compile "tests/fuzz/fuzz_$target.c")
+    [ "$target" = text ] && extra=$ui_objs
     # shellcheck disable=SC2086
-    $CC -fsanitize=fuzzer,address,undefined $harness_obj $core_objs -o "$out/fuzz_$target" \
-        $(pkg-config --libs libcjson zlib) -lm -pthread
+    $CC -fsanitize=fuzzer,address,undefined $harness_obj $common_obj $extra $core_objs \
+        -o "$out/fuzz_$target" $(pkg-config --libs libcjson zlib) -lm -pthread
     mkdir -p "$out/corpus-$target"
     echo "fuzz: $target for $secs s"
     set +e
@@ -78,6 +140,11 @@ run() {
         grep --line-buffered -v -E '^#[0-9]+.*(NEW|REDUCE)|^".*" # Uses: |NEW_FUNC'
     status=${PIPESTATUS[0]}
     set -e
+    local execs rate
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/fuzz-$target.log" | tail -1)
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$out/fuzz-$target.log" | tail -1)
+    echo "$target: ${execs:-?} executions in $secs s (${rate:-?}/s), status $status" |
+        tee -a "$out/summary"
     if [ "$status" != 0 ]; then
         echo "fuzz: $target FAILED (status $status): $(ls "$out"/crash-* "$out"/leak-* \
             "$out"/timeout-* "$out"/oom-* 2>/dev/null | tr '\n' ' ')" >&2
@@ -86,14 +153,33 @@ run() {
     fi
 }
 
+# share PERCENT: this target's part of the run.
+share() {
+    if [ "${FUZZ_PER_TARGET:-0}" = 1 ]; then
+        echo "$seconds"
+    else
+        local s=$((seconds * $1 / 100))
+        echo $((s > 0 ? s : 1))
+    fi
+}
+
+: >"$out/summary"
 status=0
 for target in $targets; do
     case $target in
-    load) secs=$((seconds - seconds / 4))
-          run load "$secs" "$srcdir/tests/fuzz/regressions" "$srcdir/tests/fuzz/corpus" || status=1 ;;
-    number) secs=$((seconds / 4 > 0 ? seconds / 4 : 1))
-            FUZZ_MAX_LEN=256 run number "$secs" "$srcdir/tests/fuzz/number" || status=1 ;;
+    load) run load "$(share 30)" "$srcdir/tests/fuzz/regressions" "$srcdir/tests/fuzz/corpus" \
+              "$seeds" || status=1 ;;
+    reader) run reader "$(share 15)" "$srcdir/tests/fuzz/regressions" "$srcdir/tests/fuzz/corpus" \
+                "$seeds" || status=1 ;;
+    model) run model "$(share 15)" "$srcdir/tests/fuzz/regressions" "$srcdir/tests/fuzz/corpus" \
+               "$seeds" || status=1 ;;
+    analysis) run analysis "$(share 20)" "$srcdir/tests/fuzz/regressions" \
+                  "$out/seeds-analysis" || status=1 ;;
+    text) FUZZ_MAX_LEN=4096 run text "$(share 10)" "$srcdir/tests/fuzz/text" || status=1 ;;
+    number) FUZZ_MAX_LEN=256 run number "$(share 10)" "$srcdir/tests/fuzz/number" || status=1 ;;
     *) echo "fuzz: unknown target $target" >&2; status=1 ;;
     esac
 done
+echo "fuzz: summary"
+cat "$out/summary"
 exit $status

@@ -17,15 +17,6 @@
  * must be strtod's, the time must agree with the scaled value, and the
  * canonical text must read back as the same number. */
 
-#define CHECK(cond)                                                              \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
-            fprintf(stderr, "fuzz_number: check failed at %s:%d: %s\n",          \
-                    __FILE__, __LINE__, #cond);                                  \
-            abort();                                                             \
-        }                                                                        \
-    } while (0)
-
 static bool digit(char c)
 {
     return c >= '0' && c <= '9';

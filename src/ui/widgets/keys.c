@@ -100,6 +100,11 @@ static int parse_line(const char *line, size_t len, size_t lineno, struct ui_scr
             if (key < 0)
                 return err_set(e, ERR_PARSE, "script line %zu: unknown key name at column %zu",
                                lineno, i + 1);
+            /* A resize needs its size: only ":resize ROWSxCOLS" gives one (a
+             * bare <Resize> would shrink the screen to 0 x 0). */
+            if (key == UI_KEY_RESIZE)
+                return err_set(e, ERR_PARSE, "script line %zu: <Resize> has no size: use "
+                               "\":resize ROWSxCOLS\"", lineno);
             s.key = key;
             i = (size_t)(end - line) + 1;
         } else {

@@ -11,6 +11,7 @@
 
 #include "app/format.h"
 #include "ui/widgets/text.h"
+#include "util/outfile.h"
 
 #define WIDTH_SAMPLE_ROWS 5000  /* widths from the first rows: bounded cost */
 #define WIDTH_CAP_TEXT 60
@@ -195,28 +196,21 @@ long ui_tview_search(const struct ui_tview *v, size_t from, int dir, const char 
     return -1;
 }
 
-/* Opens dir/htx-<name>[-N].csv with O_EXCL so nothing is ever overwritten. */
-static FILE *create_new(const char *dir, const char *name, char *path, size_t n, struct err *e)
+/* Starts dir/htx-<name>[-N].csv through the one output writer: the first
+ * name that does not exist yet, so nothing is ever overwritten. */
+static int create_new(const char *dir, const char *name, char *path, size_t n,
+                      struct outfile *o, struct err *e)
 {
     for (int k = 0; k < 1000; k++) {
         if (k == 0)
             snprintf(path, n, "%s/htx-%s.csv", dir, name);
         else
             snprintf(path, n, "%s/htx-%s-%d.csv", dir, name, k);
-        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-        if (fd >= 0) {
-            FILE *f = fdopen(fd, "w");
-            if (!f)
-                close(fd);
-            return f;
-        }
-        if (errno != EEXIST) {
-            err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
-            return NULL;
-        }
+        int rc = outfile_begin(o, path, false, NULL, 0, e);
+        if (rc == 0 || !o->existed)
+            return rc;
     }
-    err_set(e, ERR_IO, "%s/htx-%s-*.csv: too many files already", dir, name);
-    return NULL;
+    return err_set(e, ERR_IO, "%s/htx-%s-*.csv: too many files already", dir, name);
 }
 
 int ui_tview_export_csv(const struct ui_tview *v, const char *dir, char *path, size_t n,
@@ -236,17 +230,23 @@ int ui_tview_export_csv(const struct ui_tview *v, const char *dir, char *path, s
     for (size_t i = 0; i < v->nrows; i++)
         memcpy(&copy.cells[i * copy.ncols], table_cell(v->t, v->rows[i], 0),
                copy.ncols * sizeof *copy.cells);
-    FILE *f = create_new(dir, v->t->name ? v->t->name : "table", path, n, e);
+    struct outfile out;
+    int rc = create_new(dir, v->t->name ? v->t->name : "table", path, n, &out, e);
+    FILE *f = rc ? NULL : outfile_stream(&out, e);
     if (!f) {
+        if (!rc)
+            outfile_abort(&out);
         free(copy.cells);
         return e->code ? e->code : ERR_IO;
     }
     format_opts_default(&fo);
-    int rc = format_table_csv(f, &copy, &fo);
+    rc = format_table_csv(f, &copy, &fo);
     free(copy.cells);
-    if (fclose(f) != 0 && rc == 0)
-        rc = err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
-    else if (rc != 0)
-        err_set(e, rc, "%s: cannot write", path);
+    if (rc != 0) {
+        outfile_abort(&out);
+        err_set(e, ERR_IO, "%s: cannot write", path);
+    } else {
+        rc = outfile_commit(&out, e);
+    }
     return rc;
 }

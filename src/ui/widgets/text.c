@@ -145,7 +145,8 @@ void ui_format_axis_time(int64_t ns, int64_t tick, int64_t ref, char *buf, size_
         snprintf(buf, n, "0");
         return;
     }
-    ref = ref < 0 ? -ref : ref;
+    if (ref < 0)   // INT64_MIN has no positive: the largest magnitude will do
+        ref = ref == INT64_MIN ? INT64_MAX : -ref;
     while (u + 1 < sizeof units / sizeof units[0] && ref >= units[u + 1].div)
         u++;
     // Enough decimals that neighbouring ticks differ.

@@ -1,0 +1,52 @@
+#include "config.h"
+#include "util/memory.h"
+
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Reads a small /proc file into buf (NUL-terminated); false on failure.
+ * read(2), not stdio: no allocation, safe from any thread. */
+static bool read_small(const char *path, char *buf, size_t size)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    ssize_t n = read(fd, buf, size - 1);
+    close(fd);
+    if (n <= 0)
+        return false;
+    buf[n] = '\0';
+    return true;
+}
+
+uint64_t util_physical_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0)
+        return (uint64_t)pages * (uint64_t)page;
+    char buf[4096];
+    if (!read_small("/proc/meminfo", buf, sizeof buf))
+        return 0;
+    const char *p = strstr(buf, "MemTotal:");
+    return p ? strtoull(p + 9, NULL, 10) * 1024u : 0;   /* in kB */
+}
+
+uint64_t util_resident_bytes(void)
+{
+    char buf[256];
+    if (!read_small("/proc/self/statm", buf, sizeof buf))
+        return 0;
+    char *p = buf;
+    strtoull(p, &p, 10);                        /* size */
+    unsigned long long resident = strtoull(p, NULL, 10);
+    long page = sysconf(_SC_PAGESIZE);
+    return page > 0 ? resident * (uint64_t)page : 0;
+}
+
+uint64_t util_default_memory_limit(void)
+{
+    return util_physical_memory() / 4 * 3;
+}
