@@ -33,6 +33,8 @@ struct rank_builder {
     size_t nevents, events_cap;
     struct bw_entry *bw;              /* by position, for EV_FLAG_HAS_BW */
     size_t nbw, bw_cap;
+    struct comm_args *comm;           /* by position, for EV_FLAG_HAS_COMM (local ids) */
+    size_t ncomm, comm_cap;
     struct flow_rec *flows;
     size_t nflows, flows_cap;
     struct name_rec *names;

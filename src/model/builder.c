@@ -51,6 +51,7 @@ void rank_builder_fini(struct rank_builder *b)
     strtab_fini(&b->strings);
     free(b->events);
     free(b->bw);
+    free(b->comm);
     free(b->flows);
     free(b->names);
     free(b->kind_of_cat);
@@ -118,6 +119,35 @@ static int add_name(struct rank_builder *b, const struct trace_event *ev)
     return 0;
 }
 
+static bool has_comm_args(const struct trace_event *ev)
+{
+    return ev->coll_name.s || ev->pg_name.s || ev->pg_ranks.s || ev->dtype.s ||
+           ev->group_size.present || ev->in_nelems.present || ev->out_nelems.present ||
+           ev->seq.present || ev->seq_lower.present;
+}
+
+static int64_t nonneg_or_absent(struct trace_int v)
+{
+    return v.present && v.v >= 0 ? v.v : -1;
+}
+
+static int add_comm_args(struct rank_builder *b, const struct trace_event *ev)
+{
+    if (VEC_PUSH_SLOT(b->comm, b->ncomm, b->comm_cap))
+        return ERR_NOMEM;
+    b->comm[b->ncomm++] = (struct comm_args){
+        .pos = (uint32_t)(b->nevents - 1),
+        .coll_name = ev->coll_name.s ? intern(b, ev->coll_name) : 0,
+        .pg_name = ev->pg_name.s ? intern(b, ev->pg_name) : 0,
+        .pg_ranks = ev->pg_ranks.s ? intern(b, ev->pg_ranks) : 0,
+        .dtype = ev->dtype.s ? intern(b, ev->dtype) : 0,
+        .group_size = nonneg_or_absent(ev->group_size),
+        .in_nelems = nonneg_or_absent(ev->in_nelems),
+        .out_nelems = nonneg_or_absent(ev->out_nelems),
+        .seq = ev->seq.present ? nonneg_or_absent(ev->seq) : nonneg_or_absent(ev->seq_lower)};
+    return 0;
+}
+
 /* HTA keeps any element with both dur and cat (spec §1.3), whatever its ph. */
 static int add_event(struct rank_builder *b, const struct trace_event *ev, struct err *e)
 {
@@ -159,12 +189,15 @@ static int add_event(struct rank_builder *b, const struct trace_event *ev, struc
     out->flags = (uint8_t)((ev->ph == TRACE_PH_X ? EV_FLAG_COMPLETE : 0) |
                            (ev->ts.is_float ? EV_FLAG_TS_FLOAT : 0) |
                            (ev->stream.present ? EV_FLAG_HAS_STREAM : 0) |
-                           (ev->has_mem_bw ? EV_FLAG_HAS_BW : 0));
+                           (ev->has_mem_bw ? EV_FLAG_HAS_BW : 0) |
+                           (has_comm_args(ev) ? EV_FLAG_HAS_COMM : 0));
     if (ev->has_mem_bw) {
         if (VEC_PUSH_SLOT(b->bw, b->nbw, b->bw_cap))
             return err_set(e, ERR_NOMEM, "out of memory after %zu events", b->nevents);
         b->bw[b->nbw++] = (struct bw_entry){(uint32_t)(b->nevents - 1), ev->mem_bw_gbps};
     }
+    if ((out->flags & EV_FLAG_HAS_COMM) && add_comm_args(b, ev))
+        return err_set(e, ERR_NOMEM, "out of memory after %zu events", b->nevents);
     if (ev->ph == TRACE_PH_X) {
         b->complete_events++;
         b->complete_by_kind[out->kind]++;

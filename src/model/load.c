@@ -79,6 +79,10 @@ static int take_builder(struct rank_model *r, struct rank_builder *b, const char
     r->nbw = b->nbw;
     b->bw = NULL;
     b->nbw = b->bw_cap = 0;
+    r->comm = b->comm;
+    r->ncomm = b->ncomm;
+    b->comm = NULL;
+    b->ncomm = b->comm_cap = 0;
     r->elements = b->elements;
     memcpy(r->complete_by_kind, b->complete_by_kind, sizeof r->complete_by_kind);
     r->complete_events = b->complete_events;
@@ -202,6 +206,13 @@ static int adopt_rank(struct model *m, struct load_job *j, struct err *e)
         ev->cat = map[ev->cat];
         ev->pid = map[ev->pid];
         ev->tid = map[ev->tid];
+    }
+    for (size_t i = 0; i < r->ncomm; i++) {
+        struct comm_args *c = &r->comm[i];
+        c->coll_name = map[c->coll_name];
+        c->pg_name = map[c->pg_name];
+        c->pg_ranks = map[c->pg_ranks];
+        c->dtype = map[c->dtype];
     }
     for (size_t i = 0; i < r->nnames; i++) {
         r->names[i].pid = map[r->names[i].pid];
@@ -453,6 +464,7 @@ void model_rank_fini(struct rank_model *r)
     free(r->path);
     free(r->events);
     free(r->bw);
+    free(r->comm);
     free(r->iterations);
     free(r->names);
     for (size_t k = 0; k < r->nwarning_texts; k++)

@@ -49,6 +49,7 @@ enum ev_flag {
     EV_FLAG_HAS_BW = 1 << 3,      /* args "memory bandwidth (GB/s)" present */
     EV_FLAG_FLOW_LINKED = 1 << 4, /* partner found through an ac2g flow, not correlation */
     EV_FLAG_OVERLAPS = 1 << 5,    /* overlaps the previous event on its GPU stream */
+    EV_FLAG_HAS_COMM = 1 << 6,    /* some collective arg present (struct comm_args) */
 };
 
 struct event {
@@ -94,6 +95,22 @@ struct bw_entry {
     double gbps;
 };
 
+/* The collective args of one event (trace/event.h: "Collective name",
+ * "Process Group Name", ...), which recent PyTorch writes on communication
+ * kernels and on record_param_comms. Few events carry them, so they live
+ * beside the events, like bw_entry. Absent strings are id 0 (""); absent or
+ * negative integers are -1. */
+struct comm_args {
+    uint32_t pos;                   /* position in rank->events */
+    uint32_t coll_name;             /* "Collective name", e.g. "allreduce" */
+    uint32_t pg_name;               /* "Process Group Name", e.g. "0" */
+    uint32_t pg_ranks;              /* "Process Group Ranks" as written, e.g. "[0, 1]" */
+    uint32_t dtype;                 /* "dtype", e.g. "Float" */
+    int64_t group_size;             /* "Group size" */
+    int64_t in_nelems, out_nelems;  /* "In msg nelems", "Out msg nelems" */
+    int64_t seq;                    /* "Seq" (else "seq"): sequence number in the group */
+};
+
 /* A process_name (tid == 0) or thread_name metadata event. */
 struct proc_name {
     uint32_t pid, tid, name;      /* string ids */
@@ -135,6 +152,8 @@ struct rank_model {
     size_t nevents;
     struct bw_entry *bw;          /* by pos: events with EV_FLAG_HAS_BW */
     size_t nbw;
+    struct comm_args *comm;       /* by pos: events with EV_FLAG_HAS_COMM */
+    size_t ncomm;
     uint64_t elements;            /* elements of traceEvents, kept or not */
     uint64_t complete_by_kind[EV_KIND_COUNT];  /* ph "X" events by kind */
     uint64_t complete_events;
@@ -255,6 +274,9 @@ static inline const char *model_str(const struct model *m, uint32_t id)
 
 /* args "memory bandwidth (GB/s)" of an event of r, 0 when absent. O(log n). */
 double model_event_bw(const struct rank_model *r, const struct event *ev);
+
+/* Collective args of an event of r, NULL when it has none. O(log n). */
+const struct comm_args *model_event_comm(const struct rank_model *r, const struct event *ev);
 
 /* Finds the rank with this number, or NULL. */
 const struct rank_model *model_find_rank(const struct model *m, int64_t rank);

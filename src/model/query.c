@@ -104,3 +104,21 @@ double model_event_bw(const struct rank_model *r, const struct event *ev)
     }
     return 0.0;
 }
+
+const struct comm_args *model_event_comm(const struct rank_model *r, const struct event *ev)
+{
+    if (!(ev->flags & EV_FLAG_HAS_COMM) || ev < r->events || ev >= r->events + r->nevents)
+        return NULL;
+    uint32_t pos = (uint32_t)(ev - r->events);
+    size_t lo = 0, hi = r->ncomm;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r->comm[mid].pos == pos)
+            return &r->comm[mid];
+        if (r->comm[mid].pos < pos)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}

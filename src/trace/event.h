@@ -69,6 +69,20 @@ struct trace_event {
     bool has_mem_bw;
     struct trace_int bytes;        /* args.bytes */
     struct trace_str arg_name;     /* args.name, for M events (process/thread names) */
+    /* Collective args that recent PyTorch writes on communication kernels and
+     * on record_param_comms (strings only when they are strings, integers only
+     * when numeric, like the other optional args). "Seq" is the collective's
+     * sequence number in its process group; "Sequence number" (autograd's) is
+     * another thing and is not read. */
+    struct trace_str coll_name;    /* args."Collective name" */
+    struct trace_str pg_name;      /* args."Process Group Name" */
+    struct trace_str pg_ranks;     /* args."Process Group Ranks", e.g. "[0, 1]" */
+    struct trace_str dtype;        /* args.dtype, e.g. "Float" */
+    struct trace_int group_size;   /* args."Group size" */
+    struct trace_int in_nelems;    /* args."In msg nelems" */
+    struct trace_int out_nelems;   /* args."Out msg nelems" */
+    struct trace_int seq;          /* args.Seq */
+    struct trace_int seq_lower;    /* args.seq, used when Seq is absent */
 
     /* flow events ("s"/"f"): "id" and "bp" */
     struct trace_int flow_id;

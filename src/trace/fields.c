@@ -33,6 +33,9 @@ enum {
     SEEN_TID = 1 << 4, SEEN_TS = 1 << 5, SEEN_DUR = 1 << 6, SEEN_ID = 1 << 7,
     SEEN_BP = 1 << 8, SEEN_ARGS = 1 << 9, SEEN_STREAM = 1 << 10, SEEN_CORR = 1 << 11,
     SEEN_BW = 1 << 12, SEEN_BYTES = 1 << 13, SEEN_ARGNAME = 1 << 14,
+    SEEN_COLL = 1 << 15, SEEN_PG = 1 << 16, SEEN_PGRANKS = 1 << 17, SEEN_DTYPE = 1 << 18,
+    SEEN_GSIZE = 1 << 19, SEEN_IN = 1 << 20, SEEN_OUT = 1 << 21, SEEN_SEQ = 1 << 22,
+    SEEN_SEQ_LOWER = 1 << 23,
 };
 
 struct state {
@@ -374,6 +377,43 @@ static bool first(struct state *st, unsigned bit)
 
 #define KEY_IS(k, n, lit) ((n) == sizeof(lit) - 1 && memcmp((k), (lit), (n)) == 0)
 
+/* A string arg: read when it is a string, else skipped (left absent). */
+static void arg_string(struct cur *c, struct trace_str *out)
+{
+    if (*c->p == '"')
+        read_string(c, out);
+    else
+        skip_value(c, ARGS_OPEN);
+}
+
+/* The collective args (event.h); false when k is none of them. */
+static bool comm_member(struct state *st, const char *k, size_t n)
+{
+    struct cur *c = &st->c;
+    struct trace_event *ev = st->ev;
+    if (KEY_IS(k, n, "Collective name") && first(st, SEEN_COLL))
+        arg_string(c, &ev->coll_name);
+    else if (KEY_IS(k, n, "Process Group Name") && first(st, SEEN_PG))
+        arg_string(c, &ev->pg_name);
+    else if (KEY_IS(k, n, "Process Group Ranks") && first(st, SEEN_PGRANKS))
+        arg_string(c, &ev->pg_ranks);
+    else if (KEY_IS(k, n, "dtype") && first(st, SEEN_DTYPE))
+        arg_string(c, &ev->dtype);
+    else if (KEY_IS(k, n, "Group size") && first(st, SEEN_GSIZE))
+        field_int(c, &ev->group_size, ARGS_OPEN);
+    else if (KEY_IS(k, n, "In msg nelems") && first(st, SEEN_IN))
+        field_int(c, &ev->in_nelems, ARGS_OPEN);
+    else if (KEY_IS(k, n, "Out msg nelems") && first(st, SEEN_OUT))
+        field_int(c, &ev->out_nelems, ARGS_OPEN);
+    else if (KEY_IS(k, n, "Seq") && first(st, SEEN_SEQ))
+        field_int(c, &ev->seq, ARGS_OPEN);
+    else if (KEY_IS(k, n, "seq") && first(st, SEEN_SEQ_LOWER))
+        field_int(c, &ev->seq_lower, ARGS_OPEN);
+    else
+        return false;
+    return true;
+}
+
 static void args_member(struct state *st, const char *k, size_t n)
 {
     struct cur *c = &st->c;
@@ -388,7 +428,7 @@ static void args_member(struct state *st, const char *k, size_t n)
         field_double(c, &ev->mem_bw_gbps, &ev->has_mem_bw);
     else if (KEY_IS(k, n, "name") && first(st, SEEN_ARGNAME) && *c->p == '"')
         read_string(c, &ev->arg_name);
-    else
+    else if (!comm_member(st, k, n))
         skip_value(c, ARGS_OPEN);
 }
 

@@ -120,6 +120,15 @@ static void get_int(const cJSON *o, const char *key, struct trace_int *out)
         out->present = int64_of(trunc(it->valuedouble), &out->v);
 }
 
+static void get_str(const cJSON *o, const char *key, struct trace_str *out)
+{
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (it && cJSON_IsString(it)) {
+        out->s = it->valuestring;
+        out->len = strlen(it->valuestring);
+    }
+}
+
 static void get_args(const cJSON *args, struct trace_event *ev)
 {
     if (!cJSON_IsObject(args))
@@ -132,6 +141,15 @@ static void get_args(const cJSON *args, struct trace_event *ev)
         ev->mem_bw_gbps = bw->valuedouble;
         ev->has_mem_bw = true;
     }
+    get_str(args, "Collective name", &ev->coll_name);
+    get_str(args, "Process Group Name", &ev->pg_name);
+    get_str(args, "Process Group Ranks", &ev->pg_ranks);
+    get_str(args, "dtype", &ev->dtype);
+    get_int(args, "Group size", &ev->group_size);
+    get_int(args, "In msg nelems", &ev->in_nelems);
+    get_int(args, "Out msg nelems", &ev->out_nelems);
+    get_int(args, "Seq", &ev->seq);
+    get_int(args, "seq", &ev->seq_lower);
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(args, "name");
     if (name && cJSON_IsString(name)) {
         ev->arg_name.s = name->valuestring;
