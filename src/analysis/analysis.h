@@ -37,6 +37,8 @@ struct analysis_opts {
     const char *operator_name;        /* "aten::linear" */
     int min_pattern_len;              /* 3 */
     int top_k;                        /* 5 */
+    /* potential stragglers (HTA's get_potential_stragglers) */
+    int num_candidates;               /* 2 */
     /* htx semantics: extra name patterns (comma-separated prefixes) that
      * classify kernels, overriding the built-in rules. NULL = none. */
     const char *comm_patterns;
@@ -56,6 +58,8 @@ enum analysis_id {
     ANALYSIS_MEMBW,
     ANALYSIS_ANNOTATIONS,
     ANALYSIS_SEQUENCES,
+    ANALYSIS_COLLECTIVES,
+    ANALYSIS_STRAGGLERS,
     ANALYSIS_COUNT
 };
 
@@ -73,7 +77,11 @@ typedef int (*analysis_fn)(const struct model *m, const struct analysis_opts *o,
  *   queue_run:       queue_length_summary, queue_length_blocked
  *   membw_run:       memory_bw_summary
  *   annotations_run: kernels_by_annotation, annotation_tree, user_annotation_breakdown
- *   sequences_run:   frequent_kernel_sequences */
+ *   sequences_run:   frequent_kernel_sequences
+ *   collectives_run: collectives, collective_bandwidth, collective_matching
+ *   stragglers_run:  straggler_ranking, rank_iteration_blame; under
+ *                    semantics.hta_stragglers potential_stragglers instead
+ * (the last two read analysis/collectives.h and stragglers_hta.h) */
 int temporal_run(const struct model *, const struct analysis_opts *, struct arena *,
                  struct table_list *, struct err *);
 int kernels_run(const struct model *, const struct analysis_opts *, struct arena *,
@@ -92,6 +100,10 @@ int annotations_run(const struct model *, const struct analysis_opts *, struct a
                     struct table_list *, struct err *);
 int sequences_run(const struct model *, const struct analysis_opts *, struct arena *,
                   struct table_list *, struct err *);
+int collectives_run(const struct model *, const struct analysis_opts *, struct arena *,
+                    struct table_list *, struct err *);
+int stragglers_run(const struct model *, const struct analysis_opts *, struct arena *,
+                   struct table_list *, struct err *);
 
 struct analysis_info {
     enum analysis_id id;

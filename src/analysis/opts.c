@@ -21,4 +21,5 @@ void analysis_opts_default(struct analysis_opts *o)
     o->operator_name = "aten::linear";
     o->min_pattern_len = 3;
     o->top_k = 5;
+    o->num_candidates = 2;
 }

@@ -13,6 +13,8 @@ static const struct analysis_info analyses[ANALYSIS_COUNT] = {
     {ANALYSIS_MEMBW, "membw", "Memory bandwidth", membw_run},
     {ANALYSIS_ANNOTATIONS, "annotations", "Annotations", annotations_run},
     {ANALYSIS_SEQUENCES, "sequences", "Sequences", sequences_run},
+    {ANALYSIS_COLLECTIVES, "collectives", "Collectives", collectives_run},
+    {ANALYSIS_STRAGGLERS, "stragglers", "Stragglers", stragglers_run},
 };
 
 const struct analysis_info *analysis_list(size_t *count)

@@ -156,6 +156,16 @@ static int set_num_kernels(struct htx_options *o, const char *w, const char *v, 
     return 0;
 }
 
+static int set_num_candidates(struct htx_options *o, const char *w, const char *v,
+                              struct err *e)
+{
+    int64_t x;
+    if (htx_parse_int(w, v, 1, 1000000, &x, e) < 0)
+        return ERR_USAGE;
+    o->num_candidates = (int)x;
+    return 0;
+}
+
 static int set_threads(struct htx_options *o, const char *w, const char *v, struct err *e)
 {
     int64_t x;
@@ -291,6 +301,7 @@ static const struct opt_spec specs[] = {
     {"analysis", ARG_REQUIRED, set_analysis},
     {"format", ARG_REQUIRED, set_format},
     {"num-kernels", ARG_REQUIRED, set_num_kernels},
+    {"num-candidates", ARG_REQUIRED, set_num_candidates},
     {"duration-ratio", ARG_REQUIRED, set_duration_ratio},
     {"include-memory-kernels", ARG_OPTIONAL, set_include_mem},
     {"no-include-memory-kernels", ARG_NONE, set_no_include_mem},
@@ -343,6 +354,7 @@ void htx_options_init(struct htx_options *o)
         o->analyses[i] = true;
     o->format = HTX_FORMAT_TEXT;
     o->num_kernels = a.num_kernels;
+    o->num_candidates = a.num_candidates;
     o->duration_ratio = a.duration_ratio;
     o->include_memory_kernels = a.include_memory_kernels;
     o->consecutive_kernel_delay_ns = a.consecutive_kernel_delay_ns;
@@ -514,6 +526,7 @@ void htx_options_analysis(const struct htx_options *o, struct analysis_opts *a)
 {
     analysis_opts_default(a);
     a->num_kernels = o->num_kernels;
+    a->num_candidates = o->num_candidates;
     a->duration_ratio = o->duration_ratio;
     a->include_memory_kernels = o->include_memory_kernels;
     a->consecutive_kernel_delay_ns = o->consecutive_kernel_delay_ns;

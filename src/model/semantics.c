@@ -23,4 +23,5 @@ void semantics_init(struct semantics *s, enum semantics_mode mode)
     s->hta_launch_names = hta;
     s->membw_float_residue = hta;
     s->idle_launch_label0 = hta;
+    s->hta_stragglers = hta;
 }

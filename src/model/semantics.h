@@ -65,6 +65,10 @@ struct semantics {
      * out), moving some gaps from kernel_wait to host_wait. htx gives such
      * kernels no launch time. */
     bool idle_launch_label0;
+    /* Stragglers: HTA's get_potential_stragglers (the k ranks that most
+     * often start its chosen NCCL kernel last) instead of htx's ranking by
+     * blame over collectives matched across ranks. */
+    bool hta_stragglers;
 };
 
 enum semantics_mode { SEMANTICS_HTX = 0, SEMANTICS_HTA = 1 };

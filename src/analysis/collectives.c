@@ -1,0 +1,596 @@
+#include "config.h"
+#include "analysis/collectives.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/classify.h"
+#include "util/sort.h"
+#include "util/vec.h"
+
+/* Matching, waits and blame over the selection (collectives.h). */
+
+/* One communication kernel before matching. */
+struct raw {
+    uint32_t rank_index, pos;
+    int64_t rank;
+    uint32_t name;        /* "Collective name", else the kernel's name */
+    uint32_t coll_name;   /* "Collective name" id, 0 when absent */
+    uint32_t group;       /* "Process Group Name" id, 0 when absent */
+    uint32_t pg_ranks;    /* "Process Group Ranks" id, 0 when absent */
+    int64_t stream, seq, group_size, bytes;
+    int64_t ts, end, occurrence;
+    int32_t iteration;
+    enum coll_match_rule rule;
+};
+
+/* ---- names ----------------------------------------------------------------- */
+
+const char *coll_rule_name(enum coll_match_rule r)
+{
+    return r == COLL_MATCH_SEQ ? "group+seq" : "group+name+order";
+}
+
+const char *coll_issue_text(enum coll_issue i)
+{
+    switch (i) {
+    case COLL_ISSUE_ALONE: return "no instance with the same key on another rank";
+    case COLL_ISSUE_DUPLICATE: return "one rank has the same group and sequence number twice";
+    case COLL_ISSUE_NAME_MISMATCH: return "same group and sequence number, different collectives";
+    case COLL_ISSUE_SIZE_MISMATCH: return "ranks disagree on the group's size or members";
+    case COLL_ISSUE_NOT_MEMBER: return "a rank outside its own Process Group Ranks";
+    case COLL_ISSUE_MISSING_RANK: return "a loaded rank of the group never called it";
+    default: return "?";
+    }
+}
+
+const char *coll_kind_name(enum coll_kind k)
+{
+    static const char *const names[] = {"other", "allreduce", "allgather", "reducescatter",
+                                        "alltoall", "broadcast", "reduce", "sendrecv"};
+    return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "other";
+}
+
+/* Lower-case letters and digits of s only: "All_Reduce" and "allreduce"
+ * compare equal. */
+static void squash(const char *s, char *out, size_t cap)
+{
+    size_t n = 0;
+    for (; *s && n + 1 < cap; s++)
+        if (isalnum((unsigned char)*s))
+            out[n++] = (char)tolower((unsigned char)*s);
+    out[n] = '\0';
+}
+
+enum coll_kind coll_kind_of(const char *s)
+{
+    char k[128];
+    squash(s, k, sizeof k);
+    /* Longest names first: "allreduce" contains "reduce". */
+    if (strstr(k, "allreduce"))
+        return COLL_KIND_ALLREDUCE;
+    if (strstr(k, "reducescatter"))
+        return COLL_KIND_REDUCESCATTER;
+    if (strstr(k, "allgather"))
+        return COLL_KIND_ALLGATHER;
+    if (strstr(k, "alltoall"))
+        return COLL_KIND_ALLTOALL;
+    if (strstr(k, "broadcast"))
+        return COLL_KIND_BROADCAST;
+    if (strstr(k, "sendrecv") || strcmp(k, "send") == 0 || strcmp(k, "recv") == 0 ||
+        strstr(k, "kernelsend") || strstr(k, "kernelrecv"))
+        return COLL_KIND_SENDRECV;
+    if (strstr(k, "reduce"))
+        return COLL_KIND_REDUCE;
+    return COLL_KIND_OTHER;
+}
+
+int coll_dtype_size(const char *s)
+{
+    static const struct {
+        const char *name;
+        int size;
+    } sizes[] = {
+        {"Byte", 1}, {"Char", 1}, {"Bool", 1}, {"QInt8", 1}, {"QUInt8", 1},
+        {"Float8_e5m2", 1}, {"Float8_e4m3fn", 1}, {"Float8_e5m2fnuz", 1},
+        {"Float8_e4m3fnuz", 1}, {"Short", 2}, {"Half", 2}, {"BFloat16", 2},
+        {"UInt16", 2}, {"Int", 4}, {"Float", 4}, {"QInt32", 4}, {"UInt32", 4},
+        {"ComplexHalf", 4}, {"Long", 8}, {"Double", 8}, {"ComplexFloat", 8},
+        {"UInt64", 8}, {"ComplexDouble", 16},
+    };
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        if (strcmp(s, sizes[i].name) == 0)
+            return sizes[i].size;
+    return 0;
+}
+
+double coll_busbw_factor(enum coll_kind k, int64_t n)
+{
+    if (n < 1)
+        return NAN;
+    double dn = (double)n;
+    switch (k) {
+    case COLL_KIND_ALLREDUCE: return 2.0 * (dn - 1.0) / dn;
+    case COLL_KIND_ALLGATHER:
+    case COLL_KIND_REDUCESCATTER:
+    case COLL_KIND_ALLTOALL: return (dn - 1.0) / dn;
+    case COLL_KIND_BROADCAST:
+    case COLL_KIND_REDUCE:
+    case COLL_KIND_SENDRECV: return 1.0;
+    default: return NAN;
+    }
+}
+
+/* "[0, 1, 2]" into out (up to cap ranks); the count, or -1 when the text is
+ * not such a list (PyTorch shortens long lists with "..."). */
+static long parse_rank_list(const char *s, int64_t *out, size_t cap)
+{
+    while (*s == ' ')
+        s++;
+    if (*s++ != '[')
+        return -1;
+    long n = 0;
+    for (;;) {
+        while (*s == ' ')
+            s++;
+        if (*s == ']')
+            break;
+        char *end;
+        if (!isdigit((unsigned char)*s))
+            return -1;
+        long long v = strtoll(s, &end, 10);
+        if ((size_t)n < cap)
+            out[n] = v;
+        n++;
+        s = end;
+        while (*s == ' ')
+            s++;
+        if (*s == ',')
+            s++;
+        else if (*s != ']')
+            return -1;
+    }
+    s++;
+    while (*s == ' ')
+        s++;
+    return *s ? -1 : n;
+}
+
+/* ---- gathering ------------------------------------------------------------- */
+
+struct gather {
+    const struct model *m;
+    const struct analysis_opts *o;
+    signed char *is_comm;      /* by name id: -1 unknown, 0, 1 */
+    struct raw *raws;
+    size_t nraws, cap;
+};
+
+static bool is_comm_kernel(struct gather *g, const struct event *ev)
+{
+    if (ev->kind != EV_KIND_KERNEL)
+        return false;
+    if (g->is_comm[ev->name] < 0) {
+        enum kernel_class k = kernel_classify_with(model_str(g->m, ev->name),
+                                                   g->m->sem.hta_kernel_classes,
+                                                   g->o->comm_patterns, g->o->memory_patterns);
+        g->is_comm[ev->name] = k == KC_COMMUNICATION;
+    }
+    return g->is_comm[ev->name] == 1;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Within one rank: the rank's order-matched raws by key, then time. */
+static int cmp_occurrence(const void *pa, const void *pb)
+{
+    const struct raw *a = pa, *b = pb;
+#define CMP(x, y) do { if ((x) != (y)) return (x) < (y) ? -1 : 1; } while (0)
+    CMP(a->group, b->group);
+    if (a->group == 0)
+        CMP(a->stream, b->stream);
+    CMP(a->name, b->name);
+    CMP(a->iteration, b->iteration);
+    CMP(a->ts, b->ts);
+    CMP(a->pos, b->pos);
+    return 0;
+}
+
+static bool same_order_key(const struct raw *a, const struct raw *b)
+{
+    return a->group == b->group && (a->group != 0 || a->stream == b->stream) &&
+           a->name == b->name && a->iteration == b->iteration;
+}
+
+static int gather_rank(struct gather *g, uint32_t ri)
+{
+    const struct rank_model *r = &g->m->ranks[ri];
+    uint32_t *pos = malloc((r->nrows ? r->nrows : 1) * sizeof *pos);
+    if (!pos)
+        return ERR_NOMEM;
+    size_t n = 0;
+    for (size_t i = 0; i < r->nrows; i++)
+        if (is_comm_kernel(g, &r->events[r->rows[i]]))
+            pos[n++] = r->rows[i];
+    /* Rows may repeat (semantics.filter_duplicates_rows): one instance each. */
+    qsort(pos, n, sizeof *pos, cmp_u32);
+    size_t first = g->nraws;
+    for (size_t i = 0; i < n; i++) {
+        if (i && pos[i] == pos[i - 1])
+            continue;
+        if (VEC_PUSH_SLOT(g->raws, g->nraws, g->cap)) {
+            free(pos);
+            return ERR_NOMEM;
+        }
+        const struct event *ev = &r->events[pos[i]];
+        const struct comm_args *c = model_event_comm(r, ev);
+        struct raw *w = &g->raws[g->nraws++];
+        *w = (struct raw){.rank_index = ri, .pos = pos[i], .rank = r->rank, .name = ev->name,
+                          .stream = ev->stream, .seq = -1, .group_size = -1, .bytes = -1,
+                          .ts = ev->ts, .end = ev->ts + ev->dur, .occurrence = -1,
+                          .iteration = ev->iteration, .rule = COLL_MATCH_ORDER};
+        if (c) {
+            w->coll_name = c->coll_name;
+            if (c->coll_name)
+                w->name = c->coll_name;
+            w->group = c->pg_name;
+            w->pg_ranks = c->pg_ranks;
+            w->seq = c->seq;
+            w->group_size = c->group_size;
+            int size = coll_dtype_size(model_str(g->m, c->dtype));
+            int64_t nel = c->in_nelems > c->out_nelems ? c->in_nelems : c->out_nelems;
+            if (size > 0 && nel >= 0 && nel <= INT64_MAX / size)
+                w->bytes = nel * size;
+            if (c->pg_name && c->seq >= 0)
+                w->rule = COLL_MATCH_SEQ;
+        }
+    }
+    free(pos);
+    /* Occurrence indices of the order-matched ones, per key and iteration. */
+    struct raw *rs = g->raws + first;
+    size_t k = g->nraws - first;
+    qsort(rs, k, sizeof *rs, cmp_occurrence);
+    int64_t occ = 0;
+    for (size_t i = 0; i < k; i++) {
+        occ = i && same_order_key(&rs[i], &rs[i - 1]) ? occ + 1 : 0;
+        rs[i].occurrence = occ;
+    }
+    return 0;
+}
+
+/* ---- matching -------------------------------------------------------------- */
+
+/* All raws by match key, then rank, then time. */
+static int cmp_match(const void *pa, const void *pb)
+{
+    const struct raw *a = pa, *b = pb;
+    CMP(a->rule, b->rule);
+    CMP(a->group, b->group);
+    if (a->rule == COLL_MATCH_SEQ) {
+        CMP(a->seq, b->seq);
+    } else {
+        if (a->group == 0)
+            CMP(a->stream, b->stream);
+        CMP(a->name, b->name);
+        CMP(a->iteration, b->iteration);
+        CMP(a->occurrence, b->occurrence);
+    }
+    CMP(a->rank, b->rank);
+    CMP(a->ts, b->ts);
+    CMP(a->pos, b->pos);
+    return 0;
+}
+
+static bool same_match_key(const struct raw *a, const struct raw *b)
+{
+    if (a->rule != b->rule || a->group != b->group)
+        return false;
+    if (a->rule == COLL_MATCH_SEQ)
+        return a->seq == b->seq;
+    return same_order_key(a, b) && a->occurrence == b->occurrence;
+}
+
+struct matcher {
+    const struct model *m;
+    struct arena *a;
+    struct coll_result *out;
+    struct collective *colls;
+    size_t ncolls, cap;
+    int64_t *members;          /* scratch for Process Group Ranks */
+    size_t members_cap;
+};
+
+static bool rank_is_selected(const struct model *m, int64_t rank)
+{
+    const struct rank_model *r = model_find_rank(m, rank);
+    return r && r->selected;
+}
+
+/* Checks one candidate (raws g[0..k), sorted by rank); COLL_ISSUE_COUNT when
+ * it is a consistent collective. *partial: group members were not loaded. */
+static enum coll_issue check_candidate(struct matcher *mt, const struct raw *g, size_t k,
+                                       bool *partial)
+{
+    *partial = false;
+    if (k < 2)
+        return COLL_ISSUE_ALONE;
+    for (size_t i = 1; i < k; i++) {
+        if (g[i].rank == g[i - 1].rank)
+            return COLL_ISSUE_DUPLICATE;
+        if (g[0].rule == COLL_MATCH_SEQ && g[i].name != g[0].name)
+            return COLL_ISSUE_NAME_MISMATCH;
+        if (g[i].group_size != g[0].group_size || g[i].pg_ranks != g[0].pg_ranks)
+            return COLL_ISSUE_SIZE_MISMATCH;
+    }
+    int64_t expected = g[0].group_size;
+    long listed = -1;
+    if (g[0].pg_ranks) {
+        listed = parse_rank_list(model_str(mt->m, g[0].pg_ranks), mt->members, mt->members_cap);
+        if (listed > (long)mt->members_cap)
+            listed = -1;  /* longer than any job we loaded: not checkable */
+    }
+    if (listed >= 0) {
+        if (expected >= 0 && listed != expected)
+            return COLL_ISSUE_SIZE_MISMATCH;
+        expected = listed;
+        /* every instance's rank must be a member */
+        for (size_t i = 0; i < k; i++) {
+            bool found = false;
+            for (long j = 0; j < listed && !found; j++)
+                found = mt->members[j] == g[i].rank;
+            if (!found)
+                return COLL_ISSUE_NOT_MEMBER;
+        }
+        /* a member that is loaded and selected but absent never called it */
+        for (long j = 0; j < listed; j++) {
+            bool present = false;
+            for (size_t i = 0; i < k && !present; i++)
+                present = g[i].rank == mt->members[j];
+            if (!present) {
+                if (rank_is_selected(mt->m, mt->members[j]))
+                    return COLL_ISSUE_MISSING_RANK;
+                *partial = true;
+            }
+        }
+        return COLL_ISSUE_COUNT;
+    }
+    if (expected >= 0 && (int64_t)k > expected)
+        return COLL_ISSUE_SIZE_MISMATCH;
+    if (expected >= 0 && (int64_t)k < expected) {
+        /* Members unknown: if enough ranks are selected to hold the group, one
+         * of them did not call it; else the group's other ranks are not loaded. */
+        if (mt->out->ranks_selected >= (size_t)expected)
+            return COLL_ISSUE_MISSING_RANK;
+        *partial = true;
+    }
+    return COLL_ISSUE_COUNT;
+}
+
+static int add_collective(struct matcher *mt, const struct raw *g, size_t k, bool partial)
+{
+    if (VEC_PUSH_SLOT(mt->colls, mt->ncolls, mt->cap))
+        return ERR_NOMEM;
+    struct coll_instance *inst = arena_alloc(mt->a, k * sizeof *inst);
+    if (!inst)
+        return ERR_NOMEM;
+    struct collective *c = &mt->colls[mt->ncolls++];
+    memset(c, 0, sizeof *c);
+    c->name = g[0].name;
+    c->group = g[0].group;
+    c->stream = g[0].stream;
+    c->rule = g[0].rule;
+    c->seq = c->rule == COLL_MATCH_SEQ ? g[0].seq : -1;
+    c->occurrence = c->rule == COLL_MATCH_ORDER ? g[0].occurrence : -1;
+    c->inst = inst;
+    c->ninst = k;
+    c->partial = partial;
+    c->group_size = g[0].group_size >= 0 ? g[0].group_size : (int64_t)k;
+    c->kind = coll_kind_of(model_str(mt->m, g[0].coll_name ? g[0].coll_name : g[0].name));
+    if (c->kind == COLL_KIND_OTHER && g[0].coll_name) {
+        /* an unknown "Collective name": the kernel's name may still tell */
+        const struct rank_model *r = &mt->m->ranks[g[0].rank_index];
+        c->kind = coll_kind_of(model_str(mt->m, r->events[g[0].pos].name));
+    }
+    c->bytes = -1;
+    for (size_t i = 0; i < k; i++) {
+        inst[i] = (struct coll_instance){.rank = g[i].rank, .rank_index = g[i].rank_index,
+                                         .pos = g[i].pos, .stream = g[i].stream,
+                                         .iteration = g[i].iteration, .arrival = g[i].ts,
+                                         .end = g[i].end};
+        if (c->bytes < 0 && g[i].bytes >= 0)
+            c->bytes = g[i].bytes;
+        if (inst[i].arrival < inst[c->first].arrival)
+            c->first = i;
+        if (inst[i].arrival > inst[c->last].arrival)
+            c->last = i;
+    }
+    int64_t last_arrival = inst[c->last].arrival, last_end = INT64_MIN;
+    for (size_t i = 0; i < k; i++) {
+        int64_t w = last_arrival - inst[i].arrival;
+        int64_t dur = inst[i].end - inst[i].arrival;
+        inst[i].wait = w < dur ? w : dur;
+        if (inst[i].wait < 0)
+            inst[i].wait = 0;
+        c->total_wait += inst[i].wait;
+        if (inst[i].wait > c->max_wait)
+            c->max_wait = inst[i].wait;
+        if (inst[i].end > last_end)
+            last_end = inst[i].end;
+    }
+    c->skew = last_arrival - inst[c->first].arrival;
+    c->iteration = inst[c->last].iteration;
+    c->time = last_end - last_arrival;
+    c->algbw = c->bytes >= 0 && c->time > 0 ? (double)c->bytes / (double)c->time : NAN;
+    c->busbw = c->algbw * coll_busbw_factor(c->kind, c->group_size);
+    return 0;
+}
+
+static int match_all(struct matcher *mt, struct raw *raws, size_t n)
+{
+    qsort(raws, n, sizeof *raws, cmp_match);
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && same_match_key(&raws[i], &raws[j]))
+            j++;
+        bool partial;
+        enum coll_issue issue = check_candidate(mt, raws + i, j - i, &partial);
+        if (issue == COLL_ISSUE_COUNT) {
+            if (add_collective(mt, raws + i, j - i, partial))
+                return ERR_NOMEM;
+            mt->out->matched[raws[i].rule] += j - i;
+        } else {
+            mt->out->unmatched[issue] += j - i;
+        }
+        i = j;
+    }
+    return 0;
+}
+
+/* ---- blame ----------------------------------------------------------------- */
+
+static int cmp_coll_time(const void *pa, const void *pb)
+{
+    const struct collective *a = pa, *b = pb;
+    int64_t ta = a->inst[a->last].arrival, tb = b->inst[b->last].arrival;
+    CMP(ta, tb);
+    CMP(a->group, b->group);
+    CMP(a->seq, b->seq);
+    CMP(a->name, b->name);
+    CMP(a->occurrence, b->occurrence);
+    return 0;
+}
+
+static int cmp_blame(const void *pa, const void *pb)
+{
+    const struct rank_iter_blame *a = pa, *b = pb;
+    CMP(a->rank, b->rank);
+    CMP(a->iteration, b->iteration);
+    return 0;
+}
+
+static int cmp_ranking(const void *pa, const void *pb)
+{
+    const struct straggler *a = pa, *b = pb;
+    CMP(b->blame, a->blame);
+    CMP(a->rank, b->rank);
+    return 0;
+}
+
+static int blame_tables(const struct model *m, struct arena *a, struct coll_result *out)
+{
+    size_t ncontrib = 0;
+    for (size_t i = 0; i < out->ncolls; i++)
+        ncontrib += out->colls[i].ninst + 1;
+    struct rank_iter_blame *b = arena_alloc(a, (ncontrib ? ncontrib : 1) * sizeof *b);
+    struct straggler *s = arena_calloc(a, m->nranks ? m->nranks : 1, sizeof *s);
+    if (!b || !s)
+        return ERR_NOMEM;
+    for (size_t i = 0; i < m->nranks; i++) {
+        s[i].rank = m->ranks[i].rank;
+        s[i].rank_index = (uint32_t)i;
+        s[i].worst = SIZE_MAX;
+        s[i].worst_iteration = MODEL_ITER_NONE;
+    }
+    size_t nb = 0;
+    for (size_t i = 0; i < out->ncolls; i++) {
+        const struct collective *c = &out->colls[i];
+        const struct coll_instance *last = &c->inst[c->last];
+        for (size_t k = 0; k < c->ninst; k++) {
+            const struct coll_instance *in = &c->inst[k];
+            b[nb++] = (struct rank_iter_blame){in->rank, in->iteration, 0, in->wait};
+            s[in->rank_index].suffered += in->wait;
+            s[in->rank_index].collectives++;
+        }
+        b[nb++] = (struct rank_iter_blame){last->rank, c->iteration, c->total_wait, 0};
+        struct straggler *st = &s[last->rank_index];
+        st->blame += c->total_wait;
+        if (c->total_wait > 0) {
+            st->last_count++;
+            if (st->worst == SIZE_MAX || c->total_wait > st->worst_blame) {
+                st->worst = i;
+                st->worst_blame = c->total_wait;
+                st->worst_iteration = c->iteration;
+            }
+        }
+    }
+    /* merge the contributions per (rank, iteration) */
+    qsort(b, nb, sizeof *b, cmp_blame);
+    size_t w = 0;
+    for (size_t i = 0; i < nb; i++) {
+        if (w && b[w - 1].rank == b[i].rank && b[w - 1].iteration == b[i].iteration) {
+            b[w - 1].blame += b[i].blame;
+            b[w - 1].suffered += b[i].suffered;
+        } else {
+            b[w++] = b[i];
+        }
+    }
+    out->blame = b;
+    out->nblame = w;
+    /* the ranking: ranks that took part in a matched collective */
+    size_t nr = 0;
+    for (size_t i = 0; i < m->nranks; i++)
+        if (s[i].collectives)
+            s[nr++] = s[i];
+    qsort(s, nr, sizeof *s, cmp_ranking);
+    out->ranking = s;
+    out->nranking = nr;
+    return 0;
+}
+
+int coll_analyze(const struct model *m, const struct analysis_opts *o, struct arena *a,
+                 struct coll_result *out, struct err *e)
+{
+    memset(out, 0, sizeof *out);
+    out->missing_rank_example = -1;
+    struct gather g = {.m = m, .o = o};
+    size_t nstr = strtab_count(&m->strings);
+    g.is_comm = malloc(nstr ? nstr : 1);
+    struct matcher mt = {.m = m, .a = a, .out = out};
+    mt.members_cap = m->nranks;
+    mt.members = malloc((mt.members_cap ? mt.members_cap : 1) * sizeof *mt.members);
+    int rc = g.is_comm && mt.members ? 0 : ERR_NOMEM;
+    if (rc == 0)
+        memset(g.is_comm, -1, nstr);
+    for (size_t i = 0; i < m->nranks && rc == 0; i++) {
+        if (!m->ranks[i].selected)
+            continue;
+        out->ranks_selected++;
+        size_t before = g.nraws;
+        rc = gather_rank(&g, (uint32_t)i);
+        if (g.nraws > before)
+            out->ranks_with_comm++;
+        else if (out->missing_rank_example < 0)
+            out->missing_rank_example = m->ranks[i].rank;
+    }
+    if (out->ranks_with_comm == 0)
+        out->missing_rank_example = -1;
+    out->instances = g.nraws;
+    if (rc == 0)
+        rc = match_all(&mt, g.raws, g.nraws);
+    if (rc == 0 && mt.ncolls) {
+        qsort(mt.colls, mt.ncolls, sizeof *mt.colls, cmp_coll_time);
+        out->colls = arena_alloc(a, mt.ncolls * sizeof *out->colls);
+        if (!out->colls)
+            rc = ERR_NOMEM;
+        else
+            memcpy(out->colls, mt.colls, mt.ncolls * sizeof *out->colls);
+        out->ncolls = mt.ncolls;
+    }
+    if (rc == 0)
+        rc = blame_tables(m, a, out);
+    free(g.is_comm);
+    free(g.raws);
+    free(mt.colls);
+    free(mt.members);
+    if (rc) {
+        memset(out, 0, sizeof *out);
+        return err_set(e, ERR_NOMEM, "collectives: out of memory");
+    }
+    return 0;
+}
