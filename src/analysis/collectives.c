@@ -312,14 +312,38 @@ static bool rank_is_selected(const struct model *m, int64_t rank)
     return r && r->selected;
 }
 
+/* One rank's instance of a group whose other members are not selected (a
+ * one-rank file of a larger job): kept as a partial collective, so its size
+ * and bandwidth are still reported; it has no wait and blames no one. */
+static bool alone_but_partial(struct matcher *mt, const struct raw *g)
+{
+    if (g->pg_ranks) {
+        long listed = parse_rank_list(model_str(mt->m, g->pg_ranks), mt->members,
+                                      mt->members_cap);
+        if (listed < 2 || listed > (long)mt->members_cap)
+            return false;
+        bool member = false;
+        for (long j = 0; j < listed; j++) {
+            if (mt->members[j] == g->rank)
+                member = true;
+            else if (rank_is_selected(mt->m, mt->members[j]))
+                return false;
+        }
+        return member;
+    }
+    return g->group_size > 1 && mt->out->ranks_selected == 1;
+}
+
 /* Checks one candidate (raws g[0..k), sorted by rank); COLL_ISSUE_COUNT when
  * it is a consistent collective. *partial: group members were not loaded. */
 static enum coll_issue check_candidate(struct matcher *mt, const struct raw *g, size_t k,
                                        bool *partial)
 {
     *partial = false;
-    if (k < 2)
-        return COLL_ISSUE_ALONE;
+    if (k < 2) {
+        *partial = alone_but_partial(mt, g);
+        return *partial ? COLL_ISSUE_COUNT : COLL_ISSUE_ALONE;
+    }
     for (size_t i = 1; i < k; i++) {
         if (g[i].rank == g[i - 1].rank)
             return COLL_ISSUE_DUPLICATE;
@@ -501,6 +525,8 @@ static int blame_tables(const struct model *m, struct arena *a, struct coll_resu
     for (size_t i = 0; i < out->ncolls; i++) {
         const struct collective *c = &out->colls[i];
         const struct coll_instance *last = &c->inst[c->last];
+        if (c->ninst < 2)
+            continue;  /* a partial collective of one rank: nobody waits */
         for (size_t k = 0; k < c->ninst; k++) {
             const struct coll_instance *in = &c->inst[k];
             b[nb++] = (struct rank_iter_blame){in->rank, in->iteration, 0, in->wait};
@@ -552,7 +578,9 @@ int coll_analyze(const struct model *m, const struct analysis_opts *o, struct ar
     size_t nstr = strtab_count(&m->strings);
     g.is_comm = malloc(nstr ? nstr : 1);
     struct matcher mt = {.m = m, .a = a, .out = out};
-    mt.members_cap = m->nranks;
+    /* Process Group Ranks name ranks of the whole job, which may be larger
+     * than the ranks loaded; longer lists are left unchecked. */
+    mt.members_cap = m->nranks > 65536 ? m->nranks : 65536;
     mt.members = malloc((mt.members_cap ? mt.members_cap : 1) * sizeof *mt.members);
     int rc = g.is_comm && mt.members ? 0 : ERR_NOMEM;
     if (rc == 0)

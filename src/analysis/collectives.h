@@ -122,7 +122,9 @@ struct straggler {
 };
 
 struct coll_result {
-    struct collective *colls;  /* matched collectives, by last arrival */
+    struct collective *colls;  /* matched collectives, by last arrival; a partial one
+                                  may hold one instance (its group's other ranks are
+                                  not loaded): it counts for bandwidth, not blame */
     size_t ncolls;
     struct rank_iter_blame *blame; /* by rank, then iteration */
     size_t nblame;
