@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "gen_coll.h"
 #include "gen_model.h"
 #include "gen_out.h"
 #include "gen_sim.h"
@@ -24,6 +25,8 @@ struct opts {
     int64_t size;             /* target uncompressed bytes per rank file, 0 = none */
     int iterations_given;
     int gzip, level, pair, stats, quiet, compact;
+    int coll_mode;            /* --collectives: the job of gen_coll.h */
+    struct gen_coll_cfg coll;
     unsigned char plain_rank[MAX_RANKS];
 };
 
@@ -52,6 +55,14 @@ static void usage(FILE *f)
             "                         json.dump(separators=(\",\", \":\")) writes\n"
             "      --pair             write DIR/control and DIR/test: a diff pair\n"
             "      --stats            print per-rank counts as JSON lines on stdout\n"
+            "      --collectives      write the simple collectives job instead (gen_coll.h):\n"
+            "                         compute then a blocking NCCL collective, --per-step\n"
+            "                         times per iteration, all ranks arriving together\n"
+            "      --per-step=N       collectives per iteration (default 3)\n"
+            "      --no-seq           collectives without \"Seq\" (match by order only)\n"
+            "      --straggler=R:S:C:US  plant a straggler: rank R arrives US µs late at\n"
+            "                         collective C (0-based) of ProfilerStep#S (implies\n"
+            "                         --collectives)\n"
             "  -q, --quiet            no progress lines on stderr\n"
             "  -h, --help\n\n%s",
             gen_model_describe_pair());
@@ -115,7 +126,7 @@ static int parse_list(const char *s, unsigned char *mark)
 
 enum {
     O_SEED = 256, O_FIRST, O_FRAC, O_ORIGIN, O_PLAIN, O_PLAIN_RANKS, O_LEVEL, O_PAIR,
-    O_STATS, O_COMPACT,
+    O_STATS, O_COMPACT, O_COLL, O_PER_STEP, O_NO_SEQ, O_STRAGGLER,
 };
 
 static const struct option LONGOPTS[] = {
@@ -126,7 +137,9 @@ static const struct option LONGOPTS[] = {
     {"origin", required_argument, NULL, O_ORIGIN}, {"plain", no_argument, NULL, O_PLAIN},
     {"plain-ranks", required_argument, NULL, O_PLAIN_RANKS},
     {"level", required_argument, NULL, O_LEVEL}, {"pair", no_argument, NULL, O_PAIR},
-    {"stats", no_argument, NULL, O_STATS},      {"compact", no_argument, NULL, O_COMPACT},      {"quiet", no_argument, NULL, 'q'},
+    {"stats", no_argument, NULL, O_STATS},
+    {"collectives", no_argument, NULL, O_COLL}, {"per-step", required_argument, NULL, O_PER_STEP},
+    {"no-seq", no_argument, NULL, O_NO_SEQ}, {"straggler", required_argument, NULL, O_STRAGGLER},      {"compact", no_argument, NULL, O_COMPACT},      {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
 };
 
@@ -191,6 +204,24 @@ static int apply(struct opts *o, int c, const char *arg)
         return set_flag(&o->compact, 1);
     case 'q':
         return set_flag(&o->quiet, 1);
+    case O_COLL:
+        return set_flag(&o->coll_mode, 1);
+    case O_PER_STEP:
+        return set_int(arg, 1, 100000, &o->coll.per_step);
+    case O_NO_SEQ:
+        return set_flag(&o->coll.seq, 0);
+    case O_STRAGGLER: {
+        int r, s, k;
+        long long us;
+        char tail;
+        if (sscanf(arg, "%d:%d:%d:%lld%c", &r, &s, &k, &us, &tail) != 4 || r < 0 ||
+            r >= MAX_RANKS || s < 0 || k < 0 || us < 1 || us > 1000000000LL)
+            return -1;
+        o->coll = (struct gen_coll_cfg){.per_step = o->coll.per_step, .seq = o->coll.seq,
+                                        .straggler = r, .step = s, .coll = k, .delay_us = us};
+        o->coll_mode = 1;
+        return 0;
+    }
     default:
         return -1;
     }
@@ -205,6 +236,7 @@ static int parse_args(struct opts *o, int argc, char **argv)
                               .base_ns = 1700000000000000000LL};
     o->gzip = 1;
     o->level = 6;
+    o->coll = (struct gen_coll_cfg){.per_step = 3, .seq = 1, .straggler = -1};
     int c;
     while ((c = getopt_long(argc, argv, "o:r:i:l:s:qh", LONGOPTS, NULL)) != -1) {
         if (c == 'h') {
@@ -217,6 +249,11 @@ static int parse_args(struct opts *o, int argc, char **argv)
             fprintf(stderr, "Try 'htx-gen --help'.\n");
             return -1;
         }
+    }
+    if (o->coll_mode && o->coll.straggler >= o->cfg.world) {
+        fprintf(stderr, "htx-gen: --straggler rank %d is not below --ranks %d\n",
+                o->coll.straggler, o->cfg.world);
+        return -1;
     }
     if (!o->out || optind != argc) {
         fprintf(stderr, "htx-gen: %s\nTry 'htx-gen --help'.\n",
@@ -332,7 +369,16 @@ static int64_t write_job(const struct opts *o, const struct gen_cfg *cfg, const 
             return -1;
         }
         gen_out_set_compact(&out, o->compact);
-        gen_sim_rank(cfg, rank, &out, strrchr(path, '/') + 1, &st);
+        memset(&st, 0, sizeof st);
+        if (o->coll_mode) {
+            struct gen_coll_cfg cc = o->coll;
+            cc.world = cfg->world;
+            cc.iterations = cfg->iterations;
+            cc.first_step = cfg->first_step;
+            gen_coll_rank(&cc, rank, &out);
+        } else {
+            gen_sim_rank(cfg, rank, &out, strrchr(path, '/') + 1, &st);
+        }
         if (o->compact) {   /* one line, ending like a text file */
             gen_out_set_compact(&out, 0);
             gen_out_str(&out, "\n");
