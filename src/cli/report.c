@@ -27,7 +27,16 @@ static int run_analyses(const struct model *m, const struct htx_options *opts,
     size_t count;
     const struct analysis_info *all = analysis_list(&count);
     *nlists = 0;
-    for (size_t i = 0; i < count; i++) {
+    /* Text reports open with the straggler ranking: in a multi-rank job the
+     * first question is which rank holds the others back. */
+    size_t order[ANALYSIS_COUNT], n = 0;
+    if (opts->format == HTX_FORMAT_TEXT)
+        order[n++] = ANALYSIS_STRAGGLERS;
+    for (size_t i = 0; i < count; i++)
+        if (opts->format != HTX_FORMAT_TEXT || all[i].id != ANALYSIS_STRAGGLERS)
+            order[n++] = i;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = order[k];
         if (!opts->analyses[all[i].id])
             continue;
         struct table_list *l = &lists[(*nlists)++];
