@@ -363,24 +363,24 @@ static enum coll_issue check_candidate(struct matcher *mt, const struct raw *g, 
         if (expected >= 0 && listed != expected)
             return COLL_ISSUE_SIZE_MISMATCH;
         expected = listed;
-        /* every instance's rank must be a member */
-        for (size_t i = 0; i < k; i++) {
-            bool found = false;
-            for (long j = 0; j < listed && !found; j++)
-                found = mt->members[j] == g[i].rank;
-            if (!found)
-                return COLL_ISSUE_NOT_MEMBER;
-        }
-        /* a member that is loaded and selected but absent never called it */
-        for (long j = 0; j < listed; j++) {
-            bool present = false;
-            for (size_t i = 0; i < k && !present; i++)
-                present = g[i].rank == mt->members[j];
-            if (!present) {
+        size_t nl = sort_unique_i64(mt->members, (size_t)listed);
+        if (nl != (size_t)listed)
+            return COLL_ISSUE_SIZE_MISMATCH;  /* a rank listed twice */
+        /* Both lists ascending: every instance's rank must be a member, and
+         * a member that is selected but absent never called it. */
+        size_t j = 0;
+        for (size_t i = 0; i <= k; i++) {
+            while (j < nl && (i == k || mt->members[j] < g[i].rank)) {
                 if (rank_is_selected(mt->m, mt->members[j]))
                     return COLL_ISSUE_MISSING_RANK;
                 *partial = true;
+                j++;
             }
+            if (i == k)
+                break;
+            if (j == nl || mt->members[j] != g[i].rank)
+                return COLL_ISSUE_NOT_MEMBER;
+            j++;
         }
         return COLL_ISSUE_COUNT;
     }
