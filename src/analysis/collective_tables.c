@@ -237,8 +237,9 @@ static int bandwidth_table(const struct model *m, const struct coll_result *r, s
     if (rc)
         return rc;
     if (t->nrows == 0)
-        table_set_note(t, "no matched collective has a message size (In/Out msg nelems and "
-                          "dtype)");
+        table_set_note(t, r->ncolls ? "no matched collective has a message size (In/Out msg "
+                                      "nelems and dtype)"
+                                    : "no matched collective");
     else
         table_set_note(t, "algbw = bytes / time, time = last end - last arrival; busbw = algbw "
                           "x nccl-tests factor (allreduce 2(n-1)/n; allgather, reducescatter, "
