@@ -168,6 +168,30 @@ bench_diff() {
         "loading both sides alone: $load s ($(div "$secs" "$load")x)"
 }
 
+# HOOK bench_collectives: collectives and stragglers over 64 generated ranks
+# (issue 13 target: less than 10 % of the load). BENCH_COLL_SIZE (default 5M)
+# is the JSON bytes per rank of that job.
+bench_collectives() {
+    local job64=$cache/job64-${BENCH_COLL_SIZE:-5M}-seed$seed
+    local size_saved=$size
+    size=${BENCH_COLL_SIZE:-5M}
+    generate "$job64" --ranks=64
+    size=$size_saved
+    measure "$htx" info --format=json "$job64" || return 1
+    local load=$secs
+    if ! measure "$htx" report --format=json --analysis=collectives,stragglers "$job64"; then
+        row "htx report collectives,stragglers (64 ranks)" "$secs" "$rss_kb" \
+            "FAILED: $(head -c 200 "$tmp/err")"
+        return 1
+    fi
+    local extra share
+    extra=$(awk -v r="$secs" -v l="$load" 'BEGIN { d = r - l; printf "%.3f", d < 0 ? 0 : d }')
+    share=$(awk -v e="$extra" -v l="$load" 'BEGIN { printf "%.1f", l > 0 ? 100 * e / l : 0 }')
+    row "htx report collectives,stragglers (64 ranks)" "$secs" "$rss_kb" \
+        "load $load s + analyses $extra s = $share % of the load (target < 10 %)"
+    awk -v p="$share" 'BEGIN { exit p < 10 ? 0 : 1 }'
+}
+
 # ---- the run ---------------------------------------------------------------------------
 
 echo "htx bench: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
@@ -179,4 +203,5 @@ bench_load "2 ranks" 2 "$job"/rank-*.json.gz -- "$job" || status=1
 bench_analysis "$file" "$job" || status=1
 bench_timeline "$file" "$job" || status=1
 bench_diff "$file" "$job" || status=1
+bench_collectives || status=1
 exit "$status"
