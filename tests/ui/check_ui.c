@@ -15,7 +15,7 @@
 #include "ui/sync.h"
 #include "ui/widgets/tables.h"
 #include "ui/widgets/text.h"
-#include "ui/check_ui.h"
+#include "check_ui.h"
 
 /* The UI core without a terminal: text escaping and widths, time <-> column
  * maths, cell bucketing (against a brute force), key scripts and table
