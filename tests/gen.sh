@@ -2,7 +2,7 @@
 # The trace generator (tests/gen): deterministic, valid JSON whose
 # traceEvents agree with its own counts, sized as asked, assets/ in sync with
 # it, and, once `htx info` exists, the loader's counts equal the generator's.
-. "$(dirname "$0")/env.sh"
+. "$(dirname "$0")/lib.sh"
 
 gen=$HTX_BUILDDIR/tests/gen/htx-gen
 jcheck=$HTX_BUILDDIR/tests/gen/json-check

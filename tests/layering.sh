@@ -4,7 +4,7 @@
 # cli, ui < main.c; cli and ui never include each other); curses only in
 # src/ui/term (through ui/term/curses.h); cJSON and zlib only in src/trace; the core
 # layers (util, trace, model, analysis) never print and never exit.
-. "$(dirname "$0")/env.sh"
+. "$(dirname "$0")/lib.sh"
 
 INCLUDE='^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]'
 

@@ -1,9 +1,13 @@
-# Tests: each layer's Check suite and shell tests live in their own fragment.
-include $(srcdir)/tests/util.mk
-include $(srcdir)/tests/trace.mk
-include $(srcdir)/tests/model.mk
-include $(srcdir)/tests/analysis.mk
-include $(srcdir)/tests/cli.mk
-include $(srcdir)/tests/ui.mk
-include $(srcdir)/tests/gen.mk
-include $(srcdir)/tests/hostile.mk
+# Tests, laid out like src/: tests/<layer>/ holds the tests of src/<layer>
+# and its fragment <layer>.mk; then the generator, the hostile-input suite
+# (with the fuzz targets' replays) and the tests of the whole tree
+# (layering, man page, generated assets) at the top.
+include $(srcdir)/tests/util/util.mk
+include $(srcdir)/tests/trace/trace.mk
+include $(srcdir)/tests/model/model.mk
+include $(srcdir)/tests/analysis/analysis.mk
+include $(srcdir)/tests/app/app.mk
+include $(srcdir)/tests/cli/cli.mk
+include $(srcdir)/tests/ui/ui.mk
+include $(srcdir)/tests/gen/gen.mk
+include $(srcdir)/tests/hostile/hostile.mk

@@ -3,7 +3,9 @@
 # `htx --help` is documented (and every documented option is accepted), and
 # every command of EXAMPLES runs on the bundled sample traces.
 : "${HTX_SRCDIR:=$(cd "$(dirname "$0")/.." && pwd)}"
-. "$(dirname "$0")/cli/lib.sh"
+. "$(dirname "$0")/lib.sh"
+keep_going=1
+use_data cli
 MAN=$HTX_SRCDIR/man/htx.1
 
 # 1. groff -ww prints nothing.

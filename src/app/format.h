@@ -63,7 +63,11 @@ void format_csv_field(FILE *f, const char *s);
 /* ---- JSON ---- */
 
 /* A small streaming JSON writer: pretty-printed up to depth `compact_depth`,
- * single-line below (one table row per line). Keys and strings are escaped
+ * single-line below (one table row per line). Hand-rolled rather than cJSON's
+ * printer because cJSON builds the whole document in memory first (a
+ * report's launch table has a row per kernel launch: millions) and prints
+ * doubles in its own format, while HTA parity needs the shortest
+ * round-tripping text of each number (format_double_roundtrip). Keys and strings are escaped
  * (control characters as \u00XX; invalid UTF-8 bytes become U+FFFD), NaN and
  * infinities become null, so the output is always valid JSON. The writer
  * borrows f from jsonw_init to the last call and allocates nothing. */

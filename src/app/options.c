@@ -9,7 +9,13 @@
 
 /* One table of every long option: its name, whether it takes a value, and
  * the function that stores it. "--opt=value" and "--opt value" are the same;
- * a flag given a value, or an option missing one, is a usage error. */
+ * a flag given a value, or an option missing one, is a usage error.
+ *
+ * Why not getopt_long: it permutes argv and prints its own messages to
+ * stderr, while htx needs a command word first ("htx diff --report A B"),
+ * options after paths, messages naming the option in htx's own format and
+ * exit status 2, and no global state (the option parser is unit-tested
+ * over many argv's in one process, where getopt's optind would leak). */
 
 enum arg_kind { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL };
 

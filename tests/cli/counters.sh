@@ -2,7 +2,9 @@
 # htx counters writes <file>_with_counters.json.gz beside each selected
 # rank's trace, never overwrites without --force, never touches the input,
 # and the written file loads back with the counter events in it.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
+keep_going=1
+use_data cli
 
 mkdir "$tmp/job"
 cp "$DATA/job/rank-0.json" "$DATA/job/rank-1.json.gz" "$tmp/job/"

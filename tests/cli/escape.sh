@@ -1,7 +1,9 @@
 #!/bin/sh
 # Names with terminal escape sequences, control characters and bad Unicode
 # never reach the terminal raw in text output, and JSON output stays valid.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
+keep_going=1
+use_data cli
 cd "$DATA"
 esc=$(printf '\033')
 bel=$(printf '\007')

@@ -2,7 +2,9 @@
 # htx info on a small two-rank job (rank 0 from distributedInfo, rank 1 from
 # its file name, gzip, old category names, one malformed event): text and
 # JSON goldens, and the JSON parses.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
+keep_going=1
+use_data cli
 cd "$DATA"
 
 expect 0 "$HTX" info job && same_as info-job.txt && empty err

@@ -2,7 +2,9 @@
 # Bad input exits 1 with a message naming the file and what is wrong, and
 # prints nothing on stdout. One broken rank file among good ones is a
 # warning: the others still load.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
+keep_going=1
+use_data cli
 cd "$DATA"
 
 for cmd in info report counters; do

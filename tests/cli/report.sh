@@ -2,7 +2,9 @@
 # htx report on the small two-rank job: one text golden per analysis, the
 # whole report as JSON under both semantics (valid, with every table key),
 # CSV layout, and nothing on stdout when the report fails.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
+keep_going=1
+use_data cli
 cd "$DATA"
 
 for a in temporal kernels idle overlap launch queue membw annotations sequences; do

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Bad usage exits 2 with one "htx: " line naming the option and the value,
 # and prints nothing on stdout; --help and --version exit 0.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
+keep_going=1
+use_data cli
 cd "$DATA"
 
 expect 0 "$HTX" --help && has out "Usage:" && has out "--fail-on-regression" && empty err

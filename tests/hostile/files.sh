@@ -3,7 +3,7 @@
 # as a file, a directory named x.json, an unreadable file, devices, symlink
 # loops, empty files, one broken rank among good ones; and htx never writes
 # to its inputs.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 printf '%s' "$(good_trace)" >"$tmpdir/good.json"
 K='"ph":"X","cat":"kernel","pid":0,"tid":7'
@@ -24,10 +24,10 @@ done
 many_timeout=$HOSTILE_TIMEOUT
 htx_is_asan && many_timeout=$((3 * HOSTILE_TIMEOUT))
 start=$(date +%s)
-HOSTILE_TIMEOUT=$many_timeout expect "10 000 rank files (info)" 0 "^rank 9999: " info "$tmpdir/many"
-HOSTILE_TIMEOUT=$many_timeout expect "10 000 rank files (report)" 0 "" \
+HOSTILE_TIMEOUT=$many_timeout expect_case "10 000 rank files (info)" 0 "^rank 9999: " info "$tmpdir/many"
+HOSTILE_TIMEOUT=$many_timeout expect_case "10 000 rank files (report)" 0 "" \
     report --analysis=temporal,kernels "$tmpdir/many"
-HOSTILE_TIMEOUT=$many_timeout expect "10 000 files without a rank" 0 "using rank 9999" \
+HOSTILE_TIMEOUT=$many_timeout expect_case "10 000 files without a rank" 0 "using rank 9999" \
     info "$tmpdir/unranked"
 echo "note: the three 10 000-file runs took $(($(date +%s) - start)) s (limit ${many_timeout} s each)"
 expect_stderr "files that claim the same rank" 1 "t1\.json and .*t2\.json both claim rank 3" info "$tmpdir/samerank"
@@ -46,7 +46,7 @@ ln -s /nonexistent/x.json "$tmpdir/mixed/dangling.json"
 : >"$tmpdir/mixed/empty.json"
 printf 'not a trace' >"$tmpdir/mixed/notes.txt"
 printf '{"traceEvents":[{' >"$tmpdir/mixed/rank-1.json"
-expect "a directory with a FIFO, a sub-directory, bad links and a broken rank" 0 \
+expect_case "a directory with a FIFO, a sub-directory, bad links and a broken rank" 0 \
     "pipe\.json" info "$tmpdir/mixed"
 for what in 'pipe\.json' 'sub\.json' 'loop\.json' 'dangling\.json' 'empty\.json' 'rank-1\.json'; do
     grep -q -E "$what" "$err" || { case_name="mixed directory: $what"; problem "no warning names $what"; }
@@ -83,8 +83,8 @@ mkdir "$tmpdir/ro"
 cp "$tmpdir/good.json" "$tmpdir/ro/rank-0.json"
 sed "s/\"rank\":0/\"rank\":1/" "$tmpdir/good.json" | gzip -c >"$tmpdir/ro/rank-1.json.gz"
 before=$(cd "$tmpdir/ro" && ls -l --time-style=+%s.%N && cksum ./*)
-expect "info on a job" 0 "" info "$tmpdir/ro"
-expect "report on a job" 0 "" report --format=json "$tmpdir/ro"
+expect_case "info on a job" 0 "" info "$tmpdir/ro"
+expect_case "report on a job" 0 "" report --format=json "$tmpdir/ro"
 after=$(cd "$tmpdir/ro" && ls -l --time-style=+%s.%N && cksum ./*)
 [ "$before" = "$after" ] || { case_name="inputs untouched"; problem "htx changed its inputs"; }
 

@@ -2,7 +2,7 @@
 # Broken and malicious gzip: a bad CRC, a bad length, corrupt deflate data,
 # garbage after the data, and gzip bombs (a small .gz inflating to gigabytes),
 # which stop at $HTX_MAX_INPUT_SIZE or stream through in bounded memory.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 printf '%s' "$(good_trace)" >"$tmpdir/good.json"
 gzip -9 -c "$tmpdir/good.json" >"$tmpdir/good.json.gz"
@@ -16,7 +16,7 @@ patch() {
         dd of="$1" bs=1 seek="$2" conv=notrunc status=none
 }
 
-expect "good gzip trace loads" 0 "^rank 0" info "$tmpdir/good.json.gz"
+expect_case "good gzip trace loads" 0 "^rank 0" info "$tmpdir/good.json.gz"
 
 cp "$tmpdir/good.json.gz" "$tmpdir/badcrc.json.gz"
 patch "$tmpdir/badcrc.json.gz" $((gzsize - 8))
@@ -49,7 +49,7 @@ expect_stderr "valid gzip of an empty document" 1 "emptydoc\.json\.gz: .*empty" 
 # Concatenated members are one document (gzip -c a b > c): not an error.
 head -c 700 "$tmpdir/good.json" | gzip -c >"$tmpdir/members.json.gz"
 tail -c +701 "$tmpdir/good.json" | gzip -c >>"$tmpdir/members.json.gz"
-expect "two concatenated gzip members" 0 "^rank 0" info "$tmpdir/members.json.gz"
+expect_case "two concatenated gzip members" 0 "^rank 0" info "$tmpdir/members.json.gz"
 
 # ---- gzip bombs ----
 # 64 MiB of one byte compresses to about 64 KiB; copies of that member make
@@ -82,7 +82,7 @@ HTX_MAX_INPUT_SIZE=32M expect_stderr "bomb of valid events with HTX_MAX_INPUT_SI
 
 HTX_MAX_INPUT_SIZE=lots expect_stderr "HTX_MAX_INPUT_SIZE that is not a size" 2 \
     "HTX_MAX_INPUT_SIZE" info "$tmpdir/good.json.gz"
-HTX_MAX_INPUT_SIZE=0 expect "HTX_MAX_INPUT_SIZE=0 is no limit" 0 "^rank 0" info "$tmpdir/good.json.gz"
+HTX_MAX_INPUT_SIZE=0 expect_case "HTX_MAX_INPUT_SIZE=0 is no limit" 0 "^rank 0" info "$tmpdir/good.json.gz"
 
 # Without a limit, whitespace and over-long values stream through in
 # bounded memory: 256 MiB of whitespace, a 1 GiB string in an event and a
@@ -96,7 +96,7 @@ if htx_is_asan; then
 else
     cap=786432
 fi
-HTX_ULIMIT_V=$cap expect "256 MiB of whitespace in bounded memory" 0 "^rank 0" info "$tmpdir/spaces.json.gz"
+HTX_ULIMIT_V=$cap expect_case "256 MiB of whitespace in bounded memory" 0 "^rank 0" info "$tmpdir/spaces.json.gz"
 HTX_ULIMIT_V=$cap expect_stderr "1 GiB string in an event in bounded memory" 1 \
     "string\.json\.gz: .*longer than the limit" info "$tmpdir/string.json.gz"
 HTX_ULIMIT_V=$cap expect_stderr "1 GiB top-level value in bounded memory" 1 \

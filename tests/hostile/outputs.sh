@@ -3,7 +3,7 @@
 # reaches the terminal through any message or format, and every file htx
 # writes goes through one writer that never replaces an input, an existing
 # file without --force, or a symbolic link, and leaves nothing half-written.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 printf '%s' "$(good_trace)" >"$tmpdir/good.json"
 K='"ph":"X","cat":"kernel","pid":0,"tid":7'
@@ -24,15 +24,15 @@ expect_stderr "htx diff --report: a file name holding OSC" 1 'x-\\x1B\]0;PWNED' 
 printf '{"traceEvents":[{%s,"name":"k","ts":1,"dur":2,"args":{"stream":7}}]}' "$K" >"$tmpdir/a.json"
 printf '{"traceEvents":[{%s,"name":"k","ts":1,"dur":2,"args":{"stream":7}},{%s,"name":"\\u001b]0;PWNED\\u0007","ts":10,"dur":500,"args":{"stream":7}}]}' \
     "$K" "$K" >"$tmpdir/b.json"
-expect "diff --fail-on-regression: a kernel name holding OSC" 3 'regression beyond 10%: kernel \\x1B\]0;PWNED\\x07' \
+expect_case "diff --fail-on-regression: a kernel name holding OSC" 3 'regression beyond 10%: kernel \\x1B\]0;PWNED\\x07' \
     diff --report --fail-on-regression=10 "$tmpdir/a.json" "$tmpdir/b.json"
-expect "diff --report --format=csv: a kernel name holding OSC" 0 '\\x1B\]0;PWNED' \
+expect_case "diff --report --format=csv: a kernel name holding OSC" 0 '\\x1B\]0;PWNED' \
     diff --report --format=csv "$tmpdir/a.json" "$tmpdir/b.json"
 
 # ---- 5. CSV escapes controls even when stdout is not a terminal ----
 printf '{"traceEvents":[{%s,"name":"k\\u001b[31m\\r\\n\\u009b,x","ts":1,"dur":2,"args":{"stream":7}}]}' \
     "$K" >"$tmpdir/c.json"
-expect "report --format=csv into a pipe: controls escaped" 0 'k\\x1B\[31m\\r\\n\\u\{9B\},x' \
+expect_case "report --format=csv into a pipe: controls escaped" 0 'k\\x1B\[31m\\r\\n\\u\{9B\},x' \
     report --format=csv --analysis=kernels "$tmpdir/c.json"
 grep -q -a '^"k\\x1B\[31m\\r\\n\\u{9B},x",2,.*,0'"$(printf '\r')\$" "$out" &&
     ! grep -q -a "$(printf '\302\233')" "$out" ||
@@ -63,7 +63,7 @@ echo old >"$tmpdir/existing"
 expect_stderr "--dump-screen onto an existing file" 2 "existing: already exists \(use --force" \
     --script="$tmpdir/keys" --dump-screen="$tmpdir/existing" --size=24x80 "$tmpdir/good.json"
 [ "$(cat "$tmpdir/existing")" = old ] || { case_name="existing kept"; problem "replaced"; }
-expect "--dump-screen --force onto an existing file" 0 "" \
+expect_case "--dump-screen --force onto an existing file" 0 "" \
     --force --script="$tmpdir/keys" --dump-screen="$tmpdir/existing" --size=24x80 "$tmpdir/good.json"
 grep -q 'ProfilerStep\|htx' "$tmpdir/existing" || { case_name="forced dump"; problem "no screen in it"; }
 echo target >"$tmpdir/target"
@@ -77,7 +77,7 @@ expect_stderr "--dump-screen onto a dangling symbolic link" 2 "dangling: is a sy
     { case_name="symlink targets"; problem "written through a link"; }
 expect_stderr "--dump-screen into a missing directory" 1 "nodir/x: cannot create" \
     --script="$tmpdir/keys" --dump-screen="$tmpdir/nodir/x" --size=24x80 "$tmpdir/good.json"
-expect "--dump-screen to a new file" 0 "" \
+expect_case "--dump-screen to a new file" 0 "" \
     --script="$tmpdir/keys" --dump-screen="$tmpdir/new.txt" --size=24x80 "$tmpdir/good.json"
 [ -s "$tmpdir/new.txt" ] || { case_name="new dump"; problem "empty"; }
 leftovers=$(find "$tmpdir" -name '*.tmp??????' | head -3)
@@ -92,15 +92,15 @@ expect_stderr "counters: g.json and g.json.gz clash" 2 \
     counters --force "$tmpdir/g/g.json" "$tmpdir/g/g.json.gz"
 [ ! -e "$tmpdir/g/g_with_counters.json.gz" ] || { case_name="clash"; problem "wrote something"; }
 cp "$tmpdir/a.json" "$tmpdir/g/h.json"
-expect "counters: one input" 0 "h_with_counters\.json\.gz" counters "$tmpdir/g/h.json"
+expect_case "counters: one input" 0 "h_with_counters\.json\.gz" counters "$tmpdir/g/h.json"
 expect_stderr "counters again: the output exists" 2 "already exists" counters "$tmpdir/g/h.json"
 rm "$tmpdir/g/h_with_counters.json.gz"
 gzip -c "$tmpdir/a.json" >"$tmpdir/g/h_with_counters.json.gz"
-expect "counters --force onto another input" 2 "is an input" \
+expect_case "counters --force onto another input" 2 "is an input" \
     counters --force "$tmpdir/g/h.json" "$tmpdir/g/h_with_counters.json.gz"
 mkdir "$tmpdir/e"
 cp "$tmpdir/a.json" "$tmpdir/e/$esc_name"
-expect "counters: an output name holding OSC, piped" 0 'x-\\x1B\]0;PWNED\\x07_with_counters' \
+expect_case "counters: an output name holding OSC, piped" 0 'x-\\x1B\]0;PWNED\\x07_with_counters' \
     counters "$tmpdir/e/$esc_name"
 
 finish

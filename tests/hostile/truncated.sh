@@ -3,7 +3,7 @@
 # plain and gzip. Every cut is bad input (exit 1, the message names the file
 # and says where it ends); in a directory next to a good rank file, each cut
 # file is skipped with a warning and the good one still loads.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 printf '%s' "$(good_trace)" >"$tmpdir/good.json"
 size=$(wc -c <"$tmpdir/good.json")
@@ -39,7 +39,7 @@ done
 # good file loads, exit 0.
 for dir in cuts gzcuts; do
     cp "$tmpdir/good.json" "$tmpdir/$dir/rank-0.json"
-    expect "every $dir prefix in one directory" 0 "" info "$tmpdir/$dir"
+    expect_case "every $dir prefix in one directory" 0 "" info "$tmpdir/$dir"
     want=$(find "$tmpdir/$dir" -name 'cut-*' | wc -l)
     got=$(grep -c -E "skipped .*cut-[0-9]+\.json" "$err" || true)
     if [ "$got" != "$want" ]; then

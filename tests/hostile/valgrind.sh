@@ -5,7 +5,7 @@
 # and shapes, and a few broken inputs (error paths must not leak either).
 # Any memory error or definite or indirect leak fails. In a plain
 # `make check` it is skipped: valgrind is slow, and ASan covers the suite.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 [ "${HTX_VALGRIND:-}" = 1 ] || skip "runs under make check-valgrind (HTX_VALGRIND=1)"
 command -v valgrind >/dev/null || fail "valgrind not found (Debian: apt-get install valgrind)"

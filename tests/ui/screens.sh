@@ -4,7 +4,7 @@
 # (run from tests/data/ui, so paths in it are relative to that directory).
 # The dumped screen must equal tests/ui/NAME.screen (diff -u).
 # UPDATE=1 rewrites the expected screens instead (review them with git diff).
-. "$(dirname "$0")/../env.sh"
+. "$(dirname "$0")/../lib.sh"
 
 ui=$HTX_SRCDIR/tests/ui
 data=$HTX_SRCDIR/tests/data/ui

@@ -5,8 +5,7 @@
 # then the process must be gone and the pane back to a normal shell screen
 # (alternate screen off, cursor visible). A missing tmux is a failure, not a
 # skip: the README's set-up installs it.
-HTX_SRCDIR=${HTX_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-. "$HTX_SRCDIR/tests/env.sh"
+. "$(dirname "$0")/../lib.sh"
 
 command -v tmux >/dev/null 2>&1 || fail "tmux is not installed (make deps)"
 [ -x "$HTX" ] || fail "$HTX is not built"

@@ -97,7 +97,7 @@ void ui_diff_close(struct ui_state *st)
     arena_fini(&d->keep);
     arena_fini(&d->arena);
     arena_fini(&d->detail_arena);
-    free(d->vis);
+    ui_tview_fini(&d->tv);
     free(d);
     st->diff = NULL;
     st->diff_view = NULL;
@@ -130,6 +130,7 @@ static int recompute(struct ui_diff *d, struct err *e)
 {
     arena_reset(&d->arena);
     memset(&d->res, 0, sizeof d->res);
+    d->table = NULL;
     d->error[0] = 0;
     for (int k = 0; k < 2; k++) {
         struct diff_request_side req;
@@ -164,12 +165,10 @@ int ui_diff_update(struct ui_diff *d, struct err *e)
     return 0;
 }
 
-/* A visible row with its sort key. */
+/* A row with the key the Δ bars rank it by. */
 struct keyed_row {
     size_t row;
     double key;
-    const char *name;
-    size_t len;
 };
 
 static int cmp_keyed_desc(const void *a, const void *b)
@@ -177,18 +176,6 @@ static int cmp_keyed_desc(const void *a, const void *b)
     const struct keyed_row *x = a, *y = b;
     if (x->key != y->key)
         return x->key > y->key ? -1 : 1;
-    return (x->row > y->row) - (x->row < y->row);
-}
-
-static int cmp_keyed_name(const void *a, const void *b)
-{
-    const struct keyed_row *x = a, *y = b;
-    size_t n = x->len < y->len ? x->len : y->len;
-    int c = memcmp(x->name, y->name, n);
-    if (c)
-        return c;
-    if (x->len != y->len)
-        return x->len < y->len ? -1 : 1;
     return (x->row > y->row) - (x->row < y->row);
 }
 
@@ -202,16 +189,45 @@ static double dcount(const struct diff_row *r)
     return (double)(r->test_count - r->control_count);
 }
 
-static void sort_visible(struct ui_diff *d, struct keyed_row *k)
+/* The column of compare_traces' table each sort orders by. */
+static const char *const sort_column[UI_DIFF_SORT_COUNT] = {"diff_duration", "diff_counts",
+                                                            "name"};
+
+static bool change_hidden(void *ctx, size_t row)
 {
-    for (size_t i = 0; i < d->nvis; i++) {
-        const struct diff_row *r = &d->res.rows[d->vis[i]];
-        k[i] = (struct keyed_row){d->vis[i], d->sort == UI_DIFF_SORT_DCOUNT ? dcount(r) : ddur(r),
-                                  r->name, r->len};
+    const struct ui_diff *d = ctx;
+    return !(d->change_mask & (1u << d->res.rows[row].change));
+}
+
+/* The shared table view over compare_traces' table: the filter text, the
+ * change mask and the sort (Δ largest first, names ascending); reversing
+ * turns the whole order around. */
+static int build_rows(struct ui_diff *d)
+{
+    if (!d->table) {
+        struct diff_table_opts o = {false, false};
+        d->table = diff_compare_traces_table(&d->res, &o, &d->arena);
+        if (!d->table)
+            return ERR_NOMEM;
     }
-    qsort(k, d->nvis, sizeof *k, d->sort == UI_DIFF_SORT_NAME ? cmp_keyed_name : cmp_keyed_desc);
-    for (size_t i = 0; i < d->nvis; i++)
-        d->vis[d->sort_reverse ? d->nvis - 1 - i : i] = k[i].row;
+    d->tv.sort_col = -1;
+    for (size_t c = 0; c < d->table->ncols; c++)
+        if (strcmp(d->table->cols[c].name, sort_column[d->sort]) == 0)
+            d->tv.sort_col = (int)c;
+    d->tv.sort_desc = d->sort != UI_DIFF_SORT_NAME;
+    struct ui_row_filter rf = {NULL, d, change_hidden};
+    int rc = ui_tview_build(&d->tv, d->table, d->filter, &rf);
+    if (rc)
+        return rc;
+    if (d->sort_reverse)
+        for (size_t i = 0, j = d->tv.nrows; i + 1 < j; i++, j--) {
+            size_t t = d->tv.rows[i];
+            d->tv.rows[i] = d->tv.rows[j - 1];
+            d->tv.rows[j - 1] = t;
+        }
+    d->vis = d->tv.rows;
+    d->nvis = d->tv.nrows;
+    return 0;
 }
 
 /* The ten rows with the largest |Δ| of the sort metric (Δ duration unless
@@ -221,7 +237,7 @@ static void pick_top10(struct ui_diff *d, struct keyed_row *k)
     bool counts = d->sort == UI_DIFF_SORT_DCOUNT;
     for (size_t i = 0; i < d->nvis; i++) {
         const struct diff_row *r = &d->res.rows[d->vis[i]];
-        k[i] = (struct keyed_row){d->vis[i], fabs(counts ? dcount(r) : ddur(r)), r->name, r->len};
+        k[i] = (struct keyed_row){d->vis[i], fabs(counts ? dcount(r) : ddur(r))};
     }
     qsort(k, d->nvis, sizeof *k, cmp_keyed_desc);
     d->ntop10 = 0;
@@ -233,27 +249,18 @@ static void pick_top10(struct ui_diff *d, struct keyed_row *k)
 int ui_diff_rebuild(struct ui_diff *d)
 {
     size_t old = d->cur < d->nvis ? d->vis[d->cur] : SIZE_MAX;
-    if (d->res.nrows > d->vis_cap) {
-        size_t *v = realloc(d->vis, d->res.nrows * sizeof *v);
-        if (!v)
-            return ERR_NOMEM;
-        d->vis = v;
-        d->vis_cap = d->res.nrows;
-    }
-    d->nvis = 0;
+    int rc = build_rows(d);
+    if (rc)
+        return rc;
     d->max_ddur = d->max_dcount = 0;
-    for (size_t i = 0; i < d->res.nrows; i++) {
-        const struct diff_row *r = &d->res.rows[i];
-        if (!(d->change_mask & (1u << r->change)) || !ui_text_contains(r->name, d->filter))
-            continue;
-        d->vis[d->nvis++] = i;
+    for (size_t i = 0; i < d->nvis; i++) {
+        const struct diff_row *r = &d->res.rows[d->vis[i]];
         d->max_ddur = fmax(d->max_ddur, fabs(ddur(r)));
         d->max_dcount = fmax(d->max_dcount, fabs(dcount(r)));
     }
     struct keyed_row *k = malloc((d->nvis ? d->nvis : 1) * sizeof *k);
     if (!k)
         return ERR_NOMEM;
-    sort_visible(d, k);
     pick_top10(d, k);
     free(k);
     d->cur = 0;

@@ -9,6 +9,7 @@
 #include "model/model.h"
 #include "ui/state.h"
 #include "ui/view.h"
+#include "ui/widgets/tables.h"
 #include "util/arena.h"
 #include "util/err.h"
 
@@ -76,9 +77,12 @@ struct ui_diff {
     struct diff_result res;
     char error[256];              /* the last recompute failed: why */
 
-    /* what the table shows */
-    size_t *vis;                  /* visible rows, indices into res.rows */
-    size_t nvis, vis_cap;
+    /* what the table shows: res as compare_traces' table (row i = res.rows[i])
+     * through the shared table view, which filters and sorts it */
+    struct table *table;          /* in arena */
+    struct ui_tview tv;
+    size_t *vis;                  /* = tv.rows: visible rows, indices into res.rows */
+    size_t nvis;                  /* = tv.nrows */
     unsigned change_mask;         /* bit per enum diff_change */
     enum ui_diff_sort sort;
     bool sort_reverse;

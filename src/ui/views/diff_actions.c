@@ -292,14 +292,12 @@ static unsigned search_step(struct ui_state *st, int dir, bool from_cursor)
     size_t n = d->nvis;
     if (!d->search[0] || n == 0)
         return UI_REDRAW;
-    for (size_t k = from_cursor ? 0 : 1; k <= n; k++) {
-        size_t i = dir > 0 ? (d->cur + k) % n : (d->cur + n * 2 - k) % n;
-        if (ui_text_contains(d->res.rows[d->vis[i]].name, d->search)) {
-            d->cur = i;
-            return UI_REDRAW;
-        }
-    }
-    ui_state_message(st, true, "no op matches \"%s\"", d->search);
+    size_t from = from_cursor ? d->cur : (dir > 0 ? d->cur + 1 : d->cur + n - 1) % n;
+    long i = ui_tview_search(&d->tv, from, dir, d->search);
+    if (i >= 0)
+        d->cur = (size_t)i;
+    else
+        ui_state_message(st, true, "no op matches \"%s\"", d->search);
     return UI_REDRAW;
 }
 

@@ -321,7 +321,7 @@ static bool stream_hidden(void *ctx, int64_t rank, int64_t stream)
 
 int ui_doc_rebuild_views(struct ui_state *st, struct ui_doc *d)
 {
-    struct ui_row_filter rf = {stream_hidden, st};
+    struct ui_row_filter rf = {stream_hidden, st, NULL};
 
     for (size_t t = 0; t < d->ntables; t++) {
         if (d->tv[t].sort_col >= (int)d->tables[t]->ncols)

@@ -137,6 +137,8 @@ static int find_col(const struct table *t, const char *name)
 static bool row_hidden(const struct table *t, size_t row, int rank_col, int stream_col,
                        const struct ui_row_filter *rf)
 {
+    if (rf && rf->hidden_row && rf->hidden_row(rf->ctx, row))
+        return true;
     if (!rf || !rf->hidden || stream_col < 0)
         return false;
     const struct cell *s = table_cell(t, row, (size_t)stream_col);

@@ -29,6 +29,9 @@ struct ui_tview {
 struct ui_row_filter {
     bool (*hidden)(void *ctx, int64_t rank, int64_t stream);
     void *ctx;
+    /* Any other rule of the view's (the diff's change filter): hides row
+     * `row` of the table when it returns true. May be NULL. */
+    bool (*hidden_row)(void *ctx, size_t row);
 };
 
 /* (Re)builds v->rows for table t: rows containing `filter` (case-insensitive,

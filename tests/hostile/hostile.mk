@@ -45,6 +45,6 @@ HOSTILE_TESTS = tests/hostile/truncated.sh tests/hostile/gzip.sh tests/hostile/j
 	tests/hostile/files.sh tests/hostile/outputs.sh tests/hostile/edges.sh \
 	tests/hostile/valgrind.sh
 TESTS += $(HOSTILE_TESTS)
-EXTRA_DIST += $(HOSTILE_TESTS) tests/hostile/lib.sh tests/hostile/bigtrace.sh \
+EXTRA_DIST += $(HOSTILE_TESTS) tests/hostile/bigtrace.sh \
 	tests/fuzz/corpus tests/fuzz/regressions tests/fuzz/number tests/fuzz/text \
 	tests/fuzz/fuzz.dict tests/fuzz/fuzz.sh tests/fuzz/seed_slices.c

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oracle_compare.h"
+#include "../analysis/oracle_compare.h"
 #include "util/arena.h"
 
 /* End to end: `htx report --semantics=hta --format=json` on every trace set

@@ -19,7 +19,7 @@
 #include "util/arena.h"
 #include "util/err.h"
 
-#include "check_cli.h"
+#include "check_app.h"
 
 /* ---- helpers ---- */
 
@@ -633,7 +633,7 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("cli");
+    Suite *s = suite_create("app");
     TCase *opts = tcase_create("options");
     tcase_add_test(opts, options_should_accept_equals_and_space_forms);
     tcase_add_test(opts, options_should_expand_sort_and_dedupe_rank_lists);

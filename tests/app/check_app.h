@@ -1,5 +1,5 @@
-#ifndef HTX_TESTS_CHECK_CLI_H
-#define HTX_TESTS_CHECK_CLI_H
+#ifndef HTX_TESTS_CHECK_APP_H
+#define HTX_TESTS_CHECK_APP_H
 
 #include <check.h>
 #include <stdio.h>

@@ -15,7 +15,7 @@
 #include "ui/sync.h"
 #include "ui/widgets/tables.h"
 #include "ui/widgets/text.h"
-#include "ui/check_ui.h"
+#include "check_ui.h"
 
 /* The UI core without a terminal: text escaping and widths, time <-> column
  * maths, cell bucketing (against a brute force), key scripts and table
@@ -542,7 +542,7 @@ START_TEST(tview_should_filter_and_hide_switched_off_streams)
 {
     struct arena a;
     struct ui_tview v = {.sort_col = -1};
-    struct ui_row_filter rf = {hide_stream_20, NULL};
+    struct ui_row_filter rf = {hide_stream_20, NULL, NULL};
 
     arena_init(&a, 4096);
     struct table *t = numbers_table(&a);

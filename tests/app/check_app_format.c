@@ -12,7 +12,7 @@
 #include "app/format.h"
 #include "util/arena.h"
 
-#include "check_cli.h"
+#include "check_app.h"
 
 /* The output writers on hand-made tables; the commands around them are in
  * check_cli.c. */

@@ -3,8 +3,7 @@
 # view, `a` keeps the added ops, `s` cycles the sort back to Δ duration, and
 # Enter opens the row's instances on both timelines. A missing tmux is a
 # failure (STYLE.md §6), not a skip.
-HTX_SRCDIR=${HTX_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-. "$HTX_SRCDIR/tests/env.sh"
+. "$(dirname "$0")/../lib.sh"
 
 command -v tmux >/dev/null 2>&1 || fail "tmux is not installed (make deps)"
 session=htx-diff-$$

@@ -4,8 +4,7 @@
 # `htx diff --script`; its "# args:" line holds the rest of the command line
 # (run from tests/data/diff). The dumped screen must equal NAME.screen.
 # UPDATE=1 rewrites the expected screens instead (review them with git diff).
-HTX_SRCDIR=${HTX_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-. "$HTX_SRCDIR/tests/env.sh"
+. "$(dirname "$0")/../lib.sh"
 
 dir=$HTX_SRCDIR/tests/expected/diff/screens
 [ -x "$HTX" ] || fail "$HTX is not built"

@@ -14,5 +14,5 @@ tests_gen_json_check_CPPFLAGS = $(AM_CPPFLAGS) $(ZLIB_CFLAGS)
 tests_gen_json_check_LDADD = $(ZLIB_LIBS)
 
 TESTS += tests/gen.sh tests/layering.sh
-EXTRA_DIST += tests/env.sh tests/gen.sh tests/layering.sh tests/gen/assets.sh \
+EXTRA_DIST += tests/lib.sh tests/gen.sh tests/layering.sh tests/gen/assets.sh \
 	tests/bench.sh tests/summary.sh

@@ -12,8 +12,8 @@
 #include "analysis/analysis.h"
 #include "analysis/collectives.h"
 #include "analysis/stragglers_hta.h"
-#include "gen/gen_coll.h"
-#include "gen/gen_out.h"
+#include "../gen/gen_coll.h"
+#include "../gen/gen_out.h"
 #include "model/model.h"
 #include "oracle_compare.h"
 

@@ -1,0 +1,42 @@
+# tests of src/analysis: the building blocks, each analysis against
+# hand-made traces, properties over generated ones and HTA's own outputs
+# (oracle_compare.[ch] reads ../shared/oracle; shared with tests/cli).
+if HAVE_CHECK
+check_PROGRAMS += tests/analysis/check_blocks tests/analysis/check_breakdown \
+	tests/analysis/check_gpu tests/analysis/check_attribution tests/analysis/check_diff
+tests_analysis_check_blocks_SOURCES = tests/analysis/check_blocks.c
+tests_analysis_check_blocks_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_analysis_check_blocks_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
+tests_analysis_check_breakdown_SOURCES = tests/analysis/check_breakdown.c \
+	tests/analysis/breakdown_test.c tests/analysis/breakdown_test.h \
+	tests/analysis/breakdown_props.c tests/analysis/breakdown_oracle.c \
+	tests/analysis/oracle_compare.c tests/analysis/oracle_compare.h
+tests_analysis_check_breakdown_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS)
+tests_analysis_check_breakdown_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(CJSON_LIBS)
+tests_analysis_check_gpu_SOURCES = tests/analysis/check_gpu.c tests/analysis/check_gpu.h \
+	tests/analysis/oracle_compare.c tests/analysis/check_gpu_counters.c \
+	tests/analysis/check_gpu_oracle.c
+tests_analysis_check_gpu_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) $(ZLIB_CFLAGS)
+tests_analysis_check_gpu_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
+tests_analysis_check_attribution_SOURCES = tests/analysis/check_attribution.c \
+	tests/analysis/check_attribution.h tests/analysis/attribution_oracle.c \
+	tests/analysis/oracle_compare.c tests/analysis/oracle_compare.h
+tests_analysis_check_attribution_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS)
+tests_analysis_check_attribution_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(CJSON_LIBS)
+tests_analysis_check_diff_SOURCES = tests/analysis/check_diff.c
+tests_analysis_check_diff_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS)
+tests_analysis_check_diff_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(CJSON_LIBS)
+TESTS += tests/analysis/check_blocks tests/analysis/check_breakdown tests/analysis/check_gpu \
+	tests/analysis/check_attribution tests/analysis/check_diff
+endif
+# collectives matching, waits, blame and stragglers; the planted stragglers
+# come from the generator's collectives job (tests/gen/gen_coll.c)
+if HAVE_CHECK
+check_PROGRAMS += tests/analysis/check_collectives
+tests_analysis_check_collectives_SOURCES = tests/analysis/check_collectives.c \
+	tests/analysis/oracle_compare.c tests/analysis/oracle_compare.h \
+	tests/gen/gen_coll.c tests/gen/gen_coll.h tests/gen/gen_out.c tests/gen/gen_out.h
+tests_analysis_check_collectives_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) $(ZLIB_CFLAGS)
+tests_analysis_check_collectives_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(CJSON_LIBS) $(ZLIB_LIBS)
+TESTS += tests/analysis/check_collectives
+endif
