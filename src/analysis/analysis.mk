@@ -17,6 +17,7 @@ libcore_a_SOURCES += \
 	src/analysis/annotation_tables.c \
 	src/analysis/callgraph.c src/analysis/callgraph.h \
 	src/analysis/sequences.c \
+	src/analysis/ranks.c src/analysis/ranks.h \
 	src/analysis/collectives.c src/analysis/collectives.h \
 	src/analysis/collective_tables.c \
 	src/analysis/stragglers_hta.c src/analysis/stragglers_hta.h \

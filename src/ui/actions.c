@@ -313,6 +313,10 @@ unsigned ui_dispatch(struct ui_state *st, const struct model *m, int key)
     // The focused pane's keys first, then the active view's, then global.
     if (st->focus == UI_FOCUS_RANKS)
         b = find_binding(key, UI_CTX_RANKS);
+    if (!b && st->view == UI_VIEW_RANKS)
+        b = find_binding(key, UI_CTX_RANK_TABLE);
+    if (!b && st->view == UI_VIEW_COLLECTIVES)
+        b = find_binding(key, UI_CTX_COLL_TABLE);
     if (!b)
         b = find_binding(key, view_ctx(st));
     if (!b)

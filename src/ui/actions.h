@@ -17,8 +17,9 @@
 const struct ui_binding *ui_bindings(size_t *n);
 
 /* Handles one key: the prompt or an overlay when one is open, else the
- * binding of the focused pane's context, then the active view's context,
- * then the global one (UI_CTX_ANY). Unbound keys return 0. */
+ * binding of the focused pane's context, then the active view's own
+ * context (views R and C: then the tables' context), then the global one
+ * (UI_CTX_ANY). Unbound keys return 0. */
 unsigned ui_dispatch(struct ui_state *st, const struct model *m, int key);
 
 /* A mouse event at screen (y, x): button 1 press selects/moves the cursor

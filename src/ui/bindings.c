@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ui/views/diff.h"
+#include "ui/views/ranks.h"
 #include "ui/widgets/keys.h"
 
 /* The key table. Each key has bindings for the contexts where it means
@@ -26,6 +27,8 @@ VIEW_ACTION(view_launch, UI_VIEW_LAUNCH)
 VIEW_ACTION(view_annotations, UI_VIEW_ANNOTATIONS)
 VIEW_ACTION(view_counters, UI_VIEW_COUNTERS)
 VIEW_ACTION(view_sequences, UI_VIEW_SEQUENCES)
+VIEW_ACTION(view_ranks, UI_VIEW_RANKS)
+VIEW_ACTION(view_collectives, UI_VIEW_COLLECTIVES)
 VIEW_ACTION(view_diag, UI_VIEW_DIAGNOSTICS)
 VIEW_ACTION(view_diff, UI_VIEW_DIFF)
 
@@ -50,6 +53,8 @@ static const struct ui_binding bindings[] = {
     {'7', A, view_annotations, "view 7: Annotations"},
     {'8', A, view_counters, "view 8: Counters (queue length, bandwidth)"},
     {'9', A, view_sequences, "view 9: Frequent kernel sequences"},
+    {'R', A, view_ranks, "view R: Ranks (step times, idle, communication, blame)"},
+    {'C', A, view_collectives, "view C: Collectives matched across ranks (skew, wait, bandwidth)"},
     {'i', A, view_diag, "view i: Diagnostics (what was loaded, skipped, empty)"},
     {'d', A, view_diff, "view d: Diff (htx diff CONTROL TEST)"},
     {UI_KEY_TAB, A, ui_act_focus_next, "next pane or table"},
@@ -142,10 +147,10 @@ static const struct ui_binding bindings[] = {
     {'*', F, ui_act_diff_all, "every op, no filter"},
     {'s', F, ui_act_diff_sort, "sort by Δ duration, Δ count or name"},
     {'S', F, ui_act_diff_sort_reverse, "reverse the sort"},
-    {'C', F, ui_act_diff_cpu, "CPU ops only (again: all)"},
+    {'O', F, ui_act_diff_cpu, "CPU ops only (again: all)"},
     {'K', F, ui_act_diff_gpu, "GPU kernels only (again: all)"},
     {'r', F, ui_act_diff_control_rank, "next control rank (then all, then as opened)"},
-    {'R', F, ui_act_diff_test_rank, "next test rank"},
+    {'T', F, ui_act_diff_test_rank, "next test rank"},
     {']', F, ui_act_diff_iter_next, "next iteration on both sides"},
     {'[', F, ui_act_diff_iter_prev, "previous iteration on both sides"},
     {'}', F, ui_act_diff_test_iter_next, "next test iteration"},
@@ -155,6 +160,10 @@ static const struct ui_binding bindings[] = {
     {'n', F, ui_act_diff_search_next, "next match"},
     {'N', F, ui_act_diff_search_prev, "previous match"},
     {UI_KEY_ENTER, UI_CTX_DIFF_DETAIL, ui_act_diff_enter, "back to the table"},
+    {UI_KEY_ENTER, UI_CTX_RANK_TABLE, ui_act_ranks_enter,
+     "this rank: select it in the left pane and open its timeline"},
+    {UI_KEY_ENTER, UI_CTX_COLL_TABLE, ui_act_collectives_enter,
+     "this collective on every rank's lane, last arriver first (n/N: the others)"},
     {UI_KEY_BACKSPACE, UI_CTX_DIFF_DETAIL, ui_act_diff_enter, "back to the table"},
 };
 
@@ -233,6 +242,10 @@ int ui_help_lines(struct ui_state *st)
         rc = section(st, &cap, "Timeline (view 1)", b, n, UI_CTX_TIMELINE);
     if (rc == 0)
         rc = section(st, &cap, "Tables (views 2-9, i)", b, n, UI_CTX_DOC);
+    if (rc == 0)
+        rc = section(st, &cap, "Ranks (view R)", b, n, UI_CTX_RANK_TABLE);
+    if (rc == 0)
+        rc = section(st, &cap, "Collectives (view C)", b, n, UI_CTX_COLL_TABLE);
     if (rc == 0)
         rc = section(st, &cap, "Diff (view d, htx diff)", b, n, UI_CTX_DIFF);
     if (rc == 0)

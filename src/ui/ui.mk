@@ -24,5 +24,6 @@ libui_a_SOURCES += \
 	src/ui/views/timeline_details.c src/ui/views/timeline_details.h \
 	src/ui/views/docs.c src/ui/views/docs.h src/ui/views/docs_actions.c \
 	src/ui/views/docs_charts.c src/ui/views/diagnostics.c \
+	src/ui/views/ranks.c src/ui/views/ranks.h \
 	src/ui/views/diff.c src/ui/views/diff.h src/ui/views/diff_actions.c \
 	src/ui/views/diff_draw.c src/ui/views/diff_detail.c

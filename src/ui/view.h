@@ -28,6 +28,8 @@ enum ui_context {
     UI_CTX_DOC = 1 << 2,       /* main pane, views 2-9 and i */
     UI_CTX_DIFF = 1 << 3,      /* main pane, view d */
     UI_CTX_DIFF_DETAIL = 1 << 4, /* main pane, view d with an op's timelines open */
+    UI_CTX_RANK_TABLE = 1 << 5,  /* main pane, view R (then the tables' keys) */
+    UI_CTX_COLL_TABLE = 1 << 6,  /* main pane, view C (then the tables' keys) */
     UI_CTX_ANY = 0xFF,
 };
 

@@ -40,3 +40,12 @@ tests_analysis_check_collectives_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_C
 tests_analysis_check_collectives_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(CJSON_LIBS) $(ZLIB_LIBS)
 TESTS += tests/analysis/check_collectives
 endif
+# the Ranks view's tables over the generator's planted-straggler job
+if HAVE_CHECK
+check_PROGRAMS += tests/analysis/check_ranks
+tests_analysis_check_ranks_SOURCES = tests/analysis/check_ranks.c \
+	tests/gen/gen_coll.c tests/gen/gen_coll.h tests/gen/gen_out.c tests/gen/gen_out.h
+tests_analysis_check_ranks_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(ZLIB_CFLAGS)
+tests_analysis_check_ranks_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(ZLIB_LIBS)
+TESTS += tests/analysis/check_ranks
+endif

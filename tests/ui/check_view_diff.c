@@ -206,10 +206,10 @@ START_TEST(view_diff_should_search_and_switch_devices)
     ck_assert_uint_eq(state(&f)->nvis, 1);
     keys(&f, "g");   /* first row, as in every table */
     ck_assert_uint_eq(state(&f)->cur, 0);
-    keys(&f, "C");
+    keys(&f, "O");
     ck_assert_int_eq(state(&f)->device, DIFF_DEVICE_CPU);
     ck_assert_uint_eq(state(&f)->nvis, 5);
-    keys(&f, "C");
+    keys(&f, "O");
     ck_assert_int_eq(state(&f)->device, DIFF_DEVICE_ALL);
     close_fixture(&f);
 }

@@ -347,6 +347,8 @@ static const enum analysis_id view_analyses[UI_VIEW_COUNT][2] = {
     [UI_VIEW_ANNOTATIONS] = {ANALYSIS_ANNOTATIONS, ANALYSIS_COUNT},
     [UI_VIEW_COUNTERS] = {ANALYSIS_QUEUE, ANALYSIS_MEMBW},
     [UI_VIEW_SEQUENCES] = {ANALYSIS_SEQUENCES, ANALYSIS_COUNT},
+    [UI_VIEW_RANKS] = {ANALYSIS_COUNT, ANALYSIS_COUNT},   /* ui/views/ranks.c */
+    [UI_VIEW_COLLECTIVES] = {ANALYSIS_COLLECTIVES, ANALYSIS_COUNT},
 };
 
 static int run_analysis(struct ui_state *st, const struct model *m, struct ui_doc *d,
@@ -494,5 +496,7 @@ const struct ui_view_ops ui_view_docs[] = {
     DOC_VIEW(UI_VIEW_ANNOTATIONS, '7', "Annotations"),
     DOC_VIEW(UI_VIEW_COUNTERS, '8', "Counters"),
     DOC_VIEW(UI_VIEW_SEQUENCES, '9', "Sequences"),
+    DOC_VIEW(UI_VIEW_RANKS, 'R', "Ranks"),
+    DOC_VIEW(UI_VIEW_COLLECTIVES, 'C', "Collectives"),
     DOC_VIEW(UI_VIEW_DIAGNOSTICS, 'i', "Diagnostics"),
 };

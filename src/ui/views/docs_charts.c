@@ -7,6 +7,7 @@
 
 #include "analysis/series.h"
 #include "ui/views/docs.h"
+#include "ui/views/ranks.h"
 #include "ui/widgets/text.h"
 
 /* What each analysis view adds to its tables: a chart drawn with block
@@ -402,6 +403,8 @@ int ui_doc_decorate(struct ui_state *st, const struct model *m, enum ui_view_id 
         int rc = queue_sparks(st, m, d);
         return rc ? rc : membw_sparks(st, m, d);
     }
+    case UI_VIEW_RANKS:
+        return ui_ranks_decorate(st, m, d);
     case UI_VIEW_SEQUENCES:
         return bars_of(d, "frequent_kernel_sequences", "pattern", "count",
                        "Most frequent kernel sequences (count)", 0, NULL, true);

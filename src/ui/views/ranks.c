@@ -1,0 +1,171 @@
+#include "config.h"
+#include "ui/views/ranks.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/collectives.h"
+#include "analysis/ranks.h"
+#include "ui/actions.h"
+#include "ui/views/docs.h"
+#include "ui/widgets/charts.h"
+#include "ui/views/timeline_lanes.h"
+
+/* View R (Ranks) and view C (Collectives): table views (ui/views/docs.c)
+ * over the rank overview and the collectives analysis, with an Enter of
+ * their own: a rank opens its timeline, a collective shows its kernels on
+ * every rank's lane, on one time axis, starting with the last arriver. */
+
+#define STEP_STRIP_RANKS 32   /* heat strips drawn above the table */
+
+int ui_ranks_decorate(struct ui_state *st, const struct model *m, struct ui_doc *d)
+{
+    struct table_list tl = {.count = 0};
+    struct err e = {0, ""};
+    if (ranks_overview_run(m, &st->aopts, &d->arena, &tl, &e) != 0) {
+        snprintf(d->error, sizeof d->error, "ranks: %.200s", e.msg);
+        return e.code == ERR_NOMEM ? ERR_NOMEM : ui_doc_text(d, "ranks failed: %s", e.msg);
+    }
+    const struct table *overview = tl.tables[0], *steps = tl.tables[1];
+    size_t n = overview->nrows < STEP_STRIP_RANKS ? overview->nrows : STEP_STRIP_RANKS;
+    if (n && steps->nrows) {
+        struct ui_chart *c = ui_doc_add_chart(d, UI_CHART_SPARK,
+                                              "Step time per iteration (ranks by blame)", n);
+        if (!c)
+            return ERR_NOMEM;
+        c->unit = "us";
+        size_t s = 0;
+        for (size_t i = 0; i < n; i++) {
+            int64_t rank = table_cell(overview, i, 0)->v.i;
+            while (s < steps->nrows && table_cell(steps, s, 0)->v.i != rank)
+                s++;
+            size_t first = s;
+            while (s < steps->nrows && table_cell(steps, s, 0)->v.i == rank)
+                s++;
+            char label[32];
+            snprintf(label, sizeof label, "r%lld", (long long)rank);
+            c->rows[i].label = arena_strndup(&d->arena, label, strlen(label));
+            c->rows[i].spark = arena_calloc(&d->arena, UI_SPARK_BUCKETS, sizeof(double));
+            if (!c->rows[i].label || !c->rows[i].spark)
+                return ERR_NOMEM;
+            size_t ns = s - first;
+            for (size_t k = first; k < s; k++)   // the chart scales every strip alike
+                c->rows[i].spark_max = fmax(c->rows[i].spark_max, table_cell(steps, k, 2)->v.d);
+            // Each iteration fills an equal run of buckets: the strip reads step by step.
+            for (size_t b = 0; ns && b < UI_SPARK_BUCKETS; b++)
+                c->rows[i].spark[b] = table_cell(steps, first + b * ns / UI_SPARK_BUCKETS, 2)->v.d;
+        }
+    }
+    for (size_t i = 0; i < tl.count; i++)
+        if (ui_doc_add_table(d, tl.tables[i]))
+            return ERR_NOMEM;
+    return 0;
+}
+
+/* The cursor row of the focused table, or SIZE_MAX. */
+static size_t cursor_row(const struct ui_state *st, const char *table)
+{
+    const struct ui_doc *d = &st->docs[st->view];
+    if (d->ntables == 0 || d->tv[d->cur].nrows == 0 || strcmp(d->tables[d->cur]->name, table))
+        return SIZE_MAX;
+    return d->tv[d->cur].rows[d->row[d->cur]];
+}
+
+static size_t rank_index(const struct model *m, int64_t rank)
+{
+    for (size_t i = 0; i < m->nranks; i++)
+        if (m->ranks[i].rank == rank)
+            return i;
+    return SIZE_MAX;
+}
+
+unsigned ui_act_ranks_enter(struct ui_state *st, const struct model *m)
+{
+    const struct ui_doc *d = &st->docs[st->view];
+    size_t row = cursor_row(st, "rank_overview");
+    if (row == SIZE_MAX)
+        return ui_act_doc_enter(st, m);   // the per-iteration table: its rows' ranks
+    int64_t rank = table_cell(d->tables[d->cur], row, 0)->v.i;
+    size_t r = rank_index(m, rank);
+    for (size_t i = 0; r != SIZE_MAX && i < st->nitems; i++)
+        if (st->items[i].rank == r && st->items[i].kind == UI_ITEM_RANK)
+            st->item = i;
+    size_t lane = SIZE_MAX;
+    for (size_t i = 0; i < st->nlanes && lane == SIZE_MAX; i++)
+        if (st->lanes[i].rank == r)
+            lane = i;
+    if (lane == SIZE_MAX) {
+        ui_state_message(st, true, "rank %lld has no lane: include it in the left pane",
+                         (long long)rank);
+        return UI_REDRAW;
+    }
+    st->prev_view = st->view;
+    st->view = UI_VIEW_TIMELINE;
+    st->focus = UI_FOCUS_MAIN;
+    st->tl.lane = st->tl.lane_top = lane;
+    ui_state_message(st, false, "rank %lld", (long long)rank);
+    return UI_REDRAW | UI_RELANE;
+}
+
+/* ---- view C --------------------------------------------------------------------- */
+
+static int by_arrival_last_first(const void *a, const void *b, void *ctx)
+{
+    const struct collective *c = ctx;
+    const struct ui_jump *x = a, *y = b;
+    int64_t ax = 0, ay = 0;
+    for (size_t i = 0; i < c->ninst; i++) {
+        if (c->inst[i].rank_index == x->rank && c->inst[i].pos == x->pos)
+            ax = c->inst[i].arrival;
+        if (c->inst[i].rank_index == y->rank && c->inst[i].pos == y->pos)
+            ay = c->inst[i].arrival;
+    }
+    return (ay > ax) - (ay < ax);
+}
+
+unsigned ui_act_collectives_enter(struct ui_state *st, const struct model *m)
+{
+    size_t row = cursor_row(st, "collectives");
+    if (row == SIZE_MAX)
+        return ui_act_doc_enter(st, m);
+    struct arena a;
+    struct coll_result r;
+    struct err e = {0, ""};
+    arena_init(&a, 1 << 16);
+    if (coll_analyze(m, &st->aopts, &a, &r, &e) != 0 || row >= r.ncolls) {
+        ui_state_message(st, true, "%s", e.msg[0] ? e.msg : "the collective is gone");
+        arena_fini(&a);
+        return UI_REDRAW;
+    }
+    const struct collective *c = &r.colls[row];   // the table lists colls in order
+    struct ui_jump *j = realloc(st->jumps, (c->ninst ? c->ninst : 1) * sizeof *j);
+    if (!j) {
+        arena_fini(&a);
+        ui_state_message(st, true, "out of memory");
+        return UI_REDRAW;
+    }
+    st->jumps = j;
+    st->njumps = c->ninst;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (size_t i = 0; i < c->ninst; i++) {
+        j[i] = (struct ui_jump){c->inst[i].rank_index, c->inst[i].pos};
+        lo = c->inst[i].arrival < lo ? c->inst[i].arrival : lo;
+        hi = c->inst[i].end > hi ? c->inst[i].end : hi;
+    }
+    qsort_r(j, c->ninst, sizeof *j, by_arrival_last_first, (void *)c);
+    snprintf(st->jump_what, sizeof st->jump_what, "%s: rank %lld arrived last, %.1f us after rank %lld",
+             model_str(m, c->name), (long long)c->inst[c->last].rank,
+             (double)c->skew / 1000.0, (long long)c->inst[c->first].rank);
+    arena_fini(&a);
+    // One time axis for every lane: the whole collective, a margin each side.
+    int64_t pad = (hi - lo) / 10 + 1000;
+    st->tl.t0 = lo - pad;
+    st->tl.t1 = hi + pad;
+    st->prev_view = st->view;
+    st->view = UI_VIEW_TIMELINE;
+    st->focus = UI_FOCUS_MAIN;
+    st->jump = st->njumps - 1;   // the step wraps to the last arriver
+    return ui_act_jump_next(st, m);
+}

@@ -1,0 +1,145 @@
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../gen/gen_coll.h"
+#include "analysis/analysis.h"
+#include "analysis/ranks.h"
+#include "model/model.h"
+
+/* The Ranks view's tables (analysis/ranks.c) over the generator's
+ * collectives job: the planted straggler comes first with the blame the
+ * collectives analysis gives it, its slow step shows in its step times and
+ * against the median, and the shares are percentages of the GPU span. */
+
+static struct model *planted_job(int world, int planted, int64_t delay_us, char *dir)
+{
+    struct gen_coll_cfg cfg = {.world = world, .iterations = 3, .first_step = 10,
+                               .per_step = 2, .seq = 1, .straggler = planted, .step = 11,
+                               .coll = 1, .delay_us = delay_us};
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    for (int r = 0; r < world; r++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/rank-%d.json", dir, r);
+        struct gen_out o;
+        ck_assert_int_eq(gen_out_open(&o, path, 0, 0), 0);
+        gen_coll_rank(&cfg, r, &o);
+        ck_assert_int_eq(gen_out_close(&o), 0);
+    }
+    const char *paths[] = {dir};
+    struct semantics sem;
+    semantics_init(&sem, SEMANTICS_HTX);
+    struct load_opts lo = {.threads = 2};
+    struct err e = {0, ""};
+    struct model *m = model_load(paths, 1, &sem, &lo, &e);
+    ck_assert_msg(m != NULL, "load failed: %s", e.msg);
+    return m;
+}
+
+static void remove_job(const char *dir, int world)
+{
+    for (int r = 0; r < world; r++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/rank-%d.json", dir, r);
+        remove(path);
+    }
+    remove(dir);
+}
+
+static double num(const struct table *t, size_t row, const char *col)
+{
+    int c = table_col_index(t, col);
+    ck_assert_msg(c >= 0, "no column %s", col);
+    const struct cell *x = table_cell(t, row, (size_t)c);
+    return x->type == CELL_INT ? (double)x->v.i : x->v.d;
+}
+
+START_TEST(rank_overview_should_put_the_planted_straggler_first)
+{
+    const int world = 8, planted = 6;
+    const int64_t delay_us = 1500;
+    char dir[] = "/tmp/htx-check-ranks-XXXXXX";
+    struct model *m = planted_job(world, planted, delay_us, dir);
+    struct analysis_opts o;
+    analysis_opts_default(&o);
+    struct arena a;
+    arena_init(&a, 0);
+    struct table_list tl = {.count = 0};
+    struct err e = {0, ""};
+    ck_assert_int_eq(ranks_overview_run(m, &o, &a, &tl, &e), 0);
+    ck_assert_uint_eq(tl.count, 2);
+    const struct table *t = tl.tables[0], *steps = tl.tables[1];
+    ck_assert_str_eq(t->name, "rank_overview");
+    ck_assert_uint_eq(t->nrows, (size_t)world);
+    /* first: the planted rank, blamed for the others' waits, waiting for nobody */
+    ck_assert_int_eq((int)num(t, 0, "rank"), planted);
+    ck_assert(fabs(num(t, 0, "blame (us)") - (double)((world - 1) * delay_us)) <= 1.0);
+    ck_assert(fabs(num(t, 0, "suffered (us)")) <= 1.0);
+    for (size_t i = 1; i < t->nrows; i++) {
+        ck_assert(num(t, i, "blame (us)") <= num(t, i - 1, "blame (us)"));
+        ck_assert(fabs(num(t, i, "suffered (us)") - (double)delay_us) <= 1.0);
+        ck_assert_int_eq((int)num(t, i, "steps"), 3);
+    }
+    for (size_t i = 0; i < t->nrows; i++) {
+        double idle = num(t, i, "idle (%)"), comm = num(t, i, "comm (%)");
+        ck_assert(idle >= 0 && idle <= 100 && comm > 0 && comm <= 100);
+    }
+    /* step times: 3 per rank, in the overview's rank order */
+    ck_assert_uint_eq(steps->nrows, (size_t)(3 * world));
+    ck_assert_int_eq((int)num(steps, 0, "rank"), planted);
+    ck_assert_int_eq((int)num(steps, 1, "iteration"), 11);
+    arena_fini(&a);
+    model_free(m);
+    remove_job(dir, world);
+}
+END_TEST
+
+START_TEST(rank_overview_should_follow_the_selection)
+{
+    const int world = 4;
+    char dir[] = "/tmp/htx-check-ranks-XXXXXX";
+    struct model *m = planted_job(world, -1, 0, dir);
+    const int64_t ranks[] = {1, 3}, iters[] = {12};
+    struct selection sel = {.ranks = ranks, .nranks = 2, .iterations = iters, .niterations = 1};
+    struct err e = {0, ""};
+    ck_assert_int_eq(model_select(m, &sel, &e), 0);
+    struct analysis_opts o;
+    analysis_opts_default(&o);
+    struct arena a;
+    arena_init(&a, 0);
+    struct table_list tl = {.count = 0};
+    ck_assert_int_eq(ranks_overview_run(m, &o, &a, &tl, &e), 0);
+    const struct table *t = tl.tables[0];
+    ck_assert_uint_eq(t->nrows, 2);
+    /* no straggler: no blame; ties by rank */
+    ck_assert_int_eq((int)num(t, 0, "rank"), 1);
+    ck_assert_int_eq((int)num(t, 1, "rank"), 3);
+    for (size_t i = 0; i < 2; i++) {
+        ck_assert_int_eq((int)num(t, i, "steps"), 1);
+        ck_assert(fabs(num(t, i, "blame (us)")) <= 1.0);
+        ck_assert(fabs(num(t, i, "vs_median (%)")) < 1e-9);
+    }
+    arena_fini(&a);
+    model_free(m);
+    remove_job(dir, world);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("ranks");
+    TCase *tc = tcase_create("overview");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, rank_overview_should_put_the_planted_straggler_first);
+    tcase_add_test(tc, rank_overview_should_follow_the_selection);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
