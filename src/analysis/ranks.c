@@ -17,14 +17,14 @@
 
 static const struct table_col overview_cols[] = {
     {"rank", NULL, COL_KEY},
-    {"steps", NULL, 0},
-    {"step_median (us)", "us", 0},
-    {"step_max (us)", "us", 0},
+    {"blame (us)", "us", 0},
+    {"suffered (us)", "us", 0},
     {"vs_median (%)", "%", 0},
     {"idle (%)", "%", COL_PERCENT},
     {"comm (%)", "%", COL_PERCENT},
-    {"blame (us)", "us", 0},
-    {"suffered (us)", "us", 0},
+    {"steps", NULL, 0},
+    {"step_median (us)", "us", 0},
+    {"step_max (us)", "us", 0},
 };
 
 static const struct table_col step_cols[] = {
@@ -154,16 +154,16 @@ static int add_tables(const struct model *m, const struct rank_figures *f, size_
         if (!row)
             return ERR_NOMEM;
         row[0] = cell_int(f[i].rank);
-        row[1] = cell_int((int64_t)f[i].steps);
-        row[2] = cell_double(f[i].median_us);
-        row[3] = cell_double(f[i].max_us);
-        row[4] = cell_double(med > 0 && !isnan(f[i].median_us)
+        row[1] = cell_double(busy_us(f[i].blame));
+        row[2] = cell_double(busy_us(f[i].suffered));
+        row[3] = cell_double(med > 0 && !isnan(f[i].median_us)
                                  ? 100.0 * (f[i].median_us - med) / med
                                  : NAN);
-        row[5] = cell_double(f[i].idle_pct);
-        row[6] = cell_double(f[i].comm_pct);
-        row[7] = cell_double(busy_us(f[i].blame));
-        row[8] = cell_double(busy_us(f[i].suffered));
+        row[4] = cell_double(f[i].idle_pct);
+        row[5] = cell_double(f[i].comm_pct);
+        row[6] = cell_int((int64_t)f[i].steps);
+        row[7] = cell_double(f[i].median_us);
+        row[8] = cell_double(f[i].max_us);
         double *steps;
         int64_t *numbers;
         size_t ns;

@@ -10,7 +10,6 @@
 #include "analysis/ranks.h"
 #include "ui/actions.h"
 #include "ui/views/docs.h"
-#include "ui/widgets/charts.h"
 #include "ui/views/timeline_lanes.h"
 
 /* View R (Ranks) and view C (Collectives): table views (ui/views/docs.c)
@@ -18,7 +17,68 @@
  * their own: a rank opens its timeline, a collective shows its kernels on
  * every rank's lane, on one time axis, starting with the last arriver. */
 
-#define STEP_STRIP_RANKS 32   /* heat strips drawn above the table */
+#define STRIP_MAX 32   /* iterations shown in a rank's strip */
+
+/* The rank's step times as a heat strip, one cell per iteration on one
+ * scale for every rank (max = the longest step of all), so a slow rank or
+ * step stands out in its row. */
+static void strip_text(const struct table *steps, size_t first, size_t n, double max, bool ascii,
+                       char *buf, size_t size)
+{
+    static const char *const blocks[] = {"\u2581", "\u2582", "\u2583", "\u2584",
+                                         "\u2585", "\u2586", "\u2587", "\u2588"};
+    static const char shades[] = ".:-=+*#@";
+    size_t len = 0;
+    buf[0] = 0;
+    for (size_t k = 0; k < n && k < STRIP_MAX; k++) {
+        double v = table_cell(steps, first + k, 2)->v.d;
+        int level = max > 0 && v > 0 ? (int)(v / max * 7.999) : 0;
+        level = level < 0 ? 0 : level > 7 ? 7 : level;
+        const char *g = ascii ? (char[2]){shades[level], 0} : blocks[level];
+        int w = snprintf(buf + len, size - len, "%s", g);
+        if (w < 0 || (size_t)w >= size - len)
+            break;
+        len += (size_t)w;
+    }
+}
+
+/* The overview with the strip column after the rank: the view's table. */
+static struct table *with_strips(struct ui_state *st, const struct table *overview,
+                                 const struct table *steps, struct arena *a)
+{
+    struct table_col cols[16];
+    size_t nc = overview->ncols < 15 ? overview->ncols : 15;
+    cols[0] = overview->cols[0];
+    cols[1] = (struct table_col){"strip", NULL, 0};
+    for (size_t c = 1; c < nc; c++)
+        cols[c + 1] = overview->cols[c];
+    struct table *t = table_new(a, overview->name, overview->title, cols, nc + 1);
+    if (!t)
+        return NULL;
+    t->note = overview->note;
+    double max = 0;
+    for (size_t k = 0; k < steps->nrows; k++)
+        max = fmax(max, table_cell(steps, k, 2)->v.d);
+    size_t s = 0;
+    for (size_t i = 0; i < overview->nrows; i++) {
+        int64_t rank = table_cell(overview, i, 0)->v.i;
+        while (s < steps->nrows && table_cell(steps, s, 0)->v.i != rank)
+            s++;
+        size_t first = s;
+        while (s < steps->nrows && table_cell(steps, s, 0)->v.i == rank)
+            s++;
+        char strip[STRIP_MAX * 4 + 1];
+        strip_text(steps, first, s - first, max, st->ascii, strip, sizeof strip);
+        struct cell *row = table_add_row(t);
+        if (!row)
+            return NULL;
+        row[0] = *table_cell(overview, i, 0);
+        row[1] = cell_str(t, strip);
+        for (size_t c = 1; c < nc; c++)
+            row[c + 1] = *table_cell(overview, i, c);
+    }
+    return t;
+}
 
 int ui_ranks_decorate(struct ui_state *st, const struct model *m, struct ui_doc *d)
 {
@@ -28,39 +88,9 @@ int ui_ranks_decorate(struct ui_state *st, const struct model *m, struct ui_doc 
         snprintf(d->error, sizeof d->error, "ranks: %.200s", e.msg);
         return e.code == ERR_NOMEM ? ERR_NOMEM : ui_doc_text(d, "ranks failed: %s", e.msg);
     }
-    const struct table *overview = tl.tables[0], *steps = tl.tables[1];
-    size_t n = overview->nrows < STEP_STRIP_RANKS ? overview->nrows : STEP_STRIP_RANKS;
-    if (n && steps->nrows) {
-        struct ui_chart *c = ui_doc_add_chart(d, UI_CHART_SPARK,
-                                              "Step time per iteration (ranks by blame)", n);
-        if (!c)
-            return ERR_NOMEM;
-        c->unit = "us";
-        size_t s = 0;
-        for (size_t i = 0; i < n; i++) {
-            int64_t rank = table_cell(overview, i, 0)->v.i;
-            while (s < steps->nrows && table_cell(steps, s, 0)->v.i != rank)
-                s++;
-            size_t first = s;
-            while (s < steps->nrows && table_cell(steps, s, 0)->v.i == rank)
-                s++;
-            char label[32];
-            snprintf(label, sizeof label, "r%lld", (long long)rank);
-            c->rows[i].label = arena_strndup(&d->arena, label, strlen(label));
-            c->rows[i].spark = arena_calloc(&d->arena, UI_SPARK_BUCKETS, sizeof(double));
-            if (!c->rows[i].label || !c->rows[i].spark)
-                return ERR_NOMEM;
-            size_t ns = s - first;
-            for (size_t k = first; k < s; k++)   // the chart scales every strip alike
-                c->rows[i].spark_max = fmax(c->rows[i].spark_max, table_cell(steps, k, 2)->v.d);
-            // Each iteration fills an equal run of buckets: the strip reads step by step.
-            for (size_t b = 0; ns && b < UI_SPARK_BUCKETS; b++)
-                c->rows[i].spark[b] = table_cell(steps, first + b * ns / UI_SPARK_BUCKETS, 2)->v.d;
-        }
-    }
-    for (size_t i = 0; i < tl.count; i++)
-        if (ui_doc_add_table(d, tl.tables[i]))
-            return ERR_NOMEM;
+    struct table *t = with_strips(st, tl.tables[0], tl.tables[1], &d->arena);
+    if (!t || ui_doc_add_table(d, t) || ui_doc_add_table(d, tl.tables[1]))
+        return ERR_NOMEM;
     return 0;
 }
 

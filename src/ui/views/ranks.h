@@ -4,9 +4,10 @@
 #include "model/model.h"
 #include "ui/state.h"
 
-/* View R (Ranks): the rank overview (analysis/ranks.h) and heat strips of
- * the step times of the first ranks by blame, built into the view's doc
- * (ui/views/docs.c calls it). Returns 0 or ERR_NOMEM. */
+/* View R (Ranks): the rank overview (analysis/ranks.h) with a heat strip of
+ * each rank's step times after its number, and the step times per
+ * iteration, built into the view's doc (ui/views/docs.c calls it).
+ * Returns 0 or ERR_NOMEM. */
 int ui_ranks_decorate(struct ui_state *st, const struct model *m, struct ui_doc *d);
 
 /* Enter on a rank: selects it in the left pane and opens its timeline. */
