@@ -218,6 +218,56 @@ START_TEST(match_should_key_by_stream_when_kernels_have_no_group)
 }
 END_TEST
 
+/* record_param_comms around the launch of the next job_kernel at ts (µs). */
+static void job_param_comms(struct job *j, int r, long ts, const char *args)
+{
+    j->len[r] += (size_t)snprintf(j->docs[r] + j->len[r], DOC_CAP - j->len[r],
+                                  ",\n{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": "
+                                  "\"record_param_comms\", \"pid\": 1, \"tid\": 1, \"ts\": %ld, "
+                                  "\"dur\": 3, \"args\": {%s}}",
+                                  ts - 3, args);
+}
+
+START_TEST(match_should_take_missing_args_from_the_launching_op)
+{
+    struct job j;
+    job_init(&j, 2);
+    /* the kernels carry only the collective name; group, Seq and sizes are
+     * on record_param_comms around their launches. Seq 5 on rank 0 comes
+     * second in time, so order matching would pair them wrongly. */
+    for (int r = 0; r < 2; r++) {
+        for (int k = 0; k < 2; k++) {
+            int seq = r == 0 ? 6 - k : 5 + k;
+            char args[256];
+            snprintf(args, sizeof args, "\"Process Group Name\": \"7\", \"Group size\": 2, "
+                     "\"Seq\": %d, \"In msg nelems\": 8, \"Out msg nelems\": 8, "
+                     "\"dtype\": \"Double\"", seq);
+            long ts = 1000 + 1000 * k + (r == 1 && seq == 6 ? 40 : 0);
+            job_param_comms(&j, r, ts, args);
+            job_kernel(&j, r, AR, 40, ts, 100 - (ts % 1000), "\"Collective name\": \"allreduce\"");
+        }
+    }
+    struct model *m = job_load(&j, SEMANTICS_HTX);
+    struct arena a;
+    arena_init(&a, 0);
+    struct coll_result r;
+    analyze(m, &a, &r);
+    ck_assert_uint_eq(r.matched[COLL_MATCH_SEQ], 4);
+    ck_assert_uint_eq(r.ncolls, 2);
+    for (size_t i = 0; i < 2; i++) {
+        const struct collective *c = &r.colls[i];
+        ck_assert_str_eq(model_str(m, c->group), "7");
+        ck_assert_int_eq(c->bytes, 64);
+        if (c->seq == 6) {
+            ck_assert_int_eq(c->inst[c->last].rank, 1);
+            ck_assert_int_eq(c->skew, 1000000 + 40000);
+        }
+    }
+    arena_fini(&a);
+    model_free(m);
+}
+END_TEST
+
 START_TEST(match_should_report_a_rank_that_never_calls_a_collective)
 {
     struct job j;
@@ -620,6 +670,7 @@ static Suite *collectives_suite(void)
     tcase_add_test(tc, match_should_use_group_and_sequence_number);
     tcase_add_test(tc, match_should_fall_back_to_order_without_sequence_numbers);
     tcase_add_test(tc, match_should_key_by_stream_when_kernels_have_no_group);
+    tcase_add_test(tc, match_should_take_missing_args_from_the_launching_op);
     tcase_add_test(tc, match_should_report_a_rank_that_never_calls_a_collective);
     tcase_add_test(tc, match_should_keep_process_groups_apart);
     tcase_add_test(tc, match_should_refuse_contradictory_group_fields);

@@ -24,6 +24,10 @@
  * point into m->strings, positions into rank->events) and must not be
  * re-selected while the result is used.
  *
+ * A kernel's args (model_event_comm) are completed, field by field, from
+ * those of the innermost CPU op with collective args (record_param_comms)
+ * around its launch on the launching thread.
+ *
  * Matching (coll_match_rule), in this order of preference:
  *   COLL_MATCH_SEQ:   (process group name, sequence number "Seq") when the
  *                     kernel carries both;
