@@ -16,6 +16,7 @@
 #include "gen/gen_out.h"
 #include "model/model.h"
 #include "oracle_compare.h"
+#include "trace/fields.h"
 
 /* Collectives matched across ranks, waits, blame and the straggler ranking
  * (issue 13): hand-built jobs for the matching rules and bad input, the
@@ -447,6 +448,60 @@ START_TEST(bandwidth_should_use_nccl_tests_factors)
 }
 END_TEST
 
+static bool same_str(struct trace_str a, struct trace_str b)
+{
+    return a.len == b.len && (a.len == 0 || memcmp(a.s, b.s, a.len) == 0) &&
+           (a.s == NULL) == (b.s == NULL);
+}
+
+static bool same_int(struct trace_int a, struct trace_int b)
+{
+    return a.present == b.present && (!a.present || a.v == b.v);
+}
+
+START_TEST(reader_should_read_collective_args_on_both_paths)
+{
+    static const char *const elements[] = {
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"ts\": 1, \"dur\": 2, "
+        "\"args\": {\"Collective name\": \"allreduce\", \"Process Group Name\": \"0\", "
+        "\"Process Group Ranks\": \"[0, 1]\", \"Group size\": 2, \"In msg nelems\": 7.9, "
+        "\"Out msg nelems\": 8, \"dtype\": \"Float\", \"Seq\": 12, \"seq\": 3, "
+        "\"Sequence number\": 99, \"Seq\": 13}}",
+        /* wrong types leave the fields absent; escaped keys still count */
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"ts\": 1, \"dur\": 2, \"args\": "
+        "{\"Collective name\": 5, \"Process Group Name\": [\"0\"], \"Group size\": \"2\", "
+        "\"dtype\": null, \"seq\": 4, \"In msg nel\\u0065ms\": 6}}",
+    };
+    for (size_t i = 0; i < sizeof elements / sizeof elements[0]; i++) {
+        const char *t = elements[i];
+        size_t len = strlen(t), used = 0, at = 0;
+        char s1[1024], s2[1024];
+        struct trace_event a, b;
+        const char *wa = NULL, *wb = NULL;
+        void *tree = NULL;
+        ck_assert_int_eq(trace_fields_parse(t, len, s1, sizeof s1, 510, &a, &wa, &used),
+                         TRACE_FIELDS_OK);
+        ck_assert_int_eq(trace_fields_parse_cjson(t, len, s2, &b, &wb, &at, &tree),
+                         TRACE_FIELDS_OK);
+        ck_assert(same_str(a.coll_name, b.coll_name) && same_str(a.pg_name, b.pg_name));
+        ck_assert(same_str(a.pg_ranks, b.pg_ranks) && same_str(a.dtype, b.dtype));
+        ck_assert(same_int(a.group_size, b.group_size) && same_int(a.in_nelems, b.in_nelems));
+        ck_assert(same_int(a.out_nelems, b.out_nelems) && same_int(a.seq, b.seq));
+        ck_assert(same_int(a.seq_lower, b.seq_lower));
+        if (i == 0) {
+            ck_assert(a.seq.present && a.seq.v == 12);  /* the first "Seq" counts */
+            ck_assert(a.in_nelems.present && a.in_nelems.v == 7);
+            ck_assert_uint_eq(a.pg_ranks.len, 6);
+        } else {
+            ck_assert(!a.coll_name.s && !a.pg_name.s && !a.dtype.s && !a.group_size.present);
+            ck_assert(a.seq_lower.present && a.seq_lower.v == 4 && !a.seq.present);
+            ck_assert(a.in_nelems.present && a.in_nelems.v == 6);
+        }
+        trace_fields_free_tree(tree);
+    }
+}
+END_TEST
+
 /* ---- planted stragglers from the generator ------------------------------------ */
 
 static char *make_tmpdir(void)
@@ -676,6 +731,7 @@ static Suite *collectives_suite(void)
     tcase_add_test(tc, match_should_refuse_contradictory_group_fields);
     tcase_add_test(tc, one_rank_should_not_straggle);
     tcase_add_test(tc, bandwidth_should_use_nccl_tests_factors);
+    tcase_add_test(tc, reader_should_read_collective_args_on_both_paths);
     suite_add_tcase(s, tc);
     tc = tcase_create("planted");
     tcase_set_timeout(tc, 600);
