@@ -406,6 +406,8 @@ START_TEST(one_rank_should_not_straggle)
     struct coll_result r;
     analyze(m, &a, &r);
     ck_assert_uint_eq(r.ncolls, 1);  /* kept for its bandwidth, rank 1 not loaded */
+    ck_assert_uint_eq(r.kept_alone, 1);
+    ck_assert_uint_eq(r.matched[COLL_MATCH_ORDER], 0);
     ck_assert(r.colls[0].partial);
     ck_assert_int_eq(r.colls[0].bytes, 4000);
     ck_assert_uint_eq(r.nranking, 0);

@@ -269,6 +269,8 @@ static int matching_table(const struct coll_result *r, struct arena *a, struct t
         snprintf(buf, sizeof buf, "matched by %s", coll_rule_name((enum coll_match_rule)k));
         rc = add_diag(t, buf, r->matched[k]);
     }
+    if (r->kept_alone && rc == 0)
+        rc = add_diag(t, "kept alone: the group's other ranks are not loaded", r->kept_alone);
     for (int k = 0; k < COLL_ISSUE_COUNT && rc == 0; k++) {
         if (!r->unmatched[k])
             continue;

@@ -566,7 +566,10 @@ static int match_all(struct matcher *mt, struct raw *raws, size_t n)
         if (issue == COLL_ISSUE_COUNT) {
             if (add_collective(mt, raws + i, j - i, partial))
                 return ERR_NOMEM;
-            mt->out->matched[raws[i].rule] += j - i;
+            if (j - i == 1)
+                mt->out->kept_alone++;
+            else
+                mt->out->matched[raws[i].rule] += j - i;
         } else {
             mt->out->unmatched[issue] += j - i;
         }

@@ -139,6 +139,7 @@ struct coll_result {
     size_t instances;                          /* communication kernels seen */
     size_t matched[COLL_MATCH_RULES];          /* instances matched by each rule */
     size_t unmatched[COLL_ISSUE_COUNT];        /* instances left out, by reason */
+    size_t kept_alone;                         /* one-instance partial collectives */
     size_t ranks_with_comm, ranks_selected;
     int64_t missing_rank_example;              /* a rank that never called a collective, -1 */
 };
