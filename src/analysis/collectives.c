@@ -10,6 +10,13 @@
 #include "util/sort.h"
 #include "util/vec.h"
 
+/* qsort, which must not be given a NULL array even for zero elements. */
+static void sort_n(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+    if (n > 1)
+        qsort(v, n, size, cmp);
+}
+
 /* Matching, waits and blame over the selection (collectives.h). */
 
 /* One communication kernel before matching. */
@@ -244,7 +251,7 @@ static int cpu_comm_index(const struct rank_model *r, struct cpu_comm **out, siz
         if (ev->kind == EV_KIND_CPU_OP)
             v[k++] = (struct cpu_comm){ev->pid, ev->tid, ev->ts, ev->ts + ev->dur, &r->comm[i]};
     }
-    qsort(v, k, sizeof *v, cmp_cpu_comm);
+    sort_n(v, k, sizeof *v, cmp_cpu_comm);
     *out = v;
     return 0;
 }
@@ -309,7 +316,7 @@ static int gather_rank(struct gather *g, uint32_t ri)
         if (is_comm_kernel(g, &r->events[r->rows[i]]))
             pos[n++] = r->rows[i];
     /* Rows may repeat (semantics.filter_duplicates_rows): one instance each. */
-    qsort(pos, n, sizeof *pos, cmp_u32);
+    sort_n(pos, n, sizeof *pos, cmp_u32);
     size_t first = g->nraws;
     for (size_t i = 0; i < n; i++) {
         if (i && pos[i] == pos[i - 1])
@@ -354,7 +361,7 @@ static int gather_rank(struct gather *g, uint32_t ri)
     /* Occurrence indices of the order-matched ones, per key and iteration. */
     struct raw *rs = g->raws + first;
     size_t k = g->nraws - first;
-    qsort(rs, k, sizeof *rs, cmp_occurrence);
+    sort_n(rs, k, sizeof *rs, cmp_occurrence);
     int64_t occ = 0;
     for (size_t i = 0; i < k; i++) {
         occ = i && same_order_key(&rs[i], &rs[i - 1]) ? occ + 1 : 0;
@@ -556,7 +563,7 @@ static int add_collective(struct matcher *mt, const struct raw *g, size_t k, boo
 
 static int match_all(struct matcher *mt, struct raw *raws, size_t n)
 {
-    qsort(raws, n, sizeof *raws, cmp_match);
+    sort_n(raws, n, sizeof *raws, cmp_match);
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
         while (j < n && same_match_key(&raws[i], &raws[j]))
@@ -648,7 +655,7 @@ static int blame_tables(const struct model *m, struct arena *a, struct coll_resu
         }
     }
     /* merge the contributions per (rank, iteration) */
-    qsort(b, nb, sizeof *b, cmp_blame);
+    sort_n(b, nb, sizeof *b, cmp_blame);
     size_t w = 0;
     for (size_t i = 0; i < nb; i++) {
         if (w && b[w - 1].rank == b[i].rank && b[w - 1].iteration == b[i].iteration) {
@@ -665,7 +672,7 @@ static int blame_tables(const struct model *m, struct arena *a, struct coll_resu
     for (size_t i = 0; i < m->nranks; i++)
         if (s[i].collectives)
             s[nr++] = s[i];
-    qsort(s, nr, sizeof *s, cmp_ranking);
+    sort_n(s, nr, sizeof *s, cmp_ranking);
     out->ranking = s;
     out->nranking = nr;
     return 0;
@@ -704,7 +711,7 @@ int coll_analyze(const struct model *m, const struct analysis_opts *o, struct ar
     if (rc == 0)
         rc = match_all(&mt, g.raws, g.nraws);
     if (rc == 0 && mt.ncolls) {
-        qsort(mt.colls, mt.ncolls, sizeof *mt.colls, cmp_coll_time);
+        sort_n(mt.colls, mt.ncolls, sizeof *mt.colls, cmp_coll_time);
         out->colls = arena_alloc(a, mt.ncolls * sizeof *out->colls);
         if (!out->colls)
             rc = ERR_NOMEM;
