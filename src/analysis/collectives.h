@@ -35,6 +35,9 @@
  *                     kernel has no group, collective name or kernel name,
  *                     iteration, occurrence index of that key within the
  *                     iteration on that rank).
+ * Order matching assumes every rank calls the same collectives in the same
+ * order within an iteration (a skipped call shifts that rank's later
+ * occurrences; only a known group size reveals it); Seq has no such limit.
  * A candidate collective is kept only when it is consistent; otherwise its
  * instances stay unmatched, counted by reason (enum coll_issue), and never
  * enter waits or blame: a silently wrong match is worse than none.
