@@ -9,6 +9,13 @@
 #include "analysis/collectives.h"
 #include "analysis/stragglers_hta.h"
 
+/* qsort, which must not be given a NULL array even for zero elements. */
+static void sort_n(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+    if (n > 1)
+        qsort(v, n, size, cmp);
+}
+
 /* The headless tables of the collectives and stragglers analyses, written
  * from coll_analyze's result (collectives.h) and, under
  * semantics.hta_stragglers, from hta_stragglers_run. Column names are
@@ -196,7 +203,7 @@ static int bandwidth_table(const struct model *m, const struct coll_result *r, s
         if (r->colls[i].bytes >= 0)
             keys[n++] = (struct bw_key){model_str(m, r->colls[i].name),
                                         size_bucket(r->colls[i].bytes), i};
-    qsort(keys, n, sizeof *keys, cmp_bw_key);
+    sort_n(keys, n, sizeof *keys, cmp_bw_key);
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0;) {
         size_t j = i;
@@ -269,6 +276,8 @@ static int matching_table(const struct coll_result *r, struct arena *a, struct t
         snprintf(buf, sizeof buf, "matched by %s", coll_rule_name((enum coll_match_rule)k));
         rc = add_diag(t, buf, r->matched[k]);
     }
+    if (r->kept_alone && rc == 0)
+        rc = add_diag(t, "kept alone: the group's other ranks are not loaded", r->kept_alone);
     for (int k = 0; k < COLL_ISSUE_COUNT && rc == 0; k++) {
         if (!r->unmatched[k])
             continue;

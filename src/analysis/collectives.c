@@ -10,6 +10,13 @@
 #include "util/sort.h"
 #include "util/vec.h"
 
+/* qsort, which must not be given a NULL array even for zero elements. */
+static void sort_n(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+    if (n > 1)
+        qsort(v, n, size, cmp);
+}
+
 /* Matching, waits and blame over the selection (collectives.h). */
 
 /* One communication kernel before matching. */
@@ -208,28 +215,126 @@ static bool same_order_key(const struct raw *a, const struct raw *b)
            a->name == b->name && a->iteration == b->iteration;
 }
 
+/* CPU ops of one rank that carry collective args (record_param_comms), by
+ * thread and start: where a kernel lacks an arg, the op around its launch
+ * may have it (older PyTorch writes them there only). */
+struct cpu_comm {
+    uint32_t pid, tid;
+    int64_t ts, end;
+    const struct comm_args *args;
+};
+
+static int cmp_cpu_comm(const void *pa, const void *pb)
+{
+    const struct cpu_comm *a = pa, *b = pb;
+    CMP(a->pid, b->pid);
+    CMP(a->tid, b->tid);
+    CMP(a->ts, b->ts);
+    return 0;
+}
+
+static int cpu_comm_index(const struct rank_model *r, struct cpu_comm **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    for (size_t i = 0; i < r->ncomm; i++)
+        if (r->events[r->comm[i].pos].kind == EV_KIND_CPU_OP)
+            (*n)++;
+    if (*n == 0)
+        return 0;
+    struct cpu_comm *v = malloc(*n * sizeof *v);
+    if (!v)
+        return ERR_NOMEM;
+    size_t k = 0;
+    for (size_t i = 0; i < r->ncomm; i++) {
+        const struct event *ev = &r->events[r->comm[i].pos];
+        if (ev->kind == EV_KIND_CPU_OP)
+            v[k++] = (struct cpu_comm){ev->pid, ev->tid, ev->ts, ev->ts + ev->dur, &r->comm[i]};
+    }
+    sort_n(v, k, sizeof *v, cmp_cpu_comm);
+    *out = v;
+    return 0;
+}
+
+/* The args of the innermost collective op around the kernel's launch, or NULL. */
+static const struct comm_args *launch_args(const struct rank_model *r, const struct event *kernel,
+                                           const struct cpu_comm *v, size_t n)
+{
+    if (!n || kernel->partner == MODEL_NONE || kernel->partner >= r->nevents)
+        return NULL;
+    const struct event *launch = &r->events[kernel->partner];
+    struct cpu_comm key = {launch->pid, launch->tid, launch->ts, 0, NULL};
+    size_t lo = 0, hi = n;   /* first entry after key */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp_cpu_comm(&v[mid], &key) <= 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo, steps = 0; i > 0 && steps < 8; i--, steps++) {
+        const struct cpu_comm *c = &v[i - 1];
+        if (c->pid != launch->pid || c->tid != launch->tid)
+            break;
+        if (c->ts <= launch->ts && launch->ts < c->end)
+            return c->args;
+    }
+    return NULL;
+}
+
+/* Fills what a kernel's own args lack from its launching op's. */
+static struct comm_args merged_args(const struct comm_args *k, const struct comm_args *op)
+{
+    struct comm_args a = k ? *k : *op;
+    if (k && op) {
+        a.coll_name = a.coll_name ? a.coll_name : op->coll_name;
+        a.pg_name = a.pg_name ? a.pg_name : op->pg_name;
+        a.pg_ranks = a.pg_ranks ? a.pg_ranks : op->pg_ranks;
+        a.dtype = a.dtype ? a.dtype : op->dtype;
+        a.group_size = a.group_size >= 0 ? a.group_size : op->group_size;
+        a.in_nelems = a.in_nelems >= 0 ? a.in_nelems : op->in_nelems;
+        a.out_nelems = a.out_nelems >= 0 ? a.out_nelems : op->out_nelems;
+        a.seq = a.seq >= 0 ? a.seq : op->seq;
+    }
+    return a;
+}
+
 static int gather_rank(struct gather *g, uint32_t ri)
 {
     const struct rank_model *r = &g->m->ranks[ri];
-    uint32_t *pos = malloc((r->nrows ? r->nrows : 1) * sizeof *pos);
-    if (!pos)
+    struct cpu_comm *ops;
+    size_t nops;
+    if (cpu_comm_index(r, &ops, &nops))
         return ERR_NOMEM;
+    uint32_t *pos = malloc((r->nrows ? r->nrows : 1) * sizeof *pos);
+    if (!pos) {
+        free(ops);
+        return ERR_NOMEM;
+    }
     size_t n = 0;
     for (size_t i = 0; i < r->nrows; i++)
         if (is_comm_kernel(g, &r->events[r->rows[i]]))
             pos[n++] = r->rows[i];
     /* Rows may repeat (semantics.filter_duplicates_rows): one instance each. */
-    qsort(pos, n, sizeof *pos, cmp_u32);
+    sort_n(pos, n, sizeof *pos, cmp_u32);
     size_t first = g->nraws;
     for (size_t i = 0; i < n; i++) {
         if (i && pos[i] == pos[i - 1])
             continue;
         if (VEC_PUSH_SLOT(g->raws, g->nraws, g->cap)) {
             free(pos);
+            free(ops);
             return ERR_NOMEM;
         }
         const struct event *ev = &r->events[pos[i]];
-        const struct comm_args *c = model_event_comm(r, ev);
+        const struct comm_args *own = model_event_comm(r, ev);
+        const struct comm_args *op = launch_args(r, ev, ops, nops);
+        struct comm_args merged;
+        const struct comm_args *c = NULL;
+        if (own || op) {
+            merged = merged_args(own, op);
+            c = &merged;
+        }
         struct raw *w = &g->raws[g->nraws++];
         *w = (struct raw){.rank_index = ri, .pos = pos[i], .rank = r->rank, .name = ev->name,
                           .stream = ev->stream, .seq = -1, .group_size = -1, .bytes = -1,
@@ -252,10 +357,11 @@ static int gather_rank(struct gather *g, uint32_t ri)
         }
     }
     free(pos);
+    free(ops);
     /* Occurrence indices of the order-matched ones, per key and iteration. */
     struct raw *rs = g->raws + first;
     size_t k = g->nraws - first;
-    qsort(rs, k, sizeof *rs, cmp_occurrence);
+    sort_n(rs, k, sizeof *rs, cmp_occurrence);
     int64_t occ = 0;
     for (size_t i = 0; i < k; i++) {
         occ = i && same_order_key(&rs[i], &rs[i - 1]) ? occ + 1 : 0;
@@ -457,7 +563,7 @@ static int add_collective(struct matcher *mt, const struct raw *g, size_t k, boo
 
 static int match_all(struct matcher *mt, struct raw *raws, size_t n)
 {
-    qsort(raws, n, sizeof *raws, cmp_match);
+    sort_n(raws, n, sizeof *raws, cmp_match);
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
         while (j < n && same_match_key(&raws[i], &raws[j]))
@@ -467,7 +573,10 @@ static int match_all(struct matcher *mt, struct raw *raws, size_t n)
         if (issue == COLL_ISSUE_COUNT) {
             if (add_collective(mt, raws + i, j - i, partial))
                 return ERR_NOMEM;
-            mt->out->matched[raws[i].rule] += j - i;
+            if (j - i == 1)
+                mt->out->kept_alone++;
+            else
+                mt->out->matched[raws[i].rule] += j - i;
         } else {
             mt->out->unmatched[issue] += j - i;
         }
@@ -546,7 +655,7 @@ static int blame_tables(const struct model *m, struct arena *a, struct coll_resu
         }
     }
     /* merge the contributions per (rank, iteration) */
-    qsort(b, nb, sizeof *b, cmp_blame);
+    sort_n(b, nb, sizeof *b, cmp_blame);
     size_t w = 0;
     for (size_t i = 0; i < nb; i++) {
         if (w && b[w - 1].rank == b[i].rank && b[w - 1].iteration == b[i].iteration) {
@@ -563,7 +672,7 @@ static int blame_tables(const struct model *m, struct arena *a, struct coll_resu
     for (size_t i = 0; i < m->nranks; i++)
         if (s[i].collectives)
             s[nr++] = s[i];
-    qsort(s, nr, sizeof *s, cmp_ranking);
+    sort_n(s, nr, sizeof *s, cmp_ranking);
     out->ranking = s;
     out->nranking = nr;
     return 0;
@@ -602,7 +711,7 @@ int coll_analyze(const struct model *m, const struct analysis_opts *o, struct ar
     if (rc == 0)
         rc = match_all(&mt, g.raws, g.nraws);
     if (rc == 0 && mt.ncolls) {
-        qsort(mt.colls, mt.ncolls, sizeof *mt.colls, cmp_coll_time);
+        sort_n(mt.colls, mt.ncolls, sizeof *mt.colls, cmp_coll_time);
         out->colls = arena_alloc(a, mt.ncolls * sizeof *out->colls);
         if (!out->colls)
             rc = ERR_NOMEM;

@@ -24,6 +24,10 @@
  * point into m->strings, positions into rank->events) and must not be
  * re-selected while the result is used.
  *
+ * A kernel's args (model_event_comm) are completed, field by field, from
+ * those of the innermost CPU op with collective args (record_param_comms)
+ * around its launch on the launching thread.
+ *
  * Matching (coll_match_rule), in this order of preference:
  *   COLL_MATCH_SEQ:   (process group name, sequence number "Seq") when the
  *                     kernel carries both;
@@ -31,6 +35,9 @@
  *                     kernel has no group, collective name or kernel name,
  *                     iteration, occurrence index of that key within the
  *                     iteration on that rank).
+ * Order matching assumes every rank calls the same collectives in the same
+ * order within an iteration (a skipped call shifts that rank's later
+ * occurrences; only a known group size reveals it); Seq has no such limit.
  * A candidate collective is kept only when it is consistent; otherwise its
  * instances stay unmatched, counted by reason (enum coll_issue), and never
  * enter waits or blame: a silently wrong match is worse than none.
@@ -135,6 +142,7 @@ struct coll_result {
     size_t instances;                          /* communication kernels seen */
     size_t matched[COLL_MATCH_RULES];          /* instances matched by each rule */
     size_t unmatched[COLL_ISSUE_COUNT];        /* instances left out, by reason */
+    size_t kept_alone;                         /* one-instance partial collectives */
     size_t ranks_with_comm, ranks_selected;
     int64_t missing_rank_example;              /* a rank that never called a collective, -1 */
 };

@@ -9,6 +9,13 @@
 #include "util/sort.h"
 #include "util/vec.h"
 
+/* qsort, which must not be given a NULL array even for zero elements. */
+static void sort_n(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+    if (n > 1)
+        qsort(v, n, size, cmp);
+}
+
 /* HTA's get_potential_stragglers with its default method
  * (find_stragglers_with_late_start_comm_kernels), step by step:
  *  1. profiler steps: the N of every "ProfilerStep#N" row (regex
@@ -185,7 +192,7 @@ static int long_kernels(const struct model *m, struct hta_stragglers *out,
     }
     /* 4. the last per (rank, stream, iteration, name) */
     if (rc == 0) {
-        qsort(v, nv, sizeof *v, cmp_long);
+        sort_n(v, nv, sizeof *v, cmp_long);
         size_t w = 0;
         for (size_t i = 0; i < nv; i++) {
             bool same = w && v[w - 1].rank == v[i].rank && v[w - 1].stream == v[i].stream &&
@@ -237,7 +244,7 @@ static int pick_metric_kernel(const struct model *m, struct long_kernel *lk, siz
     }
     for (size_t i = 0; i < n; i++)
         p[i] = &lk[i];
-    qsort(p, n, sizeof *p, cmp_sin);
+    sort_n(p, n, sizeof *p, cmp_sin);
     struct stream_name best = {0}, cur = {0};
     bool have_best = false;
     for (size_t i = 0; i < n;) {
@@ -305,7 +312,7 @@ static int rank_candidates(struct long_kernel *lk, size_t n, int k, struct arena
     for (size_t i = 0; i < n && rc == 0; i++)
         if (lk[i].stream == out->stream && lk[i].name == out->name)
             c[nc++] = lk[i];
-    qsort(c, nc, sizeof *c, cmp_iter_rank);
+    sort_n(c, nc, sizeof *c, cmp_iter_rank);
     size_t nranks = 0;
     for (size_t i = 0; i < nc && rc == 0; i++)
         ranks[nranks++] = c[i].rank;

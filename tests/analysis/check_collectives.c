@@ -16,6 +16,7 @@
 #include "../gen/gen_out.h"
 #include "model/model.h"
 #include "oracle_compare.h"
+#include "trace/fields.h"
 
 /* Collectives matched across ranks, waits, blame and the straggler ranking
  * (issue 13): hand-built jobs for the matching rules and bad input, the
@@ -218,6 +219,56 @@ START_TEST(match_should_key_by_stream_when_kernels_have_no_group)
 }
 END_TEST
 
+/* record_param_comms around the launch of the next job_kernel at ts (µs). */
+static void job_param_comms(struct job *j, int r, long ts, const char *args)
+{
+    j->len[r] += (size_t)snprintf(j->docs[r] + j->len[r], DOC_CAP - j->len[r],
+                                  ",\n{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": "
+                                  "\"record_param_comms\", \"pid\": 1, \"tid\": 1, \"ts\": %ld, "
+                                  "\"dur\": 3, \"args\": {%s}}",
+                                  ts - 3, args);
+}
+
+START_TEST(match_should_take_missing_args_from_the_launching_op)
+{
+    struct job j;
+    job_init(&j, 2);
+    /* the kernels carry only the collective name; group, Seq and sizes are
+     * on record_param_comms around their launches. Seq 5 on rank 0 comes
+     * second in time, so order matching would pair them wrongly. */
+    for (int r = 0; r < 2; r++) {
+        for (int k = 0; k < 2; k++) {
+            int seq = r == 0 ? 6 - k : 5 + k;
+            char args[256];
+            snprintf(args, sizeof args, "\"Process Group Name\": \"7\", \"Group size\": 2, "
+                     "\"Seq\": %d, \"In msg nelems\": 8, \"Out msg nelems\": 8, "
+                     "\"dtype\": \"Double\"", seq);
+            long ts = 1000 + 1000 * k + (r == 1 && seq == 6 ? 40 : 0);
+            job_param_comms(&j, r, ts, args);
+            job_kernel(&j, r, AR, 40, ts, 100 - (ts % 1000), "\"Collective name\": \"allreduce\"");
+        }
+    }
+    struct model *m = job_load(&j, SEMANTICS_HTX);
+    struct arena a;
+    arena_init(&a, 0);
+    struct coll_result r;
+    analyze(m, &a, &r);
+    ck_assert_uint_eq(r.matched[COLL_MATCH_SEQ], 4);
+    ck_assert_uint_eq(r.ncolls, 2);
+    for (size_t i = 0; i < 2; i++) {
+        const struct collective *c = &r.colls[i];
+        ck_assert_str_eq(model_str(m, c->group), "7");
+        ck_assert_int_eq(c->bytes, 64);
+        if (c->seq == 6) {
+            ck_assert_int_eq(c->inst[c->last].rank, 1);
+            ck_assert_int_eq(c->skew, 1000000 + 40000);
+        }
+    }
+    arena_fini(&a);
+    model_free(m);
+}
+END_TEST
+
 START_TEST(match_should_report_a_rank_that_never_calls_a_collective)
 {
     struct job j;
@@ -355,6 +406,8 @@ START_TEST(one_rank_should_not_straggle)
     struct coll_result r;
     analyze(m, &a, &r);
     ck_assert_uint_eq(r.ncolls, 1);  /* kept for its bandwidth, rank 1 not loaded */
+    ck_assert_uint_eq(r.kept_alone, 1);
+    ck_assert_uint_eq(r.matched[COLL_MATCH_ORDER], 0);
     ck_assert(r.colls[0].partial);
     ck_assert_int_eq(r.colls[0].bytes, 4000);
     ck_assert_uint_eq(r.nranking, 0);
@@ -394,6 +447,60 @@ START_TEST(bandwidth_should_use_nccl_tests_factors)
     ck_assert_int_eq(coll_dtype_size("Long"), 8);
     ck_assert_int_eq(coll_dtype_size("Byte"), 1);
     ck_assert_int_eq(coll_dtype_size("NoSuchType"), 0);
+}
+END_TEST
+
+static bool same_str(struct trace_str a, struct trace_str b)
+{
+    return a.len == b.len && (a.len == 0 || memcmp(a.s, b.s, a.len) == 0) &&
+           (a.s == NULL) == (b.s == NULL);
+}
+
+static bool same_int(struct trace_int a, struct trace_int b)
+{
+    return a.present == b.present && (!a.present || a.v == b.v);
+}
+
+START_TEST(reader_should_read_collective_args_on_both_paths)
+{
+    static const char *const elements[] = {
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"ts\": 1, \"dur\": 2, "
+        "\"args\": {\"Collective name\": \"allreduce\", \"Process Group Name\": \"0\", "
+        "\"Process Group Ranks\": \"[0, 1]\", \"Group size\": 2, \"In msg nelems\": 7.9, "
+        "\"Out msg nelems\": 8, \"dtype\": \"Float\", \"Seq\": 12, \"seq\": 3, "
+        "\"Sequence number\": 99, \"Seq\": 13}}",
+        /* wrong types leave the fields absent; escaped keys still count */
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"ts\": 1, \"dur\": 2, \"args\": "
+        "{\"Collective name\": 5, \"Process Group Name\": [\"0\"], \"Group size\": \"2\", "
+        "\"dtype\": null, \"seq\": 4, \"In msg nel\\u0065ms\": 6}}",
+    };
+    for (size_t i = 0; i < sizeof elements / sizeof elements[0]; i++) {
+        const char *t = elements[i];
+        size_t len = strlen(t), used = 0, at = 0;
+        char s1[1024], s2[1024];
+        struct trace_event a, b;
+        const char *wa = NULL, *wb = NULL;
+        void *tree = NULL;
+        ck_assert_int_eq(trace_fields_parse(t, len, s1, sizeof s1, 510, &a, &wa, &used),
+                         TRACE_FIELDS_OK);
+        ck_assert_int_eq(trace_fields_parse_cjson(t, len, s2, &b, &wb, &at, &tree),
+                         TRACE_FIELDS_OK);
+        ck_assert(same_str(a.coll_name, b.coll_name) && same_str(a.pg_name, b.pg_name));
+        ck_assert(same_str(a.pg_ranks, b.pg_ranks) && same_str(a.dtype, b.dtype));
+        ck_assert(same_int(a.group_size, b.group_size) && same_int(a.in_nelems, b.in_nelems));
+        ck_assert(same_int(a.out_nelems, b.out_nelems) && same_int(a.seq, b.seq));
+        ck_assert(same_int(a.seq_lower, b.seq_lower));
+        if (i == 0) {
+            ck_assert(a.seq.present && a.seq.v == 12);  /* the first "Seq" counts */
+            ck_assert(a.in_nelems.present && a.in_nelems.v == 7);
+            ck_assert_uint_eq(a.pg_ranks.len, 6);
+        } else {
+            ck_assert(!a.coll_name.s && !a.pg_name.s && !a.dtype.s && !a.group_size.present);
+            ck_assert(a.seq_lower.present && a.seq_lower.v == 4 && !a.seq.present);
+            ck_assert(a.in_nelems.present && a.in_nelems.v == 6);
+        }
+        trace_fields_free_tree(tree);
+    }
 }
 END_TEST
 
@@ -620,11 +727,13 @@ static Suite *collectives_suite(void)
     tcase_add_test(tc, match_should_use_group_and_sequence_number);
     tcase_add_test(tc, match_should_fall_back_to_order_without_sequence_numbers);
     tcase_add_test(tc, match_should_key_by_stream_when_kernels_have_no_group);
+    tcase_add_test(tc, match_should_take_missing_args_from_the_launching_op);
     tcase_add_test(tc, match_should_report_a_rank_that_never_calls_a_collective);
     tcase_add_test(tc, match_should_keep_process_groups_apart);
     tcase_add_test(tc, match_should_refuse_contradictory_group_fields);
     tcase_add_test(tc, one_rank_should_not_straggle);
     tcase_add_test(tc, bandwidth_should_use_nccl_tests_factors);
+    tcase_add_test(tc, reader_should_read_collective_args_on_both_paths);
     suite_add_tcase(s, tc);
     tc = tcase_create("planted");
     tcase_set_timeout(tc, 600);

@@ -150,6 +150,11 @@ static int digest_event(void *ctx, const struct trace_event *ev, struct err *e)
     h = mix_int(mix_int(h, &ev->stream), &ev->correlation);
     h = mix_int(mix_int(h, &ev->bytes), &ev->flow_id);
     h = mix_str(h, &ev->arg_name);
+    h = mix_str(mix_str(h, &ev->coll_name), &ev->pg_name);
+    h = mix_str(mix_str(h, &ev->pg_ranks), &ev->dtype);
+    h = mix_int(mix_int(h, &ev->group_size), &ev->in_nelems);
+    h = mix_int(mix_int(h, &ev->out_nelems), &ev->seq);
+    h = mix_int(h, &ev->seq_lower);
     d->h = h;
     d->events++;
     return 0;
