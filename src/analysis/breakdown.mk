@@ -5,4 +5,5 @@ libcore_a_SOURCES += \
 	src/analysis/temporal.c \
 	src/analysis/kernels.c \
 	src/analysis/overlap.c \
-	src/analysis/idle.c
+	src/analysis/idle.c \
+	src/analysis/comm_check.c

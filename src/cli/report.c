@@ -42,6 +42,23 @@ static int run_analyses(const struct model *m, const struct htx_options *opts,
     return 0;
 }
 
+/* The kernel types and the overlap are the tables a job whose collectives go
+ * unrecognised gets wrong: say so once, on stderr. */
+static int warn_comm_missing(const struct model *m, const struct htx_options *opts,
+                             struct err *e)
+{
+    if (!opts->analyses[ANALYSIS_KERNELS] && !opts->analyses[ANALYSIS_OVERLAP])
+        return 0;
+    struct analysis_opts ao;
+    htx_options_analysis(opts, &ao);
+    bool missing = false;
+    if (analysis_comm_missing(m, &ao, &missing) < 0)
+        return err_set(e, ERR_NOMEM, "report: out of memory");
+    if (missing)
+        cli_warn("%s", ANALYSIS_COMM_MISSING_HINT);
+    return 0;
+}
+
 int cli_report_main(const struct htx_options *opts)
 {
     struct err e = {0, ""};
@@ -53,7 +70,9 @@ int cli_report_main(const struct htx_options *opts)
     struct table_list lists[ANALYSIS_COUNT];
     size_t nlists = 0;
     struct cli_out out = {0};
-    int rc = run_analyses(m, opts, &scratch, lists, &nlists, &e);
+    int rc = warn_comm_missing(m, opts, &e);
+    if (!rc)
+        rc = run_analyses(m, opts, &scratch, lists, &nlists, &e);
     if (!rc)
         rc = cli_out_open(&out, &e);
     if (!rc) {
