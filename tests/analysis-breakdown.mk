@@ -11,4 +11,9 @@ tests_check_breakdown_SOURCES = tests/check_breakdown.c tests/breakdown_test.c \
 tests_check_breakdown_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS)
 tests_check_breakdown_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(CJSON_LIBS)
 TESTS += tests/check_common tests/check_breakdown
+check_PROGRAMS += tests/check_kernel_summary
+tests_check_kernel_summary_SOURCES = tests/check_kernel_summary.c
+tests_check_kernel_summary_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_kernel_summary_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_kernel_summary
 endif

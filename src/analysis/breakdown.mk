@@ -6,4 +6,5 @@ libcore_a_SOURCES += \
 	src/analysis/kernels.c \
 	src/analysis/overlap.c \
 	src/analysis/idle.c \
-	src/analysis/comm_check.c
+	src/analysis/comm_check.c \
+	src/analysis/kernel_summary.c src/analysis/kernel_summary.h
