@@ -136,6 +136,19 @@ static int set_device(struct htx_options *o, const char *w, const char *v, struc
     return bad_choice(e, w, v, "all, cpu, gpu");
 }
 
+static int set_diff_sort(struct htx_options *o, const char *w, const char *v, struct err *e)
+{
+    if (strcmp(v, "name") != 0 && strcmp(v, "delta") != 0)
+        return bad_choice(e, w, v, "name, delta");
+    o->diff_sort_delta = strcmp(v, "delta") == 0;
+    return 0;
+}
+
+static int set_diff_top(struct htx_options *o, const char *w, const char *v, struct err *e)
+{
+    return htx_parse_int(w, v, 1, 1000000000, &o->diff_top, e) < 0 ? ERR_USAGE : 0;
+}
+
 static int set_semantics(struct htx_options *o, const char *w, const char *v, struct err *e)
 {
     if (strcmp(v, "htx") == 0)
@@ -316,6 +329,8 @@ static const struct opt_spec specs[] = {
     {"force", ARG_NONE, set_force},
     {"report", ARG_NONE, set_report},
     {"fail-on-regression", ARG_REQUIRED, set_fail_on_regression},
+    {"sort", ARG_REQUIRED, set_diff_sort},
+    {"top", ARG_REQUIRED, set_diff_top},
     {"min-duration", ARG_REQUIRED, set_min_duration},
     {"script", ARG_REQUIRED, set_script},
     {"dump-screen", ARG_REQUIRED, set_dump_screen},
@@ -595,6 +610,8 @@ const char *htx_usage(void)
            "  --report                  htx diff: print the diff instead of opening the TUI\n"
            "  --fail-on-regression=PCT  htx diff --report: exit 3 when something got PCT% slower\n"
            "  --min-duration=NS         --fail-on-regression: only kernels longer than this count\n"
+           "  --sort=name|delta         htx diff --report: order by name or by |change of time|\n"
+           "  --top=N                   htx diff --report: only the N largest changes\n"
            "  --force                   htx counters: overwrite an existing output file\n"
            "Terminal:\n"
            "  --threads=N               loader threads (default: number of cores)\n"

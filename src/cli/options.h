@@ -88,6 +88,8 @@ struct htx_options {
     bool has_fail_on_regression;
     double fail_on_regression_pct; /* diff --report: exit 3 beyond this */
     int64_t min_duration_ns;       /* diff: ignore ops shorter than this */
+    bool diff_sort_delta;          /* diff --report --sort=delta (else name) */
+    int64_t diff_top;              /* diff --report --top=N (0 = all rows) */
 
     /* loading and terminal */
     int threads;                   /* 0 = number of cores */

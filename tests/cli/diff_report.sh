@@ -22,4 +22,17 @@ expect_status 0 "$HTX" diff --report --semantics=hta --short-names --device=gpu 
 # the same trace on both sides: nothing changes, and HTA keeps integer columns
 expect_status 0 "$HTX" diff --report --semantics=hta --format=csv "$C" "$C" &&
     expect_output hta_same.csv
+# htx: a time marker beside HTA's count category (gemm_kernel: same count,
+# 1.5x per call), the per-call change in %, and --sort=delta --top=N
+expect_status 0 "$HTX" diff --report --sort=delta --top=3 "$C" "$T" &&
+    expect_output htx_delta_top3.txt
+expect_status 0 "$HTX" diff --report --format=csv --device=gpu "$C" "$T"
+grep -q '^gemm_kernel,2,200,2,300,0,100,=,100,150,50,50,slower' "$tmp/out" ||
+    { echo "FAIL: gemm_kernel lacks its time marker" >&2; failures=$((failures + 1)); }
+expect_status 0 "$HTX" diff --report --semantics=hta --format=csv --sort=delta --top=1 "$C" "$T"
+[ "$(wc -l <"$tmp/out")" -ge 3 ] && ! grep -q 'time_change' "$tmp/out" &&
+    sed -n 3p "$tmp/out" | grep -q '^gemm_kernel,' ||
+    { echo "FAIL: hta --sort=delta --top=1" >&2; failures=$((failures + 1)); }
+expect_status 2 "$HTX" diff --report --sort=size "$C" "$T"
+expect_status 2 "$HTX" diff --report --top=0 "$C" "$T"
 finish
