@@ -1,8 +1,11 @@
 #include "config.h"
 #include "cli/cli.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "cli/commands.h"
 #include "cli/diff_cmd.h"
@@ -12,6 +15,30 @@
 
 /* argv -> one command. This file is linked into the program itself (not
  * libcore.a) because it calls ui_main, which lives in libui.a. */
+
+/* Before the interface starts (and before it asks for a terminal): every
+ * PATH must exist. A first word that is no file but nearly a command is a
+ * typo of the command ("htx reprot x"): usage error with the suggestion. */
+static int check_ui_paths(const struct htx_options *opts)
+{
+    for (size_t i = 0; i < opts->npaths; i++) {
+        struct stat st;
+        if (stat(opts->paths[i], &st) == 0)
+            continue;
+        int err = errno;
+        const char *near = i == 0 ? htx_nearest_command(opts->paths[0]) : NULL;
+        struct err e = {0, ""};
+        if (near) {
+            err_set(&e, ERR_USAGE, "'%s' is not a file or a command; did you mean 'htx %s'?",
+                    opts->paths[0], near);
+            return cli_fail(&e);
+        }
+        err_set(&e, ERR_IO, "%s: %s", opts->paths[i], strerror(err));
+        cli_fail(&e);
+        return 1;  /* bad input, whatever ERR_IO maps to */
+    }
+    return 0;
+}
 
 static int run(const struct htx_options *opts)
 {
@@ -33,8 +60,10 @@ static int run(const struct htx_options *opts)
         int status = cli_diff_main(opts);
         return status >= 0 ? status : ui_main(opts);
     }
-    default:
-        return ui_main(opts);
+    default: {
+        int status = check_ui_paths(opts);
+        return status ? status : ui_main(opts);
+    }
     }
 }
 
@@ -44,7 +73,11 @@ int cli_main(int argc, char **argv)
     struct err e = {0, ""};
     htx_options_init(&opts);
     int status;
-    if (htx_options_parse(&opts, argc, argv, getenv("NO_COLOR"), &e) < 0)
+    if (argc < 2) {
+        /* first contact: what htx is for, not an error about a PATH */
+        fputs(htx_short_usage(), stderr);
+        status = 2;
+    } else if (htx_options_parse(&opts, argc, argv, getenv("NO_COLOR"), &e) < 0)
         status = cli_fail(&e);
     else
         status = run(&opts);

@@ -485,9 +485,57 @@ static int check_operands(const struct htx_options *o, struct err *e)
                            o->npaths, o->npaths == 1 ? "" : "s");
         return 0;
     }
+    if (o->npaths == 0 && o->cmd == HTX_CMD_UI)
+        return err_set(e, ERR_USAGE, "missing PATH (try htx --help)");
     if (o->npaths == 0)
         return err_set(e, ERR_USAGE, "%s: missing PATH (try htx --help)", cmd);
     return 0;
+}
+
+/* Levenshtein distance of two short words, capped: 99 when either is long. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 31 || lb > 31)
+        return 99;
+    size_t prev[32], cur[32];
+    for (size_t j = 0; j <= lb; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+        memcpy(prev, cur, (lb + 1) * sizeof *prev);
+    }
+    return prev[lb];
+}
+
+const char *htx_nearest_command(const char *word)
+{
+    static const char *const commands[] = {"info", "report", "counters", "diff", "help"};
+    const char *best = NULL;
+    size_t best_d = 3;  /* at most two edits: "reprot", "inof", "dif" */
+    for (size_t i = 0; word && i < sizeof commands / sizeof commands[0]; i++) {
+        size_t d = edit_distance(word, commands[i]);
+        if (d < best_d && d < strlen(commands[i])) {
+            best = commands[i];
+            best_d = d;
+        }
+    }
+    return best;
+}
+
+const char *htx_short_usage(void)
+{
+    return "usage: htx [OPTIONS] PATH...           explore traces in the terminal\n"
+           "       htx report [OPTIONS] PATH...    the analyses as text, CSV or JSON\n"
+           "       htx info [OPTIONS] PATH...      what was loaded\n"
+           "       htx counters [OPTIONS] PATH...  add counter tracks for Perfetto\n"
+           "       htx diff [--report] CONTROL TEST\n"
+           "PATH is a trace file or a directory of per-rank traces. htx --help lists the options.\n";
 }
 
 int htx_options_parse(struct htx_options *o, int argc, char **argv, const char *no_color_env,

@@ -160,5 +160,9 @@ void htx_options_diff_selection(const struct htx_options *o, bool test, struct s
 
 /* Static text of --help. */
 const char *htx_usage(void);
+/* The few lines `htx` alone prints (on stderr, exit 2). */
+const char *htx_short_usage(void);
+/* The command word within two edits of word ("reprot" -> "report"), or NULL. */
+const char *htx_nearest_command(const char *word);
 
 #endif
