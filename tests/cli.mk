@@ -5,6 +5,11 @@ tests_check_cli_SOURCES = tests/check_cli.c tests/check_cli_format.c tests/check
 tests_check_cli_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS)
 tests_check_cli_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_cli
+check_PROGRAMS += tests/check_prefs
+tests_check_prefs_SOURCES = tests/check_prefs.c
+tests_check_prefs_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_prefs_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_prefs
 endif
 
 # json_valid: parses the JSON the shell tests capture (no python needed).

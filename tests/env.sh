@@ -21,6 +21,7 @@ trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
 export HOME="$tmpdir/home"
+unset XDG_CONFIG_HOME 2>/dev/null || true  # no user config file in the tests
 mkdir -p "$HOME"
 
 # Automake's test driver reads exit status 77 as SKIP and 99 as a hard error.

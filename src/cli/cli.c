@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli/commands.h"
+#include "cli/prefs.h"
 #include "cli/diff_cmd.h"
 #include "cli/options.h"
 #include "cli/session.h"
@@ -67,6 +68,13 @@ static int run(const struct htx_options *opts)
     }
 }
 
+/* The config file first, so that the command line wins. */
+static int load_config(struct htx_options *opts, struct err *e)
+{
+    char path[4096];
+    return htx_config_path(path, sizeof path) ? htx_config_load(opts, path, e) : 0;
+}
+
 int cli_main(int argc, char **argv)
 {
     struct htx_options opts;
@@ -77,6 +85,8 @@ int cli_main(int argc, char **argv)
         /* first contact: what htx is for, not an error about a PATH */
         fputs(htx_short_usage(), stderr);
         status = 2;
+    } else if (load_config(&opts, &e) < 0) {
+        status = cli_fail(&e);
     } else if (htx_options_parse(&opts, argc, argv, getenv("NO_COLOR"), &e) < 0)
         status = cli_fail(&e);
     else

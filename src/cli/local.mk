@@ -4,6 +4,7 @@ src_htx_SOURCES += src/cli/cli.c
 libcore_a_SOURCES += \
 	src/cli/cli.h src/cli/commands.h \
 	src/cli/options.c src/cli/optvalues.c src/cli/options.h \
+	src/cli/prefs.c src/cli/prefs.h \
 	src/cli/format.h src/cli/format_common.c src/cli/format_json.c \
 	src/cli/format_csv.c src/cli/format_text.c \
 	src/cli/session.c src/cli/session.h \

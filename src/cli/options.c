@@ -367,8 +367,25 @@ void htx_options_init(struct htx_options *o)
     o->last_step = HTX_LAST_STEP_DEFAULT;
 }
 
+int htx_options_apply(struct htx_options *o, const char *name, const char *value,
+                      struct err *e)
+{
+    const struct opt_spec *s = find_spec(name, strlen(name));
+    if (!s)
+        return err_set(e, ERR_USAGE, "unknown option '--%s'", name);
+    if (s->arg == ARG_REQUIRED && !value)
+        return err_set(e, ERR_USAGE, "--%s: missing value", name);
+    if (s->arg == ARG_NONE && value)
+        return err_set(e, ERR_USAGE, "--%s: takes no value (got '%s')", name, value);
+    char what[64];
+    snprintf(what, sizeof what, "--%s", name);
+    return s->apply(o, what, value, e);
+}
+
 void htx_options_fini(struct htx_options *o)
 {
+    free(o->config_text);
+    o->config_text = NULL;
     free(o->ranks.v);
     free(o->iterations.v);
     free(o->control_ranks.v);

@@ -64,4 +64,17 @@ expect 2 "$HTX" job </dev/null && has err "needs a terminal"
 mkdir -p "$tmp/typo" && cp job/rank-0.json "$tmp/typo/reprot"
 (cd "$tmp/typo" && "$HTX" reprot </dev/null >/dev/null 2>"$tmp/typo/err") || true
 grep -q "needs a terminal" "$tmp/typo/err" || fail "an existing file 'reprot' is taken for a typo"
+# The config file: applied before the flags, bad lines named by file and line.
+mkdir -p "$tmp/xdg/htx"
+export XDG_CONFIG_HOME="$tmp/xdg"
+printf '# prefs\nsort = delta\nwindow = 3\n' >"$tmp/xdg/htx/config"
+expect 2 "$HTX" report job && has err "$tmp/xdg/htx/config:3: unknown key 'window'" && empty out
+printf 'comm-patterns = void sgemm\n' >"$tmp/xdg/htx/config"
+expect 0 "$HTX" report --analysis=kernels job && has out "void sgemm_kernel<float>(float*, int)                  COMMUNICATION"
+expect 0 "$HTX" report --analysis=kernels --comm-patterns=xyz job &&
+    has out "void sgemm_kernel<float>(float*, int)                  COMPUTATION"
+unset XDG_CONFIG_HOME
+mkdir -p "$HOME/.config/htx" && printf 'color\n' >"$HOME/.config/htx/config"
+expect 2 "$HTX" info job && has err "$HOME/.config/htx/config:1: expected 'key = value'"
+rm -f "$HOME/.config/htx/config"
 finish
