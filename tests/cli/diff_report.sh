@@ -35,4 +35,18 @@ expect_status 0 "$HTX" diff --report --semantics=hta --format=csv --sort=delta -
     { echo "FAIL: hta --sort=delta --top=1" >&2; failures=$((failures + 1)); }
 expect_status 2 "$HTX" diff --report --sort=size "$C" "$T"
 expect_status 2 "$HTX" diff --report --top=0 "$C" "$T"
+# The text diff fits the width (COLUMNS; 100 in the tests): call counts go
+# first, then names are cut; notes are prose and may wrap.
+COLUMNS=80 expect_status 0 "$HTX" diff --report "$C" "$T"
+long=$(grep -v '^note: ' "$tmp/out" | while IFS= read -r l; do printf '%s' "$l" | wc -m; done |
+    sort -n | tail -1)
+[ "$long" -le 80 ] || { echo "FAIL: a line of $long columns at COLUMNS=80" >&2; failures=$((failures + 1)); }
+grep -q 'ctl calls' "$tmp/out" && { echo "FAIL: counts kept at 80 columns" >&2; failures=$((failures + 1)); }
+COLUMNS=200 expect_status 0 "$HTX" diff --report "$C" "$T"
+grep -q 'ctl calls' "$tmp/out" || { echo "FAIL: counts dropped at 200 columns" >&2; failures=$((failures + 1)); }
+# without COLUMNS and without a terminal: 100
+(unset COLUMNS; "$HTX" diff --report "$C" "$T" >"$tmp/out" 2>&1) || failures=$((failures + 1))
+long=$(grep -v '^note: ' "$tmp/out" | while IFS= read -r l; do printf '%s' "$l" | wc -m; done |
+    sort -n | tail -1)
+[ "$long" -le 100 ] || { echo "FAIL: a line of $long columns by default" >&2; failures=$((failures + 1)); }
 finish
