@@ -68,9 +68,14 @@ static int run(const struct htx_options *opts)
     }
 }
 
-/* The config file first, so that the command line wins. */
-static int load_config(struct htx_options *opts, struct err *e)
+/* The config file first, so that the command line wins. --help and
+ * --version work whatever the file holds. */
+static int load_config(struct htx_options *opts, int argc, char **argv, struct err *e)
 {
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") ||
+            !strcmp(argv[i], "--version") || !strcmp(argv[i], "-V"))
+            return 0;
     char path[4096];
     return htx_config_path(path, sizeof path) ? htx_config_load(opts, path, e) : 0;
 }
@@ -85,7 +90,7 @@ int cli_main(int argc, char **argv)
         /* first contact: what htx is for, not an error about a PATH */
         fputs(htx_short_usage(), stderr);
         status = 2;
-    } else if (load_config(&opts, &e) < 0) {
+    } else if (load_config(&opts, argc, argv, &e) < 0) {
         status = cli_fail(&e);
     } else if (htx_options_parse(&opts, argc, argv, getenv("NO_COLOR"), &e) < 0)
         status = cli_fail(&e);

@@ -69,6 +69,7 @@ mkdir -p "$tmp/xdg/htx"
 export XDG_CONFIG_HOME="$tmp/xdg"
 printf '# prefs\nsort = delta\nwindow = 3\n' >"$tmp/xdg/htx/config"
 expect 2 "$HTX" report job && has err "$tmp/xdg/htx/config:3: unknown key 'window'" && empty out
+expect 0 "$HTX" --help && has out "Usage:"
 printf 'comm-patterns = void sgemm\n' >"$tmp/xdg/htx/config"
 expect 0 "$HTX" report --analysis=kernels job && has out "void sgemm_kernel<float>(float*, int)                  COMMUNICATION"
 expect 0 "$HTX" report --analysis=kernels --comm-patterns=xyz job &&
