@@ -17,4 +17,6 @@ libcore_a_SOURCES += \
 	src/analysis/annotation_tables.c \
 	src/analysis/callgraph.c src/analysis/callgraph.h \
 	src/analysis/sequences.c \
-	src/analysis/diff.c src/analysis/diff.h src/analysis/diff_table.c
+	src/analysis/diff.c src/analysis/diff.h src/analysis/diff_table.c \
+	src/analysis/diff_triage.c src/analysis/diff_triage.h \
+	src/analysis/comm_check.c src/analysis/kernel_summary.c src/analysis/kernel_summary.h
