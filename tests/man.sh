@@ -55,6 +55,8 @@ copy_sample() { # copy_sample DEST CANDIDATE...
     fail "none of $* exists for $dest"
 }
 copy_sample "$tmp/ex/assets/sample" "$HTX_SRCDIR/assets/sample"
+# the counters example writes next to its input: its own copy, ./traces
+copy_sample "$tmp/ex/traces" "$HTX_SRCDIR/assets/sample"
 copy_sample "$tmp/ex/assets/diff/control" "$HTX_SRCDIR/assets/diff/control"
 copy_sample "$tmp/ex/assets/diff/test" "$HTX_SRCDIR/assets/diff/test"
 
@@ -65,6 +67,9 @@ n=0
 while read -r prog args; do
     n=$((n + 1))
     [ "$prog" = htx ] || { fail "example does not start with htx: $prog $args"; continue; }
+    case " $args " in
+    " counters "*assets/*) fail "the counters example writes into the source tree: $args" ;;
+    esac
     case " $args " in
     " info "* | " report "* | " counters "* | *" --report "*) ui= ;;
     *) ui="--script /dev/null --dump-screen $tmp/screen --force --size 30x100" ;;

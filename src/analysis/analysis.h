@@ -105,6 +105,18 @@ int collectives_run(const struct model *, const struct analysis_opts *, struct a
 int stragglers_run(const struct model *, const struct analysis_opts *, struct arena *,
                    struct table_list *, struct err *);
 
+/* Sets *missing when two or more selected ranks have GPU work and none of it
+ * classifies as COMMUNICATION (built-in rules plus o->comm_patterns): a hint
+ * that the job's collectives go unrecognised (--comm-patterns). 0 or
+ * ERR_NOMEM. */
+int analysis_comm_missing(const struct model *m, const struct analysis_opts *o, bool *missing);
+
+/* The diagnostic both front ends show when analysis_comm_missing says so. */
+#define ANALYSIS_COMM_MISSING_HINT                                                           \
+    "several ranks but no communication kernel recognised: kernel types and the "           \
+    "overlap show only computation; name your collectives' kernels with "                  \
+    "--comm-patterns=PREFIX,..."
+
 struct analysis_info {
     enum analysis_id id;
     const char *name;     /* --analysis name: temporal, kernels, ... */

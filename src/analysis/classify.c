@@ -50,6 +50,37 @@ static enum kernel_class classify_hta(const char *name)
     return KC_COMPUTATION;
 }
 
+/* Expert-parallel all-to-all kernels move tokens between GPUs and are
+ * communication, though they are not NCCL: DeepEP's dispatch/combine
+ * (deep_ep::, and vendored copies such as dpsk::ep::) in the intranode,
+ * internode and low-latency internode_ll namespaces, AMD mori's
+ * Ep{Dispatch,Combine}*Kernel, pplx-kernels' dispatch/combine, and kernels
+ * of the NVSHMEM runtime itself. Names come demangled with a return type
+ * ("void deep_ep::internode::dispatch<...>(...)"), hence substrings. The
+ * layout pass (get_dispatch_layout) only counts tokens: computation. */
+static bool is_expert_parallel_comm(const char *name)
+{
+    /* an "ep" namespace: deep_ep::, dpsk::ep::, ep:: (not sleep::) */
+    static const char *const ep_spaces[] = {"ep::intranode::", "ep::internode::",
+                                            "ep::internode_ll::", NULL};
+    static const char *const markers[] = {"mori::moe::EpDispatch", "mori::moe::EpCombine",
+                                          "pplx::dispatchKernel", "pplx::combineKernel", NULL};
+    if (strstr(name, "get_dispatch_layout"))
+        return false;
+    for (size_t i = 0; ep_spaces[i]; i++)
+        for (const char *p = strstr(name, ep_spaces[i]); p; p = strstr(p + 1, ep_spaces[i]))
+            if (p == name || p[-1] == '_' || p[-1] == ':' || p[-1] == ' ')
+                return true;
+    for (size_t i = 0; markers[i]; i++)
+        if (strstr(name, markers[i]))
+            return true;
+    /* nvshmem_/nvshmemi_/nvshmemx_ device code at the start of the name or
+     * after the return type */
+    const char *nv = strstr(name, "nvshmem");
+    return nv && (nv == name || nv[-1] == ' ' || nv[-1] == ':') &&
+           (nv[7] == '_' || ((nv[7] == 'i' || nv[7] == 'x') && nv[8] == '_'));
+}
+
 /* htx: NCCL/RCCL/HCCL by prefix or kernel-name marker; `hip` compute kernels
  * and names that merely contain "dma"/"Memcpy"/"Sync" are computation; only
  * the CUDA/HIP sync events, runtime-looking calls and MTIA executors are
@@ -60,7 +91,7 @@ static enum kernel_class classify_htx(const char *name)
     static const char *const sync[] = {"Stream Sync", "Stream Wait Event", "Event Sync",
                                        "Context Sync", "Device Synchronize", NULL};
     if (starts_any(name, comm) || strstr(name, "ncclKernel") || strstr(name, "ncclDevKernel") ||
-        strstr(name, "rcclKernel"))
+        strstr(name, "rcclKernel") || is_expert_parallel_comm(name))
         return KC_COMMUNICATION;
     if (is_memory_name(name))
         return KC_MEMORY;

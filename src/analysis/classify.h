@@ -10,7 +10,10 @@
 
 /* §2.1 kernel classification. hta_rules: HTA's exact rules (pass
  * m->sem.hta_kernel_classes). Otherwise htx's: nccl/rccl/hccl prefixes and
- * ncclKernel/ncclDevKernel/rcclKernel anywhere are COMMUNICATION; Memcpy,
+ * ncclKernel/ncclDevKernel/rcclKernel anywhere, and expert-parallel all-to-all
+ * kernels (DeepEP deep_ep::/…::ep:: intranode/internode/internode_ll, mori
+ * EpDispatch/EpCombine, pplx dispatch/combine, nvshmem_/nvshmemi_/nvshmemx_
+ * device code) are COMMUNICATION; Memcpy,
  * Memset, hipMemcpy, hipMemset, dma prefixes are MEMORY; the sync events
  * (Stream Sync, Stream Wait Event, Event Sync, Context Sync), cuda*LaunchKernel,
  * hip runtime API names (hip + uppercase) and MTIA executors are OTHER;

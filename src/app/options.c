@@ -142,6 +142,19 @@ static int set_device(struct htx_options *o, const char *w, const char *v, struc
     return bad_choice(e, w, v, "all, cpu, gpu");
 }
 
+static int set_diff_sort(struct htx_options *o, const char *w, const char *v, struct err *e)
+{
+    if (strcmp(v, "name") != 0 && strcmp(v, "delta") != 0)
+        return bad_choice(e, w, v, "name, delta");
+    o->diff_sort_delta = strcmp(v, "delta") == 0;
+    return 0;
+}
+
+static int set_diff_top(struct htx_options *o, const char *w, const char *v, struct err *e)
+{
+    return htx_parse_int(w, v, 1, 1000000000, &o->diff_top, e) < 0 ? ERR_USAGE : 0;
+}
+
 static int set_semantics(struct htx_options *o, const char *w, const char *v, struct err *e)
 {
     if (strcmp(v, "htx") == 0)
@@ -333,6 +346,8 @@ static const struct opt_spec specs[] = {
     {"force", ARG_NONE, set_force},
     {"report", ARG_NONE, set_report},
     {"fail-on-regression", ARG_REQUIRED, set_fail_on_regression},
+    {"sort", ARG_REQUIRED, set_diff_sort},
+    {"top", ARG_REQUIRED, set_diff_top},
     {"min-duration", ARG_REQUIRED, set_min_duration},
     {"script", ARG_REQUIRED, set_script},
     {"dump-screen", ARG_REQUIRED, set_dump_screen},
@@ -370,8 +385,25 @@ void htx_options_init(struct htx_options *o)
     o->last_step = HTX_LAST_STEP_DEFAULT;
 }
 
+int htx_options_apply(struct htx_options *o, const char *name, const char *value,
+                      struct err *e)
+{
+    const struct opt_spec *s = find_spec(name, strlen(name));
+    if (!s)
+        return err_set(e, ERR_USAGE, "unknown option '--%s'", name);
+    if (s->arg == ARG_REQUIRED && !value)
+        return err_set(e, ERR_USAGE, "--%s: missing value", name);
+    if (s->arg == ARG_NONE && value)
+        return err_set(e, ERR_USAGE, "--%s: takes no value (got '%s')", name, value);
+    char what[64];
+    snprintf(what, sizeof what, "--%s", name);
+    return s->apply(o, what, value, e);
+}
+
 void htx_options_fini(struct htx_options *o)
 {
+    free(o->config_text);
+    o->config_text = NULL;
     free(o->ranks.v);
     free(o->iterations.v);
     free(o->control_ranks.v);
@@ -488,9 +520,57 @@ static int check_operands(const struct htx_options *o, struct err *e)
                            o->npaths, o->npaths == 1 ? "" : "s");
         return 0;
     }
+    if (o->npaths == 0 && o->cmd == HTX_CMD_UI)
+        return err_set(e, ERR_USAGE, "missing PATH (try htx --help)");
     if (o->npaths == 0)
         return err_set(e, ERR_USAGE, "%s: missing PATH (try htx --help)", cmd);
     return 0;
+}
+
+/* Levenshtein distance of two short words, capped: 99 when either is long. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 31 || lb > 31)
+        return 99;
+    size_t prev[32], cur[32];
+    for (size_t j = 0; j <= lb; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+        memcpy(prev, cur, (lb + 1) * sizeof *prev);
+    }
+    return prev[lb];
+}
+
+const char *htx_nearest_command(const char *word)
+{
+    static const char *const commands[] = {"info", "report", "counters", "diff", "help"};
+    const char *best = NULL;
+    size_t best_d = 3;  /* at most two edits: "reprot", "inof", "dif" */
+    for (size_t i = 0; word && i < sizeof commands / sizeof commands[0]; i++) {
+        size_t d = edit_distance(word, commands[i]);
+        if (d < best_d && d < strlen(commands[i])) {
+            best = commands[i];
+            best_d = d;
+        }
+    }
+    return best;
+}
+
+const char *htx_short_usage(void)
+{
+    return "usage: htx [OPTIONS] PATH...           explore traces in the terminal\n"
+           "       htx report [OPTIONS] PATH...    the analyses as text, CSV or JSON\n"
+           "       htx info [OPTIONS] PATH...      what was loaded\n"
+           "       htx counters [OPTIONS] PATH...  add counter tracks for Perfetto\n"
+           "       htx diff [--report] CONTROL TEST\n"
+           "PATH is a trace file or a directory of per-rank traces. htx --help lists the options.\n";
 }
 
 int htx_options_parse(struct htx_options *o, int argc, char **argv, const char *no_color_env,
@@ -616,6 +696,9 @@ const char *htx_usage(void)
            "  --report                  htx diff: print the diff instead of opening the TUI\n"
            "  --fail-on-regression=PCT  htx diff --report: exit 3 when something got PCT% slower\n"
            "  --min-duration=NS         --fail-on-regression: only kernels longer than this count\n"
+           "  --sort=name|delta         htx diff --report: order by name or by |change of time|\n"
+           "  --top=N                   htx diff --report: only the N largest changes\n"
+           "  --force                   htx counters: overwrite an existing output file\n"
            "  --force                   replace an existing output file (counters, --dump-screen)\n"
            "Terminal:\n"
            "  --threads=N               loader threads (default: number of cores)\n"

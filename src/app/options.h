@@ -89,6 +89,9 @@ struct htx_options {
     bool has_fail_on_regression;
     double fail_on_regression_pct; /* diff --report: exit 3 beyond this */
     int64_t min_duration_ns;       /* diff: ignore ops shorter than this */
+    char *config_text;             /* the config file's text (values point into it) */
+    bool diff_sort_delta;          /* diff --report --sort=delta (else name) */
+    int64_t diff_top;              /* diff --report --top=N (0 = all rows) */
 
     /* loading and terminal */
     int threads;                   /* 0 = number of cores */
@@ -159,5 +162,13 @@ void htx_options_diff_selection(const struct htx_options *o, bool test, struct s
 
 /* Static text of --help. */
 const char *htx_usage(void);
+/* Applies one option by its long name (without "--"), value NULL for a
+ * flag, as on the command line (the config file uses it). */
+int htx_options_apply(struct htx_options *o, const char *name, const char *value,
+                      struct err *e);
+/* The few lines `htx` alone prints (on stderr, exit 2). */
+const char *htx_short_usage(void);
+/* The command word within two edits of word ("reprot" -> "report"), or NULL. */
+const char *htx_nearest_command(const char *word);
 
 #endif

@@ -6,9 +6,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "app/format.h"
+#include "app/options.h"
 #include "util/memory.h"
 
 /* Messages quote file names from directory listings and trace metadata:
@@ -211,4 +213,25 @@ void app_out_discard(struct app_out *o)
     free(o->buf);
     o->f = NULL;
     o->buf = NULL;
+}
+
+int app_check_paths(const struct htx_options *opts)
+{
+    for (size_t i = 0; i < opts->npaths; i++) {
+        struct stat st;
+        if (stat(opts->paths[i], &st) == 0)
+            continue;
+        int err = errno;
+        const char *near = i == 0 ? htx_nearest_command(opts->paths[0]) : NULL;
+        struct err e = {0, ""};
+        if (near) {
+            err_set(&e, ERR_USAGE, "'%s' is not a file or a command; did you mean 'htx %s'?",
+                    opts->paths[0], near);
+            return app_fail(&e);
+        }
+        err_set(&e, ERR_IO, "%s: %s", opts->paths[i], strerror(err));
+        app_fail(&e);
+        return 1;   // bad input, whatever ERR_IO maps to
+    }
+    return 0;
 }

@@ -50,4 +50,10 @@ int app_out_commit(struct app_out *o, FILE *dst, struct err *e);
 /* Drops the collected output and frees the buffer. */
 void app_out_discard(struct app_out *o);
 
+/* Before the TUI starts (and asks for a terminal): every PATH must exist.
+ * A first word that is no file but nearly a command is a typo of the
+ * command ("htx reprot x"). Returns 0, or the exit status after saying why
+ * on stderr (2 for a likely typo, 1 for a missing file). */
+int app_check_paths(const struct htx_options *opts);
+
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "app/diff_request.h"
+#include "analysis/diff_triage.h"
 #include "cli/diff_out.h"
 #include "app/format.h"
 #include "app/session.h"
@@ -151,6 +152,32 @@ static int write_report(const struct htx_options *opts, const struct side *sides
     return app_out_commit(&out, stdout, &e) ? app_fail(&e) : 0;
 }
 
+/* ---- triage ---------------------------------------------------------------- */
+
+/* Under htx the compare tables gain the per-call change and a time marker
+ * next to HTA's count category (with the legend as their note); under hta
+ * they stay HTA's. --sort=delta/--top order and cut them under both, as the
+ * user asked. */
+static int triage_tables(const struct htx_options *opts, bool hta, struct table_list *tl,
+                         struct arena *a)
+{
+    for (size_t i = 0; i < tl->count; i++) {
+        struct table *t = tl->tables[i];
+        if (strcmp(t->name, "compare_traces") != 0 && strcmp(t->name, "compare_traces_by_rank") != 0)
+            continue;
+        if (!hta) {
+            struct table *x = diff_triage_table(t, a);
+            if (!x)
+                return ERR_NOMEM;
+            tl->tables[i] = t = x;
+        }
+        if ((opts->diff_sort_delta || opts->diff_top > 0) &&
+            diff_sort_by_delta(t, (size_t)opts->diff_top) < 0)
+            return ERR_NOMEM;
+    }
+    return 0;
+}
+
 /* ---- the command ----------------------------------------------------------- */
 
 static enum diff_device device_of(enum htx_device d)
@@ -179,6 +206,10 @@ static int diff_report(const struct htx_options *opts, struct side *sides, struc
     struct err e = {0, ""};
     if (diff_run(sides[0].m, sides[1].m, &ro, a, &out, &e))
         return fail("diff", &e);
+    if (triage_tables(opts, hta, &out.tables, a) < 0) {
+        err_set(&e, ERR_NOMEM, "out of memory");
+        return fail("diff", &e);
+    }
     size_t crossed = 0;
     if (opts->has_fail_on_regression) {
         int rc = run_gate(opts, &sides[0], &sides[1], a, &out, &crossed);

@@ -1,6 +1,8 @@
 #include "config.h"
 #include "cli/diff_out.h"
 
+#include "cli/diff_fit.h"
+
 #include <inttypes.h>
 #include <string.h>
 
@@ -42,9 +44,10 @@ static int write_text(FILE *f, const struct format_opts *fo, const struct diff_o
     fprintf(f, "htx %s diff: %s semantics\n", PACKAGE_VERSION, hta ? "hta" : "htx");
     text_side(f, &sides[0]);
     text_side(f, &sides[1]);
+    int width = diff_text_width();
     for (size_t i = 0; i < tl->count; i++) {
         fputc('\n', f);
-        if (format_table_text(f, tl->tables[i], fo) < 0)
+        if (diff_write_text_table(f, tl->tables[i], fo, hta, width) < 0)
             return -1;
     }
     return 0;

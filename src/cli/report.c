@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/kernel_summary.h"
 #include "app/session.h"
 
 /* `htx report`: runs the analyses --analysis names (all by default) over
@@ -15,6 +16,31 @@ static void output_opts(const struct htx_options *opts, struct format_opts *fo)
     format_opts_default(fo);
     fo->ascii = opts->ascii;
     fo->short_names = opts->short_names;
+}
+
+/* Under --semantics=htx the kernel tables are in triage order: the per-rank
+ * kernel_breakdown by total time with "others" last, preceded by
+ * kernel_summary (one row per kernel over the ranks, with its share). Under
+ * hta both stay HTA's: its row order, no extra table. */
+static int triage_kernel_tables(struct table_list *l, struct arena *scratch)
+{
+    for (size_t t = 0; t < l->count; t++) {
+        if (strcmp(l->tables[t]->name, "kernel_breakdown") != 0)
+            continue;
+        struct table *summary = NULL;
+        if (kernel_breakdown_sort_by_time(l->tables[t]) < 0 ||
+            kernel_summary_table(l->tables[t], scratch, &summary) < 0)
+            return ERR_NOMEM;
+        if (!summary)
+            return 0;
+        if (l->count == TABLE_LIST_MAX)
+            return ERR_LIMIT;
+        memmove(&l->tables[t + 1], &l->tables[t], (l->count - t) * sizeof l->tables[0]);
+        l->tables[t] = summary;
+        l->count++;
+        return 0;
+    }
+    return 0;
 }
 
 /* Runs the chosen analyses into lists[0..*nlists). */
@@ -42,11 +68,30 @@ static int run_analyses(const struct model *m, const struct htx_options *opts,
         struct table_list *l = &lists[(*nlists)++];
         memset(l, 0, sizeof *l);
         int rc = all[i].run(m, &ao, scratch, l, e);
+        if (rc == 0 && opts->semantics == SEMANTICS_HTX && triage_kernel_tables(l, scratch) < 0)
+            rc = err_set(e, ERR_NOMEM, "out of memory");
         if (rc < 0) {
             err_prefix(e, "report: %s", all[i].name);
             return rc;
         }
     }
+    return 0;
+}
+
+/* The kernel types and the overlap are the tables a job whose collectives go
+ * unrecognised gets wrong: say so once, on stderr. */
+static int warn_comm_missing(const struct model *m, const struct htx_options *opts,
+                             struct err *e)
+{
+    if (!opts->analyses[ANALYSIS_KERNELS] && !opts->analyses[ANALYSIS_OVERLAP])
+        return 0;
+    struct analysis_opts ao;
+    htx_options_analysis(opts, &ao);
+    bool missing = false;
+    if (analysis_comm_missing(m, &ao, &missing) < 0)
+        return err_set(e, ERR_NOMEM, "report: out of memory");
+    if (missing)
+        app_warn("%s", ANALYSIS_COMM_MISSING_HINT);
     return 0;
 }
 
@@ -61,7 +106,9 @@ int cli_report_main(const struct htx_options *opts)
     struct table_list lists[ANALYSIS_COUNT];
     size_t nlists = 0;
     struct app_out out = {0};
-    int rc = run_analyses(m, opts, &scratch, lists, &nlists, &e);
+    int rc = warn_comm_missing(m, opts, &e);
+    if (!rc)
+        rc = run_analyses(m, opts, &scratch, lists, &nlists, &e);
     if (!rc)
         rc = app_out_open(&out, &e);
     if (!rc) {

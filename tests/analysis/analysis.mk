@@ -49,3 +49,11 @@ tests_analysis_check_ranks_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(ZLIB_CFLAGS)
 tests_analysis_check_ranks_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(ZLIB_LIBS)
 TESTS += tests/analysis/check_ranks
 endif
+# the kernel summary of the report: one row per kernel over the ranks
+if HAVE_CHECK
+check_PROGRAMS += tests/analysis/check_kernel_summary
+tests_analysis_check_kernel_summary_SOURCES = tests/analysis/check_kernel_summary.c
+tests_analysis_check_kernel_summary_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_analysis_check_kernel_summary_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
+TESTS += tests/analysis/check_kernel_summary
+endif

@@ -428,6 +428,37 @@ START_TEST(classify_should_fix_names_under_htx_rules)
 }
 END_TEST
 
+START_TEST(classify_should_count_expert_parallel_kernels_as_communication_under_htx)
+{
+    static const char *const comm[] = {
+        "void deep_ep::internode::dispatch<true, 8, 16, 4>(int4*, float*, long*, float*)",
+        "void deep_ep::internode::combine<__nv_bfloat16, 4, 0, 8>(int4*, float*)",
+        "void deep_ep::intranode::dispatch<8, 768, 8192>(int4*, float*, int*)",
+        "void deep_ep::intranode::notify_dispatch<8>(int const*, int*, int)",
+        "void deep_ep::internode_ll::dispatch<false, 3, 7168>(void*, float*)",
+        "void dpsk::ep::internode::dispatch<true>(int4*)",
+        "void dpsk::ep::intranode::combine<float>(int4*)",
+        "void mori::moe::EpDispatchInterNodeKernel<__hip_bfloat16>(mori::moe::EpDispatchCombineArgs)",
+        "void mori::moe::EpCombineIntraNodeKernel<float>(mori::moe::EpDispatchCombineArgs)",
+        "void pplx::dispatchKernel<true>(int)",
+        "nvshmemi_transfer_rma_nbi_kernel",
+        "void nvshmemx_barrier_all_block_kernel(int)",
+        NULL};
+    for (size_t i = 0; comm[i]; i++) {
+        ck_assert_int_eq(kernel_classify(comm[i], false), KC_COMMUNICATION);
+        /* HTA's rules do not know them: computation, as HTA reports */
+        ck_assert_int_eq(kernel_classify(comm[i], true), KC_COMPUTATION);
+    }
+    ck_assert_int_eq(kernel_classify("void deep_ep::layout::get_dispatch_layout<256>(long const*)",
+                                     false), KC_COMPUTATION);
+    ck_assert_int_eq(kernel_classify("void deep_ep::internode::get_dispatch_layout<256>(int)",
+                                     false), KC_COMPUTATION);
+    ck_assert_int_eq(kernel_classify("void sleep::internode::foo()", false), KC_COMPUTATION);
+    ck_assert_int_eq(kernel_classify("my_nvshmemish_kernel", false), KC_COMPUTATION);
+    ck_assert_int_eq(kernel_classify("nvshmem", false), KC_COMPUTATION);
+}
+END_TEST
+
 static void check_short(const char *in, const char *want)
 {
     char out[256];
@@ -486,6 +517,7 @@ static Suite *common_suite(void)
     TCase *names = tcase_create("names");
     tcase_add_test(names, classify_should_follow_hta_rules);
     tcase_add_test(names, classify_should_fix_names_under_htx_rules);
+    tcase_add_test(names, classify_should_count_expert_parallel_kernels_as_communication_under_htx);
     tcase_add_test(names, shorten_name_should_follow_spec_examples);
     suite_add_tcase(s, names);
     return s;

@@ -6,3 +6,11 @@ tests_app_check_app_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS)
 tests_app_check_app_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
 TESTS += tests/app/check_app
 endif
+# the config file ($XDG_CONFIG_HOME/htx/config) against hostile lines
+if HAVE_CHECK
+check_PROGRAMS += tests/app/check_prefs
+tests_app_check_prefs_SOURCES = tests/app/check_prefs.c
+tests_app_check_prefs_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_app_check_prefs_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
+TESTS += tests/app/check_prefs
+endif

@@ -24,4 +24,31 @@ expect 0 "$HTX" diff --report --semantics=hta --short-names --device=gpu "$C" "$
 # the same trace on both sides: nothing changes, and HTA keeps integer columns
 expect 0 "$HTX" diff --report --semantics=hta --format=csv "$C" "$C" &&
     same_as_masked hta_same.csv
+# htx: a time marker beside HTA's count category (gemm_kernel: same count,
+# 1.5x per call), the per-call change in %, and --sort=delta --top=N
+expect 0 "$HTX" diff --report --sort=delta --top=3 "$C" "$T" &&
+    same_as_masked htx_delta_top3.txt
+expect 0 "$HTX" diff --report --format=csv --device=gpu "$C" "$T"
+grep -q '^gemm_kernel,2,200,2,300,0,100,=,100,150,50,50,slower' "$tmp/out" ||
+    fail "gemm_kernel lacks its time marker"
+expect 0 "$HTX" diff --report --semantics=hta --format=csv --sort=delta --top=1 "$C" "$T"
+[ "$(wc -l <"$tmp/out")" -ge 3 ] && ! grep -q 'time_change' "$tmp/out" &&
+    sed -n 3p "$tmp/out" | grep -q '^gemm_kernel,' ||
+    fail "hta --sort=delta --top=1"
+expect 2 "$HTX" diff --report --sort=size "$C" "$T"
+expect 2 "$HTX" diff --report --top=0 "$C" "$T"
+# The text diff fits the width (COLUMNS; 100 in the tests): call counts go
+# first, then names are cut; notes are prose and may wrap.
+COLUMNS=80 expect 0 "$HTX" diff --report "$C" "$T"
+long=$(grep -v '^note: ' "$tmp/out" | while IFS= read -r l; do printf '%s' "$l" | wc -m; done |
+    sort -n | tail -1)
+[ "$long" -le 80 ] || fail "a line of $long columns at COLUMNS=80"
+grep -q 'ctl calls' "$tmp/out" && fail "counts kept at 80 columns"
+COLUMNS=200 expect 0 "$HTX" diff --report "$C" "$T"
+grep -q 'ctl calls' "$tmp/out" || fail "counts dropped at 200 columns"
+# without COLUMNS and without a terminal: 100
+(unset COLUMNS; "$HTX" diff --report "$C" "$T" >"$tmp/out" 2>&1) || fail "diff --report without COLUMNS"
+long=$(grep -v '^note: ' "$tmp/out" | while IFS= read -r l; do printf '%s' "$l" | wc -m; done |
+    sort -n | tail -1)
+[ "$long" -le 100 ] || fail "a line of $long columns by default"
 finish

@@ -48,6 +48,29 @@ expect 0 "$HTX" report --format=json escape.json && valid_json
 expect 0 "$HTX" report --format=json --analysis=sequences --operator=no_such_op job && valid_json
 has out '"frequent_kernel_sequences": []'
 
+# A multi-rank job whose collectives go unrecognised gets a hint on stderr;
+# the job itself (ncclDevKernel) and a DeepEP kernel (htx rules) do not.
+mkdir -p "$tmp/nocomm" "$tmp/deepep"
+for r in rank-0.json; do
+    sed 's/ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm\*)/myAllToAll_kernel(int)/' \
+        "job/$r" >"$tmp/nocomm/$r"
+    sed 's/ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm\*)/void deep_ep::internode::dispatch<true>(int4*)/' \
+        "job/$r" >"$tmp/deepep/$r"
+done
+cp job/rank-1.json.gz "$tmp/nocomm/"
+cp job/rank-1.json.gz "$tmp/deepep/"
+if grep -q ncclDevKernel "$tmp/nocomm/rank-0.json" || zcat job/rank-1.json.gz | grep -q ncclDevKernel; then
+    fail "fixture: the job's one NCCL kernel is not in rank-0.json"
+fi
+expect 0 "$HTX" report --analysis=kernels job && empty err
+expect 0 "$HTX" report --analysis=kernels "$tmp/nocomm" && has err "no communication kernel recognised"
+has err "--comm-patterns"
+expect 0 "$HTX" report --analysis=temporal "$tmp/nocomm" && empty err
+expect 0 "$HTX" report --analysis=kernels --comm-patterns=myAllToAll "$tmp/nocomm" && empty err
+expect 0 "$HTX" report --analysis=overlap "$tmp/deepep" && empty err
+expect 0 "$HTX" report --analysis=overlap --semantics=hta "$tmp/deepep" && has err "no communication kernel"
+expect 0 "$HTX" report --analysis=kernels --rank=0 "$tmp/nocomm" && empty err
+
 # Errors leave stdout empty.
 expect 1 "$HTX" report --format=json bad/truncated.json.gz && empty out
 expect 2 "$HTX" report --format=json --rank=5 job && empty out

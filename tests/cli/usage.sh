@@ -21,7 +21,11 @@ while IFS='|' read -r args message; do
         fail "stderr of htx $args"
     fi
 done <<'CASES'
-|htx: missing PATH (try htx --help)
+--no-color|missing PATH (try htx --help)
+reprot job|'reprot' is not a file or a command; did you mean 'htx report'?
+inof|'inof' is not a file or a command; did you mean 'htx info'?
+difff a b|'difff' is not a file or a command; did you mean 'htx diff'?
+diff --report --sort=size job job|--sort: bad value 'size': expected one of name, delta
 report|htx report: missing PATH (try htx --help)
 info --format=csv job|htx info: --format: bad value 'csv': expected one of text, json
 diff job|htx diff: expected CONTROL and TEST, got 1 path
@@ -45,4 +49,35 @@ report job --rank|--rank: missing value
 info --rank=7 job|--rank: no rank 7 in the loaded traces (ranks 0-1)
 info --iteration=9 job|--iteration: no ProfilerStep#9 in the loaded traces
 CASES
+
+# First contact: htx alone says what it is for (stderr, exit 2), not
+# "htx: htx: missing PATH".
+expect 2 "$HTX" && empty out && has err "usage: htx [OPTIONS] PATH..." && has err "htx report"
+if grep -q "htx: htx" "$tmp/err"; then
+    fail "htx alone still says 'htx: htx'"
+fi
+# Without a terminal, a missing path is bad input (1), before "needs a
+# terminal" (2); a word far from every command is a path, not a typo.
+expect 1 "$HTX" /nonexistent </dev/null && has err "/nonexistent: No such file or directory"
+expect 1 "$HTX" job /nonexistent </dev/null && has err "/nonexistent: No such file or directory"
+expect 1 "$HTX" xyzzy </dev/null && has err "xyzzy: No such file or directory"
+expect 2 "$HTX" job </dev/null && has err "needs a terminal"
+# a file named like a command is still a path
+mkdir -p "$tmp/typo" && cp job/rank-0.json "$tmp/typo/reprot"
+(cd "$tmp/typo" && "$HTX" reprot </dev/null >/dev/null 2>"$tmp/typo/err") || true
+grep -q "needs a terminal" "$tmp/typo/err" || fail "an existing file 'reprot' is taken for a typo"
+# The config file: applied before the flags, bad lines named by file and line.
+mkdir -p "$tmp/xdg/htx"
+export XDG_CONFIG_HOME="$tmp/xdg"
+printf '# prefs\nsort = delta\nwindow = 3\n' >"$tmp/xdg/htx/config"
+expect 2 "$HTX" report job && has err "$tmp/xdg/htx/config:3: unknown key 'window'" && empty out
+expect 0 "$HTX" --help && has out "Usage:"
+printf 'comm-patterns = void sgemm\n' >"$tmp/xdg/htx/config"
+expect 0 "$HTX" report --analysis=kernels job && has out "void sgemm_kernel<float>(float*, int)                  COMMUNICATION"
+expect 0 "$HTX" report --analysis=kernels --comm-patterns=xyz job &&
+    has out "void sgemm_kernel<float>(float*, int)                  COMPUTATION"
+unset XDG_CONFIG_HOME
+mkdir -p "$HOME/.config/htx" && printf 'color\n' >"$HOME/.config/htx/config"
+expect 2 "$HTX" info job && has err "$HOME/.config/htx/config:1: expected 'key = value'"
+rm -f "$HOME/.config/htx/config"
 finish
