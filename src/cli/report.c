@@ -43,7 +43,9 @@ static int triage_kernel_tables(struct table_list *l, struct arena *scratch)
     return 0;
 }
 
-/* Runs the chosen analyses into lists[0..*nlists). */
+/* Runs the chosen analyses into lists[0..*nlists), at most
+ * REPORT_MAX_LISTS. */
+#define REPORT_MAX_LISTS (ANALYSIS_COUNT + 1)
 static int run_analyses(const struct model *m, const struct htx_options *opts,
                         struct arena *scratch, struct table_list *lists, size_t *nlists,
                         struct err *e)
@@ -54,7 +56,9 @@ static int run_analyses(const struct model *m, const struct htx_options *opts,
     const struct analysis_info *all = analysis_list(&count);
     *nlists = 0;
     /* Text reports open with the straggler ranking: in a multi-rank job the
-     * first question is which rank holds the others back. */
+     * first question is which rank holds the others back. Its longer
+     * per-iteration table goes to the end. */
+    struct table_list deferred = {0};
     size_t order[ANALYSIS_COUNT], n = 0;
     if (opts->format == HTX_FORMAT_TEXT)
         order[n++] = ANALYSIS_STRAGGLERS;
@@ -74,6 +78,16 @@ static int run_analyses(const struct model *m, const struct htx_options *opts,
             err_prefix(e, "report: %s", all[i].name);
             return rc;
         }
+        if (k == 0 && opts->format == HTX_FORMAT_TEXT && all[i].id == ANALYSIS_STRAGGLERS) {
+            while (l->count > 1)
+                deferred.tables[deferred.count++] = l->tables[--l->count];
+        }
+    }
+    if (deferred.count) {
+        struct table_list *l = &lists[(*nlists)++];
+        memset(l, 0, sizeof *l);
+        while (deferred.count)  /* back in their own order */
+            l->tables[l->count++] = deferred.tables[--deferred.count];
     }
     return 0;
 }
@@ -103,7 +117,7 @@ int cli_report_main(const struct htx_options *opts)
         return app_fail(&e);
     struct arena scratch;
     arena_init(&scratch, 1 << 20);
-    struct table_list lists[ANALYSIS_COUNT];
+    struct table_list lists[REPORT_MAX_LISTS];
     size_t nlists = 0;
     struct app_out out = {0};
     int rc = warn_comm_missing(m, opts, &e);
