@@ -359,8 +359,10 @@ static int gather_rank(struct gather *g, uint32_t ri)
     free(pos);
     free(ops);
     /* Occurrence indices of the order-matched ones, per key and iteration. */
-    struct raw *rs = g->raws + first;
     size_t k = g->nraws - first;
+    if (k == 0)   /* no raw yet: g->raws may be NULL, and NULL + 0 is UB */
+        return 0;
+    struct raw *rs = g->raws + first;
     sort_n(rs, k, sizeof *rs, cmp_occurrence);
     int64_t occ = 0;
     for (size_t i = 0; i < k; i++) {

@@ -48,7 +48,7 @@ build=$(cd "$build" && pwd)
 sanitize="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
 cflags="-std=c11 -g -O1 -fno-omit-frame-pointer $sanitize -I$srcdir/src -I$build -I$srcdir/tests/fuzz
         $(pkg-config --cflags libcjson zlib)"
-newest_header=$(cd "$srcdir" && ls -t src/*/*.h tests/fuzz/*.h | head -1)
+newest_header=$(cd "$srcdir" && ls -t src/*/*.h src/*/*/*.h tests/fuzz/*.h | head -1)
 
 # compile SOURCE...: one object per source, rebuilt when the source or any
 # header is newer; prints the object names.
@@ -65,12 +65,12 @@ compile() {
     done
 }
 
-core=$(cd "$srcdir" && ls src/util/*.c src/trace/*.c src/model/*.c src/analysis/*.c src/cli/format_*.c)
+core=$(cd "$srcdir" && ls src/util/*.c src/trace/*.c src/model/*.c src/analysis/*.c src/app/format_*.c)
 # shellcheck disable=SC2086
 core_objs=$(compile $core)
 common_obj=$(compile tests/fuzz/fuzz_common.c)
 # The curses-free part of the TUI, for the text target.
-ui_objs=$(compile src/ui/text.c src/ui/grid.c src/ui/layout.c src/ui/keys.c)
+ui_objs=$(compile src/ui/widgets/text.c src/ui/widgets/grid.c src/ui/widgets/layout.c src/ui/widgets/keys.c)
 
 # ---- seeds cut at run time ----
 seeds=$out/seeds
