@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "summary/htxs.h"
+#include "summary/shard.h"
 #include "summary/source.h"
 #include "summary/write.h"
 
@@ -232,6 +233,66 @@ START_TEST(writer_should_refuse_overwrite_and_detect_stale_sources)
 }
 END_TEST
 
+/* A fake environment: pairs of name, value; set by each test. */
+static const char *const *fake_env;
+
+static const char *fake_getenv(const char *name)
+{
+    for (size_t i = 0; fake_env[i]; i += 2)
+        if (strcmp(fake_env[i], name) == 0)
+            return fake_env[i + 1];
+    return NULL;
+}
+
+static int shard_of(const char *arg, const char *const *env, struct htxs_shard *s, struct err *e)
+{
+    fake_env = env;
+    return htxs_shard_parse(s, arg, fake_getenv, e);
+}
+
+START_TEST(shard_should_come_from_the_option_or_the_scheduler)
+{
+    struct htxs_shard s;
+    struct err e;
+    static const char *const none[] = {NULL};
+    ck_assert_int_eq(shard_of("2/5", none, &s, &e), 0);
+    ck_assert_int_eq(s.index, 2);
+    ck_assert_int_eq(s.count, 5);
+    ck_assert(htxs_shard_owns(&s, 7) && !htxs_shard_owns(&s, 8));
+    ck_assert_int_eq(shard_of("5/5", none, &s, &e), ERR_USAGE);
+    ck_assert_int_eq(shard_of("0/0", none, &s, &e), ERR_USAGE);
+    ck_assert_int_eq(shard_of("1/", none, &s, &e), ERR_USAGE);
+    ck_assert_int_eq(shard_of("-1/4", none, &s, &e), ERR_USAGE);
+    ck_assert_int_eq(shard_of("1/4x", none, &s, &e), ERR_USAGE);
+    ck_assert_int_eq(shard_of("auto", none, &s, &e), 0);
+    ck_assert_int_eq(s.index, 0);
+    ck_assert_int_eq(s.count, 1);
+
+    /* A job array wins over the srun step variables that are also set inside it. */
+    static const char *const array[] = {"SLURM_ARRAY_TASK_ID", "4", "SLURM_ARRAY_TASK_COUNT", "4",
+                                        "SLURM_ARRAY_TASK_MIN", "1", "SLURM_PROCID", "0",
+                                        "SLURM_NTASKS", "1", NULL};
+    ck_assert_int_eq(shard_of("auto", array, &s, &e), 0);
+    ck_assert_int_eq(s.index, 3);
+    ck_assert_int_eq(s.count, 4);
+    static const char *const srun[] = {"SLURM_PROCID", "1", "SLURM_NTASKS", "2", NULL};
+    ck_assert_int_eq(shard_of("auto", srun, &s, &e), 0);
+    ck_assert_int_eq(s.index, 1);
+    ck_assert_int_eq(s.count, 2);
+    static const char *const ompi[] = {"OMPI_COMM_WORLD_RANK", "3", "OMPI_COMM_WORLD_SIZE", "8", NULL};
+    ck_assert_int_eq(shard_of("auto", ompi, &s, &e), 0);
+    ck_assert_int_eq(s.index, 3);
+    static const char *const pmi[] = {"PMI_RANK", "6", "PMI_SIZE", "7", NULL};
+    ck_assert_int_eq(shard_of("auto", pmi, &s, &e), 0);
+    ck_assert_int_eq(s.index, 6);
+    static const char *const half[] = {"SLURM_PROCID", "1", NULL};
+    ck_assert_int_eq(shard_of("auto", half, &s, &e), ERR_USAGE);
+    ck_assert_ptr_nonnull(strstr(e.msg, "SLURM_NTASKS"));
+    static const char *const out_of_range[] = {"PMI_RANK", "7", "PMI_SIZE", "7", NULL};
+    ck_assert_int_eq(shard_of("auto", out_of_range, &s, &e), ERR_USAGE);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("summary");
@@ -244,6 +305,7 @@ int main(void)
     tcase_add_test(tc, summary_should_name_wrong_magic_version_and_checksum);
     tcase_add_test(tc, summary_should_refuse_section_lengths_past_the_end);
     tcase_add_test(tc, writer_should_refuse_overwrite_and_detect_stale_sources);
+    tcase_add_test(tc, shard_should_come_from_the_option_or_the_scheduler);
     suite_add_tcase(s, tc);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
