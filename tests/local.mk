@@ -6,6 +6,7 @@ include $(srcdir)/tests/util/util.mk
 include $(srcdir)/tests/trace/trace.mk
 include $(srcdir)/tests/model/model.mk
 include $(srcdir)/tests/analysis/analysis.mk
+include $(srcdir)/tests/summary/summary.mk
 include $(srcdir)/tests/app/app.mk
 include $(srcdir)/tests/cli/cli.mk
 include $(srcdir)/tests/ui/ui.mk

@@ -1,0 +1,325 @@
+#include "config.h"
+
+#include "summary/htxs.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint32_t htxs_crc32(uint32_t crc, const void *p, size_t n)
+{
+    static uint32_t table[256];
+    static int ready;
+    if (!ready) { /* idempotent, so a race between threads writes equal values */
+        for (uint32_t i = 0; i < 256; i++) {
+            uint32_t c = i;
+            for (int k = 0; k < 8; k++)
+                c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+            table[i] = c;
+        }
+        ready = 1;
+    }
+    const uint8_t *b = p;
+    crc = ~crc;
+    for (size_t i = 0; i < n; i++)
+        crc = table[(crc ^ b[i]) & 0xFF] ^ (crc >> 8);
+    return ~crc;
+}
+
+static void le_store(uint8_t *p, uint64_t v, int n)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t le_load(const uint8_t *p, int n)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < n; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+void htxs_writer_init(struct htxs_writer *w)
+{
+    memset(w, 0, sizeof *w);
+    w->len = HTXS_HEADER_LEN; /* filled in by finish */
+}
+
+void htxs_writer_fini(struct htxs_writer *w)
+{
+    free(w->buf);
+    memset(w, 0, sizeof *w);
+}
+
+static uint8_t *reserve(struct htxs_writer *w, size_t n)
+{
+    if (w->failed)
+        return NULL;
+    if (n > HTXS_MAX_FILE || w->len + n > HTXS_MAX_FILE) {
+        w->failed = 1;
+        return NULL;
+    }
+    if (w->len + n > w->cap) {
+        size_t cap = w->cap ? w->cap : 4096;
+        while (cap < w->len + n)
+            cap *= 2;
+        uint8_t *b = realloc(w->buf, cap);
+        if (!b) {
+            w->failed = 1;
+            return NULL;
+        }
+        if (!w->buf)
+            memset(b, 0, HTXS_HEADER_LEN);
+        w->buf = b;
+        w->cap = cap;
+    }
+    uint8_t *p = w->buf + w->len;
+    w->len += n;
+    return p;
+}
+
+void htxs_put_bytes(struct htxs_writer *w, const void *p, size_t n)
+{
+    uint8_t *d = reserve(w, n);
+    if (d && n)
+        memcpy(d, p, n);
+}
+
+void htxs_put_u32(struct htxs_writer *w, uint32_t v)
+{
+    uint8_t *d = reserve(w, 4);
+    if (d)
+        le_store(d, v, 4);
+}
+
+void htxs_put_u64(struct htxs_writer *w, uint64_t v)
+{
+    uint8_t *d = reserve(w, 8);
+    if (d)
+        le_store(d, v, 8);
+}
+
+void htxs_put_i64(struct htxs_writer *w, int64_t v) { htxs_put_u64(w, (uint64_t)v); }
+
+void htxs_put_f64(struct htxs_writer *w, double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    htxs_put_u64(w, bits);
+}
+
+void htxs_put_str(struct htxs_writer *w, const char *s, size_t n)
+{
+    if (n > UINT32_MAX) {
+        w->failed = 1;
+        return;
+    }
+    htxs_put_u32(w, (uint32_t)n);
+    htxs_put_bytes(w, s, n);
+}
+
+void htxs_begin_section(struct htxs_writer *w, uint32_t kind)
+{
+    if (w->section_start)
+        w->failed = 1; /* sections do not nest */
+    size_t at = w->len;
+    htxs_put_u32(w, kind);
+    htxs_put_u32(w, 0);
+    htxs_put_u64(w, 0);
+    if (!w->failed)
+        w->section_start = at;
+}
+
+void htxs_end_section(struct htxs_writer *w)
+{
+    if (!w->section_start) {
+        w->failed = 1;
+        return;
+    }
+    if (!w->failed)
+        le_store(w->buf + w->section_start + 8, w->len - w->section_start - HTXS_SECTION_HEADER_LEN, 8);
+    w->section_start = 0;
+    w->sections++;
+}
+
+int htxs_writer_finish(struct htxs_writer *w, const uint8_t **out, size_t *len, struct err *e)
+{
+    if (w->section_start)
+        w->failed = 1;
+    uint8_t *crc = reserve(w, HTXS_TRAILER_LEN);
+    if (w->failed || !crc)
+        return err_set(e, ERR_NOMEM, "summary too large or out of memory");
+    memcpy(w->buf, HTXS_MAGIC, HTXS_MAGIC_LEN); /* includes the NUL */
+    le_store(w->buf + 8, HTXS_MAJOR, 2);
+    le_store(w->buf + 10, HTXS_MINOR, 2);
+    le_store(w->buf + 12, w->sections, 4);
+    le_store(w->buf + 16, w->len, 8);
+    le_store(crc, htxs_crc32(0, w->buf, w->len - HTXS_TRAILER_LEN), 4);
+    *out = w->buf;
+    *len = w->len;
+    return 0;
+}
+
+int htxs_parse(struct htxs_doc *doc, const uint8_t *buf, size_t len, const char *name, struct err *e)
+{
+    memset(doc, 0, sizeof *doc);
+    if (len < HTXS_MAGIC_LEN || memcmp(buf, HTXS_MAGIC, HTXS_MAGIC_LEN) != 0)
+        return err_set(e, ERR_PARSE, "%s: not an htx summary (wrong magic)", name);
+    if (len < HTXS_HEADER_LEN + HTXS_TRAILER_LEN)
+        return err_set(e, ERR_PARSE, "%s: truncated summary (%zu bytes)", name, len);
+    uint16_t major = (uint16_t)le_load(buf + 8, 2), minor = (uint16_t)le_load(buf + 10, 2);
+    if (major != HTXS_MAJOR)
+        return err_set(e, ERR_PARSE, "%s: summary format version %u.%u, this htx reads %u.x", name,
+                       major, minor, HTXS_MAJOR);
+    uint32_t nsections = (uint32_t)le_load(buf + 12, 4);
+    uint64_t declared = le_load(buf + 16, 8);
+    if (declared != len)
+        return err_set(e, ERR_PARSE, "%s: truncated summary (%zu of %llu bytes)", name, len,
+                       (unsigned long long)declared);
+    uint32_t want = (uint32_t)le_load(buf + len - HTXS_TRAILER_LEN, 4);
+    if (htxs_crc32(0, buf, len - HTXS_TRAILER_LEN) != want)
+        return err_set(e, ERR_PARSE, "%s: bad checksum (corrupt summary)", name);
+    /* A section needs at least its header, which bounds the count before allocating. */
+    size_t body = len - HTXS_HEADER_LEN - HTXS_TRAILER_LEN;
+    if (nsections > body / HTXS_SECTION_HEADER_LEN)
+        return err_set(e, ERR_PARSE, "%s: %u sections cannot fit in %zu bytes", name, nsections, len);
+    struct htxs_section *s = calloc(nsections ? nsections : 1, sizeof *s);
+    if (!s)
+        return err_set(e, ERR_NOMEM, "%s: out of memory", name);
+    size_t at = HTXS_HEADER_LEN, end = len - HTXS_TRAILER_LEN;
+    for (uint32_t i = 0; i < nsections; i++) {
+        if (end - at < HTXS_SECTION_HEADER_LEN) {
+            free(s);
+            return err_set(e, ERR_PARSE, "%s: section %u header past the end", name, i);
+        }
+        uint64_t n = le_load(buf + at + 8, 8);
+        at += HTXS_SECTION_HEADER_LEN;
+        if (n > end - at) {
+            free(s);
+            return err_set(e, ERR_PARSE, "%s: section %u (%llu bytes) past the end", name, i,
+                           (unsigned long long)n);
+        }
+        s[i].kind = (uint32_t)le_load(buf + at - HTXS_SECTION_HEADER_LEN, 4);
+        s[i].data = buf + at;
+        s[i].len = n;
+        at += (size_t)n;
+    }
+    if (at != end) {
+        free(s);
+        return err_set(e, ERR_PARSE, "%s: %zu stray bytes after the last section", name, end - at);
+    }
+    doc->major = major;
+    doc->minor = minor;
+    doc->nsections = nsections;
+    doc->sections = s;
+    return 0;
+}
+
+int htxs_load_file(struct htxs_doc *doc, const char *path, struct err *e)
+{
+    memset(doc, 0, sizeof *doc);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+    uint8_t *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len == cap) {
+            if (cap >= HTXS_MAX_FILE) {
+                free(buf);
+                fclose(f);
+                return err_set(e, ERR_LIMIT, "%s: larger than any summary (> 1 GiB)", path);
+            }
+            cap = cap ? cap * 2 : 65536;
+            uint8_t *b = realloc(buf, cap + 1);
+            if (!b) {
+                free(buf);
+                fclose(f);
+                return err_set(e, ERR_NOMEM, "%s: out of memory", path);
+            }
+            buf = b;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    int failed = ferror(f);
+    fclose(f);
+    if (failed) {
+        free(buf);
+        return err_set(e, ERR_IO, "%s: read error", path);
+    }
+    int rc = htxs_parse(doc, buf, len, path, e);
+    if (rc) {
+        free(buf);
+        return rc;
+    }
+    doc->owned = buf;
+    return 0;
+}
+
+void htxs_doc_fini(struct htxs_doc *doc)
+{
+    free(doc->sections);
+    free(doc->owned);
+    memset(doc, 0, sizeof *doc);
+}
+
+const struct htxs_section *htxs_find(const struct htxs_doc *doc, uint32_t kind)
+{
+    for (uint32_t i = 0; i < doc->nsections; i++)
+        if (doc->sections[i].kind == kind)
+            return &doc->sections[i];
+    return NULL;
+}
+
+void htxs_cur_init(struct htxs_cur *c, const struct htxs_section *s)
+{
+    c->p = s->data;
+    c->end = s->data + s->len;
+    c->bad = 0;
+}
+
+static const uint8_t *take(struct htxs_cur *c, size_t n)
+{
+    if (c->bad || (size_t)(c->end - c->p) < n) {
+        c->bad = 1;
+        return NULL;
+    }
+    const uint8_t *p = c->p;
+    c->p += n;
+    return p;
+}
+
+uint32_t htxs_get_u32(struct htxs_cur *c)
+{
+    const uint8_t *p = take(c, 4);
+    return p ? (uint32_t)le_load(p, 4) : 0;
+}
+
+uint64_t htxs_get_u64(struct htxs_cur *c)
+{
+    const uint8_t *p = take(c, 8);
+    return p ? le_load(p, 8) : 0;
+}
+
+int64_t htxs_get_i64(struct htxs_cur *c) { return (int64_t)htxs_get_u64(c); }
+
+double htxs_get_f64(struct htxs_cur *c)
+{
+    uint64_t bits = htxs_get_u64(c);
+    double v;
+    memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
+const char *htxs_get_str(struct htxs_cur *c, size_t *n)
+{
+    uint32_t len = htxs_get_u32(c);
+    const uint8_t *p = take(c, len);
+    *n = p ? len : 0;
+    return p ? (const char *)p : "";
+}

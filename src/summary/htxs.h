@@ -1,0 +1,104 @@
+#ifndef HTX_SUMMARY_HTXS_H
+#define HTX_SUMMARY_HTXS_H
+
+/* The container of a rank summary file (rank-NNNNN.htxs, issue 12).
+ *
+ * Layout, all integers little-endian, no pointers, no padding:
+ *   header   magic "HTXSUMM\0" (8) | u16 major | u16 minor | u32 section count | u64 file length
+ *   section  u32 kind | u32 reserved (0) | u64 payload length | payload   (repeated)
+ *   trailer  u32 CRC-32 (IEEE, as zlib's crc32) of every byte before it
+ *
+ * Sections are typed so a later kind (e.g. the collectives of issue 13) is
+ * one writer and one reader function: readers of the same major version skip
+ * kinds they do not know; another major version is refused. The reader
+ * treats the file as hostile and validates the whole file (length, checksum,
+ * every section bound) before handing out any section, so a bad file is
+ * never half-read. */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/err.h"
+
+#define HTXS_MAGIC "HTXSUMM"
+#define HTXS_MAGIC_LEN 8
+#define HTXS_MAJOR 1
+#define HTXS_MINOR 0
+#define HTXS_HEADER_LEN 24
+#define HTXS_SECTION_HEADER_LEN 16
+#define HTXS_TRAILER_LEN 4
+/* Summaries are small (< 2 % of a trace); anything bigger is refused. */
+#define HTXS_MAX_FILE ((uint64_t)1 << 30)
+
+enum htxs_kind {
+    HTXS_SOURCE = 1, /* struct htxs_source: the trace this summary was made from */
+};
+
+/* Writer: an in-memory buffer that grows; any failure is sticky and reported
+ * by htxs_writer_finish, so callers can chain puts without checks. */
+struct htxs_writer {
+    uint8_t *buf;
+    size_t len, cap;
+    size_t section_start; /* offset of the open section's header, or 0 */
+    uint32_t sections;
+    int failed;
+};
+
+void htxs_writer_init(struct htxs_writer *w);
+void htxs_writer_fini(struct htxs_writer *w);
+void htxs_begin_section(struct htxs_writer *w, uint32_t kind);
+void htxs_end_section(struct htxs_writer *w);
+void htxs_put_u32(struct htxs_writer *w, uint32_t v);
+void htxs_put_u64(struct htxs_writer *w, uint64_t v);
+void htxs_put_i64(struct htxs_writer *w, int64_t v);
+void htxs_put_f64(struct htxs_writer *w, double v);
+void htxs_put_bytes(struct htxs_writer *w, const void *p, size_t n);
+/* A string: u32 length then the bytes (no NUL). */
+void htxs_put_str(struct htxs_writer *w, const char *s, size_t n);
+/* Writes header and checksum; on success *out and *len point into w (owned by w). */
+int htxs_writer_finish(struct htxs_writer *w, const uint8_t **out, size_t *len, struct err *e);
+
+/* Reader over a validated buffer. */
+struct htxs_section {
+    uint32_t kind;
+    const uint8_t *data;
+    uint64_t len;
+};
+
+struct htxs_doc {
+    uint8_t *owned; /* file contents when loaded by htxs_load_file */
+    uint16_t major, minor;
+    uint32_t nsections;
+    struct htxs_section *sections;
+};
+
+/* Validates buf (name is used in messages) and indexes its sections; buf must
+ * outlive doc. Errors: ERR_PARSE naming what is wrong (magic, version,
+ * truncated, checksum, section bounds). */
+int htxs_parse(struct htxs_doc *doc, const uint8_t *buf, size_t len, const char *name, struct err *e);
+int htxs_load_file(struct htxs_doc *doc, const char *path, struct err *e);
+void htxs_doc_fini(struct htxs_doc *doc);
+/* The first section of that kind, or NULL. */
+const struct htxs_section *htxs_find(const struct htxs_doc *doc, uint32_t kind);
+
+/* Bounds-checked cursor over one section; a read past the end sets bad and
+ * yields zeros, so a reader checks bad once at the end. */
+struct htxs_cur {
+    const uint8_t *p, *end;
+    int bad;
+};
+
+void htxs_cur_init(struct htxs_cur *c, const struct htxs_section *s);
+uint32_t htxs_get_u32(struct htxs_cur *c);
+uint64_t htxs_get_u64(struct htxs_cur *c);
+int64_t htxs_get_i64(struct htxs_cur *c);
+double htxs_get_f64(struct htxs_cur *c);
+/* A string as written by htxs_put_str: points into the section, not NUL-terminated. */
+const char *htxs_get_str(struct htxs_cur *c, size_t *n);
+
+/* CRC-32 (IEEE 802.3, reflected, init and xorout 0xFFFFFFFF): the same value
+ * as zlib's crc32(). Hand-rolled because zlib belongs to src/trace only
+ * (tests/layering.sh) and a table CRC is a few lines. */
+uint32_t htxs_crc32(uint32_t crc, const void *p, size_t n);
+
+#endif

@@ -1,0 +1,100 @@
+#include "config.h"
+
+#include "summary/source.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static uint64_t fnv1a(uint64_t h, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+static int hash_span(FILE *f, int64_t offset, uint64_t *out, uint8_t *buf)
+{
+    if (fseeko(f, (off_t)offset, SEEK_SET) != 0)
+        return -1;
+    size_t got = fread(buf, 1, (size_t)HTXS_HASH_SPAN, f);
+    if (ferror(f))
+        return -1;
+    *out = fnv1a(0xcbf29ce484222325ull, buf, got);
+    return 0;
+}
+
+int htxs_source_of(struct htxs_source *src, const char *path, struct err *e)
+{
+    memset(src, 0, sizeof *src);
+    size_t n = strlen(path);
+    if (n >= sizeof src->path)
+        return err_set(e, ERR_LIMIT, "%s: path too long for a summary", path);
+    memcpy(src->path, path, n + 1);
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+    src->size = (int64_t)st.st_size;
+    src->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+    uint8_t *buf = malloc((size_t)HTXS_HASH_SPAN);
+    int rc = buf ? 0 : -1;
+    if (!rc)
+        rc = hash_span(f, 0, &src->head_hash, buf);
+    if (!rc)
+        rc = hash_span(f, src->size > HTXS_HASH_SPAN ? src->size - HTXS_HASH_SPAN : 0, &src->tail_hash, buf);
+    free(buf);
+    fclose(f);
+    if (rc)
+        return err_set(e, ERR_IO, "%s: cannot read to hash it", path);
+    return 0;
+}
+
+void htxs_source_write(struct htxs_writer *w, const struct htxs_source *src)
+{
+    htxs_begin_section(w, HTXS_SOURCE);
+    htxs_put_str(w, src->path, strlen(src->path));
+    htxs_put_i64(w, src->size);
+    htxs_put_i64(w, src->mtime_ns);
+    htxs_put_u64(w, src->head_hash);
+    htxs_put_u64(w, src->tail_hash);
+    htxs_end_section(w);
+}
+
+int htxs_source_read(struct htxs_source *src, const struct htxs_doc *doc, const char *name, struct err *e)
+{
+    memset(src, 0, sizeof *src);
+    const struct htxs_section *s = htxs_find(doc, HTXS_SOURCE);
+    if (!s)
+        return err_set(e, ERR_PARSE, "%s: summary has no source record", name);
+    struct htxs_cur c;
+    htxs_cur_init(&c, s);
+    size_t n;
+    const char *p = htxs_get_str(&c, &n);
+    src->size = htxs_get_i64(&c);
+    src->mtime_ns = htxs_get_i64(&c);
+    src->head_hash = htxs_get_u64(&c);
+    src->tail_hash = htxs_get_u64(&c);
+    if (c.bad || n >= sizeof src->path || memchr(p, 0, n))
+        return err_set(e, ERR_PARSE, "%s: malformed source record", name);
+    memcpy(src->path, p, n);
+    src->path[n] = 0;
+    return 0;
+}
+
+enum htxs_freshness htxs_source_check(const struct htxs_source *recorded)
+{
+    struct htxs_source now;
+    if (htxs_source_of(&now, recorded->path, NULL) != 0)
+        return HTXS_UNREACHABLE;
+    if (now.size != recorded->size || now.mtime_ns != recorded->mtime_ns ||
+        now.head_hash != recorded->head_hash || now.tail_hash != recorded->tail_hash)
+        return HTXS_STALE;
+    return HTXS_FRESH;
+}

@@ -1,0 +1,39 @@
+#ifndef HTX_SUMMARY_SOURCE_H
+#define HTX_SUMMARY_SOURCE_H
+
+/* The source record of a summary (section HTXS_SOURCE): which trace it was
+ * made from, so that a summary whose trace changed is detected as stale
+ * without reading the whole trace: size, mtime and a hash of the first and
+ * the last MiB (FNV-1a 64, enough to notice a rewrite; not a security hash). */
+
+#include <stdint.h>
+
+#include "summary/htxs.h"
+#include "util/err.h"
+
+#define HTXS_SOURCE_PATH_MAX 4096
+#define HTXS_HASH_SPAN ((int64_t)1 << 20)
+
+struct htxs_source {
+    char path[HTXS_SOURCE_PATH_MAX];
+    int64_t size;
+    int64_t mtime_ns;
+    uint64_t head_hash, tail_hash;
+};
+
+/* Fills src from the file at path (stat + two 1 MiB reads). */
+int htxs_source_of(struct htxs_source *src, const char *path, struct err *e);
+void htxs_source_write(struct htxs_writer *w, const struct htxs_source *src);
+/* Reads the HTXS_SOURCE section of doc; ERR_PARSE if absent or malformed. */
+int htxs_source_read(struct htxs_source *src, const struct htxs_doc *doc, const char *name, struct err *e);
+
+enum htxs_freshness {
+    HTXS_FRESH = 0,
+    HTXS_STALE = 1,       /* the trace is there but changed */
+    HTXS_UNREACHABLE = 2, /* the trace cannot be read from here */
+};
+
+/* Compares the recorded source with the file at its path now. */
+enum htxs_freshness htxs_source_check(const struct htxs_source *recorded);
+
+#endif

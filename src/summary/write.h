@@ -1,0 +1,15 @@
+#ifndef HTX_SUMMARY_WRITE_H
+#define HTX_SUMMARY_WRITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/err.h"
+
+/* Writes len bytes to path through the one file writer (util/outfile.h): a
+ * temp file beside path, moved into place when complete. Refuses an existing
+ * path unless force (ERR_USAGE naming --force), a link and anything but a
+ * regular file. The one place a summary reaches the disk. */
+int htxs_write_file(const char *path, const uint8_t *buf, size_t len, int force, struct err *e);
+
+#endif

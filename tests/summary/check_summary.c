@@ -1,0 +1,315 @@
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "summary/htxs.h"
+#include "summary/shard.h"
+#include "summary/source.h"
+#include "summary/write.h"
+
+/* A small summary: a source record, a section of a kind this reader does not
+ * know (must be skipped) and a section with every field type. */
+enum { KIND_UNKNOWN = 0x7777, KIND_FIELDS = 0x42 };
+
+static void build_small(struct htxs_writer *w, const uint8_t **buf, size_t *len)
+{
+    struct htxs_source src = {.size = 123, .mtime_ns = -5, .head_hash = 1, .tail_hash = 2};
+    strcpy(src.path, "/traces/rank-0.json.gz");
+    htxs_writer_init(w);
+    htxs_source_write(w, &src);
+    htxs_begin_section(w, KIND_UNKNOWN);
+    htxs_put_str(w, "future", 6);
+    htxs_end_section(w);
+    htxs_begin_section(w, KIND_FIELDS);
+    htxs_put_u32(w, 0xDEADBEEFu);
+    htxs_put_i64(w, INT64_MIN);
+    htxs_put_f64(w, 0.1);
+    htxs_put_str(w, "aten::mm", 8);
+    htxs_end_section(w);
+    struct err e;
+    ck_assert_int_eq(htxs_writer_finish(w, buf, len, &e), 0);
+}
+
+START_TEST(crc32_should_match_zlib_check_value)
+{
+    /* The standard CRC-32 check value, equal to zlib's crc32(0, "123456789", 9). */
+    ck_assert_uint_eq(htxs_crc32(0, "123456789", 9), 0xCBF43926u);
+    uint32_t part = htxs_crc32(0, "12345", 5);
+    ck_assert_uint_eq(htxs_crc32(part, "6789", 4), 0xCBF43926u);
+}
+END_TEST
+
+START_TEST(summary_should_round_trip_and_skip_unknown_kinds)
+{
+    struct htxs_writer w;
+    const uint8_t *buf;
+    size_t len;
+    build_small(&w, &buf, &len);
+    struct htxs_doc doc;
+    struct err e;
+    ck_assert_int_eq(htxs_parse(&doc, buf, len, "small.htxs", &e), 0);
+    ck_assert_uint_eq(doc.nsections, 3);
+    struct htxs_source src;
+    ck_assert_int_eq(htxs_source_read(&src, &doc, "small.htxs", &e), 0);
+    ck_assert_str_eq(src.path, "/traces/rank-0.json.gz");
+    ck_assert_int_eq(src.size, 123);
+    ck_assert_int_eq(src.mtime_ns, -5);
+    const struct htxs_section *s = htxs_find(&doc, KIND_FIELDS);
+    ck_assert_ptr_nonnull(s);
+    struct htxs_cur c;
+    htxs_cur_init(&c, s);
+    ck_assert_uint_eq(htxs_get_u32(&c), 0xDEADBEEFu);
+    ck_assert(htxs_get_i64(&c) == INT64_MIN);
+    ck_assert(htxs_get_f64(&c) == 0.1);
+    size_t n;
+    const char *str = htxs_get_str(&c, &n);
+    ck_assert_uint_eq(n, 8);
+    ck_assert(memcmp(str, "aten::mm", 8) == 0);
+    ck_assert_int_eq(c.bad, 0);
+    htxs_get_u32(&c); /* past the end: zero and bad, never a read out of bounds */
+    ck_assert_int_eq(c.bad, 1);
+    ck_assert_ptr_null(htxs_find(&doc, 999));
+    htxs_doc_fini(&doc);
+    htxs_writer_fini(&w);
+}
+END_TEST
+
+START_TEST(summary_should_refuse_every_truncation)
+{
+    struct htxs_writer w;
+    const uint8_t *buf;
+    size_t len;
+    build_small(&w, &buf, &len);
+    for (size_t cut = 0; cut < len; cut++) {
+        /* A copy of exactly cut bytes, so that ASan sees any read past it. */
+        uint8_t *copy = malloc(cut ? cut : 1);
+        memcpy(copy, buf, cut);
+        struct htxs_doc doc;
+        struct err e;
+        err_clear(&e);
+        ck_assert_int_eq(htxs_parse(&doc, copy, cut, "cut.htxs", &e), ERR_PARSE);
+        ck_assert_ptr_nonnull(strstr(e.msg, "cut.htxs"));
+        ck_assert_ptr_null(doc.sections);
+        free(copy);
+    }
+    htxs_writer_fini(&w);
+}
+END_TEST
+
+START_TEST(summary_should_refuse_every_flipped_byte)
+{
+    struct htxs_writer w;
+    const uint8_t *buf;
+    size_t len;
+    build_small(&w, &buf, &len);
+    uint8_t *copy = malloc(len);
+    for (size_t i = 0; i < len; i++) {
+        for (int bit = 0; bit < 8; bit++) {
+            memcpy(copy, buf, len);
+            copy[i] ^= (uint8_t)(1u << bit);
+            struct htxs_doc doc;
+            struct err e;
+            ck_assert_int_eq(htxs_parse(&doc, copy, len, "flip.htxs", &e), ERR_PARSE);
+            ck_assert_ptr_nonnull(strstr(e.msg, "flip.htxs"));
+        }
+    }
+    free(copy);
+    htxs_writer_fini(&w);
+}
+END_TEST
+
+START_TEST(summary_should_name_wrong_magic_version_and_checksum)
+{
+    struct htxs_writer w;
+    const uint8_t *buf;
+    size_t len;
+    build_small(&w, &buf, &len);
+    uint8_t *copy = malloc(len);
+    struct htxs_doc doc;
+    struct err e;
+
+    memcpy(copy, buf, len);
+    copy[0] = '{';
+    ck_assert_int_eq(htxs_parse(&doc, copy, len, "a.htxs", &e), ERR_PARSE);
+    ck_assert_str_eq(e.msg, "a.htxs: not an htx summary (wrong magic)");
+
+    /* Another major version, with a valid checksum so the version is what is reported. */
+    memcpy(copy, buf, len);
+    copy[8] = HTXS_MAJOR + 1;
+    uint32_t crc = htxs_crc32(0, copy, len - 4);
+    for (int i = 0; i < 4; i++)
+        copy[len - 4 + i] = (uint8_t)(crc >> (8 * i));
+    ck_assert_int_eq(htxs_parse(&doc, copy, len, "b.htxs", &e), ERR_PARSE);
+    ck_assert_str_eq(e.msg, "b.htxs: summary format version 2.0, this htx reads 1.x");
+
+    /* A newer minor version of the same major is read. */
+    memcpy(copy, buf, len);
+    copy[10] = HTXS_MINOR + 1;
+    crc = htxs_crc32(0, copy, len - 4);
+    for (int i = 0; i < 4; i++)
+        copy[len - 4 + i] = (uint8_t)(crc >> (8 * i));
+    ck_assert_int_eq(htxs_parse(&doc, copy, len, "c.htxs", &e), 0);
+    htxs_doc_fini(&doc);
+
+    memcpy(copy, buf, len);
+    copy[len - 10] ^= 1;
+    ck_assert_int_eq(htxs_parse(&doc, copy, len, "d.htxs", &e), ERR_PARSE);
+    ck_assert_str_eq(e.msg, "d.htxs: bad checksum (corrupt summary)");
+    free(copy);
+    htxs_writer_fini(&w);
+}
+END_TEST
+
+START_TEST(summary_should_refuse_section_lengths_past_the_end)
+{
+    /* A well-checksummed file whose section claims 2^63 bytes: the bound
+     * check must hold without overflow. */
+    struct htxs_writer w;
+    const uint8_t *buf;
+    size_t len;
+    build_small(&w, &buf, &len);
+    uint8_t *copy = malloc(len);
+    memcpy(copy, buf, len);
+    copy[HTXS_HEADER_LEN + 15] = 0x80;
+    uint32_t crc = htxs_crc32(0, copy, len - 4);
+    for (int i = 0; i < 4; i++)
+        copy[len - 4 + i] = (uint8_t)(crc >> (8 * i));
+    struct htxs_doc doc;
+    struct err e;
+    ck_assert_int_eq(htxs_parse(&doc, copy, len, "e.htxs", &e), ERR_PARSE);
+    ck_assert_ptr_nonnull(strstr(e.msg, "past the end"));
+    free(copy);
+    htxs_writer_fini(&w);
+}
+END_TEST
+
+START_TEST(writer_should_refuse_overwrite_and_detect_stale_sources)
+{
+    char dir[] = "/tmp/htxs-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char trace[64], out[64];
+    snprintf(trace, sizeof trace, "%s/t.json", dir);
+    snprintf(out, sizeof out, "%s/rank-00000.htxs", dir);
+    FILE *f = fopen(trace, "w");
+    fputs("{\"traceEvents\":[]}", f);
+    fclose(f);
+
+    struct htxs_source src;
+    struct err e;
+    ck_assert_int_eq(htxs_source_of(&src, trace, &e), 0);
+    ck_assert_int_eq(src.size, 18);
+    struct htxs_writer w;
+    htxs_writer_init(&w);
+    htxs_source_write(&w, &src);
+    const uint8_t *buf;
+    size_t len;
+    ck_assert_int_eq(htxs_writer_finish(&w, &buf, &len, &e), 0);
+    ck_assert_int_eq(htxs_write_file(out, buf, len, 0, &e), 0);
+    ck_assert_int_eq(htxs_write_file(out, buf, len, 0, &e), ERR_USAGE);
+    ck_assert_ptr_nonnull(strstr(e.msg, "--force"));
+    ck_assert_int_eq(htxs_write_file(out, buf, len, 1, &e), 0);
+    htxs_writer_fini(&w);
+
+    struct htxs_doc doc;
+    ck_assert_int_eq(htxs_load_file(&doc, out, &e), 0);
+    struct htxs_source back;
+    ck_assert_int_eq(htxs_source_read(&back, &doc, out, &e), 0);
+    htxs_doc_fini(&doc);
+    ck_assert_int_eq(htxs_source_check(&back), HTXS_FRESH);
+
+    /* Same size, different content: caught by the hash even if mtime were equal. */
+    f = fopen(trace, "w");
+    fputs("{\"traceEvents\":[1]}", f);
+    fclose(f);
+    ck_assert_int_eq(htxs_source_check(&back), HTXS_STALE);
+    unlink(trace);
+    ck_assert_int_eq(htxs_source_check(&back), HTXS_UNREACHABLE);
+    unlink(out);
+    rmdir(dir);
+}
+END_TEST
+
+/* A fake environment: pairs of name, value; set by each test. */
+static const char *const *fake_env;
+
+static const char *fake_getenv(const char *name)
+{
+    for (size_t i = 0; fake_env[i]; i += 2)
+        if (strcmp(fake_env[i], name) == 0)
+            return fake_env[i + 1];
+    return NULL;
+}
+
+static int shard_of(const char *arg, const char *const *env, struct htxs_shard *s, struct err *e)
+{
+    fake_env = env;
+    return htxs_shard_parse(s, arg, fake_getenv, e);
+}
+
+START_TEST(shard_should_come_from_the_option_or_the_scheduler)
+{
+    struct htxs_shard s;
+    struct err e;
+    static const char *const none[] = {NULL};
+    ck_assert_int_eq(shard_of("2/5", none, &s, &e), 0);
+    ck_assert_int_eq(s.index, 2);
+    ck_assert_int_eq(s.count, 5);
+    ck_assert(htxs_shard_owns(&s, 7) && !htxs_shard_owns(&s, 8));
+    ck_assert_int_eq(shard_of("5/5", none, &s, &e), ERR_USAGE);
+    ck_assert_int_eq(shard_of("0/0", none, &s, &e), ERR_USAGE);
+    ck_assert_int_eq(shard_of("1/", none, &s, &e), ERR_USAGE);
+    ck_assert_int_eq(shard_of("-1/4", none, &s, &e), ERR_USAGE);
+    ck_assert_int_eq(shard_of("1/4x", none, &s, &e), ERR_USAGE);
+    ck_assert_int_eq(shard_of("auto", none, &s, &e), 0);
+    ck_assert_int_eq(s.index, 0);
+    ck_assert_int_eq(s.count, 1);
+
+    /* A job array wins over the srun step variables that are also set inside it. */
+    static const char *const array[] = {"SLURM_ARRAY_TASK_ID", "4", "SLURM_ARRAY_TASK_COUNT", "4",
+                                        "SLURM_ARRAY_TASK_MIN", "1", "SLURM_PROCID", "0",
+                                        "SLURM_NTASKS", "1", NULL};
+    ck_assert_int_eq(shard_of("auto", array, &s, &e), 0);
+    ck_assert_int_eq(s.index, 3);
+    ck_assert_int_eq(s.count, 4);
+    static const char *const srun[] = {"SLURM_PROCID", "1", "SLURM_NTASKS", "2", NULL};
+    ck_assert_int_eq(shard_of("auto", srun, &s, &e), 0);
+    ck_assert_int_eq(s.index, 1);
+    ck_assert_int_eq(s.count, 2);
+    static const char *const ompi[] = {"OMPI_COMM_WORLD_RANK", "3", "OMPI_COMM_WORLD_SIZE", "8", NULL};
+    ck_assert_int_eq(shard_of("auto", ompi, &s, &e), 0);
+    ck_assert_int_eq(s.index, 3);
+    static const char *const pmi[] = {"PMI_RANK", "6", "PMI_SIZE", "7", NULL};
+    ck_assert_int_eq(shard_of("auto", pmi, &s, &e), 0);
+    ck_assert_int_eq(s.index, 6);
+    static const char *const half[] = {"SLURM_PROCID", "1", NULL};
+    ck_assert_int_eq(shard_of("auto", half, &s, &e), ERR_USAGE);
+    ck_assert_ptr_nonnull(strstr(e.msg, "SLURM_NTASKS"));
+    static const char *const out_of_range[] = {"PMI_RANK", "7", "PMI_SIZE", "7", NULL};
+    ck_assert_int_eq(shard_of("auto", out_of_range, &s, &e), ERR_USAGE);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("summary");
+    TCase *tc = tcase_create("format");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, crc32_should_match_zlib_check_value);
+    tcase_add_test(tc, summary_should_round_trip_and_skip_unknown_kinds);
+    tcase_add_test(tc, summary_should_refuse_every_truncation);
+    tcase_add_test(tc, summary_should_refuse_every_flipped_byte);
+    tcase_add_test(tc, summary_should_name_wrong_magic_version_and_checksum);
+    tcase_add_test(tc, summary_should_refuse_section_lengths_past_the_end);
+    tcase_add_test(tc, writer_should_refuse_overwrite_and_detect_stale_sources);
+    tcase_add_test(tc, shard_should_come_from_the_option_or_the_scheduler);
+    suite_add_tcase(s, tc);
+    SRunner *r = srunner_create(s);
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
