@@ -94,6 +94,14 @@ static uint32_t find_path(const struct astack_tree *t, const char *path)
     return ASTACK_NONE;
 }
 
+/* The node at path, which must exist. */
+static const struct astack_node *node_at(const struct astack_tree *t, const char *path)
+{
+    uint32_t v = find_path(t, path);
+    ck_assert_msg(v != ASTACK_NONE, "no node '%s'", path);
+    return &t->nodes[v];
+}
+
 /* Invariants of one tree: self times sum to the attributed GPU time, each
  * attributed row is at exactly one node, inclusive = self + children, and
  * children come by inclusive time descending. */
@@ -218,9 +226,9 @@ START_TEST(overlapping_and_zero_length_annotations_should_be_handled)
     launch(&d, 1, 10, 17, 3);      /* A alone */
     struct model *m = load_doc(&d);
     struct astack_tree t = build_tree(m, ASTACK_ANNOTATIONS);
-    ck_assert_int_eq(t.nodes[find_path(&t, "A / B")].self_ns, 11000);
-    ck_assert_int_eq(t.nodes[find_path(&t, "B")].self_ns, 13000);
-    ck_assert_int_eq(t.nodes[find_path(&t, "A")].self_ns, 17000);
+    ck_assert_int_eq(node_at(&t, "A / B")->self_ns, 11000);
+    ck_assert_int_eq(node_at(&t, "B")->self_ns, 13000);
+    ck_assert_int_eq(node_at(&t, "A")->self_ns, 17000);
     ck_assert_uint_eq(find_path(&t, "A / B / zero"), ASTACK_NONE);
     ck_assert_uint_ge(t.crossing, 1);
     astack_free(&t);
@@ -255,7 +263,7 @@ START_TEST(ops_mode_should_add_enclosing_cpu_ops)
     ck_assert_uint_ne(find_path(&t, "step / nn.Module: Linear / aten::linear"), ASTACK_NONE);
     astack_free(&t);
     t = build_tree(m, ASTACK_ANNOTATIONS);
-    ck_assert_int_eq(t.nodes[find_path(&t, "step")].self_ns, 9000);
+    ck_assert_int_eq(node_at(&t, "step")->self_ns, 9000);
     astack_free(&t);
     model_free(m);
 }
@@ -294,6 +302,69 @@ START_TEST(table_should_exist_only_under_htx_semantics)
         arena_fini(&a);
         model_free(m);
     }
+}
+END_TEST
+
+/* Two ranks: the cross-rank table sums over them, and a rank without a
+ * path counts 0 in its min and mean. */
+START_TEST(ranks_table_should_give_sum_min_mean_max_over_ranks)
+{
+    struct doc d[2];
+    for (int r = 0; r < 2; r++) {
+        doc_begin(&d[r]);
+        doc_raw(&d[r], "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"tid\":0,"
+                       "\"args\":{\"name\":\"x\"}}");
+        d[r].n = 1;
+        ev(&d[r], "user_annotation", "fwd", 1, 0, 1000, -1, -1);
+        launch(&d[r], 1, 10, r ? 30 : 10, 1);
+        if (r == 1) {
+            ev(&d[r], "user_annotation", "bwd", 1, 2000, 1000, -1, -1);
+            launch(&d[r], 1, 2010, 4, 2);
+        }
+        doc_raw(&d[r], "]}");
+    }
+    struct semantics sem;
+    semantics_init(&sem, SEMANTICS_HTX);
+    const char *names[] = {"rank-0.json", "rank-1.json"};
+    const void *bufs[] = {d[0].text, d[1].text};
+    size_t lens[] = {d[0].len, d[1].len};
+    struct err e = {0, ""};
+    struct model *m = model_load_buffers(names, bufs, lens, 2, &sem, &e);
+    ck_assert_msg(m != NULL, "load failed: %s", e.msg);
+    ck_assert_uint_eq(m->nranks, 2);
+    struct analysis_opts o;
+    analysis_opts_default(&o);
+    struct arena a;
+    arena_init(&a, 0);
+    struct table_list l = {{0}, 0};
+    ck_assert_int_eq(annotations_run(m, &o, &a, &l, &e), 0);
+    const struct table *t = NULL;
+    for (size_t i = 0; i < l.count; i++)
+        if (strcmp(l.tables[i]->name, "kernels_by_annotation_stack_ranks") == 0)
+            t = l.tables[i];
+    ck_assert_ptr_nonnull(t);
+    int seen = 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        const struct cell *row = &t->cells[i * t->ncols];
+        ck_assert_int_eq(row[0].type, CELL_STR);
+        if (strcmp(row[0].v.s, "fwd") == 0) {
+            ck_assert_double_eq(row[2].v.d, 40.0);  /* sum */
+            ck_assert_double_eq(row[3].v.d, 10.0);  /* min */
+            ck_assert_double_eq(row[4].v.d, 20.0);  /* mean */
+            ck_assert_double_eq(row[5].v.d, 30.0);  /* max */
+            ck_assert_int_eq(row[7].v.i, 2);
+            seen |= 1;
+        } else if (strcmp(row[0].v.s, "bwd") == 0) {
+            ck_assert_double_eq(row[3].v.d, 0.0);
+            ck_assert_double_eq(row[4].v.d, 2.0);
+            ck_assert_double_eq(row[5].v.d, 4.0);
+            ck_assert_int_eq(row[7].v.i, 1);
+            seen |= 2;
+        }
+    }
+    ck_assert_int_eq(seen, 3);
+    arena_fini(&a);
+    model_free(m);
 }
 END_TEST
 
@@ -387,6 +458,7 @@ int main(void)
     tcase_add_test(tc, names_with_control_characters_and_separators_should_be_escaped);
     tcase_add_test(tc, ops_mode_should_add_enclosing_cpu_ops);
     tcase_add_test(tc, table_should_exist_only_under_htx_semantics);
+    tcase_add_test(tc, ranks_table_should_give_sum_min_mean_max_over_ranks);
     tcase_add_test(tc, invariants_should_hold_on_generated_traces);
     tcase_add_test(tc, invariants_should_hold_on_shared_traces);
     suite_add_tcase(s, tc);
