@@ -201,7 +201,7 @@ bench_collectives() {
     fi
     local extra share
     extra=$(awk -v r="$secs" -v l="$load" 'BEGIN { d = r - l; printf "%.3f", d < 0 ? 0 : d }')
-    share=$(awk -v e="$extra" -v l="$load" 'BEGIN { printf "%.1f", l > 0 ? 100 * e / l : 0 }')
+    share=$(awk -v e="$extra" -v l="$load" 'BEGIN { printf "%.1f", (l > 0 ? 100 * e / l : 0) }')
     row "htx report collectives,stragglers (64 ranks)" "$secs" "$rss_kb" \
         "load $load s + analyses $extra s = $share % of the load (target < 10 %)"
     awk -v p="$share" 'BEGIN { exit p < 10 ? 0 : 1 }'
