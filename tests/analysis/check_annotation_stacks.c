@@ -231,6 +231,8 @@ START_TEST(overlapping_and_zero_length_annotations_should_be_handled)
     ck_assert_int_eq(node_at(&t, "A")->self_ns, 17000);
     ck_assert_uint_eq(find_path(&t, "A / B / zero"), ASTACK_NONE);
     ck_assert_uint_ge(t.crossing, 1);
+    ck_assert_uint_eq(m->ranks[0].crossing_annotations, 1);
+    ck_assert_uint_eq(m->ranks[0].zero_length_annotations, 1);
     astack_free(&t);
     model_free(m);
 }
