@@ -16,66 +16,45 @@
  * ranks (sum, and min/mean/max over the ranks, a rank without the path
  * counting 0), in order of first appearance in that walk. */
 
+/* Cross-rank sums of one path. */
+struct path_sum {
+    int64_t sum, min, max;  /* of the inclusive ns over the ranks that have the path */
+    uint64_t count;
+    uint32_t depth, ranks;
+};
+
 /* Cross-rank sums, by path id in a local string table. */
 struct across {
     struct strtab paths;
-    int64_t *sum, *min, *max;
-    uint64_t *count;
-    uint32_t *depth, *ranks;
-    size_t cap;
-    size_t n;              /* path ids below n are initialised */
+    struct path_sum *v;
+    size_t n, cap;          /* path ids below n are initialised */
 };
-
-static int across_grow(struct across *c, size_t need)
-{
-    if (need <= c->cap)
-        return 0;
-    size_t n = c->cap ? 2 * c->cap : 64;
-    while (n < need)
-        n *= 2;
-    void *p[6] = {realloc(c->sum, n * sizeof *c->sum), NULL, NULL, NULL, NULL, NULL};
-    if (p[0])
-        c->sum = p[0];
-    p[1] = p[0] ? realloc(c->min, n * sizeof *c->min) : NULL;
-    if (p[1])
-        c->min = p[1];
-    p[2] = p[1] ? realloc(c->max, n * sizeof *c->max) : NULL;
-    if (p[2])
-        c->max = p[2];
-    p[3] = p[2] ? realloc(c->count, n * sizeof *c->count) : NULL;
-    if (p[3])
-        c->count = p[3];
-    p[4] = p[3] ? realloc(c->depth, n * sizeof *c->depth) : NULL;
-    if (p[4])
-        c->depth = p[4];
-    p[5] = p[4] ? realloc(c->ranks, n * sizeof *c->ranks) : NULL;
-    if (!p[5])
-        return ERR_NOMEM;
-    c->ranks = p[5];
-    c->cap = n;
-    return 0;
-}
 
 static int across_add(struct across *c, const char *path, uint32_t depth,
                       const struct astack_node *nd)
 {
     uint32_t id = strtab_intern(&c->paths, path, strlen(path));
-    if (id == STRTAB_NONE || across_grow(c, (size_t)id + 1))
+    if (id == STRTAB_NONE)
         return ERR_NOMEM;
-    /* ids come in order, but the table may hold "" before its first use */
-    for (; c->n <= id; c->n++) {
-        c->sum[c->n] = 0;
-        c->min[c->n] = INT64_MAX;
-        c->max[c->n] = INT64_MIN;
-        c->count[c->n] = 0;
-        c->depth[c->n] = depth;
-        c->ranks[c->n] = 0;
+    if (id >= c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 64;
+        while (cap <= id)
+            cap *= 2;
+        struct path_sum *v = realloc(c->v, cap * sizeof *v);
+        if (!v)
+            return ERR_NOMEM;
+        c->v = v;
+        c->cap = cap;
     }
-    c->sum[id] = add_ns_sat(c->sum[id], nd->incl_ns);
-    c->min[id] = nd->incl_ns < c->min[id] ? nd->incl_ns : c->min[id];
-    c->max[id] = nd->incl_ns > c->max[id] ? nd->incl_ns : c->max[id];
-    c->count[id] += nd->incl_count;
-    c->ranks[id]++;
+    /* ids come in order, but the table may hold "" before its first use */
+    for (; c->n <= id; c->n++)
+        c->v[c->n] = (struct path_sum){0, INT64_MAX, INT64_MIN, 0, depth, 0};
+    struct path_sum *p = &c->v[id];
+    p->sum = add_ns_sat(p->sum, nd->incl_ns);
+    p->min = nd->incl_ns < p->min ? nd->incl_ns : p->min;
+    p->max = nd->incl_ns > p->max ? nd->incl_ns : p->max;
+    p->count += nd->incl_count;
+    p->ranks++;
     return 0;
 }
 
@@ -128,20 +107,21 @@ static int emit_rank(const struct astack_tree *tree, struct table *t, struct acr
 static int emit_across(const struct across *c, size_t nranks, struct table *t)
 {
     for (uint32_t id = 0; id < c->n; id++) {
-        if (c->ranks[id] == 0)
+        const struct path_sum *p = &c->v[id];
+        if (p->ranks == 0)
             continue;
         struct cell *row = table_add_row(t);
         if (!row)
             return ERR_NOMEM;
-        int64_t min = c->ranks[id] < nranks ? 0 : c->min[id];
+        int64_t min = p->ranks < nranks ? 0 : p->min;
         row[0] = cell_str(t, strtab_str(&c->paths, id));
-        row[1] = cell_int(c->depth[id]);
-        row[2] = cell_double((double)c->sum[id] / 1000.0);
+        row[1] = cell_int(p->depth);
+        row[2] = cell_double((double)p->sum / 1000.0);
         row[3] = cell_double((double)min / 1000.0);
-        row[4] = cell_double((double)c->sum[id] / 1000.0 / (double)nranks);
-        row[5] = cell_double((double)c->max[id] / 1000.0);
-        row[6] = cell_int((int64_t)c->count[id]);
-        row[7] = cell_int(c->ranks[id]);
+        row[4] = cell_double((double)p->sum / 1000.0 / (double)nranks);
+        row[5] = cell_double((double)p->max / 1000.0);
+        row[6] = cell_int((int64_t)p->count);
+        row[7] = cell_int(p->ranks);
     }
     return 0;
 }
@@ -230,12 +210,7 @@ int annotation_stack_tables(const struct model *m, const struct analysis_opts *o
     if (rc == 0 && nranks && emit_across(&c, nranks, x))
         rc = err_set(e, ERR_NOMEM, "out of memory summing annotation stacks over ranks");
     strtab_fini(&c.paths);
-    free(c.sum);
-    free(c.min);
-    free(c.max);
-    free(c.count);
-    free(c.depth);
-    free(c.ranks);
+    free(c.v);
     if (rc)
         return rc;
     const char *through = o->annotation_stack_ops
