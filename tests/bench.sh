@@ -170,6 +170,21 @@ bench_analysis() {
         "$(spread "${share[@]}")" "$(div "$(( ${rss_med%.*} * 1024 ))" "$events" %.0f)"
 }
 
+# HOOK bench_annotation_stacks: the annotations analysis, kernels_by_annotation_stack
+# included (issue 10 target: less than the load), as the report's time less a plain load.
+bench_annotation_stacks() {
+    measure "$htx" info --format=json "$1" || return 1
+    local load=$secs
+    if ! measure "$htx" report --format=json --analysis=annotations "$1"; then
+        row "htx report annotations (1 rank)" "$secs" "$rss_kb" "FAILED: $(head -c 200 "$tmp/err")"
+        return 1
+    fi
+    local own
+    own=$(awk -v r="$secs" -v l="$load" 'BEGIN { d = r - l; printf "%.3f", d < 0 ? 0 : d }')
+    row "htx report annotations (1 rank)" "$secs" "$rss_kb" \
+        "load $load s + annotations with stacks $own s = $(div "$own" "$load")x the load"
+}
+
 # HOOK bench_timeline: timeline redraw at 200x60 cells (target: < 16 ms at 1M and 10M events).
 # tests/ui/bench_ui composes the whole screen headless with a 200-column x
 # 60-lane cell area and prints the best of 20 redraws, with the whole
@@ -239,6 +254,7 @@ status=0
 bench_load "1 rank" "" "$file" -- "$file" || status=1
 bench_load "2 ranks" 2 "$job"/rank-*.json.gz -- "$job" || status=1
 bench_analysis "$file" "$job" || status=1
+bench_annotation_stacks "$file" "$job" || status=1
 bench_timeline "$file" "$job" || status=1
 bench_diff "$file" "$job" || status=1
 bench_collectives || status=1

@@ -33,6 +33,9 @@ struct analysis_opts {
     int annotation_num_kernels;       /* 1000 */
     double annotation_duration_ratio; /* 0.8 */
     bool shorten_names;               /* true */
+    /* htx: kernels_by_annotation_stack also walks cpu_op and
+     * python_function events (--annotation-stack=ops) */
+    bool annotation_stack_ops;        /* false */
     /* frequent sequences (§3.9) */
     const char *operator_name;        /* "aten::linear" */
     int min_pattern_len;              /* 3 */
@@ -76,7 +79,9 @@ typedef int (*analysis_fn)(const struct model *m, const struct analysis_opts *o,
  *                    launch_delay_outliers
  *   queue_run:       queue_length_summary, queue_length_blocked
  *   membw_run:       memory_bw_summary
- *   annotations_run: kernels_by_annotation, annotation_tree, user_annotation_breakdown
+ *   annotations_run: kernels_by_annotation, annotation_tree, user_annotation_breakdown,
+ *                    and unless semantics.hta_annotations_only kernels_by_annotation_stack
+ *                    and kernels_by_annotation_stack_ranks (annotation_stacks.h)
  *   sequences_run:   frequent_kernel_sequences
  *   collectives_run: collectives, collective_bandwidth, collective_matching
  *   stragglers_run:  straggler_ranking, rank_iteration_blame; under
@@ -96,6 +101,9 @@ int queue_run(const struct model *, const struct analysis_opts *, struct arena *
               struct table_list *, struct err *);
 int membw_run(const struct model *, const struct analysis_opts *, struct arena *,
               struct table_list *, struct err *);
+/* The htx tables of annotations_run (annotation_stack_tables.c). */
+int annotation_stack_tables(const struct model *, const struct analysis_opts *, struct arena *,
+                            struct table_list *, struct err *);
 int annotations_run(const struct model *, const struct analysis_opts *, struct arena *,
                     struct table_list *, struct err *);
 int sequences_run(const struct model *, const struct analysis_opts *, struct arena *,

@@ -15,6 +15,8 @@ libcore_a_SOURCES += \
 	src/analysis/topn.c src/analysis/topn.h \
 	src/analysis/annotations.c src/analysis/annotations.h \
 	src/analysis/annotation_tables.c \
+	src/analysis/annotation_stacks.c src/analysis/annotation_stacks.h \
+	src/analysis/annotation_stack_tables.c \
 	src/analysis/callgraph.c src/analysis/callgraph.h \
 	src/analysis/sequences.c \
 	src/analysis/ranks.c src/analysis/ranks.h \

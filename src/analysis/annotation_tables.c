@@ -426,8 +426,8 @@ static struct table *add_table(struct arena *a, struct table_list *out, const ch
     return t;
 }
 
-int annotations_run(const struct model *m, const struct analysis_opts *o, struct arena *scratch,
-                    struct table_list *out, struct err *e)
+static int hta_tables(const struct model *m, const struct analysis_opts *o, struct arena *scratch,
+                      struct table_list *out, struct err *e)
 {
     bool gpu = o->use_gpu_annotation;
     const char *cat = gpu ? "gpu_user_annotation" : "user_annotation";
@@ -468,4 +468,13 @@ int annotations_run(const struct model *m, const struct analysis_opts *o, struct
         table_set_note(inner, "user_annotation: attributed through each kernel's launching "
                               "CPU event");
     return 0;
+}
+
+int annotations_run(const struct model *m, const struct analysis_opts *o, struct arena *scratch,
+                    struct table_list *out, struct err *e)
+{
+    int rc = hta_tables(m, o, scratch, out, e);
+    if (rc == 0 && !m->sem.hta_annotations_only)
+        rc = annotation_stack_tables(m, o, scratch, out, e);
+    return rc;
 }

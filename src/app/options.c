@@ -166,6 +166,18 @@ static int set_semantics(struct htx_options *o, const char *w, const char *v, st
     return 0;
 }
 
+static int set_annotation_stack(struct htx_options *o, const char *w, const char *v,
+                                struct err *e)
+{
+    if (strcmp(v, "annotations") == 0)
+        o->annotation_stack_ops = false;
+    else if (strcmp(v, "ops") == 0)
+        o->annotation_stack_ops = true;
+    else
+        return bad_choice(e, w, v, "annotations, ops");
+    return 0;
+}
+
 static int set_num_kernels(struct htx_options *o, const char *w, const char *v, struct err *e)
 {
     int64_t x;
@@ -321,6 +333,7 @@ static const struct opt_spec specs[] = {
     {"format", ARG_REQUIRED, set_format},
     {"num-kernels", ARG_REQUIRED, set_num_kernels},
     {"num-candidates", ARG_REQUIRED, set_num_candidates},
+    {"annotation-stack", ARG_REQUIRED, set_annotation_stack},
     {"duration-ratio", ARG_REQUIRED, set_duration_ratio},
     {"include-memory-kernels", ARG_OPTIONAL, set_include_mem},
     {"no-include-memory-kernels", ARG_NONE, set_no_include_mem},
@@ -613,6 +626,7 @@ void htx_options_analysis(const struct htx_options *o, struct analysis_opts *a)
     analysis_opts_default(a);
     a->num_kernels = o->num_kernels;
     a->num_candidates = o->num_candidates;
+    a->annotation_stack_ops = o->annotation_stack_ops;
     a->duration_ratio = o->duration_ratio;
     a->include_memory_kernels = o->include_memory_kernels;
     a->consecutive_kernel_delay_ns = o->consecutive_kernel_delay_ns;
@@ -680,6 +694,8 @@ const char *htx_usage(void)
            "  --format=text|csv|json    report format (default text)\n"
            "  --num-kernels=N           top kernels per rank and type (default 10)\n"
            "  --num-candidates=N        stragglers named under --semantics=hta (default 2)\n"
+           "  --annotation-stack=annotations|ops  kernels_by_annotation_stack: CPU annotations\n"
+           "                            only (default), or also cpu_op and python_function\n"
            "  --duration-ratio=R        share of time the top kernels cover (default 0.8)\n"
            "  --include-memory-kernels[=yes|no], --no-include-memory-kernels\n"
            "                            memory kernels in the kernel breakdown (default yes)\n"

@@ -71,6 +71,7 @@ struct htx_options {
     /* analysis parameters (HTA defaults) */
     int num_kernels;
     int num_candidates;            /* stragglers under --semantics=hta */
+    bool annotation_stack_ops;     /* --annotation-stack=ops */
     double duration_ratio;
     bool include_memory_kernels;
     int64_t consecutive_kernel_delay_ns;

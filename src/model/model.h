@@ -181,6 +181,11 @@ struct rank_model {
     size_t nwarning_texts;
     uint64_t unmatched_correlations; /* GPU events whose launcher is absent */
     uint64_t overlapping_kernels;    /* same-stream overlaps, kept and marked */
+    /* Over the current rows (model_select): CPU user_annotation events
+     * that start inside another on their thread but end after it (the
+     * stack is broken there), and zero-length ones (they enclose nothing). */
+    uint64_t crossing_annotations;
+    uint64_t zero_length_annotations;
 };
 
 /* A rank file that failed to load; the others still load. */

@@ -397,6 +397,23 @@ static uint32_t thread_name(const struct rank_model *r, uint32_t pid, uint32_t t
     return 0;
 }
 
+/* Annotation problems the nesting reveals (struct rank_model). */
+static void count_annotation_problems(struct rank_model *r, const struct thread_index *t)
+{
+    const struct event *ev = r->events;
+    for (size_t i = 0; i < t->n; i++) {
+        const struct event *e = &ev[t->pos[i]];
+        if (e->kind != EV_KIND_USER_ANNOTATION)
+            continue;
+        r->zero_length_annotations += e->dur == 0;
+        if (t->parent[i] == MODEL_NONE)
+            continue;
+        const struct event *p = &ev[t->pos[t->parent[i]]];
+        r->crossing_annotations += p->kind == EV_KIND_USER_ANNOTATION &&
+                                   e->ts + e->dur > p->ts + p->dur;
+    }
+}
+
 static int nest_thread(struct thread_index *t, const struct event *ev)
 {
     t->parent = malloc(t->n * sizeof *t->parent);
@@ -443,6 +460,8 @@ static int build_threads(const struct model *m, struct rank_model *r)
         if (!rc)
             memcpy(th->pos, pos, th->n * sizeof *th->pos);
         rc = rc ? rc : nest_thread(th, r->events);
+        if (!rc)
+            count_annotation_problems(r, th);
     }
     free(g.pos);
     free(g.start);
@@ -467,6 +486,7 @@ static int select_rank(const struct model *m, struct rank_model *r, size_t step_
 {
     model_rank_free_derived(r);
     r->overlapping_kernels = 0;
+    r->crossing_annotations = r->zero_length_annotations = 0;
     r->selected = !sel || !sel->nranks || in_list(sel->ranks, sel->nranks, r->rank);
     struct rowbuf rows = {0};
     bool filter = m->sem.drop_last_step && step_names >= 2;

@@ -24,4 +24,5 @@ void semantics_init(struct semantics *s, enum semantics_mode mode)
     s->membw_float_residue = hta;
     s->idle_launch_label0 = hta;
     s->hta_stragglers = hta;
+    s->hta_annotations_only = hta;
 }

@@ -69,6 +69,10 @@ struct semantics {
      * often start its chosen NCCL kernel last) instead of htx's ranking by
      * blame over collectives matched across ranks. */
     bool hta_stragglers;
+    /* Annotations: HTA's tables only. htx adds kernels_by_annotation_stack
+     * (every kernel, memcpy and memset by the CPU user_annotation stack of
+     * its launch) and its cross-rank summary. */
+    bool hta_annotations_only;
 };
 
 enum semantics_mode { SEMANTICS_HTX = 0, SEMANTICS_HTA = 1 };

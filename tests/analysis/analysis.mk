@@ -57,3 +57,16 @@ tests_analysis_check_kernel_summary_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_analysis_check_kernel_summary_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
 TESTS += tests/analysis/check_kernel_summary
 endif
+# GPU time by CPU annotation stack (issue 10): hand-made cases, invariants
+# over a generated trace and ../shared/traces
+if HAVE_CHECK
+check_PROGRAMS += tests/analysis/check_annotation_stacks
+tests_analysis_check_annotation_stacks_SOURCES = tests/analysis/check_annotation_stacks.c \
+	tests/analysis/oracle_compare.c tests/analysis/oracle_compare.h \
+	tests/gen/gen_model.h tests/gen/gen_catalog.c tests/gen/gen_sim.h tests/gen/gen_sim.c \
+	tests/gen/gen_rng.h tests/gen/gen_write.h tests/gen/gen_write.c \
+	tests/gen/gen_out.c tests/gen/gen_out.h
+tests_analysis_check_annotation_stacks_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) $(ZLIB_CFLAGS)
+tests_analysis_check_annotation_stacks_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(CJSON_LIBS) $(ZLIB_LIBS)
+TESTS += tests/analysis/check_annotation_stacks
+endif

@@ -24,6 +24,15 @@ for sem in htx hta; do
     done
 done
 
+# kernels_by_annotation_stack: htx only; --annotation-stack=ops adds the ops.
+expect 0 "$HTX" report --format=json --analysis=annotations --annotation-stack=ops job && valid_json
+has out '"path": "ProfilerStep#1 / aten::linear"'
+expect 0 "$HTX" report --format=json --analysis=annotations --semantics=hta job && valid_json
+if grep -q kernels_by_annotation_stack "$tmp/out"; then
+    fail "--semantics=hta writes kernels_by_annotation_stack"
+fi
+expect 2 "$HTX" report --annotation-stack=nope job && has err "annotations, ops" && empty out
+
 # CSV: one table alone has no "# name" line; several are separated.
 expect 0 "$HTX" report --format=csv --analysis=temporal job && same_as report-temporal.csv
 expect 0 "$HTX" report --format=csv --analysis=temporal,overlap job && same_as report-two.csv

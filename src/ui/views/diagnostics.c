@@ -71,7 +71,8 @@ static int problems_text(struct ui_doc *d, const struct rank_model *r)
 {
     int rc = 0;
 
-    if (r->nwarnings == 0 && r->unmatched_correlations == 0 && r->overlapping_kernels == 0)
+    if (r->nwarnings == 0 && r->unmatched_correlations == 0 && r->overlapping_kernels == 0 &&
+        r->crossing_annotations == 0 && r->zero_length_annotations == 0)
         return ui_doc_text(d, "  no warnings");
     if (r->nwarnings)
         rc |= ui_doc_text(d, "  %llu warning(s):", (unsigned long long)r->nwarnings);
@@ -87,6 +88,13 @@ static int problems_text(struct ui_doc *d, const struct rank_model *r)
         rc |= ui_doc_text(d, "  %llu kernel(s) overlapping another on the same stream "
                              "(kept and marked)",
                           (unsigned long long)r->overlapping_kernels);
+    if (r->crossing_annotations)
+        rc |= ui_doc_text(d, "  %llu user annotation(s) ending after the one they start in "
+                             "(not nested; annotation stacks keep only enclosing ones)",
+                          (unsigned long long)r->crossing_annotations);
+    if (r->zero_length_annotations)
+        rc |= ui_doc_text(d, "  %llu zero-length user annotation(s) (they enclose no launch)",
+                          (unsigned long long)r->zero_length_annotations);
     return rc;
 }
 

@@ -1,0 +1,356 @@
+#include "config.h"
+#include "analysis/annotation_stacks.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/stats.h"
+#include "util/hmap.h"
+
+bool astack_is_attributed(const struct event *ev)
+{
+    return ev->kind == EV_KIND_KERNEL || ev->kind == EV_KIND_MEMCPY ||
+           ev->kind == EV_KIND_MEMSET;
+}
+
+static bool kept_kind(enum astack_mode mode, uint8_t kind)
+{
+    if (kind == EV_KIND_USER_ANNOTATION)
+        return true;
+    return mode == ASTACK_OPS && (kind == EV_KIND_CPU_OP || kind == EV_KIND_PYTHON);
+}
+
+struct builder {
+    const struct model *m;
+    const struct rank_model *r;
+    enum astack_mode mode;
+    struct hmap threads;     /* pid << 32 | tid -> index in r->threads */
+    struct hmap trie;        /* parent << 32 | name -> node (ASTACK_EVENT children) */
+    struct astack_node *nodes;
+    size_t nnodes, cap;
+    uint32_t *chain;         /* one launcher's enclosing events, innermost first */
+    size_t chain_cap;
+    uint32_t no_launch;      /* node, ASTACK_NONE until needed */
+};
+
+static uint32_t new_node(struct builder *b, uint32_t parent, uint8_t kind, uint32_t name)
+{
+    if (b->nnodes == b->cap) {
+        size_t c = b->cap ? 2 * b->cap : 64;
+        struct astack_node *n = realloc(b->nodes, c * sizeof *n);
+        if (!n)
+            return ASTACK_NONE;
+        b->nodes = n;
+        b->cap = c;
+    }
+    uint32_t depth = parent == ASTACK_NONE ? 0 : b->nodes[parent].depth + 1;
+    b->nodes[b->nnodes] = (struct astack_node){parent, ASTACK_NONE, ASTACK_NONE, name, depth,
+                                               kind, 0, 0, 0, 0};
+    return (uint32_t)b->nnodes++;
+}
+
+static uint32_t child(struct builder *b, uint32_t parent, uint32_t name)
+{
+    int64_t key = (int64_t)((uint64_t)parent << 32 | name);
+    uint32_t *v = hmap_get(&b->trie, key);
+    if (v)
+        return *v;
+    uint32_t n = new_node(b, parent, ASTACK_EVENT, name);
+    if (n == ASTACK_NONE || hmap_put(&b->trie, key, n))
+        return ASTACK_NONE;
+    return n;
+}
+
+static uint64_t thread_key(const struct event *ev)
+{
+    return (uint64_t)ev->pid << 32 | ev->tid;
+}
+
+/* Does a enclose the launcher l (see the header)? */
+static bool encloses(const struct event *a, const struct event *l)
+{
+    int64_t a_end = a->ts + a->dur, l_end = l->ts + l->dur;
+    return a->ts <= l->ts && l->ts < a_end && l_end <= a_end;
+}
+
+/* Fills b->chain with the kept events enclosing the launcher, innermost
+ * first; returns their number. Every event enclosing l is an ancestor (or
+ * self) of the last event of the thread starting at or before l (the
+ * nesting keeps an event open until one starts at or after its end). */
+static size_t enclosing(struct builder *b, const struct event *l, uint32_t lpos)
+{
+    uint32_t *ti = hmap_get(&b->threads, (int64_t)thread_key(l));
+    if (!ti)
+        return 0;
+    const struct thread_index *t = &b->r->threads[*ti];
+    const struct event *ev = b->r->events;
+    size_t lo = 0, hi = t->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ev[t->pos[mid]].ts <= l->ts)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t n = 0;
+    for (uint32_t v = lo ? (uint32_t)(lo - 1) : MODEL_NONE; v != MODEL_NONE; v = t->parent[v]) {
+        const struct event *a = &ev[t->pos[v]];
+        if (t->pos[v] == lpos || !kept_kind(b->mode, a->kind) || !encloses(a, l))
+            continue;
+        if (n == b->chain_cap) {
+            size_t c = b->chain_cap ? 2 * b->chain_cap : 16;
+            uint32_t *p = realloc(b->chain, c * sizeof *p);
+            if (!p)
+                return SIZE_MAX;
+            b->chain = p;
+            b->chain_cap = c;
+        }
+        b->chain[n++] = t->pos[v];
+    }
+    return n;
+}
+
+/* The node a GPU event lands on; ASTACK_NONE on ENOMEM. */
+static uint32_t attribute(struct builder *b, const struct event *g)
+{
+    const struct rank_model *r = b->r;
+    if (g->partner >= r->nevents || astack_is_attributed(&r->events[g->partner])) {
+        if (b->no_launch == ASTACK_NONE)
+            b->no_launch = new_node(b, 0, ASTACK_NO_LAUNCH, 0);
+        return b->no_launch;
+    }
+    size_t n = enclosing(b, &r->events[g->partner], g->partner);
+    if (n == SIZE_MAX)
+        return ASTACK_NONE;
+    uint32_t node = 0;
+    for (size_t i = n; i-- > 0 && node != ASTACK_NONE;)
+        node = child(b, node, r->events[b->chain[i]].name);
+    return node;
+}
+
+/* CPU events of kept kinds that start inside a kept parent but end after
+ * it: the nesting is broken there (diagnostics only). */
+static uint64_t count_crossing(const struct rank_model *r, enum astack_mode mode)
+{
+    uint64_t n = 0;
+    for (size_t k = 0; k < r->nthreads; k++) {
+        const struct thread_index *t = &r->threads[k];
+        for (size_t i = 0; i < t->n; i++) {
+            if (t->parent[i] == MODEL_NONE)
+                continue;
+            const struct event *c = &r->events[t->pos[i]], *p = &r->events[t->pos[t->parent[i]]];
+            if (kept_kind(mode, c->kind) && kept_kind(mode, p->kind) &&
+                c->ts + c->dur > p->ts + p->dur)
+                n++;
+        }
+    }
+    return n;
+}
+
+struct sibling {
+    uint32_t node;
+    int64_t incl;
+    const char *name;
+};
+
+static int cmp_sibling(const void *pa, const void *pb)
+{
+    const struct sibling *a = pa, *b = pb;
+    if (a->incl != b->incl)
+        return a->incl > b->incl ? -1 : 1;
+    int c = strcmp(a->name, b->name);
+    return c ? c : (a->node > b->node) - (a->node < b->node);
+}
+
+/* Sums inclusive values bottom-up (children are created after parents) and
+ * links every node's children by inclusive time descending. */
+static int link_children(struct astack_tree *tree)
+{
+    struct astack_node *nd = tree->nodes;
+    for (size_t v = 0; v < tree->nnodes; v++) {
+        nd[v].incl_ns = nd[v].self_ns;
+        nd[v].incl_count = nd[v].self_count;
+    }
+    for (size_t v = tree->nnodes; v-- > 1;) {
+        struct astack_node *p = &nd[nd[v].parent];
+        p->incl_ns = add_ns_sat(p->incl_ns, nd[v].incl_ns);
+        p->incl_count += nd[v].incl_count;
+    }
+    struct sibling *s = malloc(tree->nnodes * sizeof *s);
+    if (!s)
+        return ERR_NOMEM;
+    for (size_t v = 0; v < tree->nnodes; v++)
+        s[v] = (struct sibling){(uint32_t)v, nd[v].incl_ns, astack_node_name(tree, (uint32_t)v)};
+    /* children of the same parent are pushed in reverse sorted order */
+    qsort(s + 1, tree->nnodes - 1, sizeof *s, cmp_sibling);
+    for (size_t i = tree->nnodes; i-- > 1;) {
+        struct astack_node *c = &nd[s[i].node], *p = &nd[c->parent];
+        c->next_sibling = p->first_child;
+        p->first_child = s[i].node;
+    }
+    free(s);
+    return 0;
+}
+
+/* Groups the attributed events by node (counting sort, row order kept). */
+static int group_events(struct astack_tree *tree, const uint32_t *pos, const uint32_t *node,
+                        size_t n)
+{
+    tree->first = calloc(tree->nnodes + 1, sizeof *tree->first);
+    tree->events = malloc((n ? n : 1) * sizeof *tree->events);
+    if (!tree->first || !tree->events)
+        return ERR_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        tree->first[node[i] + 1]++;
+    for (size_t v = 0; v < tree->nnodes; v++)
+        tree->first[v + 1] += tree->first[v];
+    size_t *at = malloc((tree->nnodes ? tree->nnodes : 1) * sizeof *at);
+    if (!at)
+        return ERR_NOMEM;
+    memcpy(at, tree->first, tree->nnodes * sizeof *at);
+    for (size_t i = 0; i < n; i++)
+        tree->events[at[node[i]]++] = pos[i];
+    free(at);
+    tree->nevents = n;
+    return 0;
+}
+
+static int build(struct builder *b, struct astack_tree *tree)
+{
+    const struct rank_model *r = b->r;
+    for (size_t i = 0; i < r->nthreads; i++) {
+        uint64_t key = (uint64_t)r->threads[i].pid << 32 | r->threads[i].tid;
+        if (hmap_put(&b->threads, (int64_t)key, (uint32_t)i))
+            return ERR_NOMEM;
+    }
+    if (new_node(b, ASTACK_NONE, ASTACK_ROOT, 0) == ASTACK_NONE)
+        return ERR_NOMEM;
+    size_t n = 0;
+    for (size_t i = 0; i < r->nrows; i++)
+        n += astack_is_attributed(&r->events[r->rows[i]]);
+    uint32_t *pos = malloc((n ? n : 1) * sizeof *pos);
+    uint32_t *node = malloc((n ? n : 1) * sizeof *node);
+    int rc = pos && node ? 0 : ERR_NOMEM;
+    size_t k = 0;
+    for (size_t i = 0; rc == 0 && i < r->nrows; i++) {
+        const struct event *g = &r->events[r->rows[i]];
+        if (!astack_is_attributed(g))
+            continue;
+        uint32_t v = attribute(b, g);
+        if (v == ASTACK_NONE) {
+            rc = ERR_NOMEM;
+            break;
+        }
+        b->nodes[v].self_ns = add_ns_sat(b->nodes[v].self_ns, g->dur);
+        b->nodes[v].self_count++;
+        pos[k] = r->rows[i];
+        node[k++] = v;
+    }
+    tree->nodes = b->nodes;
+    tree->nnodes = b->nnodes;
+    b->nodes = NULL;
+    if (rc == 0)
+        rc = link_children(tree);
+    if (rc == 0)
+        rc = group_events(tree, pos, node, k);
+    if (rc == 0) {
+        tree->no_launch = b->no_launch == ASTACK_NONE ? 0 : tree->nodes[b->no_launch].self_count;
+        tree->crossing = count_crossing(r, b->mode);
+    }
+    free(pos);
+    free(node);
+    return rc;
+}
+
+int astack_build(const struct model *m, const struct rank_model *r, enum astack_mode mode,
+                 struct astack_tree *tree, struct err *e)
+{
+    memset(tree, 0, sizeof *tree);
+    tree->m = m;
+    tree->r = r;
+    struct builder b = {.m = m, .r = r, .mode = mode, .no_launch = ASTACK_NONE};
+    int rc = hmap_init(&b.threads, r->nthreads + 1);
+    if (rc == 0)
+        rc = hmap_init(&b.trie, 64);
+    if (rc == 0)
+        rc = build(&b, tree);
+    hmap_fini(&b.threads);
+    hmap_fini(&b.trie);
+    free(b.nodes);
+    free(b.chain);
+    if (rc) {
+        astack_free(tree);
+        return err_set(e, rc, "out of memory attributing GPU time to annotation stacks of rank %lld",
+                       (long long)r->rank);
+    }
+    return 0;
+}
+
+void astack_free(struct astack_tree *tree)
+{
+    free(tree->nodes);
+    free(tree->events);
+    free(tree->first);
+    tree->nodes = NULL;
+    tree->events = NULL;
+    tree->first = NULL;
+    tree->nnodes = tree->nevents = 0;
+}
+
+const char *astack_node_name(const struct astack_tree *tree, uint32_t node)
+{
+    if (node >= tree->nnodes)
+        return "";
+    switch (tree->nodes[node].kind) {
+    case ASTACK_EVENT:
+        return model_str(tree->m, tree->nodes[node].name);
+    case ASTACK_NO_LAUNCH:
+        return ASTACK_NO_LAUNCH_NAME;
+    default:
+        return "";
+    }
+}
+
+/* Bytes of name once escaped; writes them to out when not NULL. */
+static size_t escape_name(const char *name, char *out)
+{
+    size_t n = 0;
+    for (const char *p = name; *p; p++) {
+        if (*p == '/' || *p == '\\') {
+            if (out)
+                out[n] = '\\';
+            n++;
+        }
+        if (out)
+            out[n] = *p;
+        n++;
+    }
+    return n;
+}
+
+char *astack_node_path(const struct astack_tree *tree, uint32_t node)
+{
+    if (node >= tree->nnodes)
+        return NULL;
+    size_t len = 1;
+    for (uint32_t v = node; v != 0; v = tree->nodes[v].parent)
+        len += escape_name(astack_node_name(tree, v), NULL) + 3;
+    char *s = malloc(len);
+    if (!s)
+        return NULL;
+    size_t at = len - 1;
+    s[at] = '\0';
+    for (uint32_t v = node; v != 0; v = tree->nodes[v].parent) {
+        const char *name = astack_node_name(tree, v);
+        size_t l = escape_name(name, NULL);
+        at -= l;
+        escape_name(name, s + at);
+        if (tree->nodes[v].parent != 0) {
+            at -= 3;
+            memcpy(s + at, " / ", 3);
+        }
+    }
+    if (at)
+        memmove(s, s + at, len - at);
+    return s;
+}
