@@ -2,6 +2,8 @@
 #include "ui/term/term.h"
 
 #include <errno.h>
+#include <poll.h>
+#include <unistd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,6 +200,15 @@ static int read_mouse(struct ui_mouse_event *mouse)
     return UI_KEY_MOUSE;
 }
 
+/* A read that failed before its timeout may be a terminal that went away
+ * without a SIGHUP reaching us (an SSH link or a tmux server killed hard):
+ * every later read fails at once, and the loop would spin. poll says so. */
+static bool terminal_gone(void)
+{
+    struct pollfd p = {STDIN_FILENO, POLLIN, 0};
+    return poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
+}
+
 int ui_term_read(int timeout_ms, struct ui_mouse_event *mouse)
 {
     wint_t ch;
@@ -208,6 +219,10 @@ int ui_term_read(int timeout_ms, struct ui_mouse_event *mouse)
     int rc = wget_wch(stdscr, &ch);
     if (caught)
         return UI_KEY_INTERRUPT;
+    if (rc == ERR && !headless && terminal_gone()) {
+        caught = SIGHUP;   // as if the hangup had been delivered: leave cleanly
+        return UI_KEY_INTERRUPT;
+    }
     if (rc == ERR)
         return UI_KEY_NONE;
     if (rc == KEY_CODE_YES) {
