@@ -20,7 +20,7 @@ export TMUX_TMPDIR=$tmpdir
 # (that one library frame) applies; both are ignored by normal builds.
 export LSAN_OPTIONS="suppressions=$HTX_SRCDIR/tests/lsan.supp:print_suppressions=0"
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
-trap 'tmux kill-server 2>/dev/null; rm -rf "$tmpdir"' EXIT
+trap 'tmux kill-server 2>/dev/null || true; rm -rf "$tmpdir"' EXIT
 
 screen() {
     tmux capture-pane -p -t "$session"
@@ -205,4 +205,23 @@ start "htx-ascii-$$" "LC_ALL=C"
 screen | grep -q "+ Ranks / streams" || fail "no ASCII boxes in the C locale"
 keys q
 wait_for "htx-exit=0" 10
+
+# A terminal that goes away with no SIGHUP (the tmux server killed hard, as
+# an SSH link can drop): htx must leave, not read the dead pty in a loop.
+tmux new-session -d -s "hup-$$" -x 100 -y 30 "'$HTX' '$sample'"
+pid=$(tmux display-message -p -t "hup-$$" '#{pane_pid}')
+server=$(tmux display-message -p -t "hup-$$" '#{pid}')   # this test's own server
+session=hup-$$
+wait_for "Ranks / streams" 20
+kill -9 "$server"
+i=0
+while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+if kill -0 "$pid" 2>/dev/null; then
+    ps -o pid,stat,pcpu,etime,cmd -p "$pid" >&2 || true
+    kill -9 "$pid" 2>/dev/null || true
+    fail "htx still running 10 s after its terminal went away"
+fi
 exit 0
