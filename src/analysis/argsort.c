@@ -275,7 +275,7 @@ static inline bool order_pos_less(const struct order_pos *a, const struct order_
 SORT_DEFINE_STABLE(sort_order_pos, struct order_pos, order_pos_less)
 
 /* Ties keep their input order. */
-static int merge_sort(size_t *perm, size_t n, const struct order *o)
+static int stable_positions(size_t *perm, size_t n, const struct order *o)
 {
     if (n < 2)
         return 0;
@@ -298,13 +298,13 @@ static int merge_sort(size_t *perm, size_t n, const struct order *o)
 int stable_argsort(size_t *perm, size_t n, const void *keys, sort_less_fn less)
 {
     struct order o = {keys, less, false};
-    return merge_sort(perm, n, &o);
+    return stable_positions(perm, n, &o);
 }
 
 int stable_argsort_desc(size_t *perm, size_t n, const void *keys, sort_less_fn less)
 {
     struct order o = {keys, less, true};
-    return merge_sort(perm, n, &o);
+    return stable_positions(perm, n, &o);
 }
 
 int sort_argsort(bool unstable, size_t *perm, size_t n, const void *keys, sort_less_fn less)

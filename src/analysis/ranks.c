@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/busy.h"
 #include "analysis/collectives.h"
@@ -42,6 +43,8 @@ struct rank_figures {
     double median_us, max_us;  /* NaN without steps */
     double idle_pct, comm_pct; /* NaN without GPU activity */
     int64_t blame, suffered;   /* ns */
+    int64_t *step_numbers;     /* the kept steps, by time (malloc'ed) */
+    double *step_us;
 };
 
 /* The rank's ProfilerSteps that the selection keeps (a step is kept when
@@ -90,13 +93,20 @@ static int figures_of(struct busy_classes *c, const struct rank_model *r, struct
     int rc = rank_steps(r, &numbers, &steps, &n);
     if (rc)
         return rc;
-    struct describe d;
-    describe_values(steps, n, &d);
+    f->step_numbers = numbers;
+    f->step_us = steps;
     f->steps = n;
+    // describe_values sorts in place: the steps stay in time order for the table.
+    double *sorted = malloc((n ? n : 1) * sizeof *sorted);
+    if (!sorted)
+        return ERR_NOMEM;
+    if (n)
+        memcpy(sorted, steps, n * sizeof *sorted);
+    struct describe d;
+    describe_values(sorted, n, &d);
     f->median_us = n ? d.p50 : NAN;
     f->max_us = n ? d.max : NAN;
-    free(steps);
-    free(numbers);
+    free(sorted);
 
     struct interval *all, *comm;
     size_t nall, ncomm;
@@ -139,7 +149,7 @@ static double median_of_medians(const struct rank_figures *f, size_t n)
     return k ? d.p50 : NAN;
 }
 
-static int add_tables(const struct model *m, const struct rank_figures *f, size_t n,
+static int add_tables(const struct rank_figures *f, size_t n,
                       struct arena *a, struct table_list *out)
 {
     struct table *t = table_new(a, "rank_overview", "Ranks by blame", overview_cols,
@@ -164,23 +174,14 @@ static int add_tables(const struct model *m, const struct rank_figures *f, size_
         row[6] = cell_int((int64_t)f[i].steps);
         row[7] = cell_double(f[i].median_us);
         row[8] = cell_double(f[i].max_us);
-        double *steps;
-        int64_t *numbers;
-        size_t ns;
-        if (rank_steps(&m->ranks[f[i].index], &numbers, &steps, &ns))
-            return ERR_NOMEM;
-        for (size_t k = 0; k < ns; k++) {
+        for (size_t k = 0; k < f[i].steps; k++) {
             struct cell *s = table_add_row(st);
             if (!s)
-                break;
+                return ERR_NOMEM;
             s[0] = cell_int(f[i].rank);
-            s[1] = cell_int(numbers[k]);
-            s[2] = cell_double(steps[k]);
+            s[1] = cell_int(f[i].step_numbers[k]);
+            s[2] = cell_double(f[i].step_us[k]);
         }
-        free(steps);
-        free(numbers);
-        if (st->nrows < ns)
-            return ERR_NOMEM;
     }
     if (n == 0)
         table_set_note(t, "no rank selected");
@@ -212,18 +213,31 @@ int ranks_overview_run(const struct model *m, const struct analysis_opts *o, str
     busy_classes_fini(&c);
     struct coll_result cr;
     if (rc == 0 && coll_analyze(m, o, a, &cr, e) == 0) {
-        for (size_t s = 0; s < cr.nranking; s++)
-            for (size_t i = 0; i < n; i++)
-                if (f[i].rank == cr.ranking[s].rank) {
-                    f[i].blame = cr.ranking[s].blame;
-                    f[i].suffered = cr.ranking[s].suffered;
-                }
+        // f is still in m->ranks order: rank index -> its row by a search
+        for (size_t s = 0; s < cr.nranking; s++) {
+            size_t lo = 0, hi = n, ri = cr.ranking[s].rank_index;
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (f[mid].index < ri)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo < n && f[lo].index == ri) {
+                f[lo].blame = cr.ranking[s].blame;
+                f[lo].suffered = cr.ranking[s].suffered;
+            }
+        }
     } else if (rc == 0) {
         rc = e->code ? e->code : ERR_NOMEM;
     }
     if (rc == 0) {
         qsort(f, n, sizeof *f, by_blame);
-        rc = add_tables(m, f, n, a, out);
+        rc = add_tables(f, n, a, out);
+    }
+    for (size_t i = 0; i < n; i++) {
+        free(f[i].step_numbers);
+        free(f[i].step_us);
     }
     free(f);
     if (rc)

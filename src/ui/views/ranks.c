@@ -141,18 +141,14 @@ unsigned ui_act_ranks_enter(struct ui_state *st, const struct model *m)
 
 /* ---- view C --------------------------------------------------------------------- */
 
-static int by_arrival_last_first(const void *a, const void *b, void *ctx)
+/* Instances of a collective, latest arrival first (ties: rank order). */
+static int by_arrival_desc(const void *a, const void *b)
 {
-    const struct collective *c = ctx;
-    const struct ui_jump *x = a, *y = b;
-    int64_t ax = 0, ay = 0;
-    for (size_t i = 0; i < c->ninst; i++) {
-        if (c->inst[i].rank_index == x->rank && c->inst[i].pos == x->pos)
-            ax = c->inst[i].arrival;
-        if (c->inst[i].rank_index == y->rank && c->inst[i].pos == y->pos)
-            ay = c->inst[i].arrival;
-    }
-    return (ay > ax) - (ay < ax);
+    const struct coll_instance *x = *(const struct coll_instance *const *)a;
+    const struct coll_instance *y = *(const struct coll_instance *const *)b;
+    if (x->arrival != y->arrival)
+        return x->arrival > y->arrival ? -1 : 1;
+    return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
 unsigned ui_act_collectives_enter(struct ui_state *st, const struct model *m)
@@ -171,20 +167,26 @@ unsigned ui_act_collectives_enter(struct ui_state *st, const struct model *m)
     }
     const struct collective *c = &r.colls[row];   // the table lists colls in order
     struct ui_jump *j = realloc(st->jumps, (c->ninst ? c->ninst : 1) * sizeof *j);
-    if (!j) {
+    const struct coll_instance **order = malloc((c->ninst ? c->ninst : 1) * sizeof *order);
+    if (j)
+        st->jumps = j;
+    if (!j || !order) {
+        free(order);
         arena_fini(&a);
         ui_state_message(st, true, "out of memory");
         return UI_REDRAW;
     }
-    st->jumps = j;
     st->njumps = c->ninst;
     int64_t lo = INT64_MAX, hi = INT64_MIN;
     for (size_t i = 0; i < c->ninst; i++) {
-        j[i] = (struct ui_jump){c->inst[i].rank_index, c->inst[i].pos};
+        order[i] = &c->inst[i];
         lo = c->inst[i].arrival < lo ? c->inst[i].arrival : lo;
         hi = c->inst[i].end > hi ? c->inst[i].end : hi;
     }
-    qsort_r(j, c->ninst, sizeof *j, by_arrival_last_first, (void *)c);
+    qsort(order, c->ninst, sizeof *order, by_arrival_desc);
+    for (size_t i = 0; i < c->ninst; i++)
+        j[i] = (struct ui_jump){order[i]->rank_index, order[i]->pos};
+    free(order);
     snprintf(st->jump_what, sizeof st->jump_what, "%s: rank %lld arrived last, %.1f us after rank %lld",
              model_str(m, c->name), (long long)c->inst[c->last].rank,
              (double)c->skew / 1000.0, (long long)c->inst[c->first].rank);
