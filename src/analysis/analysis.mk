@@ -17,6 +17,7 @@ libcore_a_SOURCES += \
 	src/analysis/annotation_tables.c \
 	src/analysis/annotation_stacks.c src/analysis/annotation_stacks.h \
 	src/analysis/annotation_stack_tables.c \
+	src/analysis/annotation_tree.c src/analysis/annotation_tree.h \
 	src/analysis/callgraph.c src/analysis/callgraph.h \
 	src/analysis/sequences.c \
 	src/analysis/ranks.c src/analysis/ranks.h \

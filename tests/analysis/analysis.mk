@@ -63,10 +63,18 @@ if HAVE_CHECK
 check_PROGRAMS += tests/analysis/check_annotation_stacks
 tests_analysis_check_annotation_stacks_SOURCES = tests/analysis/check_annotation_stacks.c \
 	tests/analysis/oracle_compare.c tests/analysis/oracle_compare.h \
+	tests/analysis/trace_doc.c tests/analysis/trace_doc.h \
 	tests/gen/gen_model.h tests/gen/gen_catalog.c tests/gen/gen_sim.h tests/gen/gen_sim.c \
 	tests/gen/gen_rng.h tests/gen/gen_write.h tests/gen/gen_write.c \
 	tests/gen/gen_out.c tests/gen/gen_out.h
 tests_analysis_check_annotation_stacks_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) $(ZLIB_CFLAGS)
 tests_analysis_check_annotation_stacks_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(CJSON_LIBS) $(ZLIB_LIBS)
 TESTS += tests/analysis/check_annotation_stacks
+check_PROGRAMS += tests/analysis/check_annotation_tree
+tests_analysis_check_annotation_tree_SOURCES = tests/analysis/check_annotation_tree.c \
+	tests/analysis/oracle_compare.c tests/analysis/oracle_compare.h \
+	tests/analysis/trace_doc.c tests/analysis/trace_doc.h
+tests_analysis_check_annotation_tree_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) $(ZLIB_CFLAGS)
+tests_analysis_check_annotation_tree_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(CJSON_LIBS) $(ZLIB_LIBS)
+TESTS += tests/analysis/check_annotation_tree
 endif

@@ -9,6 +9,7 @@
 
 #include "../gen/gen_sim.h"
 #include "oracle_compare.h"
+#include "trace_doc.h"
 #include "analysis/analysis.h"
 #include "analysis/annotation_stacks.h"
 #include "model/model.h"
@@ -17,68 +18,7 @@
  * each case, and the invariants over generated traces and, when present,
  * the real traces of ../shared/traces. */
 
-/* ---- tiny traces ------------------------------------------------------- */
-
-struct doc {
-    char text[16384];
-    size_t len;
-    int n;
-};
-
-static void doc_raw(struct doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void doc_raw(struct doc *d, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(d->text + d->len, sizeof d->text - d->len, fmt, ap);
-    va_end(ap);
-    ck_assert_msg(k > 0 && (size_t)k < sizeof d->text - d->len, "test document too long");
-    d->len += (size_t)k;
-}
-
-static void doc_begin(struct doc *d)
-{
-    d->len = 0;
-    d->n = 0;
-    doc_raw(d, "{\"traceEvents\": [");
-}
-
-/* One complete event; stream/corr < 0 leave the arg out. name is written
- * as given (JSON escapes allowed). */
-static void ev(struct doc *d, const char *cat, const char *name, int tid, int ts, int dur,
-               int stream, int corr)
-{
-    doc_raw(d, "%s{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"%s\",\"pid\":1,\"tid\":%d,"
-               "\"ts\":%d,\"dur\":%d,\"args\":{",
-            d->n++ ? "," : "", cat, name, tid, ts, dur);
-    if (stream >= 0)
-        doc_raw(d, "\"stream\":%d%s", stream, corr >= 0 ? "," : "");
-    if (corr >= 0)
-        doc_raw(d, "\"correlation\":%d", corr);
-    doc_raw(d, "}}");
-}
-
-/* A runtime launch on thread tid at ts and its kernel (1 µs later, dur). */
-static void launch(struct doc *d, int tid, int ts, int dur, int corr)
-{
-    ev(d, "cuda_runtime", "cudaLaunchKernel", tid, ts, 2, -1, corr);
-    ev(d, "kernel", "k", 9, ts + 1000, dur, 7, corr);
-}
-
-static struct model *load_doc(struct doc *d)
-{
-    doc_raw(d, "]}");
-    struct semantics sem;
-    semantics_init(&sem, SEMANTICS_HTX);
-    const char *names[] = {"rank0.json"};
-    const void *bufs[] = {d->text};
-    size_t lens[] = {d->len};
-    struct err e = {0, ""};
-    struct model *m = model_load_buffers(names, bufs, lens, 1, &sem, &e);
-    ck_assert_msg(m != NULL, "load failed: %s", e.msg);
-    return m;
-}
+/* ---- tiny traces: tests/analysis/trace_doc.h ------------------------- */
 
 /* The node at path (astack_node_path form), ASTACK_NONE when absent. */
 static uint32_t find_path(const struct astack_tree *t, const char *path)
