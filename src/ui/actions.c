@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ui/view.h"
+#include "ui/views/annotation_tree.h"
 #include "ui/views/diff.h"
 #include "ui/views/docs.h"
 #include "ui/widgets/keys.h"
@@ -46,8 +48,7 @@ unsigned ui_act_escape(struct ui_state *st, const struct model *m)
     if (st->view == UI_VIEW_DIFF && st->focus == UI_FOCUS_MAIN && ui_diff_escape(st)) {
         // the diff closed its op's timelines or cleared its filters
     } else if (ui_view_is_doc(st->view) && d->filter[0] && st->focus == UI_FOCUS_MAIN) {
-        d->filter[0] = 0;
-        ui_doc_rebuild_views(st, d);
+        ui_view_get(st, st->view)->prompt_apply(st, m, UI_PROMPT_FILTER, "");
         ui_state_message(st, false, "filter cleared");
     } else if (st->view == UI_VIEW_TIMELINE && (st->njumps || st->tl.has_mark)) {
         st->njumps = 0;
@@ -317,6 +318,8 @@ unsigned ui_dispatch(struct ui_state *st, const struct model *m, int key)
         b = find_binding(key, UI_CTX_RANK_TABLE);
     if (!b && st->view == UI_VIEW_COLLECTIVES)
         b = find_binding(key, UI_CTX_COLL_TABLE);
+    if (!b && ui_atree_active(st))
+        b = find_binding(key, UI_CTX_ANNOTATION_TREE);
     if (!b)
         b = find_binding(key, view_ctx(st));
     if (!b)

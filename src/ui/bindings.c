@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ui/views/annotation_tree.h"
 #include "ui/views/diff.h"
 #include "ui/views/ranks.h"
 #include "ui/widgets/keys.h"
@@ -165,6 +166,20 @@ static const struct ui_binding bindings[] = {
     {UI_KEY_ENTER, UI_CTX_COLL_TABLE, ui_act_collectives_enter,
      "this collective on every rank's lane, last arriver first (n/N: the others)"},
     {UI_KEY_BACKSPACE, UI_CTX_DIFF_DETAIL, ui_act_diff_enter, "back to the table"},
+    {UI_KEY_ENTER, UI_CTX_ANNOTATION_TREE, ui_act_atree_enter,
+     "expand or collapse; on a kernel: its launches on the timeline (n/N)"},
+    {'l', UI_CTX_ANNOTATION_TREE, ui_act_atree_expand, "expand (again: into it)"},
+    {UI_KEY_RIGHT, UI_CTX_ANNOTATION_TREE, ui_act_atree_expand, "expand (again: into it)"},
+    {'h', UI_CTX_ANNOTATION_TREE, ui_act_atree_collapse, "collapse, or go to the parent"},
+    {UI_KEY_LEFT, UI_CTX_ANNOTATION_TREE, ui_act_atree_collapse, "collapse, or go to the parent"},
+    {'t', UI_CTX_ANNOTATION_TREE, ui_act_atree_timeline,
+     "every GPU event under this node on the timeline (n/N)"},
+    {'m', UI_CTX_ANNOTATION_TREE, ui_act_atree_mode,
+     "stacks of user annotations, or with CPU ops and Python functions"},
+    {'n', UI_CTX_ANNOTATION_TREE, ui_act_atree_search_next, "next node matching the search"},
+    {'N', UI_CTX_ANNOTATION_TREE, ui_act_atree_search_prev, "previous node matching the search"},
+    {'s', UI_CTX_ANNOTATION_TREE, ui_act_atree_sort, "(the tree stays by inclusive time)"},
+    {'S', UI_CTX_ANNOTATION_TREE, ui_act_atree_sort, "(the tree stays by inclusive time)"},
 };
 
 #undef T
@@ -246,6 +261,8 @@ int ui_help_lines(struct ui_state *st)
         rc = section(st, &cap, "Ranks (view R)", b, n, UI_CTX_RANK_TABLE);
     if (rc == 0)
         rc = section(st, &cap, "Collectives (view C)", b, n, UI_CTX_COLL_TABLE);
+    if (rc == 0)
+        rc = section(st, &cap, "Annotation tree (view 7)", b, n, UI_CTX_ANNOTATION_TREE);
     if (rc == 0)
         rc = section(st, &cap, "Diff (view d, htx diff)", b, n, UI_CTX_DIFF);
     if (rc == 0)

@@ -64,6 +64,9 @@ int ui_state_init(struct ui_state *st, const struct model *m, int rows, int cols
     st->title = "";
     analysis_opts_default(&st->aopts);
     arena_init(&st->overlay_arena, 16384);
+    arena_init(&st->atree.arena, 65536);
+    if (strtab_init(&st->atree.open_keys))
+        return ERR_NOMEM;
     for (size_t v = 0; v < UI_VIEW_COUNT; v++) {
         arena_init(&st->docs[v].arena, 65536);
         for (size_t t = 0; t < UI_DOC_TABLES; t++)
@@ -112,6 +115,11 @@ void ui_state_fini(struct ui_state *st)
     free(st->jumps);
     for (size_t v = 0; v < UI_VIEW_COUNT; v++)
         doc_fini(&st->docs[v]);
+    atree_free(&st->atree.tree);
+    strtab_fini(&st->atree.open_keys);
+    free(st->atree.open_flag);
+    free(st->atree.row_node);
+    arena_fini(&st->atree.arena);
     arena_fini(&st->overlay_arena);
     memset(st, 0, sizeof *st);
 }
@@ -194,6 +202,7 @@ void ui_state_invalidate(struct ui_state *st)
 {
     for (size_t v = 0; v < UI_VIEW_COUNT; v++)
         st->docs[v].valid = false;
+    st->atree.built = false;   // its rank trees point into the old selection
 }
 
 bool ui_view_is_doc(enum ui_view_id v)

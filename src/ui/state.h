@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "analysis/analysis.h"
+#include "analysis/annotation_tree.h"
 #include "model/model.h"
 #include "ui/widgets/charts.h"
 #include "ui/widgets/layout.h"
@@ -129,9 +130,28 @@ struct ui_doc {
     size_t row[UI_DOC_TABLES]; /* cursor per table, index into tv[].rows */
     size_t top;                /* first line shown */
     bool follow;               /* keep the cursor row in view (after a move) */
+    bool self_filtered[UI_DOC_TABLES]; /* the table applies the filter itself
+                                          (the annotation tree keeps ancestors) */
     char filter[UI_TEXT_MAX];
     char search[UI_TEXT_MAX];
     char error[256];           /* an analysis failed: its message */
+};
+
+/* The annotation tree of view 7 under htx semantics (ui/views/annotation_tree.c):
+ * the tree for the current selection, which nodes are expanded (by path, so
+ * they stay expanded across selections), and the rows it shows as a table. */
+struct ui_atree {
+    bool built;                /* tree is for the current selection */
+    struct atree tree;
+    struct strtab open_keys;   /* paths ever toggled; open_flag by their id */
+    uint8_t *open_flag;
+    size_t open_cap;
+    struct arena arena;        /* the shown table */
+    struct table *table;       /* NULL when the view shows no tree */
+    uint32_t *row_node;        /* table row -> tree node */
+    size_t row_cap;
+    int width;                 /* of the main pane when the table was made */
+    uint8_t cols[16];          /* what each table column shows (annotation_tree.c) */
 };
 
 struct ui_binding;
@@ -184,6 +204,7 @@ struct ui_state {
 
     /* views 2-9, i */
     struct ui_doc docs[UI_VIEW_COUNT];
+    struct ui_atree atree;
 
     /* overlays, prompt, status */
     enum ui_overlay overlay;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ui/actions.h"
+#include "ui/views/annotation_tree.h"
 #include "ui/views/docs.h"
 #include "ui/screen.h"
 #include "ui/views/timeline_lanes.h"
@@ -98,6 +99,10 @@ int ui_sync(struct ui_state *st, struct model *m, unsigned flags, struct err *e)
     if (rc == 0 && (flags & UI_RELANE) && !(flags & UI_RESELECT))
         rebuild_tables(st);
     ui_screen_layout(st);
+    // The annotation tree picks its columns for the pane's width.
+    if (rc == 0 && st->atree.table && st->atree.width != st->layout.body.w &&
+        st->docs[UI_VIEW_ANNOTATIONS].valid && ui_atree_reflatten(st, ui_atree_cursor(st)))
+        rc = err_set(e, ERR_NOMEM, "out of memory");
     ui_timeline_extent(st, m);
     if (rc == 0 && ui_view_is_doc(st->view) && !st->docs[st->view].valid)
         rc = ui_doc_refresh(st, m, st->view, e);

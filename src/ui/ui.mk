@@ -25,5 +25,7 @@ libui_a_SOURCES += \
 	src/ui/views/docs.c src/ui/views/docs.h src/ui/views/docs_actions.c \
 	src/ui/views/docs_charts.c src/ui/views/diagnostics.c \
 	src/ui/views/ranks.c src/ui/views/ranks.h \
+	src/ui/views/annotation_tree.c src/ui/views/annotation_tree_actions.c \
+	src/ui/views/annotation_tree.h \
 	src/ui/views/diff.c src/ui/views/diff.h src/ui/views/diff_actions.c \
 	src/ui/views/diff_draw.c src/ui/views/diff_detail.c

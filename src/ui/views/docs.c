@@ -8,6 +8,7 @@
 #include "ui/widgets/text.h"
 #include "ui/actions.h"
 #include "ui/view.h"
+#include "ui/views/annotation_tree.h"
 
 /* ---- building ---- */
 
@@ -326,7 +327,7 @@ int ui_doc_rebuild_views(struct ui_state *st, struct ui_doc *d)
     for (size_t t = 0; t < d->ntables; t++) {
         if (d->tv[t].sort_col >= (int)d->tables[t]->ncols)
             d->tv[t].sort_col = -1;
-        if (ui_tview_build(&d->tv[t], d->tables[t], d->filter, &rf) != 0)
+        if (ui_tview_build(&d->tv[t], d->tables[t], d->self_filtered[t] ? "" : d->filter, &rf) != 0)
             return ERR_NOMEM;
         if (d->row[t] >= d->tv[t].nrows)
             d->row[t] = d->tv[t].nrows ? d->tv[t].nrows - 1 : 0;
@@ -376,6 +377,7 @@ static void doc_reset(struct ui_doc *d)
 {
     arena_reset(&d->arena);
     d->ntables = 0;
+    memset(d->self_filtered, 0, sizeof d->self_filtered);
     d->charts = NULL;
     d->ncharts = 0;
     d->text = NULL;
@@ -483,9 +485,10 @@ static void doc_status(const struct ui_state *st, const struct model *m, char *b
              v->nrows ? d->row[d->cur] + 1 : 0, v->nrows);
 }
 
-#define DOC_VIEW(ID, KEY, NAME)                                                              \
+#define DOC_VIEW_PROMPT(ID, KEY, NAME, INITIAL, APPLY)                                       \
     {ID, KEY, NAME, NULL, doc_rows, doc_top, doc_row, doc_pinned, doc_pinned_row, doc_status, \
-     ui_doc_prompt_initial, ui_doc_prompt_apply}
+     INITIAL, APPLY}
+#define DOC_VIEW(ID, KEY, NAME) DOC_VIEW_PROMPT(ID, KEY, NAME, ui_doc_prompt_initial, ui_doc_prompt_apply)
 
 const struct ui_view_ops ui_view_docs[] = {
     DOC_VIEW(UI_VIEW_OVERVIEW, '2', "Overview"),
@@ -493,7 +496,8 @@ const struct ui_view_ops ui_view_docs[] = {
     DOC_VIEW(UI_VIEW_IDLE, '4', "Idle"),
     DOC_VIEW(UI_VIEW_OVERLAP, '5', "Overlap"),
     DOC_VIEW(UI_VIEW_LAUNCH, '6', "Launch"),
-    DOC_VIEW(UI_VIEW_ANNOTATIONS, '7', "Annotations"),
+    DOC_VIEW_PROMPT(UI_VIEW_ANNOTATIONS, '7', "Annotations", ui_atree_prompt_initial,
+                    ui_atree_prompt_apply),
     DOC_VIEW(UI_VIEW_COUNTERS, '8', "Counters"),
     DOC_VIEW(UI_VIEW_SEQUENCES, '9', "Sequences"),
     DOC_VIEW(UI_VIEW_RANKS, 'R', "Ranks"),

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/series.h"
+#include "ui/views/annotation_tree.h"
 #include "ui/views/docs.h"
 #include "ui/views/ranks.h"
 #include "ui/widgets/text.h"
@@ -395,9 +396,13 @@ int ui_doc_decorate(struct ui_state *st, const struct model *m, enum ui_view_id 
     case UI_VIEW_LAUNCH:
         return launch_histogram(d);
     case UI_VIEW_ANNOTATIONS: {
-        int rc = bars_of(d, "kernels_by_annotation", "s_user_annotation", "sum",
-                         "Kernel time by innermost annotation (us)", 0, "us", true);
-        return rc ? rc : annotation_tree(d);
+        // Under htx the tree, with bars of its own, comes first.
+        int rc = m->sem.hta_annotations_only
+                     ? bars_of(d, "kernels_by_annotation", "s_user_annotation", "sum",
+                               "Kernel time by innermost annotation (us)", 0, "us", true)
+                     : 0;
+        rc = rc ? rc : annotation_tree(d);
+        return rc ? rc : ui_atree_decorate(st, m, d);
     }
     case UI_VIEW_COUNTERS: {
         int rc = queue_sparks(st, m, d);

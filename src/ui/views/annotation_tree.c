@@ -1,0 +1,395 @@
+#include "config.h"
+#include "ui/views/annotation_tree.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/actions.h"
+#include "ui/views/docs.h"
+#include "ui/widgets/text.h"
+
+/* Building the tree table of view 7 (the keys are in annotation_tree_actions.c). */
+
+#define BAR_CELLS 10
+
+enum tree_column {
+    TC_NAME = 0, TC_BAR, TC_INCL, TC_SELF, TC_KERNELS, TC_SHARE,
+    TC_MIN, TC_MEAN, TC_MAX, TC_SLOWEST,
+    TC_NCOLS
+};
+#define TREE_TABLE "annotation_stack_tree"
+
+/* ---- which nodes are expanded, by path ---- */
+
+/* A node's path as a key: kind and name of each level below the root,
+ * joined by US (0x1f). Caller frees; NULL on ENOMEM. */
+static char *node_key(const struct atree *t, uint32_t v, size_t *len)
+{
+    size_t n = 0;
+    for (uint32_t u = v; u != 0 && u != ATREE_NONE; u = t->nodes[u].parent)
+        n += strlen(atree_name(t, u)) + 2;
+    char *key = malloc(n + 1);
+    if (!key)
+        return NULL;
+    size_t end = n;
+    key[n] = 0;
+    for (uint32_t u = v; u != 0 && u != ATREE_NONE; u = t->nodes[u].parent) {
+        const char *name = atree_name(t, u);
+        size_t k = strlen(name);
+        end -= k + 2;
+        key[end] = (char)('0' + t->nodes[u].kind);
+        memcpy(key + end + 1, name, k);
+        key[end + 1 + k] = 0x1f;
+    }
+    *len = n;
+    return key;
+}
+
+bool ui_atree_is_open(const struct ui_atree *a, uint32_t v)
+{
+    size_t len;
+    char *key = node_key(&a->tree, v, &len);
+    uint32_t id = key ? strtab_find(&a->open_keys, key, len) : STRTAB_NONE;
+    free(key);
+    return id != STRTAB_NONE && id < a->open_cap && a->open_flag[id];
+}
+
+int ui_atree_set_open(struct ui_atree *a, uint32_t v, bool open)
+{
+    size_t len;
+    char *key = node_key(&a->tree, v, &len);
+    uint32_t id = key ? strtab_intern(&a->open_keys, key, len) : STRTAB_NONE;
+    free(key);
+    if (id == STRTAB_NONE)
+        return ERR_NOMEM;
+    if (id >= a->open_cap) {
+        size_t cap = a->open_cap ? a->open_cap * 2 : 64;
+        while (cap <= id)
+            cap *= 2;
+        uint8_t *f = realloc(a->open_flag, cap);
+        if (!f)
+            return ERR_NOMEM;
+        memset(f + a->open_cap, 0, cap - a->open_cap);
+        a->open_flag = f;
+        a->open_cap = cap;
+    }
+    a->open_flag[id] = open;
+    return 0;
+}
+
+/* ---- the table ---- */
+
+/* frac of BAR_CELLS cells in eighths (or '#' in ASCII). */
+static void bar_text(double frac, bool ascii, char *buf, size_t size)
+{
+    static const char *const eighths[] = {"", "\u258F", "\u258E", "\u258D",
+                                          "\u258C", "\u258B", "\u258A", "\u2589"};
+    frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
+    int units = (int)(frac * BAR_CELLS * 8 + 0.5), len = 0;
+    buf[0] = 0;
+    for (int c = 0; c < units / 8 && len + 4 < (int)size; c++)
+        len += snprintf(buf + len, size - (size_t)len, "%s", ascii ? "#" : "\u2588");
+    if (units % 8 && len + 4 < (int)size)
+        snprintf(buf + len, size - (size_t)len, "%s", ascii ? "" : eighths[units % 8]);
+}
+
+static bool name_matches(const struct atree *t, uint32_t v, const char *filter)
+{
+    return ui_text_contains(atree_name(t, v), filter);
+}
+
+/* Which nodes are rows: without a filter, those whose ancestors are all
+ * expanded; with one, the matches and their ancestors. */
+static int visible_nodes(const struct ui_atree *a, const char *filter, uint8_t *show)
+{
+    const struct atree *t = &a->tree;
+    memset(show, 0, t->nnodes);
+    if (filter[0]) {
+        for (size_t i = t->nnodes; i-- > 1;) {
+            uint32_t v = t->preorder[i];
+            if (show[v] || name_matches(t, v, filter))
+                show[v] = 1;
+            if (show[v] && t->nodes[v].parent != 0)
+                show[t->nodes[v].parent] = 1;
+        }
+        return 0;
+    }
+    uint8_t *open = calloc(t->nnodes ? t->nnodes : 1, 1);
+    if (!open)
+        return ERR_NOMEM;
+    open[0] = 1;
+    show[0] = 1;
+    for (size_t i = 1; i < t->nnodes; i++) {
+        uint32_t v = t->preorder[i], p = t->nodes[v].parent;
+        show[v] = show[p] && open[p];
+        if (show[v] && t->nodes[v].first_child != ATREE_NONE)
+            open[v] = ui_atree_is_open(a, v);
+    }
+    free(open);
+    show[0] = 0;
+    return 0;
+}
+
+static const char *mode_text(const struct ui_state *st)
+{
+    return st->aopts.annotation_stack_ops ? "user annotations, CPU ops and Python functions"
+                                          : "user annotations";
+}
+
+static int add_row(struct ui_state *st, struct table *tb, uint32_t v, const char *filter)
+{
+    struct ui_atree *a = &st->atree;
+    const struct atree *t = &a->tree;
+    const struct atree_node *nd = &t->nodes[v];
+    struct cell *row = table_add_row(tb);
+    if (!row)
+        return ERR_NOMEM;
+    size_t r = tb->nrows - 1;
+    if (r >= a->row_cap) {
+        size_t cap = a->row_cap ? a->row_cap * 2 : 256;
+        uint32_t *rn = realloc(a->row_node, cap * sizeof *rn);
+        if (!rn)
+            return ERR_NOMEM;
+        a->row_node = rn;
+        a->row_cap = cap;
+    }
+    a->row_node[r] = v;
+    const char *mark = "  ";
+    if (nd->first_child != ATREE_NONE) {
+        bool open = filter[0] || ui_atree_is_open(a, v);
+        mark = st->ascii ? (open ? "- " : "+ ") : (open ? "\u25BE " : "\u25B8 ");
+    }
+    const char *name = atree_name(t, v);
+    size_t indent = 2 * (nd->depth - 1), len = indent + strlen(mark) + strlen(name) + 1;
+    char *text = malloc(len);
+    if (!text)
+        return ERR_NOMEM;
+    snprintf(text, len, "%*s%s%s", (int)indent, "", mark, name);
+    double total = (double)t->nodes[0].incl_ns, share = total > 0 ? nd->incl_ns / total : 0;
+    char bar[BAR_CELLS * 4 + 4];
+    for (size_t c = 0; c < tb->ncols; c++) {
+        switch (a->cols[c]) {
+        case TC_NAME:
+            row[c] = cell_str(tb, text);
+            break;
+        case TC_BAR:
+            bar_text(share, st->ascii, bar, sizeof bar);
+            row[c] = cell_str(tb, bar);
+            break;
+        case TC_INCL:
+            row[c] = cell_double((double)nd->incl_ns / 1000.0);
+            break;
+        case TC_SELF:
+            row[c] = cell_double((double)nd->self_ns / 1000.0);
+            break;
+        case TC_KERNELS:
+            row[c] = cell_int((int64_t)nd->count);
+            break;
+        case TC_SHARE:
+            row[c] = cell_double(100.0 * share);
+            break;
+        case TC_MIN:
+            row[c] = cell_double((double)nd->min_ns / 1000.0);
+            break;
+        case TC_MEAN:
+            row[c] = cell_double((double)nd->incl_ns / 1000.0 / (double)t->nranks);
+            break;
+        case TC_MAX:
+            row[c] = cell_double((double)nd->max_ns / 1000.0);
+            break;
+        case TC_SLOWEST:
+            row[c] = cell_int(nd->slowest_rank);
+            break;
+        }
+    }
+    free(text);
+    return 0;
+}
+
+/* Every column the tree can show, in display order, with the order in
+ * which they give way when the pane is narrow (the name keeps NAME_MIN
+ * columns; the cross-rank ones only with several ranks). */
+#define NAME_MIN 32
+#define NUMBER_WIDTH 10
+static const struct {
+    struct table_col col;
+    uint8_t priority;
+    bool across;
+} tree_cols[TC_NCOLS] = {
+    [TC_NAME] = {{"annotation stack", NULL, COL_KEY}, 0, false},
+    [TC_BAR] = {{"bar", NULL, 0}, 2, false},
+    [TC_INCL] = {{"inclusive (us)", "us", 0}, 1, false},
+    [TC_SELF] = {{"self (us)", "us", 0}, 6, false},
+    [TC_KERNELS] = {{"kernels", NULL, 0}, 7, false},
+    [TC_SHARE] = {{"share (%)", "%", 0}, 3, false},
+    [TC_MIN] = {{"min (us)", "us", 0}, 5, true},
+    [TC_MEAN] = {{"mean (us)", "us", 0}, 8, true},
+    [TC_MAX] = {{"max (us)", "us", 0}, 4, true},
+    [TC_SLOWEST] = {{"slowest rank", NULL, 0}, 4, true},
+};
+
+/* The columns that fit w (st->atree.cols), in display order; returns how many. */
+static size_t choose_columns(struct ui_atree *a, int w, bool across, struct table_col *cols)
+{
+    bool keep[TC_NCOLS] = {[TC_NAME] = true};
+    int used = NAME_MIN;
+    for (uint8_t p = 1; p <= 8; p++)
+        for (int c = 0; c < TC_NCOLS; c++) {
+            if (tree_cols[c].priority != p || (tree_cols[c].across && !across))
+                continue;
+            int cw = c == TC_BAR ? BAR_CELLS : (int)strlen(tree_cols[c].col.name);
+            cw = cw < NUMBER_WIDTH ? NUMBER_WIDTH : cw;
+            if (used + 2 + cw <= w) {
+                keep[c] = true;
+                used += 2 + cw;
+            }
+        }
+    size_t n = 0;
+    for (int c = 0; c < TC_NCOLS; c++)
+        if (keep[c]) {
+            a->cols[n] = (uint8_t)c;
+            cols[n++] = tree_cols[c].col;
+        }
+    return n;
+}
+
+/* Rebuilds st->atree.table from the tree, the expanded nodes and filter. */
+static int flatten(struct ui_state *st, const char *filter)
+{
+    struct ui_atree *a = &st->atree;
+    const struct atree *t = &a->tree;
+    arena_reset(&a->arena);
+    a->table = NULL;
+    struct table_col cols[TC_NCOLS];
+    a->width = st->layout.body.w;
+    size_t ncols = choose_columns(a, a->width, t->nranks > 1, cols);
+    char title[192];
+    snprintf(title, sizeof title, "GPU time by CPU stack of the launch: %s, %zu rank%s",
+             mode_text(st), t->nranks, t->nranks == 1 ? "" : "s");
+    struct table *tb = table_new(&a->arena, TREE_TABLE, NULL, cols, ncols);
+    uint8_t *show = malloc(t->nnodes ? t->nnodes : 1);
+    if (!tb || !show) {
+        free(show);
+        return ERR_NOMEM;
+    }
+    tb->title = arena_strndup(&a->arena, title, strlen(title));
+    int rc = t->nnodes ? visible_nodes(a, filter, show) : 0;
+    for (size_t i = 1; i < t->nnodes && rc == 0; i++)
+        if (show[t->preorder[i]])
+            rc = add_row(st, tb, t->preorder[i], filter);
+    free(show);
+    if (rc)
+        return rc;
+    table_set_note(tb, "Enter/Right expand, Left collapse, t: on the timeline, m: stacks %s; "
+                       "%llu GPU events without a launch in the trace",
+                   st->aopts.annotation_stack_ops ? "with CPU ops" : "of user annotations",
+                   (unsigned long long)t->no_launch);
+    if (t->nnodes < 2)
+        table_set_note(tb, "no kernel, memcpy or memset in the selection");
+    a->table = tb;
+    return 0;
+}
+
+/* The node under the tree's cursor, or ATREE_NONE. */
+uint32_t ui_atree_cursor(const struct ui_state *st)
+{
+    const struct ui_doc *d = &st->docs[UI_VIEW_ANNOTATIONS];
+    if (!st->atree.table || d->ntables == 0 || d->tables[0] != st->atree.table ||
+        d->tv[0].nrows == 0)
+        return ATREE_NONE;
+    size_t row = d->tv[0].rows[d->row[0]];
+    return row < st->atree.table->nrows ? st->atree.row_node[row] : ATREE_NONE;
+}
+
+int ui_atree_reflatten(struct ui_state *st, uint32_t keep)
+{
+    struct ui_doc *d = &st->docs[UI_VIEW_ANNOTATIONS];
+    if (!st->atree.table || d->ntables == 0 || d->tables[0] != st->atree.table)
+        return 0;
+    int rc = flatten(st, d->filter);
+    if (rc)
+        return rc;
+    d->tables[0] = st->atree.table;
+    d->tv[0].sort_col = -1;
+    rc = ui_doc_rebuild_views(st, d);
+    if (rc)
+        return rc;
+    for (size_t r = 0; r < st->atree.table->nrows; r++)
+        if (st->atree.row_node[r] == keep)
+            d->row[0] = r;
+    return 0;
+}
+
+int ui_atree_decorate(struct ui_state *st, const struct model *m, struct ui_doc *d)
+{
+    struct ui_atree *a = &st->atree;
+    a->table = NULL;
+    if (m->sem.hta_annotations_only)
+        return 0;
+    if (!a->built) {
+        struct err e = {0, ""};
+        atree_free(&a->tree);
+        enum astack_mode mode = st->aopts.annotation_stack_ops ? ASTACK_OPS : ASTACK_ANNOTATIONS;
+        if (atree_build(m, mode, &a->tree, &e) != 0)
+            return e.code == ERR_NOMEM ? ERR_NOMEM : ui_doc_text(d, "annotation tree: %s", e.msg);
+        a->built = true;
+    }
+    // The flat per-path tables say what the tree shows: the tree replaces them here.
+    size_t k = 0;
+    for (size_t i = 0; i < d->ntables; i++)
+        if (strncmp(d->tables[i]->name, "kernels_by_annotation_stack", 27) != 0)
+            d->tables[k++] = d->tables[i];
+    d->ntables = k;
+    if (flatten(st, d->filter) != 0)
+        return ERR_NOMEM;
+    if (d->ntables == UI_DOC_TABLES)
+        d->ntables--;
+    memmove(&d->tables[1], &d->tables[0], d->ntables * sizeof d->tables[0]);
+    d->tables[0] = a->table;
+    d->ntables++;
+    d->self_filtered[0] = true;
+    d->tv[0].sort_col = -1;
+    uint64_t gpu_annotations = 0;
+    for (size_t i = 0; i < m->nranks; i++)
+        if (m->ranks[i].selected)
+            gpu_annotations += m->ranks[i].complete_by_kind[EV_KIND_GPU_USER_ANNOTATION];
+    if (gpu_annotations)
+        return ui_doc_text(d, "Tree: by the CPU stack of each launch. Tables below it: by the "
+                              "%llu gpu_user_annotation events (HTA).",
+                           (unsigned long long)gpu_annotations);
+    return 0;
+}
+
+bool ui_atree_active(const struct ui_state *st)
+{
+    const struct ui_doc *d = &st->docs[UI_VIEW_ANNOTATIONS];
+    return st->view == UI_VIEW_ANNOTATIONS && st->focus == UI_FOCUS_MAIN && st->atree.table &&
+           d->ntables && d->cur == 0 && d->tables[0] == st->atree.table;
+}
+
+/* ---- the prompt ---- */
+
+const char *ui_atree_prompt_initial(const struct ui_state *st, enum ui_prompt p)
+{
+    return ui_doc_prompt_initial(st, p);
+}
+
+unsigned ui_atree_prompt_apply(struct ui_state *st, const struct model *m, enum ui_prompt p,
+                               const char *text)
+{
+    struct ui_doc *d = &st->docs[UI_VIEW_ANNOTATIONS];
+    if (!ui_atree_active(st))
+        return ui_doc_prompt_apply(st, m, p, text);
+    if (p == UI_PROMPT_SEARCH) {
+        snprintf(d->search, sizeof d->search, "%s", text);
+        return ui_atree_search(st, 0);
+    }
+    uint32_t keep = ui_atree_cursor(st);
+    snprintf(d->filter, sizeof d->filter, "%s", text);
+    if (ui_atree_reflatten(st, keep) != 0) {
+        ui_state_message(st, true, "out of memory");
+        return UI_REDRAW;
+    }
+    return ui_doc_prompt_apply(st, m, p, text);
+}

@@ -1,0 +1,50 @@
+#ifndef HTX_UI_ANNOTATION_TREE_H
+#define HTX_UI_ANNOTATION_TREE_H
+
+#include <stdbool.h>
+
+#include "model/model.h"
+#include "ui/state.h"
+
+/* View 7 under htx semantics opens with the annotation tree: GPU time by
+ * the CPU annotation stack of each launch (analysis/annotation_tree.h),
+ * summed over the selected ranks, shown ncdu-style as the view's first
+ * table: one row per visible node, indented, sorted by inclusive time,
+ * with a bar, inclusive and self time, count, share and, with several
+ * ranks, min/mean/max over them and the slowest rank. Expanded nodes are
+ * remembered by path. The rest of view 7 (HTA's tables) follows it. */
+
+/* Adds the tree as d's first table (after its analysis tables are in),
+ * or nothing under --semantics=hta. Returns 0 or ERR_NOMEM. */
+int ui_atree_decorate(struct ui_state *st, const struct model *m, struct ui_doc *d);
+
+/* Is the tree the focused table of the active view (its keys apply)? */
+bool ui_atree_active(const struct ui_state *st);
+
+/* View 7's prompt: on the tree, search and filter look at node names (a
+ * filter keeps the matches' ancestors); elsewhere the tables' prompt. */
+const char *ui_atree_prompt_initial(const struct ui_state *st, enum ui_prompt p);
+unsigned ui_atree_prompt_apply(struct ui_state *st, const struct model *m, enum ui_prompt p,
+                               const char *text);
+
+/* Shared by the view's two files: the node under the cursor (ATREE_NONE
+ * when the tree is not shown), expanding or collapsing a node (by path),
+ * rebuilding the rows with the cursor kept on a node, and the search step
+ * (dir +1/-1; 0 = from the cursor itself, after a new search text). */
+uint32_t ui_atree_cursor(const struct ui_state *st);
+bool ui_atree_is_open(const struct ui_atree *a, uint32_t v);
+int ui_atree_set_open(struct ui_atree *a, uint32_t v, bool open);
+int ui_atree_reflatten(struct ui_state *st, uint32_t keep);
+unsigned ui_atree_search(struct ui_state *st, int dir);
+
+/* Keys of the tree (ui/bindings.c, UI_CTX_ANNOTATION_TREE). */
+unsigned ui_act_atree_expand(struct ui_state *st, const struct model *m);
+unsigned ui_act_atree_collapse(struct ui_state *st, const struct model *m);
+unsigned ui_act_atree_enter(struct ui_state *st, const struct model *m);
+unsigned ui_act_atree_timeline(struct ui_state *st, const struct model *m);
+unsigned ui_act_atree_mode(struct ui_state *st, const struct model *m);
+unsigned ui_act_atree_search_next(struct ui_state *st, const struct model *m);
+unsigned ui_act_atree_search_prev(struct ui_state *st, const struct model *m);
+unsigned ui_act_atree_sort(struct ui_state *st, const struct model *m);
+
+#endif
