@@ -183,6 +183,12 @@ bench_annotation_stacks() {
     own=$(awk -v r="$secs" -v l="$load" 'BEGIN { d = r - l; printf "%.3f", d < 0 ? 0 : d }')
     row "htx report annotations (1 rank)" "$secs" "$rss_kb" \
         "load $load s + annotations with stacks $own s = $(div "$own" "$load")x the load"
+    # At 1 M and 10 M events (synthetic, in memory): the TUI's tree and the
+    # headless tables, median of 3 against the load.
+    local b=$build/tests/ui/bench_ui
+    [ -x "$b" ] || die "$b is not built (make -C $build tests/ui/bench_ui)"
+    "$b" --events 1e6 --annotations 2> /dev/null || return 1
+    "$b" --events 1e7 --annotations 2> /dev/null || return 1
 }
 
 # HOOK bench_timeline: timeline redraw at 200x60 cells (target: < 16 ms at 1M and 10M events).

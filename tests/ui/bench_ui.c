@@ -1,10 +1,13 @@
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "analysis/analysis.h"
+#include "analysis/annotation_tree.h"
 #include "model/model.h"
 #include "ui/actions.h"
 #include "ui/term/draw.h"
@@ -20,7 +23,10 @@
  * through model_load_buffers, or on trace files given with --load.
  * Target (DESIGN.md): under 16 ms at 1 M and at 10 M events.
  *
- * Usage: bench_ui [--events N] [--ranks R] [--streams S] [--load PATH...] */
+ * With --annotations, the synthetic trace gets CPU annotations and the
+ * bench times the annotation attribution against the load instead.
+ *
+ * Usage: bench_ui [--events N] [--ranks R] [--streams S] [--annotations] [--load PATH...] */
 
 #define CELLS_W 200
 #define CELLS_H 60
@@ -33,8 +39,33 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* With --annotations: CPU user annotations on the launching thread, a
+ * ProfilerStep per ANNOT_STEP of time with ANNOT_LAYERS nested "layer"
+ * annotations in it, so every launch has a stack of two. */
+#define ANNOT_STEP 100000
+#define ANNOT_LAYERS 10
+
+static size_t annotate(char *buf, size_t n, size_t cap, int64_t end)
+{
+    for (int64_t s = 0; s * ANNOT_STEP < end && n + 512 < cap; s++) {
+        n += (size_t)snprintf(buf + n, cap - n,
+                              ",{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":"
+                              "\"ProfilerStep#%lld\",\"pid\":1,\"tid\":1,\"ts\":%lld,\"dur\":%d}",
+                              (long long)s, (long long)(s * ANNOT_STEP), ANNOT_STEP);
+        for (int l = 0; l < ANNOT_LAYERS && n + 512 < cap; l++)
+            n += (size_t)snprintf(buf + n, cap - n,
+                                  ",{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":"
+                                  "\"layer %d\",\"pid\":1,\"tid\":1,\"ts\":%lld,\"dur\":%d}",
+                                  l, (long long)(s * ANNOT_STEP + l * (ANNOT_STEP / ANNOT_LAYERS)),
+                                  ANNOT_STEP / ANNOT_LAYERS);
+    }
+    return n;
+}
+
 /* A rank's trace: S streams of back-to-back kernels (names from a small
  * catalogue: compute, NCCL, memcpy), each launched by a runtime call. */
+static bool with_annotations;
+
 static char *synth_rank(int rank, size_t nevents, int streams, size_t *len)
 {
     static const char *names[] = {"sgemm_128x64_nn", "ncclDevKernel_AllReduce_Sum_f32",
@@ -68,11 +99,18 @@ static char *synth_rank(int rank, size_t nevents, int streams, size_t *len)
                               (long long)dur, s + 7, i);
         t[s] += dur;
     }
+    int64_t end = 0;
+    for (int s = 0; s < streams; s++)
+        end = t[s] > end ? t[s] : end;
+    if (with_annotations)
+        n = annotate(buf, n, cap, end);
     n += (size_t)snprintf(buf + n, cap - n, "]}");
     free(t);
     *len = n;
     return buf;
 }
+
+static double load_secs;   /* of the last synth_model: model_load_buffers alone */
 
 static struct model *synth_model(size_t events, int ranks, int streams)
 {
@@ -92,7 +130,9 @@ static struct model *synth_model(size_t events, int ranks, int streams)
         if (!bufs[r])
             goto out;
     }
+    double t0 = now();
     m = model_load_buffers(names, bufs, lens, (size_t)ranks, &sem, &e);
+    load_secs = now() - t0;
     if (!m)
         fprintf(stderr, "bench_ui: %s\n", e.msg);
 out:
@@ -189,6 +229,57 @@ static int bench(struct model *m, const char *label)
     return fit < 16 && zoomed < 16 ? 0 : 2;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Issue 10's target: attributing every GPU event to its annotation stack
+ * costs less than loading. Times the view's tree (over every rank) and
+ * the headless tables, ATTR_RUNS times each, against the load. */
+#define ATTR_RUNS 3
+static int bench_attribution(struct model *m, size_t events)
+{
+    double tree[ATTR_RUNS], tables[ATTR_RUNS];
+    struct analysis_opts o;
+    analysis_opts_default(&o);
+    for (int i = 0; i < ATTR_RUNS; i++) {
+        struct atree t;
+        struct err e = {0, ""};
+        double t0 = now();
+        if (atree_build(m, ASTACK_ANNOTATIONS, &t, &e) != 0) {
+            fprintf(stderr, "bench_ui: %s\n", e.msg);
+            return 1;
+        }
+        tree[i] = now() - t0;
+        if (i == 0)
+            fprintf(stderr, "bench_ui: tree of %zu nodes over %zu GPU events\n", t.nnodes,
+                    (size_t)t.nodes[0].count);
+        atree_free(&t);
+        struct arena a;
+        struct table_list l = {.count = 0};
+        arena_init(&a, 1 << 20);
+        t0 = now();
+        if (annotation_stack_tables(m, &o, &a, &l, &e) != 0) {
+            fprintf(stderr, "bench_ui: %s\n", e.msg);
+            arena_fini(&a);
+            return 1;
+        }
+        tables[i] = now() - t0;
+        arena_fini(&a);
+    }
+    qsort(tree, ATTR_RUNS, sizeof tree[0], cmp_double);
+    qsort(tables, ATTR_RUNS, sizeof tables[0], cmp_double);
+    printf("annotation attribution %9zu events: load %.2f s; view tree %.2f s [%.2f-%.2f] = "
+           "%.2fx the load; headless stack tables %.2f s [%.2f-%.2f] = %.2fx the load "
+           "(target < 1x)\n",
+           events, load_secs, tree[ATTR_RUNS / 2], tree[0], tree[ATTR_RUNS - 1],
+           tree[ATTR_RUNS / 2] / load_secs, tables[ATTR_RUNS / 2], tables[0],
+           tables[ATTR_RUNS - 1], tables[ATTR_RUNS / 2] / load_secs);
+    return tree[ATTR_RUNS / 2] < load_secs && tables[ATTR_RUNS / 2] < load_secs ? 0 : 2;
+}
+
 int main(int argc, char **argv)
 {
     size_t events = 1000000;
@@ -201,6 +292,8 @@ int main(int argc, char **argv)
             ranks = atoi(argv[++i]);
         } else if (strcmp(argv[i], "--streams") == 0 && i + 1 < argc) {
             streams = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--annotations") == 0) {
+            with_annotations = true;
         } else if (strcmp(argv[i], "--load") == 0) {
             struct semantics sem;
             struct load_opts lo = {0};
@@ -217,7 +310,7 @@ int main(int argc, char **argv)
             return status;
         } else {
             fprintf(stderr, "usage: bench_ui [--events N] [--ranks R] [--streams S] "
-                            "[--load PATH...]\n");
+                            "[--annotations] [--load PATH...]\n");
             return 2;
         }
     }
@@ -230,7 +323,7 @@ int main(int argc, char **argv)
     if (!m)
         return 1;
     fprintf(stderr, "bench_ui: %zu synthetic events loaded in %.1f s\n", events, now() - t0);
-    status = bench(m, "(synthetic)");
+    status = with_annotations ? bench_attribution(m, events) : bench(m, "(synthetic)");
     model_free(m);
     return status;
 }
