@@ -6,6 +6,7 @@
 
 #include "ui/view.h"
 #include "ui/views/annotation_tree.h"
+#include "ui/screen.h"
 #include "ui/views/diff.h"
 #include "ui/views/docs.h"
 #include "ui/widgets/keys.h"
@@ -83,6 +84,16 @@ unsigned ui_act_view(struct ui_state *st, const struct model *m, enum ui_view_id
 static bool left_pane_shown(const struct ui_state *st)
 {
     return st->layout.left.w > 0;
+}
+
+unsigned ui_act_toggle_left(struct ui_state *st, const struct model *m)
+{
+    (void)m;
+    st->hide_left = !st->hide_left;
+    if (st->hide_left && st->focus == UI_FOCUS_RANKS)
+        st->focus = UI_FOCUS_MAIN;
+    ui_state_message(st, false, "rank/stream pane %s (p)", st->hide_left ? "hidden" : "shown");
+    return UI_REDRAW | UI_RELAYOUT;
 }
 
 unsigned ui_act_focus_next(struct ui_state *st, const struct model *m)
@@ -324,7 +335,20 @@ unsigned ui_dispatch(struct ui_state *st, const struct model *m, int key)
         b = find_binding(key, view_ctx(st));
     if (!b)
         b = find_binding(key, UI_CTX_ANY);
-    return b ? b->fn(st, m) : 0;
+    if (b)
+        return b->fn(st, m);
+    if (key == UI_KEY_NONE || key == UI_KEY_MOUSE)
+        return 0;
+    // Say so, rather than leave the user wondering whether the key was seen.
+    char name[16];
+    if (key > 32 && key < 127)
+        ui_key_name(key, name, sizeof name);
+    else if (key >= 127 && key < UI_KEY_BASE)
+        snprintf(name, sizeof name, "U+%04X", (unsigned)key);
+    else
+        ui_key_name(key, name, sizeof name);
+    ui_state_message(st, true, "%s does nothing here: ? lists the keys", name);
+    return UI_REDRAW;
 }
 
 /* ---- mouse ---- */
@@ -336,24 +360,13 @@ static bool inside(struct ui_rect r, int y, int x)
 
 static unsigned click_tab(struct ui_state *st, const struct model *m, int y, int x)
 {
-    int widths[UI_VIEW_COUNT], line[UI_VIEW_COUNT], col[UI_VIEW_COUNT];
-    enum ui_view_id ids[UI_VIEW_COUNT];
-    size_t n = 0;
+    struct ui_tabs t;
 
-    for (int id = 0; id < UI_VIEW_COUNT; id++) {
-        const struct ui_view_ops *v = ui_view_get(st, (enum ui_view_id)id);
-        if (!v)
-            continue;
-        char label[64];
-        snprintf(label, sizeof label, "%c %s", v->key, v->name);
-        widths[n] = ui_text_width(label, strlen(label), false);
-        ids[n++] = (enum ui_view_id)id;
-    }
-    ui_tabs_place(widths, n, st->layout.tabs.w, line, col);
-    for (size_t i = 0; i < n; i++)
-        if (y - st->layout.tabs.y == line[i] && x - st->layout.tabs.x >= col[i] &&
-            x - st->layout.tabs.x < col[i] + widths[i])
-            return ui_act_view(st, m, ids[i]);
+    ui_tabs_layout(st, st->layout.tabs.w, &t);
+    for (size_t i = 0; i < t.n; i++)
+        if (y - st->layout.tabs.y == t.line[i] && x - st->layout.tabs.x >= t.col[i] &&
+            x - st->layout.tabs.x < t.col[i] + t.widths[i])
+            return ui_act_view(st, m, t.ids[i]);
     return 0;
 }
 

@@ -58,6 +58,7 @@ static const struct ui_binding bindings[] = {
     {'C', A, view_collectives, "view C: Collectives matched across ranks (skew, wait, bandwidth)"},
     {'i', A, view_diag, "view i: Diagnostics (what was loaded, skipped, empty)"},
     {'d', A, view_diff, "view d: Diff (htx diff CONTROL TEST)"},
+    {'p', A, ui_act_toggle_left, "hide or show the rank/stream pane"},
     {UI_KEY_TAB, A, ui_act_focus_next, "next pane or table"},
     {UI_KEY_BTAB, A, ui_act_focus_prev, "previous pane or table"},
     {']', A, ui_act_iter_next, "next iteration (all, then each ProfilerStep)"},

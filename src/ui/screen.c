@@ -13,47 +13,55 @@
 
 /* ---- tabs ---- */
 
-struct tabs {
-    size_t n;
-    enum ui_view_id ids[UI_VIEW_COUNT];
-    char labels[UI_VIEW_COUNT][32];
-    int widths[UI_VIEW_COUNT], line[UI_VIEW_COUNT], col[UI_VIEW_COUNT];
-    int lines;
-};
-
-static void tabs_place(const struct ui_state *st, int w, struct tabs *t)
+/* Three forms, the first that fits: every tab named (" 1 Timeline ", the
+ * active one in brackets) on at most two lines, or three on a screen of 30
+ * rows or more; one line of keys with the active tab named
+ * ("1 2 [3 Kernels] 4"); one line of keys alone. */
+void ui_tabs_layout(const struct ui_state *st, int w, struct ui_tabs *t)
 {
-    t->n = 0;
-    for (int id = 0; id < UI_VIEW_COUNT; id++) {
-        const struct ui_view_ops *v = ui_view_get(st, (enum ui_view_id)id);
-        if (!v)
-            continue;
-        snprintf(t->labels[t->n], sizeof t->labels[0], "%c %s", v->key, v->name);
-        t->widths[t->n] = (int)strlen(t->labels[t->n]) + 2;  // room for [ ] on the active one
-        t->ids[t->n++] = (enum ui_view_id)id;
+    for (int form = 0; form < 3; form++) {
+        t->n = 0;
+        for (int id = 0; id < UI_VIEW_COUNT; id++) {
+            const struct ui_view_ops *v = ui_view_get(st, (enum ui_view_id)id);
+            if (!v)
+                continue;
+            bool active = id == (int)st->view;
+            char *label = t->labels[t->n];
+            if (form == 0)
+                snprintf(label, sizeof t->labels[0], "%c%c %s%c", active ? '[' : ' ', v->key,
+                         v->name, active ? ']' : ' ');
+            else if (active && form == 1)
+                snprintf(label, sizeof t->labels[0], "[%c %s]", v->key, v->name);
+            else if (active)
+                snprintf(label, sizeof t->labels[0], "[%c]", v->key);
+            else
+                snprintf(label, sizeof t->labels[0], "%c", v->key);
+            t->widths[t->n] = ui_text_width(label, strlen(label), false);
+            t->ids[t->n++] = (enum ui_view_id)id;
+        }
+        t->lines = ui_tabs_place(t->widths, t->n, w > 0 ? w : 1, t->line, t->col);
+        if (t->lines <= (form == 0 ? (st->rows >= 30 ? 3 : 2) : 1))
+            return;
     }
-    t->lines = ui_tabs_place(t->widths, t->n, w > 0 ? w : 1, t->line, t->col);
 }
 
 void ui_screen_layout(struct ui_state *st)
 {
-    struct tabs t;
+    struct ui_tabs t;
 
-    tabs_place(st, ui_layout_main_width(st->cols), &t);
-    ui_layout_screen(st->rows, st->cols, t.lines, &st->layout);
+    ui_tabs_layout(st, ui_layout_main_width(st->cols, st->hide_left), &t);
+    ui_layout_screen(st->rows, st->cols, t.lines, st->hide_left, &st->layout);
 }
 
 static void draw_tabs(const struct ui_state *st, struct ui_grid *g)
 {
-    struct tabs t;
+    struct ui_tabs t;
     struct ui_rect r = st->layout.tabs;
 
-    tabs_place(st, r.w, &t);
-    for (size_t i = 0; i < t.n; i++) {
+    ui_tabs_layout(st, r.w, &t);
+    for (size_t i = 0; i < t.n && t.line[i] < r.h; i++) {
         bool active = t.ids[i] == st->view;
-        char buf[40];
-        snprintf(buf, sizeof buf, "%c%s%c", active ? '[' : ' ', t.labels[i], active ? ']' : ' ');
-        ui_grid_text(g, r.y + t.line[i], r.x + t.col[i], r.w - t.col[i], buf,
+        ui_grid_text(g, r.y + t.line[i], r.x + t.col[i], r.w - t.col[i], t.labels[i],
                      active ? UI_STYLE_TAB_ACTIVE : UI_STYLE_TAB, UI_TRUNC_END);
     }
 }

@@ -9,6 +9,17 @@
  * bar, rank/stream pane, tabs and the active view, status line, overlays),
  * the "terminal too small" message and the load progress screen. */
 
+/* The tab bar at width w: each view's label, its width, line and column.
+ * Drawing and mouse clicks both use it, so a click lands on what is drawn. */
+struct ui_tabs {
+    size_t n;
+    enum ui_view_id ids[UI_VIEW_COUNT];
+    char labels[UI_VIEW_COUNT][40];
+    int widths[UI_VIEW_COUNT], line[UI_VIEW_COUNT], col[UI_VIEW_COUNT];
+    int lines;
+};
+void ui_tabs_layout(const struct ui_state *st, int w, struct ui_tabs *t);
+
 /* Computes st->layout for st->rows x st->cols (tab lines included). */
 void ui_screen_layout(struct ui_state *st);
 

@@ -168,6 +168,7 @@ struct ui_state {
 
     /* screen */
     int rows, cols;
+    bool hide_left;                          /* the rank/stream pane hidden (p) */
     struct ui_layout layout;
     enum ui_focus focus;
     enum ui_view_id view, prev_view;

@@ -117,7 +117,7 @@ static void check_escapers(const char *z, size_t zlen)
 static void check_layout(int rows, int cols, uint64_t h, const uint8_t *data, size_t size)
 {
     struct ui_layout l;
-    ui_layout_screen(rows, cols, 1 + (int)(h % 4), &l);
+    ui_layout_screen(rows, cols, 1 + (int)(h % 4), false, &l);
     if (!l.too_small) {
         CHECK(l.body.y >= 0 && l.body.x >= 0 && l.body.y + l.body.h <= rows &&
               l.body.x + l.body.w <= cols);

@@ -495,21 +495,63 @@ START_TEST(prompt_should_edit_and_cancel)
 }
 END_TEST
 
+/* Clicks the first, middle and last cell of every tab label as drawn on
+ * the screen (found in the dumped rows, not in the layout code) and checks
+ * that each click opens that tab's view. */
+static void ui_test_click_every_tab(struct ui_state *st, struct model *m)
+{
+    static const struct {
+        const char *label;
+        enum ui_view_id id;
+    } tabs[] = {
+        {"1 Timeline", UI_VIEW_TIMELINE},   {"2 Overview", UI_VIEW_OVERVIEW},
+        {"3 Kernels", UI_VIEW_KERNELS},     {"4 Idle", UI_VIEW_IDLE},
+        {"5 Overlap", UI_VIEW_OVERLAP},     {"6 Launch", UI_VIEW_LAUNCH},
+        {"7 Annotations", UI_VIEW_ANNOTATIONS}, {"8 Counters", UI_VIEW_COUNTERS},
+        {"9 Sequences", UI_VIEW_SEQUENCES}, {"R Ranks", UI_VIEW_RANKS},
+        {"C Collectives", UI_VIEW_COLLECTIVES}, {"i Diagnostics", UI_VIEW_DIAGNOSTICS},
+    };
+    for (size_t i = 0; i < sizeof tabs / sizeof tabs[0]; i++) {
+        int len = (int)strlen(tabs[i].label);
+        for (int at = 0; at < 3; at++) {
+            int y = -1, x = 0;
+            ui_test_keys(st, m, tabs[i].id == UI_VIEW_TIMELINE ? "2" : "1");
+            for (int line = 0; line < st->layout.tabs.h && y < 0; line++) {
+                const char *row = ui_test_row(st, m, st->layout.tabs.y + line);
+                const char *hit = strstr(row, tabs[i].label);
+                // The compact bar shows the key alone: a one-character word.
+                for (const char *p = row; !hit && *p; p++)
+                    if (*p == tabs[i].label[0] && p > row && (p[-1] == ' ' || p[-1] == '[' || (unsigned char)p[-1] >= 0x80) &&
+                        (p[1] == ' ' || p[1] == ']' || (unsigned char)p[1] >= 0x80))
+                        hit = p;
+                if (!hit)
+                    continue;
+                if (strncmp(hit, tabs[i].label, strlen(tabs[i].label)) != 0)
+                    len = 1;
+                y = st->layout.tabs.y + line;
+                // Columns count display cells: UTF-8 continuation bytes take none.
+                for (const char *p = row; p < hit; p++)
+                    x += ((unsigned char)*p & 0xC0) != 0x80;
+            }
+            ck_assert_msg(y >= 0, "tab \"%s\" not drawn", tabs[i].label);
+            int cell = at == 0 ? 0 : at == 1 ? len / 2 : len - 1;
+            ui_mouse(st, m, y, x + cell, 1);
+            ck_assert_msg(st->view == tabs[i].id, "a click on cell %d of \"%s\" opened view %d",
+                          cell, tabs[i].label, (int)st->view);
+        }
+    }
+}
+
 START_TEST(mouse_should_switch_tabs_and_move_the_cursor)
 {
     struct model *m = ui_test_model();
     struct ui_state st;
 
+    ui_test_state(&st, m, 24, 80);   // the compact tab bar: keys alone
+    ui_test_click_every_tab(&st, m);
+    ui_state_fini(&st);
     ui_test_state(&st, m, 30, 100);
-    const char *tabs = ui_test_row(&st, m, st.layout.tabs.y);
-    const char *k = strstr(tabs, "3 Kernels");
-    ck_assert_ptr_nonnull(k);
-    // Columns count display cells: the row so far is ASCII after the box edge.
-    int x = 0;
-    for (const char *p = tabs; p < k; p++)
-        x += ((unsigned char)*p & 0xC0) != 0x80;
-    ui_mouse(&st, m, st.layout.tabs.y, x, 1);
-    ck_assert_int_eq(st.view, UI_VIEW_KERNELS);
+    ui_test_click_every_tab(&st, m);
     ui_test_keys(&st, m, "1");
     struct ui_rect b = st.layout.body;
     int lx = b.x + ui_timeline_label_w(b.w) + 1 + 5;

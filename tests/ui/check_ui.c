@@ -265,7 +265,7 @@ START_TEST(layout_should_split_the_screen)
 {
     struct ui_layout l;
 
-    ui_layout_screen(40, 120, 2, &l);
+    ui_layout_screen(40, 120, 2, false, &l);
     ck_assert(!l.too_small);
     ck_assert_int_eq(l.left.w, 24);
     ck_assert_int_eq(l.main.x, 24);
@@ -273,12 +273,12 @@ START_TEST(layout_should_split_the_screen)
     ck_assert_int_eq(l.body.h, 34);
     ck_assert_int_eq(l.body.w, 94);
     ck_assert_int_eq(l.status.y, 39);
-    ui_layout_screen(15, 60, 2, &l);
+    ui_layout_screen(15, 60, 2, false, &l);
     ck_assert(!l.too_small);
     ck_assert_int_eq(l.left.w, 16);
-    ui_layout_screen(9, 120, 1, &l);
+    ui_layout_screen(9, 120, 1, false, &l);
     ck_assert(l.too_small);
-    ui_layout_screen(30, 50, 1, &l);
+    ui_layout_screen(30, 50, 1, false, &l);
     ck_assert_int_eq(l.left.w, 0);   // narrow: the view takes the width
 }
 END_TEST

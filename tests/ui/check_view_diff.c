@@ -69,7 +69,7 @@ static void open_fixture(struct fixture *f, enum semantics_mode mode)
     f->c = load(control_doc, mode);
     f->t = load(test_doc, mode);
     ck_assert_int_eq(ui_state_init(&f->st, f->c, ROWS, COLS), 0);
-    ui_layout_screen(ROWS, COLS, 1, &f->st.layout);
+    ui_layout_screen(ROWS, COLS, 1, false, &f->st.layout);
     htx_options_init(&f->opts);
     f->opts.semantics = mode;
     struct err e = {0, ""};

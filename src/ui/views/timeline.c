@@ -63,11 +63,17 @@ static size_t tl_pinned(const struct ui_state *st, const struct model *m)
 static void legend_row(const struct ui_state *st, struct ui_grid *g, int y, int x, int w)
 {
     static const enum ui_cell_class shown[] = {UI_CLASS_COMPUTE, UI_CLASS_COMM, UI_CLASS_MEMORY,
-                                               UI_CLASS_OTHER, UI_CLASS_CPU};
+                                               UI_CLASS_OTHER, UI_CLASS_CPU,
+                                               UI_CLASS_ANNOTATION};
     char span[32], right[96];
     int used = 0;
+    // Annotations are drawn on CPU thread lanes only: named when one is shown.
+    size_t nshown = sizeof shown / sizeof shown[0] - 1;
+    for (size_t i = 0; i < st->nlanes; i++)
+        if (st->lanes[i].kind == UI_LANE_THREAD)
+            nshown = sizeof shown / sizeof shown[0];
 
-    for (size_t k = 0; k < sizeof shown / sizeof shown[0] && used < w; k++) {
+    for (size_t k = 0; k < nshown && used < w; k++) {
         ui_grid_put(g, y, x + used, ui_class_glyph(g, shown[k]), ui_class_style(shown[k]));
         used += 2;
         used += ui_grid_text(g, y, x + used, w - used, ui_class_name(shown[k]), UI_STYLE_DIM,

@@ -342,10 +342,23 @@ void ui_lane_label(const struct ui_state *st, const struct model *m, const struc
         return;
     }
     // Short thread names ("main") read best; long ones ("thread 35 (python)")
-    // would be cut to nothing, so those lanes show the thread id.
+    // would be cut to nothing, so those lanes show the thread id. A name or
+    // tid another thread of the rank shares would make two lanes look one:
+    // then the tid, or the pid and tid. (Middle truncation keeps a tid's
+    // last, distinguishing digits.)
     const struct thread_index *t = &rm->threads[lane->index];
-    if (t->name && strtab_len(&m->strings, t->name) <= 12)
+    bool name_shared = false, tid_shared = false;
+    for (size_t i = 0; i < rm->nthreads; i++) {
+        if (i == lane->index)
+            continue;
+        name_shared |= t->name && rm->threads[i].name == t->name;
+        tid_shared |= rm->threads[i].tid == t->tid;
+    }
+    if (t->name && !name_shared && strtab_len(&m->strings, t->name) <= 12)
         snprintf(buf, n, "r%lld %s", (long long)rm->rank, model_str(m, t->name));
-    else
+    else if (!tid_shared)
         snprintf(buf, n, "r%lld t%s", (long long)rm->rank, model_str(m, t->tid));
+    else
+        snprintf(buf, n, "r%lld p%s t%s", (long long)rm->rank, model_str(m, t->pid),
+                 model_str(m, t->tid));
 }

@@ -3,8 +3,10 @@
 
 /* ---- screen ---- */
 
-static int left_width(int cols)
+static int left_width(int cols, bool hide_left)
 {
+    if (hide_left)
+        return 0;
     if (cols >= 100)
         return 24;
     if (cols >= 60)
@@ -12,16 +14,16 @@ static int left_width(int cols)
     return 0;  // too narrow for two panes: the view gets the whole width
 }
 
-int ui_layout_main_width(int cols)
+int ui_layout_main_width(int cols, bool hide_left)
 {
-    int w = cols - left_width(cols) - 2;
+    int w = cols - left_width(cols, hide_left) - 2;
     return w > 0 ? w : 0;
 }
 
-void ui_layout_screen(int rows, int cols, int tab_lines, struct ui_layout *out)
+void ui_layout_screen(int rows, int cols, int tab_lines, bool hide_left, struct ui_layout *out)
 {
     struct ui_layout l = {0};
-    int lw = left_width(cols);
+    int lw = left_width(cols, hide_left);
 
     l.rows = rows;
     l.cols = cols;

@@ -34,11 +34,12 @@ struct ui_layout {
 };
 
 /* Splits a rows x cols screen; tab_lines is how many lines the tab bar needs
- * at the main box's inner width (see ui_tabs_place). */
-void ui_layout_screen(int rows, int cols, int tab_lines, struct ui_layout *out);
+ * at the main box's inner width (see ui_tabs_place). hide_left gives the
+ * whole width to the main box (the rank/stream pane hidden by the user). */
+void ui_layout_screen(int rows, int cols, int tab_lines, bool hide_left, struct ui_layout *out);
 
 /* Width of the main box's inside for a screen of cols columns. */
-int ui_layout_main_width(int cols);
+int ui_layout_main_width(int cols, bool hide_left);
 
 /* Places n tab labels of the given display widths (plus 1 column of gap)
  * on lines of width w, wrapping; writes each tab's line and column and
