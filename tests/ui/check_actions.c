@@ -11,6 +11,7 @@
 #include "ui/screen.h"
 #include "ui/sync.h"
 #include "ui/views/timeline_lanes.h"
+#include "ui/views/timeline_lanes.h"
 #include "check_ui.h"
 
 /* Key -> action -> state, through the same key table the TUI uses, over
@@ -568,6 +569,41 @@ START_TEST(mouse_should_switch_tabs_and_move_the_cursor)
 }
 END_TEST
 
+/* Issue 15 item 6: a jump zooms until its target is the event under the
+ * cursor (at the whole trace, a 10 us kernel is less than a cell), and a
+ * resize never leaves the cursor past the last column or the data. */
+START_TEST(jumps_should_put_their_target_under_the_cursor)
+{
+    struct model *m = ui_test_model();
+    struct ui_state st;
+    struct err e = {0, ""};
+
+    ui_test_state(&st, m, 30, 100);
+    static const char *const names[] = {"/evil<Enter>", "/<C-u>sgemm<Enter>"};
+    for (size_t k = 0; k < 2; k++) {
+        ui_test_keys(&st, m, "0");
+        ui_test_keys(&st, m, names[k]);
+        ck_assert_msg(st.njumps > 0, "%s: %s", names[k], st.message);
+        for (size_t i = 0; i < st.njumps; i++) {
+            uint32_t pick = ui_timeline_pick(&st, m, st.tl.lane, st.tl.cursor);
+            ck_assert_msg(pick == st.jumps[st.jump].pos, "%s: jump %zu shows event %u, not %u",
+                          names[k], i, pick, st.jumps[st.jump].pos);
+            ui_test_keys(&st, m, "n");
+        }
+    }
+    ui_test_keys(&st, m, "0");
+    st.tl.cursor = ui_timeline_cols(&st) - 1;
+    st.cols = 70;
+    ui_sync(&st, m, UI_RELAYOUT, &e);
+    ck_assert_int_lt(st.tl.cursor, ui_timeline_cols(&st));
+    struct ui_timescale ts;
+    ui_timeline_scale(&st, &ts);
+    ck_assert_int_lt(ui_col_time(&ts, st.tl.cursor), st.tl.hi);
+    ui_state_fini(&st);
+    model_free(m);
+}
+END_TEST
+
 START_TEST(quit_keys_should_quit)
 {
     struct model *m = ui_test_model();
@@ -659,6 +695,7 @@ Suite *ui_actions_suite(void)
     tcase_add_test(tc, help_should_list_every_binding);
     tcase_add_test(tc, prompt_should_edit_and_cancel);
     tcase_add_test(tc, mouse_should_switch_tabs_and_move_the_cursor);
+    tcase_add_test(tc, jumps_should_put_their_target_under_the_cursor);
     tcase_add_test(tc, quit_keys_should_quit);
     tcase_add_test(tc, a_failing_analysis_should_show_its_error);
     tcase_add_test(tc, man_page_should_list_every_key);

@@ -126,6 +126,18 @@ void ui_timeline_extent(struct ui_state *st, const struct model *m)
         st->tl.t0 = lo;
         st->tl.t1 = hi;
     }
+    ui_pan(&st->tl.t0, &st->tl.t1, 0, lo, hi);
+    // A resize can leave the cursor column past the last one, and so past
+    // the end of the trace: keep it on the data.
+    struct ui_timescale ts;
+    ui_timeline_scale(st, &ts);
+    if (st->tl.cursor >= ts.cols)
+        st->tl.cursor = ts.cols - 1;
+    if (st->tl.cursor < 0)
+        st->tl.cursor = 0;
+    int last = ui_time_col(&ts, hi - 1);
+    if (last >= 0 && st->tl.cursor > last)
+        st->tl.cursor = last;
 }
 
 uint32_t ui_timeline_pick(const struct ui_state *st, const struct model *m, size_t lane, int col)
@@ -215,14 +227,20 @@ int ui_timeline_goto(struct ui_state *st, const struct model *m, uint32_t r, uin
     int64_t dur = ev->dur > 0 ? ev->dur : 0;
     if (dur * 5 > span * 4)
         span = dur + dur / 4;
-    int64_t min_span = ui_timeline_cols(st);
+    // Zoom in until the target spans at least two cells: its middle cell
+    // then shows it and not a neighbour (n/N would seem to land elsewhere).
+    int64_t cols = ui_timeline_cols(st);
+    int64_t fill = (dur > 0 ? dur : 1) * cols / 2;
+    if (span > fill)
+        span = fill;
+    int64_t min_span = cols;
     span = span < min_span ? min_span : span;
     st->tl.t0 = ev->ts + dur / 2 - span / 2;
     st->tl.t1 = st->tl.t0 + span;
     ui_pan(&st->tl.t0, &st->tl.t1, 0, st->tl.lo, st->tl.hi);
     struct ui_timescale ts;
     ui_timeline_scale(st, &ts);
-    int col = ui_time_col(&ts, ev->ts);
+    int col = ui_time_col(&ts, ev->ts + dur / 2);
     st->tl.cursor = col < 0 ? 0 : (col >= ts.cols ? ts.cols - 1 : col);
     st->tl.lane = (size_t)lane;
     size_t rows = ui_timeline_lane_rows(st);
