@@ -78,6 +78,14 @@ expect 0 "$HTX" report --analysis=temporal "$tmp/nocomm" && empty err
 expect 0 "$HTX" report --analysis=kernels --comm-patterns=myAllToAll "$tmp/nocomm" && empty err
 expect 0 "$HTX" report --analysis=overlap "$tmp/deepep" && empty err
 expect 0 "$HTX" report --analysis=overlap --semantics=hta "$tmp/deepep" && has err "no communication kernel"
+# The TUI's diagnostics view says it too, on its second line.
+printf 'i' >"$tmp/diag.keys"
+expect 0 "$HTX" --script "$tmp/diag.keys" --dump-screen "$tmp/diag.screen" --size 30x200 "$tmp/nocomm" &&
+    has diag.screen "warning: several ranks but no communication kernel recognised"
+expect 0 "$HTX" --script "$tmp/diag.keys" --dump-screen "$tmp/diag-job.screen" --size 30x200 job
+if grep -q "warning: several ranks" "$tmp/diag-job.screen"; then
+    fail "the diagnostics view warns on a job whose NCCL kernels are recognised"
+fi
 expect 0 "$HTX" report --analysis=kernels --rank=0 "$tmp/nocomm" && empty err
 
 # Errors leave stdout empty.

@@ -173,9 +173,21 @@ static int empty_text(struct ui_state *st, const struct model *m, struct ui_doc 
     return 0;
 }
 
+/* The warning `htx report` prints when a multi-rank job shows no
+ * communication kernel (issue 15 item 3), as the view's second line. */
+static int comm_text(struct ui_state *st, const struct model *m, struct ui_doc *d)
+{
+    bool missing = false;
+    if (analysis_comm_missing(m, &st->aopts, &missing) != 0)
+        return ERR_NOMEM;
+    return missing ? ui_doc_text(d, "warning: %s", ANALYSIS_COMM_MISSING_HINT) : 0;
+}
+
 int ui_diag_build(struct ui_state *st, const struct model *m, struct ui_doc *d)
 {
     int rc = ui_doc_text(d, "%zu rank(s) loaded, %zu file(s) failed", m->nranks, m->nfailed);
+    if (rc == 0)
+        rc = comm_text(st, m, d);
     if (rc == 0)
         rc = ui_doc_text(d, "%s", "");
     if (rc == 0)
