@@ -147,7 +147,30 @@ static int set_diff_sort(struct htx_options *o, const char *w, const char *v, st
     if (strcmp(v, "name") != 0 && strcmp(v, "delta") != 0)
         return bad_choice(e, w, v, "name, delta");
     o->diff_sort_delta = strcmp(v, "delta") == 0;
+    o->diff_sort_given = true;
     return 0;
+}
+
+/* --view: the TUI's first view, by its key or its tab name. */
+static int set_view(struct htx_options *o, const char *w, const char *v, struct err *e)
+{
+    static const struct {
+        char key;
+        const char *name;
+    } views[] = {
+        {'1', "timeline"},  {'2', "overview"},    {'3', "kernels"},     {'4', "idle"},
+        {'5', "overlap"},   {'6', "launch"},      {'7', "annotations"}, {'8', "counters"},
+        {'9', "sequences"}, {'R', "ranks"},       {'C', "collectives"}, {'i', "diagnostics"},
+        {'d', "diff"},
+    };
+    for (size_t i = 0; i < sizeof views / sizeof views[0]; i++)
+        if ((v[0] == views[i].key && v[1] == 0) || strcmp(v, views[i].name) == 0) {
+            o->start_view = views[i].key;
+            return 0;
+        }
+    return bad_choice(e, w, v,
+                      "1-9, R, C, i, d, or timeline, overview, kernels, idle, overlap, launch, "
+                      "annotations, counters, sequences, ranks, collectives, diagnostics, diff");
 }
 
 static int set_diff_top(struct htx_options *o, const char *w, const char *v, struct err *e)
@@ -360,6 +383,7 @@ static const struct opt_spec specs[] = {
     {"report", ARG_NONE, set_report},
     {"fail-on-regression", ARG_REQUIRED, set_fail_on_regression},
     {"sort", ARG_REQUIRED, set_diff_sort},
+    {"view", ARG_REQUIRED, set_view},
     {"top", ARG_REQUIRED, set_diff_top},
     {"min-duration", ARG_REQUIRED, set_min_duration},
     {"script", ARG_REQUIRED, set_script},
@@ -714,11 +738,11 @@ const char *htx_usage(void)
            "  --min-duration=NS         --fail-on-regression: only kernels longer than this count\n"
            "  --sort=name|delta         htx diff --report: order by name or by |change of time|\n"
            "  --top=N                   htx diff --report: only the N largest changes\n"
-           "  --force                   htx counters: overwrite an existing output file\n"
            "  --force                   replace an existing output file (counters, --dump-screen)\n"
            "Terminal:\n"
            "  --threads=N               loader threads (default: number of cores)\n"
            "  --no-color, --ascii, --no-mouse\n"
+           "  --view=KEY                the TUI's first view: 1-9, R, C, i, d or its name\n"
            "  --script=FILE --dump-screen=OUT --size=ROWSxCOLS  UI test mode\n"
            "\n"
            "Exit status: 0 ok, 1 bad input, 2 bad usage, 3 regression (--fail-on-regression).\n"

@@ -92,6 +92,8 @@ struct htx_options {
     int64_t min_duration_ns;       /* diff: ignore ops shorter than this */
     char *config_text;             /* the config file's text (values point into it) */
     bool diff_sort_delta;          /* diff --report --sort=delta (else name) */
+    bool diff_sort_given;          /* --sort given (the TUI diff then sorts so too) */
+    char start_view;               /* --view: the TUI's first view's key, 0 = timeline */
     int64_t diff_top;              /* diff --report --top=N (0 = all rows) */
 
     /* loading and terminal */

@@ -50,7 +50,7 @@ static int yes_no(const char *v, bool *yes)
 /* One `key = value`; the message without the NAME:LINE prefix. */
 static int apply_pair(struct htx_options *o, const char *key, const char *val, struct err *e)
 {
-    static const char *const as_option[] = {"sort", "comm-patterns", "memory-patterns"};
+    static const char *const as_option[] = {"sort", "view", "comm-patterns", "memory-patterns"};
     for (size_t i = 0; i < sizeof as_option / sizeof as_option[0]; i++)
         if (strcmp(key, as_option[i]) == 0)
             return htx_options_apply(o, key, val, e);
@@ -63,8 +63,8 @@ static int apply_pair(struct htx_options *o, const char *key, const char *val, s
         return 0;
     }
     return err_set(e, ERR_USAGE,
-                   "unknown key '%.64s' (known: sort, comm-patterns, memory-patterns, color, "
-                   "mouse)", key);
+                   "unknown key '%.64s' (known: sort, view, comm-patterns, memory-patterns, "
+                   "color, mouse)", key);
 }
 
 int htx_config_apply(struct htx_options *o, const char *name, char *text, size_t len,

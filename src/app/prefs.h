@@ -9,7 +9,8 @@
 /* Remembered preferences: $XDG_CONFIG_HOME/htx/config, else
  * ~/.config/htx/config. Lines of `key = value`; blank lines and lines
  * starting with '#' are skipped. Keys:
- *   sort            name | delta      (diff --report --sort)
+ *   sort            name | delta      (diff --report --sort, the TUI diff's order)
+ *   view            KEY | NAME        (--view: the TUI's first view)
  *   comm-patterns   PREFIX,...        (--comm-patterns)
  *   memory-patterns PREFIX,...        (--memory-patterns)
  *   color           yes | no          (no = --no-color)

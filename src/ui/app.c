@@ -16,6 +16,8 @@
 #include "ui/widgets/keys.h"
 #include "util/outfile.h"
 #include "ui/screen.h"
+#include "ui/view.h"
+#include "ui/views/diff.h"
 #include "ui/sync.h"
 #include "ui/term/term.h"
 
@@ -204,6 +206,20 @@ static int setup_state(struct ui_state *st, struct model *m, const struct model 
         if (rc != 0)
             return rc;
         st->view = st->prev_view = UI_VIEW_DIFF;
+        if (c->diff_sort >= 0)
+            ui_diff_set_sort(st, c->diff_sort ? UI_DIFF_SORT_NAME : UI_DIFF_SORT_DDUR);
+    }
+    if (c->start_view) {
+        bool found = false;
+        for (int id = 0; id < UI_VIEW_COUNT && !found; id++) {
+            const struct ui_view_ops *v = ui_view_get(st, (enum ui_view_id)id);
+            if (v && v->key == c->start_view) {
+                st->view = st->prev_view = (enum ui_view_id)id;
+                found = true;
+            }
+        }
+        if (!found)
+            ui_state_message(st, true, "view %c opens with htx diff CONTROL TEST", c->start_view);
     }
     rc = ui_sync(st, m, UI_RESELECT | UI_RELANE, e);
     if (rc == 0 && m->nfailed)

@@ -76,6 +76,19 @@ printf 'comm-patterns = void sgemm\n' >"$tmp/xdg/htx/config"
 expect 0 "$HTX" report --analysis=kernels job && has out "void sgemm_kernel<float>(float*, int)                  COMMUNICATION"
 expect 0 "$HTX" report --analysis=kernels --comm-patterns=xyz job &&
     has out "void sgemm_kernel<float>(float*, int)                  COMPUTATION"
+# view = KEY|NAME opens the TUI there; --view wins; a bad one is named.
+printf 'i' >"$tmp/none.keys"
+printf 'view = kernels\n' >"$tmp/xdg/htx/config"
+expect 0 "$HTX" --script "$tmp/none.keys" --dump-screen "$tmp/view1.screen" --size 30x120 --view=3 job &&
+    has view1.screen "[i Diagnostics]"
+printf '' >"$tmp/none.keys"
+expect 0 "$HTX" --script "$tmp/none.keys" --dump-screen "$tmp/view2.screen" --size 30x120 job &&
+    has view2.screen "[3 Kernels]"
+expect 0 "$HTX" --script "$tmp/none.keys" --dump-screen "$tmp/view3.screen" --size 30x120 --view=R job &&
+    has view3.screen "[R Ranks]"
+printf 'view = kernal\n' >"$tmp/xdg/htx/config"
+expect 2 "$HTX" info job && has err "config:1: --view: bad value 'kernal'"
+expect 2 "$HTX" --view=9x job && has err "--view"
 unset XDG_CONFIG_HOME
 mkdir -p "$HOME/.config/htx" && printf 'color\n' >"$HOME/.config/htx/config"
 expect 2 "$HTX" info job && has err "$HOME/.config/htx/config:1: expected 'key = value'"

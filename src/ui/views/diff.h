@@ -156,6 +156,9 @@ bool ui_diff_escape(struct ui_state *st);
  * Returns 0 or an ERR_* (kept in d->error too). */
 int ui_diff_update(struct ui_diff *d, struct err *e);
 
+/* The order the diff opens in (the config file's or --sort's). */
+void ui_diff_set_sort(struct ui_state *st, enum ui_diff_sort sort);
+
 /* Re-applies the change mask, the filter text and the sort. ERR_NOMEM. */
 int ui_diff_rebuild(struct ui_diff *d);
 

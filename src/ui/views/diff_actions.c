@@ -140,6 +140,16 @@ unsigned ui_act_diff_all(struct ui_state *st, const struct model *m)
 static const char *const sort_names[UI_DIFF_SORT_COUNT] = {"duration change", "count change",
                                                            "name"};
 
+void ui_diff_set_sort(struct ui_state *st, enum ui_diff_sort sort)
+{
+    struct ui_diff *d = diff_of(st);
+    if (d) {
+        d->sort = sort;
+        d->sort_reverse = false;
+        ui_diff_rebuild(d);
+    }
+}
+
 unsigned ui_act_diff_sort(struct ui_state *st, const struct model *m)
 {
     struct ui_diff *d = diff_of(st);
