@@ -331,6 +331,8 @@ unsigned ui_dispatch(struct ui_state *st, const struct model *m, int key)
         b = find_binding(key, UI_CTX_COLL_TABLE);
     if (!b && ui_atree_active(st))
         b = find_binding(key, UI_CTX_ANNOTATION_TREE);
+    if (!b && st->view == UI_VIEW_LAUNCH && st->focus == UI_FOCUS_MAIN)
+        b = find_binding(key, UI_CTX_LAUNCH_TABLE);
     if (!b)
         b = find_binding(key, view_ctx(st));
     if (!b)

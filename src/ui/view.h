@@ -31,7 +31,8 @@ enum ui_context {
     UI_CTX_RANK_TABLE = 1 << 5,  /* main pane, view R (then the tables' keys) */
     UI_CTX_COLL_TABLE = 1 << 6,  /* main pane, view C (then the tables' keys) */
     UI_CTX_ANNOTATION_TREE = 1 << 7, /* main pane, view 7's tree (then the tables' keys) */
-    UI_CTX_ANY = 0xFF,
+    UI_CTX_LAUNCH_TABLE = 1 << 8,    /* main pane, view 6 (then the tables' keys) */
+    UI_CTX_ANY = 0xFFFF,
 };
 
 struct ui_binding {

@@ -7,6 +7,7 @@
 
 #include "analysis/series.h"
 #include "ui/views/annotation_tree.h"
+#include "ui/views/launch.h"
 #include "ui/views/docs.h"
 #include "ui/views/ranks.h"
 #include "ui/widgets/text.h"
@@ -394,7 +395,7 @@ int ui_doc_decorate(struct ui_state *st, const struct model *m, enum ui_view_id 
         return bars_of(d, "comm_comp_overlap", "rank", "comp_comm_overlap_pctg",
                        "Communication overlapped by computation (%)", 100, "%", false);
     case UI_VIEW_LAUNCH:
-        return launch_histogram(d);
+        return launch_histogram(d) ? ERR_NOMEM : ui_launch_decorate(st, m, d);
     case UI_VIEW_ANNOTATIONS: {
         // Under htx the tree, with bars of its own, comes first.
         int rc = m->sem.hta_annotations_only
