@@ -246,7 +246,9 @@ START_TEST(view_diff_should_open_both_timelines_of_a_row)
     ck_assert_ptr_nonnull(strstr(op_line(&f, 3), "r0 s7"));
     ck_assert_ptr_nonnull(strstr(op_line(&f, 3), "\u2588"));
     ck_assert_ptr_nonnull(strstr(op_line(&f, 5), "test r0"));
-    ck_assert(key(&f, 'j') == 0);   /* the table's keys wait while the op is open */
+    key(&f, 'j');   /* the table's keys wait while the op is open, and say so */
+    ck_assert(state(&f)->detail.open);
+    ck_assert_ptr_nonnull(strstr(f.st.message, "j does nothing here"));
     ck_assert(key(&f, 'q') & UI_QUIT);   /* q still quits */
     f.st.quit = false;
     key(&f, UI_KEY_ESC);

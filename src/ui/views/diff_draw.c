@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/diff_triage.h"
 #include "ui/widgets/charts.h"
 #include "ui/widgets/layout.h"
 #include "ui/widgets/text.h"
@@ -15,7 +16,8 @@
  * op, or the detail timelines of one op. */
 
 #define CHART_MIN_BODY 24   /* smaller bodies leave the bars out */
-#define MARKER_W 2
+#define MARKER_W 2          /* HTA's count marker and a space */
+#define MARKER_W_HTX 3      /* htx adds the time-per-call marker */
 #define NAME_MIN_W 30
 #define LABEL_W 14          /* detail lane labels */
 
@@ -32,20 +34,21 @@ static const struct {
     {"Δ n", "d n", 6, 0},               {"ctl total", "ctl total", 10, 1},
     {"test total", "test total", 10, 1},   {"Δ total", "d total", 9, 0},
     {"ctl mean", "ctl mean", 9, 2},     {"test mean", "test mean", 9, 2},
-    {"Δ mean", "d mean", 9, 2},         {"Δ", "d", 11, 3},
+    {"Δ%/call", "d%/call", 8, 2},       {"Δ", "d", 11, 3},
 };
 
 struct layout {
     bool shown[NCOLS];
-    int name_w;
+    int marker_w, name_w;
 };
 
-static void plan_columns(int w, struct layout *l)
+static void plan_columns(const struct ui_diff *d, int w, struct layout *l)
 {
+    l->marker_w = d->hta ? MARKER_W : MARKER_W_HTX;
     for (int c = 0; c < NCOLS; c++)
         l->shown[c] = true;
     for (int prio = 3; prio >= 0; prio--) {
-        int used = MARKER_W;
+        int used = l->marker_w;
         for (int c = 0; c < NCOLS; c++)
             used += l->shown[c] ? columns[c].w + 1 : 0;
         l->name_w = w - used;
@@ -56,7 +59,7 @@ static void plan_columns(int w, struct layout *l)
                 l->shown[c] = false;
     }
     if (l->name_w < 4) {
-        int used = MARKER_W;
+        int used = l->marker_w;
         for (int c = 0; c < NCOLS; c++)
             used += l->shown[c] ? columns[c].w + 1 : 0;
         l->name_w = w - used > 4 ? w - used : 4;
@@ -83,16 +86,26 @@ static void mean_text(int64_t ns, int64_t count, char *buf, size_t n)
         snprintf(buf, n, "-");
 }
 
-/* Δ of the means, or "-" when a side never ran the op. */
-static void mean_delta(const struct diff_row *r, char *buf, size_t n)
+/* Change of the time per call in %, NaN when a side never ran the op or
+ * control's calls took no time (as diff_mean_change of diff_triage.h). */
+static double per_call_pct(const struct diff_row *r)
 {
-    if (r->control_count == 0 || r->test_count == 0) {
+    if (r->control_count == 0 || r->test_count == 0 || r->control_dur_ns == 0)
+        return NAN;
+    double cm = (double)r->control_dur_ns / (double)r->control_count;
+    double tm = (double)r->test_dur_ns / (double)r->test_count;
+    return (tm / cm - 1.0) * 100.0;
+}
+
+static void per_call_text(const struct diff_row *r, char *buf, size_t n)
+{
+    double pct = per_call_pct(r);
+    if (isnan(pct))
         snprintf(buf, n, "-");
-        return;
-    }
-    double d = (double)r->test_dur_ns / (double)r->test_count -
-               (double)r->control_dur_ns / (double)r->control_count;
-    signed_duration((int64_t)llround(d), buf, n);
+    else if (fabs(pct) >= 9999.5)
+        snprintf(buf, n, "%s%.0fx", pct > 0 ? "" : "/", pct > 0 ? pct / 100 + 1 : 100 / (pct + 100));
+    else
+        snprintf(buf, n, "%+.0f%%", pct);
 }
 
 static enum ui_style delta_style(double v)
@@ -141,7 +154,7 @@ static void cell_text(const struct diff_row *r, int c, char *buf, size_t n)
     case C_DT: signed_duration(r->test_dur_ns - r->control_dur_ns, buf, n); break;
     case C_CM: mean_text(r->control_dur_ns, r->control_count, buf, n); break;
     case C_TM: mean_text(r->test_dur_ns, r->test_count, buf, n); break;
-    case C_DM: mean_delta(r, buf, n); break;
+    case C_DM: per_call_text(r, buf, n); break;
     default: buf[0] = 0;
     }
 }
@@ -152,7 +165,23 @@ static enum ui_style cell_style(const struct diff_row *r, int c)
         return delta_style((double)(r->test_count - r->control_count));
     if (c == C_DT)
         return delta_style((double)(r->test_dur_ns - r->control_dur_ns));
+    if (c == C_DM) {
+        double pct = per_call_pct(r);
+        return isnan(pct) || fabs(pct) <= DIFF_TIME_CHANGE_PCT ? UI_STYLE_NORMAL : delta_style(pct);
+    }
     return UI_STYLE_NORMAL;
+}
+
+/* htx's second marker: the time per call changed by more than
+ * DIFF_TIME_CHANGE_PCT (the count marker alone calls a 4.7x slower op with
+ * the same count "="). */
+static void time_marker(const struct diff_row *r, struct ui_grid *g, int y, int x)
+{
+    double pct = per_call_pct(r);
+    if (isnan(pct) || fabs(pct) <= DIFF_TIME_CHANGE_PCT)
+        return;
+    uint32_t glyph = pct > 0 ? (g->ascii ? '^' : 0x25B2) : (g->ascii ? 'v' : 0x25BC);
+    ui_grid_put(g, y, x, glyph, pct > 0 ? UI_STYLE_BAD : UI_STYLE_GOOD);
 }
 
 static void draw_op(const struct ui_diff *d, size_t v, bool cursor, struct ui_grid *g, int y,
@@ -160,11 +189,13 @@ static void draw_op(const struct ui_diff *d, size_t v, bool cursor, struct ui_gr
 {
     const struct diff_row *r = &d->res.rows[d->vis[v]];
     struct layout l;
-    plan_columns(w, &l);
+    plan_columns(d, w, &l);
     ui_grid_put(g, y, x, (uint32_t)marker(r->change), marker_style(r->change));
-    ui_grid_textn(g, y, x + MARKER_W, l.name_w, r->name, r->len, UI_STYLE_NORMAL,
+    if (!d->hta)
+        time_marker(r, g, y, x + 1);
+    ui_grid_textn(g, y, x + l.marker_w, l.name_w, r->name, r->len, UI_STYLE_NORMAL,
                   UI_TRUNC_MIDDLE);
-    int cx = x + MARKER_W + l.name_w;
+    int cx = x + l.marker_w + l.name_w;
     for (int c = 0; c < NCOLS; c++) {
         if (!l.shown[c])
             continue;
@@ -182,13 +213,13 @@ static void draw_op(const struct ui_diff *d, size_t v, bool cursor, struct ui_gr
         ui_grid_style(g, y, x, w, UI_STYLE_SELECTED);
 }
 
-static void draw_header(struct ui_grid *g, int y, int x, int w)
+static void draw_header(const struct ui_diff *d, struct ui_grid *g, int y, int x, int w)
 {
     struct layout l;
-    plan_columns(w, &l);
+    plan_columns(d, w, &l);
     ui_grid_fill(g, y, x, w, ' ', UI_STYLE_HEADER);
-    ui_grid_text(g, y, x + MARKER_W, l.name_w, "name", UI_STYLE_HEADER, UI_TRUNC_END);
-    int cx = x + MARKER_W + l.name_w;
+    ui_grid_text(g, y, x + l.marker_w, l.name_w, "name", UI_STYLE_HEADER, UI_TRUNC_END);
+    int cx = x + l.marker_w + l.name_w;
     for (int c = 0; c < NCOLS; c++) {
         if (!l.shown[c])
             continue;
@@ -212,7 +243,7 @@ size_t ui_diff_pinned_lines(const struct ui_diff *d, int body_h)
 {
     if (d->detail.open)
         return 2;
-    return 2 + (chart_shown(d, body_h) ? d->ntop10 + 2 : 0) + 1;
+    return 3 + (chart_shown(d, body_h) ? d->ntop10 + 2 : 0) + 1;
 }
 
 static void draw_sides(const struct ui_diff *d, struct ui_grid *g, int y, int x, int w)
@@ -239,6 +270,20 @@ static void draw_counts(const struct ui_diff *d, struct ui_grid *g, int y, int x
                      d->sort_reverse ? " (reversed)" : "");
     if (d->filter[0] && n > 0 && (size_t)n < sizeof line)
         snprintf(line + n, sizeof line - (size_t)n, "  filter \"%s\"", d->filter);
+    ui_grid_text(g, y, x, w, line, UI_STYLE_DIM, UI_TRUNC_END);
+}
+
+/* What the marker columns mean. */
+static void draw_legend(const struct ui_diff *d, struct ui_grid *g, int y, int x, int w)
+{
+    char line[300];
+    if (d->hta)
+        snprintf(line, sizeof line, "A added  D deleted  +/- more/fewer calls  = same calls "
+                                    "(HTA: by calls only)");
+    else
+        snprintf(line, sizeof line, "A added  D deleted  +/- more/fewer calls  = same calls  "
+                 "%s/%s time per call up/down >%.0f%%",
+                 g->ascii ? "^" : "\u25B2", g->ascii ? "v" : "\u25BC", DIFF_TIME_CHANGE_PCT);
     ui_grid_text(g, y, x, w, line, UI_STYLE_DIM, UI_TRUNC_END);
 }
 
@@ -284,11 +329,15 @@ void ui_diff_draw_pinned(const struct ui_diff *d, size_t i, int body_h, struct u
     }
     if (d->detail.open)
         return;
+    if (i == 2) {
+        draw_legend(d, g, y, x, w);
+        return;
+    }
     size_t chart = chart_shown(d, body_h) ? d->ntop10 + 2 : 0;
-    if (i - 2 < chart)
-        draw_chart_line(d, i - 2, g, y, x, w);
+    if (i - 3 < chart)
+        draw_chart_line(d, i - 3, g, y, x, w);
     else
-        draw_header(g, y, x, w);
+        draw_header(d, g, y, x, w);
 }
 
 /* ---- detail: both timelines ----------------------------------------------------- */
