@@ -35,7 +35,7 @@ wait_for "added 2  deleted 0  increased 1"
 tmux send-keys -t "$session" A
 wait_for "showing 2 "
 screen | grep -q "gemm_kernel" && fail "gemm_kernel is not an added op"
-screen | grep -q "A aten::relu" || fail "aten::relu missing"
+screen | grep -q "A  aten::relu" || fail "aten::relu missing"
 
 # one step at a time, each waited for: count, name, then Δ duration again
 tmux send-keys -t "$session" s
@@ -45,7 +45,7 @@ wait_for "sort: name"
 tmux send-keys -t "$session" s
 wait_for "sort: duration change"
 # by Δ duration: aten::relu (+8 us) above relu_kernel (+5 us)
-screen | awk '/A aten::relu/ { r = NR } /A relu_kernel/ { k = NR } END { exit !(r && k && r < k) }' ||
+screen | awk '/A  aten::relu/ { r = NR } /A  relu_kernel/ { k = NR } END { exit !(r && k && r < k) }' ||
     fail "not sorted by duration change"
 
 tmux send-keys -t "$session" Enter
