@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/analysis.h"
+#include "analysis/idle.h"
 #include "analysis/busy.h"
 #include "util/sort.h"
 #include "util/vec.h"
@@ -42,8 +42,13 @@ static const struct table_col stats_cols[] = {
     {"max", "us", 0},
 };
 
-enum idle_cat { IDLE_HOST_WAIT = 0, IDLE_KERNEL_WAIT, IDLE_OTHER, IDLE_CATS };
+#define IDLE_CATS IDLE_CATEGORIES
 static const char *const cat_names[IDLE_CATS] = {"host_wait", "kernel_wait", "other"};
+
+const char *idle_category_name(enum idle_category c)
+{
+    return (unsigned)c < IDLE_CATS ? cat_names[c] : "";
+}
 
 struct idle_out {
     struct table *times, *stats;
@@ -72,10 +77,12 @@ static bool is_idle_kernel(const struct model *m, const struct event *ev)
             ev->kind == EV_KIND_MEMSET);
 }
 
-/* Per stream: gaps (us, NaN for the first) and their categories. */
+/* Per stream: gaps (us, NaN for the first) and their categories; pos,
+ * when not NULL, receives the kernels' positions in the same (time) order. */
 struct stream_gaps {
     double *gap;
     uint8_t *cat;
+    uint32_t *pos;
     size_t n;
 };
 
@@ -131,6 +138,8 @@ static int stream_categorise(const struct model *m, const struct analysis_opts *
         else
             g->cat[i] = IDLE_OTHER;
         g->gap[i] = gap / 1000.0;
+        if (g->pos)
+            g->pos[i] = k[perm[i]].pos;
         prev_end = (double)(ev->ts + ev->dur);
     }
     g->n = n;
@@ -139,7 +148,7 @@ static int stream_categorise(const struct model *m, const struct analysis_opts *
     return rc;
 }
 
-static int add_stats_row(struct table *t, int64_t rank, int64_t stream, enum idle_cat c,
+static int add_stats_row(struct table *t, int64_t rank, int64_t stream, enum idle_category c,
                          double *gaps, size_t n)
 {
     struct describe d;
@@ -190,7 +199,7 @@ static int stream_rows(const struct stream_gaps *g, int64_t rank, int64_t stream
         for (size_t i = 0; i < g->n; i++)
             if (g->cat[i] == c)
                 buf[k++] = g->gap[i];
-        rc = add_stats_row(out->stats, rank, stream, (enum idle_cat)c, buf, k);
+        rc = add_stats_row(out->stats, rank, stream, (enum idle_category)c, buf, k);
     }
     free(buf);
     return rc;
@@ -255,7 +264,7 @@ static int rank_idle(const struct model *m, const struct analysis_opts *o,
     struct kref *k;
     struct sgroup *g;
     size_t nk, ng;
-    struct stream_gaps gaps = {NULL, NULL, 0};
+    struct stream_gaps gaps = {NULL, NULL, NULL, 0};
     uint8_t *in_rows = rows_bitmap(r);
     int rc = group_streams(m, r, &k, &nk, &g, &ng);
     if (rc == 0 && ng) {   /* room for the largest stream: all kernels */
@@ -277,6 +286,53 @@ static int rank_idle(const struct model *m, const struct analysis_opts *o,
     free(k);
     free(g);
     return rc ? rc : ng > 0;
+}
+
+int idle_stream_gaps(const struct model *m, const struct analysis_opts *o,
+                     const struct rank_model *r, int64_t stream, struct idle_gap **out,
+                     size_t *n)
+{
+    struct kref *k;
+    struct sgroup *g;
+    size_t nk, ng;
+    *out = NULL;
+    *n = 0;
+    uint8_t *in_rows = rows_bitmap(r);
+    int rc = in_rows ? group_streams(m, r, &k, &nk, &g, &ng) : ERR_NOMEM;
+    if (!in_rows)
+        return rc;
+    size_t s = 0;
+    while (rc == 0 && s < ng && k[g[s].start].stream != stream)
+        s++;
+    if (rc == 0 && s < ng) {
+        size_t len = g[s].end - g[s].start;
+        struct stream_gaps gaps = {malloc(len * sizeof(double)), malloc(len),
+                                   malloc(len * sizeof(uint32_t)), 0};
+        *out = malloc(len * sizeof **out);
+        rc = gaps.gap && gaps.cat && gaps.pos && *out ? 0 : ERR_NOMEM;
+        double label0_ts = m->sem.idle_launch_label0 ? first_event_ts(r, in_rows) : NAN;
+        if (rc == 0)
+            rc = stream_categorise(m, o, r, k + g[s].start, len, in_rows, label0_ts, &gaps);
+        for (size_t i = 1; rc == 0 && i < gaps.n; i++) {
+            const struct event *prev = &r->events[gaps.pos[i - 1]];
+            const struct event *next = &r->events[gaps.pos[i]];
+            int64_t start = prev->ts + prev->dur;
+            (*out)[(*n)++] = (struct idle_gap){gaps.pos[i], gaps.pos[i - 1], start,
+                                               next->ts - start, gaps.cat[i]};
+        }
+        free(gaps.gap);
+        free(gaps.cat);
+        free(gaps.pos);
+    }
+    if (rc || *n == 0) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+    }
+    free(in_rows);
+    free(k);
+    free(g);
+    return rc;
 }
 
 static void note_rank(char *buf, size_t size, size_t *len, int64_t rank)

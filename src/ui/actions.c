@@ -333,6 +333,8 @@ unsigned ui_dispatch(struct ui_state *st, const struct model *m, int key)
         b = find_binding(key, UI_CTX_ANNOTATION_TREE);
     if (!b && st->view == UI_VIEW_LAUNCH && st->focus == UI_FOCUS_MAIN)
         b = find_binding(key, UI_CTX_LAUNCH_TABLE);
+    if (!b && st->view == UI_VIEW_IDLE && st->focus == UI_FOCUS_MAIN)
+        b = find_binding(key, UI_CTX_IDLE_TABLE);
     if (!b)
         b = find_binding(key, view_ctx(st));
     if (!b)

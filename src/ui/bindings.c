@@ -6,6 +6,7 @@
 
 #include "ui/views/annotation_tree.h"
 #include "ui/views/diff.h"
+#include "ui/views/idle.h"
 #include "ui/views/launch.h"
 #include "ui/views/ranks.h"
 #include "ui/widgets/keys.h"
@@ -181,6 +182,8 @@ static const struct ui_binding bindings[] = {
     {'n', UI_CTX_ANNOTATION_TREE, ui_act_atree_search_next, "next node matching the search"},
     {'N', UI_CTX_ANNOTATION_TREE, ui_act_atree_search_prev, "previous node matching the search"},
     {'s', UI_CTX_ANNOTATION_TREE, ui_act_atree_sort, "(the tree stays by inclusive time)"},
+    {UI_KEY_ENTER, UI_CTX_IDLE_TABLE, ui_act_idle_enter,
+     "a category's largest gaps on that stream; on a gap: it on the timeline (n/N)"},
     {UI_KEY_ENTER, UI_CTX_LAUNCH_TABLE, ui_act_launch_enter,
      "this launch's kernel on the timeline (n/N: the table's other rows, in its order)"},
     {'S', UI_CTX_ANNOTATION_TREE, ui_act_atree_sort, "(the tree stays by inclusive time)"},
@@ -267,6 +270,8 @@ int ui_help_lines(struct ui_state *st)
         rc = section(st, &cap, "Collectives (view C)", b, n, UI_CTX_COLL_TABLE);
     if (rc == 0)
         rc = section(st, &cap, "Annotation tree (view 7)", b, n, UI_CTX_ANNOTATION_TREE);
+    if (rc == 0)
+        rc = section(st, &cap, "Idle (view 4)", b, n, UI_CTX_IDLE_TABLE);
     if (rc == 0)
         rc = section(st, &cap, "Launch (view 6)", b, n, UI_CTX_LAUNCH_TABLE);
     if (rc == 0)

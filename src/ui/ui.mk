@@ -28,5 +28,6 @@ libui_a_SOURCES += \
 	src/ui/views/annotation_tree.c src/ui/views/annotation_tree_actions.c \
 	src/ui/views/annotation_tree.h \
 	src/ui/views/launch.c src/ui/views/launch.h \
+	src/ui/views/idle.c src/ui/views/idle.h \
 	src/ui/views/diff.c src/ui/views/diff.h src/ui/views/diff_actions.c \
 	src/ui/views/diff_draw.c src/ui/views/diff_detail.c

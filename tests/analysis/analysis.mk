@@ -78,3 +78,13 @@ tests_analysis_check_annotation_tree_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJS
 tests_analysis_check_annotation_tree_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(CJSON_LIBS) $(ZLIB_LIBS)
 TESTS += tests/analysis/check_annotation_tree
 endif
+# The gaps behind idle_time_breakdown (the Idle view's drill-down)
+if HAVE_CHECK
+check_PROGRAMS += tests/analysis/check_idle_gaps
+tests_analysis_check_idle_gaps_SOURCES = tests/analysis/check_idle_gaps.c \
+	tests/analysis/oracle_compare.c tests/analysis/oracle_compare.h \
+	tests/analysis/trace_doc.c tests/analysis/trace_doc.h
+tests_analysis_check_idle_gaps_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) $(ZLIB_CFLAGS)
+tests_analysis_check_idle_gaps_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(CJSON_LIBS) $(ZLIB_LIBS)
+TESTS += tests/analysis/check_idle_gaps
+endif

@@ -193,6 +193,19 @@ static int kernel_spread(struct ui_doc *d)
     return rc ? rc : ui_doc_add_table(d, out);
 }
 
+struct stream_key {
+    double rank, stream;
+    size_t first_row;
+};
+
+static int cmp_stream_key(const void *a, const void *b)
+{
+    const struct stream_key *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return (x->stream > y->stream) - (x->stream < y->stream);
+}
+
 static int idle(struct ui_doc *d)
 {
     static const char *cats[3] = {"host_wait", "kernel_wait", "other"};
@@ -212,17 +225,30 @@ static int idle(struct ui_doc *d)
         c->look[k] = (uint8_t)(k + 1);
     }
     c->nseries = 3;
+    c->unit = "us";
+    // One bar per (rank, stream), in numeric order (the table keeps HTA's).
+    struct stream_key *keys = arena_calloc(&d->arena, t->nrows, sizeof *keys);
+    if (!keys)
+        return ERR_NOMEM;
     size_t n = 0;
     for (size_t r = 0; r < t->nrows; r++) {
-        const char *label = rank_label(d, t, r, rc, sc);
-        if (!label)
+        double rank = num(t, r, rc), stream = num(t, r, sc);
+        if (n == 0 || keys[n - 1].rank != rank || keys[n - 1].stream != stream)
+            keys[n++] = (struct stream_key){rank, stream, r};
+    }
+    qsort(keys, n, sizeof *keys, cmp_stream_key);
+    for (size_t i = 0; i < n; i++) {
+        c->rows[i].label = rank_label(d, t, keys[i].first_row, rc, sc);
+        if (!c->rows[i].label)
             return ERR_NOMEM;
-        if (n == 0 || strcmp(c->rows[n - 1].label, label) != 0)
-            c->rows[n++].label = label;
+    }
+    for (size_t r = 0; r < t->nrows; r++) {
+        struct stream_key k = {num(t, r, rc), num(t, r, sc), 0};
+        struct stream_key *at = bsearch(&k, keys, n, sizeof *keys, cmp_stream_key);
         const struct cell *cat = table_cell(t, r, (size_t)cc);
-        for (int k = 0; k < 3; k++)
-            if (cat->type == CELL_STR && cat->v.s && strcmp(cat->v.s, cats[k]) == 0)
-                c->rows[n - 1].v[k] += num(t, r, vc);
+        for (int s = 0; at && s < 3; s++)
+            if (cat->type == CELL_STR && cat->v.s && strcmp(cat->v.s, cats[s]) == 0)
+                c->rows[at - keys].v[s] += num(t, r, vc);
     }
     c->nrows = n;
     return 0;

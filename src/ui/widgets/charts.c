@@ -169,6 +169,13 @@ static void draw_legend(const struct ui_chart *c, struct ui_grid *g, int y, int 
         used += ui_grid_text(g, y, x + used, w - used, c->series[k], UI_STYLE_DIM, UI_TRUNC_END);
         used += 2;
     }
+    // The scale: what a full-width bar stands for.
+    char num[32], scale[64];
+    ui_chart_value(chart_max(c), num, sizeof num);
+    snprintf(scale, sizeof scale, "full bar = %s%s%s", num, c->unit ? " " : "",
+             c->unit ? c->unit : "");
+    if (used + (int)strlen(scale) + 2 < w)
+        ui_grid_text_right(g, y, x + used, w - used, scale, UI_STYLE_DIM);
 }
 
 static void draw_stacked(const struct ui_chart *c, const struct ui_chart_row *row, double max,
@@ -215,6 +222,13 @@ void ui_chart_line(const struct ui_chart *c, size_t i, struct ui_grid *g, int y,
         return;
     if (c->kind == UI_CHART_STACKED) {
         draw_stacked(c, row, max, g, y, bx, bw);
+        double total = 0;
+        for (size_t k = 0; k < c->nseries; k++)
+            total += isfinite(row->v[k]) && row->v[k] > 0 ? row->v[k] : 0;
+        char num[32];
+        ui_chart_value(total, num, sizeof num);
+        snprintf(val, sizeof val, "%s%s%s", num, c->unit ? " " : "", c->unit ? c->unit : "");
+        ui_grid_text_right(g, y, bx + bw + 1, VALUE_W, val, UI_STYLE_DIM);
         return;
     }
     double v = c->kind == UI_CHART_SPARK ? row->spark_max : row->v[0];
