@@ -71,6 +71,8 @@ static int overview(struct ui_doc *d)
     }
     c->nseries = 3;
     c->max = 100;
+    c->unit = "%";
+    c->value_first = true;
     for (size_t r = 0; r < t->nrows; r++) {
         c->rows[r].label = rank_label(d, t, r, rc, -1);
         for (int k = 0; k < 3; k++)

@@ -217,7 +217,8 @@ void ui_chart_line(const struct ui_chart *c, size_t i, struct ui_grid *g, int y,
     int lw = label_width(c, w);
     double max = chart_max(c);
     ui_grid_text(g, y, x, lw, row->label ? row->label : "", UI_STYLE_NORMAL, UI_TRUNC_MIDDLE);
-    int bx = x + lw + 1, bw = w - lw - 1 - VALUE_W - 1;
+    int vw = c->value_first ? VALUE_W + 8 : VALUE_W;   // room for the segment's name
+    int bx = x + lw + 1, bw = w - lw - 1 - vw - 1;
     if (bw < 4)
         return;
     if (c->kind == UI_CHART_STACKED) {
@@ -226,9 +227,11 @@ void ui_chart_line(const struct ui_chart *c, size_t i, struct ui_grid *g, int y,
         for (size_t k = 0; k < c->nseries; k++)
             total += isfinite(row->v[k]) && row->v[k] > 0 ? row->v[k] : 0;
         char num[32];
-        ui_chart_value(total, num, sizeof num);
-        snprintf(val, sizeof val, "%s%s%s", num, c->unit ? " " : "", c->unit ? c->unit : "");
-        ui_grid_text_right(g, y, bx + bw + 1, VALUE_W, val, UI_STYLE_DIM);
+        ui_chart_value(c->value_first ? row->v[0] : total, num, sizeof num);
+        snprintf(val, sizeof val, "%s%s%s%s%s", num, c->unit ? " " : "", c->unit ? c->unit : "",
+                 c->value_first && c->series[0] ? " " : "",
+                 c->value_first && c->series[0] ? c->series[0] : "");
+        ui_grid_text_right(g, y, bx + bw + 1, vw, val, UI_STYLE_DIM);
         return;
     }
     double v = c->kind == UI_CHART_SPARK ? row->spark_max : row->v[0];

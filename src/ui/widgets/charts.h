@@ -37,6 +37,8 @@ struct ui_chart {
                                        3 = light); all 0 means 0, 1, 2, 3 */
     const char *unit;   /* shown after values ("%", "us", "GB/s"); may be NULL */
     double max;         /* full scale; <= 0 means the largest value */
+    bool value_first;   /* UI_CHART_STACKED: the value shown is the first segment's,
+                           named (shares adding to 100), not the total */
     struct ui_chart_row *rows;
     size_t nrows;
 };
