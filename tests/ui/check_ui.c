@@ -531,6 +531,47 @@ START_TEST(tview_should_sort_numbers_with_nan_last_and_stable_ties)
 }
 END_TEST
 
+/* Issue 15 item 8: headers say their unit, and a column has one format. */
+START_TEST(tview_should_give_units_and_one_format_per_column)
+{
+    static const struct table_col cols[] = {
+        {"idle_time", "us", 0}, {"sum (us)", "us", 0}, {"count", NULL, 0}, {"tiny", NULL, 0}};
+    struct arena a;
+    struct ui_tview v = {.sort_col = -1};
+    char buf[64];
+
+    arena_init(&a, 4096);
+    struct table *t = table_new(&a, "t", "T", cols, 4);
+    static const double values[3][4] = {{3, 1, 2, 0.001}, {83.8, 2, 5, 0.5}, {0, 3, 7, 0}};
+    for (size_t i = 0; i < 3; i++) {
+        struct cell *r = table_add_row(t);
+        for (size_t c = 0; c < 4; c++)
+            r[c] = cell_double(values[i][c]);
+    }
+    ck_assert_int_eq(ui_tview_build(&v, t, "", NULL), 0);
+    ui_tview_header(t, 0, buf, sizeof buf);
+    ck_assert_str_eq(buf, "idle_time (us)");
+    ui_tview_header(t, 1, buf, sizeof buf);
+    ck_assert_str_eq(buf, "sum (us)");   // the name says it already
+    ui_tview_header(t, 2, buf, sizeof buf);
+    ck_assert_str_eq(buf, "count");
+    ui_tview_cell_text(&v, 0, 0, buf, sizeof buf);
+    ck_assert_str_eq(buf, "3.00");       // as 83.80 below it
+    ui_tview_cell_text(&v, 1, 0, buf, sizeof buf);
+    ck_assert_str_eq(buf, "83.80");
+    ui_tview_cell_text(&v, 2, 1, buf, sizeof buf);
+    ck_assert_str_eq(buf, "3");          // whole numbers stay whole
+    ui_tview_cell_text(&v, 0, 3, buf, sizeof buf);
+    ck_assert_str_eq(buf, "0.0010");     // too small for two decimals
+    ui_tview_cell_text(&v, 1, 3, buf, sizeof buf);
+    ck_assert_str_eq(buf, "0.5000");
+    ck_assert_int_eq(v.widths[0], 15);   // the header's width, with the sort mark
+    ck_assert_int_eq(v.content_widths[0], 5);
+    ui_tview_fini(&v);
+    arena_fini(&a);
+}
+END_TEST
+
 static bool hide_stream_20(void *ctx, int64_t rank, int64_t stream)
 {
     (void)ctx;
@@ -674,6 +715,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, key_names_should_read_back);
     tcase_add_test(tc, tview_should_sort_numbers_with_nan_last_and_stable_ties);
     tcase_add_test(tc, tview_should_filter_and_hide_switched_off_streams);
+    tcase_add_test(tc, tview_should_give_units_and_one_format_per_column);
     tcase_add_test(tc, export_should_write_csv_and_never_overwrite);
     tcase_add_test(tc, cells_should_format_for_reading);
     tcase_add_test(tc, charts_should_draw_eighth_bars_and_sparklines);

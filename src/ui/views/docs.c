@@ -170,6 +170,7 @@ struct ui_doc_line ui_doc_locate(const struct ui_doc *d, size_t line)
 
 #define COL_GAP 2
 #define MIN_TEXT_COL 12
+#define NAME_KEEP 24   /* the name column's width kept before headers are cut */
 
 static bool is_text_col(const struct table *t, size_t c)
 {
@@ -183,8 +184,30 @@ static bool is_text_col(const struct table *t, size_t c)
     return false;
 }
 
-/* Column widths for this screen width: text columns shrink first, the
- * first one (the row's name) last. */
+/* Narrows the text columns (all but the first, or the first too) down to
+ * floor columns, widest first, until the row fits w. */
+static void shrink_text(const struct table *t, size_t first_text, bool first_too, int floor,
+                        int w, int *out, int *total)
+{
+    while (*total > w) {
+        size_t widest = SIZE_MAX;
+        for (size_t c = 0; c < t->ncols; c++)
+            if (is_text_col(t, c) && (first_too || c != first_text) && out[c] > floor &&
+                (widest == SIZE_MAX || out[c] > out[widest]))
+                widest = c;
+        if (widest == SIZE_MAX)
+            return;
+        int cut = *total - w, room = out[widest] - floor;
+        out[widest] -= cut < room ? cut : room;
+        *total -= cut < room ? cut : room;
+    }
+}
+
+/* Column widths for this screen width. Every column starts at its header's
+ * width; when the row is too wide, the other text columns narrow first,
+ * then the first (the row's name) down to NAME_KEEP, then number columns
+ * give up header width their cells do not need, and then the name
+ * narrows further. */
 static void fit_columns(const struct ui_tview *v, int w, int *out)
 {
     const struct table *t = v->t;
@@ -197,20 +220,18 @@ static void fit_columns(const struct ui_tview *v, int w, int *out)
         if (first_text == SIZE_MAX && is_text_col(t, c))
             first_text = c;
     }
-    for (int pass = 0; pass < 2 && total > w; pass++) {
-        for (;;) {
-            size_t widest = SIZE_MAX;
-            for (size_t c = 0; c < t->ncols; c++)
-                if (is_text_col(t, c) && (pass == 1 || c != first_text) &&
-                    out[c] > MIN_TEXT_COL && (widest == SIZE_MAX || out[c] > out[widest]))
-                    widest = c;
-            if (widest == SIZE_MAX || total <= w)
-                break;
-            int cut = total - w, room = out[widest] - MIN_TEXT_COL;
-            out[widest] -= cut < room ? cut : room;
-            total -= cut < room ? cut : room;
-        }
+    shrink_text(t, first_text, false, MIN_TEXT_COL, w, out, &total);
+    shrink_text(t, first_text, true, NAME_KEEP, w, out, &total);
+    for (size_t c = 0; c < t->ncols && total > w; c++) {
+        int keep = v->content_widths ? v->content_widths[c] + 1 : out[c];
+        keep = keep < 4 ? 4 : keep;
+        if (is_text_col(t, c) || out[c] <= keep)
+            continue;
+        int cut = total - w < out[c] - keep ? total - w : out[c] - keep;
+        out[c] -= cut;
+        total -= cut;
     }
+    shrink_text(t, first_text, true, MIN_TEXT_COL, w, out, &total);
 }
 
 static void draw_table_row(const struct ui_doc *d, size_t t, long row, enum ui_style style,
@@ -230,7 +251,9 @@ static void draw_table_row(const struct ui_doc *d, size_t t, long row, enum ui_s
             const char *mark = "";
             if (v->sort_col == (int)c)
                 mark = v->sort_desc ? (g->ascii ? "v" : "\u25BC") : (g->ascii ? "^" : "\u25B2");
-            snprintf(buf, sizeof buf, "%s%s", tb->cols[c].name, mark);
+            char head[160];
+            ui_tview_header(tb, c, head, sizeof head);
+            snprintf(buf, sizeof buf, "%s%s", head, mark);
             ui_grid_text(g, y, x + cx, cw, buf, style, UI_TRUNC_END);
         } else {
             const struct cell *cell = table_cell(tb, v->rows[row], c);
@@ -238,7 +261,7 @@ static void draw_table_row(const struct ui_doc *d, size_t t, long row, enum ui_s
                 ui_grid_text(g, y, x + cx, cw, cell->v.s ? cell->v.s : "", style,
                              UI_TRUNC_MIDDLE);
             } else {
-                format_cell(cell, &FORMAT_CELL_VIEW, buf, sizeof buf);
+                ui_tview_cell_text(v, v->rows[row], c, buf, sizeof buf);
                 ui_grid_text_right(g, y, x + cx, cw, buf, style);
             }
         }

@@ -102,14 +102,53 @@ void ui_tview_sort(struct ui_tview *v)
     qsort_r(v->rows, v->nrows, sizeof *v->rows, compare_rows, &s);
 }
 
+void ui_tview_header(const struct table *t, size_t c, char *buf, size_t n)
+{
+    const struct table_col *col = &t->cols[c];
+    // HTA's names say the unit for some columns ("sum (us)") and not others.
+    if (col->unit && col->unit[0] && !strchr(col->name, '('))
+        snprintf(buf, n, "%s (%s)", col->name, col->unit);
+    else
+        snprintf(buf, n, "%s", col->name);
+}
+
+/* One format per column: whole numbers when every sampled value is one,
+ * else two decimals, or four when a value is too small to show in two. */
+static int column_decimals(const struct ui_tview *v, size_t c)
+{
+    int decimals = 0;
+    for (size_t i = 0; i < v->nrows && i < WIDTH_SAMPLE_ROWS; i++) {
+        const struct cell *cell = table_cell(v->t, v->rows[i], c);
+        if (cell->type != CELL_DOUBLE || !isfinite(cell->v.d))
+            continue;
+        double d = fabs(cell->v.d);
+        if (d != 0 && d < 0.005)
+            return 4;
+        if (d < 1e15 && d != rint(d))
+            decimals = 2;
+    }
+    return decimals;
+}
+
+void ui_tview_cell_text(const struct ui_tview *v, size_t row, size_t c, char *buf, size_t n)
+{
+    const struct cell *cell = table_cell(v->t, row, c);
+    struct cell_style style = FORMAT_CELL_VIEW;
+    if (v->decimals)
+        style.decimals = v->decimals[c];
+    format_cell(cell, &style, buf, n);
+}
+
 static void measure(struct ui_tview *v)
 {
     const struct table *t = v->t;
     char buf[256];
 
     for (size_t c = 0; c < t->ncols; c++) {
+        v->decimals[c] = column_decimals(v, c);
+        ui_tview_header(t, c, buf, sizeof buf);
         // + 1: room for the sort mark after the name
-        int w = ui_text_width(t->cols[c].name, strlen(t->cols[c].name), false) + 1;
+        int head = ui_text_width(buf, strlen(buf), false) + 1, w = 0;
         bool text = false;
         for (size_t i = 0; i < v->nrows && i < WIDTH_SAMPLE_ROWS; i++) {
             const struct cell *cell = table_cell(t, v->rows[i], c);
@@ -118,14 +157,17 @@ static void measure(struct ui_tview *v)
                 s = cell->v.s ? cell->v.s : "";
                 text = true;
             } else {
-                format_cell(cell, &FORMAT_CELL_VIEW, buf, sizeof buf);
+                ui_tview_cell_text(v, v->rows[i], c, buf, sizeof buf);
             }
             int cw = ui_text_width(s, strlen(s), false);
             if (cw > w)
                 w = cw;
         }
         int cap = text ? WIDTH_CAP_TEXT : WIDTH_CAP_NUMBER;
-        v->widths[c] = w > cap ? cap : w;
+        w = w > cap ? cap : w;
+        v->content_widths[c] = w;
+        // The header gets its width when there is room (ui/views/docs.c fits the columns).
+        v->widths[c] = w > head ? w : head;
     }
 }
 
@@ -154,19 +196,27 @@ int ui_tview_build(struct ui_tview *v, const struct table *t, const char *filter
                    const struct ui_row_filter *rf)
 {
     size_t *rows = malloc((t->nrows ? t->nrows : 1) * sizeof *rows);
-    int *widths = malloc((t->ncols ? t->ncols : 1) * sizeof *widths);
+    size_t nc = t->ncols ? t->ncols : 1;
+    int *widths = malloc(nc * sizeof *widths), *content = malloc(nc * sizeof *content);
+    int *decimals = malloc(nc * sizeof *decimals);
     int rank_col = find_col(t, "rank"), stream_col = find_col(t, "stream");
 
-    if (!rows || !widths) {
+    if (!rows || !widths || !content || !decimals) {
         free(rows);
         free(widths);
+        free(content);
+        free(decimals);
         return ERR_NOMEM;
     }
     free(v->rows);
     free(v->widths);
+    free(v->content_widths);
+    free(v->decimals);
     v->t = t;
     v->rows = rows;
     v->widths = widths;
+    v->content_widths = content;
+    v->decimals = decimals;
     v->nrows = 0;
     for (size_t r = 0; r < t->nrows; r++)
         if (!row_hidden(t, r, rank_col, stream_col, rf) && ui_row_contains(t, r, filter))
@@ -180,8 +230,12 @@ void ui_tview_fini(struct ui_tview *v)
 {
     free(v->rows);
     free(v->widths);
+    free(v->content_widths);
+    free(v->decimals);
     v->rows = NULL;
     v->widths = NULL;
+    v->content_widths = NULL;
+    v->decimals = NULL;
     v->nrows = 0;
     v->t = NULL;
 }

@@ -20,8 +20,17 @@ struct ui_tview {
     size_t nrows;
     int sort_col;          /* -1: the analysis' order */
     bool sort_desc;
-    int *widths;           /* display width per column: max(header, cells), capped */
+    int *widths;           /* display width per column: max(header, cells capped) */
+    int *content_widths;   /* the cells' alone (a column narrower cuts its header only) */
+    int *decimals;         /* per number column: one format for all its cells */
 };
+
+/* Column c's header as views show it: the name, and its unit when the
+ * name does not say it ("idle_time (us)"). CSV keeps HTA's names. */
+void ui_tview_header(const struct table *t, size_t c, char *buf, size_t n);
+
+/* The text of a cell of v's table in its column's one format. */
+void ui_tview_cell_text(const struct ui_tview *v, size_t row, size_t c, char *buf, size_t n);
 
 /* Hides rows whose `stream` column holds a stream the user switched off
  * (hidden(ctx, rank, stream) returns true); rank is -1 when the table has
