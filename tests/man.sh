@@ -20,9 +20,9 @@ else
 fi
 
 # 2. Options: --help and the OPTIONS section list the same ones.
-"$HTX" --help | grep -o -E -- '--[a-z][a-z-]*' | sed 's/^--//; s/^\[no-\]//' |
+"$HTX" --help | grep -o -E -- '--[a-z][a-z0-9-]*' | sed 's/^--//; s/^\[no-\]//' |
     sort -u >"$tmp/help-opts"
-grep -o -E '^\.It Fl -[a-z][a-z-]*|Fl -[a-z][a-z-]*' "$MAN" | sed 's/.*Fl -//' |
+grep -o -E '^\.It Fl -[a-z][a-z0-9-]*|Fl -[a-z][a-z0-9-]*' "$MAN" | sed 's/.*Fl -//' |
     sort -u >"$tmp/man-opts"
 for o in $(cat "$tmp/help-opts"); do
     grep -q -x -- "$o" "$tmp/man-opts" || fail "--$o is in --help but not in man/htx.1"

@@ -324,6 +324,7 @@ FLAG_SETTER(set_short_names, o->short_names = true)
 FLAG_SETTER(set_no_color, o->no_color = true)
 FLAG_SETTER(set_ascii, o->ascii = true)
 FLAG_SETTER(set_no_mouse, o->no_mouse = true)
+FLAG_SETTER(set_no_osc52, o->no_osc52 = true)
 FLAG_SETTER(set_force, o->force = true)
 FLAG_SETTER(set_report, o->diff_report = true)
 FLAG_SETTER(set_include_last, o->last_step = HTX_LAST_STEP_INCLUDE)
@@ -376,6 +377,7 @@ static const struct opt_spec specs[] = {
     {"no-color", ARG_NONE, set_no_color},
     {"ascii", ARG_NONE, set_ascii},
     {"no-mouse", ARG_NONE, set_no_mouse},
+    {"no-osc52", ARG_NONE, set_no_osc52},
     {"semantics", ARG_REQUIRED, set_semantics},
     {"include-last-step", ARG_NONE, set_include_last},
     {"drop-last-step", ARG_NONE, set_drop_last},
@@ -741,7 +743,7 @@ const char *htx_usage(void)
            "  --force                   replace an existing output file (counters, --dump-screen)\n"
            "Terminal:\n"
            "  --threads=N               loader threads (default: number of cores)\n"
-           "  --no-color, --ascii, --no-mouse\n"
+           "  --no-color, --ascii, --no-mouse, --no-osc52 (y does not copy)\n"
            "  --view=KEY                the TUI's first view: 1-9, R, C, i, d or its name\n"
            "  --script=FILE --dump-screen=OUT --size=ROWSxCOLS  UI test mode\n"
            "\n"

@@ -101,6 +101,7 @@ struct htx_options {
     bool no_color;                 /* --no-color or NO_COLOR set and non-empty */
     bool ascii;
     bool no_mouse;
+    bool no_osc52;                 /* --no-osc52: y does not copy through the terminal */
 
     /* UI test mode (tests/ui): keys from a file, screen dumped to OUT */
     const char *script;

@@ -55,16 +55,18 @@ static int apply_pair(struct htx_options *o, const char *key, const char *val, s
         if (strcmp(key, as_option[i]) == 0)
             return htx_options_apply(o, key, val, e);
     bool yes;
-    if (strcmp(key, "color") == 0 || strcmp(key, "mouse") == 0) {
+    static const char *const switches[][2] = {
+        {"color", "no-color"}, {"mouse", "no-mouse"}, {"osc52", "no-osc52"}};
+    for (size_t i = 0; i < sizeof switches / sizeof switches[0]; i++) {
+        if (strcmp(key, switches[i][0]) != 0)
+            continue;
         if (yes_no(val, &yes) < 0)
             return err_set(e, ERR_USAGE, "%s: bad value '%.64s': expected yes or no", key, val);
-        if (!yes)
-            return htx_options_apply(o, key[0] == 'c' ? "no-color" : "no-mouse", NULL, e);
-        return 0;
+        return yes ? 0 : htx_options_apply(o, switches[i][1], NULL, e);
     }
     return err_set(e, ERR_USAGE,
                    "unknown key '%.64s' (known: sort, view, comm-patterns, memory-patterns, "
-                   "color, mouse)", key);
+                   "color, mouse, osc52)", key);
 }
 
 int htx_config_apply(struct htx_options *o, const char *name, char *text, size_t len,

@@ -15,6 +15,7 @@
  *   memory-patterns PREFIX,...        (--memory-patterns)
  *   color           yes | no          (no = --no-color)
  *   mouse           yes | no          (no = --no-mouse)
+ *   osc52           yes | no          (no = --no-osc52)
  * Applied to the options before the command line, so flags win. Curses-free:
  * both front ends get it through htx_options. */
 

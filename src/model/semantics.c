@@ -7,6 +7,7 @@ void semantics_init(struct semantics *s, enum semantics_mode mode)
 {
     bool hta = mode == SEMANTICS_HTA;
     memset(s, 0, sizeof *s);
+    s->hta_tables = hta;
     s->ns_rounding = hta;
     s->drop_last_step = hta;
     s->filter_duplicates_rows = hta;

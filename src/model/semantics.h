@@ -9,6 +9,10 @@
  * model and the analyses read these flags; there is no second implementation.
  * Keep this list in step with the SEMANTICS section of man/htx.1. */
 struct semantics {
+    /* Presentation: the TUI shows HTA's tables as HTA lays them out (kernel
+     * tables by name), not htx's triage tables (kernel summary by time,
+     * annotation tree). The report decides the same from --semantics. */
+    bool hta_tables;
     /* §1.5: float-ts traces get ts'=ceil(ts), end'=floor(ts+dur) in µs, which
      * can make durations negative. htx keeps the exact nanosecond values. */
     bool ns_rounding;

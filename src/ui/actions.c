@@ -2,13 +2,16 @@
 #include "ui/actions.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ui/view.h"
 #include "ui/views/annotation_tree.h"
 #include "ui/screen.h"
+#include "ui/term/osc52.h"
 #include "ui/views/diff.h"
 #include "ui/views/docs.h"
+#include "ui/views/kernels.h"
 #include "ui/widgets/keys.h"
 #include "ui/widgets/text.h"
 #include "ui/views/timeline_lanes.h"
@@ -84,6 +87,53 @@ unsigned ui_act_view(struct ui_state *st, const struct model *m, enum ui_view_id
 static bool left_pane_shown(const struct ui_state *st)
 {
     return st->layout.left.w > 0;
+}
+
+/* The full name under the cursor: a table row's name, a tree node's, the
+ * timeline event's. NULL when there is none. */
+static const char *name_under_cursor(const struct ui_state *st, const struct model *m)
+{
+    if (st->view == UI_VIEW_TIMELINE) {
+        if (st->tl.lane >= st->nlanes)
+            return NULL;
+        uint32_t pos = ui_timeline_pick(st, m, st->tl.lane, st->tl.cursor);
+        const struct rank_model *r = &m->ranks[st->lanes[st->tl.lane].rank];
+        return pos == MODEL_NONE || pos >= r->nevents ? NULL : model_str(m, r->events[pos].name);
+    }
+    if (ui_atree_active(st)) {
+        uint32_t v = ui_atree_cursor(st);
+        return v == ATREE_NONE ? NULL : atree_name(&st->atree.tree, v);
+    }
+    if (!ui_view_is_doc(st->view))
+        return NULL;
+    const struct ui_doc *d = &st->docs[st->view];
+    if (d->ntables == 0 || d->tv[d->cur].nrows == 0)
+        return NULL;
+    const struct ui_tview *v = &d->tv[d->cur];
+    int c = ui_tview_name_col(v->t);
+    const struct cell *cell = c >= 0 ? table_cell(v->t, v->rows[d->row[d->cur]], (size_t)c) : NULL;
+    return cell && cell->type == CELL_STR ? cell->v.s : NULL;
+}
+
+unsigned ui_act_copy_name(struct ui_state *st, const struct model *m)
+{
+    const char *name = name_under_cursor(st, m);
+    if (!name || !name[0]) {
+        ui_state_message(st, true, "no name under the cursor to copy");
+        return UI_REDRAW;
+    }
+    if (st->no_osc52) {
+        ui_state_message(st, true, "copying is off (--no-osc52, or osc52 = no in the config)");
+        return UI_REDRAW;
+    }
+    free(st->copy);
+    st->copy = strdup(name);
+    if (!st->copy)
+        ui_state_message(st, true, "out of memory");
+    else
+        ui_state_message(st, false, "copied %zu bytes to the clipboard (OSC 52)%s", strlen(name),
+                         strlen(name) > UI_OSC52_MAX_TEXT ? ", cut to 8 KiB" : "");
+    return UI_REDRAW;
 }
 
 unsigned ui_act_toggle_left(struct ui_state *st, const struct model *m)
@@ -335,6 +385,8 @@ unsigned ui_dispatch(struct ui_state *st, const struct model *m, int key)
         b = find_binding(key, UI_CTX_LAUNCH_TABLE);
     if (!b && st->view == UI_VIEW_IDLE && st->focus == UI_FOCUS_MAIN)
         b = find_binding(key, UI_CTX_IDLE_TABLE);
+    if (!b && ui_kernels_active(st))
+        b = find_binding(key, UI_CTX_KERNEL_TABLE);
     if (!b)
         b = find_binding(key, view_ctx(st));
     if (!b)

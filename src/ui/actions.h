@@ -36,6 +36,7 @@ unsigned ui_act_escape(struct ui_state *st, const struct model *m);
 unsigned ui_act_redraw(struct ui_state *st, const struct model *m);
 unsigned ui_act_focus_next(struct ui_state *st, const struct model *m);
 unsigned ui_act_toggle_left(struct ui_state *st, const struct model *m);
+unsigned ui_act_copy_name(struct ui_state *st, const struct model *m);
 unsigned ui_act_focus_prev(struct ui_state *st, const struct model *m);
 unsigned ui_act_iter_next(struct ui_state *st, const struct model *m);
 unsigned ui_act_iter_prev(struct ui_state *st, const struct model *m);

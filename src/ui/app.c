@@ -19,6 +19,7 @@
 #include "ui/view.h"
 #include "ui/views/diff.h"
 #include "ui/sync.h"
+#include "ui/term/osc52.h"
 #include "ui/term/term.h"
 
 #define SCRIPT_MAX (1 << 20)
@@ -189,6 +190,7 @@ static int setup_state(struct ui_state *st, struct model *m, const struct model 
         return err_set(e, ERR_NOMEM, "out of memory");
     st->ascii = c->ascii;
     st->no_mouse = c->no_mouse;
+    st->no_osc52 = c->no_osc52;
     st->title = title_of(c, title, sizeof title);
     st->analyses = c->analyses;
     st->nanalyses = c->nanalyses;
@@ -269,6 +271,12 @@ static unsigned handle_key(struct ui_state *st, struct model *m, struct ui_grid 
         ui_state_message(st, err, "%s", keep);
     }
     ui_sync(st, m, f, &e);
+    if (st->copy) {
+        if (ui_term_osc52(st->copy) != 0)
+            ui_state_message(st, true, "the terminal did not take the copy");
+        free(st->copy);
+        st->copy = NULL;
+    }
     return f;
 }
 

@@ -29,7 +29,7 @@ struct ui_config {
     bool has_window;
     int64_t window_start, window_end;
     /* terminal */
-    bool no_color, ascii, no_mouse;
+    bool no_color, ascii, no_mouse, no_osc52;
     char start_view;            /* the first view's key (--view), 0 = timeline */
     int diff_sort;              /* the diff's first order: -1 its own, 0 by |Δ time|, 1 by name */
     /* test mode: keys from script, screen written to dump */

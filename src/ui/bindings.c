@@ -7,6 +7,7 @@
 #include "ui/views/annotation_tree.h"
 #include "ui/views/diff.h"
 #include "ui/views/idle.h"
+#include "ui/views/kernels.h"
 #include "ui/views/launch.h"
 #include "ui/views/ranks.h"
 #include "ui/widgets/keys.h"
@@ -61,6 +62,7 @@ static const struct ui_binding bindings[] = {
     {'i', A, view_diag, "view i: Diagnostics (what was loaded, skipped, empty)"},
     {'d', A, view_diff, "view d: Diff (htx diff CONTROL TEST)"},
     {'p', A, ui_act_toggle_left, "hide or show the rank/stream pane"},
+    {'y', A, ui_act_copy_name, "copy the full name under the cursor to the clipboard (OSC 52)"},
     {UI_KEY_TAB, A, ui_act_focus_next, "next pane or table"},
     {UI_KEY_BTAB, A, ui_act_focus_prev, "previous pane or table"},
     {']', A, ui_act_iter_next, "next iteration (all, then each ProfilerStep)"},
@@ -182,6 +184,12 @@ static const struct ui_binding bindings[] = {
     {'n', UI_CTX_ANNOTATION_TREE, ui_act_atree_search_next, "next node matching the search"},
     {'N', UI_CTX_ANNOTATION_TREE, ui_act_atree_search_prev, "previous node matching the search"},
     {'s', UI_CTX_ANNOTATION_TREE, ui_act_atree_sort, "(the tree stays by inclusive time)"},
+    {'l', UI_CTX_KERNEL_TABLE, ui_act_kernels_expand, "open the kernel's per-rank rows"},
+    {UI_KEY_RIGHT, UI_CTX_KERNEL_TABLE, ui_act_kernels_expand, "open the kernel's per-rank rows"},
+    {'h', UI_CTX_KERNEL_TABLE, ui_act_kernels_collapse, "close them"},
+    {UI_KEY_LEFT, UI_CTX_KERNEL_TABLE, ui_act_kernels_collapse, "close them"},
+    {UI_KEY_ENTER, UI_CTX_KERNEL_TABLE, ui_act_kernels_enter,
+     "the kernel's instances on the timeline (on a rank row: that rank's)"},
     {UI_KEY_ENTER, UI_CTX_IDLE_TABLE, ui_act_idle_enter,
      "a category's largest gaps on that stream; on a gap: it on the timeline (n/N)"},
     {UI_KEY_ENTER, UI_CTX_LAUNCH_TABLE, ui_act_launch_enter,
@@ -270,6 +278,8 @@ int ui_help_lines(struct ui_state *st)
         rc = section(st, &cap, "Collectives (view C)", b, n, UI_CTX_COLL_TABLE);
     if (rc == 0)
         rc = section(st, &cap, "Annotation tree (view 7)", b, n, UI_CTX_ANNOTATION_TREE);
+    if (rc == 0)
+        rc = section(st, &cap, "Kernel summary (view 3)", b, n, UI_CTX_KERNEL_TABLE);
     if (rc == 0)
         rc = section(st, &cap, "Idle (view 4)", b, n, UI_CTX_IDLE_TABLE);
     if (rc == 0)

@@ -57,6 +57,7 @@ int ui_main(const struct htx_options *opts)
     c.no_color = opts->no_color;
     c.ascii = opts->ascii;
     c.no_mouse = opts->no_mouse;
+    c.no_osc52 = opts->no_osc52;
     c.start_view = opts->start_view;
     c.diff_sort = !opts->diff_sort_given ? -1 : opts->diff_sort_delta ? 0 : 1;
     c.script = opts->script;

@@ -65,7 +65,8 @@ int ui_state_init(struct ui_state *st, const struct model *m, int rows, int cols
     analysis_opts_default(&st->aopts);
     arena_init(&st->overlay_arena, 16384);
     arena_init(&st->atree.arena, 65536);
-    if (strtab_init(&st->atree.open_keys))
+    arena_init(&st->kernels.arena, 65536);
+    if (ui_expand_init(&st->atree.open) || ui_expand_init(&st->kernels.open))
         return ERR_NOMEM;
     for (size_t v = 0; v < UI_VIEW_COUNT; v++) {
         arena_init(&st->docs[v].arena, 65536);
@@ -113,11 +114,15 @@ void ui_state_fini(struct ui_state *st)
     free(st->lanes);
     free(st->name_class);
     free(st->jumps);
+    free(st->copy);
     for (size_t v = 0; v < UI_VIEW_COUNT; v++)
         doc_fini(&st->docs[v]);
     atree_free(&st->atree.tree);
-    strtab_fini(&st->atree.open_keys);
-    free(st->atree.open_flag);
+    ui_expand_fini(&st->atree.open);
+    ui_expand_fini(&st->kernels.open);
+    free(st->kernels.row_summary);
+    free(st->kernels.row_rank);
+    arena_fini(&st->kernels.arena);
     free(st->atree.row_node);
     arena_fini(&st->atree.arena);
     arena_fini(&st->overlay_arena);

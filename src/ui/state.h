@@ -9,6 +9,7 @@
 #include "analysis/annotation_tree.h"
 #include "model/model.h"
 #include "ui/widgets/charts.h"
+#include "ui/widgets/expand.h"
 #include "ui/widgets/layout.h"
 #include "ui/widgets/tables.h"
 #include "util/arena.h"
@@ -143,9 +144,7 @@ struct ui_doc {
 struct ui_atree {
     bool built;                /* tree is for the current selection */
     struct atree tree;
-    struct strtab open_keys;   /* paths ever toggled; open_flag by their id */
-    uint8_t *open_flag;
-    size_t open_cap;
+    struct ui_expand open;     /* expanded nodes, by path */
     struct arena arena;        /* the shown table */
     struct table *table;       /* NULL when the view shows no tree */
     uint32_t *row_node;        /* table row -> tree node */
@@ -154,12 +153,24 @@ struct ui_atree {
     uint8_t cols[16];          /* what each table column shows (annotation_tree.c) */
 };
 
+/* View 3 under htx semantics (ui/views/kernels.c): kernel_summary, one row
+ * per kernel, each expandable into its per-rank rows of kernel_breakdown. */
+struct ui_kernels {
+    struct ui_expand open;     /* expanded kernels, by name and type */
+    struct arena arena;        /* the shown table */
+    struct table *table;       /* NULL when the view shows none */
+    const struct table *summary, *breakdown;   /* in the view's doc arena */
+    size_t *row_summary;       /* shown row -> summary row */
+    size_t *row_rank;          /* shown row -> breakdown row, SIZE_MAX on a kernel's row */
+    size_t row_cap;
+};
+
 struct ui_binding;
 struct ui_view_ops;
 
 struct ui_state {
     /* configuration */
-    bool ascii, no_mouse;
+    bool ascii, no_mouse, no_osc52;
     const char *title;                       /* what was opened (path) */
     const struct analysis_info *analyses;    /* analysis_list() or a test's */
     size_t nanalyses;
@@ -206,6 +217,7 @@ struct ui_state {
     /* views 2-9, i */
     struct ui_doc docs[UI_VIEW_COUNT];
     struct ui_atree atree;
+    struct ui_kernels kernels;
 
     /* overlays, prompt, status */
     enum ui_overlay overlay;
@@ -217,6 +229,8 @@ struct ui_state {
     char prompt_text[UI_TEXT_MAX];
     char message[UI_TEXT_MAX];
     bool message_is_error;
+    char *copy;                              /* text `y` copied, for the terminal to send
+                                                (OSC 52) after the key; owned */
     bool quit;
 };
 

@@ -106,6 +106,8 @@ int ui_sync(struct ui_state *st, struct model *m, unsigned flags, struct err *e)
     ui_timeline_extent(st, m);
     if (rc == 0 && ui_view_is_doc(st->view) && !st->docs[st->view].valid)
         rc = ui_doc_refresh(st, m, st->view, e);
+    if (rc == 0 && ui_view_is_doc(st->view))
+        ui_doc_fit_names(st, &st->docs[st->view]);
     if (rc == 0 && st->view == UI_VIEW_DIFF && st->diff_view && st->diff_view->refresh)
         rc = st->diff_view->refresh(st, m, e);
     if (rc != 0)

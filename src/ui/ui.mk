@@ -14,6 +14,8 @@ libui_a_SOURCES += \
 	src/ui/sync.c src/ui/sync.h src/ui/screen.c src/ui/screen.h \
 	src/ui/term/curses.h src/ui/term/term.c src/ui/term/term.h \
 	src/ui/term/draw.c src/ui/term/draw.h \
+	src/ui/term/osc52.c src/ui/term/osc52.h \
+	src/ui/widgets/expand.c src/ui/widgets/expand.h \
 	src/ui/widgets/text.c src/ui/widgets/text.h src/ui/widgets/keys.c src/ui/widgets/keys.h \
 	src/ui/widgets/layout.c src/ui/widgets/layout.h src/ui/widgets/grid.c src/ui/widgets/grid.h \
 	src/ui/widgets/tables.c src/ui/widgets/tables.h \
@@ -29,5 +31,6 @@ libui_a_SOURCES += \
 	src/ui/views/annotation_tree.h \
 	src/ui/views/launch.c src/ui/views/launch.h \
 	src/ui/views/idle.c src/ui/views/idle.h \
+	src/ui/views/kernels.c src/ui/views/kernels.h \
 	src/ui/views/diff.c src/ui/views/diff.h src/ui/views/diff_actions.c \
 	src/ui/views/diff_draw.c src/ui/views/diff_detail.c

@@ -33,6 +33,7 @@ enum ui_context {
     UI_CTX_ANNOTATION_TREE = 1 << 7, /* main pane, view 7's tree (then the tables' keys) */
     UI_CTX_LAUNCH_TABLE = 1 << 8,    /* main pane, view 6 (then the tables' keys) */
     UI_CTX_IDLE_TABLE = 1 << 9,      /* main pane, view 4 (then the tables' keys) */
+    UI_CTX_KERNEL_TABLE = 1 << 10,   /* main pane, view 3's kernel summary (then the tables') */
     UI_CTX_ANY = 0xFFFF,
 };
 

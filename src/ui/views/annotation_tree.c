@@ -50,32 +50,18 @@ bool ui_atree_is_open(const struct ui_atree *a, uint32_t v)
 {
     size_t len;
     char *key = node_key(&a->tree, v, &len);
-    uint32_t id = key ? strtab_find(&a->open_keys, key, len) : STRTAB_NONE;
+    bool open = key && ui_expand_is(&a->open, key, len);
     free(key);
-    return id != STRTAB_NONE && id < a->open_cap && a->open_flag[id];
+    return open;
 }
 
 int ui_atree_set_open(struct ui_atree *a, uint32_t v, bool open)
 {
     size_t len;
     char *key = node_key(&a->tree, v, &len);
-    uint32_t id = key ? strtab_intern(&a->open_keys, key, len) : STRTAB_NONE;
+    int rc = key ? ui_expand_set(&a->open, key, len, open) : ERR_NOMEM;
     free(key);
-    if (id == STRTAB_NONE)
-        return ERR_NOMEM;
-    if (id >= a->open_cap) {
-        size_t cap = a->open_cap ? a->open_cap * 2 : 64;
-        while (cap <= id)
-            cap *= 2;
-        uint8_t *f = realloc(a->open_flag, cap);
-        if (!f)
-            return ERR_NOMEM;
-        memset(f + a->open_cap, 0, cap - a->open_cap);
-        a->open_flag = f;
-        a->open_cap = cap;
-    }
-    a->open_flag[id] = open;
-    return 0;
+    return rc;
 }
 
 /* ---- the table ---- */

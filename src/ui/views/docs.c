@@ -78,11 +78,20 @@ static const struct analysis_info *ui_analysis(const struct ui_state *st, enum a
 
 /* ---- line layout ---- */
 
+/* The focused table's cursor row shows its whole name on a line of its
+ * own under the rows (names are fitted to their column). */
+static bool has_full_name(const struct ui_doc *d, size_t t)
+{
+    return t == d->cur && d->tv[t].nrows && ui_tview_name_col(d->tables[t]) >= 0;
+}
+
 static size_t table_span(const struct ui_doc *d, size_t t)
 {
     const struct table *tb = d->tables[t];
     size_t rows = d->tv[t].nrows;
     size_t n = 2 + (rows ? rows : 1);  // title, header, rows or the empty line
+    if (has_full_name(d, t))
+        n++;
     if (rows && tb->note && tb->note[0])
         n++;
     return n + 1;  // blank line after
@@ -133,7 +142,10 @@ static struct ui_doc_line locate_table(const struct ui_doc *d, size_t t, size_t 
         l.kind = UI_DOC_EMPTY;
     else if (off - 2 < rows)
         l.kind = UI_DOC_ROW, l.sub = off - 2;
-    else if (rows && off - 2 == rows && d->tables[t]->note && d->tables[t]->note[0])
+    else if (has_full_name(d, t) && off - 2 == rows)
+        l.kind = UI_DOC_FULL_NAME;
+    else if (rows && off - 2 == rows + has_full_name(d, t) && d->tables[t]->note &&
+             d->tables[t]->note[0])
         l.kind = UI_DOC_NOTE;
     return l;
 }
@@ -232,6 +244,12 @@ static void fit_columns(const struct ui_tview *v, int w, int *out)
         total -= cut;
     }
     shrink_text(t, first_text, true, MIN_TEXT_COL, w, out, &total);
+    // Room to spare: the name column takes it, up to its longest name.
+    int nc = ui_tview_name_col(t);
+    if (nc >= 0 && total < w && v->content_widths && v->content_widths[nc] > out[nc]) {
+        int grow = v->content_widths[nc] - out[nc];
+        out[nc] += grow < w - total ? grow : w - total;
+    }
 }
 
 static void draw_table_row(const struct ui_doc *d, size_t t, long row, enum ui_style style,
@@ -257,7 +275,10 @@ static void draw_table_row(const struct ui_doc *d, size_t t, long row, enum ui_s
             ui_grid_text(g, y, x + cx, cw, buf, style, UI_TRUNC_END);
         } else {
             const struct cell *cell = table_cell(tb, v->rows[row], c);
-            if (cell->type == CELL_STR) {
+            if (v->fitted && (int)c == ui_tview_name_col(tb) && v->fit_width == cw &&
+                v->rows[row] < v->nfitted && v->fitted[v->rows[row]]) {
+                ui_grid_text(g, y, x + cx, cw, v->fitted[v->rows[row]], style, UI_TRUNC_END);
+            } else if (cell->type == CELL_STR) {
                 ui_grid_text(g, y, x + cx, cw, cell->v.s ? cell->v.s : "", style,
                              UI_TRUNC_MIDDLE);
             } else {
@@ -323,6 +344,16 @@ static void ui_doc_draw_line(const struct ui_doc *d, size_t line, bool cursor, s
     case UI_DOC_NOTE:
         ui_grid_text(g, y, x, w, d->tables[l.index]->note, UI_STYLE_DIM, UI_TRUNC_END);
         break;
+    case UI_DOC_FULL_NAME: {
+        const struct ui_tview *v = &d->tv[l.index];
+        const struct cell *c = table_cell(v->t, v->rows[d->row[l.index]],
+                                          (size_t)ui_tview_name_col(v->t));
+        char text[1200];
+        snprintf(text, sizeof text, "%s %s", g->ascii ? ">" : "\u25B8",
+                 c->type == CELL_STR && c->v.s ? c->v.s : "");
+        ui_grid_text(g, y, x, w, text, UI_STYLE_DIM, UI_TRUNC_MIDDLE);
+        break;
+    }
     default:
         break;
     }
@@ -341,6 +372,20 @@ static bool stream_hidden(void *ctx, int64_t rank, int64_t stream)
                 return true;
     }
     return false;
+}
+
+void ui_doc_fit_names(struct ui_state *st, struct ui_doc *d)
+{
+    int widths[64];
+    for (size_t t = 0; t < d->ntables; t++) {
+        struct ui_tview *v = &d->tv[t];
+        int c = v->t ? ui_tview_name_col(v->t) : -1;
+        if (c < 0 || v->t->ncols > 64)
+            continue;
+        fit_columns(v, st->layout.body.w, widths);
+        if (ui_tview_fit_names(v, widths[c]) != 0)
+            return;   // out of memory: the names are cut when drawn instead
+    }
 }
 
 int ui_doc_rebuild_views(struct ui_state *st, struct ui_doc *d)

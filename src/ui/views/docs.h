@@ -23,6 +23,7 @@ enum ui_doc_line_kind {
     UI_DOC_ROW,        /* index = table, sub = visible row */
     UI_DOC_EMPTY,      /* a table without rows: its note */
     UI_DOC_NOTE,       /* a table's note below its rows */
+    UI_DOC_FULL_NAME,  /* the focused table's cursor row's whole name */
 };
 
 struct ui_doc_line {
@@ -45,6 +46,10 @@ size_t ui_doc_row_line(const struct ui_doc *d, size_t t, size_t r);
  * the filter and sort. An analysis error is kept in d->error and shown;
  * the other tables still appear. Returns 0 or ERR_NOMEM. */
 int ui_doc_refresh(struct ui_state *st, const struct model *m, enum ui_view_id v, struct err *e);
+
+/* Fits each table's name column to the width it gets on this screen
+ * (ui/widgets/tables.h, ui_tview_fit_names); ui_sync calls it. */
+void ui_doc_fit_names(struct ui_state *st, struct ui_doc *d);
 
 /* Re-applies filter, hidden streams and sort to every table of d. */
 int ui_doc_rebuild_views(struct ui_state *st, struct ui_doc *d);

@@ -7,6 +7,7 @@
 
 #include "analysis/series.h"
 #include "ui/views/annotation_tree.h"
+#include "ui/views/kernels.h"
 #include "ui/views/launch.h"
 #include "ui/views/docs.h"
 #include "ui/views/ranks.h"
@@ -415,7 +416,9 @@ int ui_doc_decorate(struct ui_state *st, const struct model *m, enum ui_view_id 
     case UI_VIEW_KERNELS: {
         int rc = bars_of(d, "kernel_type_breakdown", "kernel_type", "percentage",
                          "Kernel time by type (%)", 100, "%", false);
-        return rc ? rc : kernel_spread(d);
+        rc = rc ? rc : ui_kernels_decorate(st, m, d);
+        // The summary, when there is one, says across ranks what the spread table did.
+        return rc || st->kernels.table ? rc : kernel_spread(d);
     }
     case UI_VIEW_IDLE:
         return idle(d);

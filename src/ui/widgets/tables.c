@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "app/format.h"
+#include "app/name_fit.h"
 #include "ui/widgets/text.h"
 #include "util/outfile.h"
 
@@ -102,6 +103,58 @@ void ui_tview_sort(struct ui_tview *v)
     qsort_r(v->rows, v->nrows, sizeof *v->rows, compare_rows, &s);
 }
 
+int ui_tview_name_col(const struct table *t)
+{
+    static const char *const names[] = {"name", "kernel name", "kernel_name", "s_name"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        int c = table_col_index(t, names[i]);
+        if (c >= 0)
+            return c;
+    }
+    return -1;
+}
+
+static void free_fitted(struct ui_tview *v)
+{
+    for (size_t i = 0; v->fitted && i < v->nfitted; i++)
+        free(v->fitted[i]);
+    free(v->fitted);
+    v->fitted = NULL;
+    v->nfitted = 0;
+    v->fit_width = 0;
+}
+
+int ui_tview_fit_names(struct ui_tview *v, int width)
+{
+    int c = v->t ? ui_tview_name_col(v->t) : -1;
+    if (c < 0 || width <= 0 || v->t->nrows > UI_FIT_MAX_ROWS ||
+        (v->fitted && v->fit_width == width))
+        return 0;
+    free_fitted(v);
+    const struct table *t = v->t;
+    const char **names = malloc((t->nrows ? t->nrows : 1) * sizeof *names);
+    char **out = calloc(t->nrows ? t->nrows : 1, sizeof *out);
+    if (!names || !out) {
+        free(names);
+        free(out);
+        return ERR_NOMEM;
+    }
+    for (size_t r = 0; r < t->nrows; r++) {
+        const struct cell *cell = table_cell(t, r, (size_t)c);
+        names[r] = cell->type == CELL_STR && cell->v.s ? cell->v.s : "";
+    }
+    int rc = names_fit(names, t->nrows, (size_t)width, out);
+    free(names);
+    if (rc) {
+        free(out);
+        return rc;
+    }
+    v->fitted = out;
+    v->nfitted = t->nrows;
+    v->fit_width = width;
+    return 0;
+}
+
 void ui_tview_header(const struct table *t, size_t c, char *buf, size_t n)
 {
     const struct table_col *col = &t->cols[c];
@@ -164,8 +217,8 @@ static void measure(struct ui_tview *v)
                 w = cw;
         }
         int cap = text ? WIDTH_CAP_TEXT : WIDTH_CAP_NUMBER;
+        v->content_widths[c] = w;   // uncapped: a name column may grow to it
         w = w > cap ? cap : w;
-        v->content_widths[c] = w;
         // The header gets its width when there is room (ui/views/docs.c fits the columns).
         v->widths[c] = w > head ? w : head;
     }
@@ -208,6 +261,7 @@ int ui_tview_build(struct ui_tview *v, const struct table *t, const char *filter
         free(decimals);
         return ERR_NOMEM;
     }
+    free_fitted(v);
     free(v->rows);
     free(v->widths);
     free(v->content_widths);
@@ -228,6 +282,7 @@ int ui_tview_build(struct ui_tview *v, const struct table *t, const char *filter
 
 void ui_tview_fini(struct ui_tview *v)
 {
+    free_fitted(v);
     free(v->rows);
     free(v->widths);
     free(v->content_widths);

@@ -21,13 +21,29 @@ struct ui_tview {
     int sort_col;          /* -1: the analysis' order */
     bool sort_desc;
     int *widths;           /* display width per column: max(header, cells capped) */
-    int *content_widths;   /* the cells' alone (a column narrower cuts its header only) */
+    int *content_widths;   /* the cells' alone, uncapped (a column narrower cuts its
+                              header only; a name column grows to it when room is spare) */
     int *decimals;         /* per number column: one format for all its cells */
+    /* The name column's texts fitted to fit_width (app/name_fit.h), one
+     * per table row; NULL until ui_tview_fit_names. */
+    char **fitted;
+    size_t nfitted;        /* entries of fitted (its own count: the table may be gone) */
+    int fit_width;
 };
+
+/* Fits the name column (ui_tview_name_col) of v's table to width columns,
+ * keeping names that differ apart; a no-op when already fitted to that
+ * width, or for tables over UI_FIT_MAX_ROWS rows (they are cut in the
+ * middle when drawn). 0 or ERR_NOMEM. */
+#define UI_FIT_MAX_ROWS 200000
+int ui_tview_fit_names(struct ui_tview *v, int width);
 
 /* Column c's header as views show it: the name, and its unit when the
  * name does not say it ("idle_time (us)"). CSV keeps HTA's names. */
 void ui_tview_header(const struct table *t, size_t c, char *buf, size_t n);
+
+/* The column holding kernel or op names ("name", "kernel name", ...), -1. */
+int ui_tview_name_col(const struct table *t);
 
 /* The text of a cell of v's table in its column's one format. */
 void ui_tview_cell_text(const struct ui_tview *v, size_t row, size_t c, char *buf, size_t n);
