@@ -21,6 +21,7 @@ struct load_job {
     int rc;
     struct err err;
     uint64_t bytes_read;
+    uint64_t events;          /* kept so far (the builder's count at its last report) */
     struct rank_model rank;   /* built by the worker, names still in b.strings */
     struct loader *loader;
 };
@@ -41,9 +42,11 @@ static int report_progress_locked(struct loader *l)
 {
     if (!l->opts || !l->opts->progress)
         return 0;
-    struct load_progress p = {0, l->total_bytes, l->done, l->njobs};
-    for (size_t i = 0; i < l->njobs; i++)
+    struct load_progress p = {0, l->total_bytes, l->done, l->njobs, 0};
+    for (size_t i = 0; i < l->njobs; i++) {
         p.bytes_read += l->jobs[i].bytes_read;
+        p.events += l->jobs[i].events;
+    }
     if (l->opts->progress(l->opts->progress_ctx, &p))
         l->cancelled = true;
     return l->cancelled;
@@ -53,8 +56,10 @@ static int job_progress(void *ctx, uint64_t bytes)
 {
     struct load_job *j = ctx;
     struct loader *l = j->loader;
+    size_t events = j->b.nevents;   // the job's own thread: no race with its builder
     pthread_mutex_lock(&l->lock);
     j->bytes_read = bytes;
+    j->events = events;
     int cancel = report_progress_locked(l);
     pthread_mutex_unlock(&l->lock);
     return cancel;
@@ -142,6 +147,7 @@ static void run_job(struct load_job *j)
         j->rc = finish_in_worker(j, l->sem);
     pthread_mutex_lock(&l->lock);
     j->bytes_read = j->size;
+    j->events = j->rc ? 0 : j->rank.nevents;
     l->done++;
     report_progress_locked(l);
     pthread_mutex_unlock(&l->lock);

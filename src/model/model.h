@@ -228,6 +228,7 @@ struct selection {
 struct load_progress {
     uint64_t bytes_read, bytes_total;  /* on disk (compressed) */
     size_t ranks_done, ranks_total;
+    uint64_t events;                   /* kept so far, over every file */
 };
 
 struct load_opts {

@@ -338,7 +338,12 @@ void ui_screen_loading(struct ui_grid *g, const char *title, const struct load_p
     else
         snprintf(line, sizeof line, "%s of %s read · %.1f s", a, b, seconds);
     ui_grid_text(g, box.y + 1, box.x + 2, w - 4, line, UI_STYLE_NORMAL, UI_TRUNC_END);
-    snprintf(line, sizeof line, "ranks done: %zu of %zu", p->ranks_done, p->ranks_total);
+    // One file: what it has given so far; several: how many are done too.
+    if (p->ranks_total > 1)
+        snprintf(line, sizeof line, "%llu events · ranks done: %zu of %zu",
+                 (unsigned long long)p->events, p->ranks_done, p->ranks_total);
+    else
+        snprintf(line, sizeof line, "%llu events", (unsigned long long)p->events);
     ui_grid_text(g, box.y + 2, box.x + 2, w - 4, line, UI_STYLE_NORMAL, UI_TRUNC_END);
     double frac = p->bytes_total ? (double)p->bytes_read / (double)p->bytes_total : 0;
     ui_grid_fill(g, box.y + 4, box.x + 2, w - 4, ui_glyph(g, UI_G_BLOCK_EMPTY), UI_STYLE_DIM);

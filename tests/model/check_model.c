@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -71,6 +72,52 @@ static const char *two_step_doc =
     "\"ts\":900,\"dur\":1000},"
     "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"main\"}}"
     "]}";
+
+/* The loader's progress counts bytes and events (issue 14 item 6: the
+ * progress box shows them for one file). */
+struct progress_seen {
+    struct load_progress last;
+    int calls;
+};
+
+static int seen_progress(void *ctx, const struct load_progress *p)
+{
+    struct progress_seen *s = ctx;
+    ck_assert_uint_ge(p->events, s->last.events);
+    ck_assert_uint_ge(p->bytes_read, s->last.bytes_read);
+    s->last = *p;
+    s->calls++;
+    return 0;
+}
+
+START_TEST(loader_progress_should_count_bytes_and_events)
+{
+    char path[] = "/tmp/htx-progress-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(two_step_doc, f);
+    fclose(f);
+    struct semantics sem;
+    semantics_init(&sem, SEMANTICS_HTX);
+    struct progress_seen s;
+    memset(&s, 0, sizeof s);
+    struct load_opts lo = {.threads = 1, .progress = seen_progress, .progress_ctx = &s};
+    struct err e = {0, ""};
+    const char *paths[] = {path};
+    struct model *m = model_load(paths, 1, &sem, &lo, &e);
+    ck_assert_msg(m != NULL, "%s", e.msg);
+    ck_assert_int_gt(s.calls, 0);
+    ck_assert_uint_eq(s.last.ranks_total, 1);
+    ck_assert_uint_eq(s.last.ranks_done, 1);
+    ck_assert_uint_eq(s.last.bytes_read, s.last.bytes_total);
+    ck_assert_uint_eq(s.last.events, m->ranks[0].nevents);
+    ck_assert_uint_gt(s.last.events, 0);
+    model_free(m);
+    unlink(path);
+}
+END_TEST
 
 START_TEST(model_should_rebase_and_link_by_correlation)
 {
@@ -441,6 +488,7 @@ int main(void)
     tcase_add_test(tc, model_should_select_iterations_and_windows);
     tcase_add_test(tc, model_should_link_by_flows_when_correlation_is_missing);
     tcase_add_test(tc, model_should_apply_htas_mtia_step_filter);
+    tcase_add_test(tc, loader_progress_should_count_bytes_and_events);
     suite_add_tcase(s, tc);
     TCase *real = tcase_create("shared");
     tcase_set_timeout(real, 120);

@@ -165,7 +165,7 @@ END_TEST
 START_TEST(loading_screen_should_show_bytes_and_ranks)
 {
     struct ui_grid g;
-    struct load_progress p = {1000000, 2000000, 1, 2};
+    struct load_progress p = {1000000, 2000000, 1, 2, 7000};
     char row[512];
     int found = 0;
 
@@ -179,6 +179,17 @@ START_TEST(loading_screen_should_show_bytes_and_ranks)
         found |= strstr(row, "loading traces/") ? 8 : 0;
     }
     ck_assert_int_eq(found, 15);
+    // One file (issue 14 item 6): its events, no "ranks done: 0 of 0".
+    struct load_progress one = {500000, 2000000, 0, 1, 123456};
+    found = 0;
+    ui_screen_loading(&g, "big.json.gz", &one, 0.5);
+    for (int y = 0; y < g.rows; y++) {
+        ui_grid_row_text(&g, y, row, sizeof row);
+        found |= strstr(row, "123456 events") ? 1 : 0;
+        found |= strstr(row, "ranks done") ? 2 : 0;
+        found |= strstr(row, "500.0 KB of 2.0 MB read") ? 4 : 0;
+    }
+    ck_assert_int_eq(found, 5);
     ui_grid_fini(&g);
 }
 END_TEST
