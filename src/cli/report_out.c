@@ -1,7 +1,10 @@
 #include "config.h"
 #include "cli/commands.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "analysis/argsort.h"
 
 /* Writing a report: the analyses' tables in text, CSV or JSON (DESIGN.md
  * "Report formats"). */
@@ -106,6 +109,61 @@ static int report_csv(FILE *f, const struct table_list *lists, size_t nlists,
     return 0;
 }
 
+/* Text is for people: the per-launch tables (one row per kernel launch,
+ * 13 MB of text on a 433 MB trace) show their largest rows by the metric
+ * that matters; launch_stats_summary gives the counts and percentiles, and
+ * CSV and JSON keep every row. */
+#define LAUNCH_TEXT_ROWS 20
+
+static const struct {
+    const char *table, *metric;
+} launch_lists[] = {
+    {"cuda_kernel_launch_stats", "launch_delay"},
+    {"short_kernels", "cpu_duration"},
+    {"runtime_outliers", "cpu_duration"},
+    {"launch_delay_outliers", "launch_delay"},
+};
+
+/* t itself, or a copy in a of its LAUNCH_TEXT_ROWS largest rows by metric
+ * (ties in table order). NULL on ENOMEM. */
+static const struct table *text_rows(const struct table *t, struct arena *a)
+{
+    int mc = -1;
+    for (size_t i = 0; i < sizeof launch_lists / sizeof launch_lists[0]; i++)
+        if (strcmp(t->name, launch_lists[i].table) == 0)
+            mc = table_col_index(t, launch_lists[i].metric);
+    if (mc < 0 || t->nrows <= LAUNCH_TEXT_ROWS)
+        return t;
+    double *keys = malloc(t->nrows * sizeof *keys);
+    size_t *perm = malloc(t->nrows * sizeof *perm);
+    struct table *out = keys && perm ? table_new(a, t->name, NULL, t->cols, t->ncols) : NULL;
+    bool ok = out != NULL;
+    if (ok) {
+        for (size_t r = 0; r < t->nrows; r++)
+            keys[r] = cell_as_double(table_cell(t, r, (size_t)mc));
+        argsort_identity(perm, t->nrows);
+        ok = stable_argsort_desc(perm, t->nrows, keys, less_double) == 0;
+    }
+    for (size_t i = 0; ok && i < LAUNCH_TEXT_ROWS; i++) {
+        struct cell *row = table_add_row(out);
+        ok = row != NULL;
+        if (ok)
+            memcpy(row, table_cell(t, perm[i], 0), t->ncols * sizeof *row);
+    }
+    char title[256];
+    snprintf(title, sizeof title, "%s: the %d with the largest %s, of %zu (every row: "
+             "--format=csv or json)", t->title ? t->title : t->name, LAUNCH_TEXT_ROWS,
+             t->cols[mc].name, t->nrows);
+    if (ok) {
+        out->title = arena_strndup(a, title, strlen(title));
+        out->note = t->note;
+        ok = out->title != NULL;
+    }
+    free(keys);
+    free(perm);
+    return ok ? out : NULL;
+}
+
 static int report_text(FILE *f, const struct model *m, const struct htx_options *opts,
                        const struct table_list *lists, size_t nlists,
                        const struct format_opts *fo)
@@ -115,13 +173,18 @@ static int report_text(FILE *f, const struct model *m, const struct htx_options 
         nsel += m->ranks[i].selected;
     fprintf(f, "htx %s report: %zu rank%s, %s semantics\n", PACKAGE_VERSION, nsel,
             nsel == 1 ? "" : "s", semantics_name(opts));
-    for (size_t l = 0; l < nlists; l++)
-        for (size_t t = 0; t < lists[l].count; t++) {
+    struct arena a;
+    arena_init(&a, 1 << 16);
+    int rc = 0;
+    for (size_t l = 0; l < nlists && rc == 0; l++)
+        for (size_t t = 0; t < lists[l].count && rc == 0; t++) {
             fputc('\n', f);
-            if (format_table_text(f, lists[l].tables[t], fo) < 0)
-                return -1;
+            const struct table *shown = text_rows(lists[l].tables[t], &a);
+            if (!shown || format_table_text(f, shown, fo) < 0)
+                rc = -1;
         }
-    return 0;
+    arena_fini(&a);
+    return rc;
 }
 
 int report_write(FILE *f, const struct model *m, const struct htx_options *opts,

@@ -78,6 +78,18 @@ expect 0 "$HTX" report --analysis=temporal "$tmp/nocomm" && empty err
 expect 0 "$HTX" report --analysis=kernels --comm-patterns=myAllToAll "$tmp/nocomm" && empty err
 expect 0 "$HTX" report --analysis=overlap "$tmp/deepep" && empty err
 expect 0 "$HTX" report --analysis=overlap --semantics=hta "$tmp/deepep" && has err "no communication kernel"
+# Text lists the 20 launches with the longest delay (of 42 in the UI job),
+# largest first; CSV keeps every one.
+expect 0 "$HTX" report --analysis=launch "$HTX_SRCDIR/tests/data/ui/job" &&
+    has out "Kernel launches: the 20 with the largest launch_delay, of 42"
+awk '/^Kernel launches:/ { on = 1; next } on && /^$/ { exit } on && $1 ~ /^[0-9]+$/ { print $5 }' \
+    "$tmp/out" >"$tmp/delays"
+[ "$(wc -l <"$tmp/delays")" = 20 ] || fail "the text launch list has $(wc -l <"$tmp/delays") rows, want 20"
+sort -g -r "$tmp/delays" | cmp -s - "$tmp/delays" || fail "the text launch list is not by delay, largest first"
+expect 0 "$HTX" report --analysis=launch --format=csv "$HTX_SRCDIR/tests/data/ui/job"
+rows=$(awk '/^# cuda_kernel_launch_stats/ { on = 1; getline; next } on && (/^#/ || /^\r?$/) { exit }
+            on { n++ } END { print n + 0 }' "$tmp/out")
+[ "$rows" = 42 ] || fail "CSV lost launch rows: $rows of 42"
 # The TUI's diagnostics view says it too, on its second line.
 printf 'i' >"$tmp/diag.keys"
 expect 0 "$HTX" --script "$tmp/diag.keys" --dump-screen "$tmp/diag.screen" --size 30x200 "$tmp/nocomm" &&
