@@ -33,6 +33,7 @@ struct loader {
     size_t done;
     uint64_t total_bytes;
     bool cancelled;
+    bool read_ahead;          /* more threads than files: gzip files inflate ahead */
     pthread_mutex_t lock;
     const struct load_opts *opts;
     const struct semantics *sem;
@@ -136,7 +137,11 @@ static void run_job(struct load_job *j)
     j->b.progress_ctx = j;
     struct trace_sink sink;
     rank_builder_sink(&j->b, &sink);
-    const struct trace_limits *lim = l->opts ? &l->opts->limits : NULL;
+    struct trace_limits lim_here = {0};
+    if (l->opts)
+        lim_here = l->opts->limits;
+    lim_here.read_ahead = l->read_ahead;
+    const struct trace_limits *lim = &lim_here;
     if (j->buf)
         j->rc = trace_read_buffer(j->path, j->buf, j->len, &sink, lim, &j->err);
     else
@@ -172,6 +177,8 @@ static int run_loader(struct loader *l, int threads)
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         threads = n > 0 ? (int)n : 1;
     }
+    // A core no file needs inflates gzip ahead of the parsing (one file, two cores).
+    l->read_ahead = (size_t)threads > l->njobs;
     if ((size_t)threads > l->njobs)
         threads = (int)l->njobs;
     if (threads > 256)

@@ -166,6 +166,9 @@ struct trace_limits {
     uint64_t max_memory;        /* the memory guard: resident bytes of the whole
                                    process, checked every few thousand elements;
                                    more is ERR_LIMIT. 0 = no guard. */
+    bool read_ahead;            /* not a limit but a resource: a core to spare, so a
+                                   gzip file is inflated by a thread of its own ahead
+                                   of the parser (trace/source.h) */
 };
 
 /* Reads one trace file (plain or gzip, detected by content) and feeds the

@@ -182,6 +182,7 @@ static struct trace_source_opts source_opts(const struct trace_sink *sink,
 {
     struct trace_source_opts o = {0};
     o.max_uncompressed = limits ? limits->max_uncompressed : 0;
+    o.read_ahead = limits && limits->read_ahead;
     o.progress = sink->progress;
     o.progress_ctx = sink->ctx;
     return o;

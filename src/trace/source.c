@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@ struct trace_source {
     uint64_t doc_bytes, next_progress;
     struct trace_source_opts o;
     struct stat opened;          /* file mode: size and times when opened */
+    struct read_ahead *ahead;    /* o.read_ahead on gzip: the inflating thread */
 };
 
 static struct trace_source *source_new(const struct trace_source_opts *opts, struct err *e)
@@ -103,10 +105,13 @@ struct trace_source *trace_source_open_buffer(const void *buf, size_t len,
     return s;
 }
 
+static void ahead_stop(struct trace_source *s);
+
 void trace_source_close(struct trace_source *s)
 {
     if (!s)
         return;
+    ahead_stop(s);
     if (s->z_ready)
         inflateEnd(&s->z);
     if (s->fd >= 0)
@@ -120,9 +125,11 @@ static uint64_t trace_source_file_bytes(const struct trace_source *s)
     return s->in_base + s->in_pos;
 }
 
+static uint64_t ahead_delivered(const struct trace_source *s);
+
 uint64_t trace_source_doc_bytes(const struct trace_source *s)
 {
-    return s->doc_bytes;
+    return s->ahead ? ahead_delivered(s) : s->doc_bytes;
 }
 
 uint64_t trace_source_size_hint(const struct trace_source *s)
@@ -166,7 +173,8 @@ bool trace_source_changed(const struct trace_source *s)
 static int report_progress(struct trace_source *s, struct err *e)
 {
     uint64_t done = trace_source_file_bytes(s);
-    if (!s->o.progress || done < s->next_progress)
+    // Reading ahead, the reading thread reports (ahead_read), not the inflating one.
+    if (s->ahead || !s->o.progress || done < s->next_progress)
         return 0;
     s->next_progress = done + s->o.progress_every;
     if (s->o.progress(s->o.progress_ctx, done))
@@ -363,16 +371,10 @@ static int read_gzip(struct trace_source *s, char *dst, size_t cap, size_t *got,
     return 0;
 }
 
-int trace_source_read(struct trace_source *s, char *dst, size_t cap, size_t *got, struct err *e)
+/* The document's next bytes, read here and now. */
+static int read_direct(struct trace_source *s, char *dst, size_t cap, size_t *got, struct err *e)
 {
     *got = 0;
-    if (!s->detected) {
-        int rc = detect(s, e);
-        if (rc)
-            return rc;
-        if (s->gzip)
-            zin_set(s);
-    }
     if (s->o.max_uncompressed) {
         /* One byte more than allowed is enough to know the limit is exceeded,
          * so a gzip bomb stops without inflating further. (A limit of
@@ -393,4 +395,166 @@ int trace_source_read(struct trace_source *s, char *dst, size_t cap, size_t *got
                        (unsigned long long)s->o.max_uncompressed,
                        s->gzip ? " (a gzip bomb?)" : "");
     return report_progress(s, e);
+}
+
+/* ---- reading ahead ----------------------------------------------------------
+ * One thread inflates into a ring of AHEAD_BLOCKS blocks while the caller
+ * parses the previous ones. The inflating thread owns everything of s but
+ * `ahead`; the two meet only under ahead->lock. */
+
+#define AHEAD_BLOCKS 4
+#define AHEAD_BLOCK ((size_t)4 << 20)
+
+struct read_ahead {
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    char *block[AHEAD_BLOCKS];
+    size_t len[AHEAD_BLOCKS];
+    size_t head, count, pos;   /* filled blocks from head; bytes of block[head] taken */
+    bool done, stop;           /* the document ended (or failed); the reader left */
+    int rc;                    /* how it ended: 0 or the error, given after the bytes */
+    struct err err;
+    uint64_t file_bytes;       /* compressed bytes inflated so far */
+    uint64_t delivered;        /* document bytes handed to the reader */
+};
+
+static void *ahead_main(void *arg)
+{
+    struct trace_source *s = arg;
+    struct read_ahead *a = s->ahead;
+    for (;;) {
+        pthread_mutex_lock(&a->lock);
+        while (a->count == AHEAD_BLOCKS && !a->stop)
+            pthread_cond_wait(&a->changed, &a->lock);
+        bool stop = a->stop;
+        size_t slot = (a->head + a->count) % AHEAD_BLOCKS;
+        pthread_mutex_unlock(&a->lock);
+        if (stop)
+            return NULL;
+        size_t got = 0;
+        struct err e = {0, ""};
+        int rc = read_direct(s, a->block[slot], AHEAD_BLOCK, &got, &e);
+        pthread_mutex_lock(&a->lock);
+        a->file_bytes = trace_source_file_bytes(s);
+        if (rc == 0 && got) {
+            a->len[slot] = got;
+            a->count++;
+        }
+        if (rc || !got) {
+            a->done = true;
+            a->rc = rc;
+            a->err = e;
+        }
+        pthread_cond_broadcast(&a->changed);
+        pthread_mutex_unlock(&a->lock);
+        if (rc || !got)
+            return NULL;
+    }
+}
+
+static int ahead_start(struct trace_source *s, struct err *e)
+{
+    struct read_ahead *a = calloc(1, sizeof *a);
+    if (!a)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < AHEAD_BLOCKS; i++)
+        if (!(a->block[i] = malloc(AHEAD_BLOCK))) {
+            for (size_t k = 0; k < i; k++)
+                free(a->block[k]);
+            free(a);
+            return err_set(e, ERR_NOMEM, "out of memory");
+        }
+    pthread_mutex_init(&a->lock, NULL);
+    pthread_cond_init(&a->changed, NULL);
+    s->ahead = a;
+    if (pthread_create(&a->thread, NULL, ahead_main, s) != 0) {
+        // No thread to spare: read here, as without read_ahead.
+        s->ahead = NULL;
+        s->o.read_ahead = false;
+        pthread_mutex_destroy(&a->lock);
+        pthread_cond_destroy(&a->changed);
+        for (size_t i = 0; i < AHEAD_BLOCKS; i++)
+            free(a->block[i]);
+        free(a);
+    }
+    return 0;
+}
+
+static void ahead_stop(struct trace_source *s)
+{
+    struct read_ahead *a = s->ahead;
+    if (!a)
+        return;
+    pthread_mutex_lock(&a->lock);
+    a->stop = true;
+    pthread_cond_broadcast(&a->changed);
+    pthread_mutex_unlock(&a->lock);
+    pthread_join(a->thread, NULL);
+    pthread_mutex_destroy(&a->lock);
+    pthread_cond_destroy(&a->changed);
+    for (size_t i = 0; i < AHEAD_BLOCKS; i++)
+        free(a->block[i]);
+    free(a);
+    s->ahead = NULL;
+}
+
+static uint64_t ahead_delivered(const struct trace_source *s)
+{
+    struct read_ahead *a = s->ahead;
+    pthread_mutex_lock(&a->lock);
+    uint64_t n = a->delivered;
+    pthread_mutex_unlock(&a->lock);
+    return n;
+}
+
+static int ahead_read(struct trace_source *s, char *dst, size_t cap, size_t *got, struct err *e)
+{
+    struct read_ahead *a = s->ahead;
+    *got = 0;
+    pthread_mutex_lock(&a->lock);
+    while (a->count == 0 && !a->done)
+        pthread_cond_wait(&a->changed, &a->lock);
+    if (a->count == 0) {
+        int rc = a->rc;
+        if (rc && e)
+            *e = a->err;
+        pthread_mutex_unlock(&a->lock);
+        return rc;
+    }
+    size_t n = a->len[a->head] - a->pos;
+    n = n < cap ? n : cap;
+    memcpy(dst, a->block[a->head] + a->pos, n);
+    a->pos += n;
+    if (a->pos == a->len[a->head]) {
+        a->head = (a->head + 1) % AHEAD_BLOCKS;
+        a->count--;
+        a->pos = 0;
+        pthread_cond_broadcast(&a->changed);
+    }
+    a->delivered += n;
+    uint64_t done = a->file_bytes;
+    pthread_mutex_unlock(&a->lock);
+    *got = n;
+    if (s->o.progress && done >= s->next_progress) {
+        s->next_progress = done + s->o.progress_every;
+        if (s->o.progress(s->o.progress_ctx, done))
+            return err_set(e, ERR_CANCEL, "cancelled");
+    }
+    return 0;
+}
+
+int trace_source_read(struct trace_source *s, char *dst, size_t cap, size_t *got, struct err *e)
+{
+    *got = 0;
+    if (!s->detected) {
+        int rc = detect(s, e);
+        if (rc)
+            return rc;
+        if (s->gzip)
+            zin_set(s);
+        if (s->gzip && s->o.read_ahead && (rc = ahead_start(s, e)) != 0)
+            return rc;
+    }
+    return s->ahead ? ahead_read(s, dst, cap, got, e) : read_direct(s, dst, cap, got, e);
 }

@@ -22,6 +22,10 @@ struct trace_source_opts {
     trace_progress_fn progress;   /* may be NULL */
     void *progress_ctx;
     uint64_t progress_every;      /* bytes of input between calls; 0 = 4 MiB */
+    /* gzip only: a thread of its own inflates ahead of the caller into a
+     * ring of blocks, so inflating and parsing one file use two cores.
+     * Same bytes, same errors (after the bytes before them). */
+    bool read_ahead;
 };
 
 /* Opens path for reading. Returns NULL with e set (ERR_IO: strerror or "not

@@ -46,25 +46,35 @@ START_TEST(gzip_should_be_detected_by_content_not_name)
 {
     static const char *const names[] = {"small.json", "small.json.gz", "gzip-content.json",
                                         "plain-content.json.gz", "concat.json.gz"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        struct collect c = {0};
-        struct err e = {0};
-        ck_assert_msg(read_data_file(names[i], &c, NULL, &e) == 0, "%s: %s", names[i], e.msg);
-        expect_small_trace(&c);
-        collect_fini(&c);
-    }
+    // Inflating in the reading thread, and in a thread of its own ahead of it.
+    for (int ahead = 0; ahead < 2; ahead++)
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+            struct collect c = {0};
+            struct err e = {0};
+            struct trace_limits lim = {.read_ahead = ahead};
+            ck_assert_msg(read_data_file(names[i], &c, &lim, &e) == 0, "%s: %s", names[i], e.msg);
+            expect_small_trace(&c);
+            collect_fini(&c);
+        }
 }
 END_TEST
 
-static void expect_file_error(const char *name, int code, const char *fragment)
+static void expect_file_error_ahead(const char *name, int code, const char *fragment, bool ahead)
 {
     struct collect c = {0};
     struct err e = {0};
-    int rc = read_data_file(name, &c, NULL, &e);
+    struct trace_limits lim = {.read_ahead = ahead};
+    int rc = read_data_file(name, &c, &lim, &e);
     ck_assert_msg(rc == code, "%s: got %d (%s)", name, rc, e.msg);
     ck_assert_msg(strstr(e.msg, fragment) && strstr(e.msg, name), "%s: message \"%s\"", name,
                   e.msg);
     collect_fini(&c);
+}
+
+static void expect_file_error(const char *name, int code, const char *fragment)
+{
+    expect_file_error_ahead(name, code, fragment, false);
+    expect_file_error_ahead(name, code, fragment, true);
 }
 
 START_TEST(gzip_should_report_broken_files)
@@ -132,6 +142,15 @@ static int count_only(void *ctx, const struct trace_event *ev, struct err *e)
     return 0;
 }
 
+/* Stops the read at the cancel_at-th event. */
+static int count_then_stop(void *ctx, const struct trace_event *ev, struct err *e)
+{
+    struct progress_count *p = ctx;
+    (void)ev;
+    p->events++;
+    return (int)p->events == p->cancel_at ? err_set(e, ERR_CANCEL, "enough") : 0;
+}
+
 static int count_progress(void *ctx, uint64_t bytes)
 {
     struct progress_count *p = ctx;
@@ -155,6 +174,31 @@ START_TEST(progress_should_be_reported_and_cancel)
     ck_assert_int_eq(trace_read_buffer("big", doc, len, &sink, NULL, &e), ERR_CANCEL);
     ck_assert_str_eq(e.msg, "big: cancelled");
     ck_assert_uint_lt(pc.events, all);
+    // gzip'd and inflated ahead (several blocks): every event; and a reader
+    // that stops early leaves the inflating thread behind cleanly.
+    size_t gz_len;
+    unsigned char *gz = gzip_bytes(doc, len, &gz_len);
+    struct trace_limits lim = {.read_ahead = true};
+    sink.progress = NULL;
+    for (int stop = 0; stop < 2; stop++) {
+        pc = (struct progress_count){.cancel_at = stop ? 1000 : 0};
+        sink.event = stop ? count_then_stop : count_only;
+        int rc = trace_read_buffer("big.gz", gz, gz_len, &sink, &lim, &e);
+        if (stop) {
+            ck_assert_int_ne(rc, 0);
+            ck_assert_uint_eq(pc.events, 1000);
+        } else {
+            ck_assert_msg(rc == 0, "%s", e.msg);
+            ck_assert_uint_eq(pc.events, all);
+        }
+    }
+    sink.event = count_only;
+    // A bomb stops at the limit there too.
+    lim.max_uncompressed = 1u << 20;
+    pc = (struct progress_count){0};
+    ck_assert_int_eq(trace_read_buffer("big.gz", gz, gz_len, &sink, &lim, &e), ERR_LIMIT);
+    ck_assert_ptr_nonnull(strstr(e.msg, "exceeds the limit"));
+    free(gz);
     free(doc);
 }
 END_TEST
