@@ -1,7 +1,9 @@
 #include "config.h"
 #include "cli/commands.h"
 
+#include <pthread.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/analysis.h"
 #include "analysis/kernel_summary.h"
@@ -44,10 +46,73 @@ static int triage_kernel_tables(struct table_list *l, struct arena *scratch)
 }
 
 /* Runs the chosen analyses into lists[0..*nlists), at most
- * REPORT_MAX_LISTS. */
+ * REPORT_MAX_LISTS, each in its own arena of arenas[] (the caller frees
+ * them). The analyses only read the model, so they run side by side on
+ * --threads threads (each has its own arena, list and error); the lists
+ * keep the report's order whatever finishes first. */
 #define REPORT_MAX_LISTS (ANALYSIS_COUNT + 1)
+
+struct analysis_job {
+    const struct model *m;
+    const struct analysis_info *a;
+    const struct analysis_opts *ao;
+    bool triage;
+    struct arena *arena;
+    struct table_list *list;
+    struct err err;
+    int rc;
+};
+
+struct analysis_pool {
+    struct analysis_job *jobs;
+    size_t n, next;
+    pthread_mutex_t lock;
+};
+
+static void run_job(struct analysis_job *j)
+{
+    j->rc = j->a->run(j->m, j->ao, j->arena, j->list, &j->err);
+    if (j->rc == 0 && j->triage && triage_kernel_tables(j->list, j->arena) < 0)
+        j->rc = err_set(&j->err, ERR_NOMEM, "out of memory");
+}
+
+static void *pool_worker(void *arg)
+{
+    struct analysis_pool *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        size_t i = p->next < p->n ? p->next++ : p->n;
+        pthread_mutex_unlock(&p->lock);
+        if (i >= p->n)
+            return NULL;
+        run_job(&p->jobs[i]);
+    }
+}
+
+static void run_pool(struct analysis_pool *p, int threads)
+{
+    if (threads <= 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = n > 0 ? (int)n : 1;
+    }
+    if ((size_t)threads > p->n)
+        threads = (int)p->n;
+    pthread_t tids[REPORT_MAX_LISTS];
+    int started = 0;
+    pthread_mutex_init(&p->lock, NULL);
+    for (int i = 1; i < threads; i++) {
+        if (pthread_create(&tids[started], NULL, pool_worker, p) != 0)
+            break;   /* fewer threads is still correct */
+        started++;
+    }
+    pool_worker(p);
+    for (int i = 0; i < started; i++)
+        pthread_join(tids[i], NULL);
+    pthread_mutex_destroy(&p->lock);
+}
+
 static int run_analyses(const struct model *m, const struct htx_options *opts,
-                        struct arena *scratch, struct table_list *lists, size_t *nlists,
+                        struct arena *arenas, struct table_list *lists, size_t *nlists,
                         struct err *e)
 {
     struct analysis_opts ao;
@@ -65,23 +130,31 @@ static int run_analyses(const struct model *m, const struct htx_options *opts,
     for (size_t i = 0; i < count; i++)
         if (opts->format != HTX_FORMAT_TEXT || all[i].id != ANALYSIS_STRAGGLERS)
             order[n++] = i;
+    struct analysis_job jobs[ANALYSIS_COUNT];
+    size_t njobs = 0;
     for (size_t k = 0; k < n; k++) {
         size_t i = order[k];
         if (!opts->analyses[all[i].id])
             continue;
-        struct table_list *l = &lists[(*nlists)++];
+        struct table_list *l = &lists[njobs];
         memset(l, 0, sizeof *l);
-        int rc = all[i].run(m, &ao, scratch, l, e);
-        if (rc == 0 && opts->semantics == SEMANTICS_HTX && triage_kernel_tables(l, scratch) < 0)
-            rc = err_set(e, ERR_NOMEM, "out of memory");
-        if (rc < 0) {
-            err_prefix(e, "report: %s", all[i].name);
-            return rc;
+        jobs[njobs] = (struct analysis_job){m, &all[i], &ao, opts->semantics == SEMANTICS_HTX,
+                                            &arenas[njobs], l, {0, ""}, 0};
+        njobs++;
+    }
+    struct analysis_pool pool = {.jobs = jobs, .n = njobs, .next = 0};
+    run_pool(&pool, opts->threads);
+    for (size_t k = 0; k < njobs; k++)
+        if (jobs[k].rc < 0) {
+            *e = jobs[k].err;
+            err_prefix(e, "report: %s", jobs[k].a->name);
+            return jobs[k].rc;
         }
-        if (k == 0 && opts->format == HTX_FORMAT_TEXT && all[i].id == ANALYSIS_STRAGGLERS) {
-            while (l->count > 1)
-                deferred.tables[deferred.count++] = l->tables[--l->count];
-        }
+    *nlists = njobs;
+    if (njobs && opts->format == HTX_FORMAT_TEXT && jobs[0].a->id == ANALYSIS_STRAGGLERS) {
+        struct table_list *l = &lists[0];
+        while (l->count > 1)
+            deferred.tables[deferred.count++] = l->tables[--l->count];
     }
     if (deferred.count) {
         struct table_list *l = &lists[(*nlists)++];
@@ -115,14 +188,15 @@ int cli_report_main(const struct htx_options *opts)
     struct model *m = app_open(opts, &e);
     if (!m)
         return app_fail(&e);
-    struct arena scratch;
-    arena_init(&scratch, 1 << 20);
+    struct arena arenas[REPORT_MAX_LISTS];
+    for (size_t i = 0; i < REPORT_MAX_LISTS; i++)
+        arena_init(&arenas[i], 1 << 20);
     struct table_list lists[REPORT_MAX_LISTS];
     size_t nlists = 0;
     struct app_out out = {0};
     int rc = warn_comm_missing(m, opts, &e);
     if (!rc)
-        rc = run_analyses(m, opts, &scratch, lists, &nlists, &e);
+        rc = run_analyses(m, opts, arenas, lists, &nlists, &e);
     if (!rc)
         rc = app_out_open(&out, &e);
     if (!rc) {
@@ -135,7 +209,8 @@ int cli_report_main(const struct htx_options *opts)
             rc = app_out_commit(&out, stdout, &e);
         }
     }
-    arena_fini(&scratch);
+    for (size_t i = 0; i < REPORT_MAX_LISTS; i++)
+        arena_fini(&arenas[i]);
     model_free(m);
     return rc ? app_fail(&e) : 0;
 }
