@@ -46,6 +46,7 @@ DEBIAN_DEPS = \
 	libncurses-dev=pc:ncursesw \
 	libcjson-dev=pc:libcjson \
 	zlib1g-dev=pc:zlib \
+	libisal-dev=pc:libisal \
 	check=pc:check \
 	tmux=cmd:tmux \
 	groff-base=cmd:groff \

@@ -10,6 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#ifdef HAVE_ISAL
+#include <isa-l.h>
+#endif
 
 /* Compressed input is read in large blocks: zlib's inflate is fastest when it
  * can run long without returning (issue 2 measured 1100 MB/s this way). */
@@ -27,6 +30,10 @@ struct trace_source {
     int first_byte;              /* of the input, -1 when empty */
     z_stream z;
     bool z_ready;
+#ifdef HAVE_ISAL
+    struct inflate_state *isal;  /* Intel ISA-L's inflate, used instead of zlib's when built
+                                    with it (2-10x faster), unless HTX_INFLATE=zlib */
+#endif
     uint64_t doc_bytes, next_progress;
     struct trace_source_opts o;
     struct stat opened;          /* file mode: size and times when opened */
@@ -114,6 +121,9 @@ void trace_source_close(struct trace_source *s)
     ahead_stop(s);
     if (s->z_ready)
         inflateEnd(&s->z);
+#ifdef HAVE_ISAL
+    free(s->isal);
+#endif
     if (s->fd >= 0)
         close(s->fd);
     free(s->own);
@@ -221,6 +231,17 @@ static int detect(struct trace_source *s, struct err *e)
     s->gzip = s->in_len - s->in_pos >= 2 && head[0] == 0x1f && head[1] == 0x8b;
     if (!s->gzip)
         return 0;
+#ifdef HAVE_ISAL
+    const char *which = getenv("HTX_INFLATE");
+    if (!which || strcmp(which, "zlib") != 0) {
+        s->isal = malloc(sizeof *s->isal);
+        if (!s->isal)
+            return err_set(e, ERR_NOMEM, "out of memory");
+        isal_inflate_init(s->isal);
+        s->isal->crc_flag = ISAL_GZIP;   // header, CRC-32 and length checked as zlib does
+        return 0;
+    }
+#endif
     /* 15 window bits + 16: a gzip wrapper, whose CRC-32 and length zlib checks. */
     if (inflateInit2(&s->z, 15 + 16) != Z_OK)
         return err_set(e, ERR_NOMEM, "cannot initialise zlib");
@@ -344,8 +365,107 @@ static int feed_inflate(struct trace_source *s, struct err *e)
     return report_progress(s, e);
 }
 
+#ifdef HAVE_ISAL
+/* ISA-L's input window over the pending bytes, and back. */
+static void isal_in_set(struct trace_source *s)
+{
+    size_t left = s->in_len - s->in_pos;
+    s->isal->next_in = (uint8_t *)(uintptr_t)(s->in + s->in_pos);
+    s->isal->avail_in = left > UINT32_MAX ? UINT32_MAX : (uint32_t)left;
+}
+
+static void isal_in_sync(struct trace_source *s)
+{
+    s->in_pos = (size_t)(s->isal->next_in - s->in);
+}
+
+static int isal_error(struct trace_source *s, int ret, struct err *e)
+{
+    isal_in_sync(s);
+    unsigned long long at = (unsigned long long)trace_source_file_bytes(s);
+    if (ret == ISAL_INCORRECT_CHECKSUM)
+        return err_set(e, ERR_PARSE, "corrupt gzip data: CRC mismatch at compressed byte %llu", at);
+    const char *why = ret == ISAL_INVALID_BLOCK      ? "invalid block"
+                      : ret == ISAL_INVALID_SYMBOL   ? "invalid symbol"
+                      : ret == ISAL_INVALID_LOOKBACK ? "invalid distance too far back"
+                      : ret == ISAL_INVALID_WRAPPER  ? "invalid gzip header"
+                      : ret == ISAL_UNSUPPORTED_METHOD ? "unknown compression method"
+                                                       : "invalid data";
+    return err_set(e, ERR_PARSE, "corrupt gzip data at compressed byte %llu: %s", at, why);
+}
+
+/* After a member: the next one (concatenated gzip), the end, zero padding,
+ * or garbage; as next_member does for zlib. */
+static int isal_next_member(struct trace_source *s, struct err *e)
+{
+    isal_in_sync(s);
+    if (s->in_len - s->in_pos < 2) {
+        int rc = refill(s, e);
+        if (rc)
+            return rc;
+    }
+    size_t left = s->in_len - s->in_pos;
+    int rc = 0;
+    if (left == 0)
+        s->finished = true;
+    else if (s->in[s->in_pos] == 0)
+        rc = skip_zero_padding(s, e);
+    else if (left < 2 || s->in[s->in_pos] != 0x1f || s->in[s->in_pos + 1] != 0x8b)
+        return err_set(e, ERR_PARSE, "trailing garbage after the gzip data at compressed byte %llu",
+                       (unsigned long long)trace_source_file_bytes(s));
+    if (!s->finished) {
+        isal_inflate_reset(s->isal);
+        s->isal->crc_flag = ISAL_GZIP;
+    }
+    isal_in_set(s);
+    return rc;
+}
+
+static int read_gzip_isal(struct trace_source *s, char *dst, size_t cap, size_t *got,
+                          struct err *e)
+{
+    struct inflate_state *st = s->isal;
+    st->next_out = (uint8_t *)dst;
+    st->avail_out = cap > UINT32_MAX ? UINT32_MAX : (uint32_t)cap;
+    uint32_t want = st->avail_out;
+    while (st->avail_out > 0 && !s->finished) {
+        if (st->avail_in == 0) {
+            isal_in_sync(s);
+            if (s->in_pos == s->in_len) {
+                int rc = refill(s, e);
+                if (rc)
+                    return rc;
+            }
+            isal_in_set(s);
+            if (st->avail_in == 0)
+                return err_set(e, ERR_PARSE, "truncated gzip data: the file ends at compressed "
+                               "byte %llu inside a gzip member",
+                               (unsigned long long)trace_source_file_bytes(s));
+            int rc = report_progress(s, e);
+            if (rc)
+                return rc;
+        }
+        int ret = isal_inflate(st);
+        if (ret < 0)
+            return isal_error(s, ret, e);
+        if (st->block_state == ISAL_BLOCK_FINISH) {
+            int rc = isal_next_member(s, e);
+            if (rc)
+                return rc;
+        }
+    }
+    isal_in_sync(s);
+    *got = want - st->avail_out;
+    return 0;
+}
+#endif
+
 static int read_gzip(struct trace_source *s, char *dst, size_t cap, size_t *got, struct err *e)
 {
+#ifdef HAVE_ISAL
+    if (s->isal)
+        return read_gzip_isal(s, dst, cap, got, e);
+#endif
     s->z.next_out = (unsigned char *)dst;
     s->z.avail_out = cap > UINT32_MAX ? UINT32_MAX : (uInt)cap;
     uInt want = s->z.avail_out;
@@ -551,6 +671,11 @@ int trace_source_read(struct trace_source *s, char *dst, size_t cap, size_t *got
         int rc = detect(s, e);
         if (rc)
             return rc;
+#ifdef HAVE_ISAL
+        if (s->gzip && s->isal)
+            isal_in_set(s);
+        else
+#endif
         if (s->gzip)
             zin_set(s);
         if (s->gzip && s->o.read_ahead && (rc = ahead_start(s, e)) != 0)

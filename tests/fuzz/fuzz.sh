@@ -48,6 +48,9 @@ build=$(cd "$build" && pwd)
 sanitize="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
 cflags="-std=c11 -g -O1 -fno-omit-frame-pointer $sanitize -I$srcdir/src -I$build -I$srcdir/tests/fuzz
         $(pkg-config --cflags libcjson zlib)"
+# ISA-L when configure found it (config.h says so), else zlib alone.
+isal_libs=""
+grep -q '^#define HAVE_ISAL 1' "$build/config.h" && isal_libs=$(pkg-config --libs libisal 2>/dev/null || echo -lisal)
 newest_header=$(cd "$srcdir" && ls -t src/*/*.h src/*/*/*.h tests/fuzz/*.h | head -1)
 
 # compile SOURCE...: one object per source, rebuilt when the source or any
@@ -79,7 +82,7 @@ if [ ! -d "$seeds" ]; then
     slicer_obj=$(compile tests/fuzz/seed_slices.c)
     # shellcheck disable=SC2086
     $CC -fsanitize=address,undefined $slicer_obj $core_objs -o "$out/seed-slices" \
-        $(pkg-config --libs libcjson zlib) -lm -pthread
+        $(pkg-config --libs libcjson zlib) $isal_libs -lm -pthread
     if make -s -C "$build" tests/gen/htx-gen >/dev/null 2>&1; then
         for seed in 1 2 3; do
             rm -rf "$out/gen"
@@ -130,7 +133,7 @@ run() {
     [ "$target" = text ] && extra=$ui_objs
     # shellcheck disable=SC2086
     $CC -fsanitize=fuzzer,address,undefined $harness_obj $common_obj $extra $core_objs \
-        -o "$out/fuzz_$target" $(pkg-config --libs libcjson zlib) -lm -pthread
+        -o "$out/fuzz_$target" $(pkg-config --libs libcjson zlib) $isal_libs -lm -pthread
     mkdir -p "$out/corpus-$target"
     echo "fuzz: $target for $secs s"
     set +e

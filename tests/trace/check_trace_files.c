@@ -19,6 +19,16 @@
  * discovery, and every real trace in ../shared checked against counts this
  * test computes on its own (zlib + whole-document cJSON). */
 
+/* HTX_INFLATE=zlib makes a build with ISA-L inflate with zlib (both paths
+ * tested); NULL: the default. */
+static void inflate_with(const char *which)
+{
+    if (which)
+        setenv("HTX_INFLATE", which, 1);
+    else
+        unsetenv("HTX_INFLATE");
+}
+
 static int read_data_file(const char *name, struct collect *c, const struct trace_limits *lim,
                           struct err *e)
 {
@@ -46,9 +56,12 @@ START_TEST(gzip_should_be_detected_by_content_not_name)
 {
     static const char *const names[] = {"small.json", "small.json.gz", "gzip-content.json",
                                         "plain-content.json.gz", "concat.json.gz"};
-    // Inflating in the reading thread, and in a thread of its own ahead of it.
-    for (int ahead = 0; ahead < 2; ahead++)
+    // Inflating in the reading thread and in a thread of its own ahead of
+    // it, with ISA-L (when built with it) and with zlib.
+    for (int mode = 0; mode < 4; mode++)
         for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+            int ahead = mode & 1;
+            inflate_with(mode & 2 ? "zlib" : NULL);
             struct collect c = {0};
             struct err e = {0};
             struct trace_limits lim = {.read_ahead = ahead};
@@ -56,6 +69,7 @@ START_TEST(gzip_should_be_detected_by_content_not_name)
             expect_small_trace(&c);
             collect_fini(&c);
         }
+    inflate_with(NULL);
 }
 END_TEST
 
@@ -73,8 +87,12 @@ static void expect_file_error_ahead(const char *name, int code, const char *frag
 
 static void expect_file_error(const char *name, int code, const char *fragment)
 {
-    expect_file_error_ahead(name, code, fragment, false);
-    expect_file_error_ahead(name, code, fragment, true);
+    for (int zlib = 0; zlib < 2; zlib++) {
+        inflate_with(zlib ? "zlib" : NULL);
+        expect_file_error_ahead(name, code, fragment, false);
+        expect_file_error_ahead(name, code, fragment, true);
+    }
+    inflate_with(NULL);
 }
 
 START_TEST(gzip_should_report_broken_files)
@@ -180,11 +198,12 @@ START_TEST(progress_should_be_reported_and_cancel)
     unsigned char *gz = gzip_bytes(doc, len, &gz_len);
     struct trace_limits lim = {.read_ahead = true};
     sink.progress = NULL;
-    for (int stop = 0; stop < 2; stop++) {
-        pc = (struct progress_count){.cancel_at = stop ? 1000 : 0};
+    for (int stop = 0; stop < 4; stop++) {
+        inflate_with(stop & 2 ? "zlib" : NULL);
+        pc = (struct progress_count){.cancel_at = stop & 1 ? 1000 : 0};
         sink.event = stop ? count_then_stop : count_only;
         int rc = trace_read_buffer("big.gz", gz, gz_len, &sink, &lim, &e);
-        if (stop) {
+        if (stop & 1) {
             ck_assert_int_ne(rc, 0);
             ck_assert_uint_eq(pc.events, 1000);
         } else {
@@ -193,6 +212,7 @@ START_TEST(progress_should_be_reported_and_cancel)
         }
     }
     sink.event = count_only;
+    inflate_with(NULL);
     // A bomb stops at the limit there too.
     lim.max_uncompressed = 1u << 20;
     pc = (struct progress_count){0};
