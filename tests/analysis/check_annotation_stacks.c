@@ -358,34 +358,19 @@ START_TEST(invariants_should_hold_on_generated_traces)
 }
 END_TEST
 
+static void check_model_ctx(struct model *m, void *ctx)
+{
+    (void)ctx;
+    check_model(m);
+}
+
 START_TEST(invariants_should_hold_on_shared_traces)
 {
     static const char *const dirs[] = {"two_ranks", "amd_mi250", "nccl", "cpu_only",
                                        "rank_non_gpu"};
-    char root[512];
-    if (!oracle_traces_root(root, sizeof root)) {
-        fprintf(stderr, "check_annotation_stacks: ../shared/traces absent, real traces skipped\n");
-        return;
-    }
-    int loaded = 0;
-    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-        char path[1100];
-        snprintf(path, sizeof path, "%s/%s", root, dirs[i]);
-        if (access(path, R_OK) != 0)
-            continue;
-        const char *paths[] = {path};
-        struct semantics sem;
-        semantics_init(&sem, SEMANTICS_HTX);
-        struct load_opts lo = {.threads = 1};
-        struct err e = {0, ""};
-        struct model *m = model_load(paths, 1, &sem, &lo, &e);
-        if (!m)
-            continue;
-        check_model(m);
-        model_free(m);
-        loaded++;
-    }
-    ck_assert_msg(loaded > 0, "no trace of %s loaded", root);
+    int n = oracle_each_trace("check_annotation_stacks", dirs, sizeof dirs / sizeof dirs[0],
+                              false, check_model_ctx, NULL);
+    ck_assert_msg(n != 0, "no trace of ../shared/traces loaded");
 }
 END_TEST
 

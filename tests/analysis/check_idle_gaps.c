@@ -88,35 +88,18 @@ START_TEST(gaps_should_be_categorised_as_the_table)
 }
 END_TEST
 
+static void sums_ctx(struct model *m, void *ctx)
+{
+    (void)ctx;
+    check_sums(m);
+}
+
 START_TEST(gaps_should_sum_to_the_table_on_shared_traces)
 {
     static const char *const dirs[] = {"two_ranks", "amd_mi250", "nccl", "rank_non_gpu"};
-    char root[512];
-    if (!oracle_traces_root(root, sizeof root)) {
-        fprintf(stderr, "check_idle_gaps: ../shared/traces absent, real traces skipped\n");
-        return;
-    }
-    int loaded = 0;
-    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-        char path[1100];
-        snprintf(path, sizeof path, "%s/%s", root, dirs[i]);
-        if (access(path, R_OK) != 0)
-            continue;
-        for (int sem = 0; sem < 2; sem++) {
-            const char *paths[] = {path};
-            struct semantics s;
-            semantics_init(&s, sem ? SEMANTICS_HTA : SEMANTICS_HTX);
-            struct load_opts lo = {.threads = 1};
-            struct err e = {0, ""};
-            struct model *m = model_load(paths, 1, &s, &lo, &e);
-            if (!m)
-                continue;
-            check_sums(m);
-            model_free(m);
-            loaded++;
-        }
-    }
-    ck_assert_msg(loaded > 0, "no trace of %s loaded", root);
+    int n = oracle_each_trace("check_idle_gaps", dirs, sizeof dirs / sizeof dirs[0], true,
+                              sums_ctx, NULL);
+    ck_assert_msg(n != 0, "no trace of ../shared/traces loaded");
 }
 END_TEST
 

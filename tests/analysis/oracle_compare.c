@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include "model/model.h"
 
 static const char *shared_dir(const char *sub, char *buf, size_t size)
 {
@@ -28,6 +31,37 @@ const char *oracle_root(char *buf, size_t size)
 const char *oracle_traces_root(char *buf, size_t size)
 {
     return shared_dir("traces", buf, size);
+}
+
+int oracle_each_trace(const char *test, const char *const *dirs, size_t n, bool both_semantics,
+                      void (*fn)(struct model *m, void *ctx), void *ctx)
+{
+    char root[512];
+    if (!oracle_traces_root(root, sizeof root)) {
+        fprintf(stderr, "%s: ../shared/traces absent, real traces skipped\n", test);
+        return -1;
+    }
+    int visited = 0;
+    for (size_t i = 0; i < n; i++) {
+        char path[1100];
+        snprintf(path, sizeof path, "%s/%s", root, dirs[i]);
+        if (access(path, R_OK) != 0)
+            continue;
+        for (int mode = 0; mode < (both_semantics ? 2 : 1); mode++) {
+            const char *paths[] = {path};
+            struct semantics sem;
+            semantics_init(&sem, mode ? SEMANTICS_HTA : SEMANTICS_HTX);
+            struct load_opts lo = {.threads = 1};
+            struct err e = {0, ""};
+            struct model *m = model_load(paths, 1, &sem, &lo, &e);
+            if (!m)
+                continue;
+            fn(m, ctx);
+            model_free(m);
+            visited++;
+        }
+    }
+    return visited;
 }
 
 cJSON *oracle_load(const char *path, char *msg, size_t msgsz)

@@ -18,6 +18,15 @@ const char *oracle_root(char *buf, size_t size);
 /* Same for the traces root ($HTX_SRCDIR/../shared/traces). */
 const char *oracle_traces_root(char *buf, size_t size);
 
+/* Loads each of the trace sets dirs[0..n) of ../shared/traces that exists,
+ * under htx semantics, and with both_semantics under hta too, and calls
+ * fn(model, ctx) on each (the model is freed after). Returns how many were
+ * visited (a test then asserts > 0), or -1 when ../shared/traces is absent,
+ * after saying on stderr that `test` skips its real traces. */
+struct model;
+int oracle_each_trace(const char *test, const char *const *dirs, size_t n, bool both_semantics,
+                      void (*fn)(struct model *m, void *ctx), void *ctx);
+
 /* Parses a JSON file. Caller owns the result (cJSON_Delete); NULL when the
  * file is missing or malformed (why in msg). */
 cJSON *oracle_load(const char *path, char *msg, size_t msgsz);
