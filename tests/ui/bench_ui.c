@@ -163,16 +163,22 @@ static void size_screen(struct ui_state *st, struct model *m)
     }
 }
 
-static double time_redraws(struct ui_state *st, const struct model *m, struct ui_grid *g)
+/* REPEAT redraws: the best and the worst frame, in ms (a user sees the
+ * worst one). */
+static double time_redraws(struct ui_state *st, const struct model *m, struct ui_grid *g,
+                           double *worst)
 {
     double best = 1e9;
 
+    *worst = 0;
     for (int i = 0; i < REPEAT; i++) {
         double t0 = now();
         ui_screen_compose(st, m, g);
         double dt = now() - t0;
         best = dt < best ? dt : best;
+        *worst = dt > *worst ? dt : *worst;
     }
+    *worst *= 1e3;
     return best * 1e3;
 }
 
@@ -216,17 +222,20 @@ static int bench(struct model *m, const char *label)
     if (ui_grid_init(&g, st.rows, st.cols, false) != 0)
         return 1;
     size_t lanes = st.nlanes < ui_timeline_lane_rows(&st) ? st.nlanes : ui_timeline_lane_rows(&st);
-    double fit = time_redraws(&st, m, &g);
+    double fit_worst, zoomed_worst;
+    double fit = time_redraws(&st, m, &g, &fit_worst);
     for (int i = 0; i < 10; i++)
         ui_dispatch(&st, m, '+');   // 1/1024 of the trace
-    double zoomed = time_redraws(&st, m, &g);
+    double zoomed = time_redraws(&st, m, &g, &zoomed_worst);
     double paint = time_paint(&st, m, &g);
-    printf("timeline redraw %-14s %9zu events %2zu ranks, %3d x %2zu cells: fit %5.2f ms, "
-           "zoomed x1024 %5.2f ms (target < 16 ms); curses paint %5.2f ms\n",
-           label, events, m->nranks, ui_timeline_cols(&st), lanes, fit, zoomed, paint);
+    printf("timeline redraw %-14s %9zu events %2zu ranks, %3d x %2zu cells: fit %5.2f ms "
+           "(worst of %d %5.2f), zoomed x1024 %5.2f ms (worst %5.2f) (target: worst < 16 ms); "
+           "curses paint %5.2f ms\n",
+           label, events, m->nranks, ui_timeline_cols(&st), lanes, fit, REPEAT, fit_worst, zoomed,
+           zoomed_worst, paint);
     ui_grid_fini(&g);
     ui_state_fini(&st);
-    return fit < 16 && zoomed < 16 ? 0 : 2;
+    return fit_worst < 16 && zoomed_worst < 16 ? 0 : 2;
 }
 
 static int cmp_double(const void *a, const void *b)
