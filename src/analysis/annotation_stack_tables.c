@@ -148,21 +148,6 @@ static const struct table_col ranks_cols[] = {
 
 #define NCOLS(c) (sizeof(c) / sizeof((c)[0]))
 
-static struct table *add_table(struct arena *a, struct table_list *out, const char *name,
-                               const char *title, const struct table_col *cols, size_t ncols,
-                               struct err *e)
-{
-    struct table *t = table_new(a, name, title, cols, ncols);
-    if (!t) {
-        err_set(e, ERR_NOMEM, "out of memory");
-        return NULL;
-    }
-    if (table_list_add(out, t)) {
-        err_set(e, ERR_LIMIT, "too many result tables (at most %d)", TABLE_LIST_MAX);
-        return NULL;
-    }
-    return t;
-}
 
 static int run_ranks(const struct model *m, const struct analysis_opts *o, struct table *t,
                      struct across *c, size_t *nranks, uint64_t *no_launch, uint64_t *crossing,
@@ -191,10 +176,10 @@ static int run_ranks(const struct model *m, const struct analysis_opts *o, struc
 int annotation_stack_tables(const struct model *m, const struct analysis_opts *o,
                             struct arena *scratch, struct table_list *out, struct err *e)
 {
-    struct table *t = add_table(scratch, out, "kernels_by_annotation_stack",
+    struct table *t = table_list_new(scratch, out, "kernels_by_annotation_stack",
                                 "GPU time by CPU annotation stack of the launch", stack_cols,
                                 NCOLS(stack_cols), e);
-    struct table *x = t ? add_table(scratch, out, "kernels_by_annotation_stack_ranks",
+    struct table *x = t ? table_list_new(scratch, out, "kernels_by_annotation_stack_ranks",
                                     "GPU time by CPU annotation stack, over the ranks",
                                     ranks_cols, NCOLS(ranks_cols), e)
                         : NULL;

@@ -409,36 +409,20 @@ static const struct table_col breakdown_cols[] = {
 
 #define NCOLS(c) (sizeof(c) / sizeof((c)[0]))
 
-/* Creates a table and appends it to out; NULL with e set on failure. */
-static struct table *add_table(struct arena *a, struct table_list *out, const char *name,
-                               const char *title, const struct table_col *cols, size_t ncols,
-                               struct err *e)
-{
-    struct table *t = table_new(a, name, title, cols, ncols);
-    if (!t) {
-        err_set(e, ERR_NOMEM, "out of memory");
-        return NULL;
-    }
-    if (table_list_add(out, t)) {
-        err_set(e, ERR_LIMIT, "too many result tables (at most %d)", TABLE_LIST_MAX);
-        return NULL;
-    }
-    return t;
-}
 
 static int hta_tables(const struct model *m, const struct analysis_opts *o, struct arena *scratch,
                       struct table_list *out, struct err *e)
 {
     bool gpu = o->use_gpu_annotation;
     const char *cat = gpu ? "gpu_user_annotation" : "user_annotation";
-    struct table *inner = add_table(scratch, out, "kernels_by_annotation",
+    struct table *inner = table_list_new(scratch, out, "kernels_by_annotation",
                                     "Kernel time by innermost annotation", inner_cols,
                                     NCOLS(inner_cols), e);
-    struct table *tree = inner ? add_table(scratch, out, "annotation_tree",
+    struct table *tree = inner ? table_list_new(scratch, out, "annotation_tree",
                                            "Kernel time by annotation stack", tree_cols,
                                            NCOLS(tree_cols), e)
                                : NULL;
-    struct table *brk = tree ? add_table(scratch, out, "user_annotation_breakdown",
+    struct table *brk = tree ? table_list_new(scratch, out, "user_annotation_breakdown",
                                          "Annotation time breakdown", breakdown_cols,
                                          NCOLS(breakdown_cols), e)
                              : NULL;

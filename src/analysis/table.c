@@ -86,6 +86,22 @@ int table_list_add(struct table_list *l, struct table *t)
     return 0;
 }
 
+struct table *table_list_new(struct arena *a, struct table_list *l, const char *name,
+                             const char *title, const struct table_col *cols, size_t ncols,
+                             struct err *e)
+{
+    struct table *t = table_new(a, name, title, cols, ncols);
+    if (!t) {
+        err_set(e, ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    if (table_list_add(l, t)) {
+        err_set(e, ERR_LIMIT, "too many result tables (at most %d)", TABLE_LIST_MAX);
+        return NULL;
+    }
+    return t;
+}
+
 double cell_as_double(const struct cell *c)
 {
     switch (c->type) {

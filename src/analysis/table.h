@@ -88,6 +88,12 @@ struct table_list {
  * list already holds TABLE_LIST_MAX tables. */
 int table_list_add(struct table_list *l, struct table *t);
 
+/* table_new and table_list_add in one: the new table, or NULL with e set
+ * (ERR_NOMEM, or ERR_LIMIT when the list is full). */
+struct table *table_list_new(struct arena *a, struct table_list *l, const char *name,
+                             const char *title, const struct table_col *cols, size_t ncols,
+                             struct err *e);
+
 /* Numeric value of a cell as double (NaN for NULL/strings). */
 double cell_as_double(const struct cell *c);
 
