@@ -16,6 +16,7 @@
 #include "../gen/gen_out.h"
 #include "model/model.h"
 #include "oracle_compare.h"
+#include "planted_job.h"
 #include "trace/fields.h"
 
 /* Collectives matched across ranks, waits, blame and the straggler ranking
@@ -506,26 +507,6 @@ END_TEST
 
 /* ---- planted stragglers from the generator ------------------------------------ */
 
-static char *make_tmpdir(void)
-{
-    const char *base = getenv("TMPDIR");
-    char *dir = malloc(512);
-    snprintf(dir, 512, "%s/htx-coll.XXXXXX", base && *base ? base : "/tmp");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    return dir;
-}
-
-static void remove_dir(char *dir, int nranks)
-{
-    char path[600];
-    for (int r = 0; r < nranks; r++) {
-        snprintf(path, sizeof path, "%s/rank-%d.pt.trace.json", dir, r);
-        unlink(path);
-    }
-    rmdir(dir);
-    free(dir);
-}
-
 static const int planted_sizes[] = {8, 64, 512};
 
 START_TEST(planted_straggler_should_rank_first_with_its_delay)
@@ -536,23 +517,9 @@ START_TEST(planted_straggler_should_rank_first_with_its_delay)
     struct gen_coll_cfg cfg = {.world = world, .iterations = 3, .first_step = 10,
                                .per_step = 3, .seq = _i != 1, .straggler = planted, .step = 11,
                                .coll = 2, .delay_us = delay_us};
-    char *dir = make_tmpdir();
-    for (int r = 0; r < world; r++) {
-        char path[600];
-        snprintf(path, sizeof path, "%s/rank-%d.pt.trace.json", dir, r);
-        struct gen_out o;
-        ck_assert_int_eq(gen_out_open(&o, path, 0, 0), 0);
-        gen_coll_rank(&cfg, r, &o);
-        ck_assert_int_eq(gen_out_close(&o), 0);
-    }
-    const char *paths[] = {dir};
-    struct semantics sem;
-    semantics_init(&sem, SEMANTICS_HTX);
-    struct load_opts lo = {.threads = 2};
-    struct err e = {0, ""};
-    struct model *m = model_load(paths, 1, &sem, &lo, &e);
-    ck_assert_msg(m != NULL, "load failed: %s", e.msg);
-    ck_assert_uint_eq(m->nranks, (size_t)world);
+    struct planted_job job;
+    planted_job_make(&job, &cfg);
+    struct model *m = job.m;
     struct arena a;
     arena_init(&a, 0);
     struct coll_result r;
@@ -587,8 +554,7 @@ START_TEST(planted_straggler_should_rank_first_with_its_delay)
         ck_assert(llabs(b->blame - want_blame) <= tol);
     }
     arena_fini(&a);
-    model_free(m);
-    remove_dir(dir, world);
+    planted_job_remove(&job);
 }
 END_TEST
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../gen/gen_coll.h"
+#include "planted_job.h"
 #include "analysis/analysis.h"
 #include "analysis/ranks.h"
 #include "model/model.h"
@@ -16,38 +16,13 @@
  * collectives analysis gives it, its slow step shows in its step times and
  * against the median, and the shares are percentages of the GPU span. */
 
-static struct model *planted_job(int world, int planted, int64_t delay_us, char *dir)
+static struct model *make_job(struct planted_job *j, int world, int straggler, int64_t delay_us)
 {
     struct gen_coll_cfg cfg = {.world = world, .iterations = 3, .first_step = 10,
-                               .per_step = 2, .seq = 1, .straggler = planted, .step = 11,
+                               .per_step = 2, .seq = 1, .straggler = straggler, .step = 11,
                                .coll = 1, .delay_us = delay_us};
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    for (int r = 0; r < world; r++) {
-        char path[600];
-        snprintf(path, sizeof path, "%s/rank-%d.json", dir, r);
-        struct gen_out o;
-        ck_assert_int_eq(gen_out_open(&o, path, 0, 0), 0);
-        gen_coll_rank(&cfg, r, &o);
-        ck_assert_int_eq(gen_out_close(&o), 0);
-    }
-    const char *paths[] = {dir};
-    struct semantics sem;
-    semantics_init(&sem, SEMANTICS_HTX);
-    struct load_opts lo = {.threads = 2};
-    struct err e = {0, ""};
-    struct model *m = model_load(paths, 1, &sem, &lo, &e);
-    ck_assert_msg(m != NULL, "load failed: %s", e.msg);
-    return m;
-}
-
-static void remove_job(const char *dir, int world)
-{
-    for (int r = 0; r < world; r++) {
-        char path[600];
-        snprintf(path, sizeof path, "%s/rank-%d.json", dir, r);
-        remove(path);
-    }
-    remove(dir);
+    planted_job_make(j, &cfg);
+    return j->m;
 }
 
 static double num(const struct table *t, size_t row, const char *col)
@@ -62,8 +37,8 @@ START_TEST(rank_overview_should_put_the_planted_straggler_first)
 {
     const int world = 8, planted = 6;
     const int64_t delay_us = 1500;
-    char dir[] = "/tmp/htx-check-ranks-XXXXXX";
-    struct model *m = planted_job(world, planted, delay_us, dir);
+    struct planted_job job;
+    struct model *m = make_job(&job, world, planted, delay_us);
     struct analysis_opts o;
     analysis_opts_default(&o);
     struct arena a;
@@ -93,16 +68,15 @@ START_TEST(rank_overview_should_put_the_planted_straggler_first)
     ck_assert_int_eq((int)num(steps, 0, "rank"), planted);
     ck_assert_int_eq((int)num(steps, 1, "iteration"), 11);
     arena_fini(&a);
-    model_free(m);
-    remove_job(dir, world);
+    planted_job_remove(&job);
 }
 END_TEST
 
 START_TEST(rank_overview_should_follow_the_selection)
 {
     const int world = 4;
-    char dir[] = "/tmp/htx-check-ranks-XXXXXX";
-    struct model *m = planted_job(world, -1, 0, dir);
+    struct planted_job job;
+    struct model *m = make_job(&job, world, -1, 0);
     const int64_t ranks[] = {1, 3}, iters[] = {12};
     struct selection sel = {.ranks = ranks, .nranks = 2, .iterations = iters, .niterations = 1};
     struct err e = {0, ""};
@@ -124,8 +98,7 @@ START_TEST(rank_overview_should_follow_the_selection)
         ck_assert(fabs(num(t, i, "vs_median (%)")) < 1e-9);
     }
     arena_fini(&a);
-    model_free(m);
-    remove_job(dir, world);
+    planted_job_remove(&job);
 }
 END_TEST
 
