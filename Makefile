@@ -54,7 +54,8 @@ DEBIAN_DEPS = \
 	clang=cmd:clang \
 	libclang-rt-dev=fuzzer \
 	time=file:/usr/bin/time \
-	gzip=cmd:gzip
+	gzip=cmd:gzip \
+	parallel=cmd:parallel
 
 # Installs the missing packages (apt-get, through sudo when not root);
 # does nothing, and needs no network, when everything is there.

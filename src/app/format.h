@@ -101,6 +101,8 @@ struct failed_file;
 /* The keys of one "inputs" entry (path, rank, file, events), written into
  * the object the caller has open. Borrows r until return. */
 void jsonw_input_fields(struct jsonw *w, const struct rank_model *r);
+/* The same from its parts (a rank read from a summary). */
+void jsonw_input_record(struct jsonw *w, const char *path, int64_t rank, uint64_t events);
 /* The keys of one "failed" entry (path, error) into the open object. */
 void jsonw_failed_fields(struct jsonw *w, const struct failed_file *f);
 

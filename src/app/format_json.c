@@ -210,16 +210,21 @@ static const char *file_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-void jsonw_input_fields(struct jsonw *w, const struct rank_model *r)
+void jsonw_input_record(struct jsonw *w, const char *path, int64_t rank, uint64_t events)
 {
     jsonw_key(w, "path");
-    jsonw_string(w, r->path);
+    jsonw_string(w, path);
     jsonw_key(w, "rank");
-    jsonw_int(w, (long long)r->rank);
+    jsonw_int(w, (long long)rank);
     jsonw_key(w, "file");
-    jsonw_string(w, file_name(r->path));
+    jsonw_string(w, file_name(path));
     jsonw_key(w, "events");
-    jsonw_uint(w, (unsigned long long)r->complete_events);
+    jsonw_uint(w, (unsigned long long)events);
+}
+
+void jsonw_input_fields(struct jsonw *w, const struct rank_model *r)
+{
+    jsonw_input_record(w, r->path, r->rank, r->complete_events);
 }
 
 void jsonw_failed_fields(struct jsonw *w, const struct failed_file *f)

@@ -312,6 +312,8 @@ TEXT_SETTER(set_comm_patterns, comm_patterns)
 TEXT_SETTER(set_memory_patterns, memory_patterns)
 TEXT_SETTER(set_script, script)
 TEXT_SETTER(set_dump_screen, dump_screen)
+TEXT_SETTER(set_output, output)
+TEXT_SETTER(set_shard, shard)
 
 #define FLAG_SETTER(fn, stmt)                                                          \
     static int fn(struct htx_options *o, const char *w, const char *v, struct err *e) \
@@ -390,6 +392,8 @@ static const struct opt_spec specs[] = {
     {"min-duration", ARG_REQUIRED, set_min_duration},
     {"script", ARG_REQUIRED, set_script},
     {"dump-screen", ARG_REQUIRED, set_dump_screen},
+    {"output", ARG_REQUIRED, set_output},
+    {"shard", ARG_REQUIRED, set_shard},
     {"size", ARG_REQUIRED, set_size},
 };
 
@@ -515,6 +519,7 @@ static int parse_command_word(struct htx_options *o, int argc, char **argv)
         {"report", HTX_CMD_REPORT},
         {"counters", HTX_CMD_COUNTERS},
         {"diff", HTX_CMD_DIFF},
+        {"summarize", HTX_CMD_SUMMARIZE},
         {"help", HTX_CMD_HELP},
     };
     if (argc < 2)
@@ -538,6 +543,8 @@ static const char *command_name(enum htx_command c)
         return "htx counters";
     case HTX_CMD_DIFF:
         return "htx diff";
+    case HTX_CMD_SUMMARIZE:
+        return "htx summarize";
     default:
         return "htx";
     }
@@ -559,6 +566,10 @@ static int check_operands(const struct htx_options *o, struct err *e)
                            o->npaths, o->npaths == 1 ? "" : "s");
         return 0;
     }
+    if ((o->output || o->shard) && o->cmd != HTX_CMD_SUMMARIZE)
+        return err_set(e, ERR_USAGE, "%s: -o/--output and --shard belong to htx summarize", cmd);
+    if (o->cmd == HTX_CMD_SUMMARIZE && !o->output)
+        return err_set(e, ERR_USAGE, "%s: missing -o DIR (where the summaries go)", cmd);
     if (o->npaths == 0 && o->cmd == HTX_CMD_UI)
         return err_set(e, ERR_USAGE, "missing PATH (try htx --help)");
     if (o->npaths == 0)
@@ -589,7 +600,8 @@ static size_t edit_distance(const char *a, const char *b)
 
 const char *htx_nearest_command(const char *word)
 {
-    static const char *const commands[] = {"info", "report", "counters", "diff", "help"};
+    static const char *const commands[] = {"info", "report", "counters", "diff", "summarize",
+                                           "help"};
     const char *best = NULL;
     size_t best_d = 3;  /* at most two edits: "reprot", "inof", "dif" */
     for (size_t i = 0; word && i < sizeof commands / sizeof commands[0]; i++) {
@@ -609,6 +621,7 @@ const char *htx_short_usage(void)
            "       htx info [OPTIONS] PATH...      what was loaded\n"
            "       htx counters [OPTIONS] PATH...  add counter tracks for Perfetto\n"
            "       htx diff [--report] CONTROL TEST\n"
+           "       htx summarize -o DIR [--shard=I/N|auto] PATH...  one summary per rank\n"
            "PATH is a trace file or a directory of per-rank traces. htx --help lists the options.\n";
 }
 
@@ -630,6 +643,8 @@ int htx_options_parse(struct htx_options *o, int argc, char **argv, const char *
             operands_only = true;
         else if (a[1] == '-')
             rc = parse_long(o, argc, argv, &i, e);
+        else if (strcmp(a, "-o") == 0 && i + 1 < argc)
+            o->output = argv[++i];   // -o DIR: summarize's one short option, as compilers have
         else
             rc = err_set(e, ERR_USAGE, "unknown option '%s' (try htx --help)", a);
         if (rc < 0)
@@ -702,6 +717,8 @@ const char *htx_usage(void)
            "  htx diff --report [OPTIONS] CONTROL TEST\n"
            "  htx info [--format=text|json] PATH... what was loaded\n"
            "  htx counters [OPTIONS] PATH...        write <file>_with_counters.json.gz\n"
+           "  htx summarize -o DIR [OPTIONS] PATH... one summary per rank file (rank-N.htxs);\n"
+           "                                        htx report DIR reads them\n"
            "  htx --help | --version\n"
            "\n"
            "PATH is a directory (every *.json and *.json.gz file in it is one rank) or trace files.\n"
@@ -740,7 +757,11 @@ const char *htx_usage(void)
            "  --min-duration=NS         --fail-on-regression: only kernels longer than this count\n"
            "  --sort=name|delta         htx diff --report: order by name or by |change of time|\n"
            "  --top=N                   htx diff --report: only the N largest changes\n"
-           "  --force                   replace an existing output file (counters, --dump-screen)\n"
+           "  --force                   replace an existing output file (counters, --dump-screen,\n"
+           "                            summarize)\n"
+           "  -o DIR, --output=DIR      htx summarize: where the summaries go (made if missing)\n"
+           "  --shard=I/N|auto          htx summarize: only rank files i with i mod N = I; auto from\n"
+           "                            Slurm, Open MPI or PMI (SLURM_ARRAY_TASK_ID, SLURM_PROCID, ...)\n"
            "Terminal:\n"
            "  --threads=N               loader threads (default: number of cores)\n"
            "  --no-color, --ascii, --no-mouse, --no-osc52 (y does not copy)\n"

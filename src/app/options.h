@@ -24,6 +24,7 @@ enum htx_command {
     HTX_CMD_REPORT,    /* htx report */
     HTX_CMD_COUNTERS,  /* htx counters */
     HTX_CMD_DIFF,      /* htx diff CONTROL TEST (TUI, or --report) */
+    HTX_CMD_SUMMARIZE, /* htx summarize -o DIR PATH... */
     HTX_CMD_HELP,      /* --help anywhere */
     HTX_CMD_VERSION,   /* --version anywhere */
 };
@@ -104,6 +105,8 @@ struct htx_options {
     bool no_osc52;                 /* --no-osc52: y does not copy through the terminal */
 
     /* UI test mode (tests/ui): keys from a file, screen dumped to OUT */
+    const char *output;            /* summarize: -o / --output DIR */
+    const char *shard;             /* summarize: --shard=I/N|auto */
     const char *script;
     const char *dump_screen;
     int rows, cols;                /* --size ROWSxCOLS; 0 = terminal size */

@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/diff_cmd.h"
+#include "cli/summaries.h"
 
 bool cli_is_headless(const struct htx_options *opts)
 {
@@ -14,6 +15,7 @@ bool cli_is_headless(const struct htx_options *opts)
     case HTX_CMD_INFO:
     case HTX_CMD_REPORT:
     case HTX_CMD_COUNTERS:
+    case HTX_CMD_SUMMARIZE:
         return true;
     case HTX_CMD_DIFF:
         return opts->diff_report;
@@ -34,7 +36,9 @@ int cli_run(const struct htx_options *opts)
     case HTX_CMD_INFO:
         return cli_info_main(opts);
     case HTX_CMD_REPORT:
-        return cli_report_main(opts);
+        return summaries_given(opts) ? cli_report_summaries(opts) : cli_report_main(opts);
+    case HTX_CMD_SUMMARIZE:
+        return cli_summarize_main(opts);
     case HTX_CMD_COUNTERS:
         return cli_counters_main(opts);
     case HTX_CMD_DIFF:

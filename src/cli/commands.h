@@ -29,4 +29,21 @@ void info_write_json(FILE *f, const struct model *m, const struct htx_options *o
 int report_write(FILE *f, const struct model *m, const struct htx_options *opts,
                  const struct table_list *lists, size_t nlists, const struct format_opts *fo);
 
+/* The same from what the report lists in "inputs" and "failed" (a report
+ * made from summaries has no model). */
+struct report_input {
+    const char *path;
+    int64_t rank;
+    uint64_t events;
+};
+struct report_inputs {
+    const struct report_input *ranks;
+    size_t n;
+    const struct failed_file *failed;
+    size_t nfailed;
+};
+int report_write_inputs(FILE *f, const struct report_inputs *in, const struct htx_options *opts,
+                        const struct table_list *lists, size_t nlists,
+                        const struct format_opts *fo);
+
 #endif

@@ -9,30 +9,27 @@
 /* Writing a report: the analyses' tables in text, CSV or JSON (DESIGN.md
  * "Report formats"). */
 
-static void json_inputs(struct jsonw *w, const struct model *m)
+static void json_inputs(struct jsonw *w, const struct report_inputs *in)
 {
     jsonw_key(w, "inputs");
     jsonw_begin_array(w);
-    for (size_t i = 0; i < m->nranks; i++) {
-        const struct rank_model *r = &m->ranks[i];
-        if (!r->selected)
-            continue;
+    for (size_t i = 0; i < in->n; i++) {
         jsonw_begin_object(w);
-        jsonw_input_fields(w, r);
+        jsonw_input_record(w, in->ranks[i].path, in->ranks[i].rank, in->ranks[i].events);
         jsonw_end_object(w);
     }
     jsonw_end_array(w);
 }
 
-static void json_failed(struct jsonw *w, const struct model *m)
+static void json_failed(struct jsonw *w, const struct report_inputs *in)
 {
-    if (m->nfailed == 0)
+    if (in->nfailed == 0)
         return;
     jsonw_key(w, "failed");
     jsonw_begin_array(w);
-    for (size_t i = 0; i < m->nfailed; i++) {
+    for (size_t i = 0; i < in->nfailed; i++) {
         jsonw_begin_object(w);
-        jsonw_failed_fields(w, &m->failed[i]);
+        jsonw_failed_fields(w, &in->failed[i]);
         jsonw_end_object(w);
     }
     jsonw_end_array(w);
@@ -58,7 +55,7 @@ static const char *semantics_name(const struct htx_options *opts)
     return opts->semantics == SEMANTICS_HTA ? "hta" : "htx";
 }
 
-static void report_json(FILE *f, const struct model *m, const struct htx_options *opts,
+static void report_json(FILE *f, const struct report_inputs *in, const struct htx_options *opts,
                         const struct table_list *lists, size_t nlists)
 {
     struct jsonw w;
@@ -68,8 +65,8 @@ static void report_json(FILE *f, const struct model *m, const struct htx_options
     jsonw_string(&w, PACKAGE_VERSION);
     jsonw_key(&w, "semantics");
     jsonw_string(&w, semantics_name(opts));
-    json_inputs(&w, m);
-    json_failed(&w, m);
+    json_inputs(&w, in);
+    json_failed(&w, in);
     for (size_t l = 0; l < nlists; l++)
         for (size_t t = 0; t < lists[l].count; t++) {
             jsonw_key(&w, lists[l].tables[t]->name);
@@ -164,13 +161,11 @@ static const struct table *text_rows(const struct table *t, struct arena *a)
     return ok ? out : NULL;
 }
 
-static int report_text(FILE *f, const struct model *m, const struct htx_options *opts,
+static int report_text(FILE *f, const struct report_inputs *in, const struct htx_options *opts,
                        const struct table_list *lists, size_t nlists,
                        const struct format_opts *fo)
 {
-    size_t nsel = 0;
-    for (size_t i = 0; i < m->nranks; i++)
-        nsel += m->ranks[i].selected;
+    size_t nsel = in->n;
     fprintf(f, "htx %s report: %zu rank%s, %s semantics\n", PACKAGE_VERSION, nsel,
             nsel == 1 ? "" : "s", semantics_name(opts));
     struct arena a;
@@ -187,20 +182,37 @@ static int report_text(FILE *f, const struct model *m, const struct htx_options 
     return rc;
 }
 
-int report_write(FILE *f, const struct model *m, const struct htx_options *opts,
-                 const struct table_list *lists, size_t nlists, const struct format_opts *fo)
+int report_write_inputs(FILE *f, const struct report_inputs *in, const struct htx_options *opts,
+                        const struct table_list *lists, size_t nlists,
+                        const struct format_opts *fo)
 {
     switch (opts->format) {
     case HTX_FORMAT_JSON:
-        report_json(f, m, opts, lists, nlists);
+        report_json(f, in, opts, lists, nlists);
         break;
     case HTX_FORMAT_CSV:
         if (report_csv(f, lists, nlists, fo) < 0)
             return -1;
         break;
     default:
-        if (report_text(f, m, opts, lists, nlists, fo) < 0)
+        if (report_text(f, in, opts, lists, nlists, fo) < 0)
             return -1;
     }
     return ferror(f) ? -1 : 0;
+}
+
+int report_write(FILE *f, const struct model *m, const struct htx_options *opts,
+                 const struct table_list *lists, size_t nlists, const struct format_opts *fo)
+{
+    struct report_input *ranks = calloc(m->nranks ? m->nranks : 1, sizeof *ranks);
+    if (!ranks)
+        return -1;
+    struct report_inputs in = {ranks, 0, m->failed, m->nfailed};
+    for (size_t i = 0; i < m->nranks; i++)
+        if (m->ranks[i].selected)
+            ranks[in.n++] = (struct report_input){m->ranks[i].path, m->ranks[i].rank,
+                                                  m->ranks[i].complete_events};
+    int rc = report_write_inputs(f, &in, opts, lists, nlists, fo);
+    free(ranks);
+    return rc;
 }

@@ -32,6 +32,8 @@
 
 enum htxs_kind {
     HTXS_SOURCE = 1, /* struct htxs_source: the trace this summary was made from */
+    HTXS_RANK = 2,   /* struct htxs_rank: the rank and its report "inputs" record */
+    HTXS_TABLES = 3, /* one analysis' result tables under one semantics (summary/tables.h) */
 };
 
 /* Writer: an in-memory buffer that grows; any failure is sticky and reported

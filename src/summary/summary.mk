@@ -4,4 +4,5 @@ libcore_a_SOURCES += \
 	src/summary/htxs.c src/summary/htxs.h \
 	src/summary/source.c src/summary/source.h \
 	src/summary/shard.c src/summary/shard.h \
-	src/summary/write.c src/summary/write.h
+	src/summary/write.c src/summary/write.h \
+	src/summary/tables.c src/summary/tables.h

@@ -4,3 +4,6 @@ tests_summary_check_summary_SOURCES = tests/summary/check_summary.c
 tests_summary_check_summary_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_summary_check_summary_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
 TESTS += tests/summary/check_summary
+# htx summarize and report on summaries: exactness, shards, xargs, GNU parallel
+TESTS += tests/summary/summarize.sh
+EXTRA_DIST += tests/summary/summarize.sh

@@ -1,0 +1,41 @@
+#ifndef HTX_SUMMARY_TABLES_H
+#define HTX_SUMMARY_TABLES_H
+
+/* Result tables in a summary (section HTXS_TABLES): the tables one
+ * analysis made on one rank under one semantics, exactly (doubles by their
+ * bits, strings by their bytes), so a report made from summaries prints
+ * what the report on the traces prints. Also the rank's input record
+ * (HTXS_RANK): what `report` lists in "inputs". */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis/table.h"
+#include "summary/htxs.h"
+#include "summary/source.h"
+#include "util/arena.h"
+#include "util/err.h"
+
+#define HTXS_MAX_COLS 256
+
+/* One analysis' tables: which semantics (0 htx, 1 hta) and analysis. */
+void htxs_tables_write(struct htxs_writer *w, int semantics, int analysis,
+                       const struct table_list *l);
+
+/* Reads section s into tables made in a (appended to l); *semantics and
+ * *analysis say whose they are. ERR_PARSE naming `name` when malformed,
+ * ERR_NOMEM. */
+int htxs_tables_read(const struct htxs_section *s, const char *name, struct arena *a,
+                     int *semantics, int *analysis, struct table_list *l, struct err *e);
+
+/* The rank's record for the report's "inputs". */
+struct htxs_rank {
+    int64_t rank;
+    uint64_t events;       /* complete events, as info and report count them */
+    char path[HTXS_SOURCE_PATH_MAX];
+};
+void htxs_rank_write(struct htxs_writer *w, const struct htxs_rank *r);
+int htxs_rank_read(const struct htxs_doc *doc, const char *name, struct htxs_rank *r,
+                   struct err *e);
+
+#endif
