@@ -2,6 +2,7 @@
 #include "cli/summaries.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,53 +40,89 @@ static const struct analysis_info *analysis_by_id(enum analysis_id id)
     return NULL;
 }
 
-/* The file under both semantics: its analyses' tables, then its rank. */
+/* One semantics' half of a summary: the file loaded under it and the
+ * tables of the summary's analyses. */
+struct half {
+    const struct htx_options *opts;
+    const char *path;
+    int hta;
+    struct model *m;
+    struct arena arena;
+    struct table_list lists[SUMMARY_NANALYSES];
+    struct err err;
+    int rc;
+};
+
+static void *make_half(void *arg)
+{
+    struct half *h = arg;
+    struct htx_options o = *h->opts;
+    o.semantics = h->hta ? SEMANTICS_HTA : SEMANTICS_HTX;
+    struct semantics sem;
+    htx_options_semantics(&o, &sem);
+    struct load_opts lo;
+    if ((h->rc = app_load_opts_init(&lo, &o, &h->err)) < 0)
+        return NULL;
+    lo.threads = 1;
+    const char *paths[] = {h->path};
+    h->m = model_load(paths, 1, &sem, &lo, &h->err);
+    if (!h->m) {
+        h->rc = h->err.code ? h->err.code : ERR_PARSE;
+        return NULL;
+    }
+    if (h->m->nranks != 1) {
+        h->rc = err_set(&h->err, ERR_PARSE, "%s: not one rank", h->path);
+        return NULL;
+    }
+    struct analysis_opts ao;
+    htx_options_analysis(&o, &ao);
+    for (size_t i = 0; i < SUMMARY_NANALYSES && h->rc == 0; i++) {
+        const struct analysis_info *an = analysis_by_id(summary_analyses[i]);
+        h->rc = an ? an->run(h->m, &ao, &h->arena, &h->lists[i], &h->err)
+                   : err_set(&h->err, ERR_INTERNAL, "no analysis");
+    }
+    return NULL;
+}
+
+/* The file under both semantics (side by side unless --threads=1): the
+ * analyses' tables, then the rank and the source. */
 static int summarize_file(const struct htx_options *opts, const char *path, struct htxs_writer *w,
                           struct htxs_rank *rank, struct err *e)
 {
-    struct load_opts lo;
-    if (app_load_opts_init(&lo, opts, e) < 0)
-        return e->code;
-    for (int hta = 0; hta < 2; hta++) {
-        struct htx_options o = *opts;
-        o.semantics = hta ? SEMANTICS_HTA : SEMANTICS_HTX;
-        struct semantics sem;
-        htx_options_semantics(&o, &sem);
-        const char *paths[] = {path};
-        struct model *m = model_load(paths, 1, &sem, &lo, e);
-        if (!m)
-            return e->code ? e->code : ERR_PARSE;
-        if (m->nranks != 1) {
-            model_free(m);
-            return err_set(e, ERR_PARSE, "%s: not one rank", path);
-        }
-        if (!hta) {
-            rank->rank = m->ranks[0].rank;
-            rank->events = m->ranks[0].complete_events;
-            snprintf(rank->path, sizeof rank->path, "%s", m->ranks[0].path);
-        }
-        struct analysis_opts ao;
-        htx_options_analysis(&o, &ao);
-        struct arena a;
-        arena_init(&a, 1 << 20);
-        int rc = 0;
-        for (size_t i = 0; i < SUMMARY_NANALYSES && rc == 0; i++) {
-            const struct analysis_info *an = analysis_by_id(summary_analyses[i]);
-            struct table_list l = {.count = 0};
-            rc = an ? an->run(m, &ao, &a, &l, e) : err_set(e, ERR_INTERNAL, "no analysis");
-            if (rc == 0)
-                htxs_tables_write(w, hta, (int)summary_analyses[i], &l);
-        }
-        arena_fini(&a);
-        model_free(m);
-        if (rc)
-            return rc;
+    struct half h[2];
+    memset(h, 0, sizeof h);
+    for (int k = 0; k < 2; k++) {
+        h[k] = (struct half){.opts = opts, .path = path, .hta = k};
+        arena_init(&h[k].arena, 1 << 20);
     }
-    htxs_rank_write(w, rank);
-    struct htxs_source src;
-    int rc = htxs_source_of(&src, path, e);
-    if (rc == 0)
-        htxs_source_write(w, &src);
+    pthread_t other;
+    bool threaded = opts->threads != 1 && pthread_create(&other, NULL, make_half, &h[1]) == 0;
+    make_half(&h[0]);
+    if (threaded)
+        pthread_join(other, NULL);
+    else
+        make_half(&h[1]);
+    int rc = h[0].rc ? h[0].rc : h[1].rc;
+    if (rc)
+        *e = h[0].rc ? h[0].err : h[1].err;
+    for (int k = 0; k < 2 && rc == 0; k++)
+        for (size_t i = 0; i < SUMMARY_NANALYSES; i++)
+            htxs_tables_write(w, k, (int)summary_analyses[i], &h[k].lists[i]);
+    if (rc == 0) {
+        const struct rank_model *r = &h[0].m->ranks[0];
+        rank->rank = r->rank;
+        rank->events = r->complete_events;
+        snprintf(rank->path, sizeof rank->path, "%s", r->path);
+        htxs_rank_write(w, rank);
+        struct htxs_source src;
+        rc = htxs_source_of(&src, path, e);
+        if (rc == 0)
+            htxs_source_write(w, &src);
+    }
+    for (int k = 0; k < 2; k++) {
+        model_free(h[k].m);
+        arena_fini(&h[k].arena);
+    }
     return rc;
 }
 
