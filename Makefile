@@ -8,8 +8,10 @@
 #   make check-asan      the tests under AddressSanitizer + UBSan (build-asan/)
 #   make check-valgrind  the Check tests under valgrind memcheck (build-valgrind/),
 #                        and htx over every real and generated trace (tests/hostile/valgrind.sh)
+#   make check-slurm     htx summarize under a real one-node Slurm (tests/summary/slurm.sh)
 #   make distcheck       build and test the release tarball
 #   make bench           load-time and memory benchmark (tests/bench.sh)
+#   make bench-scale     htx summarize over a 1024-rank job with GNU parallel (tests/bench_scale.sh)
 #   make fuzz            libFuzzer targets for FUZZ_SECONDS in all (default 60; tests/fuzz/fuzz.sh)
 #   make fuzz-long       each libFuzzer target for FUZZ_SECONDS (default 600) in turn
 #   make bigtrace        >4 GiB and >2^31-element traces (tests/hostile/bigtrace.sh; minutes, GBs)
@@ -28,7 +30,8 @@ SHELL := /bin/bash
 # Serialise autoreconf with anyone else regenerating this tree.
 AUTORECONF := $(shell command -v flock >/dev/null 2>&1 && echo flock /tmp/htx-autoreconf.lock) autoreconf -fi
 
-.PHONY: all deps run check check-asan check-valgrind distcheck bench install assets clean
+.PHONY: all deps run check check-asan check-valgrind check-slurm distcheck bench bench-scale install \
+	assets clean
 .PHONY: fuzz fuzz-long bigtrace
 
 all: deps $(BUILD)/Makefile
@@ -56,6 +59,11 @@ DEBIAN_DEPS = \
 	time=file:/usr/bin/time \
 	gzip=cmd:gzip \
 	parallel=cmd:parallel
+
+# Only for make check-slurm: a real Slurm and munge on this machine.
+SLURM_DEPS = \
+	slurm-wlm=file:/usr/sbin/slurmctld,file:/usr/sbin/slurmd,cmd:sbatch \
+	munge=file:/usr/sbin/munged
 
 # Installs the missing packages (apt-get, through sudo when not root);
 # does nothing, and needs no network, when everything is there.
@@ -133,9 +141,21 @@ check-valgrind: deps $(VALGRIND_BUILD)/Makefile
 distcheck: all
 	$(MAKE) -C $(BUILD) distcheck DISTCHECK_CONFIGURE_FLAGS="$(CONFIGURE_FLAGS)"
 
+# The map step under a real one-node Slurm (slurm-wlm and munge; started and
+# stopped by the test, which skips with the reason where they cannot run).
+check-slurm: all
+	$(MAKE) deps DEBIAN_DEPS="$(SLURM_DEPS)" || echo "check-slurm: cannot install Slurm here"
+	$(MAKE) -C $(BUILD) -j$(JOBS) tests/gen/htx-gen
+	HTX_SRCDIR=$(CURDIR) HTX_BUILDDIR=$(CURDIR)/$(BUILD) HTX=$(CURDIR)/$(BUILD)/src/htx \
+	    tests/summary/slurm.sh; status=$$?; [ $$status = 77 ] || exit $$status
+
 bench: all
 	$(MAKE) -C $(BUILD) tests/gen/htx-gen
 	tests/bench.sh $(BUILD)
+
+bench-scale: all
+	$(MAKE) -C $(BUILD) tests/gen/htx-gen
+	tests/bench_scale.sh $(BUILD)
 
 install: all
 	$(MAKE) -C $(BUILD) install

@@ -15,4 +15,4 @@ tests_gen_json_check_LDADD = $(ZLIB_LIBS)
 
 TESTS += tests/gen.sh tests/layering.sh
 EXTRA_DIST += tests/lib.sh tests/gen.sh tests/layering.sh tests/gen/assets.sh \
-	tests/bench.sh tests/summary.sh
+	tests/bench.sh tests/bench_scale.sh tests/summary.sh
