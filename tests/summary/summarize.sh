@@ -71,7 +71,11 @@ SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=2 "$HTX" summarize --shard=auto -o 
 [ "$(ls by-array)" = "$(printf 'rank-00001.htxs\nrank-00003.htxs')" ] ||
     fail "array task 1 of 2 made $(ls by-array | tr '\n' ' ')"
 
-# Bad cases, each named.
+# Bad cases, each named. A broken rank file fails alone: the others are
+# summarized, and the exit status says one failed.
+mkdir broken && cp ddp/* broken/ && printf '{"traceEvents": [' >broken/rank-9.json
+expect 1 "$HTX" summarize -o sum-broken broken && has err "broken/rank-9.json: byte 17"
+[ "$(ls sum-broken | wc -l)" = 4 ] || fail "the good ranks of broken/ were not all summarized"
 expect 2 "$HTX" summarize -o sum-ddp ddp && has err "--force"
 expect 0 "$HTX" summarize --force -o sum-ddp ddp
 expect 2 "$HTX" summarize ddp && has err "missing -o DIR"
