@@ -146,8 +146,10 @@ static int expand_dir(struct trace_file_list *out, const char *dir, struct err *
     char **names = NULL;
     size_t n = 0;
     int rc = list_dir(dir, &names, &n, e);
-    size_t taken = 0;
+    size_t taken = 0, summaries = 0;
     for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(names[i]);
+        summaries += len > 5 && strcmp(names[i] + len - 5, ".htxs") == 0;
         if (rc == 0) {
             char *path = join(dir, names[i]);
             rc = path ? take_entry(out, path, names[i], &taken, e)
@@ -157,7 +159,10 @@ static int expand_dir(struct trace_file_list *out, const char *dir, struct err *
         free(names[i]);
     }
     free(names);
-    if (rc == 0 && taken == 0)
+    if (rc == 0 && taken == 0 && summaries)
+        rc = err_set(e, ERR_EMPTY, "%s: rank summaries (.htxs), not traces: htx report reads them; "
+                     "this command needs the traces", dir);
+    else if (rc == 0 && taken == 0)
         rc = err_set(e, ERR_EMPTY, "%s: no .json or .json.gz trace files in this directory", dir);
     return rc;
 }

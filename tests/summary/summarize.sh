@@ -90,4 +90,5 @@ sleep 1
 printf ' ' >>ddp/rank-0.pt.trace.json.gz
 expect 0 "$HTX" report "$what" sum-ddp && has err "stale"
 expect 0 "$HTX" report sum-ddp && has err "not in the summaries: kernels"
+expect 1 "$HTX" info sum-ddp && has err "rank summaries (.htxs), not traces: htx report reads them"
 finish
