@@ -10,22 +10,13 @@
 #include "app/session.h"
 #include "cli/commands.h"
 #include "summary/source.h"
+#include "trace/discover.h"
+#include "util/str.h"
 #include "util/vec.h"
 
 /* `htx report` on summaries: each rank's tables of the analyses the
  * summaries hold, concatenated in rank order, as the report on the traces
  * lays them out (see summaries.h for which). */
-
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
-static bool is_trace_name(const char *s)
-{
-    return ends_with(s, ".json") || ends_with(s, ".json.gz");
-}
 
 /* Counts the entries of dir named *.htxs and the trace files; -1 when dir
  * cannot be read. */
@@ -36,8 +27,8 @@ static int each_entry(const char *dir, size_t *htxs, size_t *traces)
         return -1;
     struct dirent *de;
     while ((de = readdir(d)) != NULL) {
-        *htxs += ends_with(de->d_name, ".htxs");
-        *traces += is_trace_name(de->d_name);
+        *htxs += str_ends_with(de->d_name, HTXS_SUFFIX);
+        *traces += trace_is_trace_name(de->d_name);
     }
     closedir(d);
     return 0;
@@ -55,8 +46,8 @@ bool summaries_given(const struct htx_options *opts)
             if (each_entry(p, &htxs, &traces) < 0)
                 return false;
         } else {
-            htxs += ends_with(p, ".htxs");
-            traces += !ends_with(p, ".htxs");
+            htxs += str_ends_with(p, HTXS_SUFFIX);
+            traces += !str_ends_with(p, HTXS_SUFFIX);
         }
     }
     return htxs > 0 && traces == 0;
@@ -95,7 +86,7 @@ static int list_files(const struct htx_options *opts, char ***out, size_t *n, st
             size_t first = *n;
             struct dirent *de;
             while ((de = readdir(d)) != NULL) {
-                if (!ends_with(de->d_name, ".htxs"))
+                if (!str_ends_with(de->d_name, HTXS_SUFFIX))
                     continue;
                 if (VEC_PUSH_SLOT(*out, *n, cap)) {
                     closedir(d);

@@ -167,7 +167,8 @@ int cli_summarize_main(const struct htx_options *opts)
         if (rc == 0 && rank.rank < 0)
             rc = err_set(&e, ERR_PARSE, "%s: no rank number", files.files[i].path);
         if (rc == 0) {
-            snprintf(out, sizeof out, "%s/rank-%05lld.htxs", opts->output, (long long)rank.rank);
+            snprintf(out, sizeof out, "%s/rank-%05lld%s", opts->output, (long long)rank.rank,
+                     HTXS_SUFFIX);
             rc = htxs_write_file(out, buf, len, opts->force, &e);
         }
         htxs_writer_fini(&w);

@@ -286,6 +286,8 @@ const struct comm_args *model_event_comm(const struct rank_model *r, const struc
 
 /* Finds the rank with this number, or NULL. */
 const struct rank_model *model_find_rank(const struct model *m, int64_t rank);
+/* Its index in m->ranks, or SIZE_MAX. */
+size_t model_rank_index(const struct model *m, int64_t rank);
 
 /* Events of one stream overlapping [t0, t1): *first is set to the first index
  * into s->pos that may overlap, and the return value is one past the last

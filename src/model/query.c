@@ -25,6 +25,12 @@ const struct rank_model *model_find_rank(const struct model *m, int64_t rank)
     return NULL;
 }
 
+size_t model_rank_index(const struct model *m, int64_t rank)
+{
+    const struct rank_model *r = model_find_rank(m, rank);
+    return r ? (size_t)(r - m->ranks) : SIZE_MAX;
+}
+
 size_t model_stream_window(const struct stream_index *s, const struct event *events,
                            int64_t t0, int64_t t1, size_t *first)
 {

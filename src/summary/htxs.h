@@ -20,6 +20,7 @@
 
 #include "util/err.h"
 
+#define HTXS_SUFFIX ".htxs"   /* rank-NNNNN.htxs */
 #define HTXS_MAGIC "HTXSUMM"
 #define HTXS_MAGIC_LEN 8
 #define HTXS_MAJOR 1

@@ -13,17 +13,12 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "util/str.h"
 #include "util/vec.h"
 
-static bool ends_with(const char *s, const char *suffix)
+bool trace_is_trace_name(const char *name)
 {
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-static bool is_trace_name(const char *name)
-{
-    return ends_with(name, ".json") || ends_with(name, ".json.gz");
+    return str_ends_with(name, ".json") || str_ends_with(name, ".json.gz");
 }
 
 static int add_note(struct trace_file_list *l, const char *fmt, ...)
@@ -124,9 +119,9 @@ static int take_entry(struct trace_file_list *out, const char *path, const char 
 {
     struct stat st;
     int rc;
-    if (!is_trace_name(name))
+    if (!trace_is_trace_name(name))
         rc = add_note(out, "%s: skipped (not a .json or .json.gz file)", path);
-    else if (ends_with(name, "_with_counters.json") || ends_with(name, "_with_counters.json.gz"))
+    else if (str_ends_with(name, "_with_counters.json") || str_ends_with(name, "_with_counters.json.gz"))
         /* htx counters writes these beside the ranks they copy; taking them
          * would load every rank twice. Name the file to open it. */
         rc = add_note(out, "%s: skipped (written by htx counters)", path);
@@ -148,8 +143,7 @@ static int expand_dir(struct trace_file_list *out, const char *dir, struct err *
     int rc = list_dir(dir, &names, &n, e);
     size_t taken = 0, summaries = 0;
     for (size_t i = 0; i < n; i++) {
-        size_t len = strlen(names[i]);
-        summaries += len > 5 && strcmp(names[i] + len - 5, ".htxs") == 0;
+        summaries += str_ends_with(names[i], ".htxs");   // summary/htxs.h, HTXS_SUFFIX
         if (rc == 0) {
             char *path = join(dir, names[i]);
             rc = path ? take_entry(out, path, names[i], &taken, e)
@@ -173,7 +167,7 @@ static int expand_path(struct trace_file_list *out, const char *path, struct err
     if (stat(path, &st) != 0)
         return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
     if (S_ISDIR(st.st_mode)) {
-        if (is_trace_name(path))
+        if (trace_is_trace_name(path))
             return err_set(e, ERR_IO, "%s: is a directory, not a trace file", path);
         return expand_dir(out, path, e);
     }

@@ -1,6 +1,7 @@
 #ifndef HTX_TRACE_DISCOVER_H
 #define HTX_TRACE_DISCOVER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,6 +29,9 @@ struct trace_file_list {
 int trace_discover(const char *const *paths, size_t npaths, struct trace_file_list *out,
                    struct err *e);
 void trace_file_list_fini(struct trace_file_list *l);
+
+/* Whether a directory entry's name is a trace's: *.json or *.json.gz. */
+bool trace_is_trace_name(const char *name);
 
 /* A rank number written in a file name: "rank-3", "rank3", "rank_3" (case
  * insensitive, last occurrence wins). Returns it, or -1 when there is none.

@@ -9,6 +9,7 @@
 #include "trace/meta.h"
 #include "trace/scan.h"
 #include "util/memory.h"
+#include "util/str.h"
 
 /* Ties the scanner, the two field readers and the metadata together and
  * feeds the sink. One reader per file; nothing is shared between readers. */
@@ -188,12 +189,6 @@ static struct trace_source_opts source_opts(const struct trace_sink *sink,
     return o;
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
 /* Replaces a parse error's message when the real cause is elsewhere: the
  * file changed under the reader (the offset may lie past its new end), or a
  * file named .gz is not gzip (zlib or raw deflate data would otherwise be
@@ -204,7 +199,7 @@ static int explain_failure(struct trace_source *src, const char *path, int rc, s
         return err_set(e, ERR_IO, "%s: the file changed while it was read", path);
     int first = trace_source_first_byte(src);
     bool json_start = first < 0 || strchr(" \t\r\n{[\xEF", first) != NULL;
-    if (rc == ERR_PARSE && ends_with(path, ".gz") && !trace_source_is_gzip(src) && !json_start)
+    if (rc == ERR_PARSE && str_ends_with(path, ".gz") && !trace_source_is_gzip(src) && !json_start)
         return err_set(e, ERR_PARSE, "%s: not gzip data: the name ends in .gz, but the file "
                        "does not start with gzip's magic bytes (1f 8b)", path);
     return rc;

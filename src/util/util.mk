@@ -9,4 +9,5 @@ libcore_a_SOURCES += \
 	src/util/utf8.c src/util/utf8.h \
 	src/util/json_escape.c src/util/json_escape.h \
 	src/util/outfile.c src/util/outfile.h \
-	src/util/memory.c src/util/memory.h
+	src/util/memory.c src/util/memory.h \
+	src/util/str.h

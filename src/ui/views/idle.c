@@ -18,14 +18,6 @@
 #define GAPS_TABLE "largest_idle_gaps"
 #define GAPS_MAX 100
 
-static size_t rank_index(const struct model *m, int64_t rank)
-{
-    for (size_t i = 0; i < m->nranks; i++)
-        if (m->ranks[i].rank == rank)
-            return i;
-    return SIZE_MAX;
-}
-
 static int by_length(const void *a, const void *b)
 {
     const struct idle_gap *x = a, *y = b;
@@ -124,6 +116,28 @@ static int gaps_table(struct ui_state *st, const struct model *m, struct ui_doc 
     return rc;
 }
 
+/* The event of stream `stream` starting at ts (within 1 ns: the table has
+ * it in us), found by binary search in the stream's time order; MODEL_NONE. */
+static uint32_t stream_event_at(const struct rank_model *r, int64_t stream, int64_t ts)
+{
+    for (size_t s = 0; s < r->nstreams; s++) {
+        const struct stream_index *x = &r->streams[s];
+        if (x->stream != stream)
+            continue;
+        size_t lo = 0, hi = x->n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (r->events[x->pos[mid]].ts < ts - 1)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < x->n && r->events[x->pos[lo]].ts <= ts + 1)
+            return x->pos[lo];
+    }
+    return MODEL_NONE;
+}
+
 /* Enter on a gap: the kernel after each listed gap, from this row on. */
 static unsigned show_gaps(struct ui_state *st, const struct model *m, struct ui_doc *d)
 {
@@ -139,24 +153,19 @@ static unsigned show_gaps(struct ui_state *st, const struct model *m, struct ui_
         const struct cell *rank = table_cell(v->t, v->rows[i], 0);
         const struct cell *start = table_cell(v->t, v->rows[i], 3);
         const struct cell *len = table_cell(v->t, v->rows[i], 4);
-        size_t ri = rank->type == CELL_INT ? rank_index(m, rank->v.i) : SIZE_MAX;
+        size_t ri = rank->type == CELL_INT ? model_rank_index(m, rank->v.i) : SIZE_MAX;
         if (ri == SIZE_MAX || start->type != CELL_DOUBLE || len->type != CELL_DOUBLE)
             continue;
         // The kernel that ends the gap: on the row's stream, starting at start + len.
         const struct rank_model *r = &m->ranks[ri];
         int64_t stream = table_cell(v->t, v->rows[i], 1)->v.i;
         int64_t ts = (int64_t)((start->v.d + len->v.d) * 1000.0 + 0.5);
-        for (size_t s = 0; s < r->nstreams; s++) {
-            if (r->streams[s].stream != stream)
-                continue;
-            for (size_t k = 0; k < r->streams[s].n; k++)
-                if (llabs(r->events[r->streams[s].pos[k]].ts - ts) <= 1) {   // us text, ns times
-                    if (i == d->row[d->cur])
-                        at = n;
-                    j[n++] = (struct ui_jump){(uint32_t)ri, r->streams[s].pos[k]};
-                    break;
-                }
-        }
+        uint32_t pos = stream_event_at(r, stream, ts);
+        if (pos == MODEL_NONE)
+            continue;
+        if (i == d->row[d->cur])
+            at = n;
+        j[n++] = (struct ui_jump){(uint32_t)ri, pos};
     }
     st->njumps = n;
     if (at == SIZE_MAX) {
@@ -188,7 +197,7 @@ unsigned ui_act_idle_enter(struct ui_state *st, const struct model *m)
     const struct cell *rank = table_cell(v->t, row, (size_t)rc);
     const struct cell *stream = table_cell(v->t, row, (size_t)sc);
     const struct cell *cat = table_cell(v->t, row, (size_t)cc);
-    size_t ri = rank->type == CELL_INT ? rank_index(m, rank->v.i) : SIZE_MAX;
+    size_t ri = rank->type == CELL_INT ? model_rank_index(m, rank->v.i) : SIZE_MAX;
     if (ri == SIZE_MAX || stream->type != CELL_INT || cat->type != CELL_STR || !cat->v.s)
         return 0;
     struct table *t;

@@ -46,14 +46,6 @@ static void free_indexes(struct corr_index *x, size_t n)
     free(x);
 }
 
-static size_t rank_index(const struct model *m, int64_t rank)
-{
-    for (size_t i = 0; i < m->nranks; i++)
-        if (m->ranks[i].rank == rank)
-            return i;
-    return SIZE_MAX;
-}
-
 /* The GPU event of table row `row` (rank and correlation columns rc, cc):
  * its rank index and position, false when it is not in the trace. */
 static bool row_event(const struct model *m, struct corr_index *idx, const struct table *t,
@@ -62,7 +54,7 @@ static bool row_event(const struct model *m, struct corr_index *idx, const struc
     const struct cell *rk = table_cell(t, row, (size_t)rc), *co = table_cell(t, row, (size_t)cc);
     if (rk->type != CELL_INT || co->type != CELL_INT)
         return false;
-    size_t r = rank_index(m, rk->v.i);
+    size_t r = model_rank_index(m, rk->v.i);
     if (r == SIZE_MAX || index_rank(&m->ranks[r], &idx[r]))
         return false;
     uint32_t *p = hmap_get(&idx[r].map, co->v.i);

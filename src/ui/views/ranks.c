@@ -103,14 +103,6 @@ static size_t cursor_row(const struct ui_state *st, const char *table)
     return d->tv[d->cur].rows[d->row[d->cur]];
 }
 
-static size_t rank_index(const struct model *m, int64_t rank)
-{
-    for (size_t i = 0; i < m->nranks; i++)
-        if (m->ranks[i].rank == rank)
-            return i;
-    return SIZE_MAX;
-}
-
 unsigned ui_act_ranks_enter(struct ui_state *st, const struct model *m)
 {
     const struct ui_doc *d = &st->docs[st->view];
@@ -118,7 +110,7 @@ unsigned ui_act_ranks_enter(struct ui_state *st, const struct model *m)
     if (row == SIZE_MAX)
         return ui_act_doc_enter(st, m);   // the per-iteration table: its rows' ranks
     int64_t rank = table_cell(d->tables[d->cur], row, 0)->v.i;
-    size_t r = rank_index(m, rank);
+    size_t r = model_rank_index(m, rank);
     for (size_t i = 0; r != SIZE_MAX && i < st->nitems; i++)
         if (st->items[i].rank == r && st->items[i].kind == UI_ITEM_RANK)
             st->item = i;
