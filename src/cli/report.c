@@ -1,13 +1,12 @@
 #include "config.h"
 #include "cli/commands.h"
 
-#include <pthread.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analysis/analysis.h"
 #include "analysis/kernel_summary.h"
 #include "app/session.h"
+#include "util/pool.h"
 
 /* `htx report`: runs the analyses --analysis names (all by default) over
  * the selection, then writes every table at once, so an analysis that fails
@@ -63,52 +62,14 @@ struct analysis_job {
     int rc;
 };
 
-struct analysis_pool {
-    struct analysis_job *jobs;
-    size_t n, next;
-    pthread_mutex_t lock;
-};
-
-static void run_job(struct analysis_job *j)
+/* A pool task: analysis i. */
+static int analysis_task(void *ctx, size_t i)
 {
+    struct analysis_job *j = &((struct analysis_job *)ctx)[i];
     j->rc = j->a->run(j->m, j->ao, j->arena, j->list, &j->err);
     if (j->rc == 0 && j->triage && triage_kernel_tables(j->list, j->arena) < 0)
         j->rc = err_set(&j->err, ERR_NOMEM, "out of memory");
-}
-
-static void *pool_worker(void *arg)
-{
-    struct analysis_pool *p = arg;
-    for (;;) {
-        pthread_mutex_lock(&p->lock);
-        size_t i = p->next < p->n ? p->next++ : p->n;
-        pthread_mutex_unlock(&p->lock);
-        if (i >= p->n)
-            return NULL;
-        run_job(&p->jobs[i]);
-    }
-}
-
-static void run_pool(struct analysis_pool *p, int threads)
-{
-    if (threads <= 0) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = n > 0 ? (int)n : 1;
-    }
-    if ((size_t)threads > p->n)
-        threads = (int)p->n;
-    pthread_t tids[REPORT_MAX_LISTS];
-    int started = 0;
-    pthread_mutex_init(&p->lock, NULL);
-    for (int i = 1; i < threads; i++) {
-        if (pthread_create(&tids[started], NULL, pool_worker, p) != 0)
-            break;   /* fewer threads is still correct */
-        started++;
-    }
-    pool_worker(p);
-    for (int i = 0; i < started; i++)
-        pthread_join(tids[i], NULL);
-    pthread_mutex_destroy(&p->lock);
+    return 0;
 }
 
 static int run_analyses(const struct model *m, const struct htx_options *opts,
@@ -142,8 +103,7 @@ static int run_analyses(const struct model *m, const struct htx_options *opts,
                                             &arenas[njobs], l, {0, ""}, 0};
         njobs++;
     }
-    struct analysis_pool pool = {.jobs = jobs, .n = njobs, .next = 0};
-    run_pool(&pool, opts->threads);
+    pool_run(njobs, opts->threads, analysis_task, jobs);
     for (size_t k = 0; k < njobs; k++)
         if (jobs[k].rc < 0) {
             *e = jobs[k].err;

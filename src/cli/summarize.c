@@ -2,7 +2,6 @@
 #include "cli/summaries.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include "summary/source.h"
 #include "summary/write.h"
 #include "trace/discover.h"
+#include "util/pool.h"
 
 /* `htx summarize` (issue 12, the map step): one summary per rank file,
  * each made from that file alone, so N processes on N machines can make
@@ -53,26 +53,27 @@ struct half {
     int rc;
 };
 
-static void *make_half(void *arg)
+/* A pool task: half i. */
+static int make_half(void *ctx, size_t k)
 {
-    struct half *h = arg;
+    struct half *h = &((struct half *)ctx)[k];
     struct htx_options o = *h->opts;
     o.semantics = h->hta ? SEMANTICS_HTA : SEMANTICS_HTX;
     struct semantics sem;
     htx_options_semantics(&o, &sem);
     struct load_opts lo;
     if ((h->rc = app_load_opts_init(&lo, &o, &h->err)) < 0)
-        return NULL;
+        return 0;
     lo.threads = 1;
     const char *paths[] = {h->path};
     h->m = model_load(paths, 1, &sem, &lo, &h->err);
     if (!h->m) {
         h->rc = h->err.code ? h->err.code : ERR_PARSE;
-        return NULL;
+        return 0;
     }
     if (h->m->nranks != 1) {
         h->rc = err_set(&h->err, ERR_PARSE, "%s: not one rank", h->path);
-        return NULL;
+        return 0;
     }
     struct analysis_opts ao;
     htx_options_analysis(&o, &ao);
@@ -81,7 +82,7 @@ static void *make_half(void *arg)
         h->rc = an ? an->run(h->m, &ao, &h->arena, &h->lists[i], &h->err)
                    : err_set(&h->err, ERR_INTERNAL, "no analysis");
     }
-    return NULL;
+    return 0;
 }
 
 /* The file under both semantics (side by side unless --threads=1): the
@@ -95,13 +96,7 @@ static int summarize_file(const struct htx_options *opts, const char *path, stru
         h[k] = (struct half){.opts = opts, .path = path, .hta = k};
         arena_init(&h[k].arena, 1 << 20);
     }
-    pthread_t other;
-    bool threaded = opts->threads != 1 && pthread_create(&other, NULL, make_half, &h[1]) == 0;
-    make_half(&h[0]);
-    if (threaded)
-        pthread_join(other, NULL);
-    else
-        make_half(&h[1]);
+    pool_run(2, opts->threads == 1 ? 1 : 2, make_half, h);
     int rc = h[0].rc ? h[0].rc : h[1].rc;
     if (rc)
         *e = h[0].rc ? h[0].err : h[1].err;

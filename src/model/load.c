@@ -4,11 +4,11 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "model/build.h"
 #include "trace/discover.h"
 #include "util/hmap.h"
+#include "util/pool.h"
 #include "util/vec.h"
 
 /* One file to load: either a path or an in-memory buffer. */
@@ -158,41 +158,24 @@ static void run_job(struct load_job *j)
     pthread_mutex_unlock(&l->lock);
 }
 
-static void *worker(void *arg)
+/* A pool task: one file; non-zero once the load is cancelled. */
+static int load_task(void *ctx, size_t i)
 {
-    struct loader *l = arg;
-    for (;;) {
-        pthread_mutex_lock(&l->lock);
-        size_t i = l->next < l->njobs && !l->cancelled ? l->next++ : l->njobs;
-        pthread_mutex_unlock(&l->lock);
-        if (i >= l->njobs)
-            return NULL;
-        run_job(&l->jobs[i]);
-    }
+    struct loader *l = ctx;
+    run_job(&l->jobs[i]);
+    pthread_mutex_lock(&l->lock);
+    bool cancelled = l->cancelled;
+    pthread_mutex_unlock(&l->lock);
+    return cancelled;
 }
 
 static int run_loader(struct loader *l, int threads)
 {
-    if (threads <= 0) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = n > 0 ? (int)n : 1;
-    }
+    if (threads <= 0)
+        threads = pool_cores();
     // A core no file needs inflates gzip ahead of the parsing (one file, two cores).
     l->read_ahead = (size_t)threads > l->njobs;
-    if ((size_t)threads > l->njobs)
-        threads = (int)l->njobs;
-    if (threads > 256)
-        threads = 256;
-    pthread_t tids[256];
-    int started = 0;
-    for (int i = 1; i < threads; i++) {
-        if (pthread_create(&tids[started], NULL, worker, l) != 0)
-            break;   /* fewer threads is still correct */
-        started++;
-    }
-    worker(l);
-    for (int i = 0; i < started; i++)
-        pthread_join(tids[i], NULL);
+    pool_run(l->njobs, threads, load_task, l);
     return l->cancelled ? ERR_CANCEL : 0;
 }
 

@@ -10,4 +10,4 @@ libcore_a_SOURCES += \
 	src/util/json_escape.c src/util/json_escape.h \
 	src/util/outfile.c src/util/outfile.h \
 	src/util/memory.c src/util/memory.h \
-	src/util/str.h
+	src/util/str.h src/util/pool.c src/util/pool.h

@@ -11,6 +11,7 @@
 #include "util/err.h"
 #include "util/memory.h"
 #include "util/outfile.h"
+#include "util/pool.h"
 #include "util/sort.h"
 #include "util/utf8.h"
 #include "util/strtab.h"
@@ -305,6 +306,37 @@ START_TEST(outfile_should_never_clobber)
 }
 END_TEST
 
+/* The thread pool runs each task once, on any number of threads, and a
+ * task returning non-zero stops the handing out of the rest. */
+struct pool_count {
+    int runs[100];
+    size_t stop_at;
+};
+
+static int count_task(void *ctx, size_t i)
+{
+    struct pool_count *c = ctx;
+    __atomic_add_fetch(&c->runs[i], 1, __ATOMIC_RELAXED);
+    return i == c->stop_at;
+}
+
+START_TEST(pool_should_run_every_task_once_and_stop_when_asked)
+{
+    for (int threads = -1; threads <= 5; threads++) {
+        struct pool_count c = {.stop_at = SIZE_MAX};
+        ck_assert(!pool_run(100, threads, count_task, &c));
+        for (size_t i = 0; i < 100; i++)
+            ck_assert_int_eq(c.runs[i], 1);
+    }
+    struct pool_count c = {.stop_at = 3};
+    ck_assert(pool_run(100, 1, count_task, &c));   // one thread: exactly 0..3 ran
+    ck_assert_int_eq(c.runs[3], 1);
+    ck_assert_int_eq(c.runs[4], 0);
+    ck_assert(!pool_run(0, 4, count_task, &c));
+    ck_assert_int_ge(pool_cores(), 1);
+}
+END_TEST
+
 START_TEST(memory_figures_should_be_plausible)
 {
     uint64_t phys = util_physical_memory(), rss = util_resident_bytes();
@@ -330,6 +362,7 @@ Suite *s = suite_create("util");
     tcase_add_test(tc, utf8_should_decode_valid_and_reject_malformed_sequences);
     tcase_add_test(tc, outfile_should_never_clobber);
     tcase_add_test(tc, memory_figures_should_be_plausible);
+    tcase_add_test(tc, pool_should_run_every_task_once_and_stop_when_asked);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
