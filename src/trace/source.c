@@ -277,17 +277,55 @@ static int read_plain(struct trace_source *s, char *dst, size_t cap, size_t *got
     return 0;
 }
 
-/* zlib's input window over the pending bytes (at most 4 GiB at a time). */
-static void zin_set(struct trace_source *s)
+/* The decoder's input window over the pending bytes (at most 4 GiB at a
+ * time), and back: zlib's z_stream or ISA-L's inflate_state. */
+static void in_set(struct trace_source *s)
 {
     size_t left = s->in_len - s->in_pos;
-    s->z.next_in = (unsigned char *)(uintptr_t)(s->in + s->in_pos);
-    s->z.avail_in = left > UINT32_MAX ? UINT32_MAX : (uInt)left;
+    uint32_t avail = left > UINT32_MAX ? UINT32_MAX : (uint32_t)left;
+    unsigned char *next = (unsigned char *)(uintptr_t)(s->in + s->in_pos);
+#ifdef HAVE_ISAL
+    if (s->isal) {
+        s->isal->next_in = next;
+        s->isal->avail_in = avail;
+        return;
+    }
+#endif
+    s->z.next_in = next;
+    s->z.avail_in = avail;
 }
 
-static void zin_sync(struct trace_source *s)
+static void in_sync(struct trace_source *s)
 {
+#ifdef HAVE_ISAL
+    if (s->isal) {
+        s->in_pos = (size_t)(s->isal->next_in - s->in);
+        return;
+    }
+#endif
     s->in_pos = (size_t)(s->z.next_in - s->in);
+}
+
+static uint32_t in_avail(const struct trace_source *s)
+{
+#ifdef HAVE_ISAL
+    if (s->isal)
+        return s->isal->avail_in;
+#endif
+    return s->z.avail_in;
+}
+
+/* Ready for the next gzip member. */
+static int decoder_reset(struct trace_source *s, struct err *e)
+{
+#ifdef HAVE_ISAL
+    if (s->isal) {
+        isal_inflate_reset(s->isal);
+        s->isal->crc_flag = ISAL_GZIP;
+        return 0;
+    }
+#endif
+    return inflateReset(&s->z) == Z_OK ? 0 : err_set(e, ERR_INTERNAL, "inflateReset failed");
 }
 
 /* Zero bytes after the last member (tape blocks, preallocated files): gzip -d
@@ -302,7 +340,7 @@ static int skip_zero_padding(struct trace_source *s, struct err *e)
                            "at compressed byte %llu", (unsigned long long)trace_source_file_bytes(s));
         if (s->in_eof) {
             s->finished = true;
-            zin_set(s);   /* keeps zin_sync from moving in_pos back */
+            in_set(s);   /* keeps in_sync from moving in_pos back */
             return 0;
         }
         int rc = refill(s, e);
@@ -315,7 +353,7 @@ static int skip_zero_padding(struct trace_source *s, struct err *e)
  * the input ends, or what follows is not gzip. */
 static int next_member(struct trace_source *s, struct err *e)
 {
-    zin_sync(s);
+    in_sync(s);
     if (s->in_len - s->in_pos < 2) {
         int rc = refill(s, e);
         if (rc)
@@ -324,7 +362,7 @@ static int next_member(struct trace_source *s, struct err *e)
     size_t left = s->in_len - s->in_pos;
     if (left == 0) {
         s->finished = true;
-        zin_set(s);   /* refill moved the block: keep zin_sync's view current */
+        in_set(s);   /* refill moved the block: keep in_sync's view current */
         return 0;
     }
     if (s->in[s->in_pos] == 0)
@@ -332,15 +370,14 @@ static int next_member(struct trace_source *s, struct err *e)
     if (left < 2 || s->in[s->in_pos] != 0x1f || s->in[s->in_pos + 1] != 0x8b)
         return err_set(e, ERR_PARSE, "trailing garbage after the gzip data at compressed byte %llu",
                        (unsigned long long)trace_source_file_bytes(s));
-    if (inflateReset(&s->z) != Z_OK)
-        return err_set(e, ERR_INTERNAL, "inflateReset failed");
-    zin_set(s);
-    return 0;
+    int rc = decoder_reset(s, e);
+    in_set(s);
+    return rc;
 }
 
 static int inflate_error(struct trace_source *s, int ret, struct err *e)
 {
-    zin_sync(s);
+    in_sync(s);
     unsigned long long at = (unsigned long long)trace_source_file_bytes(s);
     if (ret == Z_MEM_ERROR)
         return err_set(e, ERR_NOMEM, "out of memory in zlib");
@@ -350,38 +387,27 @@ static int inflate_error(struct trace_source *s, int ret, struct err *e)
     return err_set(e, ERR_PARSE, "corrupt gzip data at compressed byte %llu: %s", at, why);
 }
 
+/* More input for the decoder; the end of the file inside a member is a
+ * truncated file. */
 static int feed_inflate(struct trace_source *s, struct err *e)
 {
-    zin_sync(s);
+    in_sync(s);
     if (s->in_pos == s->in_len) {
         int rc = refill(s, e);
         if (rc)
             return rc;
     }
-    zin_set(s);
-    if (s->z.avail_in == 0)
+    in_set(s);
+    if (in_avail(s) == 0)
         return err_set(e, ERR_PARSE, "truncated gzip data: the file ends at compressed byte %llu "
                        "inside a gzip member", (unsigned long long)trace_source_file_bytes(s));
     return report_progress(s, e);
 }
 
 #ifdef HAVE_ISAL
-/* ISA-L's input window over the pending bytes, and back. */
-static void isal_in_set(struct trace_source *s)
-{
-    size_t left = s->in_len - s->in_pos;
-    s->isal->next_in = (uint8_t *)(uintptr_t)(s->in + s->in_pos);
-    s->isal->avail_in = left > UINT32_MAX ? UINT32_MAX : (uint32_t)left;
-}
-
-static void isal_in_sync(struct trace_source *s)
-{
-    s->in_pos = (size_t)(s->isal->next_in - s->in);
-}
-
 static int isal_error(struct trace_source *s, int ret, struct err *e)
 {
-    isal_in_sync(s);
+    in_sync(s);
     unsigned long long at = (unsigned long long)trace_source_file_bytes(s);
     if (ret == ISAL_INCORRECT_CHECKSUM)
         return err_set(e, ERR_PARSE, "corrupt gzip data: CRC mismatch at compressed byte %llu", at);
@@ -394,33 +420,6 @@ static int isal_error(struct trace_source *s, int ret, struct err *e)
     return err_set(e, ERR_PARSE, "corrupt gzip data at compressed byte %llu: %s", at, why);
 }
 
-/* After a member: the next one (concatenated gzip), the end, zero padding,
- * or garbage; as next_member does for zlib. */
-static int isal_next_member(struct trace_source *s, struct err *e)
-{
-    isal_in_sync(s);
-    if (s->in_len - s->in_pos < 2) {
-        int rc = refill(s, e);
-        if (rc)
-            return rc;
-    }
-    size_t left = s->in_len - s->in_pos;
-    int rc = 0;
-    if (left == 0)
-        s->finished = true;
-    else if (s->in[s->in_pos] == 0)
-        rc = skip_zero_padding(s, e);
-    else if (left < 2 || s->in[s->in_pos] != 0x1f || s->in[s->in_pos + 1] != 0x8b)
-        return err_set(e, ERR_PARSE, "trailing garbage after the gzip data at compressed byte %llu",
-                       (unsigned long long)trace_source_file_bytes(s));
-    if (!s->finished) {
-        isal_inflate_reset(s->isal);
-        s->isal->crc_flag = ISAL_GZIP;
-    }
-    isal_in_set(s);
-    return rc;
-}
-
 static int read_gzip_isal(struct trace_source *s, char *dst, size_t cap, size_t *got,
                           struct err *e)
 {
@@ -429,32 +428,16 @@ static int read_gzip_isal(struct trace_source *s, char *dst, size_t cap, size_t 
     st->avail_out = cap > UINT32_MAX ? UINT32_MAX : (uint32_t)cap;
     uint32_t want = st->avail_out;
     while (st->avail_out > 0 && !s->finished) {
-        if (st->avail_in == 0) {
-            isal_in_sync(s);
-            if (s->in_pos == s->in_len) {
-                int rc = refill(s, e);
-                if (rc)
-                    return rc;
-            }
-            isal_in_set(s);
-            if (st->avail_in == 0)
-                return err_set(e, ERR_PARSE, "truncated gzip data: the file ends at compressed "
-                               "byte %llu inside a gzip member",
-                               (unsigned long long)trace_source_file_bytes(s));
-            int rc = report_progress(s, e);
-            if (rc)
-                return rc;
-        }
+        int rc = st->avail_in == 0 ? feed_inflate(s, e) : 0;
+        if (rc)
+            return rc;
         int ret = isal_inflate(st);
         if (ret < 0)
             return isal_error(s, ret, e);
-        if (st->block_state == ISAL_BLOCK_FINISH) {
-            int rc = isal_next_member(s, e);
-            if (rc)
-                return rc;
-        }
+        if (st->block_state == ISAL_BLOCK_FINISH && (rc = next_member(s, e)) != 0)
+            return rc;
     }
-    isal_in_sync(s);
+    in_sync(s);
     *got = want - st->avail_out;
     return 0;
 }
@@ -486,7 +469,7 @@ static int read_gzip(struct trace_source *s, char *dst, size_t cap, size_t *got,
             return inflate_error(s, ret, e);
         }
     }
-    zin_sync(s);
+    in_sync(s);
     *got = want - s->z.avail_out;
     return 0;
 }
@@ -671,13 +654,8 @@ int trace_source_read(struct trace_source *s, char *dst, size_t cap, size_t *got
         int rc = detect(s, e);
         if (rc)
             return rc;
-#ifdef HAVE_ISAL
-        if (s->gzip && s->isal)
-            isal_in_set(s);
-        else
-#endif
         if (s->gzip)
-            zin_set(s);
+            in_set(s);
         if (s->gzip && s->o.read_ahead && (rc = ahead_start(s, e)) != 0)
             return rc;
     }
