@@ -36,7 +36,7 @@ int cli_run(const struct htx_options *opts)
     case HTX_CMD_INFO:
         return cli_info_main(opts);
     case HTX_CMD_REPORT:
-        return summaries_given(opts) ? cli_report_summaries(opts) : cli_report_main(opts);
+        return cli_report_paths(opts);
     case HTX_CMD_SUMMARIZE:
         return cli_summarize_main(opts);
     case HTX_CMD_COUNTERS:

@@ -18,41 +18,6 @@
  * summaries hold, concatenated in rank order, as the report on the traces
  * lays them out (see summaries.h for which). */
 
-/* Counts the entries of dir named *.htxs and the trace files; -1 when dir
- * cannot be read. */
-static int each_entry(const char *dir, size_t *htxs, size_t *traces)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return -1;
-    struct dirent *de;
-    while ((de = readdir(d)) != NULL) {
-        *htxs += str_ends_with(de->d_name, HTXS_SUFFIX);
-        *traces += trace_is_trace_name(de->d_name);
-    }
-    closedir(d);
-    return 0;
-}
-
-bool summaries_given(const struct htx_options *opts)
-{
-    size_t htxs = 0, traces = 0;
-    for (size_t i = 0; i < opts->npaths; i++) {
-        struct stat st;
-        const char *p = opts->paths[i];
-        if (stat(p, &st) != 0)
-            return false;
-        if (S_ISDIR(st.st_mode)) {
-            if (each_entry(p, &htxs, &traces) < 0)
-                return false;
-        } else {
-            htxs += str_ends_with(p, HTXS_SUFFIX);
-            traces += !str_ends_with(p, HTXS_SUFFIX);
-        }
-    }
-    return htxs > 0 && traces == 0;
-}
-
 struct loaded {
     char *file;
     struct htxs_doc doc;
@@ -70,12 +35,15 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The summary files the paths name, sorted within each directory. */
-static int list_files(const struct htx_options *opts, char ***out, size_t *n, struct err *e)
+/* The summary files the paths name, sorted within each directory, and how
+ * many trace files (directory entries, or paths not named *.htxs) are
+ * among them. */
+static int list_files(const struct htx_options *opts, char ***out, size_t *n, size_t *traces,
+                      struct err *e)
 {
     size_t cap = 0;
     *out = NULL;
-    *n = 0;
+    *n = *traces = 0;
     for (size_t i = 0; i < opts->npaths; i++) {
         const char *p = opts->paths[i];
         struct stat st;
@@ -86,6 +54,7 @@ static int list_files(const struct htx_options *opts, char ***out, size_t *n, st
             size_t first = *n;
             struct dirent *de;
             while ((de = readdir(d)) != NULL) {
+                *traces += trace_is_trace_name(de->d_name);
                 if (!str_ends_with(de->d_name, HTXS_SUFFIX))
                     continue;
                 if (VEC_PUSH_SLOT(*out, *n, cap)) {
@@ -102,6 +71,7 @@ static int list_files(const struct htx_options *opts, char ***out, size_t *n, st
             closedir(d);
             qsort(*out + first, *n - first, sizeof **out, cmp_str);
         } else {
+            *traces += !str_ends_with(p, HTXS_SUFFIX);
             if (VEC_PUSH_SLOT(*out, *n, cap) || !((*out)[*n] = strdup(p)))
                 return err_set(e, ERR_NOMEM, "out of memory");
             (*n)++;
@@ -249,15 +219,18 @@ static bool rank_selected(const struct htx_options *opts, int64_t rank)
     return false;
 }
 
-int cli_report_summaries(const struct htx_options *opts)
+static void free_files(char **files, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(files[i]);
+    free(files);
+}
+
+static int report_summaries(const struct htx_options *opts, char **files, size_t nfiles)
 {
     struct err e = {0, ""};
-    char **files;
-    size_t nfiles;
-    int rc = list_files(opts, &files, &nfiles, &e);
-    struct loaded *ld = rc ? NULL : calloc(nfiles ? nfiles : 1, sizeof *ld);
-    if (rc == 0 && !ld)
-        rc = err_set(&e, ERR_NOMEM, "out of memory");
+    struct loaded *ld = calloc(nfiles ? nfiles : 1, sizeof *ld);
+    int rc = ld ? 0 : err_set(&e, ERR_NOMEM, "out of memory");
     if (rc == 0)
         rc = load_all(files, nfiles, ld, &e);
     size_t n = 0;   // the selected ones, moved to the front
@@ -316,8 +289,19 @@ int cli_report_summaries(const struct htx_options *opts)
     for (size_t i = 0; ld && i < nfiles; i++)
         htxs_doc_fini(&ld[i].doc);
     free(ld);
-    for (size_t i = 0; i < nfiles; i++)
-        free(files[i]);
-    free(files);
+    free_files(files, nfiles);
     return rc ? app_fail(&e) : 0;
+}
+
+int cli_report_paths(const struct htx_options *opts)
+{
+    struct err e = {0, ""};
+    char **files;
+    size_t nfiles, traces;
+    int rc = list_files(opts, &files, &nfiles, &traces, &e);
+    if (rc == 0 && nfiles > 0 && traces == 0)
+        return report_summaries(opts, files, nfiles);
+    // Traces, or paths the trace loader reports on.
+    free_files(files, nfiles);
+    return cli_report_main(opts);
 }

@@ -22,11 +22,9 @@ bool summary_has(enum analysis_id id);
 
 int cli_summarize_main(const struct htx_options *opts);
 
-/* Whether the paths name summaries: *.htxs files, or directories with at
- * least one *.htxs and no trace file. */
-bool summaries_given(const struct htx_options *opts);
-
-/* `htx report` over summaries. */
-int cli_report_summaries(const struct htx_options *opts);
+/* `htx report`: over summaries when the paths name only summaries (*.htxs
+ * files, or directories with at least one *.htxs and no trace file), else
+ * over the traces (cli_report_main). */
+int cli_report_paths(const struct htx_options *opts);
 
 #endif
