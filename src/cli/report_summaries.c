@@ -69,7 +69,8 @@ static int list_files(const struct htx_options *opts, char ***out, size_t *n, si
                 snprintf((*out)[(*n)++], len, "%s/%s", p, de->d_name);
             }
             closedir(d);
-            qsort(*out + first, *n - first, sizeof **out, cmp_str);
+            if (*n - first > 1)   // none listed: *out may still be NULL
+                qsort(*out + first, *n - first, sizeof **out, cmp_str);
         } else {
             *traces += !str_ends_with(p, HTXS_SUFFIX);
             if (VEC_PUSH_SLOT(*out, *n, cap) || !((*out)[*n] = strdup(p)))
