@@ -51,7 +51,20 @@ struct half {
     struct table_list lists[SUMMARY_NANALYSES];
     struct err err;
     int rc;
+    uint8_t *pack;   /* the file's events, packed (half 0 only) */
+    size_t pack_len;
 };
+
+static int keep_pack(void *ctx, const char *path, const uint8_t *pack, size_t len, struct err *e)
+{
+    struct half *h = ctx;
+    (void)path;
+    if (!(h->pack = malloc(len ? len : 1)))
+        return err_set(e, ERR_NOMEM, "out of memory");
+    memcpy(h->pack, pack, len);
+    h->pack_len = len;
+    return 0;
+}
 
 /* A pool task: half i. */
 static int make_half(void *ctx, size_t k)
@@ -65,6 +78,10 @@ static int make_half(void *ctx, size_t k)
     if ((h->rc = app_load_opts_init(&lo, &o, &h->err)) < 0)
         return 0;
     lo.threads = 1;
+    if (!h->hta) {   // the events are the same under both semantics: one pack
+        lo.packed = keep_pack;
+        lo.packed_ctx = h;
+    }
     const char *paths[] = {h->path};
     h->m = model_load(paths, 1, &sem, &lo, &h->err);
     if (!h->m) {
@@ -109,12 +126,16 @@ static int summarize_file(const struct htx_options *opts, const char *path, stru
         rank->events = r->complete_events;
         snprintf(rank->path, sizeof rank->path, "%s", r->path);
         htxs_rank_write(w, rank);
+        htxs_begin_section(w, HTXS_EVENTS);
+        htxs_put_bytes(w, h[0].pack, h[0].pack_len);
+        htxs_end_section(w);
         struct htxs_source src;
         rc = htxs_source_of(&src, path, e);
         if (rc == 0)
             htxs_source_write(w, &src);
     }
     for (int k = 0; k < 2; k++) {
+        free(h[k].pack);
         model_free(h[k].m);
         arena_fini(&h[k].arena);
     }

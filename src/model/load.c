@@ -7,8 +7,10 @@
 
 #include "model/build.h"
 #include "trace/discover.h"
+#include "trace/pack.h"
 #include "util/hmap.h"
 #include "util/pool.h"
+#include "util/str.h"
 #include "util/vec.h"
 
 /* One file to load: either a path or an in-memory buffer. */
@@ -70,8 +72,10 @@ static int take_builder(struct rank_model *r, struct rank_builder *b, const char
                         struct err *e)
 {
     r->names = calloc(b->nnames ? b->nnames : 1, sizeof *r->names);
-    r->path = strdup(path);
-    if (!r->names || !r->path)
+    bool packed = b->has_meta && b->meta.source_path[0];
+    r->path = strdup(packed ? b->meta.source_path : path);
+    r->summary_path = packed ? strdup(path) : NULL;
+    if (!r->names || !r->path || (packed && !r->summary_path))
         return err_set(e, ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < b->nnames; i++)
         r->names[i] = (struct proc_name){b->names[i].pid, b->names[i].tid, b->names[i].name,
@@ -142,14 +146,33 @@ static void run_job(struct load_job *j)
         lim_here = l->opts->limits;
     lim_here.read_ahead = l->read_ahead;
     const struct trace_limits *lim = &lim_here;
+    struct trace_pack *pack = NULL;
+    struct trace_sink tee;
+    if (l->opts && l->opts->packed && !str_ends_with(j->path, ".htxs")) {
+        if (!(pack = trace_pack_new(j->path))) {
+            j->rc = err_set(&j->err, ERR_NOMEM, "%s: out of memory", j->path);
+            goto done;
+        }
+        trace_pack_sink(pack, &sink, &tee);
+        sink = tee;
+    }
     if (j->buf)
         j->rc = trace_read_buffer(j->path, j->buf, j->len, &sink, lim, &j->err);
     else
         j->rc = trace_read_file(j->path, &sink, lim, &j->err);
     if (!j->rc && j->b.error)
         j->rc = err_set(&j->err, j->b.error, "%s: out of memory", j->path);
+    if (!j->rc && pack) {
+        const uint8_t *bytes;
+        size_t len;
+        j->rc = trace_pack_finish(pack, &bytes, &len, &j->err);
+        if (!j->rc)
+            j->rc = l->opts->packed(l->opts->packed_ctx, j->path, bytes, len, &j->err);
+    }
+    trace_pack_free(pack);
     if (!j->rc)
         j->rc = finish_in_worker(j, l->sem);
+done:
     pthread_mutex_lock(&l->lock);
     j->bytes_read = j->size;
     j->events = j->rc ? 0 : j->rank.nevents;
@@ -458,6 +481,7 @@ void model_rank_fini(struct rank_model *r)
 {
     free_derived(r);
     free(r->path);
+    free(r->summary_path);
     free(r->events);
     free(r->bw);
     free(r->comm);

@@ -138,7 +138,8 @@ struct thread_index {
 };
 
 struct rank_model {
-    char *path;
+    char *path;                   /* the trace (the one a summary was made from) */
+    char *summary_path;           /* the rank summary it was read from, or NULL */
     int64_t rank;
     enum rank_source rank_source;
     int64_t world_size;           /* -1 when unknown */
@@ -237,6 +238,12 @@ struct load_opts {
     /* Called from loader threads (serialised by a lock); non-zero cancels. */
     int (*progress)(void *ctx, const struct load_progress *p);
     void *progress_ctx;
+    /* When set, each trace file is also packed (trace/pack.h) while it is
+     * read, and the pack handed here, from its loading thread, once the
+     * file has loaded (not for rank summaries, which are packs already).
+     * The pack is borrowed until return; non-zero fails that file. */
+    int (*packed)(void *ctx, const char *path, const uint8_t *pack, size_t len, struct err *e);
+    void *packed_ctx;
 };
 
 /* Loads every trace file named by paths (directories are expanded), builds

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "summary/htxs.h"
+#include "util/htxs.h"
 #include "util/err.h"
 
 #define HTXS_SOURCE_PATH_MAX 4096

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "analysis/table.h"
-#include "summary/htxs.h"
+#include "util/htxs.h"
 #include "summary/source.h"
 #include "util/arena.h"
 #include "util/err.h"

@@ -18,7 +18,8 @@
 
 bool trace_is_trace_name(const char *name)
 {
-    return str_ends_with(name, ".json") || str_ends_with(name, ".json.gz");
+    return str_ends_with(name, ".json") || str_ends_with(name, ".json.gz") ||
+           str_ends_with(name, ".htxs");   // rank summaries read as their traces (trace/pack.h)
 }
 
 static int add_note(struct trace_file_list *l, const char *fmt, ...)
@@ -120,7 +121,7 @@ static int take_entry(struct trace_file_list *out, const char *path, const char 
     struct stat st;
     int rc;
     if (!trace_is_trace_name(name))
-        rc = add_note(out, "%s: skipped (not a .json or .json.gz file)", path);
+        rc = add_note(out, "%s: skipped (not a .json, .json.gz or .htxs file)", path);
     else if (str_ends_with(name, "_with_counters.json") || str_ends_with(name, "_with_counters.json.gz"))
         /* htx counters writes these beside the ranks they copy; taking them
          * would load every rank twice. Name the file to open it. */
@@ -141,9 +142,8 @@ static int expand_dir(struct trace_file_list *out, const char *dir, struct err *
     char **names = NULL;
     size_t n = 0;
     int rc = list_dir(dir, &names, &n, e);
-    size_t taken = 0, summaries = 0;
+    size_t taken = 0;
     for (size_t i = 0; i < n; i++) {
-        summaries += str_ends_with(names[i], ".htxs");   // summary/htxs.h, HTXS_SUFFIX
         if (rc == 0) {
             char *path = join(dir, names[i]);
             rc = path ? take_entry(out, path, names[i], &taken, e)
@@ -153,11 +153,9 @@ static int expand_dir(struct trace_file_list *out, const char *dir, struct err *
         free(names[i]);
     }
     free(names);
-    if (rc == 0 && taken == 0 && summaries)
-        rc = err_set(e, ERR_EMPTY, "%s: rank summaries (.htxs), not traces: htx report reads them; "
-                     "this command needs the traces", dir);
-    else if (rc == 0 && taken == 0)
-        rc = err_set(e, ERR_EMPTY, "%s: no .json or .json.gz trace files in this directory", dir);
+    if (rc == 0 && taken == 0)
+        rc = err_set(e, ERR_EMPTY, "%s: no trace files (.json, .json.gz) or rank summaries (.htxs) "
+                     "in this directory", dir);
     return rc;
 }
 

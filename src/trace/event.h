@@ -89,6 +89,8 @@ struct trace_event {
     bool flow_bind_enclosing;      /* "bp": "e" */
 };
 
+#define TRACE_SOURCE_PATH_MAX 4096
+
 /* Document-level facts found outside traceEvents. */
 struct trace_meta {
     bool has_rank;
@@ -101,6 +103,10 @@ struct trace_meta {
     char display_time_unit[16];
     int device_properties;        /* number of entries in deviceProperties */
     char device_name[128];        /* deviceProperties[0].name, when present */
+    /* Set only when the events come from a pack (trace/pack.h): the path of
+     * the trace it was made from, as given then; the model names the rank
+     * after it, so a summary's rank is the trace's rank. */
+    char source_path[TRACE_SOURCE_PATH_MAX];
 };
 
 /* Malformed elements. An element of traceEvents is passed to sink->event

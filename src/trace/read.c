@@ -1,13 +1,16 @@
 #include "config.h"
 #include "trace/read.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "trace/event.h"
 #include "trace/fields.h"
 #include "trace/meta.h"
+#include "trace/pack.h"
 #include "trace/scan.h"
+#include "util/htxs.h"
 #include "util/memory.h"
 #include "util/str.h"
 
@@ -205,9 +208,45 @@ static int explain_failure(struct trace_source *src, const char *path, int rc, s
     return rc;
 }
 
+/* A rank summary (util/htxs.h) is read as the trace it was made from:
+ * its packed events replayed. */
+static bool is_summary(const void *buf, size_t len)
+{
+    return len >= HTXS_MAGIC_LEN && memcmp(buf, HTXS_MAGIC, HTXS_MAGIC_LEN) == 0;
+}
+
+static int read_summary(const char *name, const struct htxs_doc *doc,
+                        const struct trace_sink *sink, const struct trace_limits *limits,
+                        struct err *e)
+{
+    const struct htxs_section *s = htxs_find(doc, HTXS_EVENTS);
+    if (!s)
+        return err_set(e, ERR_PARSE, "%s: a rank summary without its events", name);
+    return trace_unpack(name, s->data, (size_t)s->len, sink, limits, e);
+}
+
+static bool file_is_summary(const char *path)
+{
+    char head[HTXS_MAGIC_LEN];
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    size_t n = fread(head, 1, sizeof head, f);
+    fclose(f);
+    return is_summary(head, n);
+}
+
 int trace_read_file(const char *path, const struct trace_sink *sink,
                     const struct trace_limits *limits, struct err *e)
 {
+    if (file_is_summary(path)) {
+        struct htxs_doc doc;
+        int rc = htxs_load_file(&doc, path, e);
+        if (rc == 0)
+            rc = read_summary(path, &doc, sink, limits, e);
+        htxs_doc_fini(&doc);
+        return rc;
+    }
     struct trace_source_opts o = source_opts(sink, limits);
     struct trace_source *src = trace_source_open_file(path, &o, e);
     if (!src) {
@@ -225,6 +264,14 @@ int trace_read_buffer(const char *name, const void *buf, size_t len,
                       const struct trace_sink *sink, const struct trace_limits *limits,
                       struct err *e)
 {
+    if (is_summary(buf, len)) {
+        struct htxs_doc doc;
+        int rc = htxs_parse(&doc, buf, len, name, e);
+        if (rc == 0)
+            rc = read_summary(name, &doc, sink, limits, e);
+        htxs_doc_fini(&doc);
+        return rc;
+    }
     struct trace_source_opts o = source_opts(sink, limits);
     struct trace_source *src = trace_source_open_buffer(buf, len, &o, e);
     if (!src) {

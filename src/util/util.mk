@@ -10,4 +10,5 @@ libcore_a_SOURCES += \
 	src/util/json_escape.c src/util/json_escape.h \
 	src/util/outfile.c src/util/outfile.h \
 	src/util/memory.c src/util/memory.h \
-	src/util/str.h src/util/pool.c src/util/pool.h
+	src/util/str.h src/util/pool.c src/util/pool.h \
+	src/util/htxs.c src/util/htxs.h

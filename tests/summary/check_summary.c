@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "summary/htxs.h"
+#include "util/htxs.h"
 #include "summary/shard.h"
 #include "summary/source.h"
 #include "summary/write.h"

@@ -283,7 +283,7 @@ START_TEST(discover_should_list_trace_files_sorted)
     ck_assert_ptr_nonnull(strstr(l.files[0].path, "/rank-0.json.gz"));
     ck_assert_ptr_nonnull(strstr(l.files[1].path, "/rank-1.json"));
     ck_assert_uint_eq(l.files[1].size, 2);
-    ck_assert_ptr_nonnull(strstr(l.notes, "notes.txt: skipped (not a .json or .json.gz file)"));
+    ck_assert_ptr_nonnull(strstr(l.notes, "notes.txt: skipped (not a .json, .json.gz or .htxs file)"));
     ck_assert_ptr_nonnull(strstr(l.notes, "sub.json: skipped (a directory)"));
     ck_assert_ptr_nonnull(strstr(l.notes, "fifo.json: skipped (a FIFO)"));
     ck_assert_ptr_nonnull(strstr(l.notes, "rank-0_with_counters.json.gz: skipped (written by htx counters)"));
@@ -325,7 +325,7 @@ START_TEST(discover_should_name_missing_and_empty_paths)
     touch(&t, "readme.md");
     paths[0] = t.path;
     ck_assert_int_eq(trace_discover(paths, 1, &l, &e), ERR_EMPTY);
-    ck_assert_ptr_nonnull(strstr(e.msg, "no .json or .json.gz trace files"));
+    ck_assert_ptr_nonnull(strstr(e.msg, "no trace files (.json, .json.gz) or rank summaries"));
     tmpdir_remove(&t);
     ck_assert_int_eq(trace_discover(paths, 0, &l, &e), ERR_USAGE);
 }

@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "summary/htxs.h"
+#include "util/htxs.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
-#ifndef HTX_SUMMARY_HTXS_H
-#define HTX_SUMMARY_HTXS_H
+#ifndef HTX_UTIL_HTXS_H
+#define HTX_UTIL_HTXS_H
 
 /* The container of a rank summary file (rank-NNNNN.htxs, issue 12).
  *
@@ -35,6 +35,7 @@ enum htxs_kind {
     HTXS_SOURCE = 1, /* struct htxs_source: the trace this summary was made from */
     HTXS_RANK = 2,   /* struct htxs_rank: the rank and its report "inputs" record */
     HTXS_TABLES = 3, /* one analysis' result tables under one semantics (summary/tables.h) */
+    HTXS_EVENTS = 4, /* the rank's events, packed (trace/pack.h): what the trace reader read */
 };
 
 /* Writer: an in-memory buffer that grows; any failure is sticky and reported

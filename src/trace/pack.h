@@ -1,0 +1,56 @@
+#ifndef HTX_TRACE_PACK_H
+#define HTX_TRACE_PACK_H
+
+/* A packed trace: what the reader handed its sink (every trace_event,
+ * warning and the metadata, field by field), recorded compactly and
+ * deflated, so that replaying it into a sink gives that sink exactly the
+ * calls reading the trace gave. The model built from a pack is therefore
+ * the model of the trace, under either semantics, and so is every analysis
+ * on it: this is how a rank summary (issue 12, the HTXS_EVENTS section of
+ * util/htxs.h) and the cache answer everything the trace answers.
+ *
+ * Layout of a pack (little-endian):
+ *   u32 version | u64 raw length | u32 source path length | source path |
+ *   zlib stream of the raw records
+ * Raw records, each an op byte: 1 event, 2 warning, 3 metadata, 0 end.
+ * Integers are LEB128 varints (signed ones zigzag'd, times and correlations
+ * as deltas from the previous event's), strings go through a dictionary
+ * (a reference to an earlier string, or the next id followed by the bytes),
+ * and a float time's double is stored only when it is not ns / 1000. */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace/event.h"
+#include "util/err.h"
+
+#define TRACE_PACK_VERSION 1
+/* The source path is the trace's path as given when it was packed. */
+#define TRACE_PACK_PATH_MAX TRACE_SOURCE_PATH_MAX
+
+struct trace_pack;
+
+/* A recorder for the file at source_path (recorded in the pack). NULL when
+ * out of memory. */
+struct trace_pack *trace_pack_new(const char *source_path);
+void trace_pack_free(struct trace_pack *p);
+/* A sink that records each call, then makes the same call on next (which
+ * must outlive out's use). */
+void trace_pack_sink(struct trace_pack *p, const struct trace_sink *next, struct trace_sink *out);
+/* Ends the recording; *out and *len are the pack, owned by p. ERR_NOMEM, or
+ * the first error met while recording. */
+int trace_pack_finish(struct trace_pack *p, const uint8_t **out, size_t *len, struct err *e);
+
+/* Replays a pack into sink, as trace_read_buffer reads a trace: name is used
+ * in messages; the pack is hostile input (every length, id and varint is
+ * checked; ERR_PARSE naming what is wrong). limits->max_uncompressed bounds
+ * the raw records; progress is reported in bytes of the pack. Borrows
+ * everything until return. */
+int trace_unpack(const char *name, const void *pack, size_t len, const struct trace_sink *sink,
+                 const struct trace_limits *limits, struct err *e);
+
+/* The source path recorded in a pack (not NUL-terminated), or NULL when the
+ * header is malformed. */
+const char *trace_pack_source(const void *pack, size_t len, size_t *path_len);
+
+#endif
