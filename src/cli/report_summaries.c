@@ -54,7 +54,7 @@ static int list_files(const struct htx_options *opts, char ***out, size_t *n, si
             size_t first = *n;
             struct dirent *de;
             while ((de = readdir(d)) != NULL) {
-                *traces += trace_is_trace_name(de->d_name);
+                *traces += trace_is_trace_name(de->d_name) && !str_ends_with(de->d_name, HTXS_SUFFIX);
                 if (!str_ends_with(de->d_name, HTXS_SUFFIX))
                     continue;
                 if (VEC_PUSH_SLOT(*out, *n, cap)) {
@@ -247,23 +247,15 @@ static int report_summaries(const struct htx_options *opts, char **files, size_t
     arena_init(&a, 1 << 20);
     struct table_list lists[ANALYSIS_COUNT];
     size_t nlists = 0;
-    char missing[512] = "";
     size_t count;
     const struct analysis_info *all = analysis_list(&count);
     for (size_t i = 0; rc == 0 && i < count; i++) {
         if (!opts->analyses[all[i].id])
             continue;
-        if (!summary_has(all[i].id)) {
-            size_t len = strlen(missing);
-            snprintf(missing + len, sizeof missing - len, "%s%s", len ? ", " : "", all[i].name);
-            continue;
-        }
         memset(&lists[nlists], 0, sizeof lists[nlists]);
         rc = gather(ld, n, opts->semantics == SEMANTICS_HTA, all[i].id, &a, &lists[nlists], &e);
         nlists++;
     }
-    if (rc == 0 && missing[0])
-        app_warn("not in the summaries: %s (htx report on the traces has them)", missing);
     struct report_input *in = rc ? NULL : calloc(n ? n : 1, sizeof *in);
     if (rc == 0 && !in)
         rc = err_set(&e, ERR_NOMEM, "out of memory");
@@ -300,7 +292,10 @@ int cli_report_paths(const struct htx_options *opts)
     char **files;
     size_t nfiles, traces;
     int rc = list_files(opts, &files, &nfiles, &traces, &e);
-    if (rc == 0 && nfiles > 0 && traces == 0)
+    bool in_tables = true;
+    for (size_t i = 0; i < ANALYSIS_COUNT; i++)
+        in_tables &= !opts->analyses[i] || summary_has((enum analysis_id)i);
+    if (rc == 0 && nfiles > 0 && traces == 0 && in_tables)
         return report_summaries(opts, files, nfiles);
     // Traces, or paths the trace loader reports on.
     free_files(files, nfiles);

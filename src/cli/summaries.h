@@ -7,14 +7,15 @@
 #include "app/options.h"
 #include "summary/tables.h"
 
-/* Per-rank summaries (issue 12): `htx summarize` makes them, `htx report`
- * reads a directory of them as it reads traces.
+/* Per-rank summaries (issue 12): `htx summarize` makes them; every command
+ * reads them as the traces they were made from (their packed events,
+ * trace/pack.h), so every analysis is answered exactly.
  *
- * What a summary answers (v1): the analyses whose tables, for a job, are
- * the concatenation of each rank's alone (measured on ../shared and the
- * generated jobs): temporal, idle and overlap, under both semantics. The
- * others (kernels, launch, annotations, ...) need a cross-rank reduce or
- * the events; report says they are not in the summaries. */
+ * A summary also holds, under both semantics, the result tables of the
+ * analyses whose job tables are the concatenation of each rank's alone
+ * (measured on ../shared and the generated jobs): temporal, idle and
+ * overlap. A report asking only for those reads the tables and no event,
+ * which is what lets it run over a job too big to load on one machine. */
 
 #define SUMMARY_NANALYSES 3
 extern const enum analysis_id summary_analyses[SUMMARY_NANALYSES];
@@ -22,9 +23,10 @@ bool summary_has(enum analysis_id id);
 
 int cli_summarize_main(const struct htx_options *opts);
 
-/* `htx report`: over summaries when the paths name only summaries (*.htxs
- * files, or directories with at least one *.htxs and no trace file), else
- * over the traces (cli_report_main). */
+/* `htx report`: from the summaries' tables when the paths name only
+ * summaries (*.htxs files, or directories with at least one *.htxs and no
+ * trace file) and every analysis asked for is in the tables; otherwise by
+ * loading (cli_report_main), which reads summaries as their traces. */
 int cli_report_paths(const struct htx_options *opts);
 
 #endif
