@@ -11,7 +11,9 @@
 
 #include "app/format.h"
 #include "app/options.h"
+#include "util/htxs.h"
 #include "util/memory.h"
+#include "util/str.h"
 
 /* Messages quote file names from directory listings and trace metadata:
  * their control characters are escaped as on stdout, so a hostile name
@@ -99,6 +101,18 @@ int app_load_opts_init(struct load_opts *lo, const struct htx_options *opts, str
     return 0;
 }
 
+int app_refuse_failed_summaries(const struct model *m, struct err *e)
+{
+    for (size_t i = 0; i < m->nfailed; i++) {
+        const struct failed_file *f = &m->failed[i];
+        if (str_ends_with(f->path, HTXS_SUFFIX))
+            return err_set(e, ERR_PARSE, "%s%s%s (summarize that rank again)",
+                           strstr(f->message, f->path) ? "" : f->path,
+                           strstr(f->message, f->path) ? "" : ": ", f->message);
+    }
+    return 0;
+}
+
 static struct model *load(const struct htx_options *opts, const struct semantics *sem,
                           struct err *e)
 {
@@ -108,6 +122,10 @@ static struct model *load(const struct htx_options *opts, const struct semantics
     struct model *m = model_load(opts->paths, opts->npaths, sem, &lo, e);
     if (!m)
         return NULL;
+    if (app_refuse_failed_summaries(m, e)) {
+        model_free(m);
+        return NULL;
+    }
     warn_notes(m->notes);
     for (size_t i = 0; i < m->nfailed; i++) {
         const struct failed_file *f = &m->failed[i];

@@ -34,6 +34,11 @@ int app_load_opts_init(struct load_opts *lo, const struct htx_options *opts, str
  * selection is wrong. Caller owns the model (model_free). */
 struct model *app_open(const struct htx_options *opts, struct err *e);
 
+/* A rank summary that failed to load fails the command (a broken trace is
+ * skipped with a warning, but a summary was made to be complete): ERR_PARSE
+ * naming it, or 0. */
+int app_refuse_failed_summaries(const struct model *m, struct err *e);
+
 /* Output collected in memory and written to stdout only on success. */
 struct app_out {
     FILE *f;

@@ -60,7 +60,7 @@ static int load_side(const struct htx_options *opts, const struct semantics *sem
     if (app_load_opts_init(&lo, opts, &e) < 0)
         return fail(s->label, &e);
     s->m = model_load(&s->path, 1, sem, &lo, &e);
-    if (!s->m)
+    if (!s->m || app_refuse_failed_summaries(s->m, &e))
         return fail(s->label, &e);
     warn_side(s);
     return 0;

@@ -9,7 +9,7 @@
 
 #include "app/session.h"
 #include "cli/commands.h"
-#include "summary/source.h"
+#include "util/htxs_source.h"
 #include "trace/discover.h"
 #include "util/str.h"
 #include "util/vec.h"
@@ -95,7 +95,7 @@ static int load_all(char **files, size_t n, struct loaded *l, struct err *e)
             rc = htxs_source_read(&src, &l[i].doc, files[i], e);
         if (rc)
             return rc;
-        if (htxs_source_check(&src) == HTXS_STALE)
+        if (htxs_source_check(&src, false) == HTXS_STALE)
             app_warn("%s: stale: %s changed since the summary was made (htx summarize again)",
                      files[i], src.path);
     }

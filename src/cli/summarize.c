@@ -9,7 +9,7 @@
 
 #include "app/session.h"
 #include "summary/shard.h"
-#include "summary/source.h"
+#include "util/htxs_source.h"
 #include "summary/write.h"
 #include "trace/discover.h"
 #include "util/pool.h"

@@ -75,6 +75,7 @@ static int take_builder(struct rank_model *r, struct rank_builder *b, const char
     bool packed = b->has_meta && b->meta.source_path[0];
     r->path = strdup(packed ? b->meta.source_path : path);
     r->summary_path = packed ? strdup(path) : NULL;
+    r->summary_stale = packed && b->meta.source_state == TRACE_SOURCE_STALE;
     if (!r->names || !r->path || (packed && !r->summary_path))
         return err_set(e, ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < b->nnames; i++)
@@ -395,6 +396,20 @@ static struct model *load_jobs(struct load_job *jobs, size_t njobs, const struct
     return m;
 }
 
+/* A summary whose trace changed since is still read (the trace may be the
+ * one that is wrong), but named among the notes. */
+static int add_stale_notes(const struct model *m, struct trace_file_list *files)
+{
+    for (size_t i = 0; i < m->nranks; i++) {
+        const struct rank_model *r = &m->ranks[i];
+        if (r->summary_stale &&
+            trace_file_list_note(files, "%s: stale: %s changed since the summary was made "
+                                 "(htx summarize again)", r->summary_path, r->path))
+            return ERR_NOMEM;
+    }
+    return 0;
+}
+
 struct model *model_load(const char *const *paths, size_t npaths, const struct semantics *sem,
                          const struct load_opts *opts, struct err *e)
 {
@@ -420,6 +435,11 @@ struct model *model_load(const char *const *paths, size_t npaths, const struct s
         jobs[i].size = files.files[i].size;
     }
     struct model *m = load_jobs(jobs, files.count, sem, opts, e);
+    if (m && add_stale_notes(m, &files)) {
+        model_free(m);
+        m = NULL;
+        err_set(e, ERR_NOMEM, "out of memory");
+    }
     if (m && files.notes && files.notes_len)
         m->notes = strndup(files.notes, files.notes_len);
     free(jobs);

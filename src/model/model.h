@@ -140,6 +140,7 @@ struct thread_index {
 struct rank_model {
     char *path;                   /* the trace (the one a summary was made from) */
     char *summary_path;           /* the rank summary it was read from, or NULL */
+    bool summary_stale;           /* ... and path changed since it was made */
     int64_t rank;
     enum rank_source rank_source;
     int64_t world_size;           /* -1 when unknown */

@@ -1,8 +1,7 @@
-# summary layer (issue 12): what a rank summary holds besides its events
-# (source record, result tables, shards), below cli and ui; the container
-# itself is util/htxs (the trace layer reads its events section).
+# summary layer (issue 12): the result tables a rank summary holds and the
+# shards of the map, below cli and ui; the container and its source record
+# are util/htxs and util/htxs_source (the trace layer reads summaries).
 libcore_a_SOURCES += \
-	src/summary/source.c src/summary/source.h \
 	src/summary/shard.c src/summary/shard.h \
 	src/summary/write.c src/summary/write.h \
 	src/summary/tables.c src/summary/tables.h

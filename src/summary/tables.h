@@ -12,7 +12,7 @@
 
 #include "analysis/table.h"
 #include "util/htxs.h"
-#include "summary/source.h"
+#include "util/htxs_source.h"
 #include "util/arena.h"
 #include "util/err.h"
 

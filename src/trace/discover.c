@@ -22,10 +22,7 @@ bool trace_is_trace_name(const char *name)
            str_ends_with(name, ".htxs");   // rank summaries read as their traces (trace/pack.h)
 }
 
-static int add_note(struct trace_file_list *l, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static int add_note(struct trace_file_list *l, const char *fmt, ...)
+int trace_file_list_note(struct trace_file_list *l, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -121,15 +118,15 @@ static int take_entry(struct trace_file_list *out, const char *path, const char 
     struct stat st;
     int rc;
     if (!trace_is_trace_name(name))
-        rc = add_note(out, "%s: skipped (not a .json, .json.gz or .htxs file)", path);
+        rc = trace_file_list_note(out, "%s: skipped (not a .json, .json.gz or .htxs file)", path);
     else if (str_ends_with(name, "_with_counters.json") || str_ends_with(name, "_with_counters.json.gz"))
         /* htx counters writes these beside the ranks they copy; taking them
          * would load every rank twice. Name the file to open it. */
-        rc = add_note(out, "%s: skipped (written by htx counters)", path);
+        rc = trace_file_list_note(out, "%s: skipped (written by htx counters)", path);
     else if (stat(path, &st) != 0)
-        rc = add_note(out, "%s: skipped (%s)", path, strerror(errno));
+        rc = trace_file_list_note(out, "%s: skipped (%s)", path, strerror(errno));
     else if (!S_ISREG(st.st_mode))
-        rc = add_note(out, "%s: skipped (%s)", path, kind_of(st.st_mode));
+        rc = trace_file_list_note(out, "%s: skipped (%s)", path, kind_of(st.st_mode));
     else {
         (*taken)++;
         return add_file(out, path, (uint64_t)st.st_size, e);

@@ -23,14 +23,18 @@ struct trace_file_list {
 };
 
 /* Expands each path: a directory contributes every regular file whose name
- * ends in .json or .json.gz (sorted by name, not recursive), a file is taken
+ * ends in .json, .json.gz or .htxs (a rank summary, read as the trace it was
+ * made from; sorted by name, not recursive), a file is taken
  * as it is. Missing paths, unreadable directories, FIFOs and devices are
  * errors naming the path. Caller owns the list; free with trace_file_list_fini. */
 int trace_discover(const char *const *paths, size_t npaths, struct trace_file_list *out,
                    struct err *e);
 void trace_file_list_fini(struct trace_file_list *l);
+/* Adds a line to the notes: 0, or ERR_NOMEM. */
+int trace_file_list_note(struct trace_file_list *l, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
-/* Whether a directory entry's name is a trace's: *.json or *.json.gz. */
+/* Whether a directory entry's name is a trace's: *.json, *.json.gz, *.htxs. */
 bool trace_is_trace_name(const char *name);
 
 /* A rank number written in a file name: "rank-3", "rank3", "rank_3" (case

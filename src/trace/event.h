@@ -91,6 +91,14 @@ struct trace_event {
 
 #define TRACE_SOURCE_PATH_MAX 4096
 
+/* Whether the trace a summary was made from still is what it was. */
+enum trace_source_state {
+    TRACE_SOURCE_NONE = 0,     /* not read from a summary */
+    TRACE_SOURCE_FRESH,        /* same size and mtime */
+    TRACE_SOURCE_STALE,        /* changed since */
+    TRACE_SOURCE_UNREACHABLE,  /* not readable from here (summaries moved) */
+};
+
 /* Document-level facts found outside traceEvents. */
 struct trace_meta {
     bool has_rank;
@@ -107,6 +115,7 @@ struct trace_meta {
      * the trace it was made from, as given then; the model names the rank
      * after it, so a summary's rank is the trace's rank. */
     char source_path[TRACE_SOURCE_PATH_MAX];
+    enum trace_source_state source_state;
 };
 
 /* Malformed elements. An element of traceEvents is passed to sink->event

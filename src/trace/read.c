@@ -11,6 +11,7 @@
 #include "trace/pack.h"
 #include "trace/scan.h"
 #include "util/htxs.h"
+#include "util/htxs_source.h"
 #include "util/memory.h"
 #include "util/str.h"
 
@@ -215,6 +216,51 @@ static bool is_summary(const void *buf, size_t len)
     return len >= HTXS_MAGIC_LEN && memcmp(buf, HTXS_MAGIC, HTXS_MAGIC_LEN) == 0;
 }
 
+/* Passes every call on, adding the summary's source state to the metadata. */
+struct source_tap {
+    struct trace_sink next;
+    enum trace_source_state state;
+};
+
+static int tap_event(void *ctx, const struct trace_event *ev, struct err *e)
+{
+    struct source_tap *t = ctx;
+    return t->next.event(t->next.ctx, ev, e);
+}
+
+static void tap_warning(void *ctx, const struct trace_warning *w)
+{
+    struct source_tap *t = ctx;
+    if (t->next.warning)
+        t->next.warning(t->next.ctx, w);
+}
+
+static int tap_meta(void *ctx, const struct trace_meta *m, struct err *e)
+{
+    struct source_tap *t = ctx;
+    struct trace_meta copy = *m;
+    copy.source_state = t->state;
+    return t->next.meta ? t->next.meta(t->next.ctx, &copy, e) : 0;
+}
+
+static int tap_progress(void *ctx, uint64_t bytes)
+{
+    struct source_tap *t = ctx;
+    return t->next.progress ? t->next.progress(t->next.ctx, bytes) : 0;
+}
+
+static enum trace_source_state source_state(const struct htxs_doc *doc, const char *name)
+{
+    struct htxs_source src;
+    if (htxs_source_read(&src, doc, name, NULL) != 0)
+        return TRACE_SOURCE_UNREACHABLE;
+    switch (htxs_source_check(&src, false)) {
+    case HTXS_FRESH: return TRACE_SOURCE_FRESH;
+    case HTXS_STALE: return TRACE_SOURCE_STALE;
+    default: return TRACE_SOURCE_UNREACHABLE;
+    }
+}
+
 static int read_summary(const char *name, const struct htxs_doc *doc,
                         const struct trace_sink *sink, const struct trace_limits *limits,
                         struct err *e)
@@ -222,7 +268,9 @@ static int read_summary(const char *name, const struct htxs_doc *doc,
     const struct htxs_section *s = htxs_find(doc, HTXS_EVENTS);
     if (!s)
         return err_set(e, ERR_PARSE, "%s: a rank summary without its events", name);
-    return trace_unpack(name, s->data, (size_t)s->len, sink, limits, e);
+    struct source_tap tap = {*sink, source_state(doc, name)};
+    struct trace_sink tapped = {&tap, tap_event, tap_warning, tap_meta, tap_progress};
+    return trace_unpack(name, s->data, (size_t)s->len, &tapped, limits, e);
 }
 
 static bool file_is_summary(const char *path)

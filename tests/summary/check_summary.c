@@ -8,7 +8,7 @@
 
 #include "util/htxs.h"
 #include "summary/shard.h"
-#include "summary/source.h"
+#include "util/htxs_source.h"
 #include "summary/write.h"
 
 /* A small summary: a source record, a section of a kind this reader does not

@@ -1,7 +1,9 @@
 #!/bin/bash
 # htx summarize (issue 12): a report made from per-rank summaries is byte for
-# byte the report made from the traces (for what summaries hold: temporal,
-# idle, overlap; both semantics; json, csv and text), however the map ran:
+# byte the report made from the traces, for every analysis (the summaries'
+# packed events) and for the analyses read from their tables alone
+# (temporal, idle, overlap), under both semantics, in json, csv and text;
+# so are diff --report, info and the TUI's screens; however the map ran:
 # one process, --shard, xargs -P or GNU parallel. Stale, duplicate, corrupt
 # and existing summaries are named.
 . "$(dirname "$0")/../lib.sh"
@@ -9,24 +11,37 @@ keep_going=1
 
 gen=$HTX_BUILDDIR/tests/gen/htx-gen
 [ -x "$gen" ] || fail "$gen is not built"
-what=--analysis=temporal,idle,overlap
+what=--analysis=temporal,idle,overlap   # the analyses the tables answer
 
-# same_report TRACES SUMMARIES [OPTIONS]: every format and semantics agree.
+# same_output TRACES SUMMARIES COMMAND...: the command prints the same
+# stdout and stderr on both.
+same_output() {
+    local traces=$1 sums=$2
+    shift 2
+    "$HTX" "$@" "$traces" >"$tmp/t.out" 2>"$tmp/t.err"
+    local trc=$?
+    "$HTX" "$@" "$sums" >"$tmp/s.out" 2>"$tmp/s.err"
+    local src=$?
+    [ "$trc" = "$src" ] || fail "$*: exit $src on the summaries of $traces, $trc on the traces: $(head -3 "$tmp/s.err")"
+    cmp -s "$tmp/t.out" "$tmp/s.out" ||
+        fail "$*: the output from the summaries of $traces differs: $(diff "$tmp/t.out" "$tmp/s.out" | head -5)"
+    cmp -s "$tmp/t.err" "$tmp/s.err" ||
+        fail "$*: the messages from the summaries of $traces differ: $(diff "$tmp/t.err" "$tmp/s.err" | head -5)"
+}
+
+# same_report TRACES SUMMARIES [OPTIONS]: every format and semantics agree,
+# with every analysis and with the tables' analyses only.
 same_report() {
     local traces=$1 sums=$2 sem fmt
     shift 2
     for sem in htx hta; do
         for fmt in json csv text; do
-            "$HTX" report --format=$fmt --semantics=$sem $what "$@" "$traces" >"$tmp/t.out" 2>/dev/null ||
-                fail "report on $traces failed"
-            if ! "$HTX" report --format=$fmt --semantics=$sem $what "$@" "$sums" >"$tmp/s.out" 2>"$tmp/s.err"; then
-                fail "report on the summaries of $traces failed: $(cat "$tmp/s.err")"
-                continue
-            fi
-            cmp -s "$tmp/t.out" "$tmp/s.out" ||
-                fail "$traces $sem $fmt $*: the report from summaries differs: $(diff "$tmp/t.out" "$tmp/s.out" | head -5)"
+            same_output "$traces" "$sums" report --format=$fmt --semantics=$sem $what "$@"
         done
+        same_output "$traces" "$sums" report --format=json --semantics=$sem "$@"
     done
+    same_output "$traces" "$sums" report --format=text "$@"
+    same_output "$traces" "$sums" info --format=json "$@"
 }
 
 # Generated jobs: a DDP job (gzip and plain ranks), and a collectives job
@@ -41,14 +56,36 @@ for job in ddp coll; do
 done
 same_report ddp sum-ddp --rank=1,3
 
-# The real multi-rank sets of ../shared, when present.
-if [ -d "$HTX_SHARED/traces/two_ranks" ]; then
-    cp -r "$HTX_SHARED/traces/two_ranks" shared2
-    expect 0 "$HTX" summarize -o sum-shared2 shared2
-    same_report shared2 sum-shared2
+# Every set of real traces in ../shared, when present, and diff --report
+# between the summaries of a pair.
+if [ -d "$HTX_SHARED/traces" ]; then
+    for set in $(cd "$HTX_SHARED/traces" && find . -name '*.json.gz' | xargs -n1 dirname | sort -u); do
+        name=shared-$(echo "${set#./}" | tr / -)
+        cp -r "$HTX_SHARED/traces/$set" "$name"
+        expect 0 "$HTX" summarize -o "sum-$name" "$name"
+        same_report "$name" "sum-$name"
+    done
+    for pair in diff diff_small; do
+        for sem in htx hta; do
+            "$HTX" diff --report --format=json --semantics=$sem "shared-$pair-control" "shared-$pair-test" >"$tmp/t.out" 2>&1 ||
+                fail "diff --report on $pair failed"
+            "$HTX" diff --report --format=json --semantics=$sem "sum-shared-$pair-control" "sum-shared-$pair-test" >"$tmp/s.out" 2>&1 ||
+                fail "diff --report on the summaries of $pair failed: $(head -3 "$tmp/s.out")"
+            cmp -s "$tmp/t.out" "$tmp/s.out" || fail "diff --report $pair $sem differs on summaries"
+        done
+    done
 else
-    echo "summarize.sh: ../shared/traces absent, real traces skipped"
+    echo "summarize.sh: $HTX_SHARED/traces absent: the real traces are skipped"
 fi
+
+# The TUI on summaries draws what it draws on the traces (every view but the
+# title line, which names the path given).
+printf '1\n2\n3\n4\n5\n6\n7\nR\nC\nq\n' >keys
+for where in coll sum-coll; do
+    expect 0 "$HTX" --script=keys --dump-screen="screen-$where" --size=40x140 "$where"
+done
+cmp -s <(tail -n +2 screen-coll) <(tail -n +2 screen-sum-coll) ||
+    fail "the TUI on summaries differs: $(diff screen-coll screen-sum-coll | head -5)"
 
 # The map under existing engines: shards, xargs -P and GNU parallel give the
 # same summaries, byte for byte, as one process.
@@ -86,9 +123,13 @@ rm sum-ddp/copy-of-2.htxs
 head -c 100 sum-ddp/rank-00001.htxs >"$tmp/cut.htxs"
 mkdir cut && cp sum-ddp/rank-00000.htxs "$tmp/cut.htxs" cut/
 expect 1 "$HTX" report "$what" cut && has err "cut.htxs"
+expect 1 "$HTX" report cut && has err "cut.htxs: truncated summary"
+printf 'HTXSUMM\0\011\0' | cat - <(tail -c +11 sum-ddp/rank-00001.htxs) >cut/cut.htxs
+expect 1 "$HTX" info cut && has err "cut.htxs"
 sleep 1
 printf ' ' >>ddp/rank-0.pt.trace.json.gz
 expect 0 "$HTX" report "$what" sum-ddp && has err "stale"
-expect 0 "$HTX" report sum-ddp && has err "not in the summaries: kernels"
-expect 1 "$HTX" info sum-ddp && has err "rank summaries (.htxs), not traces: htx report reads them"
+expect 0 "$HTX" report sum-ddp && has err "sum-ddp/rank-00000.htxs: stale: ddp/rank-0.pt.trace.json.gz changed"
+mkdir moved && cp sum-ddp/* moved/ && rm -r ddp
+expect 0 "$HTX" report moved && empty err
 finish

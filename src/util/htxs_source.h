@@ -1,11 +1,12 @@
-#ifndef HTX_SUMMARY_SOURCE_H
-#define HTX_SUMMARY_SOURCE_H
+#ifndef HTX_UTIL_HTXS_SOURCE_H
+#define HTX_UTIL_HTXS_SOURCE_H
 
 /* The source record of a summary (section HTXS_SOURCE): which trace it was
  * made from, so that a summary whose trace changed is detected as stale
  * without reading the whole trace: size, mtime and a hash of the first and
  * the last MiB (FNV-1a 64, enough to notice a rewrite; not a security hash). */
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "util/htxs.h"
@@ -33,7 +34,9 @@ enum htxs_freshness {
     HTXS_UNREACHABLE = 2, /* the trace cannot be read from here */
 };
 
-/* Compares the recorded source with the file at its path now. */
-enum htxs_freshness htxs_source_check(const struct htxs_source *recorded);
+/* Compares the recorded source with the file at its path now: its size and
+ * mtime, and when deep also the hashes (2 MiB read; a rewrite keeping size
+ * and mtime is rare, but a cache must not trust one). */
+enum htxs_freshness htxs_source_check(const struct htxs_source *recorded, bool deep);
 
 #endif

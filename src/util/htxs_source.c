@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "summary/source.h"
+#include "util/htxs_source.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -88,8 +88,16 @@ int htxs_source_read(struct htxs_source *src, const struct htxs_doc *doc, const 
     return 0;
 }
 
-enum htxs_freshness htxs_source_check(const struct htxs_source *recorded)
+enum htxs_freshness htxs_source_check(const struct htxs_source *recorded, bool deep)
 {
+    struct stat st;
+    if (stat(recorded->path, &st) != 0)
+        return HTXS_UNREACHABLE;
+    if ((int64_t)st.st_size != recorded->size ||
+        (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec != recorded->mtime_ns)
+        return HTXS_STALE;
+    if (!deep)
+        return HTXS_FRESH;
     struct htxs_source now;
     if (htxs_source_of(&now, recorded->path, NULL) != 0)
         return HTXS_UNREACHABLE;
