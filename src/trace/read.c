@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "trace/event.h"
 #include "trace/fields.h"
@@ -273,9 +274,14 @@ static int read_summary(const char *name, const struct htxs_doc *doc,
     return trace_unpack(name, s->data, (size_t)s->len, &tapped, limits, e);
 }
 
+/* Peeks at a regular file only: a FIFO would block here, and the trace
+ * source names what else it is. */
 static bool file_is_summary(const char *path)
 {
     char head[HTXS_MAGIC_LEN];
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
     FILE *f = fopen(path, "rb");
     if (!f)
         return false;

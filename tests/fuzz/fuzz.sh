@@ -131,6 +131,7 @@ run() {
     shift 2
     harness_obj=$(compile "tests/fuzz/fuzz_$target.c")
     [ "$target" = text ] && extra=$ui_objs
+    [ "$target" = reader ] && extra=$(compile tests/trace/event_log.c)
     # shellcheck disable=SC2086
     $CC -fsanitize=fuzzer,address,undefined $harness_obj $common_obj $extra $core_objs \
         -o "$out/fuzz_$target" $(pkg-config --libs libcjson zlib) $isal_libs -lm -pthread

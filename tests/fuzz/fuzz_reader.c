@@ -8,13 +8,47 @@
 #include "trace/event.h"
 #include "trace/fields.h"
 #include "trace/jstring.h"
+#include "trace/pack.h"
+#include "../trace/event_log.h"
 
 /* The reader alone (scanner, field parser, string decoder), without the
  * model or gzip variants, so it runs thousands of inputs a second: the
  * input is one trace document read with the default and a tiny scan buffer
  * (which must agree) and under tight limits; then the same bytes as a single
  * traceEvents element through the fast field parser and, when that declines,
- * cJSON, and as a string body through the decoder. */
+ * cJSON, and as a string body through the decoder. A document that reads
+ * is also packed (trace/pack.h): the replay must give the same calls, and
+ * the pack with one byte changed must replay or fail cleanly. */
+
+static void check_pack(const uint8_t *data, size_t size, uint64_t h)
+{
+    struct trace_pack *p = trace_pack_new("fuzz.json");
+    CHECK(p != NULL);
+    struct event_log read_log, replay_log;
+    struct trace_sink read_sink = event_log_sink(&read_log), tee;
+    trace_pack_sink(p, &read_sink, &tee);
+    struct err e = {0, ""};
+    if (trace_read_buffer("fuzz", data, size, &tee, NULL, &e) == 0 && !read_log.failed) {
+        const uint8_t *pack;
+        size_t len;
+        CHECK(trace_pack_finish(p, &pack, &len, &e) == 0);
+        struct trace_sink replay_sink = event_log_sink(&replay_log);
+        CHECK(trace_unpack("pack", pack, len, &replay_sink, NULL, &e) == 0);
+        CHECK(replay_log.len == read_log.len &&
+              (read_log.len == 0 || memcmp(replay_log.text, read_log.text, read_log.len) == 0));
+        event_log_fini(&replay_log);
+        uint8_t *damaged = malloc(len);
+        CHECK(damaged != NULL);
+        memcpy(damaged, pack, len);
+        damaged[h % len] ^= (uint8_t)(1u << ((h >> 8) % 8));
+        replay_sink = event_log_sink(&replay_log);
+        (void)trace_unpack("pack", damaged, len, &replay_sink, NULL, &e);
+        event_log_fini(&replay_log);
+        free(damaged);
+    }
+    event_log_fini(&read_log);
+    trace_pack_free(p);
+}
 
 static void check_element(const char *text, size_t len, uint64_t h)
 {
@@ -89,5 +123,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         CHECK(d.rc != 0);
     check_element((const char *)data, size, h);
     check_string((const char *)data, size);
+    check_pack(data, size, h);
     return 0;
 }

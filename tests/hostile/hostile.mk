@@ -24,7 +24,8 @@ TESTS += tests/fuzz/replay-number
 FUZZ_SPLIT_SOURCES = tests/fuzz/replay_main.c tests/fuzz/fuzz.h tests/fuzz/fuzz_common.c
 check_PROGRAMS += tests/fuzz/replay-reader tests/fuzz/replay-model tests/fuzz/replay-analysis \
 	tests/fuzz/replay-text
-tests_fuzz_replay_reader_SOURCES = $(FUZZ_SPLIT_SOURCES) tests/fuzz/fuzz_reader.c
+tests_fuzz_replay_reader_SOURCES = $(FUZZ_SPLIT_SOURCES) tests/fuzz/fuzz_reader.c \
+	tests/trace/event_log.c tests/trace/event_log.h
 tests_fuzz_replay_reader_CPPFLAGS = $(AM_CPPFLAGS) $(CJSON_CFLAGS) $(ZLIB_CFLAGS)
 tests_fuzz_replay_reader_LDADD = $(CORE_LIBS)
 tests_fuzz_replay_model_SOURCES = $(FUZZ_SPLIT_SOURCES) tests/fuzz/fuzz_model.c

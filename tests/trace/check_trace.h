@@ -60,5 +60,6 @@ char *doc_with(const char *elements);
 
 Suite *trace_events_suite(void);
 Suite *trace_files_suite(void);
+Suite *trace_pack_suite(void);
 
 #endif

@@ -1,0 +1,242 @@
+#include "config.h"
+
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "check_trace.h"
+#include "event_log.h"
+#include "trace/pack.h"
+
+/* Packed traces (trace/pack.h): a replay gives the sink exactly the calls
+ * the JSON reader gave, whatever the fields; a damaged pack is refused
+ * (never read past its end, never half-replayed without an error). */
+
+/* Every field the reader hands over, absent and present, odd values. */
+static const char *rich_doc =
+    "{\"distributedInfo\": {\"rank\": 3, \"world_size\": 8, \"backend\": \"nccl\"},"
+    " \"baseTimeNanoseconds\": 1700000000000000000,"
+    " \"deviceProperties\": [{\"name\": \"GPU \\u00e9\"}], \"displayTimeUnit\": \"ms\","
+    " \"traceEvents\": ["
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\\u0000nul\", \"pid\": 0, \"tid\": 7,"
+    " \"ts\": 1661203462598738, \"dur\": 5, \"args\": {\"stream\": 7, \"correlation\": 99,"
+    " \"Collective name\": \"allreduce\", \"Process Group Name\": \"0\","
+    " \"Process Group Ranks\": \"[0, 1]\", \"dtype\": \"Float\", \"Group size\": 2,"
+    " \"In msg nelems\": 1024, \"Out msg nelems\": 2048, \"Seq\": 5, \"seq\": 6}},"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": \"host\", \"tid\": \"t1\","
+    " \"ts\": 3541234567890.123456, \"dur\": 0.5},"
+    "{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy\", \"pid\": 0, \"tid\": 7,"
+    " \"ts\": 1.5e3, \"dur\": 2, \"args\": {\"bytes\": 4096, \"memory bandwidth (GB/s)\": 12.375,"
+    " \"stream\": -3, \"correlation\": 1}},"
+    "{\"ph\": \"s\", \"id\": 99, \"pid\": 1, \"tid\": 2, \"ts\": 10, \"cat\": \"ac2g\", \"name\": \"f\"},"
+    "{\"ph\": \"f\", \"id\": 99, \"pid\": 0, \"tid\": 7, \"ts\": 12, \"bp\": \"e\", \"cat\": \"ac2g\"},"
+    "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": 2, \"args\": {\"name\": \"main\"}},"
+    "{\"ph\": 5},"
+    "[1, 2],"
+    "{\"ph\": \"X\", \"name\": \"neg\", \"ts\": -4611686018427387, \"dur\": 4611686018427387},"
+    "{\"ph\": \"i\", \"name\": \"\", \"cat\": \"\", \"ts\": 0},"
+    "{}"
+    "]}";
+
+static char *log_of_json(const char *doc, struct trace_pack *p)
+{
+    struct event_log log;
+    struct trace_sink sink = event_log_sink(&log), tee;
+    if (p) {
+        trace_pack_sink(p, &sink, &tee);
+        sink = tee;
+    }
+    struct err e = {0, ""};
+    ck_assert_int_eq(trace_read_buffer("doc", doc, strlen(doc), &sink, NULL, &e), 0);
+    ck_assert(!log.failed);
+    return log.text;
+}
+
+static int replay_log(const uint8_t *pack, size_t len, char **text, struct err *e)
+{
+    struct event_log log;
+    struct trace_sink sink = event_log_sink(&log);
+    int rc = trace_unpack("pack", pack, len, &sink, NULL, e);
+    *text = log.text;
+    return rc;
+}
+
+START_TEST(pack_should_replay_what_the_reader_read)
+{
+    char *plain = log_of_json(rich_doc, NULL);
+    struct trace_pack *p = trace_pack_new("dir/rank-3.json");
+    ck_assert_ptr_nonnull(p);
+    char *recorded = log_of_json(rich_doc, p);
+    ck_assert_str_eq(plain, recorded);   // the recorder passes every call on unchanged
+    const uint8_t *pack;
+    size_t len;
+    struct err e = {0, ""};
+    ck_assert_int_eq(trace_pack_finish(p, &pack, &len, &e), 0);
+    char *replayed = NULL;
+    ck_assert_int_eq(replay_log(pack, len, &replayed, &e), 0);
+    ck_assert_str_eq(plain, replayed);
+    ck_assert_ptr_nonnull(strstr(plain, "W "));   // the document has warnings and metadata
+    ck_assert_ptr_nonnull(strstr(plain, "M 1/3 1/8"));
+    size_t n;
+    const char *src = trace_pack_source(pack, len, &n);
+    ck_assert_int_eq((int)n, 15);
+    ck_assert(memcmp(src, "dir/rank-3.json", n) == 0);
+    free(plain);
+    free(recorded);
+    free(replayed);
+    trace_pack_free(p);
+}
+END_TEST
+
+/* The metadata of a replay names the trace the pack was made from. */
+static int keep_meta(void *ctx, const struct trace_meta *m, struct err *e)
+{
+    (void)e;
+    *(struct trace_meta *)ctx = *m;
+    return 0;
+}
+
+static int ignore_event(void *ctx, const struct trace_event *ev, struct err *e)
+{
+    (void)ctx, (void)ev, (void)e;
+    return 0;
+}
+
+static uint8_t *make_pack(const char *doc, size_t *len)
+{
+    struct trace_pack *p = trace_pack_new("dir/rank-3.json");
+    free(log_of_json(doc, p));
+    const uint8_t *pack;
+    struct err e = {0, ""};
+    ck_assert_int_eq(trace_pack_finish(p, &pack, len, &e), 0);
+    uint8_t *copy = malloc(*len);
+    memcpy(copy, pack, *len);
+    trace_pack_free(p);
+    return copy;
+}
+
+START_TEST(pack_replay_should_name_its_source)
+{
+    size_t len;
+    uint8_t *pack = make_pack(rich_doc, &len);
+    struct trace_meta m;
+    memset(&m, 0, sizeof m);
+    struct trace_sink sink = {&m, ignore_event, NULL, keep_meta, NULL};
+    struct err e = {0, ""};
+    ck_assert_int_eq(trace_unpack("pack", pack, len, &sink, NULL, &e), 0);
+    ck_assert_str_eq(m.source_path, "dir/rank-3.json");
+    ck_assert_str_eq(m.backend, "nccl");
+    free(pack);
+}
+END_TEST
+
+/* Every prefix of a pack is refused with an error, and so is a pack with
+ * any one byte changed, unless the change leaves it valid (then it still
+ * replays without reading out of bounds: ASan and valgrind watch). */
+START_TEST(pack_should_refuse_damage)
+{
+    size_t len;
+    uint8_t *pack = make_pack(rich_doc, &len);
+    for (size_t cut = 0; cut < len; cut++) {
+        uint8_t *prefix = malloc(cut ? cut : 1);
+        memcpy(prefix, pack, cut);
+        char *text = NULL;
+        struct err e = {0, ""};
+        ck_assert_int_ne(replay_log(prefix, cut, &text, &e), 0);
+        ck_assert_ptr_nonnull(strstr(e.msg, "pack"));
+        free(text);
+        free(prefix);
+    }
+    for (size_t at = 0; at < len; at++) {
+        pack[at] ^= 0x5a;
+        char *text = NULL;
+        struct err e = {0, ""};
+        (void)replay_log(pack, len, &text, &e);
+        free(text);
+        pack[at] ^= 0x5a;
+    }
+    free(pack);
+}
+END_TEST
+
+/* A pack around hand-made raw records (the header, then zlib). */
+static uint8_t *pack_of_raw(const uint8_t *raw, size_t raw_len, uint64_t declared, size_t *len)
+{
+    uLongf zlen = compressBound(raw_len);
+    uint8_t *out = malloc(16 + 1 + zlen);
+    ck_assert_int_eq(compress(out + 17, &zlen, raw, raw_len), Z_OK);
+    uint64_t v[3] = {TRACE_PACK_VERSION, declared, 1};
+    int widths[3] = {4, 8, 4};
+    size_t at = 0;
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < widths[k]; i++)
+            out[at++] = (uint8_t)(v[k] >> (8 * i));
+    out[16] = 'x';
+    *len = 17 + zlen;
+    return out;
+}
+
+static void expect_refused(const uint8_t *raw, size_t raw_len, uint64_t declared, const char *why)
+{
+    size_t len;
+    uint8_t *pack = pack_of_raw(raw, raw_len, declared, &len);
+    char *text = NULL;
+    struct err e = {0, ""};
+    ck_assert_int_eq(replay_log(pack, len, &text, &e), ERR_PARSE);
+    ck_assert_msg(strstr(e.msg, why) != NULL, "expected '%s' in '%s'", why, e.msg);
+    free(text);
+    free(pack);
+}
+
+START_TEST(pack_should_refuse_bad_records)
+{
+    // An event: op 1, mask (name present), ph X, index delta 0, then a string id.
+    const uint8_t bad_id[] = {1, 0x04, 1, 0, 7};
+    expect_refused(bad_id, sizeof bad_id, sizeof bad_id, "string id out of range");
+    const uint8_t long_string[] = {1, 0x04, 1, 0, 1, 100, 'a'};
+    expect_refused(long_string, sizeof long_string, sizeof long_string, "string past the end");
+    const uint8_t long_varint[] = {1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 1};
+    expect_refused(long_varint, sizeof long_varint, sizeof long_varint, "varint too long");
+    const uint8_t unknown_op[] = {9, 0};
+    expect_refused(unknown_op, sizeof unknown_op, sizeof unknown_op, "unknown record");
+    const uint8_t no_end[] = {2, 0, 0, 0};
+    expect_refused(no_end, sizeof no_end, sizeof no_end, "no end record");
+    const uint8_t after_end[] = {0, 0};
+    expect_refused(after_end, sizeof after_end, sizeof after_end, "bytes after the end");
+    const uint8_t end[] = {0};
+    expect_refused(end, sizeof end, 2, "length does not match");
+    expect_refused(end, sizeof end, (uint64_t)1 << 40, "impossible length");
+    const uint8_t bad_mask[] = {1, 0xff, 0xff, 0xff, 0xff, 0x0f, 1, 0, 0};
+    expect_refused(bad_mask, sizeof bad_mask, sizeof bad_mask, "unknown event fields");
+}
+END_TEST
+
+START_TEST(pack_should_refuse_another_version)
+{
+    size_t len;
+    uint8_t *pack = make_pack(rich_doc, &len);
+    pack[0] = TRACE_PACK_VERSION + 1;
+    char *text = NULL;
+    struct err e = {0, ""};
+    ck_assert_int_eq(replay_log(pack, len, &text, &e), ERR_PARSE);
+    ck_assert_ptr_nonnull(strstr(e.msg, "another version"));
+    free(text);
+    free(pack);
+}
+END_TEST
+
+Suite *trace_pack_suite(void)
+{
+    Suite *s = suite_create("trace_pack");
+    TCase *t = tcase_create("pack");
+    tcase_set_timeout(t, 60);
+    tcase_add_test(t, pack_should_replay_what_the_reader_read);
+    tcase_add_test(t, pack_replay_should_name_its_source);
+    tcase_add_test(t, pack_should_refuse_damage);
+    tcase_add_test(t, pack_should_refuse_bad_records);
+    tcase_add_test(t, pack_should_refuse_another_version);
+    suite_add_tcase(s, t);
+    return s;
+}
