@@ -19,6 +19,7 @@ export LC_ALL=C.UTF-8 TZ=UTC TERM=xterm-256color
 export COLUMNS=100 LINES=30
 unset LANG LANGUAGE NO_COLOR 2>/dev/null || true
 unset XDG_CONFIG_HOME 2>/dev/null || true  # no user config file in the tests
+unset XDG_CACHE_HOME 2>/dev/null || true   # the TUI's cache (app/cache.h) goes under $HOME, below
 
 # make check sets these (Makefile.am TESTS_ENVIRONMENT); running a test by
 # hand from the build directory works too.

@@ -327,6 +327,7 @@ FLAG_SETTER(set_no_color, o->no_color = true)
 FLAG_SETTER(set_ascii, o->ascii = true)
 FLAG_SETTER(set_no_mouse, o->no_mouse = true)
 FLAG_SETTER(set_no_osc52, o->no_osc52 = true)
+FLAG_SETTER(set_no_cache, o->no_cache = true)
 FLAG_SETTER(set_force, o->force = true)
 FLAG_SETTER(set_report, o->diff_report = true)
 FLAG_SETTER(set_include_last, o->last_step = HTX_LAST_STEP_INCLUDE)
@@ -380,6 +381,7 @@ static const struct opt_spec specs[] = {
     {"ascii", ARG_NONE, set_ascii},
     {"no-mouse", ARG_NONE, set_no_mouse},
     {"no-osc52", ARG_NONE, set_no_osc52},
+    {"no-cache", ARG_NONE, set_no_cache},
     {"semantics", ARG_REQUIRED, set_semantics},
     {"include-last-step", ARG_NONE, set_include_last},
     {"drop-last-step", ARG_NONE, set_drop_last},
@@ -765,6 +767,8 @@ const char *htx_usage(void)
            "Terminal:\n"
            "  --threads=N               loader threads (default: number of cores)\n"
            "  --no-color, --ascii, --no-mouse, --no-osc52 (y does not copy)\n"
+           "  --no-cache                the TUI neither reads nor writes ~/.cache/htx (a packed\n"
+           "                            copy of each trace it opens, for a fast reopen)\n"
            "  --view=KEY                the TUI's first view: 1-9, R, C, i, d or its name\n"
            "  --script=FILE --dump-screen=OUT --size=ROWSxCOLS  UI test mode\n"
            "\n"

@@ -103,6 +103,7 @@ struct htx_options {
     bool ascii;
     bool no_mouse;
     bool no_osc52;                 /* --no-osc52: y does not copy through the terminal */
+    bool no_cache;                 /* --no-cache: the TUI neither reads nor writes app/cache.h */
 
     /* UI test mode (tests/ui): keys from a file, screen dumped to OUT */
     const char *output;            /* summarize: -o / --output DIR */

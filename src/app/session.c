@@ -54,9 +54,7 @@ static void warn_notes(const char *notes)
     }
 }
 
-/* "1048576", "512K", "64M", "4G", "1T" (binary multiples, an optional
- * trailing B or iB) into bytes; false when it is not such a size. */
-static bool parse_size(const char *text, uint64_t *bytes)
+bool app_parse_size(const char *text, uint64_t *bytes)
 {
     /* strtoull would also take leading spaces and a sign (" -1" as 2^64-1) */
     if (text[0] < '0' || text[0] > '9')
@@ -89,13 +87,13 @@ int app_load_opts_init(struct load_opts *lo, const struct htx_options *opts, str
     memset(lo, 0, sizeof *lo);
     lo->threads = opts->threads;
     const char *limit = getenv("HTX_MAX_INPUT_SIZE");
-    if (limit && limit[0] && !parse_size(limit, &lo->limits.max_uncompressed))
+    if (limit && limit[0] && !app_parse_size(limit, &lo->limits.max_uncompressed))
         return err_set(e, ERR_USAGE, "HTX_MAX_INPUT_SIZE: bad value '%.64s': expected a size "
                        "such as 512M or 4G (0 = no limit)", limit);
     /* The memory guard: 3/4 of physical memory unless HTX_MAX_MEMORY says. */
     lo->limits.max_memory = util_default_memory_limit();
     const char *mem = getenv("HTX_MAX_MEMORY");
-    if (mem && mem[0] && !parse_size(mem, &lo->limits.max_memory))
+    if (mem && mem[0] && !app_parse_size(mem, &lo->limits.max_memory))
         return err_set(e, ERR_USAGE, "HTX_MAX_MEMORY: bad value '%.64s': expected a size "
                        "such as 512M or 4G (0 = no limit)", mem);
     return 0;

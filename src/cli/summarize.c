@@ -12,6 +12,7 @@
 #include "util/htxs_source.h"
 #include "summary/write.h"
 #include "trace/discover.h"
+#include "trace/pack.h"
 #include "util/pool.h"
 
 /* `htx summarize` (issue 12, the map step): one summary per rank file,
@@ -55,15 +56,21 @@ struct half {
     size_t pack_len;
 };
 
-static int keep_pack(void *ctx, const char *path, const uint8_t *pack, size_t len, struct err *e)
+static int keep_pack(void *ctx, const char *path, struct trace_pack *pack, struct err *e)
 {
     struct half *h = ctx;
     (void)path;
-    if (!(h->pack = malloc(len ? len : 1)))
-        return err_set(e, ERR_NOMEM, "out of memory");
-    memcpy(h->pack, pack, len);
-    h->pack_len = len;
-    return 0;
+    const uint8_t *bytes;
+    size_t len;
+    int rc = trace_pack_finish(pack, &bytes, &len, e);
+    if (rc == 0 && !(h->pack = malloc(len ? len : 1)))
+        rc = err_set(e, ERR_NOMEM, "out of memory");
+    if (rc == 0) {
+        memcpy(h->pack, bytes, len);
+        h->pack_len = len;
+    }
+    trace_pack_free(pack);
+    return rc;
 }
 
 /* A pool task: half i. */

@@ -25,6 +25,7 @@ struct load_job {
     uint64_t bytes_read;
     uint64_t events;          /* kept so far (the builder's count at its last report) */
     struct rank_model rank;   /* built by the worker, names still in b.strings */
+    bool from_cache;          /* read from the summary opts->cached gave */
     struct loader *loader;
 };
 
@@ -69,13 +70,14 @@ static int job_progress(void *ctx, uint64_t bytes)
 }
 
 static int take_builder(struct rank_model *r, struct rank_builder *b, const char *path,
-                        struct err *e)
+                        bool from_cache, struct err *e)
 {
     r->names = calloc(b->nnames ? b->nnames : 1, sizeof *r->names);
-    bool packed = b->has_meta && b->meta.source_path[0];
+    bool packed = b->has_meta && b->meta.source_path[0] && !from_cache;
     r->path = strdup(packed ? b->meta.source_path : path);
     r->summary_path = packed ? strdup(path) : NULL;
     r->summary_stale = packed && b->meta.source_state == TRACE_SOURCE_STALE;
+    r->from_cache = from_cache;
     if (!r->names || !r->path || (packed && !r->summary_path))
         return err_set(e, ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < b->nnames; i++)
@@ -119,7 +121,7 @@ static int take_builder(struct rank_model *r, struct rank_builder *b, const char
  * ranks finish in parallel; collect() translates the ids afterwards. */
 static int finish_in_worker(struct load_job *j, const struct semantics *sem)
 {
-    int rc = take_builder(&j->rank, &j->b, j->path, &j->err);
+    int rc = take_builder(&j->rank, &j->b, j->path, j->from_cache, &j->err);
     if (rc)
         return rc;
     struct model local;
@@ -129,30 +131,49 @@ static int finish_in_worker(struct load_job *j, const struct semantics *sem)
     return model_finish_rank(&local, &j->rank, &j->b, &j->err);
 }
 
-static void run_job(struct load_job *j)
+static int start_builder(struct load_job *j, struct trace_sink *sink)
 {
-    struct loader *l = j->loader;
-    err_clear(&j->err);
-    j->rc = rank_builder_init(&j->b);
-    if (j->rc) {
-        err_set(&j->err, j->rc, "%s: out of memory", j->path);
-        return;
-    }
+    int rc = rank_builder_init(&j->b);
+    if (rc)
+        return err_set(&j->err, rc, "%s: out of memory", j->path);
     j->b.progress = job_progress;
     j->b.progress_ctx = j;
-    struct trace_sink sink;
-    rank_builder_sink(&j->b, &sink);
-    struct trace_limits lim_here = {0};
-    if (l->opts)
-        lim_here = l->opts->limits;
-    lim_here.read_ahead = l->read_ahead;
-    const struct trace_limits *lim = &lim_here;
+    rank_builder_sink(&j->b, sink);
+    return 0;
+}
+
+/* Reads the fresh summary the cache has for the file, if any; false when
+ * the file is to be read itself (no summary, or one that failed to read:
+ * the builder is then fresh again). */
+static bool read_cached(struct load_job *j, struct trace_sink *sink,
+                        const struct trace_limits *lim)
+{
+    const struct load_opts *o = j->loader->opts;
+    char *instead = o && o->cached && !j->buf ? o->cached(o->cached_ctx, j->path) : NULL;
+    if (!instead)
+        return false;
+    j->rc = trace_read_file(instead, sink, lim, &j->err);
+    free(instead);
+    if (j->rc == 0 || j->rc == ERR_CANCEL || j->rc == ERR_NOMEM) {
+        j->from_cache = j->rc == 0;
+        return true;
+    }
+    rank_builder_fini(&j->b);
+    err_clear(&j->err);
+    j->rc = start_builder(j, sink);
+    return j->rc != 0;
+}
+
+/* Reads the trace itself, packing it on the way when opts->packed asks. */
+static void read_trace(struct load_job *j, struct trace_sink sink, const struct trace_limits *lim)
+{
+    const struct load_opts *o = j->loader->opts;
     struct trace_pack *pack = NULL;
     struct trace_sink tee;
-    if (l->opts && l->opts->packed && !str_ends_with(j->path, ".htxs")) {
+    if (o && o->packed && !str_ends_with(j->path, ".htxs")) {
         if (!(pack = trace_pack_new(j->path))) {
             j->rc = err_set(&j->err, ERR_NOMEM, "%s: out of memory", j->path);
-            goto done;
+            return;
         }
         trace_pack_sink(pack, &sink, &tee);
         sink = tee;
@@ -164,16 +185,27 @@ static void run_job(struct load_job *j)
     if (!j->rc && j->b.error)
         j->rc = err_set(&j->err, j->b.error, "%s: out of memory", j->path);
     if (!j->rc && pack) {
-        const uint8_t *bytes;
-        size_t len;
-        j->rc = trace_pack_finish(pack, &bytes, &len, &j->err);
-        if (!j->rc)
-            j->rc = l->opts->packed(l->opts->packed_ctx, j->path, bytes, len, &j->err);
+        j->rc = o->packed(o->packed_ctx, j->path, pack, &j->err);
+        pack = NULL;   // the callee's now
     }
     trace_pack_free(pack);
+}
+
+static void run_job(struct load_job *j)
+{
+    struct loader *l = j->loader;
+    err_clear(&j->err);
+    struct trace_sink sink;
+    struct trace_limits lim = {0};
+    if (l->opts)
+        lim = l->opts->limits;
+    lim.read_ahead = l->read_ahead;
+    if (!(j->rc = start_builder(j, &sink)) && !read_cached(j, &sink, &lim))
+        read_trace(j, sink, &lim);
+    if (!j->rc && j->b.error)
+        j->rc = err_set(&j->err, j->b.error, "%s: out of memory", j->path);
     if (!j->rc)
         j->rc = finish_in_worker(j, l->sem);
-done:
     pthread_mutex_lock(&l->lock);
     j->bytes_read = j->size;
     j->events = j->rc ? 0 : j->rank.nevents;

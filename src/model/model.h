@@ -141,6 +141,7 @@ struct rank_model {
     char *path;                   /* the trace (the one a summary was made from) */
     char *summary_path;           /* the rank summary it was read from, or NULL */
     bool summary_stale;           /* ... and path changed since it was made */
+    bool from_cache;              /* read from the cache's summary of path (load_opts.cached) */
     int64_t rank;
     enum rank_source rank_source;
     int64_t world_size;           /* -1 when unknown */
@@ -233,6 +234,8 @@ struct load_progress {
     uint64_t events;                   /* kept so far, over every file */
 };
 
+struct trace_pack;
+
 struct load_opts {
     int threads;                      /* 0 = number of cores */
     struct trace_limits limits;
@@ -240,11 +243,19 @@ struct load_opts {
     int (*progress)(void *ctx, const struct load_progress *p);
     void *progress_ctx;
     /* When set, each trace file is also packed (trace/pack.h) while it is
-     * read, and the pack handed here, from its loading thread, once the
-     * file has loaded (not for rank summaries, which are packs already).
-     * The pack is borrowed until return; non-zero fails that file. */
-    int (*packed)(void *ctx, const char *path, const uint8_t *pack, size_t len, struct err *e);
+     * read, and the unfinished pack handed here, from its loading thread,
+     * once the file has loaded (not for rank summaries, which are packs
+     * already). The callee owns the pack (trace_pack_finish deflates it,
+     * trace_pack_free frees it); non-zero fails that file. */
+    int (*packed)(void *ctx, const char *path, struct trace_pack *pack, struct err *e);
     void *packed_ctx;
+    /* When set, asked from the loading thread for each trace file: the path
+     * of a rank summary of it known to be fresh (malloc'd), read instead,
+     * or NULL. A summary that then fails to read is never trusted: the
+     * trace is read (and packed) as if there had been none. The rank keeps
+     * the trace's path either way. */
+    char *(*cached)(void *ctx, const char *path);
+    void *cached_ctx;
 };
 
 /* Loads every trace file named by paths (directories are expanded), builds

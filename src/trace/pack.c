@@ -24,7 +24,7 @@ enum {
 };
 
 #define HEADER_FIXED 16          /* version, raw length, path length */
-#define STAGE_BYTES (1u << 20)   /* raw records deflated per step */
+#define STAGE_START (1u << 16)   /* first size of the raw records' buffer */
 #define MAX_VARINT 10
 /* zlib level 6: a quarter smaller than level 1 at the same summarize time
  * (measured on the ../shared traces: 0.63-2.2 % of the JSON, not 0.87-2.5 %). */
@@ -36,8 +36,8 @@ struct trace_pack {
     char *source;
     struct trace_sink next;
     struct strtab dict;
-    uint8_t *stage;        /* raw records not yet deflated */
-    size_t staged;
+    uint8_t *stage;        /* raw records, deflated by trace_pack_finish */
+    size_t staged, stage_cap;
     uint64_t raw_len;
     z_stream z;
     bool z_ready;
@@ -66,43 +66,55 @@ static int out_reserve(struct trace_pack *p, size_t more)
     return 0;
 }
 
-/* Deflates the staged records (all of them when flush is Z_FINISH). */
-static int deflate_stage(struct trace_pack *p, int flush)
+/* Deflates the raw records, in pieces zlib's 32-bit counts can take. */
+static int deflate_records(struct trace_pack *p)
 {
-    p->z.next_in = p->stage;
-    p->z.avail_in = (uInt)p->staged;
+    size_t done = 0;
     for (;;) {
-        if (out_reserve(p, 1 << 16))
-            return ERR_NOMEM;
-        p->z.next_out = p->out + p->out_len;
-        p->z.avail_out = (uInt)(p->out_cap - p->out_len);
-        int zr = deflate(&p->z, flush);
-        p->out_len = p->out_cap - p->z.avail_out;
-        if (zr == Z_STREAM_END)
-            break;
-        if (zr != Z_OK && zr != Z_BUF_ERROR)
-            return ERR_INTERNAL;
-        if (flush != Z_FINISH && p->z.avail_in == 0)
-            break;
+        size_t piece = p->staged - done > (1u << 30) ? 1u << 30 : p->staged - done;
+        bool last = done + piece == p->staged;
+        p->z.next_in = p->stage + done;
+        p->z.avail_in = (uInt)piece;
+        int zr;
+        do {
+            if (out_reserve(p, 1 << 16))
+                return ERR_NOMEM;
+            p->z.next_out = p->out + p->out_len;
+            p->z.avail_out = (uInt)(p->out_cap - p->out_len);
+            zr = deflate(&p->z, last ? Z_FINISH : Z_NO_FLUSH);
+            p->out_len = p->out_cap - p->z.avail_out;
+            if (zr != Z_OK && zr != Z_BUF_ERROR && zr != Z_STREAM_END)
+                return ERR_INTERNAL;
+        } while (last ? zr != Z_STREAM_END : p->z.avail_in > 0);
+        done += piece;
+        if (last)
+            return 0;
     }
-    p->staged = 0;
-    return 0;
 }
 
-/* Room for `more` raw bytes in the stage. */
+/* Room for `more` raw bytes. The records stay raw until trace_pack_finish,
+ * so that recording costs the reader's thread little and the deflating
+ * can run where the caller likes (the cache: after the first screen). */
 static uint8_t *stage_room(struct trace_pack *p, size_t more)
 {
     if (p->error)
         return NULL;
-    if (p->staged + more > STAGE_BYTES && (p->error = deflate_stage(p, Z_NO_FLUSH)))
-        return NULL;
-    if (more > STAGE_BYTES) {   // one string longer than the stage: grow it for this one
-        uint8_t *n = realloc(p->stage, more);
+    if (p->staged + more > p->stage_cap) {
+        size_t cap = p->stage_cap;
+        while (cap < p->staged + more) {
+            if (cap > SIZE_MAX / 2) {
+                p->error = ERR_NOMEM;
+                return NULL;
+            }
+            cap *= 2;
+        }
+        uint8_t *n = realloc(p->stage, cap);
         if (!n) {
             p->error = ERR_NOMEM;
             return NULL;
         }
         p->stage = n;
+        p->stage_cap = cap;
     }
     return p->stage + p->staged;
 }
@@ -356,7 +368,8 @@ struct trace_pack *trace_pack_new(const char *source_path)
         return NULL;
     size_t n = strnlen(source_path, TRACE_PACK_PATH_MAX - 1);
     p->source = strndup(source_path, n);
-    p->stage = malloc(STAGE_BYTES);
+    p->stage = malloc(STAGE_START);
+    p->stage_cap = STAGE_START;
     p->prev_index = UINT64_MAX;   // the first element is index 0: delta 0
     if (!p->source || !p->stage || strtab_init(&p->dict) ||
         deflateInit(&p->z, PACK_LEVEL) != Z_OK) {
@@ -412,7 +425,10 @@ int trace_pack_finish(struct trace_pack *p, const uint8_t **out, size_t *len, st
         uint8_t op = OP_END;
         put_bytes(p, &op, 1);
         if (!p->error)
-            p->error = deflate_stage(p, Z_FINISH);
+            p->error = deflate_records(p);
+        free(p->stage);   // the raw records are done with
+        p->stage = NULL;
+        p->staged = p->stage_cap = 0;
         p->finished = true;
         size_t n = strlen(p->source);
         le_put(p->out, TRACE_PACK_VERSION, 4);

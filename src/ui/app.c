@@ -1,6 +1,7 @@
 #include "config.h"
 #include "ui/app.h"
 
+
 #include <langinfo.h>
 #include <locale.h>
 #include <pthread.h>
@@ -10,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/cache.h"
 #include "app/session.h"
 #include "ui/actions.h"
 #include "ui/term/draw.h"
@@ -60,6 +62,8 @@ static struct model *load(const struct ui_config *c, const char *const *paths, s
         lo.progress = on_progress;
         lo.progress_ctx = l;
     }
+    if (c->cache)
+        app_cache_attach(c->cache, &lo);
     return model_load(paths, npaths, &c->sem, &lo, e);
 }
 

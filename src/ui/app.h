@@ -14,6 +14,8 @@
  * and the analyses to offer. ui_main (ui/main.c) fills this from
  * struct htx_options. */
 
+struct app_cache;
+
 struct ui_config {
     const char *const *paths;
     size_t npaths;
@@ -21,6 +23,7 @@ struct ui_config {
     struct analysis_opts aopts;
     int threads;
     struct trace_limits limits;   /* HTX_MAX_INPUT_SIZE and friends */
+    struct app_cache *cache;      /* traces read through it (app/cache.h); NULL: --no-cache */
     /* initial selection; empty lists mean all */
     const int64_t *ranks;
     size_t nranks;

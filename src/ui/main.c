@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "analysis/analysis.h"
+#include "app/cache.h"
 #include "app/options.h"
 #include "app/session.h"
 #include "ui/app.h"
@@ -66,5 +67,16 @@ int ui_main(const struct htx_options *opts)
     c.rows = opts->rows;
     c.cols = opts->cols;
     c.analyses = analysis_list(&c.nanalyses);
-    return ui_run(&c);
+    struct app_cache cache;
+    if (!opts->no_cache) {
+        if (app_cache_init(&cache, &e) == 0)
+            c.cache = &cache;
+        else if (e.code == ERR_USAGE)
+            return app_fail(&e);
+        // else: nowhere to keep a cache; run without
+    }
+    int status = ui_run(&c);
+    if (c.cache)
+        app_cache_fini(&cache);
+    return status;
 }

@@ -26,6 +26,18 @@ static int rank_source_text(struct ui_doc *d, const struct rank_model *r)
                        r->backend[0] ? " · backend " : "", r->backend);
 }
 
+/* Where the events came from, when not from the trace itself. */
+static int origin_text(struct ui_doc *d, const struct rank_model *r)
+{
+    if (r->summary_path)
+        return ui_doc_text(d, "  read from the summary %s%s", r->summary_path,
+                           r->summary_stale ? " (stale: the trace changed since)" : "");
+    if (r->from_cache)
+        return ui_doc_text(d, "  read from the cache (unchanged since it was cached; "
+                              "--no-cache reads the trace)");
+    return 0;
+}
+
 static int counts_text(struct ui_doc *d, const struct rank_model *r)
 {
     char buf[768];
@@ -103,7 +115,7 @@ static int ranks_text(struct ui_state *st, const struct model *m, struct ui_doc 
     for (size_t i = 0; i < m->nranks; i++) {
         const struct rank_model *r = &m->ranks[i];
         if (ui_doc_text(d, "rank %lld · %s", (long long)r->rank, r->path ? r->path : "") ||
-            rank_source_text(d, r) || counts_text(d, r) || list_text(d, &st->ranks[i], r) ||
+            rank_source_text(d, r) || origin_text(d, r) || counts_text(d, r) || list_text(d, &st->ranks[i], r) ||
             problems_text(d, r) || ui_doc_text(d, "%s", ""))
             return ERR_NOMEM;
     }

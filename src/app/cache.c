@@ -1,0 +1,286 @@
+#include "config.h"
+#include "app/cache.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "app/session.h"
+#include "trace/pack.h"
+#include "summary/write.h"
+#include "util/htxs.h"
+#include "util/htxs_source.h"
+#include "util/str.h"
+#include "util/vec.h"
+
+int app_cache_init(struct app_cache *c, struct err *e)
+{
+    memset(c, 0, sizeof *c);
+    c->max_bytes = APP_CACHE_DEFAULT_MAX;
+    const char *max = getenv("HTX_CACHE_MAX");
+    if (max && max[0] && !app_parse_size(max, &c->max_bytes))
+        return err_set(e, ERR_USAGE, "HTX_CACHE_MAX: bad value '%.64s': expected a size such "
+                       "as 512M or 4G", max);
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    int n;
+    // XDG: a relative XDG_CACHE_HOME is invalid and is ignored.
+    if (xdg && xdg[0] == '/')
+        n = snprintf(c->dir, sizeof c->dir, "%s/htx", xdg);
+    else if (home && home[0] == '/')
+        n = snprintf(c->dir, sizeof c->dir, "%s/.cache/htx", home);
+    else
+        return err_set(e, ERR_IO, "no cache: neither XDG_CACHE_HOME nor HOME is set");
+    if (n < 0 || (size_t)n >= sizeof c->dir)
+        return err_set(e, ERR_IO, "no cache: its directory's name is too long");
+    pthread_mutex_init(&c->lock, NULL);
+    pthread_cond_init(&c->queued, NULL);
+    return 0;
+}
+
+void app_cache_fini(struct app_cache *c)
+{
+    if (c->dir[0]) {
+        pthread_mutex_lock(&c->lock);
+        c->closing = true;
+        pthread_cond_signal(&c->queued);
+        bool joinable = c->writer_started;
+        pthread_mutex_unlock(&c->lock);
+        if (joinable)
+            pthread_join(c->writer, NULL);
+        pthread_cond_destroy(&c->queued);
+        pthread_mutex_destroy(&c->lock);
+    }
+    memset(c, 0, sizeof *c);
+}
+
+static uint64_t fnv1a(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+bool app_cache_entry(const struct app_cache *c, const char *trace, char *out, size_t size)
+{
+    char *real = realpath(trace, NULL);
+    if (!real)
+        return false;
+    int n = snprintf(out, size, "%s/%016llx%s", c->dir, (unsigned long long)fnv1a(real),
+                     APP_CACHE_SUFFIX);
+    free(real);
+    return n > 0 && (size_t)n < size;
+}
+
+/* lo->cached: the entry, when it is whole and made from the trace as it is. */
+static char *cached(void *ctx, const char *path)
+{
+    struct app_cache *c = ctx;
+    char entry[4200];
+    char *real = realpath(path, NULL);
+    if (!real || !app_cache_entry(c, path, entry, sizeof entry)) {
+        free(real);
+        return NULL;
+    }
+    struct htxs_doc doc;
+    struct htxs_source src;
+    bool fresh = htxs_load_file(&doc, entry, NULL) == 0 &&
+                 htxs_source_read(&src, &doc, entry, NULL) == 0 &&
+                 strcmp(src.path, real) == 0 && htxs_find(&doc, HTXS_EVENTS) &&
+                 htxs_source_check(&src, true) == HTXS_FRESH;
+    htxs_doc_fini(&doc);
+    free(real);
+    if (!fresh)
+        return NULL;
+    utimensat(AT_FDCWD, entry, NULL, 0);   // used now: the last to be pruned
+    pthread_mutex_lock(&c->lock);
+    c->hits++;
+    pthread_mutex_unlock(&c->lock);
+    return strdup(entry);
+}
+
+struct entry_info {
+    char *path;
+    uint64_t bytes;
+    int64_t used_ns;
+};
+
+static int by_use(const void *a, const void *b)
+{
+    const struct entry_info *x = a, *y = b;
+    return (x->used_ns > y->used_ns) - (x->used_ns < y->used_ns);
+}
+
+/* Removes the least recently used entries while the directory holds more
+ * than the bound (the one just written, keep, is the last to go). Other
+ * files in the directory are left alone. */
+static void prune(struct app_cache *c, const char *keep)
+{
+    DIR *d = opendir(c->dir);
+    if (!d)
+        return;
+    struct entry_info *v = NULL;
+    size_t n = 0, cap = 0;
+    uint64_t total = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (!str_ends_with(de->d_name, APP_CACHE_SUFFIX) || de->d_name[0] == '.')
+            continue;
+        size_t len = strlen(c->dir) + strlen(de->d_name) + 2;
+        char *p = malloc(len);
+        struct stat st;
+        if (!p || VEC_PUSH_SLOT(v, n, cap)) {
+            free(p);
+            break;
+        }
+        snprintf(p, len, "%s/%s", c->dir, de->d_name);
+        if (lstat(p, &st) != 0 || !S_ISREG(st.st_mode)) {
+            free(p);
+            continue;
+        }
+        int64_t used = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+        v[n++] = (struct entry_info){p, (uint64_t)st.st_size,
+                                     strcmp(p, keep) == 0 ? INT64_MAX : used};
+        total += (uint64_t)st.st_size;
+    }
+    closedir(d);
+    if (n > 1)
+        qsort(v, n, sizeof *v, by_use);
+    for (size_t i = 0; i < n; i++) {
+        if (total > c->max_bytes && unlink(v[i].path) == 0)
+            total -= v[i].bytes;
+        free(v[i].path);
+    }
+    free(v);
+}
+
+/* mkdir -p of the cache directory (its parent, ~/.cache, may not exist). */
+static bool make_dir(const char *dir)
+{
+    char p[sizeof ((struct app_cache *)0)->dir];
+    snprintf(p, sizeof p, "%s", dir);
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        if (mkdir(p, 0700) != 0 && errno != EEXIST)
+            return false;
+        *s = '/';
+    }
+    return mkdir(p, 0700) == 0 || errno == EEXIST;
+}
+
+struct pending {
+    struct pending *next;
+    struct app_cache *c;
+    char *real;             /* the trace's real path */
+    char entry[4200];
+    struct trace_pack *pack;
+};
+
+/* Writes one entry (source record + events). Nothing is reported: a cache
+ * that cannot be written is only a slower next start. */
+static void write_entry(struct pending *w)
+{
+    struct app_cache *c = w->c;
+    const uint8_t *pack;
+    size_t len;
+    struct htxs_source src;
+    struct err ignored = {0, ""};
+    if (trace_pack_finish(w->pack, &pack, &len, &ignored) == 0 && len <= c->max_bytes &&
+        htxs_source_of(&src, w->real, NULL) == 0) {
+        struct htxs_writer hw;
+        htxs_writer_init(&hw);
+        htxs_source_write(&hw, &src);
+        htxs_begin_section(&hw, HTXS_EVENTS);
+        htxs_put_bytes(&hw, pack, len);
+        htxs_end_section(&hw);
+        const uint8_t *buf;
+        size_t n;
+        if (htxs_writer_finish(&hw, &buf, &n, &ignored) == 0) {
+            if (make_dir(c->dir) && htxs_write_file(w->entry, buf, n, 1, &ignored) == 0) {
+                pthread_mutex_lock(&c->lock);
+                c->writes++;
+                pthread_mutex_unlock(&c->lock);
+                prune(c, w->entry);   // only this thread prunes
+            }
+        }
+        htxs_writer_fini(&hw);
+    }
+    trace_pack_free(w->pack);
+    free(w->real);
+    free(w);
+}
+
+/* The writer thread: the queue, until it is empty and the cache closes. */
+static void *writer(void *arg)
+{
+    struct app_cache *c = arg;
+    pthread_mutex_lock(&c->lock);
+    for (;;) {
+        while (!c->queue && !c->closing)
+            pthread_cond_wait(&c->queued, &c->lock);
+        struct pending *w = c->queue;
+        if (!w)
+            break;
+        c->queue = w->next;
+        pthread_mutex_unlock(&c->lock);
+        write_entry(w);
+        pthread_mutex_lock(&c->lock);
+    }
+    pthread_mutex_unlock(&c->lock);
+    return NULL;
+}
+
+/* lo->packed: queues the pack for the writer thread. */
+static int packed(void *ctx, const char *path, struct trace_pack *pack, struct err *e)
+{
+    (void)e;
+    struct app_cache *c = ctx;
+    struct pending *w = calloc(1, sizeof *w);
+    if (w)
+        w->real = realpath(path, NULL);
+    if (!w || !w->real || !app_cache_entry(c, path, w->entry, sizeof w->entry)) {
+        if (w)
+            free(w->real);
+        free(w);
+        trace_pack_free(pack);
+        return 0;
+    }
+    w->c = c;
+    w->pack = pack;
+    pthread_mutex_lock(&c->lock);
+    if (!c->writer_started && !c->closing)
+        c->writer_started = pthread_create(&c->writer, NULL, writer, c) == 0;
+    bool taken = c->writer_started && !c->closing;
+    if (taken) {
+        struct pending **tail = &c->queue;
+        while (*tail)
+            tail = &(*tail)->next;
+        *tail = w;
+        pthread_cond_signal(&c->queued);
+    }
+    pthread_mutex_unlock(&c->lock);
+    if (!taken) {
+        trace_pack_free(pack);
+        free(w->real);
+        free(w);
+    }
+    return 0;
+}
+
+void app_cache_attach(struct app_cache *c, struct load_opts *lo)
+{
+    lo->cached = cached;
+    lo->cached_ctx = c;
+    lo->packed = packed;
+    lo->packed_ctx = c;
+}

@@ -1,0 +1,78 @@
+#!/bin/bash
+# The trace cache (issue 12, app/cache.h): the TUI writes a packed copy of
+# each trace it opens under $XDG_CACHE_HOME/htx and reads it on the next
+# open of the unchanged trace (the diagnostics view says so, the screens are
+# the same); a changed trace or a corrupt entry is never trusted and is
+# rewritten; --no-cache neither reads nor writes; the directory stays under
+# HTX_CACHE_MAX; a cache that cannot be written costs nothing but speed.
+. "$(dirname "$0")/../lib.sh"
+keep_going=1
+
+gen=$HTX_BUILDDIR/tests/gen/htx-gen
+[ -x "$gen" ] || fail "$gen is not built"
+cd "$tmp"
+"$gen" -q -o job -r 2 -i 2 -l 2
+export XDG_CACHE_HOME=$tmp/xdg
+cache=$XDG_CACHE_HOME/htx
+printf '1\n2\n3\n4\nR\nq\n' >view.keys
+printf 'i\nq\n' >keys
+
+# open NAME [OPTIONS]: the TUI on job twice: the diagnostics view in NAME,
+# where it says which ranks were read from the cache; then the Ranks view
+# (after the timeline, overview, kernels and idle) in NAME.view, the same
+# as without a cache.
+expect 0 "$HTX" --no-cache --script=view.keys --dump-screen=ref.view --size=40x150 job
+open_job() {
+    local name=$1
+    shift
+    expect 0 "$HTX" "$@" --script=keys --dump-screen="$name" --force --size=40x150 job
+    expect 0 "$HTX" "$@" --script=view.keys --dump-screen="$name.view" --force --size=40x150 job
+    cmp -s ref.view "$name.view" || fail "$name: the screens differ: $(diff ref.view "$name.view" | head -5)"
+}
+
+open_job first
+[ "$(ls "$cache" | grep -c '\.htxs$')" = 2 ] || fail "not one cache entry per rank: $(ls "$cache")"
+grep -q "read from the cache" first && fail "the first open claims the cache"
+open_job second
+[ "$(grep -c "read from the cache" second)" = 2 ] || fail "the second open did not read both ranks from the cache"
+
+# A changed trace: its entry is ignored and rewritten.
+sleep 1
+touch job/rank-0.pt.trace.json.gz
+open_job changed
+[ "$(grep -c "read from the cache" changed)" = 1 ] || fail "a changed trace was read from the cache"
+open_job again
+[ "$(grep -c "read from the cache" again)" = 2 ] || fail "the changed trace's entry was not rewritten"
+
+# A corrupt entry (cut short, or one byte changed): ignored and rewritten.
+for damage in cut flip; do
+    for e in "$cache"/*.htxs; do
+        if [ $damage = cut ]; then
+            head -c 200 "$e" >"$e.tmp" && mv "$e.tmp" "$e"
+        else
+            printf '\x55' | dd of="$e" bs=1 seek=300 conv=notrunc 2>/dev/null
+        fi
+    done
+    open_job "$damage"
+    grep -q "read from the cache" "$damage" && fail "a $damage entry was trusted"
+    open_job "after-$damage"
+    [ "$(grep -c "read from the cache" "after-$damage")" = 2 ] || fail "the $damage entries were not rewritten"
+done
+
+# --no-cache: nothing read, nothing written.
+one=$(stat -c %s "$(ls "$cache"/*.htxs | head -1)")
+rm -rf "$cache"
+open_job none --no-cache
+grep -q "read from the cache" none && fail "--no-cache read the cache"
+[ -e "$cache" ] && fail "--no-cache wrote $cache"
+
+# The bound: with room for about one entry, the older ones go first.
+rm -rf "$cache"
+HTX_CACHE_MAX=$((one * 3 / 2)) open_job bounded
+[ "$(ls "$cache" | grep -c '\.htxs$')" = 1 ] || fail "HTX_CACHE_MAX was not kept: $(ls -l "$cache")"
+expect 2 env HTX_CACHE_MAX=lots "$HTX" --script=keys --dump-screen=x --force job && has err "HTX_CACHE_MAX"
+
+# Nowhere to write (the cache's parent is a file): the TUI runs as without.
+rm -rf "$XDG_CACHE_HOME" && : >"$XDG_CACHE_HOME"
+open_job unwritable
+finish
