@@ -10,6 +10,8 @@
 
 #include "model/model.h"
 
+Suite *model_packed_suite(void);   /* check_model_packed.c */
+
 /* Loads one document per name; names carry rank hints for file-name tests. */
 static struct model *load_docs(const char *const *names, const char *const *docs, size_t n,
                                enum semantics_mode mode, struct err *e)
@@ -496,6 +498,7 @@ int main(void)
                         (int)(sizeof oracle_sets / sizeof oracle_sets[0]));
     suite_add_tcase(s, real);
     SRunner *sr = srunner_create(s);
+    srunner_add_suite(sr, model_packed_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

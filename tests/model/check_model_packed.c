@@ -1,0 +1,186 @@
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/model.h"
+#include "trace/pack.h"
+#include "util/htxs.h"
+
+/* The loader's pack and cache hooks (load_opts.packed, .cached): a trace
+ * read through a pack gives the model the trace gives; a rank read from a
+ * fresh summary keeps the trace's path; a summary that fails to replay is
+ * never trusted: the trace is read instead. */
+
+static const char *doc =
+    "{\"distributedInfo\": {\"rank\": 4}, \"traceEvents\": ["
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1,"
+    " \"tid\": 1, \"ts\": 10, \"dur\": 4, \"args\": {\"correlation\": 7}},"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": 7,"
+    " \"ts\": 20, \"dur\": 30, \"args\": {\"stream\": 7, \"correlation\": 7}}]}";
+
+struct hooks {
+    char dir[64], trace[96], summary[96];
+    uint8_t *pack;
+    size_t pack_len;
+    int packed_calls, cached_calls;
+    bool offer;   /* cached() offers the summary */
+};
+
+static int keep(void *ctx, const char *path, struct trace_pack *pack, struct err *e)
+{
+    struct hooks *h = ctx;
+    ck_assert_str_eq(path, h->trace);
+    const uint8_t *bytes;
+    ck_assert_int_eq(trace_pack_finish(pack, &bytes, &h->pack_len, e), 0);
+    h->pack = malloc(h->pack_len);
+    memcpy(h->pack, bytes, h->pack_len);
+    trace_pack_free(pack);
+    h->packed_calls++;
+    return 0;
+}
+
+static char *offer(void *ctx, const char *path)
+{
+    struct hooks *h = ctx;
+    ck_assert_str_eq(path, h->trace);
+    h->cached_calls++;
+    return h->offer ? strdup(h->summary) : NULL;
+}
+
+/* A summary file holding events (as given) in a valid container. */
+static void write_summary(const char *path, const uint8_t *events, size_t len)
+{
+    struct htxs_writer w;
+    htxs_writer_init(&w);
+    htxs_begin_section(&w, HTXS_EVENTS);
+    htxs_put_bytes(&w, events, len);
+    htxs_end_section(&w);
+    const uint8_t *buf;
+    size_t n;
+    struct err e = {0, ""};
+    ck_assert_int_eq(htxs_writer_finish(&w, &buf, &n, &e), 0);
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(buf, 1, n, f), n);
+    fclose(f);
+    htxs_writer_fini(&w);
+}
+
+static struct model *load(struct hooks *h, bool pack, bool cache)
+{
+    struct semantics sem;
+    semantics_init(&sem, SEMANTICS_HTX);
+    struct load_opts lo;
+    memset(&lo, 0, sizeof lo);
+    lo.threads = 1;
+    if (pack) {
+        lo.packed = keep;
+        lo.packed_ctx = h;
+    }
+    if (cache) {
+        lo.cached = offer;
+        lo.cached_ctx = h;
+    }
+    const char *paths[] = {h->trace};
+    struct err e = {0, ""};
+    struct model *m = model_load(paths, 1, &sem, &lo, &e);
+    ck_assert_msg(m != NULL, "load failed: %s", e.msg);
+    return m;
+}
+
+static void setup_files(struct hooks *h)
+{
+    memset(h, 0, sizeof *h);
+    snprintf(h->dir, sizeof h->dir, "/tmp/htx-packed-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(h->dir));
+    snprintf(h->trace, sizeof h->trace, "%s/rank-4.json", h->dir);
+    snprintf(h->summary, sizeof h->summary, "%s/cached.htxs", h->dir);
+    FILE *f = fopen(h->trace, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(doc, f);
+    fclose(f);
+}
+
+static void remove_files(struct hooks *h)
+{
+    unlink(h->trace);
+    unlink(h->summary);
+    rmdir(h->dir);
+    free(h->pack);
+}
+
+static void same_rank(const struct model *a, const struct model *b)
+{
+    ck_assert_uint_eq(a->nranks, 1);
+    ck_assert_uint_eq(b->nranks, 1);
+    const struct rank_model *x = &a->ranks[0], *y = &b->ranks[0];
+    ck_assert_int_eq(x->rank, y->rank);
+    ck_assert_str_eq(x->path, y->path);
+    ck_assert_uint_eq(x->nevents, y->nevents);
+    for (size_t i = 0; i < x->nevents; i++) {
+        ck_assert_int_eq(x->events[i].ts, y->events[i].ts);
+        ck_assert_int_eq(x->events[i].dur, y->events[i].dur);
+        ck_assert_uint_eq(x->events[i].partner, y->events[i].partner);
+        ck_assert_str_eq(model_str(a, x->events[i].name), model_str(b, y->events[i].name));
+    }
+}
+
+START_TEST(loader_should_pack_and_read_back_from_the_cache)
+{
+    struct hooks h;
+    setup_files(&h);
+    struct model *plain = load(&h, false, false);
+    struct model *packed = load(&h, true, true);   // nothing offered: read and packed
+    ck_assert_int_eq(h.packed_calls, 1);
+    ck_assert_int_eq(h.cached_calls, 1);
+    ck_assert(!packed->ranks[0].from_cache);
+    same_rank(plain, packed);
+    write_summary(h.summary, h.pack, h.pack_len);
+    h.offer = true;
+    struct model *cached = load(&h, true, true);
+    ck_assert(cached->ranks[0].from_cache);
+    ck_assert_ptr_null(cached->ranks[0].summary_path);   // the cache is not a summary the user named
+    ck_assert_int_eq(h.packed_calls, 1);                  // read from the cache: not packed again
+    same_rank(plain, cached);
+    model_free(plain);
+    model_free(packed);
+    model_free(cached);
+    remove_files(&h);
+}
+END_TEST
+
+START_TEST(loader_should_not_trust_a_cached_summary_that_fails)
+{
+    struct hooks h;
+    setup_files(&h);
+    struct model *plain = load(&h, false, false);
+    const uint8_t garbage[] = {1, 0, 0, 0, 9, 9, 9, 9, 9, 9, 9, 9, 0, 0, 0, 0, 0x78, 0x9c, 1};
+    write_summary(h.summary, garbage, sizeof garbage);
+    h.offer = true;
+    struct model *m = load(&h, true, true);
+    ck_assert_int_eq(h.cached_calls, 1);
+    ck_assert(!m->ranks[0].from_cache);
+    ck_assert_int_eq(h.packed_calls, 1);   // read from the trace, and packed to be rewritten
+    ck_assert_uint_eq(m->nfailed, 0);
+    same_rank(plain, m);
+    model_free(plain);
+    model_free(m);
+    remove_files(&h);
+}
+END_TEST
+
+Suite *model_packed_suite(void);
+
+Suite *model_packed_suite(void)
+{
+    Suite *s = suite_create("model_packed");
+    TCase *tc = tcase_create("hooks");
+    tcase_add_test(tc, loader_should_pack_and_read_back_from_the_cache);
+    tcase_add_test(tc, loader_should_not_trust_a_cached_summary_that_fails);
+    suite_add_tcase(s, tc);
+    return s;
+}
