@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # make bench-scale (issue 12): the map step over a 1024-rank job of small
-# ranks made by the generator, run with GNU parallel; then the report from
-# the summaries against the report from the traces. Prints the map time,
-# summary bytes per rank, and the time and peak RSS of both reports (median
-# [min-max] of BENCH_RUNS runs, default 3), and checks the two agree.
+# ranks made by the generator, run with GNU parallel; then, alternating
+# summaries and traces, the report of the tables' analyses, the report of
+# every analysis and the TUI opened headless (--script with q, no cache).
+# Prints the map time, summary bytes per rank, and the time and peak RSS of
+# each (median [min-max] of BENCH_RUNS runs, default 3), and checks that
+# the reports agree byte for byte.
 # Usage: tests/bench_scale.sh BUILD_DIR   (BENCH_RANKS: 1024)
 set -euo pipefail
 build=$(cd "${1:?usage: bench_scale.sh BUILD_DIR}" && pwd)
@@ -34,6 +36,9 @@ measure() {   # sets secs, kb
 }
 
 maps=() sums=() traces=() sum_kb=0 trace_kb=0
+all_sums=() all_traces=() all_sum_kb=0 all_trace_kb=0
+tui_sums=() tui_traces=() tui_sum_kb=0 tui_trace_kb=0
+echo q >"$tmp/q.keys"
 for _ in $(seq "$runs"); do
     rm -rf "$tmp/sum"
     measure bash -c 'ls "$1"/*.json* | parallel --will-cite -j "$(nproc)" -X "$2" summarize -o "$3"' \
@@ -45,6 +50,16 @@ for _ in $(seq "$runs"); do
     measure "$htx" report --format=json $what "$cache"
     traces+=("$secs"); trace_kb=$kb
     cmp -s "$tmp/out" "$tmp/from-summaries.json" || { echo "bench-scale: the reports differ" >&2; exit 1; }
+    measure "$htx" report --format=json "$tmp/sum"
+    all_sums+=("$secs"); all_sum_kb=$kb
+    cp "$tmp/out" "$tmp/from-summaries.json"
+    measure "$htx" report --format=json "$cache"
+    all_traces+=("$secs"); all_trace_kb=$kb
+    cmp -s "$tmp/out" "$tmp/from-summaries.json" || { echo "bench-scale: the full reports differ" >&2; exit 1; }
+    measure "$htx" --no-cache --script="$tmp/q.keys" --dump-screen="$tmp/s.screen" --force "$tmp/sum"
+    tui_sums+=("$secs"); tui_sum_kb=$kb
+    measure "$htx" --no-cache --script="$tmp/q.keys" --dump-screen="$tmp/t.screen" --force "$cache"
+    tui_traces+=("$secs"); tui_trace_kb=$kb
 done
 bytes=$(cat "$tmp"/sum/*.htxs | wc -c)
 json=$(for f in "$cache"/*.json*; do gzip -dc -f "$f"; done | wc -c)
@@ -55,3 +70,7 @@ printf '  summaries:                      %d bytes a rank (%.3f %% of the JSON)\
     $((bytes / ranks)) "$(calc "100 * $bytes / $json")"
 printf '  report from summaries:          %s s, %.0f MB RSS\n' "$(spread "${sums[@]}")" "$(calc "$sum_kb / 1000")"
 printf '  report from traces:             %s s, %.0f MB RSS (same JSON)\n' "$(spread "${traces[@]}")" "$(calc "$trace_kb / 1000")"
+printf '  every analysis, from summaries: %s s, %.0f MB RSS\n' "$(spread "${all_sums[@]}")" "$(calc "$all_sum_kb / 1000")"
+printf '  every analysis, from traces:    %s s, %.0f MB RSS (same JSON)\n' "$(spread "${all_traces[@]}")" "$(calc "$all_trace_kb / 1000")"
+printf '  TUI first screen, summaries:    %s s, %.0f MB RSS (target < 2 s, < 1 GB)\n' "$(spread "${tui_sums[@]}")" "$(calc "$tui_sum_kb / 1000")"
+printf '  TUI first screen, traces:       %s s, %.0f MB RSS\n' "$(spread "${tui_traces[@]}")" "$(calc "$tui_trace_kb / 1000")"

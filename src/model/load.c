@@ -316,8 +316,9 @@ static int assign_ranks(struct model *m, const struct rank_builder *const *build
         }
         uint32_t *other = hmap_get(&owner, r->rank);
         if (other)
-            rc = err_set(e, ERR_PARSE, "%s and %s both claim rank %lld", m->ranks[*other].path,
-                         r->path, (long long)r->rank);
+            rc = err_set(e, ERR_PARSE, "%s and %s both claim rank %lld",
+                         model_rank_file(&m->ranks[*other]), model_rank_file(r),
+                         (long long)r->rank);
         else if (hmap_put(&owner, r->rank, (uint32_t)i))
             rc = err_set(e, ERR_NOMEM, "out of memory");
     }

@@ -292,6 +292,12 @@ bool model_is_gpu_kernel_pred(const struct model *m, const struct event *ev);
  * (or partner at index 0), else the partner's traceEvents index. */
 int64_t model_index_correlation(const struct rank_model *r, const struct event *ev);
 
+/* The file a rank was read from: its summary, or its trace. */
+static inline const char *model_rank_file(const struct rank_model *r)
+{
+    return r->summary_path ? r->summary_path : r->path;
+}
+
 static inline const char *model_str(const struct model *m, uint32_t id)
 {
     return strtab_str(&m->strings, id);

@@ -119,6 +119,7 @@ expect 2 "$HTX" summarize ddp && has err "missing -o DIR"
 expect 2 "$HTX" report -o x ddp && has err "belong to htx summarize"
 cp sum-ddp/rank-00002.htxs sum-ddp/copy-of-2.htxs
 expect 2 "$HTX" report "$what" sum-ddp && has err "rank 2 has two summaries"
+expect 1 "$HTX" report sum-ddp && has err "sum-ddp/copy-of-2.htxs and sum-ddp/rank-00002.htxs both claim rank 2"
 rm sum-ddp/copy-of-2.htxs
 head -c 100 sum-ddp/rank-00001.htxs >"$tmp/cut.htxs"
 mkdir cut && cp sum-ddp/rank-00000.htxs "$tmp/cut.htxs" cut/

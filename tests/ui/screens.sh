@@ -18,6 +18,9 @@ for keys in "$ui"/*.keys; do
     want_status=$(sed -n 's/^# status: //p' "$keys" | head -n 1)
     out=$tmpdir/$name.screen
     status=0
+    # Each screen from the traces themselves: a cache warmed by the screens
+    # before would show in the diagnostics (tests/summary/cache.sh tests it).
+    export XDG_CACHE_HOME=$tmpdir/cache-$name
     # shellcheck disable=SC2086 # args is a word list on purpose
     (cd "$data" && timeout 60 "$HTX" --script "$keys" --dump-screen "$out" $args) \
         > "$tmpdir/$name.stdout" 2> "$tmpdir/$name.stderr" || status=$?
