@@ -23,6 +23,8 @@ enum {
     M_ALL = (1u << 30) - 1,
 };
 
+enum { UNITS_TS_US = 1, UNITS_DUR_US = 2 };
+
 #define HEADER_FIXED 16          /* version, raw length, path length */
 #define STAGE_START (1u << 16)   /* first size of the raw records' buffer */
 #define MAX_VARINT 10
@@ -270,12 +272,18 @@ static void record_event(struct trace_pack *p, const struct trace_event *ev)
         return;
     }
     // Absent times are written too (as the reader left them), so a replay
-    // hands over the same struct whatever the reader does with them.
-    put_s(p, (int64_t)((uint64_t)ev->ts.ns - (uint64_t)*prev));
+    // hands over the same struct whatever the reader does with them. Most
+    // traces have whole microseconds: a units byte says which time is
+    // written in µs (a third of the varint's bytes).
+    int64_t delta = (int64_t)((uint64_t)ev->ts.ns - (uint64_t)*prev);
+    uint8_t units = (uint8_t)((delta % 1000 == 0 ? UNITS_TS_US : 0) |
+                              (ev->dur.ns % 1000 == 0 ? UNITS_DUR_US : 0));
+    put_bytes(p, &units, 1);
+    put_s(p, units & UNITS_TS_US ? delta / 1000 : delta);
     *prev = ev->ts.ns;
     if (m & M_TS_US)
         put_f64(p, ev->ts.us);
-    put_s(p, ev->dur.ns);
+    put_s(p, units & UNITS_DUR_US ? ev->dur.ns / 1000 : ev->dur.ns);
     if (m & M_DUR_US)
         put_f64(p, ev->dur.us);
     if (m & M_STREAM)
@@ -572,6 +580,15 @@ static void get_time(struct reader *r, struct trace_time *t, int64_t ns, bool pr
     t->us = us_stored ? get_f64(r) : derived_us(ns);
 }
 
+/* µs to ns, false when it would overflow (only a forged pack does that). */
+static bool scale_us(int64_t *v)
+{
+    if (*v > INT64_MAX / 1000 || *v < INT64_MIN / 1000)
+        return false;
+    *v *= 1000;
+    return true;
+}
+
 struct replay {
     uint64_t prev_index;
     int64_t *prev_ts;   /* by tid string id, as recorded */
@@ -610,10 +627,22 @@ static void read_event(struct reader *r, struct replay *st, struct trace_event *
         fail(r, NULL);
         return;
     }
-    int64_t ts = (int64_t)((uint64_t)*prev + (uint64_t)get_s(r));
+    if (r->p >= r->end) {
+        fail(r, "truncated record");
+        return;
+    }
+    uint8_t units = *r->p++;
+    if (units & ~(UNITS_TS_US | UNITS_DUR_US))
+        fail(r, "unknown time units");
+    int64_t delta = get_s(r);
+    if ((units & UNITS_TS_US) && !scale_us(&delta))
+        fail(r, "time out of range");
+    int64_t ts = (int64_t)((uint64_t)*prev + (uint64_t)delta);
     *prev = ts;
     get_time(r, &ev->ts, ts, m & M_TS, m & M_TS_FLOAT, m & M_TS_US);
     int64_t dur = get_s(r);
+    if ((units & UNITS_DUR_US) && !scale_us(&dur))
+        fail(r, "time out of range");
     get_time(r, &ev->dur, dur, m & M_DUR, m & M_DUR_FLOAT, m & M_DUR_US);
     ev->stream = opt_int(r, m, M_STREAM);
     if (m & M_CORR) {
