@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "app/session.h"
-#include "trace/pack.h"
 #include "summary/write.h"
+#include "trace/pack.h"
 #include "util/htxs.h"
 #include "util/htxs_source.h"
 #include "util/str.h"

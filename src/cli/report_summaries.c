@@ -9,8 +9,8 @@
 
 #include "app/session.h"
 #include "cli/commands.h"
-#include "util/htxs_source.h"
 #include "trace/discover.h"
+#include "util/htxs_source.h"
 #include "util/str.h"
 #include "util/vec.h"
 

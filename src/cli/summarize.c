@@ -9,11 +9,12 @@
 
 #include "app/session.h"
 #include "summary/shard.h"
-#include "util/htxs_source.h"
 #include "summary/write.h"
 #include "trace/discover.h"
 #include "trace/pack.h"
+#include "util/htxs_source.h"
 #include "util/pool.h"
+#include "util/str.h"
 
 /* `htx summarize` (issue 12, the map step): one summary per rank file,
  * each made from that file alone, so N processes on N machines can make
@@ -183,7 +184,9 @@ int cli_summarize_main(const struct htx_options *opts)
         struct htxs_rank rank = {0};
         const uint8_t *buf;
         size_t len;
-        int rc = summarize_file(opts, files.files[i].path, &w, &rank, &e);
+        int rc = str_ends_with(files.files[i].path, HTXS_SUFFIX)
+                     ? err_set(&e, ERR_USAGE, "%s: already a rank summary", files.files[i].path)
+                     : summarize_file(opts, files.files[i].path, &w, &rank, &e);
         if (rc == 0)
             rc = htxs_writer_finish(&w, &buf, &len, &e);
         char out[4200];

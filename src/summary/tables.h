@@ -11,10 +11,10 @@
 #include <stdint.h>
 
 #include "analysis/table.h"
-#include "util/htxs.h"
-#include "util/htxs_source.h"
 #include "util/arena.h"
 #include "util/err.h"
+#include "util/htxs.h"
+#include "util/htxs_source.h"
 
 #define HTXS_MAX_COLS 256
 

@@ -9,8 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "util/htxs.h"
 #include "util/err.h"
+#include "util/htxs.h"
 
 #define HTXS_SOURCE_PATH_MAX 4096
 #define HTXS_HASH_SPAN ((int64_t)1 << 20)

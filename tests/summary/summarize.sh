@@ -116,6 +116,7 @@ expect 1 "$HTX" summarize -o sum-broken broken && has err "broken/rank-9.json: b
 expect 2 "$HTX" summarize -o sum-ddp ddp && has err "--force"
 expect 0 "$HTX" summarize --force -o sum-ddp ddp
 expect 2 "$HTX" summarize ddp && has err "missing -o DIR"
+expect 2 "$HTX" summarize -o again sum-ddp && has err "sum-ddp/rank-00000.htxs: already a rank summary"
 expect 2 "$HTX" report -o x ddp && has err "belong to htx summarize"
 cp sum-ddp/rank-00002.htxs sum-ddp/copy-of-2.htxs
 expect 2 "$HTX" report "$what" sum-ddp && has err "rank 2 has two summaries"

@@ -1,0 +1,60 @@
+#ifndef HTX_TRACE_PACK_FORMAT_H
+#define HTX_TRACE_PACK_FORMAT_H
+
+/* Internal to trace/pack.c (recording) and trace/unpack.c (replaying): the
+ * record format of trace/pack.h, and what both sides compute alike. */
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { OP_END = 0, OP_EVENT = 1, OP_WARNING = 2, OP_META = 3 };
+
+/* Event mask bits: which optional parts follow, and the booleans. */
+enum {
+    M_HAS_NAME = 1u << 0, M_HAS_CAT = 1u << 1, M_NAME = 1u << 2, M_CAT = 1u << 3,
+    M_PID = 1u << 4, M_PID_NUM = 1u << 5, M_TID = 1u << 6, M_TID_NUM = 1u << 7,
+    M_TS = 1u << 8, M_TS_FLOAT = 1u << 9, M_TS_US = 1u << 10,
+    M_DUR = 1u << 11, M_DUR_FLOAT = 1u << 12, M_DUR_US = 1u << 13,
+    M_STREAM = 1u << 14, M_CORR = 1u << 15, M_MEMBW = 1u << 16, M_BYTES = 1u << 17,
+    M_ARG_NAME = 1u << 18, M_COLL_NAME = 1u << 19, M_PG_NAME = 1u << 20,
+    M_PG_RANKS = 1u << 21, M_DTYPE = 1u << 22, M_GROUP_SIZE = 1u << 23,
+    M_IN_NELEMS = 1u << 24, M_OUT_NELEMS = 1u << 25, M_SEQ = 1u << 26,
+    M_SEQ_LOWER = 1u << 27, M_FLOW_ID = 1u << 28, M_FLOW_BIND = 1u << 29,
+    M_ALL = (1u << 30) - 1,
+};
+
+enum { UNITS_TS_US = 1, UNITS_DUR_US = 2 };
+
+#define HEADER_FIXED 16          /* version, raw length, path length */
+
+/* Times are deltas from the previous time on the same thread (tid string
+ * id): a thread's events are nearly in order, and a flow starts where its
+ * event does. */
+static inline int64_t *thread_slot(int64_t **prev, size_t *cap, uint32_t id)
+{
+    if (id >= *cap) {
+        size_t n = *cap ? *cap : 64;
+        while (n <= id)
+            n *= 2;
+        int64_t *grown = realloc(*prev, n * sizeof *grown);
+        if (!grown)
+            return NULL;
+        memset(grown + *cap, 0, (n - *cap) * sizeof *grown);
+        *prev = grown;
+        *cap = n;
+    }
+    return &(*prev)[id];
+}
+
+/* The double a time's text most likely had: exact for whole microseconds,
+ * and nearly always right otherwise (one rounding in long double, one to
+ * double); the recorder stores the double whenever this misses. */
+static inline double derived_us(int64_t ns)
+{
+    if (ns % 1000 == 0)
+        return (double)(ns / 1000);
+    return (double)((long double)ns / 1000.0L);
+}
+
+#endif

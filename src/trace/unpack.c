@@ -1,0 +1,412 @@
+#include "config.h"
+#include "trace/pack.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "trace/pack_format.h"
+
+/* ---- replaying ------------------------------------------------------------ */
+
+struct reader {
+    const uint8_t *p, *end;
+    bool bad;
+    const char *why;   // static text for the first problem
+    struct trace_str *dict;
+    size_t ndict, dict_cap;
+};
+
+static void fail(struct reader *r, const char *why)
+{
+    if (!r->bad)
+        r->why = why;
+    r->bad = true;
+    r->p = r->end;
+}
+
+static uint64_t get_u(struct reader *r)
+{
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        if (r->p >= r->end) {
+            fail(r, "truncated record");
+            return 0;
+        }
+        uint8_t b = *r->p++;
+        v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return v;
+    }
+    fail(r, "varint too long");
+    return 0;
+}
+
+static int64_t get_s(struct reader *r)
+{
+    uint64_t u = get_u(r);
+    return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+}
+
+static double get_f64(struct reader *r)
+{
+    double d = 0;
+    if (r->end - r->p < 8) {
+        fail(r, "truncated record");
+        return d;
+    }
+    uint64_t bits = 0;
+    for (int i = 0; i < 8; i++)
+        bits |= (uint64_t)r->p[i] << (8 * i);
+    r->p += 8;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
+static struct trace_str get_str_id(struct reader *r, uint32_t *id_out)
+{
+    struct trace_str none = {NULL, 0};
+    uint64_t id = get_u(r);
+    *id_out = 0;
+    if (r->bad)
+        return none;
+    *id_out = (uint32_t)id;
+    if (id < r->ndict)
+        return r->dict[id];
+    if (id != r->ndict) {
+        fail(r, "string id out of range");
+        return none;
+    }
+    uint64_t len = get_u(r);
+    if (r->bad || len > (uint64_t)(r->end - r->p)) {
+        fail(r, "string past the end");
+        return none;
+    }
+    if (r->ndict == r->dict_cap) {
+        size_t cap = r->dict_cap ? r->dict_cap * 2 : 1024;
+        struct trace_str *n = realloc(r->dict, cap * sizeof *n);
+        if (!n) {
+            fail(r, NULL);   // NULL why: out of memory
+            return none;
+        }
+        r->dict = n;
+        r->dict_cap = cap;
+    }
+    struct trace_str s = {(const char *)r->p, (size_t)len};
+    r->dict[r->ndict++] = s;
+    r->p += len;
+    return s;
+}
+
+static struct trace_str get_str(struct reader *r)
+{
+    uint32_t id;
+    return get_str_id(r, &id);
+}
+
+static void get_index(struct reader *r, uint64_t *prev, uint64_t *index)
+{
+    *index = *prev + 1 + (uint64_t)get_s(r);
+    *prev = *index;
+}
+
+/* A str field: present in the mask, or NULL as the reader leaves it. */
+static struct trace_str opt_str(struct reader *r, uint32_t m, uint32_t bit)
+{
+    struct trace_str none = {NULL, 0};
+    return (m & bit) ? get_str(r) : none;
+}
+
+static struct trace_int opt_int(struct reader *r, uint32_t m, uint32_t bit)
+{
+    struct trace_int v = {0, false};
+    if (m & bit) {
+        v.v = get_s(r);
+        v.present = true;
+    }
+    return v;
+}
+
+static void get_time(struct reader *r, struct trace_time *t, int64_t ns, bool present,
+                     bool is_float, bool us_stored)
+{
+    t->ns = ns;
+    t->present = present;
+    t->is_float = is_float;
+    t->us = us_stored ? get_f64(r) : derived_us(ns);
+}
+
+/* µs to ns, false when it would overflow (only a forged pack does that). */
+static bool scale_us(int64_t *v)
+{
+    if (*v > INT64_MAX / 1000 || *v < INT64_MIN / 1000)
+        return false;
+    *v *= 1000;
+    return true;
+}
+
+struct replay {
+    uint64_t prev_index;
+    int64_t *prev_ts;   /* by tid string id, as recorded */
+    size_t prev_ts_cap;
+    int64_t prev_corr;
+};
+
+static void read_event(struct reader *r, struct replay *st, struct trace_event *ev)
+{
+    memset(ev, 0, sizeof *ev);
+    uint64_t mask = get_u(r);
+    if (mask > M_ALL)
+        fail(r, "unknown event fields");
+    uint32_t m = (uint32_t)mask;
+    if (r->p >= r->end) {
+        fail(r, "truncated record");
+        return;
+    }
+    uint8_t ph = *r->p++;
+    if (ph > TRACE_PH_OTHER)
+        fail(r, "unknown phase");
+    ev->ph = (enum trace_ph)ph;
+    get_index(r, &st->prev_index, &ev->index);
+    ev->has_name = m & M_HAS_NAME;
+    ev->has_cat = m & M_HAS_CAT;
+    ev->name = opt_str(r, m, M_NAME);
+    ev->cat = opt_str(r, m, M_CAT);
+    ev->pid = opt_str(r, m, M_PID);
+    ev->pid_is_num = m & M_PID_NUM;
+    uint32_t tid = 0;
+    if (m & M_TID)
+        ev->tid = get_str_id(r, &tid);
+    ev->tid_is_num = m & M_TID_NUM;
+    int64_t *prev = thread_slot(&st->prev_ts, &st->prev_ts_cap, tid);
+    if (!prev) {
+        fail(r, NULL);
+        return;
+    }
+    if (r->p >= r->end) {
+        fail(r, "truncated record");
+        return;
+    }
+    uint8_t units = *r->p++;
+    if (units & ~(UNITS_TS_US | UNITS_DUR_US))
+        fail(r, "unknown time units");
+    int64_t delta = get_s(r);
+    if ((units & UNITS_TS_US) && !scale_us(&delta))
+        fail(r, "time out of range");
+    int64_t ts = (int64_t)((uint64_t)*prev + (uint64_t)delta);
+    *prev = ts;
+    get_time(r, &ev->ts, ts, m & M_TS, m & M_TS_FLOAT, m & M_TS_US);
+    int64_t dur = get_s(r);
+    if ((units & UNITS_DUR_US) && !scale_us(&dur))
+        fail(r, "time out of range");
+    get_time(r, &ev->dur, dur, m & M_DUR, m & M_DUR_FLOAT, m & M_DUR_US);
+    ev->stream = opt_int(r, m, M_STREAM);
+    if (m & M_CORR) {
+        st->prev_corr = (int64_t)((uint64_t)st->prev_corr + (uint64_t)get_s(r));
+        ev->correlation = (struct trace_int){st->prev_corr, true};
+    }
+    ev->has_mem_bw = m & M_MEMBW;
+    ev->mem_bw_gbps = ev->has_mem_bw ? get_f64(r) : 0;
+    ev->bytes = opt_int(r, m, M_BYTES);
+    ev->arg_name = opt_str(r, m, M_ARG_NAME);
+    ev->coll_name = opt_str(r, m, M_COLL_NAME);
+    ev->pg_name = opt_str(r, m, M_PG_NAME);
+    ev->pg_ranks = opt_str(r, m, M_PG_RANKS);
+    ev->dtype = opt_str(r, m, M_DTYPE);
+    ev->group_size = opt_int(r, m, M_GROUP_SIZE);
+    ev->in_nelems = opt_int(r, m, M_IN_NELEMS);
+    ev->out_nelems = opt_int(r, m, M_OUT_NELEMS);
+    ev->seq = opt_int(r, m, M_SEQ);
+    ev->seq_lower = opt_int(r, m, M_SEQ_LOWER);
+    if (m & M_FLOW_ID) {
+        st->prev_corr = (int64_t)((uint64_t)st->prev_corr + (uint64_t)get_s(r));
+        ev->flow_id = (struct trace_int){st->prev_corr, true};
+    }
+    ev->flow_bind_enclosing = m & M_FLOW_BIND;
+}
+
+/* A dictionary string into a fixed buffer of the metadata. */
+static void copy_fixed(char *dst, size_t cap, struct trace_str s)
+{
+    size_t n = s.len < cap - 1 ? s.len : cap - 1;
+    if (n)
+        memcpy(dst, s.s, n);
+    dst[n] = '\0';
+}
+
+static void read_meta(struct reader *r, struct trace_meta *mt, struct trace_str source)
+{
+    memset(mt, 0, sizeof *mt);
+    copy_fixed(mt->source_path, sizeof mt->source_path, source);
+    uint64_t flags = get_u(r);
+    if (flags > 7)
+        fail(r, "unknown metadata fields");
+    mt->has_rank = flags & 1;
+    mt->has_world_size = flags & 2;
+    mt->has_base_time = flags & 4;
+    mt->rank = get_s(r);
+    mt->world_size = get_s(r);
+    mt->base_time_ns = get_s(r);
+    int64_t props = get_s(r);
+    if (props < 0 || props > INT32_MAX)
+        fail(r, "bad metadata");
+    mt->device_properties = (int)props;
+    copy_fixed(mt->backend, sizeof mt->backend, get_str(r));
+    copy_fixed(mt->display_time_unit, sizeof mt->display_time_unit, get_str(r));
+    copy_fixed(mt->device_name, sizeof mt->device_name, get_str(r));
+}
+
+static uint64_t le_get(const uint8_t *at, int bytes)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; i++)
+        v |= (uint64_t)at[i] << (8 * i);
+    return v;
+}
+
+const char *trace_pack_source(const void *pack, size_t len, size_t *path_len)
+{
+    const uint8_t *b = pack;
+    if (len < HEADER_FIXED || le_get(b, 4) != TRACE_PACK_VERSION)
+        return NULL;
+    uint64_t n = le_get(b + 12, 4);
+    if (n > TRACE_PACK_PATH_MAX || n > len - HEADER_FIXED)
+        return NULL;
+    *path_len = (size_t)n;
+    return (const char *)b + HEADER_FIXED;
+}
+
+/* Inflates the records of a pack into a new buffer of exactly raw_len bytes. */
+static int inflate_records(const char *name, const uint8_t *z, size_t zlen, uint64_t raw_len,
+                           uint8_t **raw, struct err *e)
+{
+    *raw = malloc(raw_len ? (size_t)raw_len : 1);
+    if (!*raw)
+        return err_set(e, ERR_NOMEM, "%s: out of memory", name);
+    z_stream s;
+    memset(&s, 0, sizeof s);
+    if (inflateInit(&s) != Z_OK)
+        return err_set(e, ERR_NOMEM, "%s: out of memory", name);
+    int rc = 0;
+    uint64_t done = 0;
+    size_t zdone = 0;
+    for (;;) {
+        uInt in_step = zlen - zdone > (1u << 30) ? 1u << 30 : (uInt)(zlen - zdone);
+        uint64_t left = raw_len - done;
+        uInt out_step = left > (1u << 30) ? 1u << 30 : (uInt)left;
+        s.next_in = (Bytef *)z + zdone;
+        s.avail_in = in_step;
+        s.next_out = *raw + done;
+        s.avail_out = out_step;
+        int zr = inflate(&s, Z_NO_FLUSH);
+        zdone += in_step - s.avail_in;
+        done += out_step - s.avail_out;
+        if (zr == Z_STREAM_END) {
+            if (done != raw_len || zdone != zlen)
+                rc = err_set(e, ERR_PARSE, "%s: packed events: length does not match", name);
+            break;
+        }
+        if (zr == Z_MEM_ERROR) {
+            rc = err_set(e, ERR_NOMEM, "%s: out of memory", name);
+            break;
+        }
+        if (zr != Z_OK || (s.avail_out == out_step && s.avail_in == in_step)) {
+            rc = err_set(e, ERR_PARSE, "%s: packed events: %s", name,
+                         zr == Z_OK || zr == Z_BUF_ERROR ? "truncated or longer than declared"
+                                                         : "corrupt deflate data");
+            break;
+        }
+    }
+    inflateEnd(&s);
+    if (rc) {
+        free(*raw);
+        *raw = NULL;
+    }
+    return rc;
+}
+
+static int replay(const char *name, const uint8_t *raw, size_t raw_len, size_t pack_len,
+                  struct trace_str source, const struct trace_sink *sink, struct err *e)
+{
+    struct reader r = {raw, raw + raw_len, false, NULL, NULL, 0, 0};
+    struct replay st = {UINT64_MAX, NULL, 0, 0};
+    int rc = 0;
+    // The recorder's dictionary (a strtab) starts with "" as id 0.
+    if (!(r.dict = malloc(1024 * sizeof *r.dict)))
+        return err_set(e, ERR_NOMEM, "%s: out of memory", name);
+    r.dict[0] = (struct trace_str){"", 0};
+    r.ndict = 1;
+    r.dict_cap = 1024;
+    bool ended = false, had_meta = false;
+    uint64_t records = 0;
+    while (rc == 0 && !ended && r.p < r.end) {
+        uint8_t op = *r.p++;
+        if (op == OP_END) {
+            ended = true;
+        } else if (op == OP_EVENT) {
+            struct trace_event ev;
+            read_event(&r, &st, &ev);
+            if (!r.bad)
+                rc = sink->event(sink->ctx, &ev, e);
+        } else if (op == OP_WARNING) {
+            struct trace_warning w;
+            get_index(&r, &st.prev_index, &w.index);
+            w.offset = get_u(&r);
+            struct trace_str what = get_str(&r);
+            char text[256];
+            copy_fixed(text, sizeof text, what);
+            w.what = text;
+            if (!r.bad && sink->warning)
+                sink->warning(sink->ctx, &w);
+        } else if (op == OP_META && !had_meta) {
+            struct trace_meta mt;
+            read_meta(&r, &mt, source);
+            had_meta = true;
+            if (!r.bad && sink->meta)
+                rc = sink->meta(sink->ctx, &mt, e);
+        } else {
+            fail(&r, "unknown record");
+        }
+        if (r.bad && rc == 0)
+            rc = r.why ? err_set(e, ERR_PARSE, "%s: packed events, byte %zu: %s", name,
+                                 (size_t)(r.p - raw), r.why)
+                       : err_set(e, ERR_NOMEM, "%s: out of memory", name);
+        if (rc == 0 && ++records % 65536 == 0 && sink->progress &&
+            sink->progress(sink->ctx, (uint64_t)((double)(r.p - raw) / (double)raw_len * (double)pack_len)))
+            rc = err_set(e, ERR_CANCEL, "%s: cancelled", name);
+    }
+    if (rc == 0 && (!ended || r.p != r.end))
+        rc = err_set(e, ERR_PARSE, "%s: packed events: %s", name,
+                     ended ? "bytes after the end" : "truncated (no end record)");
+    free(r.dict);
+    free(st.prev_ts);
+    return rc;
+}
+
+int trace_unpack(const char *name, const void *pack, size_t len, const struct trace_sink *sink,
+                 const struct trace_limits *limits, struct err *e)
+{
+    const uint8_t *b = pack;
+    size_t path_len;
+    if (!trace_pack_source(pack, len, &path_len))
+        return err_set(e, ERR_PARSE, "%s: packed events: bad header (another version?)", name);
+    uint64_t raw_len = le_get(b + 4, 8);
+    size_t zoff = HEADER_FIXED + path_len;
+    // deflate cannot expand more than 1032:1: a larger claim is a lie.
+    uint64_t most = (uint64_t)(len - zoff) * 1032 + 64;
+    if (raw_len > most || raw_len > SIZE_MAX / 2)
+        return err_set(e, ERR_PARSE, "%s: packed events: impossible length %llu", name,
+                       (unsigned long long)raw_len);
+    if (limits && limits->max_uncompressed && raw_len > limits->max_uncompressed)
+        return err_set(e, ERR_LIMIT, "%s: packed events of %llu bytes exceed the limit", name,
+                       (unsigned long long)raw_len);
+    uint8_t *raw;
+    int rc = inflate_records(name, b + zoff, len - zoff, raw_len, &raw, e);
+    if (rc)
+        return rc;
+    struct trace_str source = {(const char *)b + HEADER_FIXED, path_len};
+    rc = replay(name, raw, (size_t)raw_len, len, source, sink, e);
+    free(raw);
+    return rc;
+}
