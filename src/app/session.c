@@ -20,9 +20,24 @@
  * cannot drive the terminal. */
 static void write_message(const char *prefix, const char *msg)
 {
-    fputs(prefix, stderr);
-    format_write_escaped(stderr, msg);
-    fputc('\n', stderr);
+    // Composed first and written at once: stderr is unbuffered, and a
+    // character at a time made a thousand skipped files cost 150,000 writes.
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (f) {
+        fputs(prefix, f);
+        format_write_escaped(f, msg);
+        fputc('\n', f);
+    }
+    if (f && fclose(f) == 0) {
+        fwrite(text, 1, len, stderr);
+    } else {
+        fputs(prefix, stderr);
+        format_write_escaped(stderr, msg);
+        fputc('\n', stderr);
+    }
+    free(text);
 }
 
 void app_warn(const char *fmt, ...)

@@ -1,10 +1,12 @@
 #include "config.h"
 #include "trace/read.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "trace/event.h"
 #include "trace/fields.h"
@@ -275,19 +277,19 @@ static int read_summary(const char *name, const struct htxs_doc *doc,
 }
 
 /* Peeks at a regular file only: a FIFO would block here, and the trace
- * source names what else it is. */
+ * source names what else it is. Plain open/read: this runs for every
+ * file of a directory. */
 static bool file_is_summary(const char *path)
 {
     char head[HTXS_MAGIC_LEN];
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return false;
     struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-        return false;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return false;
-    size_t n = fread(head, 1, sizeof head, f);
-    fclose(f);
-    return is_summary(head, n);
+    bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    ssize_t n = regular ? read(fd, head, sizeof head) : -1;
+    close(fd);
+    return n == (ssize_t)sizeof head && is_summary(head, sizeof head);
 }
 
 int trace_read_file(const char *path, const struct trace_sink *sink,
