@@ -149,7 +149,9 @@ static bool read_cached(struct load_job *j, struct trace_sink *sink,
                         const struct trace_limits *lim)
 {
     const struct load_opts *o = j->loader->opts;
-    char *instead = o && o->cached && !j->buf ? o->cached(o->cached_ctx, j->path) : NULL;
+    bool summary = str_ends_with(j->path, ".htxs");   // read as it is: it is a pack already
+    char *instead = o && o->cached && !j->buf && !summary ? o->cached(o->cached_ctx, j->path)
+                                                         : NULL;
     if (!instead)
         return false;
     j->rc = trace_read_file(instead, sink, lim, &j->err);

@@ -40,20 +40,23 @@ struct reader {
 /* The memory guard: the model grows with every element kept, so the
  * process's resident set is sampled every few thousand elements (a /proc
  * read costs microseconds) and the load stops before it takes the machine. */
-#define READER_MEMORY_CHECK_EVERY 4096
+int trace_memory_guard(uint64_t max_memory, struct err *e)
+{
+    uint64_t rss = max_memory ? util_resident_bytes() : 0;
+    if (rss <= max_memory)
+        return 0;
+    return err_set(e, ERR_LIMIT, "stopped: htx uses %llu MiB of memory, over the limit of %llu MiB "
+                   "(HTX_MAX_MEMORY; the default is 3/4 of physical memory, 0 = no limit)",
+                   (unsigned long long)((rss + (1u << 20) - 1) >> 20),
+                   (unsigned long long)(max_memory >> 20));
+}
 
 static int check_memory(struct reader *r, struct err *e)
 {
     if (!r->max_memory || ++r->since_memory_check < READER_MEMORY_CHECK_EVERY)
         return 0;
     r->since_memory_check = 0;
-    uint64_t rss = util_resident_bytes();
-    if (rss <= r->max_memory)
-        return 0;
-    return err_set(e, ERR_LIMIT, "stopped: htx uses %llu MiB of memory, over the limit of %llu MiB "
-                   "(HTX_MAX_MEMORY; the default is 3/4 of physical memory, 0 = no limit)",
-                   (unsigned long long)((rss + (1u << 20) - 1) >> 20),
-                   (unsigned long long)(r->max_memory >> 20));
+    return trace_memory_guard(r->max_memory, e);
 }
 
 static int ensure_scratch(struct reader *r, size_t len, struct err *e)

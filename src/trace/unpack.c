@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include "trace/pack_format.h"
+#include "trace/read.h"
 
 /* ---- replaying ------------------------------------------------------------ */
 
@@ -327,7 +328,8 @@ static int inflate_records(const char *name, const uint8_t *z, size_t zlen, uint
 }
 
 static int replay(const char *name, const uint8_t *raw, size_t raw_len, size_t pack_len,
-                  struct trace_str source, const struct trace_sink *sink, struct err *e)
+                  struct trace_str source, const struct trace_sink *sink,
+                  uint64_t max_memory, struct err *e)
 {
     struct reader r = {raw, raw + raw_len, false, NULL, NULL, 0, 0};
     struct replay st = {UINT64_MAX, NULL, 0, 0};
@@ -372,7 +374,10 @@ static int replay(const char *name, const uint8_t *raw, size_t raw_len, size_t p
             rc = r.why ? err_set(e, ERR_PARSE, "%s: packed events, byte %zu: %s", name,
                                  (size_t)(r.p - raw), r.why)
                        : err_set(e, ERR_NOMEM, "%s: out of memory", name);
-        if (rc == 0 && ++records % 65536 == 0 && sink->progress &&
+        if (rc == 0 && ++records % READER_MEMORY_CHECK_EVERY == 0 &&
+            (rc = trace_memory_guard(max_memory, e)))
+            err_prefix(e, "%s", name);
+        if (rc == 0 && records % 65536 == 0 && sink->progress &&
             sink->progress(sink->ctx, (uint64_t)((double)(r.p - raw) / (double)raw_len * (double)pack_len)))
             rc = err_set(e, ERR_CANCEL, "%s: cancelled", name);
     }
@@ -406,7 +411,8 @@ int trace_unpack(const char *name, const void *pack, size_t len, const struct tr
     if (rc)
         return rc;
     struct trace_str source = {(const char *)b + HEADER_FIXED, path_len};
-    rc = replay(name, raw, (size_t)raw_len, len, source, sink, e);
+    rc = replay(name, raw, (size_t)raw_len, len, source, sink,
+                limits ? limits->max_memory : 0, e);
     free(raw);
     return rc;
 }

@@ -126,6 +126,9 @@ head -c 100 sum-ddp/rank-00001.htxs >"$tmp/cut.htxs"
 mkdir cut && cp sum-ddp/rank-00000.htxs "$tmp/cut.htxs" cut/
 expect 1 "$HTX" report "$what" cut && has err "cut.htxs"
 expect 1 "$HTX" report cut && has err "cut.htxs: truncated summary"
+"$gen" -q -o wide -r 1 -s 30M
+expect 0 "$HTX" summarize -o sum-wide wide
+expect 1 env HTX_MAX_MEMORY=8M "$HTX" info sum-wide && has err "rank-00000.htxs: stopped: htx uses"
 printf 'HTXSUMM\0\011\0' | cat - <(tail -c +11 sum-ddp/rank-00001.htxs) >cut/cut.htxs
 expect 1 "$HTX" info cut && has err "cut.htxs"
 sleep 1
