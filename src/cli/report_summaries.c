@@ -54,7 +54,8 @@ static int list_files(const struct htx_options *opts, char ***out, size_t *n, si
             size_t first = *n;
             struct dirent *de;
             while ((de = readdir(d)) != NULL) {
-                *traces += trace_is_trace_name(de->d_name) && !str_ends_with(de->d_name, HTXS_SUFFIX);
+                *traces += trace_is_trace_name(de->d_name) &&
+                           !str_ends_with(de->d_name, HTXS_SUFFIX);
                 if (!str_ends_with(de->d_name, HTXS_SUFFIX))
                     continue;
                 if (VEC_PUSH_SLOT(*out, *n, cap)) {

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "model/build.h"
 #include "trace/discover.h"
@@ -26,6 +27,7 @@ struct load_job {
     uint64_t events;          /* kept so far (the builder's count at its last report) */
     struct rank_model rank;   /* built by the worker, names still in b.strings */
     bool from_cache;          /* read from the summary opts->cached gave */
+    double progress_scale;    /* bytes of the file read for bytes of the trace, or 0 */
     struct loader *loader;
 };
 
@@ -62,7 +64,7 @@ static int job_progress(void *ctx, uint64_t bytes)
     struct loader *l = j->loader;
     size_t events = j->b.nevents;   // the job's own thread: no race with its builder
     pthread_mutex_lock(&l->lock);
-    j->bytes_read = bytes;
+    j->bytes_read = j->progress_scale > 0 ? (uint64_t)((double)bytes * j->progress_scale) : bytes;
     j->events = events;
     int cancel = report_progress_locked(l);
     pthread_mutex_unlock(&l->lock);
@@ -154,7 +156,11 @@ static bool read_cached(struct load_job *j, struct trace_sink *sink,
                                                          : NULL;
     if (!instead)
         return false;
+    struct stat st;   // progress is in bytes of the cached file: shown as the trace's
+    j->progress_scale = stat(instead, &st) == 0 && st.st_size > 0
+                            ? (double)j->size / (double)st.st_size : 0;
     j->rc = trace_read_file(instead, sink, lim, &j->err);
+    j->progress_scale = 0;
     free(instead);
     if (j->rc == 0 || j->rc == ERR_CANCEL || j->rc == ERR_NOMEM) {
         j->from_cache = j->rc == 0;

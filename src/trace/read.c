@@ -226,6 +226,7 @@ static bool is_summary(const void *buf, size_t len)
 struct source_tap {
     struct trace_sink next;
     enum trace_source_state state;
+    double to_file_bytes;   /* progress comes in bytes of the events section */
 };
 
 static int tap_event(void *ctx, const struct trace_event *ev, struct err *e)
@@ -252,7 +253,9 @@ static int tap_meta(void *ctx, const struct trace_meta *m, struct err *e)
 static int tap_progress(void *ctx, uint64_t bytes)
 {
     struct source_tap *t = ctx;
-    return t->next.progress ? t->next.progress(t->next.ctx, bytes) : 0;
+    if (!t->next.progress)
+        return 0;
+    return t->next.progress(t->next.ctx, (uint64_t)((double)bytes * t->to_file_bytes));
 }
 
 static enum trace_source_state source_state(const struct htxs_doc *doc, const char *name)
@@ -267,14 +270,15 @@ static enum trace_source_state source_state(const struct htxs_doc *doc, const ch
     }
 }
 
-static int read_summary(const char *name, const struct htxs_doc *doc,
+static int read_summary(const char *name, const struct htxs_doc *doc, size_t file_len,
                         const struct trace_sink *sink, const struct trace_limits *limits,
                         struct err *e)
 {
     const struct htxs_section *s = htxs_find(doc, HTXS_EVENTS);
     if (!s)
         return err_set(e, ERR_PARSE, "%s: a rank summary without its events", name);
-    struct source_tap tap = {*sink, source_state(doc, name)};
+    struct source_tap tap = {*sink, source_state(doc, name),
+                             s->len ? (double)file_len / (double)s->len : 1.0};
     struct trace_sink tapped = {&tap, tap_event, tap_warning, tap_meta, tap_progress};
     return trace_unpack(name, s->data, (size_t)s->len, &tapped, limits, e);
 }
@@ -302,7 +306,7 @@ int trace_read_file(const char *path, const struct trace_sink *sink,
         struct htxs_doc doc;
         int rc = htxs_load_file(&doc, path, e);
         if (rc == 0)
-            rc = read_summary(path, &doc, sink, limits, e);
+            rc = read_summary(path, &doc, doc.len, sink, limits, e);
         htxs_doc_fini(&doc);
         return rc;
     }
@@ -327,7 +331,7 @@ int trace_read_buffer(const char *name, const void *buf, size_t len,
         struct htxs_doc doc;
         int rc = htxs_parse(&doc, buf, len, name, e);
         if (rc == 0)
-            rc = read_summary(name, &doc, sink, limits, e);
+            rc = read_summary(name, &doc, len, sink, limits, e);
         htxs_doc_fini(&doc);
         return rc;
     }

@@ -378,7 +378,8 @@ static int replay(const char *name, const uint8_t *raw, size_t raw_len, size_t p
             (rc = trace_memory_guard(max_memory, e)))
             err_prefix(e, "%s", name);
         if (rc == 0 && records % 65536 == 0 && sink->progress &&
-            sink->progress(sink->ctx, (uint64_t)((double)(r.p - raw) / (double)raw_len * (double)pack_len)))
+            sink->progress(sink->ctx,
+                           (uint64_t)((double)(r.p - raw) / (double)raw_len * (double)pack_len)))
             rc = err_set(e, ERR_CANCEL, "%s: cancelled", name);
     }
     if (rc == 0 && (!ended || r.p != r.end))

@@ -211,6 +211,7 @@ int htxs_parse(struct htxs_doc *doc, const uint8_t *buf, size_t len, const char 
         return err_set(e, ERR_PARSE, "%s: %zu stray bytes after the last section", name, end - at);
     }
     doc->major = major;
+    doc->len = len;
     doc->minor = minor;
     doc->nsections = nsections;
     doc->sections = s;

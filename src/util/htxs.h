@@ -71,6 +71,7 @@ struct htxs_section {
 
 struct htxs_doc {
     uint8_t *owned; /* file contents when loaded by htxs_load_file */
+    uint64_t len;   /* bytes of the whole file */
     uint16_t major, minor;
     uint32_t nsections;
     struct htxs_section *sections;
