@@ -407,6 +407,12 @@ int trace_unpack(const char *name, const void *pack, size_t len, const struct tr
     if (limits && limits->max_uncompressed && raw_len > limits->max_uncompressed)
         return err_set(e, ERR_LIMIT, "%s: packed events of %llu bytes exceed the limit", name,
                        (unsigned long long)raw_len);
+    // The records are inflated whole: they must fit beside what is loaded.
+    if (limits && limits->max_memory && raw_len > limits->max_memory)
+        return err_set(e, ERR_LIMIT, "%s: packed events of %llu MiB would pass the memory limit "
+                       "of %llu MiB (HTX_MAX_MEMORY)", name,
+                       (unsigned long long)(raw_len >> 20),
+                       (unsigned long long)(limits->max_memory >> 20));
     uint8_t *raw;
     int rc = inflate_records(name, b + zoff, len - zoff, raw_len, &raw, e);
     if (rc)
