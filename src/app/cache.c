@@ -101,9 +101,6 @@ static char *cached(void *ctx, const char *path)
     if (!fresh)
         return NULL;
     utimensat(AT_FDCWD, entry, NULL, 0);   // used now: the last to be pruned
-    pthread_mutex_lock(&c->lock);
-    c->hits++;
-    pthread_mutex_unlock(&c->lock);
     return strdup(entry);
 }
 
@@ -206,12 +203,8 @@ static void write_entry(struct pending *w)
         const uint8_t *buf;
         size_t n;
         if (htxs_writer_finish(&hw, &buf, &n, &ignored) == 0) {
-            if (make_dir(c->dir) && htxs_write_file(w->entry, buf, n, 1, &ignored) == 0) {
-                pthread_mutex_lock(&c->lock);
-                c->writes++;
-                pthread_mutex_unlock(&c->lock);
+            if (make_dir(c->dir) && htxs_write_file(w->entry, buf, n, 1, &ignored) == 0)
                 prune(c, w->entry);   // only this thread prunes
-            }
         }
         htxs_writer_fini(&hw);
     }

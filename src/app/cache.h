@@ -35,8 +35,7 @@ struct pending;
 struct app_cache {
     char dir[4096];
     uint64_t max_bytes;
-    pthread_mutex_t lock;   /* loader and writer threads */
-    unsigned hits, writes;  /* this run's, for messages and tests */
+    pthread_mutex_t lock;   /* the queue, between loader and writer threads */
     struct pending *queue;  /* packs to write, oldest first */
     pthread_cond_t queued;
     pthread_t writer;
