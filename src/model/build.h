@@ -41,7 +41,8 @@ struct rank_builder {
     size_t nnames, names_cap;
     unsigned char *kind_of_cat;       /* by local cat id; 0xff = not yet known */
     size_t kind_cap;
-    struct trace_meta meta;
+    struct trace_meta meta;       /* its source_path: not kept (see below) */
+    char *source_path;            /* the meta's, when read from a pack */
     bool has_meta;
     bool has_float_ts;
     uint64_t elements;

@@ -55,6 +55,7 @@ void rank_builder_fini(struct rank_builder *b)
     free(b->flows);
     free(b->names);
     free(b->kind_of_cat);
+    free(b->source_path);
     for (size_t i = 0; i < b->nwarning_texts; i++)
         free(b->warning_texts[i]);
     memset(b, 0, sizeof *b);
@@ -235,10 +236,14 @@ static void sink_warning(void *ctx, const struct trace_warning *w)
 
 static int sink_meta(void *ctx, const struct trace_meta *m, struct err *e)
 {
-    (void)e;
     struct rank_builder *b = ctx;
     b->meta = *m;
+    b->meta.source_path = (struct trace_str){NULL, 0};   // borrowed: copied below
     b->has_meta = true;
+    free(b->source_path);
+    b->source_path = m->source_path.s ? strndup(m->source_path.s, m->source_path.len) : NULL;
+    if (m->source_path.s && !b->source_path)
+        return err_set(e, ERR_NOMEM, "out of memory");
     return 0;
 }
 

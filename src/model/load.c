@@ -75,8 +75,8 @@ static int take_builder(struct rank_model *r, struct rank_builder *b, const char
                         bool from_cache, struct err *e)
 {
     r->names = calloc(b->nnames ? b->nnames : 1, sizeof *r->names);
-    bool packed = b->has_meta && b->meta.source_path[0] && !from_cache;
-    r->path = strdup(packed ? b->meta.source_path : path);
+    bool packed = b->source_path && !from_cache;
+    r->path = strdup(packed ? b->source_path : path);
     r->summary_path = packed ? strdup(path) : NULL;
     r->summary_stale = packed && b->meta.source_state == TRACE_SOURCE_STALE;
     r->from_cache = from_cache;

@@ -89,8 +89,6 @@ struct trace_event {
     bool flow_bind_enclosing;      /* "bp": "e" */
 };
 
-#define TRACE_SOURCE_PATH_MAX 4096
-
 /* Whether the trace a summary was made from still is what it was. */
 enum trace_source_state {
     TRACE_SOURCE_NONE = 0,     /* not read from a summary */
@@ -112,9 +110,10 @@ struct trace_meta {
     int device_properties;        /* number of entries in deviceProperties */
     char device_name[128];        /* deviceProperties[0].name, when present */
     /* Set only when the events come from a pack (trace/pack.h): the path of
-     * the trace it was made from, as given then; the model names the rank
-     * after it, so a summary's rank is the trace's rank. */
-    char source_path[TRACE_SOURCE_PATH_MAX];
+     * the trace it was made from, as given then (borrowed during the meta
+     * call); the model names the rank after it, so a summary's rank is the
+     * trace's rank. */
+    struct trace_str source_path;
     enum trace_source_state source_state;
 };
 

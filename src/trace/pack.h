@@ -26,7 +26,7 @@
 
 #define TRACE_PACK_VERSION 1
 /* The source path is the trace's path as given when it was packed. */
-#define TRACE_PACK_PATH_MAX TRACE_SOURCE_PATH_MAX
+#define TRACE_PACK_PATH_MAX 4096
 
 struct trace_pack;
 

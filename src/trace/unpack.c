@@ -239,7 +239,7 @@ static void copy_fixed(char *dst, size_t cap, struct trace_str s)
 static void read_meta(struct reader *r, struct trace_meta *mt, struct trace_str source)
 {
     memset(mt, 0, sizeof *mt);
-    copy_fixed(mt->source_path, sizeof mt->source_path, source);
+    mt->source_path = source;
     uint64_t flags = get_u(r);
     if (flags > 7)
         fail(r, "unknown metadata fields");
