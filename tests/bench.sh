@@ -210,19 +210,19 @@ bench_timeline() {
     # then waits for the cache entry it writes). From the JSON (--no-cache),
     # then from the cache (app/cache.h) written by a first open. Target:
     # < 3 s at 1 GB.
-    local keys=$tmp/none.keys times=() warm=() start
+    local keys=$tmp/none.keys times=() warm=() start source
     : > "$keys"
     export XDG_CACHE_HOME=$tmp/xdg-cache
     rm -rf "$XDG_CACHE_HOME"
     "$htx" --script "$keys" --dump-screen "$tmp/first.screen" --force --size 45x160 "$1" || rc=1
     for _ in $(seq "$runs"); do
-        for cache in --no-cache ""; do
+        for source in --no-cache ""; do   # (not $cache: the bench's directory)
             rm -f "$tmp/first.screen"
             start=$(date +%s.%N)
-            measure "$htx" $cache --script "$keys" --dump-screen "$tmp/first.screen" --size 45x160 "$1" ||
+            measure "$htx" $source --script "$keys" --dump-screen "$tmp/first.screen" --size 45x160 "$1" ||
                 rc=1
             secs=$(awk -v a="$start" -v b="$(stat -c %.9Y "$tmp/first.screen")" 'BEGIN { printf "%.3f", b - a }')
-            if [ -n "$cache" ]; then times+=("$secs"); else warm+=("$secs"); fi
+            if [ -n "$source" ]; then times+=("$secs"); else warm+=("$secs"); fi
         done
     done
     row "TUI first screen (1 rank, script mode)" "$(median "${times[@]}")" "$rss_kb" \
