@@ -59,24 +59,11 @@ void app_cache_fini(struct app_cache *c)
     memset(c, 0, sizeof *c);
 }
 
-static uint64_t fnv1a(const char *s)
+/* The entry of the trace whose real path is real. */
+static bool entry_of_real(const struct app_cache *c, const char *real, char *out, size_t size)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-
-bool app_cache_entry(const struct app_cache *c, const char *trace, char *out, size_t size)
-{
-    char *real = realpath(trace, NULL);
-    if (!real)
-        return false;
-    int n = snprintf(out, size, "%s/%016llx%s", c->dir, (unsigned long long)fnv1a(real),
-                     APP_CACHE_SUFFIX);
-    free(real);
+    unsigned long long h = htxs_fnv1a(HTXS_FNV_BASIS, real, strlen(real));
+    int n = snprintf(out, size, "%s/%016llx%s", c->dir, h, APP_CACHE_SUFFIX);
     return n > 0 && (size_t)n < size;
 }
 
@@ -86,7 +73,7 @@ static char *cached(void *ctx, const char *path)
     struct app_cache *c = ctx;
     char entry[4200];
     char *real = realpath(path, NULL);
-    if (!real || !app_cache_entry(c, path, entry, sizeof entry)) {
+    if (!real || !entry_of_real(c, real, entry, sizeof entry)) {
         free(real);
         return NULL;
     }
@@ -241,7 +228,7 @@ static int packed(void *ctx, const char *path, struct trace_pack *pack, struct e
     struct pending *w = calloc(1, sizeof *w);
     if (w)
         w->real = realpath(path, NULL);
-    if (!w || !w->real || !app_cache_entry(c, path, w->entry, sizeof w->entry)) {
+    if (!w || !w->real || !entry_of_real(c, w->real, w->entry, sizeof w->entry)) {
         if (w)
             free(w->real);
         free(w);

@@ -53,8 +53,4 @@ void app_cache_fini(struct app_cache *c);
 /* Makes a load use the cache (sets lo->cached and lo->packed). */
 void app_cache_attach(struct app_cache *c, struct load_opts *lo);
 
-/* The entry's path for a trace (its real path hashed); false when the trace
- * cannot be resolved. */
-bool app_cache_entry(const struct app_cache *c, const char *trace, char *out, size_t size);
-
 #endif

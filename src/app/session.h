@@ -20,14 +20,14 @@ void app_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * Borrows e until return. */
 int app_fail(const struct err *e);
 
-/* The load options every command uses: the thread count from opts and
- * the per-file limit on uncompressed bytes from $HTX_MAX_INPUT_SIZE
- * ("64M", "4G"; unset or 0 = no limit), a guard against gzip bombs.
- * ERR_USAGE when the variable is not a size. */
 /* "1048576", "512K", "64M", "4G", "1T" (binary multiples, an optional
  * trailing B or iB) into bytes; false when it is not such a size. */
 bool app_parse_size(const char *text, uint64_t *bytes);
 
+/* The load options every command uses: the thread count from opts and
+ * the per-file limit on uncompressed bytes from $HTX_MAX_INPUT_SIZE
+ * ("64M", "4G"; unset or 0 = no limit), a guard against gzip bombs.
+ * ERR_USAGE when the variable is not a size. */
 int app_load_opts_init(struct load_opts *lo, const struct htx_options *opts, struct err *e);
 
 /* What every command that reads traces starts with: loads opts->paths with

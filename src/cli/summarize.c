@@ -53,25 +53,18 @@ struct half {
     struct table_list lists[SUMMARY_NANALYSES];
     struct err err;
     int rc;
-    uint8_t *pack;   /* the file's events, packed (half 0 only) */
-    size_t pack_len;
+    struct trace_pack *pack;   /* the file's events (half 0 only) */
 };
 
+/* Deflated here, on the half's own thread, beside the other half's load;
+ * trace_pack_finish then hands the bytes out again when they are written. */
 static int keep_pack(void *ctx, const char *path, struct trace_pack *pack, struct err *e)
 {
-    struct half *h = ctx;
     (void)path;
     const uint8_t *bytes;
     size_t len;
-    int rc = trace_pack_finish(pack, &bytes, &len, e);
-    if (rc == 0 && !(h->pack = malloc(len ? len : 1)))
-        rc = err_set(e, ERR_NOMEM, "out of memory");
-    if (rc == 0) {
-        memcpy(h->pack, bytes, len);
-        h->pack_len = len;
-    }
-    trace_pack_free(pack);
-    return rc;
+    ((struct half *)ctx)->pack = pack;
+    return trace_pack_finish(pack, &bytes, &len, e);
 }
 
 /* A pool task: half i. */
@@ -134,16 +127,22 @@ static int summarize_file(const struct htx_options *opts, const char *path, stru
         rank->events = r->complete_events;
         snprintf(rank->path, sizeof rank->path, "%s", r->path);
         htxs_rank_write(w, rank);
-        htxs_begin_section(w, HTXS_EVENTS);
-        htxs_put_bytes(w, h[0].pack, h[0].pack_len);
-        htxs_end_section(w);
+        const uint8_t *pack;
+        size_t pack_len;
+        rc = trace_pack_finish(h[0].pack, &pack, &pack_len, e);
+        if (rc == 0) {
+            htxs_begin_section(w, HTXS_EVENTS);
+            htxs_put_bytes(w, pack, pack_len);
+            htxs_end_section(w);
+        }
         struct htxs_source src;
-        rc = htxs_source_of(&src, path, e);
+        if (rc == 0)
+            rc = htxs_source_of(&src, path, e);
         if (rc == 0)
             htxs_source_write(w, &src);
     }
     for (int k = 0; k < 2; k++) {
-        free(h[k].pack);
+        trace_pack_free(h[k].pack);
         model_free(h[k].m);
         arena_fini(&h[k].arena);
     }

@@ -190,9 +190,7 @@ static void read_trace(struct load_job *j, struct trace_sink sink, const struct 
         j->rc = trace_read_buffer(j->path, j->buf, j->len, &sink, lim, &j->err);
     else
         j->rc = trace_read_file(j->path, &sink, lim, &j->err);
-    if (!j->rc && j->b.error)
-        j->rc = err_set(&j->err, j->b.error, "%s: out of memory", j->path);
-    if (!j->rc && pack) {
+    if (!j->rc && !j->b.error && pack) {   // a builder error is reported by run_job
         j->rc = o->packed(o->packed_ctx, j->path, pack, &j->err);
         pack = NULL;   // the callee's now
     }

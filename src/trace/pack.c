@@ -6,6 +6,7 @@
 #include <zlib.h>
 
 #include "trace/pack_format.h"
+#include "util/le.h"
 #include "util/strtab.h"
 
 #define STAGE_START (1u << 16)   /* first size of the raw records' buffer */
@@ -131,11 +132,8 @@ static void put_s(struct trace_pack *p, int64_t v)
 
 static void put_f64(struct trace_pack *p, double d)
 {
-    uint64_t bits;
-    memcpy(&bits, &d, sizeof bits);
     uint8_t b[8];
-    for (int i = 0; i < 8; i++)
-        b[i] = (uint8_t)(bits >> (8 * i));
+    le_store_f64(b, d);
     put_bytes(p, b, 8);
 }
 
@@ -183,16 +181,12 @@ static uint32_t event_mask(const struct trace_event *ev)
     m |= ev->correlation.present ? M_CORR : 0;
     m |= ev->has_mem_bw ? M_MEMBW : 0;
     m |= ev->bytes.present ? M_BYTES : 0;
-    m |= ev->arg_name.s ? M_ARG_NAME : 0;
-    m |= ev->coll_name.s ? M_COLL_NAME : 0;
-    m |= ev->pg_name.s ? M_PG_NAME : 0;
-    m |= ev->pg_ranks.s ? M_PG_RANKS : 0;
-    m |= ev->dtype.s ? M_DTYPE : 0;
-    m |= ev->group_size.present ? M_GROUP_SIZE : 0;
-    m |= ev->in_nelems.present ? M_IN_NELEMS : 0;
-    m |= ev->out_nelems.present ? M_OUT_NELEMS : 0;
-    m |= ev->seq.present ? M_SEQ : 0;
-    m |= ev->seq_lower.present ? M_SEQ_LOWER : 0;
+    for (size_t i = 0; i < PACK_NARGS; i++) {
+        const void *f = (const char *)ev + pack_args[i].offset;
+        bool present = pack_args[i].is_str ? ((const struct trace_str *)f)->s != NULL
+                                           : ((const struct trace_int *)f)->present;
+        m |= present ? pack_args[i].bit : 0;
+    }
     m |= ev->flow_id.present ? M_FLOW_ID : 0;
     m |= ev->flow_bind_enclosing ? M_FLOW_BIND : 0;
     return m;
@@ -249,26 +243,15 @@ static void record_event(struct trace_pack *p, const struct trace_event *ev)
         put_f64(p, ev->mem_bw_gbps);
     if (m & M_BYTES)
         put_s(p, ev->bytes.v);
-    if (m & M_ARG_NAME)
-        put_str(p, ev->arg_name.s, ev->arg_name.len);
-    if (m & M_COLL_NAME)
-        put_str(p, ev->coll_name.s, ev->coll_name.len);
-    if (m & M_PG_NAME)
-        put_str(p, ev->pg_name.s, ev->pg_name.len);
-    if (m & M_PG_RANKS)
-        put_str(p, ev->pg_ranks.s, ev->pg_ranks.len);
-    if (m & M_DTYPE)
-        put_str(p, ev->dtype.s, ev->dtype.len);
-    if (m & M_GROUP_SIZE)
-        put_s(p, ev->group_size.v);
-    if (m & M_IN_NELEMS)
-        put_s(p, ev->in_nelems.v);
-    if (m & M_OUT_NELEMS)
-        put_s(p, ev->out_nelems.v);
-    if (m & M_SEQ)
-        put_s(p, ev->seq.v);
-    if (m & M_SEQ_LOWER)
-        put_s(p, ev->seq_lower.v);
+    for (size_t i = 0; i < PACK_NARGS; i++) {
+        const void *f = (const char *)ev + pack_args[i].offset;
+        if (!(m & pack_args[i].bit))
+            continue;
+        if (pack_args[i].is_str)
+            put_str(p, ((const struct trace_str *)f)->s, ((const struct trace_str *)f)->len);
+        else
+            put_s(p, ((const struct trace_int *)f)->v);
+    }
     if (m & M_FLOW_ID) {   // a flow's id is its events' correlation
         put_s(p, (int64_t)((uint64_t)ev->flow_id.v - (uint64_t)p->prev_corr));
         p->prev_corr = ev->flow_id.v;
@@ -374,12 +357,6 @@ void trace_pack_sink(struct trace_pack *p, const struct trace_sink *next, struct
     out->progress = rec_progress;
 }
 
-static void le_put(uint8_t *at, uint64_t v, int bytes)
-{
-    for (int i = 0; i < bytes; i++)
-        at[i] = (uint8_t)(v >> (8 * i));
-}
-
 int trace_pack_finish(struct trace_pack *p, const uint8_t **out, size_t *len, struct err *e)
 {
     if (!p->finished) {
@@ -392,9 +369,9 @@ int trace_pack_finish(struct trace_pack *p, const uint8_t **out, size_t *len, st
         p->staged = p->stage_cap = 0;
         p->finished = true;
         size_t n = strlen(p->source);
-        le_put(p->out, TRACE_PACK_VERSION, 4);
-        le_put(p->out + 4, p->raw_len, 8);
-        le_put(p->out + 12, n, 4);
+        le_store(p->out, TRACE_PACK_VERSION, 4);
+        le_store(p->out + 4, p->raw_len, 8);
+        le_store(p->out + 12, n, 4);
     }
     if (p->error)
         return err_set(e, p->error, "%s: cannot pack the trace (%s)", p->source,

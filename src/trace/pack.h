@@ -37,16 +37,26 @@ void trace_pack_free(struct trace_pack *p);
 /* A sink that records each call, then makes the same call on next (which
  * must outlive out's use). */
 void trace_pack_sink(struct trace_pack *p, const struct trace_sink *next, struct trace_sink *out);
-/* Ends the recording; *out and *len are the pack, owned by p. ERR_NOMEM, or
- * the first error met while recording. */
+/* Ends the recording (deflating the records, once: a later call gives the
+ * same pack); *out and *len are the pack, owned by p. ERR_NOMEM, or the
+ * first error met while recording. */
 int trace_pack_finish(struct trace_pack *p, const uint8_t **out, size_t *len, struct err *e);
+
+/* How a pack stands in for a file: the state of the trace it was made from,
+ * which the replayed metadata carries, and the size of the file holding the
+ * pack, which progress counts up to. */
+struct trace_pack_origin {
+    enum trace_source_state state;
+    uint64_t file_bytes;
+};
 
 /* Replays a pack into sink, as trace_read_buffer reads a trace: name is used
  * in messages; the pack is hostile input (every length, id and varint is
  * checked; ERR_PARSE naming what is wrong). limits->max_uncompressed bounds
- * the raw records; progress is reported in bytes of the pack. Borrows
- * everything until return. */
-int trace_unpack(const char *name, const void *pack, size_t len, const struct trace_sink *sink,
+ * the raw records. origin may be NULL (no state; progress in bytes of the
+ * pack). Borrows everything until return. */
+int trace_unpack(const char *name, const void *pack, size_t len,
+                 const struct trace_pack_origin *origin, const struct trace_sink *sink,
                  const struct trace_limits *limits, struct err *e);
 
 /* The source path recorded in a pack (not NUL-terminated), or NULL when the

@@ -4,9 +4,13 @@
 /* Internal to trace/pack.c (recording) and trace/unpack.c (replaying): the
  * record format of trace/pack.h, and what both sides compute alike. */
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "trace/event.h"
 
 enum { OP_END = 0, OP_EVENT = 1, OP_WARNING = 2, OP_META = 3 };
 
@@ -25,6 +29,29 @@ enum {
 };
 
 enum { UNITS_TS_US = 1, UNITS_DUR_US = 2 };
+
+/* The optional args written after the bandwidth, in their order: strings
+ * through the dictionary, integers zigzag'd. One table for the mask, the
+ * recorder and the replay. */
+struct pack_arg {
+    uint32_t bit;
+    size_t offset;   /* of its struct trace_str or struct trace_int in struct trace_event */
+    bool is_str;
+};
+
+static const struct pack_arg pack_args[] = {
+    {M_ARG_NAME, offsetof(struct trace_event, arg_name), true},
+    {M_COLL_NAME, offsetof(struct trace_event, coll_name), true},
+    {M_PG_NAME, offsetof(struct trace_event, pg_name), true},
+    {M_PG_RANKS, offsetof(struct trace_event, pg_ranks), true},
+    {M_DTYPE, offsetof(struct trace_event, dtype), true},
+    {M_GROUP_SIZE, offsetof(struct trace_event, group_size), false},
+    {M_IN_NELEMS, offsetof(struct trace_event, in_nelems), false},
+    {M_OUT_NELEMS, offsetof(struct trace_event, out_nelems), false},
+    {M_SEQ, offsetof(struct trace_event, seq), false},
+    {M_SEQ_LOWER, offsetof(struct trace_event, seq_lower), false},
+};
+#define PACK_NARGS (sizeof pack_args / sizeof pack_args[0])
 
 #define HEADER_FIXED 16          /* version, raw length, path length */
 

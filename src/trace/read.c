@@ -222,42 +222,6 @@ static bool is_summary(const void *buf, size_t len)
     return len >= HTXS_MAGIC_LEN && memcmp(buf, HTXS_MAGIC, HTXS_MAGIC_LEN) == 0;
 }
 
-/* Passes every call on, adding the summary's source state to the metadata. */
-struct source_tap {
-    struct trace_sink next;
-    enum trace_source_state state;
-    double to_file_bytes;   /* progress comes in bytes of the events section */
-};
-
-static int tap_event(void *ctx, const struct trace_event *ev, struct err *e)
-{
-    struct source_tap *t = ctx;
-    return t->next.event(t->next.ctx, ev, e);
-}
-
-static void tap_warning(void *ctx, const struct trace_warning *w)
-{
-    struct source_tap *t = ctx;
-    if (t->next.warning)
-        t->next.warning(t->next.ctx, w);
-}
-
-static int tap_meta(void *ctx, const struct trace_meta *m, struct err *e)
-{
-    struct source_tap *t = ctx;
-    struct trace_meta copy = *m;
-    copy.source_state = t->state;
-    return t->next.meta ? t->next.meta(t->next.ctx, &copy, e) : 0;
-}
-
-static int tap_progress(void *ctx, uint64_t bytes)
-{
-    struct source_tap *t = ctx;
-    if (!t->next.progress)
-        return 0;
-    return t->next.progress(t->next.ctx, (uint64_t)((double)bytes * t->to_file_bytes));
-}
-
 static enum trace_source_state source_state(const struct htxs_doc *doc, const char *name)
 {
     struct htxs_source src;
@@ -277,10 +241,8 @@ static int read_summary(const char *name, const struct htxs_doc *doc, size_t fil
     const struct htxs_section *s = htxs_find(doc, HTXS_EVENTS);
     if (!s)
         return err_set(e, ERR_PARSE, "%s: a rank summary without its events", name);
-    struct source_tap tap = {*sink, source_state(doc, name),
-                             s->len ? (double)file_len / (double)s->len : 1.0};
-    struct trace_sink tapped = {&tap, tap_event, tap_warning, tap_meta, tap_progress};
-    return trace_unpack(name, s->data, (size_t)s->len, &tapped, limits, e);
+    struct trace_pack_origin origin = {source_state(doc, name), file_len};
+    return trace_unpack(name, s->data, (size_t)s->len, &origin, sink, limits, e);
 }
 
 /* Peeks at a regular file only: a FIFO would block here, and the trace

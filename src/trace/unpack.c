@@ -8,6 +8,7 @@
 
 #include "trace/pack_format.h"
 #include "trace/read.h"
+#include "util/le.h"
 
 /* ---- replaying ------------------------------------------------------------ */
 
@@ -52,16 +53,12 @@ static int64_t get_s(struct reader *r)
 
 static double get_f64(struct reader *r)
 {
-    double d = 0;
     if (r->end - r->p < 8) {
         fail(r, "truncated record");
-        return d;
+        return 0;
     }
-    uint64_t bits = 0;
-    for (int i = 0; i < 8; i++)
-        bits |= (uint64_t)r->p[i] << (8 * i);
+    double d = le_load_f64(r->p);
     r->p += 8;
-    memcpy(&d, &bits, sizeof d);
     return d;
 }
 
@@ -210,16 +207,13 @@ static void read_event(struct reader *r, struct replay *st, struct trace_event *
     ev->has_mem_bw = m & M_MEMBW;
     ev->mem_bw_gbps = ev->has_mem_bw ? get_f64(r) : 0;
     ev->bytes = opt_int(r, m, M_BYTES);
-    ev->arg_name = opt_str(r, m, M_ARG_NAME);
-    ev->coll_name = opt_str(r, m, M_COLL_NAME);
-    ev->pg_name = opt_str(r, m, M_PG_NAME);
-    ev->pg_ranks = opt_str(r, m, M_PG_RANKS);
-    ev->dtype = opt_str(r, m, M_DTYPE);
-    ev->group_size = opt_int(r, m, M_GROUP_SIZE);
-    ev->in_nelems = opt_int(r, m, M_IN_NELEMS);
-    ev->out_nelems = opt_int(r, m, M_OUT_NELEMS);
-    ev->seq = opt_int(r, m, M_SEQ);
-    ev->seq_lower = opt_int(r, m, M_SEQ_LOWER);
+    for (size_t i = 0; i < PACK_NARGS; i++) {
+        void *f = (char *)ev + pack_args[i].offset;
+        if (pack_args[i].is_str)
+            *(struct trace_str *)f = opt_str(r, m, pack_args[i].bit);
+        else
+            *(struct trace_int *)f = opt_int(r, m, pack_args[i].bit);
+    }
     if (m & M_FLOW_ID) {
         st->prev_corr = (int64_t)((uint64_t)st->prev_corr + (uint64_t)get_s(r));
         ev->flow_id = (struct trace_int){st->prev_corr, true};
@@ -236,10 +230,12 @@ static void copy_fixed(char *dst, size_t cap, struct trace_str s)
     dst[n] = '\0';
 }
 
-static void read_meta(struct reader *r, struct trace_meta *mt, struct trace_str source)
+static void read_meta(struct reader *r, struct trace_meta *mt, struct trace_str source,
+                      enum trace_source_state state)
 {
     memset(mt, 0, sizeof *mt);
     mt->source_path = source;
+    mt->source_state = state;
     uint64_t flags = get_u(r);
     if (flags > 7)
         fail(r, "unknown metadata fields");
@@ -258,20 +254,12 @@ static void read_meta(struct reader *r, struct trace_meta *mt, struct trace_str 
     copy_fixed(mt->device_name, sizeof mt->device_name, get_str(r));
 }
 
-static uint64_t le_get(const uint8_t *at, int bytes)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < bytes; i++)
-        v |= (uint64_t)at[i] << (8 * i);
-    return v;
-}
-
 const char *trace_pack_source(const void *pack, size_t len, size_t *path_len)
 {
     const uint8_t *b = pack;
-    if (len < HEADER_FIXED || le_get(b, 4) != TRACE_PACK_VERSION)
+    if (len < HEADER_FIXED || le_load(b, 4) != TRACE_PACK_VERSION)
         return NULL;
-    uint64_t n = le_get(b + 12, 4);
+    uint64_t n = le_load(b + 12, 4);
     if (n > TRACE_PACK_PATH_MAX || n > len - HEADER_FIXED)
         return NULL;
     *path_len = (size_t)n;
@@ -327,9 +315,9 @@ static int inflate_records(const char *name, const uint8_t *z, size_t zlen, uint
     return rc;
 }
 
-static int replay(const char *name, const uint8_t *raw, size_t raw_len, size_t pack_len,
-                  struct trace_str source, const struct trace_sink *sink,
-                  uint64_t max_memory, struct err *e)
+static int replay(const char *name, const uint8_t *raw, size_t raw_len,
+                  const struct trace_pack_origin *origin, struct trace_str source,
+                  const struct trace_sink *sink, uint64_t max_memory, struct err *e)
 {
     struct reader r = {raw, raw + raw_len, false, NULL, NULL, 0, 0};
     struct replay st = {UINT64_MAX, NULL, 0, 0};
@@ -363,7 +351,7 @@ static int replay(const char *name, const uint8_t *raw, size_t raw_len, size_t p
                 sink->warning(sink->ctx, &w);
         } else if (op == OP_META && !had_meta) {
             struct trace_meta mt;
-            read_meta(&r, &mt, source);
+            read_meta(&r, &mt, source, origin->state);
             had_meta = true;
             if (!r.bad && sink->meta)
                 rc = sink->meta(sink->ctx, &mt, e);
@@ -379,7 +367,8 @@ static int replay(const char *name, const uint8_t *raw, size_t raw_len, size_t p
             err_prefix(e, "%s", name);
         if (rc == 0 && records % 65536 == 0 && sink->progress &&
             sink->progress(sink->ctx,
-                           (uint64_t)((double)(r.p - raw) / (double)raw_len * (double)pack_len)))
+                           (uint64_t)((double)(r.p - raw) / (double)raw_len *
+                                      (double)origin->file_bytes)))
             rc = err_set(e, ERR_CANCEL, "%s: cancelled", name);
     }
     if (rc == 0 && (!ended || r.p != r.end))
@@ -390,14 +379,18 @@ static int replay(const char *name, const uint8_t *raw, size_t raw_len, size_t p
     return rc;
 }
 
-int trace_unpack(const char *name, const void *pack, size_t len, const struct trace_sink *sink,
+int trace_unpack(const char *name, const void *pack, size_t len,
+                 const struct trace_pack_origin *origin, const struct trace_sink *sink,
                  const struct trace_limits *limits, struct err *e)
 {
+    struct trace_pack_origin none = {TRACE_SOURCE_NONE, len};
+    if (!origin)
+        origin = &none;
     const uint8_t *b = pack;
     size_t path_len;
     if (!trace_pack_source(pack, len, &path_len))
         return err_set(e, ERR_PARSE, "%s: packed events: bad header (another version?)", name);
-    uint64_t raw_len = le_get(b + 4, 8);
+    uint64_t raw_len = le_load(b + 4, 8);
     size_t zoff = HEADER_FIXED + path_len;
     // deflate cannot expand more than 1032:1: a larger claim is a lie.
     uint64_t most = (uint64_t)(len - zoff) * 1032 + 64;
@@ -418,7 +411,7 @@ int trace_unpack(const char *name, const void *pack, size_t len, const struct tr
     if (rc)
         return rc;
     struct trace_str source = {(const char *)b + HEADER_FIXED, path_len};
-    rc = replay(name, raw, (size_t)raw_len, len, source, sink,
+    rc = replay(name, raw, (size_t)raw_len, origin, source, sink,
                 limits ? limits->max_memory : 0, e);
     free(raw);
     return rc;

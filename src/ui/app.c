@@ -1,7 +1,6 @@
 #include "config.h"
 #include "ui/app.h"
 
-
 #include <langinfo.h>
 #include <locale.h>
 #include <pthread.h>

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/le.h"
+
 uint32_t htxs_crc32(uint32_t crc, const void *p, size_t n)
 {
     static uint32_t table[256];
@@ -25,20 +27,6 @@ uint32_t htxs_crc32(uint32_t crc, const void *p, size_t n)
     for (size_t i = 0; i < n; i++)
         crc = table[(crc ^ b[i]) & 0xFF] ^ (crc >> 8);
     return ~crc;
-}
-
-static void le_store(uint8_t *p, uint64_t v, int n)
-{
-    for (int i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t le_load(const uint8_t *p, int n)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < n; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
 }
 
 void htxs_writer_init(struct htxs_writer *w)

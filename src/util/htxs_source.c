@@ -8,10 +8,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static uint64_t fnv1a(uint64_t h, const uint8_t *p, size_t n)
+uint64_t htxs_fnv1a(uint64_t h, const void *p, size_t n)
 {
+    const uint8_t *b = p;
     for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
+        h ^= b[i];
         h *= 0x100000001b3ull;
     }
     return h;
@@ -24,7 +25,7 @@ static int hash_span(FILE *f, int64_t offset, uint64_t *out, uint8_t *buf)
     size_t got = fread(buf, 1, (size_t)HTXS_HASH_SPAN, f);
     if (ferror(f))
         return -1;
-    *out = fnv1a(0xcbf29ce484222325ull, buf, got);
+    *out = htxs_fnv1a(HTXS_FNV_BASIS, buf, got);
     return 0;
 }
 

@@ -7,6 +7,7 @@
  * the last MiB (FNV-1a 64, enough to notice a rewrite; not a security hash). */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "util/err.h"
@@ -21,6 +22,11 @@ struct htxs_source {
     int64_t mtime_ns;
     uint64_t head_hash, tail_hash;
 };
+
+/* FNV-1a 64 of n bytes, continuing from h (HTXS_FNV_BASIS to start): the
+ * hash of the source record, and of a trace's path in the cache's names. */
+#define HTXS_FNV_BASIS 0xcbf29ce484222325ull
+uint64_t htxs_fnv1a(uint64_t h, const void *p, size_t n);
 
 /* Fills src from the file at path (stat + two 1 MiB reads). */
 int htxs_source_of(struct htxs_source *src, const char *path, struct err *e);

@@ -33,7 +33,7 @@ static void check_pack(const uint8_t *data, size_t size, uint64_t h)
         size_t len;
         CHECK(trace_pack_finish(p, &pack, &len, &e) == 0);
         struct trace_sink replay_sink = event_log_sink(&replay_log);
-        CHECK(trace_unpack("pack", pack, len, &replay_sink, NULL, &e) == 0);
+        CHECK(trace_unpack("pack", pack, len, NULL, &replay_sink, NULL, &e) == 0);
         CHECK(replay_log.len == read_log.len &&
               (read_log.len == 0 || memcmp(replay_log.text, read_log.text, read_log.len) == 0));
         event_log_fini(&replay_log);
@@ -42,7 +42,7 @@ static void check_pack(const uint8_t *data, size_t size, uint64_t h)
         memcpy(damaged, pack, len);
         damaged[h % len] ^= (uint8_t)(1u << ((h >> 8) % 8));
         replay_sink = event_log_sink(&replay_log);
-        (void)trace_unpack("pack", damaged, len, &replay_sink, NULL, &e);
+        (void)trace_unpack("pack", damaged, len, NULL, &replay_sink, NULL, &e);
         event_log_fini(&replay_log);
         free(damaged);
     }

@@ -58,7 +58,7 @@ static int replay_log(const uint8_t *pack, size_t len, char **text, struct err *
 {
     struct event_log log;
     struct trace_sink sink = event_log_sink(&log);
-    int rc = trace_unpack("pack", pack, len, &sink, NULL, e);
+    int rc = trace_unpack("pack", pack, len, NULL, &sink, NULL, e);
     *text = log.text;
     return rc;
 }
@@ -125,7 +125,7 @@ START_TEST(pack_replay_should_name_its_source)
     memset(&m, 0, sizeof m);
     struct trace_sink sink = {&m, ignore_event, NULL, keep_meta, NULL};
     struct err e = {0, ""};
-    ck_assert_int_eq(trace_unpack("pack", pack, len, &sink, NULL, &e), 0);
+    ck_assert_int_eq(trace_unpack("pack", pack, len, NULL, &sink, NULL, &e), 0);
     ck_assert_int_eq((int)m.source_path.len, 15);
     ck_assert(memcmp(m.source_path.s, "dir/rank-3.json", 15) == 0);
     ck_assert_str_eq(m.backend, "nccl");

@@ -115,8 +115,8 @@ static int ranks_text(struct ui_state *st, const struct model *m, struct ui_doc 
     for (size_t i = 0; i < m->nranks; i++) {
         const struct rank_model *r = &m->ranks[i];
         if (ui_doc_text(d, "rank %lld · %s", (long long)r->rank, r->path ? r->path : "") ||
-            rank_source_text(d, r) || origin_text(d, r) || counts_text(d, r) || list_text(d, &st->ranks[i], r) ||
-            problems_text(d, r) || ui_doc_text(d, "%s", ""))
+            rank_source_text(d, r) || origin_text(d, r) || counts_text(d, r) ||
+            list_text(d, &st->ranks[i], r) || problems_text(d, r) || ui_doc_text(d, "%s", ""))
             return ERR_NOMEM;
     }
     return 0;
