@@ -11,11 +11,12 @@
  * reads them as the traces they were made from (their packed events,
  * trace/pack.h), so every analysis is answered exactly.
  *
- * A summary also holds, under both semantics, the result tables of the
+ * A summary also holds, under htx's semantics, the result tables of the
  * analyses whose job tables are the concatenation of each rank's alone
  * (measured on ../shared and the generated jobs): temporal, idle and
  * overlap. A report asking only for those reads the tables and no event,
- * which is what lets it run over a job too big to load on one machine. */
+ * which is what lets it run over a job too big to load on one machine.
+ * Under --semantics=hta it replays the events, as for every other analysis. */
 
 #define SUMMARY_NANALYSES 3
 extern const enum analysis_id summary_analyses[SUMMARY_NANALYSES];
@@ -25,7 +26,8 @@ int cli_summarize_main(const struct htx_options *opts);
 
 /* `htx report`: from the summaries' tables when the paths name only
  * summaries (*.htxs files, or directories with at least one *.htxs and no
- * trace file) and every analysis asked for is in the tables; otherwise by
+ * trace file), the semantics is htx's and every analysis asked for is in
+ * the tables; otherwise by
  * loading (cli_report_main), which reads summaries as their traces. */
 int cli_report_paths(const struct htx_options *opts);
 

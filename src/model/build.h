@@ -27,8 +27,11 @@ struct name_rec {
     bool is_thread;
 };
 
+enum builder_hint { HINT_NAME, HINT_CAT, HINT_PID, HINT_TID, HINT_COUNT };
+
 struct rank_builder {
     struct strtab strings;            /* local ids until the merge */
+    uint32_t hint[HINT_COUNT];        /* the last event's ids (strtab_intern_hinted) */
     struct event *events;             /* ts absolute ns until finish */
     size_t nevents, events_cap;
     struct bw_entry *bw;              /* by position, for EV_FLAG_HAS_BW */

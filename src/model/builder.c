@@ -70,12 +70,18 @@ static void rank_builder_warn(struct rank_builder *b, const char *fmt, ...)
     va_end(ap);
 }
 
-static uint32_t intern(struct rank_builder *b, struct trace_str s)
+static uint32_t intern_hinted(struct rank_builder *b, struct trace_str s, uint32_t *hint)
 {
-    uint32_t id = strtab_intern(&b->strings, s.s ? s.s : "", s.s ? s.len : 0);
+    uint32_t id = strtab_intern_hinted(&b->strings, s.s ? s.s : "", s.s ? s.len : 0, hint);
     if (id == STRTAB_NONE && !b->error)
         b->error = ERR_NOMEM;
     return id == STRTAB_NONE ? 0 : id;
+}
+
+static uint32_t intern(struct rank_builder *b, struct trace_str s)
+{
+    uint32_t none = STRTAB_NONE;
+    return intern_hinted(b, s, &none);
 }
 
 static enum ev_kind kind_for(struct rank_builder *b, uint32_t cat_id)
@@ -179,10 +185,10 @@ static int add_event(struct rank_builder *b, const struct trace_event *ev, struc
     out->dur = ev->dur.ns;
     out->correlation = ev->correlation.present ? ev->correlation.v : -1;
     out->stream = ev->stream.present ? ev->stream.v : -1;
-    out->name = intern(b, ev->name);
-    out->cat = intern(b, ev->cat);
-    out->pid = intern(b, ev->pid);
-    out->tid = intern(b, ev->tid);
+    out->name = intern_hinted(b, ev->name, &b->hint[HINT_NAME]);
+    out->cat = intern_hinted(b, ev->cat, &b->hint[HINT_CAT]);
+    out->pid = intern_hinted(b, ev->pid, &b->hint[HINT_PID]);
+    out->tid = intern_hinted(b, ev->tid, &b->hint[HINT_TID]);
     out->index = (uint32_t)ev->index;
     out->partner = MODEL_NONE;
     out->iteration = MODEL_ITER_NONE;

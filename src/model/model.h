@@ -249,6 +249,10 @@ struct load_opts {
      * trace_pack_free frees it); non-zero fails that file. */
     int (*packed)(void *ctx, const char *path, struct trace_pack *pack, struct err *e);
     void *packed_ctx;
+    /* ... deflating each pack on a thread of its own while the file is read
+     * (trace_pack_deflate_behind), for a caller whose next step is to write
+     * it; otherwise the pack is deflated by trace_pack_finish. */
+    bool pack_behind;
     /* When set, asked from the loading thread for each trace file: the path
      * of a rank summary of it known to be fresh (malloc'd), read instead,
      * or NULL. A summary that then fails to read is never trusted: the

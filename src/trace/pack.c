@@ -1,12 +1,14 @@
 #include "config.h"
 #include "trace/pack.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
 #include "trace/pack_format.h"
 #include "util/le.h"
+#include "util/ring.h"
 #include "util/strtab.h"
 
 #define STAGE_START (1u << 16)   /* first size of the raw records' buffer */
@@ -16,6 +18,18 @@
 #define PACK_LEVEL 6
 
 /* ---- recording ------------------------------------------------------------ */
+
+/* Deflating behind: blocks of raw records on their way to the deflater. */
+#define BEHIND_BLOCKS 4
+#define BEHIND_BLOCK ((size_t)1 << 20)
+
+struct pack_behind {
+    pthread_t thread;
+    struct ring ring;
+    uint8_t *block;   /* being filled by the recorder, NULL once the deflater left */
+    size_t len;
+    int error;        /* the deflater's, read after the join */
+};
 
 struct trace_pack {
     char *source;
@@ -32,8 +46,12 @@ struct trace_pack {
     size_t prev_ts_cap;
     int64_t prev_corr;
     uint64_t prev_index;
+    uint32_t hint[4];      /* the last event's name, cat, pid, tid ids */
+    uint8_t rec[256];      /* the record being put (put_bytes) */
+    size_t rec_len;
     int error;
     bool finished;
+    struct pack_behind *behind;   /* deflating on its own thread, or NULL */
 };
 
 static int out_reserve(struct trace_pack *p, size_t more)
@@ -51,14 +69,15 @@ static int out_reserve(struct trace_pack *p, size_t more)
     return 0;
 }
 
-/* Deflates the raw records, in pieces zlib's 32-bit counts can take. */
-static int deflate_records(struct trace_pack *p)
+/* Deflates n raw bytes (all of them when last), in pieces zlib's 32-bit
+ * counts can take. */
+static int deflate_bytes(struct trace_pack *p, const uint8_t *b, size_t n, bool last)
 {
     size_t done = 0;
     for (;;) {
-        size_t piece = p->staged - done > (1u << 30) ? 1u << 30 : p->staged - done;
-        bool last = done + piece == p->staged;
-        p->z.next_in = p->stage + done;
+        size_t piece = n - done > (1u << 30) ? 1u << 30 : n - done;
+        bool end = last && done + piece == n;
+        p->z.next_in = (Bytef *)(uintptr_t)(b + done);
         p->z.avail_in = (uInt)piece;
         int zr;
         do {
@@ -66,20 +85,105 @@ static int deflate_records(struct trace_pack *p)
                 return ERR_NOMEM;
             p->z.next_out = p->out + p->out_len;
             p->z.avail_out = (uInt)(p->out_cap - p->out_len);
-            zr = deflate(&p->z, last ? Z_FINISH : Z_NO_FLUSH);
+            zr = deflate(&p->z, end ? Z_FINISH : Z_NO_FLUSH);
             p->out_len = p->out_cap - p->z.avail_out;
             if (zr != Z_OK && zr != Z_BUF_ERROR && zr != Z_STREAM_END)
                 return ERR_INTERNAL;
-        } while (last ? zr != Z_STREAM_END : p->z.avail_in > 0);
+        } while (end ? zr != Z_STREAM_END : p->z.avail_in > 0);
         done += piece;
-        if (last)
+        if (done == n)
             return 0;
     }
 }
 
-/* Room for `more` raw bytes. The records stay raw until trace_pack_finish,
- * so that recording costs the reader's thread little and the deflating
- * can run where the caller likes (the cache: after the first screen). */
+/* ---- deflating behind the recorder (trace_pack_deflate_behind) ------------
+ * The recorder fills ring blocks; this thread deflates them in order and
+ * owns z and out until trace_pack_finish joins it. */
+
+static void *deflater_main(void *arg)
+{
+    struct trace_pack *p = arg;
+    struct ring *r = &p->behind->ring;
+    for (;;) {
+        size_t len;
+        int rc;
+        const uint8_t *b = ring_full(r, &len, NULL, &rc, NULL);
+        if (!b) {   // the end: rc is 0 when the recording finished
+            if (rc == 0)
+                p->behind->error = deflate_bytes(p, NULL, 0, true);
+            break;
+        }
+        int dr = deflate_bytes(p, b, len, false);
+        ring_release(r);
+        if (dr) {
+            p->behind->error = dr;
+            ring_close(r);   // the recorder stops at its next block
+            break;
+        }
+    }
+    return NULL;
+}
+
+int trace_pack_deflate_behind(struct trace_pack *p)
+{
+    if (p->behind || p->raw_len || p->rec_len)
+        return 0;
+    struct pack_behind *b = calloc(1, sizeof *b);
+    if (!b || ring_init(&b->ring, BEHIND_BLOCKS, BEHIND_BLOCK)) {
+        free(b);
+        return ERR_NOMEM;
+    }
+    p->behind = b;
+    if (pthread_create(&b->thread, NULL, deflater_main, p) != 0) {
+        ring_fini(&b->ring);   // no thread to spare: deflate at finish
+        free(b);
+        p->behind = NULL;
+        return 0;
+    }
+    b->block = ring_empty(&b->ring);
+    return 0;
+}
+
+/* Ends the deflating thread: after the last block when done, else at once. */
+static int behind_stop(struct trace_pack *p, bool done)
+{
+    struct pack_behind *b = p->behind;
+    if (done && b->block && b->len)
+        ring_publish(&b->ring, b->len, 0);
+    ring_end(&b->ring, done ? 0 : ERR_CANCEL, NULL);
+    pthread_join(b->thread, NULL);
+    int rc = b->error;
+    ring_fini(&b->ring);
+    free(b);
+    p->behind = NULL;
+    return rc;
+}
+
+static void behind_put(struct trace_pack *p, const uint8_t *bytes, size_t n)
+{
+    struct pack_behind *b = p->behind;
+    while (n) {
+        if (!b->block) {   // the deflater failed and left: its error is told at finish
+            p->error = p->error ? p->error : ERR_INTERNAL;
+            return;
+        }
+        size_t room = BEHIND_BLOCK - b->len, k = n < room ? n : room;
+        memcpy(b->block + b->len, bytes, k);
+        b->len += k;
+        bytes += k;
+        n -= k;
+        if (b->len == BEHIND_BLOCK) {
+            ring_publish(&b->ring, b->len, 0);
+            b->len = 0;
+            b->block = ring_empty(&b->ring);
+        }
+    }
+}
+
+/* Room for `more` raw bytes. Unless deflated behind, the records stay raw
+ * until trace_pack_finish, so that recording costs the reader's thread
+ * little and the deflating can run where the caller likes (the cache:
+ * after the first screen). */
 static uint8_t *stage_room(struct trace_pack *p, size_t more)
 {
     if (p->error)
@@ -104,25 +208,54 @@ static uint8_t *stage_room(struct trace_pack *p, size_t more)
     return p->stage + p->staged;
 }
 
-static void put_bytes(struct trace_pack *p, const void *b, size_t n)
+static void emit_bytes(struct trace_pack *p, const void *b, size_t n)
 {
+    p->raw_len += n;
+    if (p->behind) {
+        if (!p->error)
+            behind_put(p, b, n);
+        return;
+    }
     uint8_t *at = stage_room(p, n);
     if (!at)
         return;
     memcpy(at, b, n);
     p->staged += n;
-    p->raw_len += n;
+}
+
+/* Records gather in p->rec and leave when it is full (or at finish): a
+ * call and a copy per few records, not per field. */
+static void flush_rec(struct trace_pack *p)
+{
+    if (p->rec_len)
+        emit_bytes(p, p->rec, p->rec_len);
+    p->rec_len = 0;
+}
+
+static void put_bytes(struct trace_pack *p, const void *b, size_t n)
+{
+    if (p->rec_len + n > sizeof p->rec) {
+        flush_rec(p);
+        if (n > sizeof p->rec) {
+            emit_bytes(p, b, n);
+            return;
+        }
+    }
+    memcpy(p->rec + p->rec_len, b, n);
+    p->rec_len += n;
 }
 
 static void put_u(struct trace_pack *p, uint64_t v)
 {
-    uint8_t b[MAX_VARINT];
+    if (p->rec_len + MAX_VARINT > sizeof p->rec)
+        flush_rec(p);
+    uint8_t *b = p->rec + p->rec_len;
     size_t n = 0;
     do {
         b[n++] = (uint8_t)((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
         v >>= 7;
     } while (v);
-    put_bytes(p, b, n);
+    p->rec_len += n;
 }
 
 static void put_s(struct trace_pack *p, int64_t v)
@@ -137,11 +270,12 @@ static void put_f64(struct trace_pack *p, double d)
     put_bytes(p, b, 8);
 }
 
-/* Returns the string's id (0 when memory ran out: the error is sticky). */
-static uint32_t put_str(struct trace_pack *p, const char *s, size_t len)
+/* Returns the string's id (0 when memory ran out: the error is sticky);
+ * hint as for strtab_intern_hinted. */
+static uint32_t put_str_hinted(struct trace_pack *p, const char *s, size_t len, uint32_t *hint)
 {
     size_t before = strtab_count(&p->dict);
-    uint32_t id = strtab_intern(&p->dict, s ? s : "", s ? len : 0);
+    uint32_t id = strtab_intern_hinted(&p->dict, s ? s : "", s ? len : 0, hint);
     if (id == STRTAB_NONE) {
         p->error = p->error ? p->error : ERR_NOMEM;
         return 0;
@@ -152,6 +286,12 @@ static uint32_t put_str(struct trace_pack *p, const char *s, size_t len)
         put_bytes(p, s, len);
     }
     return id;
+}
+
+static uint32_t put_str(struct trace_pack *p, const char *s, size_t len)
+{
+    uint32_t none = STRTAB_NONE;
+    return put_str_hinted(p, s, len, &none);
 }
 
 static bool us_is_derived(const struct trace_time *t)
@@ -207,12 +347,12 @@ static void record_event(struct trace_pack *p, const struct trace_event *ev)
     put_bytes(p, &ph, 1);
     put_index(p, ev->index);
     if (m & M_NAME)
-        put_str(p, ev->name.s, ev->name.len);
+        put_str_hinted(p, ev->name.s, ev->name.len, &p->hint[0]);
     if (m & M_CAT)
-        put_str(p, ev->cat.s, ev->cat.len);
+        put_str_hinted(p, ev->cat.s, ev->cat.len, &p->hint[1]);
     if (m & M_PID)
-        put_str(p, ev->pid.s, ev->pid.len);
-    uint32_t tid = (m & M_TID) ? put_str(p, ev->tid.s, ev->tid.len) : 0;
+        put_str_hinted(p, ev->pid.s, ev->pid.len, &p->hint[2]);
+    uint32_t tid = (m & M_TID) ? put_str_hinted(p, ev->tid.s, ev->tid.len, &p->hint[3]) : 0;
     int64_t *prev = thread_slot(&p->prev_ts, &p->prev_ts_cap, tid);
     if (!prev) {
         p->error = ERR_NOMEM;
@@ -337,6 +477,8 @@ void trace_pack_free(struct trace_pack *p)
 {
     if (!p)
         return;
+    if (p->behind)
+        behind_stop(p, false);
     if (p->z_ready)
         deflateEnd(&p->z);
     strtab_fini(&p->dict);
@@ -362,8 +504,13 @@ int trace_pack_finish(struct trace_pack *p, const uint8_t **out, size_t *len, st
     if (!p->finished) {
         uint8_t op = OP_END;
         put_bytes(p, &op, 1);
-        if (!p->error)
-            p->error = deflate_records(p);
+        flush_rec(p);
+        if (p->behind) {
+            int rc = behind_stop(p, !p->error);
+            p->error = rc ? rc : p->error;   // the deflater's error explains the recorder's
+        } else if (!p->error) {
+            p->error = deflate_bytes(p, p->stage, p->staged, true);
+        }
         free(p->stage);   // the raw records are done with
         p->stage = NULL;
         p->staged = p->stage_cap = 0;

@@ -37,6 +37,12 @@ void trace_pack_free(struct trace_pack *p);
 /* A sink that records each call, then makes the same call on next (which
  * must outlive out's use). */
 void trace_pack_sink(struct trace_pack *p, const struct trace_sink *next, struct trace_sink *out);
+/* Deflates the records on a thread of their own while they are recorded,
+ * instead of all at trace_pack_finish, so that a caller with a core to
+ * spare (summarize) gets the pack when the reading ends; the raw records
+ * are then never held whole. Call it before the first record; 0, or
+ * ERR_NOMEM. Without a thread to spare it silently keeps the default. */
+int trace_pack_deflate_behind(struct trace_pack *p);
 /* Ends the recording (deflating the records, once: a later call gives the
  * same pack); *out and *len are the pack, owned by p. ERR_NOMEM, or the
  * first error met while recording. */

@@ -14,6 +14,8 @@
 #include <isa-l.h>
 #endif
 
+#include "util/ring.h"
+
 /* Compressed input is read in large blocks: zlib's inflate is fastest when it
  * can run long without returning (issue 2 measured 1100 MB/s this way). */
 #define SOURCE_IN_CAP ((size_t)1 << 20)
@@ -501,84 +503,54 @@ static int read_direct(struct trace_source *s, char *dst, size_t cap, size_t *go
 }
 
 /* ---- reading ahead ----------------------------------------------------------
- * One thread inflates into a ring of AHEAD_BLOCKS blocks while the caller
- * parses the previous ones. The inflating thread owns everything of s but
- * `ahead`; the two meet only under ahead->lock. */
+ * One thread inflates into a ring of AHEAD_BLOCKS blocks (util/ring) while
+ * the caller parses the previous ones. The inflating thread owns everything
+ * of s but `ahead`; the rest of `ahead` is the caller's. */
 
 #define AHEAD_BLOCKS 4
 #define AHEAD_BLOCK ((size_t)4 << 20)
 
 struct read_ahead {
     pthread_t thread;
-    pthread_mutex_t lock;
-    pthread_cond_t changed;
-    char *block[AHEAD_BLOCKS];
-    size_t len[AHEAD_BLOCKS];
-    size_t head, count, pos;   /* filled blocks from head; bytes of block[head] taken */
-    bool done, stop;           /* the document ended (or failed); the reader left */
-    int rc;                    /* how it ended: 0 or the error, given after the bytes */
-    struct err err;
-    uint64_t file_bytes;       /* compressed bytes inflated so far */
+    struct ring ring;
+    const uint8_t *block;      /* the full block being taken, or NULL */
+    size_t len, pos;           /* its bytes, and how many were taken */
+    uint64_t file_bytes;       /* compressed bytes inflated when it was filled */
     uint64_t delivered;        /* document bytes handed to the reader */
 };
 
 static void *ahead_main(void *arg)
 {
     struct trace_source *s = arg;
-    struct read_ahead *a = s->ahead;
-    for (;;) {
-        pthread_mutex_lock(&a->lock);
-        while (a->count == AHEAD_BLOCKS && !a->stop)
-            pthread_cond_wait(&a->changed, &a->lock);
-        bool stop = a->stop;
-        size_t slot = (a->head + a->count) % AHEAD_BLOCKS;
-        pthread_mutex_unlock(&a->lock);
-        if (stop)
-            return NULL;
+    struct ring *r = &s->ahead->ring;
+    uint8_t *b;
+    while ((b = ring_empty(r)) != NULL) {
         size_t got = 0;
         struct err e = {0, ""};
-        int rc = read_direct(s, a->block[slot], AHEAD_BLOCK, &got, &e);
-        pthread_mutex_lock(&a->lock);
-        a->file_bytes = trace_source_file_bytes(s);
-        if (rc == 0 && got) {
-            a->len[slot] = got;
-            a->count++;
-        }
+        int rc = read_direct(s, (char *)b, AHEAD_BLOCK, &got, &e);
+        if (rc == 0 && got)
+            ring_publish(r, got, trace_source_file_bytes(s));
         if (rc || !got) {
-            a->done = true;
-            a->rc = rc;
-            a->err = e;
+            ring_end(r, rc, &e);
+            break;
         }
-        pthread_cond_broadcast(&a->changed);
-        pthread_mutex_unlock(&a->lock);
-        if (rc || !got)
-            return NULL;
     }
+    return NULL;
 }
 
 static int ahead_start(struct trace_source *s, struct err *e)
 {
     struct read_ahead *a = calloc(1, sizeof *a);
-    if (!a)
+    if (!a || ring_init(&a->ring, AHEAD_BLOCKS, AHEAD_BLOCK)) {
+        free(a);
         return err_set(e, ERR_NOMEM, "out of memory");
-    for (size_t i = 0; i < AHEAD_BLOCKS; i++)
-        if (!(a->block[i] = malloc(AHEAD_BLOCK))) {
-            for (size_t k = 0; k < i; k++)
-                free(a->block[k]);
-            free(a);
-            return err_set(e, ERR_NOMEM, "out of memory");
-        }
-    pthread_mutex_init(&a->lock, NULL);
-    pthread_cond_init(&a->changed, NULL);
+    }
     s->ahead = a;
     if (pthread_create(&a->thread, NULL, ahead_main, s) != 0) {
         // No thread to spare: read here, as without read_ahead.
         s->ahead = NULL;
         s->o.read_ahead = false;
-        pthread_mutex_destroy(&a->lock);
-        pthread_cond_destroy(&a->changed);
-        for (size_t i = 0; i < AHEAD_BLOCKS; i++)
-            free(a->block[i]);
+        ring_fini(&a->ring);
         free(a);
     }
     return 0;
@@ -589,56 +561,40 @@ static void ahead_stop(struct trace_source *s)
     struct read_ahead *a = s->ahead;
     if (!a)
         return;
-    pthread_mutex_lock(&a->lock);
-    a->stop = true;
-    pthread_cond_broadcast(&a->changed);
-    pthread_mutex_unlock(&a->lock);
+    ring_close(&a->ring);
     pthread_join(a->thread, NULL);
-    pthread_mutex_destroy(&a->lock);
-    pthread_cond_destroy(&a->changed);
-    for (size_t i = 0; i < AHEAD_BLOCKS; i++)
-        free(a->block[i]);
+    ring_fini(&a->ring);
     free(a);
     s->ahead = NULL;
 }
 
 static uint64_t ahead_delivered(const struct trace_source *s)
 {
-    struct read_ahead *a = s->ahead;
-    pthread_mutex_lock(&a->lock);
-    uint64_t n = a->delivered;
-    pthread_mutex_unlock(&a->lock);
-    return n;
+    return s->ahead->delivered;
 }
 
 static int ahead_read(struct trace_source *s, char *dst, size_t cap, size_t *got, struct err *e)
 {
     struct read_ahead *a = s->ahead;
     *got = 0;
-    pthread_mutex_lock(&a->lock);
-    while (a->count == 0 && !a->done)
-        pthread_cond_wait(&a->changed, &a->lock);
-    if (a->count == 0) {
-        int rc = a->rc;
-        if (rc && e)
-            *e = a->err;
-        pthread_mutex_unlock(&a->lock);
-        return rc;
-    }
-    size_t n = a->len[a->head] - a->pos;
-    n = n < cap ? n : cap;
-    memcpy(dst, a->block[a->head] + a->pos, n);
-    a->pos += n;
-    if (a->pos == a->len[a->head]) {
-        a->head = (a->head + 1) % AHEAD_BLOCKS;
-        a->count--;
+    if (!a->block) {
+        int rc;
+        a->block = ring_full(&a->ring, &a->len, &a->file_bytes, &rc, e);
         a->pos = 0;
-        pthread_cond_broadcast(&a->changed);
+        if (!a->block)
+            return rc;
+    }
+    size_t n = a->len - a->pos;
+    n = n < cap ? n : cap;
+    memcpy(dst, a->block + a->pos, n);
+    a->pos += n;
+    if (a->pos == a->len) {
+        ring_release(&a->ring);
+        a->block = NULL;
     }
     a->delivered += n;
-    uint64_t done = a->file_bytes;
-    pthread_mutex_unlock(&a->lock);
     *got = n;
+    uint64_t done = a->file_bytes;
     if (s->o.progress && done >= s->next_progress) {
         s->next_progress = done + s->o.progress_every;
         if (s->o.progress(s->o.progress_ctx, done))

@@ -3,6 +3,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "util/arena.h"
 
@@ -36,6 +37,20 @@ void strtab_fini(struct strtab *t);
 /* Returns the id of s (adding it if new) or STRTAB_NONE when out of memory or
  * when the table would exceed 2^32-2 strings. Borrows s until return. */
 uint32_t strtab_intern(struct strtab *t, const char *s, size_t len);
+/* strtab_intern, first trying *hint (an id this caller got last time, or
+ * anything else), which it then updates: a field whose value repeats from
+ * one event to the next (category, pid, tid) costs a compare, not a hash. */
+static inline uint32_t strtab_intern_hinted(struct strtab *t, const char *s, size_t len,
+                                            uint32_t *hint)
+{
+    if (*hint < t->count && t->entries[*hint].len == len &&
+        memcmp(t->entries[*hint].str, s, len) == 0)
+        return *hint;
+    uint32_t id = strtab_intern(t, s, len);
+    if (id != STRTAB_NONE)
+        *hint = id;
+    return id;
+}
 /* Returns the id of s if present, else STRTAB_NONE. Borrows s until return. */
 uint32_t strtab_find(const struct strtab *t, const char *s, size_t len);
 

@@ -12,6 +12,7 @@
 #include "util/memory.h"
 #include "util/outfile.h"
 #include "util/pool.h"
+#include "util/ring.h"
 #include "util/sort.h"
 #include "util/utf8.h"
 #include "util/strtab.h"
@@ -30,6 +31,15 @@ START_TEST(strtab_should_give_equal_strings_one_id)
     ck_assert_str_eq(strtab_str(&t, c), "aten::mm2");
     ck_assert_uint_eq(strtab_find(&t, "aten::mm", 8), a);
     ck_assert_uint_eq(strtab_find(&t, "nope", 4), STRTAB_NONE);
+    // A hint is only a guess: right, wrong or out of range, the id is the same.
+    uint32_t hint = 12345;
+    ck_assert_uint_eq(strtab_intern_hinted(&t, "aten::mm", 8, &hint), a);
+    ck_assert_uint_eq(hint, a);
+    ck_assert_uint_eq(strtab_intern_hinted(&t, "aten::mm", 8, &hint), a);
+    ck_assert_uint_eq(strtab_intern_hinted(&t, "aten::m", 7, &hint), hint);
+    ck_assert_uint_ne(hint, a);
+    ck_assert_str_eq(strtab_str(&t, hint), "aten::m");
+    ck_assert_uint_eq(strtab_intern_hinted(&t, "aten::mm2", 9, &hint), c);
     strtab_fini(&t);
 }
 END_TEST
@@ -337,6 +347,83 @@ START_TEST(pool_should_run_every_task_once_and_stop_when_asked)
 }
 END_TEST
 
+/* The ring hands every byte over in order, with its tag, through far more
+ * blocks than it has; the end and its error reach the consumer after the
+ * last block; a consumer that closes frees a producer waiting on a full
+ * ring. */
+struct ring_producer {
+    struct ring *r;
+    size_t nblocks;
+    int end_rc;
+    size_t produced;   /* blocks published before ring_empty gave NULL */
+};
+
+static void *produce(void *arg)
+{
+    struct ring_producer *p = arg;
+    for (size_t i = 0; i < p->nblocks; i++) {
+        uint8_t *b = ring_empty(p->r);
+        if (!b)
+            return NULL;
+        size_t len = 1 + i % p->r->block_size;
+        for (size_t k = 0; k < len; k++)
+            b[k] = (uint8_t)(i + k);
+        ring_publish(p->r, len, i * 7);
+        p->produced++;
+    }
+    struct err e = {0, ""};
+    if (p->end_rc)
+        err_set(&e, p->end_rc, "the producer failed");
+    ring_end(p->r, p->end_rc, &e);
+    return NULL;
+}
+
+START_TEST(ring_should_hand_over_blocks_in_order)
+{
+    for (int end_rc = 0; end_rc <= ERR_IO; end_rc += ERR_IO) {
+        struct ring r;
+        ck_assert_int_eq(ring_init(&r, 3, 64), 0);
+        struct ring_producer p = {&r, 500, end_rc, 0};
+        pthread_t t;
+        ck_assert_int_eq(pthread_create(&t, NULL, produce, &p), 0);
+        size_t i = 0, len;
+        uint64_t tag;
+        int rc;
+        struct err e = {0, ""};
+        const uint8_t *b;
+        while ((b = ring_full(&r, &len, &tag, &rc, &e)) != NULL) {
+            ck_assert_uint_eq(len, 1 + i % 64);
+            ck_assert_uint_eq(tag, i * 7);
+            for (size_t k = 0; k < len; k++)
+                ck_assert_uint_eq(b[k], (uint8_t)(i + k));
+            ring_release(&r);
+            i++;
+        }
+        ck_assert_uint_eq(i, 500);
+        ck_assert_int_eq(rc, end_rc);
+        if (end_rc)
+            ck_assert_str_eq(e.msg, "the producer failed");
+        ck_assert(!ring_full(&r, &len, &tag, &rc, &e));   // the end stays the end
+        pthread_join(t, NULL);
+        ring_fini(&r);
+    }
+    struct ring r;
+    ck_assert_int_eq(ring_init(&r, 2, 16), 0);
+    struct ring_producer p = {&r, 1000, 0, 0};
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, produce, &p), 0);
+    size_t len;
+    int rc;
+    ck_assert_ptr_nonnull(ring_full(&r, &len, NULL, &rc, NULL));
+    ring_close(&r);   // the consumer leaves with the producer blocked on a full ring
+    pthread_join(t, NULL);
+    ck_assert_uint_lt(p.produced, 1000);
+    ring_fini(&r);
+    ck_assert_int_ne(ring_init(&r, 0, 16), 0);
+    ck_assert_int_ne(ring_init(&r, RING_MAX_BLOCKS + 1, 16), 0);
+}
+END_TEST
+
 START_TEST(memory_figures_should_be_plausible)
 {
     uint64_t phys = util_physical_memory(), rss = util_resident_bytes();
@@ -363,6 +450,7 @@ Suite *s = suite_create("util");
     tcase_add_test(tc, outfile_should_never_clobber);
     tcase_add_test(tc, memory_figures_should_be_plausible);
     tcase_add_test(tc, pool_should_run_every_task_once_and_stop_when_asked);
+    tcase_add_test(tc, ring_should_hand_over_blocks_in_order);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
