@@ -283,6 +283,16 @@ static int launch_rank(const struct model *m, const struct analysis_opts *o,
     size_t n;
     if (join_rank(m, o, r, a, &rows, &n))
         return ERR_NOMEM;
+    size_t in_list[T_COUNT] = {[T_ALL] = n};
+    for (size_t i = 0; i < n; i++) {
+        const struct launch *l = &rows[i];
+        in_list[T_SHORT] += l->cpu_dur <= o->runtime_cutoff_ns && l->gpu_dur < l->cpu_dur;
+        in_list[T_RUNTIME] += l->cpu_dur > o->runtime_cutoff_ns;
+        in_list[T_DELAY] += l->delay > o->launch_delay_cutoff_ns;
+    }
+    for (int k = 0; k < T_COUNT; k++)
+        if (k != T_SUMMARY && table_reserve(t[k], in_list[k]))
+            return ERR_NOMEM;
     for (size_t i = 0; i < n; i++)
         if (add_launch_row(t[T_ALL], r->rank, &rows[i]) || add_to_lists(o, t, r->rank, &rows[i]))
             return ERR_NOMEM;

@@ -30,20 +30,31 @@ struct table *table_new(struct arena *a, const char *name, const char *title,
     return t;
 }
 
+static int set_capacity(struct table *t, size_t cap)
+{
+    if (t->ncols && cap > SIZE_MAX / sizeof(struct cell) / t->ncols)
+        return ERR_NOMEM;
+    struct cell *cells = arena_alloc(t->arena, cap * t->ncols * sizeof *cells);
+    if (!cells)
+        return ERR_NOMEM;
+    if (t->nrows)
+        memcpy(cells, t->cells, t->nrows * t->ncols * sizeof *cells);
+    t->cells = cells;
+    t->cap = cap;
+    return 0;
+}
+
+int table_reserve(struct table *t, size_t more)
+{
+    if (more > SIZE_MAX - t->nrows)
+        return ERR_NOMEM;
+    return t->nrows + more <= t->cap ? 0 : set_capacity(t, t->nrows + more);
+}
+
 struct cell *table_add_row(struct table *t)
 {
-    if (t->nrows == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 16;
-        if (t->ncols && cap > SIZE_MAX / sizeof(struct cell) / t->ncols)
-            return NULL;
-        struct cell *cells = arena_alloc(t->arena, cap * t->ncols * sizeof *cells);
-        if (!cells)
-            return NULL;
-        if (t->nrows)
-            memcpy(cells, t->cells, t->nrows * t->ncols * sizeof *cells);
-        t->cells = cells;
-        t->cap = cap;
-    }
+    if (t->nrows == t->cap && set_capacity(t, t->cap ? t->cap * 2 : 16))
+        return NULL;
     struct cell *row = &t->cells[t->nrows * t->ncols];
     memset(row, 0, t->ncols * sizeof *row);
     t->nrows++;

@@ -59,6 +59,10 @@ struct table *table_new(struct arena *a, const char *name, const char *title,
 /* Appends a row of CELL_NULL cells and returns it (ncols cells, owned by the
  * table, valid until the next table_add_row), NULL on ENOMEM. */
 struct cell *table_add_row(struct table *t);
+/* Room for `more` rows beyond the current ones, allocated once: a table
+ * whose size is known (one row a kernel launch) then takes no doubling
+ * copies, which an arena never gives back. 0 or ERR_NOMEM. */
+int table_reserve(struct table *t, size_t more);
 
 static inline struct cell *table_cell(const struct table *t, size_t row, size_t col)
 {

@@ -209,19 +209,47 @@ struct model *app_open(const struct htx_options *opts, struct err *e)
     return m;
 }
 
+/* The output waits in an unlinked temporary file rather than in memory: a
+ * report of every launch of a big trace is tens of MB, which would sit in
+ * memory beside the analyses' tables (memory only where no temporary file
+ * can be made). */
 int app_out_open(struct app_out *o, struct err *e)
 {
     o->buf = NULL;
     o->len = 0;
-    o->f = open_memstream(&o->buf, &o->len);
+    o->in_file = (o->f = tmpfile()) != NULL;
+    if (!o->f)
+        o->f = open_memstream(&o->buf, &o->len);
     if (!o->f)
         return err_set(e, ERR_NOMEM, "out of memory for the output");
     return 0;
 }
 
+static int copy_out(FILE *from, FILE *dst)
+{
+    char chunk[1 << 16];
+    size_t n;
+    rewind(from);
+    while ((n = fread(chunk, 1, sizeof chunk, from)) > 0)
+        if (fwrite(chunk, 1, n, dst) != n)
+            return ERR_IO;
+    return ferror(from) ? ERR_IO : 0;
+}
+
 int app_out_commit(struct app_out *o, FILE *dst, struct err *e)
 {
-    bool bad = ferror(o->f) != 0;
+    bool bad = fflush(o->f) != 0 || ferror(o->f) != 0;
+    int rc = 0;
+    if (o->in_file) {
+        if (bad) {
+            rc = err_set(e, ERR_IO, "cannot hold the output in a temporary file (disk full?)");
+        } else if (copy_out(o->f, dst) || fflush(dst) != 0) {
+            rc = err_set(e, ERR_IO, "cannot write the output");
+        }
+        fclose(o->f);
+        o->f = NULL;
+        return rc;
+    }
     bad |= fclose(o->f) != 0;
     o->f = NULL;
     if (bad) {

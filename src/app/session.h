@@ -43,15 +43,17 @@ struct model *app_open(const struct htx_options *opts, struct err *e);
  * naming it, or 0. */
 int app_refuse_failed_summaries(const struct model *m, struct err *e);
 
-/* Output collected in memory and written to stdout only on success. */
+/* Output collected aside (a temporary file, else memory) and written to
+ * stdout only on success: a failing command prints nothing half-done. */
 struct app_out {
     FILE *f;
+    bool in_file;   /* f is a temporary file; else a memory stream into buf */
     char *buf;
     size_t len;
 };
 
-/* Opens the memory stream; o owns the buffer until app_out_commit or
- * app_out_discard, one of which must follow. ERR_NOMEM on failure. */
+/* Opens the stream; o owns it until app_out_commit or app_out_discard, one
+ * of which must follow. ERR_NOMEM on failure. */
 int app_out_open(struct app_out *o, struct err *e);
 /* Writes the collected output to dst and frees the buffer; ERR_IO when the
  * buffer or dst failed (full disk, closed pipe). */

@@ -103,4 +103,11 @@ expect 0 "$HTX" report --analysis=kernels --rank=0 "$tmp/nocomm" && empty err
 # Errors leave stdout empty.
 expect 1 "$HTX" report --format=json bad/truncated.json.gz && empty out
 expect 2 "$HTX" report --format=json --rank=5 job && empty out
+# A report that cannot be written (a full disk) fails and says so.
+if [ -w /dev/full ]; then
+    full=0
+    "$HTX" report --format=json job >/dev/full 2>"$tmp/err" || full=$?
+    [ "$full" = 1 ] || fail "report into /dev/full: exit $full, want 1"
+    has err "cannot write the output"
+fi
 finish
