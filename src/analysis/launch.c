@@ -64,7 +64,7 @@ SORT_DEFINE_STABLE(sort_gkeys, struct gkey, gkey_less)
 static bool is_launch(const struct model *m, const struct name_set *names,
                       const struct event *ev)
 {
-    if (!name_set_has(names, ev->name) || ev->correlation < 0)
+    if (!name_set_has(names, ev->name) || event_correlation(ev) < 0)
         return false;
     return m->sem.hta_launch_names || !model_is_gpu_side(m, ev);
 }
@@ -86,7 +86,7 @@ static size_t launch_correlations(const struct model *m, const struct rank_model
             continue;
         if (n == cap && VEC_PUSH_SLOT(*set, n, cap))
             return SIZE_MAX;
-        (*set)[n++] = ev->correlation;
+        (*set)[n++] = event_correlation(ev);
     }
     return sort_unique_i64(*set, n);
 }
@@ -102,7 +102,7 @@ static bool is_cpu_row(const struct model *m, const struct name_set *names,
 static bool is_gpu_row(const struct model *m, const int64_t *set, size_t nset,
                        const struct event *ev)
 {
-    return model_is_gpu_side(m, ev) && i64_set_has(set, nset, ev->correlation);
+    return model_is_gpu_side(m, ev) && i64_set_has(set, nset, event_correlation(ev));
 }
 
 /* GPU rows with a correlation in L, sorted by (correlation, row order);
@@ -121,7 +121,7 @@ static struct gkey *gpu_rows(const struct model *m, const struct rank_model *r,
             free(g);
             return NULL;
         }
-        g[(*n)++] = (struct gkey){ev->correlation, i, r->rows[i]};
+        g[(*n)++] = (struct gkey){event_correlation(ev), i, r->rows[i]};
     }
     if (!g)   /* none: an empty array, not a failure */
         g = malloc(sizeof *g);
@@ -172,16 +172,16 @@ static int join_rank(const struct model *m, const struct analysis_opts *o,
     for (size_t i = 0; i < r->nrows && rows && ng; i++) {
         const struct event *c = &r->events[r->rows[i]];
         /* most CPU rows (operators, correlation -1) fall outside g's range */
-        if (!is_cpu_row(m, &names, c) || c->correlation < g[0].corr ||
-            c->correlation > g[ng - 1].corr)
+        if (!is_cpu_row(m, &names, c) || event_correlation(c) < g[0].corr ||
+            event_correlation(c) > g[ng - 1].corr)
             continue;
-        for (size_t k = gpu_first(g, ng, c->correlation); k < ng && g[k].corr == c->correlation;
+        for (size_t k = gpu_first(g, ng, event_correlation(c)); k < ng && g[k].corr == event_correlation(c);
              k++) {
             if (n == cap && !(rows = grow(a, rows, n, &cap)))
                 break;   /* several CPU rows per correlation */
             const struct event *gev = &r->events[g[k].pos];
             int64_t delay = gev->ts - c->ts - c->dur;
-            rows[n++] = (struct launch){c->correlation, c->dur, gev->dur, delay > 0 ? delay : 0};
+            rows[n++] = (struct launch){event_correlation(c), c->dur, gev->dur, delay > 0 ? delay : 0};
         }
     }
     free(g);

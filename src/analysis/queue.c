@@ -74,12 +74,12 @@ static int collect_rows(const struct model *m, const struct rank_model *r, struc
     if (!corr)
         return ERR_NOMEM;
     for (size_t i = 0; i < q->nlaunch; i++)
-        corr[i] = r->events[q->launch[i]].correlation;
+        corr[i] = event_correlation(&r->events[q->launch[i]]);
     size_t ncorr = sort_unique_i64(corr, q->nlaunch);
     cap = 0;
     for (size_t i = 0; i < r->nrows && ncorr && rc == 0; i++) {
         const struct event *ev = &r->events[r->rows[i]];
-        if (!model_is_gpu_side(m, ev) || !i64_set_has(corr, ncorr, ev->correlation))
+        if (!model_is_gpu_side(m, ev) || !i64_set_has(corr, ncorr, event_correlation(ev)))
             continue;
         rc = q->ngpu == cap ? VEC_PUSH_SLOT(q->gpu, q->ngpu, cap) : 0;
         if (rc == 0)
@@ -115,7 +115,7 @@ static int concat_points(const struct rank_model *r, const struct qrows *q, stru
     if (!keys || !claimed || !corrs || !pts)
         return ERR_NOMEM;
     for (size_t i = 0; i < q->ngpu; i++)
-        keys[i] = (struct gkey){r->events[q->gpu[i]].correlation, i};
+        keys[i] = (struct gkey){event_correlation(&r->events[q->gpu[i]]), i};
     if (sort_gkeys(keys, q->ngpu))
         return ERR_NOMEM;
     for (size_t i = 0; i < q->ngpu; i++)
@@ -123,14 +123,14 @@ static int concat_points(const struct rank_model *r, const struct qrows *q, stru
     size_t n = 0;
     for (size_t i = 0; i < q->nlaunch; i++) {
         const struct event *l = &r->events[q->launch[i]];
-        size_t k = i64_set_find(corrs, q->ngpu, l->correlation);
+        size_t k = i64_set_find(corrs, q->ngpu, event_correlation(l));
         if (k == q->ngpu)   /* its GPU events are not in the rows */
             continue;
         if (claimed[k]) {
             (*unpaired)++;
             continue;
         }
-        for (; k < q->ngpu && corrs[k] == l->correlation; k++) {
+        for (; k < q->ngpu && corrs[k] == event_correlation(l); k++) {
             claimed[k] = true;
             pts[n++] = make_point(l, &r->events[q->gpu[keys[k].seq]], +1);
         }

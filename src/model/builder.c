@@ -183,8 +183,20 @@ static int add_event(struct rank_builder *b, const struct trace_event *ev, struc
     struct event *out = &b->events[b->nevents++];
     out->ts = ev->ts.ns;
     out->dur = ev->dur.ns;
-    out->correlation = ev->correlation.present ? ev->correlation.v : -1;
-    out->stream = ev->stream.present ? ev->stream.v : -1;
+    bool has_corr = ev->correlation.present && ev->correlation.v != -1;
+    if (has_corr && (ev->correlation.v < 0 || ev->correlation.v > UINT32_MAX)) {
+        rank_builder_warn(b, "event %llu: correlation %lld is not a 32-bit id; read as none",
+                          (unsigned long long)ev->index, (long long)ev->correlation.v);
+        has_corr = false;
+    }
+    bool has_stream = ev->stream.present;
+    if (has_stream && (ev->stream.v < INT32_MIN || ev->stream.v > INT32_MAX)) {
+        rank_builder_warn(b, "event %llu: stream %lld is beyond 32 bits; read as none",
+                          (unsigned long long)ev->index, (long long)ev->stream.v);
+        has_stream = false;
+    }
+    out->corr = has_corr ? (uint32_t)ev->correlation.v : 0;
+    out->stream = has_stream ? (int32_t)ev->stream.v : -1;
     out->name = intern_hinted(b, ev->name, &b->hint[HINT_NAME]);
     out->cat = intern_hinted(b, ev->cat, &b->hint[HINT_CAT]);
     out->pid = intern_hinted(b, ev->pid, &b->hint[HINT_PID]);
@@ -195,7 +207,8 @@ static int add_event(struct rank_builder *b, const struct trace_event *ev, struc
     out->kind = (uint8_t)kind_for(b, out->cat);
     out->flags = (uint8_t)((ev->ph == TRACE_PH_X ? EV_FLAG_COMPLETE : 0) |
                            (ev->ts.is_float ? EV_FLAG_TS_FLOAT : 0) |
-                           (ev->stream.present ? EV_FLAG_HAS_STREAM : 0) |
+                           (has_stream ? EV_FLAG_HAS_STREAM : 0) |
+                           (has_corr ? EV_FLAG_HAS_CORR : 0) |
                            (ev->has_mem_bw ? EV_FLAG_HAS_BW : 0) |
                            (has_comm_args(ev) ? EV_FLAG_HAS_COMM : 0));
     if (ev->has_mem_bw) {

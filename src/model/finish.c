@@ -37,7 +37,7 @@ static void apply_ns_rounding(struct rank_model *r)
 
 bool model_is_gpu_kernel_pred(const struct model *m, const struct event *ev)
 {
-    if (ev->stream >= 0 && ev->correlation >= 0)
+    if (ev->stream >= 0 && event_correlation(ev) >= 0)
         return true;
     return ev->name == m->id_event_sync || ev->name == m->id_context_sync;
 }
@@ -54,17 +54,17 @@ static int link_by_correlation(const struct model *m, struct rank_model *r, stru
     int rc = 0;
     for (size_t i = 0; i < r->nevents && !rc; i++) {
         const struct event *ev = &r->events[i];
-        if (ev->correlation == -1)
+        if (event_correlation(ev) == -1)
             continue;
         struct hmap *side = model_is_gpu_kernel_pred(m, ev) ? &last_gpu : &last_cpu;
-        rc = hmap_put(side, ev->correlation, (uint32_t)i);
+        rc = hmap_put(side, event_correlation(ev), (uint32_t)i);
     }
     for (size_t i = 0; i < r->nevents && !rc; i++) {
         struct event *ev = &r->events[i];
-        if (ev->correlation == -1)
+        if (event_correlation(ev) == -1)
             continue;
         const struct hmap *other = model_is_gpu_kernel_pred(m, ev) ? &last_cpu : &last_gpu;
-        uint32_t *p = hmap_get(other, ev->correlation);
+        uint32_t *p = hmap_get(other, event_correlation(ev));
         if (p)
             ev->partner = *p;
         else if (model_is_gpu_kernel_pred(m, ev))
@@ -100,7 +100,7 @@ static int index_flow_ends(const struct rank_model *r, const struct rank_builder
     int rc = 0;
     for (size_t i = 0; i < r->nevents && !rc; i++) {
         const struct event *ev = &r->events[i];
-        bool orphan = is_gpu_activity(ev) && ev->correlation < 0;
+        bool orphan = is_gpu_activity(ev) && event_correlation(ev) < 0;
         if (orphan || (is_launcher(ev) && ev->partner == MODEL_NONE))
             rc = hmap_put(at_place, place_key(ev->pid, ev->tid, ev->ts), (uint32_t)i);
     }
@@ -118,7 +118,7 @@ static int link_by_flows(struct rank_model *r, const struct rank_builder *b, str
 {
     bool orphans = false;
     for (size_t i = 0; i < r->nevents && !orphans && b->nflows; i++)
-        orphans = is_gpu_activity(&r->events[i]) && r->events[i].correlation < 0;
+        orphans = is_gpu_activity(&r->events[i]) && event_correlation(&r->events[i]) < 0;
     if (!orphans)
         return 0;
     struct hmap at_place, start_of;

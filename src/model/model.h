@@ -50,23 +50,35 @@ enum ev_flag {
     EV_FLAG_FLOW_LINKED = 1 << 4, /* partner found through an ac2g flow, not correlation */
     EV_FLAG_OVERLAPS = 1 << 5,    /* overlaps the previous event on its GPU stream */
     EV_FLAG_HAS_COMM = 1 << 6,    /* some collective arg present (struct comm_args) */
+    EV_FLAG_HAS_CORR = 1 << 7,    /* args.correlation present: see event_correlation */
 };
 
+/* 56 bytes: the model holds one per kept element, so this is most of a
+ * loaded trace's memory. Correlation and stream are 32-bit: CUPTI's
+ * correlation ids are unsigned 32-bit and streams are small numbers; a
+ * value outside those ranges is read as absent, with a warning (the
+ * builder's). Read the correlation with event_correlation. */
 struct event {
     int64_t ts;            /* ns from model->origin_ns */
     int64_t dur;           /* ns; negative only under semantics.ns_rounding */
-    int64_t correlation;   /* args.correlation, -1 when absent */
-    int64_t stream;        /* numeric args.stream, -1 when absent or not a number */
     uint32_t name, cat;    /* ids in model->strings */
     uint32_t pid, tid;     /* ids in model->strings of the canonical text */
     uint32_t index;        /* position in the file's traceEvents */
     uint32_t partner;      /* position in rank->events of the correlated event */
     int32_t iteration;     /* ProfilerStep N, MODEL_ITER_NONE or MODEL_ITER_NAN */
+    uint32_t corr;         /* args.correlation when EV_FLAG_HAS_CORR */
+    int32_t stream;        /* numeric args.stream, -1 when absent or not a number */
     uint8_t kind;          /* enum ev_kind */
     uint8_t flags;         /* enum ev_flag */
 };
 /* DESIGN.md budgets 100 resident bytes per event, indices included. */
-_Static_assert(sizeof(struct event) <= 64, "struct event grew past 64 bytes");
+_Static_assert(sizeof(struct event) <= 56, "struct event grew past 56 bytes");
+
+/* args.correlation, -1 when absent. */
+static inline int64_t event_correlation(const struct event *ev)
+{
+    return ev->flags & EV_FLAG_HAS_CORR ? (int64_t)ev->corr : -1;
+}
 
 enum rank_source {
     RANK_FROM_DISTRIBUTED_INFO = 0,

@@ -3,7 +3,7 @@
 
 int64_t model_index_correlation(const struct rank_model *r, const struct event *ev)
 {
-    if (ev->correlation < 0)
+    if (event_correlation(ev) < 0)
         return -1;
     if (ev->partner == MODEL_NONE || ev->partner >= r->nevents)
         return 0;

@@ -64,14 +64,14 @@ static int trailing_step_rows(const struct model *m, const struct rank_model *r,
             continue;
         if (!have_step || ev->ts >= cut)
             continue;   /* no step: HTA's cut is the smallest CPU ts, so nothing stays */
-        uint32_t *c = hmap_get(&kept_corr, ev->correlation);
-        rc = c ? (++*c, 0) : hmap_put(&kept_corr, ev->correlation, 1);
+        uint32_t *c = hmap_get(&kept_corr, event_correlation(ev));
+        rc = c ? (++*c, 0) : hmap_put(&kept_corr, event_correlation(ev), 1);
     }
     for (size_t i = 0; i < r->nevents && !rc; i++) {
         const struct event *ev = &r->events[i];
         if (!model_is_gpu_kernel_pred(m, ev))
             continue;
-        uint32_t *c = hmap_get(&kept_corr, ev->correlation);
+        uint32_t *c = hmap_get(&kept_corr, event_correlation(ev));
         uint32_t copies = !c ? 0 : m->sem.filter_duplicates_rows ? *c : 1;
         for (uint32_t k = 0; k < copies && !rc; k++)
             rc = push_row(out, (uint32_t)i);
@@ -140,7 +140,7 @@ static int mtia_step_rows(const struct model *m, struct rank_model *r, struct ro
     for (size_t i = 0; i < r->nevents && !rc; i++) {
         const struct event *ev = &r->events[i];
         if (r->niterations && cpu_category(m, ev->cat) && ev->ts >= lo && ev->ts + ev->dur <= hi)
-            rc = hmap_put(&kept_corr, ev->correlation, 1);
+            rc = hmap_put(&kept_corr, event_correlation(ev), 1);
     }
     for (size_t i = 0; i < r->nevents && !rc; i++) {
         struct event *ev = &r->events[i];
@@ -148,7 +148,7 @@ static int mtia_step_rows(const struct model *m, struct rank_model *r, struct ro
         if (cpu_category(m, ev->cat))
             keep = r->niterations && ev->ts >= lo && ev->ts + ev->dur <= hi;
         else if (kernel_category(m, ev->cat))
-            keep = hmap_get(&kept_corr, ev->correlation) != NULL;
+            keep = hmap_get(&kept_corr, event_correlation(ev)) != NULL;
         const struct iteration *step = !keep && memory_named(m, ev->name) ? step_holding(r, ev->ts)
                                                                           : NULL;
         if (step) {

@@ -146,6 +146,41 @@ START_TEST(model_should_rebase_and_link_by_correlation)
 }
 END_TEST
 
+/* An event holds 32-bit correlation and stream: CUPTI's largest id links;
+ * a value beyond those ranges is read as absent and said (hostile input,
+ * not something a profiler writes). */
+START_TEST(model_should_keep_32_bit_ids_and_warn_beyond)
+{
+    static const char *doc =
+        "{\"traceEvents\": ["
+        "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,"
+        "\"tid\":1,\"ts\":10,\"dur\":5,\"args\":{\"correlation\":4294967295}},"
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"big\",\"pid\":0,\"tid\":7,"
+        "\"ts\":20,\"dur\":5,\"args\":{\"stream\":2147483647,\"correlation\":4294967295}},"
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"wide\",\"pid\":0,\"tid\":7,"
+        "\"ts\":30,\"dur\":5,\"args\":{\"stream\":2147483648,\"correlation\":4294967296}},"
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"neg\",\"pid\":0,\"tid\":7,"
+        "\"ts\":40,\"dur\":5,\"args\":{\"stream\":7,\"correlation\":-5}}]}";
+    struct model *m = load_one(doc, SEMANTICS_HTX);
+    const struct rank_model *r = &m->ranks[0];
+    const struct event *big = find_event(m, r, "big"), *wide = find_event(m, r, "wide"),
+                       *neg = find_event(m, r, "neg");
+    ck_assert_int_eq(event_correlation(big), 4294967295);
+    ck_assert_int_eq(big->stream, INT32_MAX);
+    ck_assert_uint_ne(big->partner, MODEL_NONE);   // linked to its launch
+    ck_assert_int_eq(event_correlation(wide), -1);
+    ck_assert_int_eq(wide->stream, -1);
+    ck_assert(!(wide->flags & EV_FLAG_HAS_STREAM));
+    ck_assert_int_eq(event_correlation(neg), -1);
+    ck_assert_int_eq(neg->stream, 7);
+    ck_assert_uint_eq(r->nwarnings, 4);   // and no rank given
+    ck_assert_ptr_nonnull(strstr(r->warning_texts[0], "correlation 4294967296 is not a 32-bit id"));
+    ck_assert_ptr_nonnull(strstr(r->warning_texts[1], "stream 2147483648 is beyond 32 bits"));
+    ck_assert_ptr_nonnull(strstr(r->warning_texts[2], "correlation -5"));
+    model_free(m);
+}
+END_TEST
+
 START_TEST(model_should_give_kernels_their_launchers_iteration)
 {
     struct model *m = load_one(two_step_doc, SEMANTICS_HTX);
@@ -479,6 +514,7 @@ int main(void)
     Suite *s = suite_create("model");
     TCase *tc = tcase_create("tiny");
     tcase_add_test(tc, model_should_rebase_and_link_by_correlation);
+    tcase_add_test(tc, model_should_keep_32_bit_ids_and_warn_beyond);
     tcase_add_test(tc, model_should_give_kernels_their_launchers_iteration);
     tcase_add_test(tc, model_should_drop_last_step_only_under_hta);
     tcase_add_test(tc, model_should_round_fractional_ts_like_hta);

@@ -31,8 +31,8 @@ static int index_rank(const struct rank_model *r, struct corr_index *x)
         const struct event *ev = &r->events[i];
         bool gpu = ev->kind == EV_KIND_KERNEL || ev->kind == EV_KIND_MEMCPY ||
                    ev->kind == EV_KIND_MEMSET;
-        if (gpu && ev->correlation >= 0 && !hmap_get(&x->map, ev->correlation) &&
-            hmap_put(&x->map, ev->correlation, (uint32_t)i))
+        if (gpu && event_correlation(ev) >= 0 && !hmap_get(&x->map, event_correlation(ev)) &&
+            hmap_put(&x->map, event_correlation(ev), (uint32_t)i))
             return ERR_NOMEM;
     }
     return 0;

@@ -159,8 +159,8 @@ static void add_identity(struct lines *l, const struct model *m, const struct ra
     ui_format_duration(ev->dur, b, sizeof b);
     add(l, "Start        %s (%lld ns from the trace start)", a, (long long)ev->ts);
     add(l, "Duration     %s (%lld ns)", b, (long long)ev->dur);
-    if (ev->correlation >= 0)
-        add(l, "Correlation  %lld", (long long)ev->correlation);
+    if (event_correlation(ev) >= 0)
+        add(l, "Correlation  %lld", (long long)event_correlation(ev));
     else
         add(l, "Correlation  none");
     if (ev->iteration == MODEL_ITER_NONE)
@@ -183,7 +183,7 @@ int ui_details_build(struct ui_state *st, const struct model *m, uint32_t rank, 
     const struct rank_model *r = &m->ranks[rank];
     const struct event *ev = &r->events[pos];
     add_identity(&l, m, r, ev);
-    if (ev->correlation >= 0 || ev->partner != MODEL_NONE)
+    if (event_correlation(ev) >= 0 || ev->partner != MODEL_NONE)
         add_launch(&l, m, r, ev);
     add_stack(&l, m, r, pos, true);
     add_stack(&l, m, r, pos, false);
