@@ -61,9 +61,9 @@ static uint32_t child(struct builder *b, uint32_t parent, uint32_t name)
     return n;
 }
 
-static uint64_t thread_key(const struct event *ev)
+static uint64_t thread_key(const struct model *m, const struct event *ev)
 {
-    return (uint64_t)ev->pid << 32 | ev->tid;
+    return (uint64_t)model_event_pid(m, ev) << 32 | model_event_tid(m, ev);
 }
 
 /* Does a enclose the launcher l (see the header)? */
@@ -79,7 +79,7 @@ static bool encloses(const struct event *a, const struct event *l)
  * nesting keeps an event open until one starts at or after its end). */
 static size_t enclosing(struct builder *b, const struct event *l, uint32_t lpos)
 {
-    uint32_t *ti = hmap_get(&b->threads, (int64_t)thread_key(l));
+    uint32_t *ti = hmap_get(&b->threads, (int64_t)thread_key(b->m, l));
     if (!ti)
         return 0;
     const struct thread_index *t = &b->r->threads[*ti];

@@ -35,9 +35,9 @@ struct annot_index {
 
 #define TREE_EMPTY INT64_MIN
 
-static uint64_t thread_key(const struct event *ev)
+static uint64_t thread_key(const struct model *m, const struct event *ev)
 {
-    return (uint64_t)ev->pid << 32 | ev->tid;
+    return (uint64_t)model_event_pid(m, ev) << 32 | model_event_tid(m, ev);
 }
 
 bool annot_is_kernel(const struct model *m, const struct event *ev)
@@ -143,16 +143,16 @@ static int build_groups(struct annot_index *x, struct arena *a)
 {
     size_t ng = 0, nodes = 0;
     for (size_t i = 0; i < x->n; i++)
-        if (i == 0 || thread_key(&x->r->events[x->pos[i]]) !=
-                      thread_key(&x->r->events[x->pos[i - 1]]))
+        if (i == 0 || thread_key(x->m, &x->r->events[x->pos[i]]) !=
+                      thread_key(x->m, &x->r->events[x->pos[i - 1]]))
             ng++;
     x->groups = arena_calloc(a, ng ? ng : 1, sizeof *x->groups);
     if (!x->groups)
         return ERR_NOMEM;
     for (size_t i = 0; i < x->n;) {
-        uint64_t key = thread_key(&x->r->events[x->pos[i]]);
+        uint64_t key = thread_key(x->m, &x->r->events[x->pos[i]]);
         size_t j = i;
-        while (j < x->n && thread_key(&x->r->events[x->pos[j]]) == key)
+        while (j < x->n && thread_key(x->m, &x->r->events[x->pos[j]]) == key)
             j++;
         struct annot_group *g = &x->groups[x->ngroups++];
         *g = (struct annot_group){key, i, j - i, nodes, pow2_at_least(j - i)};
@@ -179,7 +179,7 @@ static int layout(struct annot_index *x, struct arena *a, const uint32_t *pos,
         return ERR_NOMEM;
     for (size_t k = 0; k < n; k++) {
         const struct event *ev = &x->r->events[pos[k]];
-        se[k] = (struct sort_entry){thread_key(ev), ev->ts, (uint32_t)k};
+        se[k] = (struct sort_entry){thread_key(x->m, ev), ev->ts, (uint32_t)k};
     }
     if (sort_entries(se, n)) {
         free(se);
@@ -268,7 +268,7 @@ static bool query_init(const struct annot_index *x, uint32_t pos, struct query *
     if (pos >= x->r->nevents)
         return false;
     const struct event *p = probe_of(x, pos);
-    q->g = find_group(x, thread_key(p));
+    q->g = find_group(x, thread_key(x->m, p));
     if (!q->g)
         return false;
     int64_t end = p->ts + p->dur;

@@ -145,7 +145,8 @@ static bool is_nestable(const struct build *b, const struct event *ev)
 static bool is_gpu_group(const struct build *b, const struct thread_rec *t)
 {
     const struct event *first = node_ev(b, b->by_thread[t->first]);
-    if (b->id_zero != STRTAB_NONE && (first->pid == b->id_zero || first->tid == b->id_zero))
+    if (b->id_zero != STRTAB_NONE && (model_event_pid(b->m, first) == b->id_zero ||
+                                   model_event_tid(b->m, first) == b->id_zero))
         return true;
     for (size_t i = 0; i < t->count; i++) {
         const struct event *ev = node_ev(b, b->by_thread[t->first + i]);
@@ -203,7 +204,8 @@ static int number_threads(struct build *b, uint32_t *thread_of)
     int rc = 0;
     for (size_t i = 0; i < r->nrows && rc == 0; i++) {
         const struct event *ev = &r->events[r->rows[i]];
-        int64_t key = (int64_t)((uint64_t)ev->pid << 32 | ev->tid);
+        uint64_t pid = model_event_pid(b->m, ev);
+        int64_t key = (int64_t)(pid << 32 | model_event_tid(b->m, ev));
         uint32_t *id = hmap_get(&ids, key);
         if (id) {
             thread_of[i] = *id;

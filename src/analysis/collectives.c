@@ -219,7 +219,7 @@ static bool same_order_key(const struct raw *a, const struct raw *b)
  * thread and start: where a kernel lacks an arg, the op around its launch
  * may have it (older PyTorch writes them there only). */
 struct cpu_comm {
-    uint32_t pid, tid;
+    uint32_t thread;   /* struct event's: one (pid, tid) */
     int64_t ts, end;
     const struct comm_args *args;
 };
@@ -227,8 +227,7 @@ struct cpu_comm {
 static int cmp_cpu_comm(const void *pa, const void *pb)
 {
     const struct cpu_comm *a = pa, *b = pb;
-    CMP(a->pid, b->pid);
-    CMP(a->tid, b->tid);
+    CMP(a->thread, b->thread);
     CMP(a->ts, b->ts);
     return 0;
 }
@@ -249,7 +248,7 @@ static int cpu_comm_index(const struct rank_model *r, struct cpu_comm **out, siz
     for (size_t i = 0; i < r->ncomm; i++) {
         const struct event *ev = &r->events[r->comm[i].pos];
         if (ev->kind == EV_KIND_CPU_OP)
-            v[k++] = (struct cpu_comm){ev->pid, ev->tid, ev->ts, ev->ts + ev->dur, &r->comm[i]};
+            v[k++] = (struct cpu_comm){ev->thread, ev->ts, ev->ts + ev->dur, &r->comm[i]};
     }
     sort_n(v, k, sizeof *v, cmp_cpu_comm);
     *out = v;
@@ -263,7 +262,7 @@ static const struct comm_args *launch_args(const struct rank_model *r, const str
     if (!n || kernel->partner == MODEL_NONE || kernel->partner >= r->nevents)
         return NULL;
     const struct event *launch = &r->events[kernel->partner];
-    struct cpu_comm key = {launch->pid, launch->tid, launch->ts, 0, NULL};
+    struct cpu_comm key = {launch->thread, launch->ts, 0, NULL};
     size_t lo = 0, hi = n;   /* first entry after key */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -274,7 +273,7 @@ static const struct comm_args *launch_args(const struct rank_model *r, const str
     }
     for (size_t i = lo, steps = 0; i > 0 && steps < 8; i--, steps++) {
         const struct cpu_comm *c = &v[i - 1];
-        if (c->pid != launch->pid || c->tid != launch->tid)
+        if (c->thread != launch->thread)
             break;
         if (c->ts <= launch->ts && launch->ts < c->end)
             return c->args;

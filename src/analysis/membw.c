@@ -102,8 +102,9 @@ static int collect_points(const struct model *m, const struct rank_model *r, str
         int64_t dur = ev->dur != 0 ? ev->dur : 1000;   /* HTA: a 0 duration becomes 1 us */
         l->with_bw[lab] += (ev->flags & EV_FLAG_HAS_BW) != 0;
         double bw = model_event_bw(r, ev);
-        pts[i] = (struct bwpoint){ev->ts, bw, lab, ev->pid, +1};
-        pts[nmem + i] = (struct bwpoint){ev->ts + dur, -bw, lab, ev->pid, -1};
+        uint32_t pid = model_event_pid(m, ev);
+        pts[i] = (struct bwpoint){ev->ts, bw, lab, pid, +1};
+        pts[nmem + i] = (struct bwpoint){ev->ts + dur, -bw, lab, pid, -1};
     }
     *out = pts;
     *nout = 2 * nmem;

@@ -95,9 +95,11 @@ static void free_rows(struct qrows *q)
     free(q->gpu);
 }
 
-static struct qpoint make_point(const struct event *at, const struct event *gpu, int32_t delta)
+static struct qpoint make_point(const struct model *m, const struct event *at,
+                                const struct event *gpu, int32_t delta)
 {
-    struct qpoint p = {at->ts, gpu->stream, gpu->pid, gpu->tid, at->index, delta};
+    struct qpoint p = {at->ts,    gpu->stream, model_event_pid(m, gpu), model_event_tid(m, gpu),
+                       at->index, delta};
     return p;
 }
 
@@ -105,7 +107,8 @@ static struct qpoint make_point(const struct event *at, const struct event *gpu,
  * launch's ts), then every GPU event (-1 at its own ts). HTA asserts that
  * each correlation has one launch; here the first launch of a correlation
  * enqueues all its GPU events and later ones are counted in *unpaired. */
-static int concat_points(const struct rank_model *r, const struct qrows *q, struct arena *a,
+static int concat_points(const struct model *m, const struct rank_model *r,
+                         const struct qrows *q, struct arena *a,
                          struct qpoint **out, size_t *nout, uint64_t *unpaired)
 {
     struct gkey *keys = gpu_alloc(a, q->ngpu, sizeof *keys);
@@ -132,12 +135,12 @@ static int concat_points(const struct rank_model *r, const struct qrows *q, stru
         }
         for (; k < q->ngpu && corrs[k] == event_correlation(l); k++) {
             claimed[k] = true;
-            pts[n++] = make_point(l, &r->events[q->gpu[keys[k].seq]], +1);
+            pts[n++] = make_point(m, l, &r->events[q->gpu[keys[k].seq]], +1);
         }
     }
     for (size_t i = 0; i < q->ngpu; i++) {
         const struct event *g = &r->events[q->gpu[i]];
-        pts[n++] = make_point(g, g, -1);
+        pts[n++] = make_point(m, g, g, -1);
     }
     *out = pts;
     *nout = n;
@@ -224,7 +227,7 @@ int queue_series_build(const struct model *m, const struct rank_model *r, struct
     int64_t *streams;
     int rc = collect_rows(m, r, &q);
     if (rc == 0)
-        rc = concat_points(r, &q, a, &pts, &n, unpaired);
+        rc = concat_points(m, r, &q, a, &pts, &n, unpaired);
     free_rows(&q);
     if (rc || order_points(m, pts, n, a, &order, &streams, &ns, &bounds))
         return err_set(e, ERR_NOMEM, "queue length: out of memory");

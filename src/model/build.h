@@ -12,6 +12,7 @@
 
 #include "model/model.h"
 #include "trace/event.h"
+#include "util/hmap.h"
 #include "util/strtab.h"
 
 struct flow_rec {
@@ -44,6 +45,12 @@ struct rank_builder {
     size_t nnames, names_cap;
     unsigned char *kind_of_cat;       /* by local cat id; 0xff = not yet known */
     size_t kind_cap;
+    struct pid_tid *pidtids;          /* local string ids; struct event's thread indexes */
+    size_t npidtids, pidtids_cap;
+    struct hmap pidtid_of;            /* pid << 32 | tid (local ids) -> index in pidtids */
+    uint32_t *cats;                   /* local string ids; struct event's cat indexes */
+    size_t ncats, cats_cap;
+    struct hmap cat_of;               /* local string id -> index in cats */
     struct trace_meta meta;       /* its source_path: not kept (see below) */
     char *source_path;            /* the meta's, when read from a pack */
     bool has_meta;

@@ -43,7 +43,11 @@ static enum ev_kind model_kind_of_category(const char *cat, size_t len)
 int rank_builder_init(struct rank_builder *b)
 {
     memset(b, 0, sizeof *b);
-    return strtab_init(&b->strings);
+    if (strtab_init(&b->strings) || hmap_init(&b->pidtid_of, 64) || hmap_init(&b->cat_of, 32)) {
+        rank_builder_fini(b);
+        return ERR_NOMEM;
+    }
+    return 0;
 }
 
 void rank_builder_fini(struct rank_builder *b)
@@ -55,6 +59,10 @@ void rank_builder_fini(struct rank_builder *b)
     free(b->flows);
     free(b->names);
     free(b->kind_of_cat);
+    free(b->pidtids);
+    hmap_fini(&b->pidtid_of);
+    free(b->cats);
+    hmap_fini(&b->cat_of);
     free(b->source_path);
     for (size_t i = 0; i < b->nwarning_texts; i++)
         free(b->warning_texts[i]);
@@ -155,6 +163,44 @@ static int add_comm_args(struct rank_builder *b, const struct trace_event *ev)
     return 0;
 }
 
+/* The index of (pid, tid) in b->pidtids, added if new; UINT32_MAX when out
+ * of memory. The previous event's thread is tried first. */
+static uint32_t thread_index(struct rank_builder *b, uint32_t pid, uint32_t tid)
+{
+    if (b->nevents) {
+        uint32_t last = b->events[b->nevents - 1].thread;
+        if (b->pidtids[last].pid == pid && b->pidtids[last].tid == tid)
+            return last;
+    }
+    int64_t key = (int64_t)((uint64_t)pid << 32 | tid);
+    uint32_t *at = hmap_get(&b->pidtid_of, key);
+    if (at)
+        return *at;
+    if (VEC_PUSH_SLOT(b->pidtids, b->npidtids, b->pidtids_cap) ||
+        hmap_put(&b->pidtid_of, key, (uint32_t)b->npidtids))
+        return UINT32_MAX;
+    b->pidtids[b->npidtids] = (struct pid_tid){pid, tid};
+    return (uint32_t)b->npidtids++;
+}
+
+/* The index of the category with string id cat in b->cats, added if new;
+ * UINT32_MAX when out of memory, MODEL_MAX_CATS when there are that many. */
+static uint32_t cat_index(struct rank_builder *b, uint32_t cat)
+{
+    if (b->nevents && b->cats[b->events[b->nevents - 1].cat] == cat)
+        return b->events[b->nevents - 1].cat;
+    uint32_t *at = hmap_get(&b->cat_of, cat);
+    if (at)
+        return *at;
+    if (b->ncats == MODEL_MAX_CATS)
+        return MODEL_MAX_CATS;
+    if (VEC_PUSH_SLOT(b->cats, b->ncats, b->cats_cap) ||
+        hmap_put(&b->cat_of, cat, (uint32_t)b->ncats))
+        return UINT32_MAX;
+    b->cats[b->ncats] = cat;
+    return (uint32_t)b->ncats++;
+}
+
 /* HTA keeps any element with both dur and cat (spec §1.3), whatever its ph. */
 static int add_event(struct rank_builder *b, const struct trace_event *ev, struct err *e)
 {
@@ -178,6 +224,18 @@ static int add_event(struct rank_builder *b, const struct trace_event *ev, struc
     }
     if (ev->index > UINT32_MAX - 1)
         return err_set(e, ERR_LIMIT, "more than %u events in one file", UINT32_MAX - 1);
+    uint32_t name = intern_hinted(b, ev->name, &b->hint[HINT_NAME]);
+    uint32_t cat_id = intern_hinted(b, ev->cat, &b->hint[HINT_CAT]);
+    uint32_t pid = intern_hinted(b, ev->pid, &b->hint[HINT_PID]);
+    uint32_t tid = intern_hinted(b, ev->tid, &b->hint[HINT_TID]);
+    uint32_t thread = thread_index(b, pid, tid), cat = cat_index(b, cat_id);
+    if (b->error || thread == UINT32_MAX || cat == UINT32_MAX)
+        return err_set(e, ERR_NOMEM, "out of memory interning names");
+    if (cat == MODEL_MAX_CATS) {
+        rank_builder_warn(b, "event %llu: a category beyond the first %u distinct ones; skipped",
+                          (unsigned long long)ev->index, MODEL_MAX_CATS);
+        return 0;
+    }
     if (VEC_PUSH_SLOT(b->events, b->nevents, b->events_cap))
         return err_set(e, ERR_NOMEM, "out of memory after %zu events", b->nevents);
     struct event *out = &b->events[b->nevents++];
@@ -197,14 +255,13 @@ static int add_event(struct rank_builder *b, const struct trace_event *ev, struc
     }
     out->corr = has_corr ? (uint32_t)ev->correlation.v : 0;
     out->stream = has_stream ? (int32_t)ev->stream.v : -1;
-    out->name = intern_hinted(b, ev->name, &b->hint[HINT_NAME]);
-    out->cat = intern_hinted(b, ev->cat, &b->hint[HINT_CAT]);
-    out->pid = intern_hinted(b, ev->pid, &b->hint[HINT_PID]);
-    out->tid = intern_hinted(b, ev->tid, &b->hint[HINT_TID]);
+    out->name = name;
+    out->thread = thread;
+    out->cat = (uint16_t)cat;
     out->index = (uint32_t)ev->index;
     out->partner = MODEL_NONE;
     out->iteration = MODEL_ITER_NONE;
-    out->kind = (uint8_t)kind_for(b, out->cat);
+    out->kind = (uint8_t)kind_for(b, cat_id);
     out->flags = (uint8_t)((ev->ph == TRACE_PH_X ? EV_FLAG_COMPLETE : 0) |
                            (ev->ts.is_float ? EV_FLAG_TS_FLOAT : 0) |
                            (has_stream ? EV_FLAG_HAS_STREAM : 0) |

@@ -100,9 +100,10 @@ static int index_flow_ends(const struct rank_model *r, const struct rank_builder
     int rc = 0;
     for (size_t i = 0; i < r->nevents && !rc; i++) {
         const struct event *ev = &r->events[i];
+        const struct pid_tid *pidtid = &b->pidtids[ev->thread];   // the builder's ids
         bool orphan = is_gpu_activity(ev) && event_correlation(ev) < 0;
         if (orphan || (is_launcher(ev) && ev->partner == MODEL_NONE))
-            rc = hmap_put(at_place, place_key(ev->pid, ev->tid, ev->ts), (uint32_t)i);
+            rc = hmap_put(at_place, place_key(pidtid->pid, pidtid->tid, ev->ts), (uint32_t)i);
     }
     for (size_t i = 0; i < b->nflows && !rc; i++)
         if (b->flows[i].is_start)

@@ -129,7 +129,11 @@ static int finish_in_worker(struct load_job *j, const struct semantics *sem)
     struct model local;
     memset(&local, 0, sizeof local);
     local.sem = *sem;
-    local.strings = j->b.strings;   /* read-only view of the builder's table */
+    local.strings = j->b.strings;   /* read-only views of the builder's tables */
+    local.pidtids = j->b.pidtids;
+    local.npidtids = j->b.npidtids;
+    local.cats = j->b.cats;
+    local.ncats = j->b.ncats;
     return model_finish_rank(&local, &j->rank, &j->b, &j->err);
 }
 
@@ -243,8 +247,54 @@ static int run_loader(struct loader *l, int threads)
     return l->cancelled ? ERR_CANCEL : 0;
 }
 
+/* The model's tables of (pid, tid) pairs and categories, which every
+ * rank's events index, and the maps that find an entry while ranks join. */
+struct shared_tables {
+    struct hmap pidtid_of;   /* pid << 32 | tid (model ids) -> index in m->pidtids */
+    struct hmap cat_of;      /* string id -> index in m->cats */
+    size_t pidtids_cap, cats_cap;
+};
+
+/* Maps the builder's thread and category indices (over its string ids,
+ * which map takes to the model's) to the model's, adding what is new. */
+static int adopt_tables(struct model *m, struct shared_tables *t, const struct rank_builder *b,
+                        const uint32_t *map, uint32_t *thread_map, uint32_t *cat_map,
+                        struct err *e)
+{
+    for (size_t i = 0; i < b->npidtids; i++) {
+        struct pid_tid pt = {map[b->pidtids[i].pid], map[b->pidtids[i].tid]};
+        int64_t key = (int64_t)((uint64_t)pt.pid << 32 | pt.tid);
+        uint32_t *at = hmap_get(&t->pidtid_of, key);
+        if (!at) {
+            if (VEC_PUSH_SLOT(m->pidtids, m->npidtids, t->pidtids_cap) ||
+                hmap_put(&t->pidtid_of, key, (uint32_t)m->npidtids))
+                return err_set(e, ERR_NOMEM, "out of memory merging threads");
+            m->pidtids[m->npidtids++] = pt;
+            at = hmap_get(&t->pidtid_of, key);
+        }
+        thread_map[i] = *at;
+    }
+    for (size_t i = 0; i < b->ncats; i++) {
+        uint32_t id = map[b->cats[i]];
+        uint32_t *at = hmap_get(&t->cat_of, id);
+        if (!at) {
+            if (m->ncats == MODEL_MAX_CATS)
+                return err_set(e, ERR_LIMIT, "more than %u event categories over the ranks",
+                               MODEL_MAX_CATS);
+            if (VEC_PUSH_SLOT(m->cats, m->ncats, t->cats_cap) ||
+                hmap_put(&t->cat_of, id, (uint32_t)m->ncats))
+                return err_set(e, ERR_NOMEM, "out of memory merging categories");
+            m->cats[m->ncats++] = id;
+            at = hmap_get(&t->cat_of, id);
+        }
+        cat_map[i] = *at;
+    }
+    return 0;
+}
+
 /* Translates a worker-built rank's string ids into the model's table. */
-static int adopt_rank(struct model *m, struct load_job *j, struct err *e)
+static int adopt_rank(struct model *m, struct shared_tables *t, struct load_job *j,
+                      struct err *e)
 {
     struct rank_builder *b = &j->b;
     struct rank_model *r = &j->rank;
@@ -260,12 +310,21 @@ static int adopt_rank(struct model *m, struct load_job *j, struct err *e)
             return err_set(e, ERR_NOMEM, "out of memory merging names");
         }
     }
-    for (size_t i = 0; i < r->nevents; i++) {
+    uint32_t *thread_map = malloc((b->npidtids ? b->npidtids : 1) * sizeof *thread_map);
+    uint32_t *cat_map = malloc((b->ncats ? b->ncats : 1) * sizeof *cat_map);
+    int rc = thread_map && cat_map ? adopt_tables(m, t, b, map, thread_map, cat_map, e)
+                                   : err_set(e, ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < r->nevents && rc == 0; i++) {
         struct event *ev = &r->events[i];
         ev->name = map[ev->name];
-        ev->cat = map[ev->cat];
-        ev->pid = map[ev->pid];
-        ev->tid = map[ev->tid];
+        ev->thread = thread_map[ev->thread];
+        ev->cat = (uint16_t)cat_map[ev->cat];
+    }
+    free(thread_map);
+    free(cat_map);
+    if (rc) {
+        free(map);
+        return rc;
     }
     for (size_t i = 0; i < r->ncomm; i++) {
         struct comm_args *c = &r->comm[i];
@@ -377,7 +436,10 @@ static struct model *collect(struct load_job *jobs, size_t njobs, const struct s
         return NULL;
     }
     m->ranks = calloc(njobs ? njobs : 1, sizeof *m->ranks);
-    int rc = m->ranks ? 0 : err_set(e, ERR_NOMEM, "out of memory");
+    struct shared_tables shared = {0};
+    int rc = m->ranks && !hmap_init(&shared.pidtid_of, 64) && !hmap_init(&shared.cat_of, 32)
+                 ? 0
+                 : err_set(e, ERR_NOMEM, "out of memory");
     struct err first = {0, ""};
     for (size_t i = 0; i < njobs && !rc; i++) {
         if (jobs[i].rc) {
@@ -387,10 +449,12 @@ static struct model *collect(struct load_job *jobs, size_t njobs, const struct s
             continue;
         }
         builders[m->nranks] = &jobs[i].b;
-        rc = adopt_rank(m, &jobs[i], e);
+        rc = adopt_rank(m, &shared, &jobs[i], e);
         m->ranks[m->nranks++] = jobs[i].rank;
         memset(&jobs[i].rank, 0, sizeof jobs[i].rank);   /* now owned by m */
     }
+    hmap_fini(&shared.pidtid_of);
+    hmap_fini(&shared.cat_of);
     m->id_event_sync = strtab_find(&m->strings, "Event Sync", 10);
     m->id_context_sync = strtab_find(&m->strings, "Context Sync", 12);
     if (!rc && m->nranks == 0)
@@ -566,6 +630,8 @@ void model_free(struct model *m)
     }
     free(m->failed);
     free(m->notes);
+    free(m->pidtids);
+    free(m->cats);
     strtab_fini(&m->strings);
     free(m);
 }

@@ -53,26 +53,37 @@ enum ev_flag {
     EV_FLAG_HAS_CORR = 1 << 7,    /* args.correlation present: see event_correlation */
 };
 
-/* 56 bytes: the model holds one per kept element, so this is most of a
- * loaded trace's memory. Correlation and stream are 32-bit: CUPTI's
- * correlation ids are unsigned 32-bit and streams are small numbers; a
- * value outside those ranges is read as absent, with a warning (the
- * builder's). Read the correlation with event_correlation. */
+/* 48 bytes: the model holds one per kept element, so this is most of a
+ * loaded trace's memory (issue 14: <= 64 resident bytes an event in all).
+ * - Correlation and stream are 32-bit: CUPTI's correlation ids are
+ *   unsigned 32-bit and streams are small numbers; a value outside those
+ *   ranges is read as absent, with a warning (the builder's). Read the
+ *   correlation with event_correlation.
+ * - An event names its (pid, tid) and its category by an index into the
+ *   model's tables of them (a trace has a few dozen threads and categories):
+ *   read them with model_event_pid, model_event_tid and model_event_cat. */
 struct event {
     int64_t ts;            /* ns from model->origin_ns */
     int64_t dur;           /* ns; negative only under semantics.ns_rounding */
-    uint32_t name, cat;    /* ids in model->strings */
-    uint32_t pid, tid;     /* ids in model->strings of the canonical text */
+    uint32_t name;         /* id in model->strings */
+    uint32_t thread;       /* index into model->pidtids */
     uint32_t index;        /* position in the file's traceEvents */
     uint32_t partner;      /* position in rank->events of the correlated event */
     int32_t iteration;     /* ProfilerStep N, MODEL_ITER_NONE or MODEL_ITER_NAN */
     uint32_t corr;         /* args.correlation when EV_FLAG_HAS_CORR */
     int32_t stream;        /* numeric args.stream, -1 when absent or not a number */
+    uint16_t cat;          /* index into model->cats */
     uint8_t kind;          /* enum ev_kind */
     uint8_t flags;         /* enum ev_flag */
 };
 /* DESIGN.md budgets 100 resident bytes per event, indices included. */
-_Static_assert(sizeof(struct event) <= 56, "struct event grew past 56 bytes");
+_Static_assert(sizeof(struct event) <= 48, "struct event grew past 48 bytes");
+#define MODEL_MAX_CATS 65536   /* distinct categories: struct event's cat is 16-bit */
+
+/* A (pid, tid) pair: ids in model->strings of their canonical text. */
+struct pid_tid {
+    uint32_t pid, tid;
+};
 
 /* args.correlation, -1 when absent. */
 static inline int64_t event_correlation(const struct event *ev)
@@ -220,6 +231,10 @@ struct model {
     char *notes;                  /* discovery notes (skipped files), may be NULL */
     /* Well-known string ids, STRTAB_NONE when the string never occurs. */
     uint32_t id_event_sync, id_context_sync;
+    struct pid_tid *pidtids;      /* by struct event's thread */
+    size_t npidtids;
+    uint32_t *cats;               /* by struct event's cat: string ids */
+    size_t ncats;
 };
 
 /* One GPU stream of one rank. */
@@ -317,6 +332,22 @@ static inline const char *model_rank_file(const struct rank_model *r)
 static inline const char *model_str(const struct model *m, uint32_t id)
 {
     return strtab_str(&m->strings, id);
+}
+
+/* The string ids of an event's pid, tid and category. */
+static inline uint32_t model_event_pid(const struct model *m, const struct event *ev)
+{
+    return m->pidtids[ev->thread].pid;
+}
+
+static inline uint32_t model_event_tid(const struct model *m, const struct event *ev)
+{
+    return m->pidtids[ev->thread].tid;
+}
+
+static inline uint32_t model_event_cat(const struct model *m, const struct event *ev)
+{
+    return m->cats[ev->cat];
 }
 
 /* args "memory bandwidth (GB/s)" of an event of r, 0 when absent. O(log n). */

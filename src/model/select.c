@@ -139,15 +139,17 @@ static int mtia_step_rows(const struct model *m, struct rank_model *r, struct ro
     int rc = 0;
     for (size_t i = 0; i < r->nevents && !rc; i++) {
         const struct event *ev = &r->events[i];
-        if (r->niterations && cpu_category(m, ev->cat) && ev->ts >= lo && ev->ts + ev->dur <= hi)
+        uint32_t cat = model_event_cat(m, ev);
+        if (r->niterations && cpu_category(m, cat) && ev->ts >= lo && ev->ts + ev->dur <= hi)
             rc = hmap_put(&kept_corr, event_correlation(ev), 1);
     }
     for (size_t i = 0; i < r->nevents && !rc; i++) {
         struct event *ev = &r->events[i];
+        uint32_t cat = model_event_cat(m, ev);
         bool keep = false;
-        if (cpu_category(m, ev->cat))
+        if (cpu_category(m, cat))
             keep = r->niterations && ev->ts >= lo && ev->ts + ev->dur <= hi;
-        else if (kernel_category(m, ev->cat))
+        else if (kernel_category(m, cat))
             keep = hmap_get(&kept_corr, event_correlation(ev)) != NULL;
         const struct iteration *step = !keep && memory_named(m, ev->name) ? step_holding(r, ev->ts)
                                                                           : NULL;
@@ -156,9 +158,11 @@ static int mtia_step_rows(const struct model *m, struct rank_model *r, struct ro
             if (ev->iteration == MODEL_ITER_NONE)
                 ev->iteration = (int32_t)step->number;
             char *end;
-            long long tid = strtoll(model_str(m, ev->tid), &end, 10);
-            if (ev->stream == -1 && *end == '\0' && end != model_str(m, ev->tid))
-                ev->stream = tid;
+            const char *tid_text = model_str(m, model_event_tid(m, ev));
+            long long tid = strtoll(tid_text, &end, 10);
+            if (ev->stream == -1 && *end == '\0' && end != tid_text && tid >= INT32_MIN &&
+                tid <= INT32_MAX)
+                ev->stream = (int32_t)tid;
         }
         if (keep)
             rc = push_row(out, (uint32_t)i);
@@ -274,7 +278,7 @@ struct grouping {
 };
 
 static uint64_t stream_key(const struct event *ev) { return (uint64_t)ev->stream; }
-static uint64_t thread_key(const struct event *ev) { return ((uint64_t)ev->pid << 32) | ev->tid; }
+static uint64_t thread_key(const struct event *ev) { return ev->thread; }   /* one (pid, tid) */
 
 static int group_rows(const struct model *m, const struct rank_model *r, bool gpu_side,
                       uint64_t (*key)(const struct event *), struct grouping *g)
@@ -452,8 +456,8 @@ static int build_threads(const struct model *m, struct rank_model *r)
         struct thread_index *th = &r->threads[r->nthreads++];
         th->n = g.start[k + 1] - g.start[k];
         sort_group(pos, th->n, cmp_by_nesting, r->events);
-        th->pid = r->events[pos[0]].pid;
-        th->tid = r->events[pos[0]].tid;
+        th->pid = model_event_pid(m, &r->events[pos[0]]);
+        th->tid = model_event_tid(m, &r->events[pos[0]]);
         th->name = thread_name(r, th->pid, th->tid);
         th->pos = malloc(th->n * sizeof *th->pos);
         rc = th->pos ? 0 : ERR_NOMEM;

@@ -55,20 +55,21 @@ static int64_t rank_origin(const struct rank_model *rk, const struct diff_plan *
     return t;
 }
 
-static bool same_lane(const struct ui_diff_lane *l, uint32_t rank, bool gpu,
-                      const struct event *ev)
+static bool same_lane(const struct model *m, const struct ui_diff_lane *l, uint32_t rank,
+                      bool gpu, const struct event *ev)
 {
     if (l->rank != rank || l->gpu != gpu)
         return false;
-    return gpu ? l->stream == ev->stream : l->pid == ev->pid && l->tid == ev->tid;
+    return gpu ? l->stream == ev->stream
+               : l->pid == model_event_pid(m, ev) && l->tid == model_event_tid(m, ev);
 }
 
 /* The lane of ev, created when new (NULL when MAX_LANES are taken). */
-static struct ui_diff_lane *lane_for(struct ui_diff_lane *lanes, size_t *n, uint32_t rank,
-                                     bool gpu, const struct event *ev)
+static struct ui_diff_lane *lane_for(const struct model *m, struct ui_diff_lane *lanes,
+                                     size_t *n, uint32_t rank, bool gpu, const struct event *ev)
 {
     for (size_t i = 0; i < *n; i++)
-        if (same_lane(&lanes[i], rank, gpu, ev))
+        if (same_lane(m, &lanes[i], rank, gpu, ev))
             return &lanes[i];
     if (*n == MAX_LANES)
         return NULL;
@@ -77,8 +78,8 @@ static struct ui_diff_lane *lane_for(struct ui_diff_lane *lanes, size_t *n, uint
     l->rank = rank;
     l->gpu = gpu;
     l->stream = ev->stream;
-    l->pid = ev->pid;
-    l->tid = ev->tid;
+    l->pid = model_event_pid(m, ev);
+    l->tid = model_event_tid(m, ev);
     return l;
 }
 
@@ -134,7 +135,8 @@ static int collect_one(void *ctx, uint32_t r, uint32_t pos)
     struct collect *c = ctx;
     const struct rank_model *rk = &c->m->ranks[r];
     const struct event *ev = &rk->events[pos];
-    struct ui_diff_lane *l = lane_for(c->lanes, &c->nlanes, r, model_is_gpu_side(c->m, ev), ev);
+    bool gpu = model_is_gpu_side(c->m, ev);
+    struct ui_diff_lane *l = lane_for(c->m, c->lanes, &c->nlanes, r, gpu, ev);
     if (!c->fill) {
         c->count++;
         c->total += ev->dur;

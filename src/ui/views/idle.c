@@ -28,11 +28,13 @@ static int by_length(const void *a, const void *b)
 
 /* The last CPU op of the launching thread to end at or before the
  * launch's start: what the host was doing just before it launched. */
-static const struct event *op_before(const struct rank_model *r, const struct event *launch)
+static const struct event *op_before(const struct model *m, const struct rank_model *r,
+                                     const struct event *launch)
 {
+    uint32_t pid = model_event_pid(m, launch), tid = model_event_tid(m, launch);
     for (size_t t = 0; t < r->nthreads; t++) {
         const struct thread_index *th = &r->threads[t];
-        if (th->pid != launch->pid || th->tid != launch->tid)
+        if (th->pid != pid || th->tid != tid)
             continue;
         // Binary search: the first event starting after the launch.
         size_t lo = 0, hi = th->n;
@@ -71,7 +73,7 @@ static int add_gap_row(const struct model *m, const struct rank_model *r, int64_
     const struct event *k = &r->events[gp->kernel];
     bool launched = k->partner != MODEL_NONE && k->partner < r->nevents;
     const struct event *launch = launched ? &r->events[k->partner] : NULL;
-    const struct event *op = launch ? op_before(r, launch) : NULL;
+    const struct event *op = launch ? op_before(m, r, launch) : NULL;
     row[0] = cell_int(r->rank);
     row[1] = cell_int(stream);
     row[2] = cell_str(t, idle_category_name((enum idle_category)gp->category));

@@ -51,10 +51,12 @@ static void add(struct lines *l, const char *fmt, ...)
     st->overlay_lines[st->noverlay_lines++] = copy;
 }
 
-static const struct thread_index *thread_of(const struct rank_model *r, const struct event *ev)
+static const struct thread_index *thread_of(const struct model *m, const struct rank_model *r,
+                                            const struct event *ev)
 {
+    uint32_t pid = model_event_pid(m, ev), tid = model_event_tid(m, ev);
     for (size_t t = 0; t < r->nthreads; t++)
-        if (r->threads[t].pid == ev->pid && r->threads[t].tid == ev->tid)
+        if (r->threads[t].pid == pid && r->threads[t].tid == tid)
             return &r->threads[t];
     return NULL;
 }
@@ -74,10 +76,9 @@ static uint32_t index_in_thread(const struct thread_index *t, const struct event
  * on its thread (the launcher's op for a runtime call), or MODEL_NONE. */
 static uint32_t ui_enclosing_op(const struct model *m, const struct rank_model *r, uint32_t pos)
 {
-    (void)m;
     if (pos >= r->nevents)
         return MODEL_NONE;
-    const struct thread_index *t = thread_of(r, &r->events[pos]);
+    const struct thread_index *t = thread_of(m, r, &r->events[pos]);
     if (!t)
         return MODEL_NONE;
     uint32_t i = index_in_thread(t, r->events, pos);
@@ -146,15 +147,16 @@ static void add_identity(struct lines *l, const struct model *m, const struct ra
     char a[32], b[32];
 
     add(l, "Name         %s", model_str(m, ev->name));
-    if (strcmp(model_str(m, ev->cat), model_kind_name(ev->kind)) == 0)
-        add(l, "Category     %s", model_str(m, ev->cat));
+    const char *cat = model_str(m, model_event_cat(m, ev));
+    if (strcmp(cat, model_kind_name(ev->kind)) == 0)
+        add(l, "Category     %s", cat);
     else
-        add(l, "Category     %s (%s)", model_str(m, ev->cat), model_kind_name(ev->kind));
+        add(l, "Category     %s (%s)", cat, model_kind_name(ev->kind));
     if (ev->stream >= 0)
         add(l, "Rank         %lld · stream %lld", (long long)r->rank, (long long)ev->stream);
     else
-        add(l, "Rank         %lld · pid %s · tid %s", (long long)r->rank, model_str(m, ev->pid),
-            model_str(m, ev->tid));
+        add(l, "Rank         %lld · pid %s · tid %s", (long long)r->rank,
+            model_str(m, model_event_pid(m, ev)), model_str(m, model_event_tid(m, ev)));
     ui_format_duration(ev->ts, a, sizeof a);
     ui_format_duration(ev->dur, b, sizeof b);
     add(l, "Start        %s (%lld ns from the trace start)", a, (long long)ev->ts);

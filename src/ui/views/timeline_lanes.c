@@ -182,6 +182,7 @@ static long lane_of_event(const struct ui_state *st, const struct model *m, uint
 {
     const struct rank_model *rm = &m->ranks[r];
     bool gpu = on_stream(ev);
+    uint32_t pid = model_event_pid(m, ev), tid = model_event_tid(m, ev);
 
     for (size_t i = 0; i < st->nlanes; i++) {
         const struct ui_lane *l = &st->lanes[i];
@@ -190,7 +191,7 @@ static long lane_of_event(const struct ui_state *st, const struct model *m, uint
         if (gpu && l->kind == UI_LANE_STREAM && l->stream == ev->stream)
             return (long)i;
         if (!gpu && l->kind == UI_LANE_THREAD && l->index < rm->nthreads &&
-            rm->threads[l->index].pid == ev->pid && rm->threads[l->index].tid == ev->tid)
+            rm->threads[l->index].pid == pid && rm->threads[l->index].tid == tid)
             return (long)i;
     }
     return -1;
@@ -201,12 +202,13 @@ static void switch_on(struct ui_state *st, const struct model *m, uint32_t r,
                       const struct event *ev)
 {
     struct ui_rank *ur = &st->ranks[r];
+    uint32_t pid = model_event_pid(m, ev), tid = model_event_tid(m, ev);
 
     for (size_t i = 0; i < ur->nstreams; i++)
         if (on_stream(ev) && ur->streams[i] == ev->stream)
             ur->stream_on[i] = true;
     for (size_t i = 0; i < ur->nthreads; i++)
-        if (!on_stream(ev) && ur->threads[i].pid == ev->pid && ur->threads[i].tid == ev->tid)
+        if (!on_stream(ev) && ur->threads[i].pid == pid && ur->threads[i].tid == tid)
             ur->thread_on[i] = true;
     ui_lanes_build(st, m);
 }
