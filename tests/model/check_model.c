@@ -181,6 +181,35 @@ START_TEST(model_should_keep_32_bit_ids_and_warn_beyond)
 }
 END_TEST
 
+/* An event's category is 16-bit: events of categories beyond the first
+ * 65536 distinct ones are skipped and said; the rest load. */
+START_TEST(model_should_skip_categories_beyond_the_first_65536)
+{
+    size_t n = MODEL_MAX_CATS + 2, cap = n * 96 + 64, len = 0;
+    char *doc = malloc(cap);
+    ck_assert_ptr_nonnull(doc);
+    len += (size_t)snprintf(doc + len, cap - len, "{\"traceEvents\": [");
+    for (size_t i = 0; i < n; i++)
+        len += (size_t)snprintf(doc + len, cap - len,
+                                "%s{\"ph\":\"X\",\"cat\":\"c%zu\",\"name\":\"e\",\"pid\":1,"
+                                "\"tid\":%zu,\"ts\":%zu,\"dur\":1}",
+                                i ? "," : "", i, i % 3, i);
+    snprintf(doc + len, cap - len, "]}");
+    struct model *m = load_one(doc, SEMANTICS_HTX);
+    const struct rank_model *r = &m->ranks[0];
+    ck_assert_uint_eq(r->nevents, MODEL_MAX_CATS);
+    ck_assert_uint_eq(m->ncats, MODEL_MAX_CATS);
+    ck_assert_uint_eq(m->npidtids, 3);
+    const struct event *last = &r->events[r->nevents - 1];
+    ck_assert_str_eq(model_str(m, model_event_cat(m, last)), "c65535");
+    ck_assert_str_eq(model_str(m, model_event_tid(m, last)), "0");   // 65535 % 3
+    ck_assert_ptr_nonnull(strstr(r->warning_texts[0], "event 65536: a category beyond"));
+    ck_assert_uint_eq(r->nwarnings, 3);   // two events, and no rank given
+    model_free(m);
+    free(doc);
+}
+END_TEST
+
 START_TEST(model_should_give_kernels_their_launchers_iteration)
 {
     struct model *m = load_one(two_step_doc, SEMANTICS_HTX);
@@ -515,6 +544,7 @@ int main(void)
     TCase *tc = tcase_create("tiny");
     tcase_add_test(tc, model_should_rebase_and_link_by_correlation);
     tcase_add_test(tc, model_should_keep_32_bit_ids_and_warn_beyond);
+    tcase_add_test(tc, model_should_skip_categories_beyond_the_first_65536);
     tcase_add_test(tc, model_should_give_kernels_their_launchers_iteration);
     tcase_add_test(tc, model_should_drop_last_step_only_under_hta);
     tcase_add_test(tc, model_should_round_fractional_ts_like_hta);
