@@ -18,7 +18,7 @@
 struct flow_rec {
     int64_t id;
     int64_t ts;          /* absolute ns */
-    uint32_t pid, tid;   /* local string ids */
+    uint32_t thread;     /* index into the builder's pidtids */
     bool is_start;
 };
 

@@ -108,15 +108,53 @@ static enum ev_kind kind_for(struct rank_builder *b, uint32_t cat_id)
     return (enum ev_kind)b->kind_of_cat[cat_id];
 }
 
+/* The index of (pid, tid) in b->pidtids, added if new; UINT32_MAX when out
+ * of memory. The previous event's thread is tried first. */
+static uint32_t thread_index(struct rank_builder *b, uint32_t pid, uint32_t tid)
+{
+    if (b->nevents) {
+        uint32_t last = b->events[b->nevents - 1].thread;
+        if (b->pidtids[last].pid == pid && b->pidtids[last].tid == tid)
+            return last;
+    }
+    int64_t key = (int64_t)((uint64_t)pid << 32 | tid);
+    uint32_t *at = hmap_get(&b->pidtid_of, key);
+    if (at)
+        return *at;
+    if (VEC_PUSH_SLOT(b->pidtids, b->npidtids, b->pidtids_cap) ||
+        hmap_put(&b->pidtid_of, key, (uint32_t)b->npidtids))
+        return UINT32_MAX;
+    b->pidtids[b->npidtids] = (struct pid_tid){pid, tid};
+    return (uint32_t)b->npidtids++;
+}
+
+/* The index of the category with string id cat in b->cats, added if new;
+ * UINT32_MAX when out of memory, MODEL_MAX_CATS when there are that many. */
+static uint32_t cat_index(struct rank_builder *b, uint32_t cat)
+{
+    if (b->nevents && b->cats[b->events[b->nevents - 1].cat] == cat)
+        return b->events[b->nevents - 1].cat;
+    uint32_t *at = hmap_get(&b->cat_of, cat);
+    if (at)
+        return *at;
+    if (b->ncats == MODEL_MAX_CATS)
+        return MODEL_MAX_CATS;
+    if (VEC_PUSH_SLOT(b->cats, b->ncats, b->cats_cap) ||
+        hmap_put(&b->cat_of, cat, (uint32_t)b->ncats))
+        return UINT32_MAX;
+    b->cats[b->ncats] = cat;
+    return (uint32_t)b->ncats++;
+}
+
 static int add_flow(struct rank_builder *b, const struct trace_event *ev)
 {
     if (!ev->flow_id.present || !ev->ts.present)
         return 0;
-    if (VEC_PUSH_SLOT(b->flows, b->nflows, b->flows_cap))
+    uint32_t thread = thread_index(b, intern(b, ev->pid), intern(b, ev->tid));
+    if (thread == UINT32_MAX || VEC_PUSH_SLOT(b->flows, b->nflows, b->flows_cap))
         return ERR_NOMEM;
     b->flows[b->nflows++] = (struct flow_rec){
-        .id = ev->flow_id.v, .ts = ev->ts.ns, .pid = intern(b, ev->pid), .tid = intern(b, ev->tid),
-        .is_start = ev->ph == TRACE_PH_FLOW_S};
+        .id = ev->flow_id.v, .ts = ev->ts.ns, .thread = thread, .is_start = ev->ph == TRACE_PH_FLOW_S};
     return 0;
 }
 
@@ -161,44 +199,6 @@ static int add_comm_args(struct rank_builder *b, const struct trace_event *ev)
         .out_nelems = nonneg_or_absent(ev->out_nelems),
         .seq = ev->seq.present ? nonneg_or_absent(ev->seq) : nonneg_or_absent(ev->seq_lower)};
     return 0;
-}
-
-/* The index of (pid, tid) in b->pidtids, added if new; UINT32_MAX when out
- * of memory. The previous event's thread is tried first. */
-static uint32_t thread_index(struct rank_builder *b, uint32_t pid, uint32_t tid)
-{
-    if (b->nevents) {
-        uint32_t last = b->events[b->nevents - 1].thread;
-        if (b->pidtids[last].pid == pid && b->pidtids[last].tid == tid)
-            return last;
-    }
-    int64_t key = (int64_t)((uint64_t)pid << 32 | tid);
-    uint32_t *at = hmap_get(&b->pidtid_of, key);
-    if (at)
-        return *at;
-    if (VEC_PUSH_SLOT(b->pidtids, b->npidtids, b->pidtids_cap) ||
-        hmap_put(&b->pidtid_of, key, (uint32_t)b->npidtids))
-        return UINT32_MAX;
-    b->pidtids[b->npidtids] = (struct pid_tid){pid, tid};
-    return (uint32_t)b->npidtids++;
-}
-
-/* The index of the category with string id cat in b->cats, added if new;
- * UINT32_MAX when out of memory, MODEL_MAX_CATS when there are that many. */
-static uint32_t cat_index(struct rank_builder *b, uint32_t cat)
-{
-    if (b->nevents && b->cats[b->events[b->nevents - 1].cat] == cat)
-        return b->events[b->nevents - 1].cat;
-    uint32_t *at = hmap_get(&b->cat_of, cat);
-    if (at)
-        return *at;
-    if (b->ncats == MODEL_MAX_CATS)
-        return MODEL_MAX_CATS;
-    if (VEC_PUSH_SLOT(b->cats, b->ncats, b->cats_cap) ||
-        hmap_put(&b->cat_of, cat, (uint32_t)b->ncats))
-        return UINT32_MAX;
-    b->cats[b->ncats] = cat;
-    return (uint32_t)b->ncats++;
 }
 
 /* HTA keeps any element with both dur and cat (spec §1.3), whatever its ph. */

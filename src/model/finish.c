@@ -43,13 +43,61 @@ bool model_is_gpu_kernel_pred(const struct model *m, const struct event *ev)
 }
 
 /* §1.8: join CPU-side and GPU-side events with equal correlation; the pair
- * seen last wins on either side. */
-static int link_by_correlation(const struct model *m, struct rank_model *r, struct err *e)
+ * seen last wins on either side. Correlation ids count up (CUPTI numbers
+ * its calls), so where they are dense, as they are in real traces, the
+ * last position of each id is found in an array indexed by the id: 4 bytes
+ * an id a side against a hash map's 13 bytes a slot at 2-4 slots a key,
+ * the largest transient of a load (30 MB at 2.6 M events). Sparse or
+ * hostile ids go through the hash map. */
+static bool corr_range(const struct rank_model *r, uint32_t *lo, uint64_t *range, size_t *n)
+{
+    uint32_t min = UINT32_MAX, max = 0;
+    *n = 0;
+    for (size_t i = 0; i < r->nevents; i++) {
+        const struct event *ev = &r->events[i];
+        if (!(ev->flags & EV_FLAG_HAS_CORR))
+            continue;
+        min = ev->corr < min ? ev->corr : min;
+        max = ev->corr > max ? ev->corr : max;
+        ++*n;
+    }
+    *lo = min;
+    *range = *n ? (uint64_t)max - min + 1 : 0;
+    return *n && *range <= 4 * (uint64_t)*n + 4096;
+}
+
+static int link_dense(const struct model *m, struct rank_model *r, uint32_t lo, size_t range)
+{
+    uint32_t *last = malloc(2 * range * sizeof *last);   // [cpu ids | gpu ids]
+    if (!last)
+        return ERR_NOMEM;
+    memset(last, 0xff, 2 * range * sizeof *last);   // MODEL_NONE
+    for (size_t i = 0; i < r->nevents; i++) {
+        const struct event *ev = &r->events[i];
+        if (ev->flags & EV_FLAG_HAS_CORR)
+            last[(model_is_gpu_kernel_pred(m, ev) ? range : 0) + (ev->corr - lo)] = (uint32_t)i;
+    }
+    for (size_t i = 0; i < r->nevents; i++) {
+        struct event *ev = &r->events[i];
+        if (!(ev->flags & EV_FLAG_HAS_CORR))
+            continue;
+        bool gpu = model_is_gpu_kernel_pred(m, ev);
+        uint32_t p = last[(gpu ? 0 : range) + (ev->corr - lo)];
+        if (p != MODEL_NONE)
+            ev->partner = p;
+        else if (gpu)
+            r->unmatched_correlations++;
+    }
+    free(last);
+    return 0;
+}
+
+static int link_hashed(const struct model *m, struct rank_model *r, size_t n)
 {
     struct hmap last_cpu, last_gpu;
-    if (hmap_init(&last_cpu, 1024) || hmap_init(&last_gpu, 1024)) {
+    if (hmap_init(&last_cpu, n / 2) || hmap_init(&last_gpu, n / 2)) {
         hmap_fini(&last_cpu);
-        return err_set(e, ERR_NOMEM, "out of memory linking correlations");
+        return ERR_NOMEM;
     }
     int rc = 0;
     for (size_t i = 0; i < r->nevents && !rc; i++) {
@@ -72,12 +120,24 @@ static int link_by_correlation(const struct model *m, struct rank_model *r, stru
     }
     hmap_fini(&last_cpu);
     hmap_fini(&last_gpu);
+    return rc;
+}
+
+static int link_by_correlation(const struct model *m, struct rank_model *r, struct err *e)
+{
+    uint32_t lo;
+    uint64_t range;
+    size_t n;
+    int rc = corr_range(r, &lo, &range, &n) ? link_dense(m, r, lo, (size_t)range)
+                                            : link_hashed(m, r, n);
     return rc ? err_set(e, ERR_NOMEM, "out of memory linking correlations") : 0;
 }
 
-static int64_t place_key(uint32_t pid, uint32_t tid, int64_t ts)
+/* Events and flows name their thread by the builder's index of it. */
+static int64_t place_key(const struct rank_builder *b, uint32_t thread, int64_t ts)
 {
     /* Mixes a (pid, tid, ts) triple into one key; collisions are checked. */
+    uint32_t pid = b->pidtids[thread].pid, tid = b->pidtids[thread].tid;
     uint64_t h = (uint64_t)pid * 0x9E3779B97F4A7C15ull ^ (uint64_t)tid * 0xC2B2AE3D27D4EB4Full;
     return (int64_t)(h ^ (uint64_t)ts);
 }
@@ -100,10 +160,9 @@ static int index_flow_ends(const struct rank_model *r, const struct rank_builder
     int rc = 0;
     for (size_t i = 0; i < r->nevents && !rc; i++) {
         const struct event *ev = &r->events[i];
-        const struct pid_tid *pidtid = &b->pidtids[ev->thread];   // the builder's ids
         bool orphan = is_gpu_activity(ev) && event_correlation(ev) < 0;
         if (orphan || (is_launcher(ev) && ev->partner == MODEL_NONE))
-            rc = hmap_put(at_place, place_key(pidtid->pid, pidtid->tid, ev->ts), (uint32_t)i);
+            rc = hmap_put(at_place, place_key(b, ev->thread, ev->ts), (uint32_t)i);
     }
     for (size_t i = 0; i < b->nflows && !rc; i++)
         if (b->flows[i].is_start)
@@ -131,9 +190,9 @@ static int link_by_flows(struct rank_model *r, const struct rank_builder *b, str
     for (size_t i = 0; i < b->nflows && !rc; i++) {
         const struct flow_rec *f = &b->flows[i];
         uint32_t *s = f->is_start ? NULL : hmap_get(&start_of, f->id);
-        uint32_t *g = s ? hmap_get(&at_place, place_key(f->pid, f->tid, f->ts)) : NULL;
+        uint32_t *g = s ? hmap_get(&at_place, place_key(b, f->thread, f->ts)) : NULL;
         const struct flow_rec *st = s ? &b->flows[*s] : NULL;
-        uint32_t *c = st ? hmap_get(&at_place, place_key(st->pid, st->tid, st->ts)) : NULL;
+        uint32_t *c = st ? hmap_get(&at_place, place_key(b, st->thread, st->ts)) : NULL;
         if (!g || !c)
             continue;
         struct event *gev = &r->events[*g], *cev = &r->events[*c];

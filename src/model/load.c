@@ -134,7 +134,13 @@ static int finish_in_worker(struct load_job *j, const struct semantics *sem)
     local.npidtids = j->b.npidtids;
     local.cats = j->b.cats;
     local.ncats = j->b.ncats;
-    return model_finish_rank(&local, &j->rank, &j->b, &j->err);
+    rc = model_finish_rank(&local, &j->rank, &j->b, &j->err);
+    // The flows served the linking: a quarter of a trace's elements, whose
+    // memory the selection that follows can use.
+    free(j->b.flows);
+    j->b.flows = NULL;
+    j->b.nflows = j->b.flows_cap = 0;
+    return rc;
 }
 
 static int start_builder(struct load_job *j, struct trace_sink *sink)
@@ -585,8 +591,8 @@ static void free_derived(struct rank_model *r)
         free(r->streams[i].max_end);
     }
     free(r->streams);
+    free(r->thread_pos);
     for (size_t i = 0; i < r->nthreads; i++) {
-        free(r->threads[i].pos);
         free(r->threads[i].parent);
         free(r->threads[i].depth);
     }
@@ -594,6 +600,7 @@ static void free_derived(struct rank_model *r)
     r->rows = NULL;
     r->streams = NULL;
     r->threads = NULL;
+    r->thread_pos = NULL;
     r->nrows = r->nstreams = r->nthreads = 0;
 }
 

@@ -198,6 +198,7 @@ struct rank_model {
     size_t nstreams;
     struct thread_index *threads; /* by (pid, tid) first appearance */
     size_t nthreads;
+    uint32_t *thread_pos;         /* one block: every thread's pos is a slice of it */
     int64_t start_ns, end_ns;     /* min ts and max ts+dur over rows */
     bool selected;                /* in the selection's rank list */
 

@@ -388,7 +388,6 @@ static int build_streams(const struct model *m, struct rank_model *r)
         qsort(r->streams, r->nstreams, sizeof *r->streams, cmp_stream_id);
     for (size_t i = 0; i < r->nstreams; i++)
         r->overlapping_kernels += r->streams[i].overlapping;
-    free(g.pos);
     free(g.start);
     return rc;
 }
@@ -450,6 +449,7 @@ static int build_threads(const struct model *m, struct rank_model *r)
     if (group_rows(m, r, false, thread_key, &g))
         return ERR_NOMEM;
     r->threads = calloc(g.ngroups ? g.ngroups : 1, sizeof *r->threads);
+    r->thread_pos = g.pos;   // each thread's pos is its slice: no copy
     int rc = r->threads ? 0 : ERR_NOMEM;
     for (size_t k = 0; k < g.ngroups && !rc; k++) {
         uint32_t *pos = &g.pos[g.start[k]];
@@ -459,15 +459,11 @@ static int build_threads(const struct model *m, struct rank_model *r)
         th->pid = model_event_pid(m, &r->events[pos[0]]);
         th->tid = model_event_tid(m, &r->events[pos[0]]);
         th->name = thread_name(r, th->pid, th->tid);
-        th->pos = malloc(th->n * sizeof *th->pos);
-        rc = th->pos ? 0 : ERR_NOMEM;
-        if (!rc)
-            memcpy(th->pos, pos, th->n * sizeof *th->pos);
-        rc = rc ? rc : nest_thread(th, r->events);
+        th->pos = pos;
+        rc = nest_thread(th, r->events);
         if (!rc)
             count_annotation_problems(r, th);
     }
-    free(g.pos);
     free(g.start);
     return rc;
 }

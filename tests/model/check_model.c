@@ -183,6 +183,44 @@ END_TEST
 
 /* An event's category is 16-bit: events of categories beyond the first
  * 65536 distinct ones are skipped and said; the rest load. */
+/* Correlation ids link launches and kernels whether they are dense (an
+ * array indexed by id) or far apart (a hash map): the same partners, the
+ * last of a side winning, unmatched kernels counted. */
+START_TEST(model_should_link_dense_and_sparse_correlations_alike)
+{
+    static const char *const fmt =
+        "{\"traceEvents\": ["
+        "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,"
+        "\"tid\":1,\"ts\":10,\"dur\":5,\"args\":{\"correlation\":%lu}},"
+        "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,"
+        "\"tid\":1,\"ts\":20,\"dur\":5,\"args\":{\"correlation\":%lu}},"
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"a\",\"pid\":0,\"tid\":7,"
+        "\"ts\":30,\"dur\":5,\"args\":{\"stream\":7,\"correlation\":%lu}},"
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"b\",\"pid\":0,\"tid\":7,"
+        "\"ts\":40,\"dur\":5,\"args\":{\"stream\":7,\"correlation\":%lu}},"
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"c\",\"pid\":0,\"tid\":7,"
+        "\"ts\":50,\"dur\":5,\"args\":{\"stream\":7,\"correlation\":%lu}}]}";
+    static const unsigned long ids[2][3] = {{5, 6, 9}, {5, 4000000000ul, 123456789}};
+    for (int k = 0; k < 2; k++) {
+        char doc[2048];
+        const unsigned long *id = ids[k];
+        // launches id0, id1; kernels a: id0, b: id1 (then the launch's partner), c: id2 (none)
+        snprintf(doc, sizeof doc, fmt, id[0], id[1], id[0], id[1], id[2]);
+        struct model *m = load_one(doc, SEMANTICS_HTX);
+        const struct rank_model *r = &m->ranks[0];
+        const struct event *a = find_event(m, r, "a"), *b = find_event(m, r, "b"),
+                           *c = find_event(m, r, "c");
+        ck_assert_uint_eq(a->partner, 0);
+        ck_assert_uint_eq(b->partner, 1);
+        ck_assert_uint_eq(c->partner, MODEL_NONE);
+        ck_assert_uint_eq(r->events[0].partner, 2);
+        ck_assert_uint_eq(r->events[1].partner, 3);
+        ck_assert_uint_eq(r->unmatched_correlations, 1);
+        model_free(m);
+    }
+}
+END_TEST
+
 START_TEST(model_should_skip_categories_beyond_the_first_65536)
 {
     size_t n = MODEL_MAX_CATS + 2, cap = n * 96 + 64, len = 0;
@@ -545,6 +583,7 @@ int main(void)
     tcase_add_test(tc, model_should_rebase_and_link_by_correlation);
     tcase_add_test(tc, model_should_keep_32_bit_ids_and_warn_beyond);
     tcase_add_test(tc, model_should_skip_categories_beyond_the_first_65536);
+    tcase_add_test(tc, model_should_link_dense_and_sparse_correlations_alike);
     tcase_add_test(tc, model_should_give_kernels_their_launchers_iteration);
     tcase_add_test(tc, model_should_drop_last_step_only_under_hta);
     tcase_add_test(tc, model_should_round_fractional_ts_like_hta);
