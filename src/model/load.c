@@ -594,7 +594,6 @@ static void free_derived(struct rank_model *r)
     free(r->thread_pos);
     for (size_t i = 0; i < r->nthreads; i++) {
         free(r->threads[i].parent);
-        free(r->threads[i].depth);
     }
     free(r->threads);
     r->rows = NULL;

@@ -156,7 +156,6 @@ struct thread_index {
     uint32_t name;        /* thread_name metadata, 0 when none */
     uint32_t *pos;        /* by ts ascending, longer first on ties */
     uint32_t *parent;     /* parent[i]: index into pos of the enclosing event, MODEL_NONE */
-    uint16_t *depth;      /* 0 = top level */
     size_t n;
 };
 

@@ -420,13 +420,11 @@ static void count_annotation_problems(struct rank_model *r, const struct thread_
 static int nest_thread(struct thread_index *t, const struct event *ev)
 {
     t->parent = malloc(t->n * sizeof *t->parent);
-    t->depth = malloc(t->n * sizeof *t->depth);
-    uint32_t *stack = malloc(t->n * sizeof *stack);
-    if (!t->parent || !t->depth || !stack) {
-        free(stack);
+    // The open events: as deep as the nesting, which is far less than n.
+    uint32_t *stack = NULL;
+    size_t top = 0, cap = 0;
+    if (!t->parent)
         return ERR_NOMEM;
-    }
-    size_t top = 0;
     for (size_t i = 0; i < t->n; i++) {
         const struct event *e = &ev[t->pos[i]];
         while (top) {
@@ -436,7 +434,10 @@ static int nest_thread(struct thread_index *t, const struct event *ev)
             top--;
         }
         t->parent[i] = top ? stack[top - 1] : MODEL_NONE;
-        t->depth[i] = (uint16_t)(top < UINT16_MAX ? top : UINT16_MAX);
+        if (VEC_PUSH_SLOT(stack, top, cap)) {
+            free(stack);
+            return ERR_NOMEM;
+        }
         stack[top++] = (uint32_t)i;
     }
     free(stack);

@@ -413,8 +413,7 @@ START_TEST(bucket_thread_should_pick_the_deepest_covering_event)
         {.ts = 0, .dur = 100}, {.ts = 10, .dur = 50}, {.ts = 20, .dur = 5},
     };
     uint32_t pos[3] = {0, 1, 2}, parent[3] = {MODEL_NONE, 0, 1};
-    uint16_t depth[3] = {0, 1, 2};
-    struct thread_index t = {.pos = pos, .parent = parent, .depth = depth, .n = 3};
+    struct thread_index t = {.pos = pos, .parent = parent, .n = 3};
     struct ui_timescale ts = {0, 100, 10};
     struct ui_pick p[10];
 
