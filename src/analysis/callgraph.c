@@ -18,13 +18,39 @@
  * which agrees with every pairwise rule HTA can apply consistently. */
 enum { EP_CLOSE = 0, EP_OPEN = 1, EP_ZERO = 2 };
 
+/* 24 bytes: two a nested event, sorted, so the largest scratch of the
+ * sequences analysis. The node shares its word with the close flag and the
+ * class (nodes are rows: fewer than EP_MAX_NODES). */
 struct endpoint {
     int64_t time, dur;
     uint32_t index;      /* traceEvents index: HTA's tie-breaker */
-    uint32_t node;
-    uint8_t close;
-    uint8_t cls;
+    uint32_t bits;       /* node | class << EP_CLS_SHIFT | close << EP_CLOSE_SHIFT */
 };
+#define EP_CLS_SHIFT 29
+#define EP_CLOSE_SHIFT 31
+#define EP_MAX_NODES ((uint32_t)1 << EP_CLS_SHIFT)
+
+static inline uint32_t ep_node(const struct endpoint *p)
+{
+    return p->bits & (EP_MAX_NODES - 1);
+}
+
+static inline uint32_t ep_cls(const struct endpoint *p)
+{
+    return (p->bits >> EP_CLS_SHIFT) & 3;
+}
+
+static inline bool ep_close(const struct endpoint *p)
+{
+    return p->bits >> EP_CLOSE_SHIFT;
+}
+
+static inline struct endpoint make_ep(int64_t time, const struct event *ev, uint32_t node,
+                                      bool close, uint32_t cls)
+{
+    return (struct endpoint){time, ev->dur, ev->index,
+                             node | cls << EP_CLS_SHIFT | (uint32_t)close << EP_CLOSE_SHIFT};
+}
 
 struct thread_rec {
     uint64_t key;        /* pid << 32 | tid (string ids) */
@@ -67,9 +93,10 @@ static int cmp_endpoint(const void *pa, const void *pb)
     const struct endpoint *a = pa, *b = pb;
     if (a->time != b->time)
         return cmp3(a->time, b->time);
-    if (a->cls != b->cls)
-        return a->cls < b->cls ? -1 : 1;
-    switch (a->cls) {
+    uint32_t acls = ep_cls(a), bcls = ep_cls(b);
+    if (acls != bcls)
+        return acls < bcls ? -1 : 1;
+    switch (acls) {
     case EP_CLOSE: /* the shorter event first, then the higher index */
         if (a->dur != b->dur)
             return cmp3(a->dur, b->dur);
@@ -79,9 +106,9 @@ static int cmp_endpoint(const void *pa, const void *pb)
             return cmp3(b->dur, a->dur);
         return cmp3(a->index, b->index);
     default:       /* zero-length: opens by index up, then closes by index down */
-        if (a->close != b->close)
-            return a->close ? 1 : -1;
-        return a->close ? cmp3(b->index, a->index) : cmp3(a->index, b->index);
+        if (ep_close(a) != ep_close(b))
+            return ep_close(a) ? 1 : -1;
+        return ep_close(a) ? cmp3(b->index, a->index) : cmp3(a->index, b->index);
     }
 }
 
@@ -111,9 +138,9 @@ static void order_time_points(struct callgraph *cg, struct endpoint *ep, size_t 
         size_t e = s, zero = SIZE_MAX;
         bool has_close = false, has_open = false, has_negative = false;
         for (; e < n && ep[e].time == ep[s].time; e++) {
-            if (ep[e].cls == EP_CLOSE)
+            if (ep_cls(&ep[e]) == EP_CLOSE)
                 has_close = true;
-            else if (ep[e].cls == EP_OPEN)
+            else if (ep_cls(&ep[e]) == EP_OPEN)
                 has_open = true;
             else if (zero == SIZE_MAX)
                 zero = e;
@@ -169,10 +196,10 @@ static int nest_thread(struct build *b, struct thread_rec *t)
         const char *name = model_str(b->m, ev->name);
         t->has_step |= starts_with(name, "ProfilerStep#");
         t->has_autograd |= starts_with(name, "autograd::");
-        uint8_t cls_open = ev->dur == 0 ? EP_ZERO : EP_OPEN;
-        uint8_t cls_close = ev->dur == 0 ? EP_ZERO : EP_CLOSE;
-        b->ep[nep++] = (struct endpoint){ev->ts, ev->dur, ev->index, node, 0, cls_open};
-        b->ep[nep++] = (struct endpoint){ev->ts + ev->dur, ev->dur, ev->index, node, 1, cls_close};
+        uint32_t cls_open = ev->dur == 0 ? EP_ZERO : EP_OPEN;
+        uint32_t cls_close = ev->dur == 0 ? EP_ZERO : EP_CLOSE;
+        b->ep[nep++] = make_ep(ev->ts, ev, node, false, cls_open);
+        b->ep[nep++] = make_ep(ev->ts + ev->dur, ev, node, true, cls_close);
         b->pos2node[b->r->rows[node]] = node;
     }
     int rc = sort_endpoints(b->ep, nep);
@@ -182,9 +209,9 @@ static int nest_thread(struct build *b, struct thread_rec *t)
     size_t depth = 0;
     for (size_t i = 0; i < nep; i++) {
         const struct endpoint *p = &b->ep[i];
-        if (!p->close) {
-            b->cg->parent[p->node] = depth ? b->stack[depth - 1] : CALLGRAPH_ROOT;
-            b->stack[depth++] = p->node;
+        if (!ep_close(p)) {
+            b->cg->parent[ep_node(p)] = depth ? b->stack[depth - 1] : CALLGRAPH_ROOT;
+            b->stack[depth++] = ep_node(p);
         } else if (depth) {
             depth--;   /* pops whatever is on top, as HTA does */
         }
@@ -547,7 +574,7 @@ int callgraph_build(const struct model *m, const struct rank_model *r, struct ca
                     struct err *e)
 {
     memset(cg, 0, sizeof *cg);
-    if (r->nrows >= CALLGRAPH_ROOT || r->nrows > SIZE_MAX / (2 * sizeof(struct endpoint)))
+    if (r->nrows >= EP_MAX_NODES || r->nrows > SIZE_MAX / (2 * sizeof(struct endpoint)))
         return err_set(e, ERR_LIMIT, "rank %lld: too many events for the call graph",
                        (long long)r->rank);
     struct build b = {.m = m, .r = r, .cg = cg, .hta = m->sem.gpu_side_is_stream_field};
