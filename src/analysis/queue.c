@@ -22,10 +22,20 @@ static const char *const queue_launch_names[] = {
 
 /* One change of a stream's queue: +1 at a launch, -1 at its kernel. */
 struct qpoint {
-    int64_t ts, stream;
-    uint32_t pid, tid, index;
+    int64_t ts;
+    int32_t stream;
+    uint32_t thread;   /* the GPU event's (struct event) */
+    uint32_t index;
     int32_t delta;
 };
+
+/* The scratch of one rank's series, on the heap and freed when the series
+ * are built: only the series stay in the report's arena (the scratch is
+ * four times their size: 140 bytes a GPU event). */
+static void *heap_array(size_t n, size_t size)
+{
+    return n && size > SIZE_MAX / n ? NULL : malloc(n ? n * size : 1);
+}
 
 /* A GPU row keyed by correlation, seq = its place among the GPU rows. */
 struct gkey {
@@ -95,11 +105,9 @@ static void free_rows(struct qrows *q)
     free(q->gpu);
 }
 
-static struct qpoint make_point(const struct model *m, const struct event *at,
-                                const struct event *gpu, int32_t delta)
+static struct qpoint make_point(const struct event *at, const struct event *gpu, int32_t delta)
 {
-    struct qpoint p = {at->ts,    gpu->stream, model_event_pid(m, gpu), model_event_tid(m, gpu),
-                       at->index, delta};
+    struct qpoint p = {at->ts, gpu->stream, gpu->thread, at->index, delta};
     return p;
 }
 
@@ -107,20 +115,25 @@ static struct qpoint make_point(const struct model *m, const struct event *at,
  * launch's ts), then every GPU event (-1 at its own ts). HTA asserts that
  * each correlation has one launch; here the first launch of a correlation
  * enqueues all its GPU events and later ones are counted in *unpaired. */
-static int concat_points(const struct model *m, const struct rank_model *r,
-                         const struct qrows *q, struct arena *a,
-                         struct qpoint **out, size_t *nout, uint64_t *unpaired)
+static int concat_points(const struct rank_model *r, const struct qrows *q, struct qpoint **out,
+                         size_t *nout, uint64_t *unpaired)
 {
-    struct gkey *keys = gpu_alloc(a, q->ngpu, sizeof *keys);
-    bool *claimed = gpu_alloc(a, q->ngpu, sizeof *claimed);
-    int64_t *corrs = gpu_alloc(a, q->ngpu, sizeof *corrs);
-    struct qpoint *pts = gpu_alloc(a, q->ngpu, 2 * sizeof *pts);
-    if (!keys || !claimed || !corrs || !pts)
-        return ERR_NOMEM;
-    for (size_t i = 0; i < q->ngpu; i++)
+    struct gkey *keys = heap_array(q->ngpu, sizeof *keys);
+    bool *claimed = calloc(q->ngpu ? q->ngpu : 1, sizeof *claimed);
+    int64_t *corrs = heap_array(q->ngpu, sizeof *corrs);
+    struct qpoint *pts = heap_array(q->ngpu, 2 * sizeof *pts);
+    int rc = keys && claimed && corrs && pts ? 0 : ERR_NOMEM;
+    for (size_t i = 0; i < q->ngpu && rc == 0; i++)
         keys[i] = (struct gkey){event_correlation(&r->events[q->gpu[i]]), i};
-    if (sort_gkeys(keys, q->ngpu))
+    if (rc == 0)
+        rc = sort_gkeys(keys, q->ngpu);
+    if (rc) {
+        free(keys);
+        free(claimed);
+        free(corrs);
+        free(pts);
         return ERR_NOMEM;
+    }
     for (size_t i = 0; i < q->ngpu; i++)
         corrs[i] = keys[i].corr;
     size_t n = 0;
@@ -135,62 +148,71 @@ static int concat_points(const struct model *m, const struct rank_model *r,
         }
         for (; k < q->ngpu && corrs[k] == event_correlation(l); k++) {
             claimed[k] = true;
-            pts[n++] = make_point(m, l, &r->events[q->gpu[keys[k].seq]], +1);
+            pts[n++] = make_point(l, &r->events[q->gpu[keys[k].seq]], +1);
         }
     }
     for (size_t i = 0; i < q->ngpu; i++) {
         const struct event *g = &r->events[q->gpu[i]];
-        pts[n++] = make_point(m, g, g, -1);
+        pts[n++] = make_point(g, g, -1);
     }
+    free(keys);
+    free(claimed);
+    free(corrs);
     *out = pts;
     *nout = n;
     return 0;
 }
 
 /* Sorted by ts (HTA's sort), then grouped by stream ascending keeping that
- * order: a counting sort over the distinct streams. */
+ * order: a counting sort over the distinct streams. The four arrays are the
+ * caller's to free. */
 static int order_points(const struct model *m, const struct qpoint *pts, size_t n,
-                        struct arena *a, size_t **order, int64_t **streams, size_t *nstreams,
-                        size_t **bounds)
+                        size_t **order, int64_t **streams, size_t *nstreams, size_t **bounds)
 {
-    size_t *perm = gpu_alloc(a, n, sizeof *perm);
-    size_t *out = gpu_alloc(a, n, sizeof *out);
-    int64_t *s = gpu_alloc(a, n, sizeof *s);
-    if (!perm || !out || !s)
-        return ERR_NOMEM;
-    for (size_t i = 0; i < n; i++)   /* the times alone: the sort's fast key */
+    size_t *perm = heap_array(n, sizeof *perm);
+    size_t *out = heap_array(n, sizeof *out);
+    int64_t *s = heap_array(n, sizeof *s);
+    *order = out;
+    *streams = s;
+    *bounds = NULL;
+    int rc = perm && out && s ? 0 : ERR_NOMEM;
+    for (size_t i = 0; i < n && rc == 0; i++)   /* the times alone: the sort's fast key */
         s[i] = pts[i].ts;
-    int rc = sem_argsort(m, perm, n, s, less_i64);
-    if (rc)
+    if (rc == 0)
+        rc = sem_argsort(m, perm, n, s, less_i64);
+    if (rc) {
+        free(perm);
         return rc;
+    }
     for (size_t i = 0; i < n; i++)
         s[i] = pts[i].stream;
     size_t ns = sort_unique_i64(s, n);
-    size_t *start = gpu_alloc(a, ns + 1, sizeof *start);
-    if (!start)
+    size_t *start = calloc(ns + 1, sizeof *start);
+    size_t *fill = heap_array(ns, sizeof *fill);
+    *bounds = start;
+    if (!start || !fill) {
+        free(perm);
+        free(fill);
         return ERR_NOMEM;
+    }
     for (size_t i = 0; i < n; i++)
         start[i64_set_find(s, ns, pts[i].stream) + 1]++;
     for (size_t k = 0; k < ns; k++)
         start[k + 1] += start[k];
-    size_t *fill = gpu_alloc(a, ns, sizeof *fill);
-    if (!fill)
-        return ERR_NOMEM;
     for (size_t k = 0; k < ns; k++)
         fill[k] = start[k];
     for (size_t i = 0; i < n; i++) {
         size_t k = i64_set_find(s, ns, pts[perm[i]].stream);
         out[fill[k]++] = perm[i];
     }
-    *order = out;
-    *streams = s;
+    free(perm);
+    free(fill);
     *nstreams = ns;
-    *bounds = start;
     return 0;
 }
 
-static int fill_series(struct queue_series *qs, const struct qpoint *pts, const size_t *order,
-                       size_t n, struct arena *a)
+static int fill_series(const struct model *m, struct queue_series *qs, const struct qpoint *pts,
+                       const size_t *order, size_t n, struct arena *a)
 {
     qs->n = n;
     qs->ts = gpu_alloc(a, n, sizeof *qs->ts);
@@ -206,8 +228,8 @@ static int fill_series(struct queue_series *qs, const struct qpoint *pts, const 
         qs->queue_length[i] = q;
         qs->index[i] = p->index;
     }
-    qs->pid = n ? pts[order[0]].pid : 0;
-    qs->tid = n ? pts[order[0]].tid : 0;
+    qs->pid = n ? m->pidtids[pts[order[0]].thread].pid : 0;
+    qs->tid = n ? m->pidtids[pts[order[0]].thread].tid : 0;
     return 0;
 }
 
@@ -222,27 +244,30 @@ int queue_series_build(const struct model *m, const struct rank_model *r, struct
         unpaired = &dummy;
     *unpaired = 0;
     struct qrows q;
-    struct qpoint *pts;
-    size_t n, *order, ns, *bounds;
-    int64_t *streams;
+    struct qpoint *pts = NULL;
+    size_t n = 0, *order = NULL, ns = 0, *bounds = NULL;
+    int64_t *streams = NULL;
     int rc = collect_rows(m, r, &q);
     if (rc == 0)
-        rc = concat_points(m, r, &q, a, &pts, &n, unpaired);
+        rc = concat_points(r, &q, &pts, &n, unpaired);
     free_rows(&q);
-    if (rc || order_points(m, pts, n, a, &order, &streams, &ns, &bounds))
-        return err_set(e, ERR_NOMEM, "queue length: out of memory");
-    if (n == 0)
-        return 0;
-    struct queue_series *qs = gpu_alloc(a, ns, sizeof *qs);
-    if (!qs)
-        return err_set(e, ERR_NOMEM, "queue length: out of memory");
-    for (size_t k = 0; k < ns; k++) {
+    if (rc == 0)
+        rc = order_points(m, pts, n, &order, &streams, &ns, &bounds);
+    struct queue_series *qs = rc == 0 && n ? gpu_alloc(a, ns, sizeof *qs) : NULL;
+    if (rc == 0 && n && !qs)
+        rc = ERR_NOMEM;
+    for (size_t k = 0; k < ns && rc == 0 && n; k++) {
         qs[k].stream = streams[k];
-        if (fill_series(&qs[k], pts, order + bounds[k], bounds[k + 1] - bounds[k], a))
-            return err_set(e, ERR_NOMEM, "queue length: out of memory");
+        rc = fill_series(m, &qs[k], pts, order + bounds[k], bounds[k + 1] - bounds[k], a);
     }
+    free(pts);
+    free(order);
+    free(streams);
+    free(bounds);
+    if (rc)
+        return err_set(e, ERR_NOMEM, "queue length: out of memory");
     *out = qs;
-    *nout = ns;
+    *nout = qs ? ns : 0;
     return 0;
 }
 
@@ -321,31 +346,37 @@ static int add_blocked_row(struct table *t, int64_t rank, const struct queue_ser
 }
 
 static int queue_rank(const struct model *m, const struct analysis_opts *o,
-                      const struct rank_model *r, struct arena *a, struct queue_tables *t,
-                      uint64_t *unpaired, struct err *e)
+                      const struct rank_model *r, struct queue_tables *t, uint64_t *unpaired,
+                      struct err *e)
 {
+    // The series are only read here: they live in an arena of their own,
+    // given back before the next rank (40 bytes a GPU event).
+    struct arena series;
+    arena_init(&series, 1 << 20);
     struct queue_series *qs;
     size_t ns;
     uint64_t up = 0;
-    int rc = queue_series_build(m, r, a, &qs, &ns, &up, e);
-    if (rc)
-        return rc;
-    *unpaired += up;
+    int rc = queue_series_build(m, r, &series, &qs, &ns, &up, e);
+    if (rc == 0)
+        *unpaired += up;
     int64_t span = rows_ts_span(r);
-    for (size_t k = 0; k < ns; k++) {
+    for (size_t k = 0; k < ns && rc == 0; k++) {
         struct describe d;
         struct cell *row = NULL;
-        if (summarise(m, &qs[k], a, &d) || !(row = table_add_row(t->summary)))
-            return err_set(e, ERR_NOMEM, "queue length: out of memory");
+        if (summarise(m, &qs[k], &series, &d) || !(row = table_add_row(t->summary))) {
+            rc = err_set(e, ERR_NOMEM, "queue length: out of memory");
+            break;
+        }
         row[0] = cell_int(r->rank);
         row[1] = cell_int(qs[k].stream);
         describe_put_cells(row, 2, &d);
         /* HTA keys the blocked result by rank: the last stream overwrites. */
         bool keep = !m->sem.blocked_queue_one_row_per_rank || k + 1 == ns;
         if (keep && add_blocked_row(t->blocked, r->rank, &qs[k], o->max_queue_length, span))
-            return err_set(e, ERR_NOMEM, "queue length: out of memory");
+            rc = err_set(e, ERR_NOMEM, "queue length: out of memory");
     }
-    return 0;
+    arena_fini(&series);
+    return rc;
 }
 
 static void set_notes(const struct model *m, const struct queue_tables *t, uint64_t unpaired,
@@ -380,7 +411,7 @@ int queue_run(const struct model *m, const struct analysis_opts *o, struct arena
     for (size_t i = 0; i < m->nranks; i++) {
         if (!m->ranks[i].selected)
             continue;
-        int rc = queue_rank(m, o, &m->ranks[i], scratch, &t, &unpaired, e);
+        int rc = queue_rank(m, o, &m->ranks[i], &t, &unpaired, e);
         if (rc)
             return rc;
     }
