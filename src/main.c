@@ -8,13 +8,11 @@
 #include "app/session.h"
 #include "cli/cli.h"
 #include "ui/ui.h"
-#include "util/memory.h"
 
 /* argv -> a headless command (src/cli) or the TUI (src/ui); nothing else.
  * The two front ends share src/app and never include each other. */
 int main(int argc, char **argv)
 {
-    util_memory_setup();
     struct htx_options opts;
     struct err e = {0, ""};
     htx_options_init(&opts);

@@ -48,7 +48,12 @@ int table_reserve(struct table *t, size_t more)
 {
     if (more > SIZE_MAX - t->nrows)
         return ERR_NOMEM;
-    return t->nrows + more <= t->cap ? 0 : set_capacity(t, t->nrows + more);
+    size_t need = t->nrows + more;
+    if (need <= t->cap)
+        return 0;
+    // At least doubling: a table reserved rank after rank grows like one
+    // filled row by row, not by a copy of everything each rank.
+    return set_capacity(t, t->cap && need < 2 * t->cap ? 2 * t->cap : need);
 }
 
 struct cell *table_add_row(struct table *t)

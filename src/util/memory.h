@@ -16,11 +16,4 @@ uint64_t util_resident_bytes(void);
 /* The default guard: three quarters of physical memory (0 when unknown). */
 uint64_t util_default_memory_limit(void);
 
-/* Called once at start: blocks of 256 KiB and more are mapped on their own
- * and given back when freed. glibc otherwise raises that threshold each
- * time such a block is freed (up to 32 MiB), after which the load's freed
- * buffers stay resident beside the model: 6 MB of a 172 MB peak on a
- * 2.65 M-event trace (issue 14's 64 bytes an event). */
-void util_memory_setup(void);
-
 #endif
