@@ -118,14 +118,14 @@ static uint32_t thread_index(struct rank_builder *b, uint32_t pid, uint32_t tid)
             return last;
     }
     int64_t key = (int64_t)((uint64_t)pid << 32 | tid);
-    uint32_t *at = hmap_get(&b->pidtid_of, key);
-    if (at)
-        return *at;
-    if (VEC_PUSH_SLOT(b->pidtids, b->npidtids, b->pidtids_cap) ||
-        hmap_put(&b->pidtid_of, key, (uint32_t)b->npidtids))
+    uint32_t at;
+    bool added;
+    if (hmap_number(&b->pidtid_of, key, (uint32_t)b->npidtids, &at, &added) ||
+        (added && VEC_PUSH_SLOT(b->pidtids, b->npidtids, b->pidtids_cap)))
         return UINT32_MAX;
-    b->pidtids[b->npidtids] = (struct pid_tid){pid, tid};
-    return (uint32_t)b->npidtids++;
+    if (added)
+        b->pidtids[b->npidtids++] = (struct pid_tid){pid, tid};
+    return at;
 }
 
 /* The index of the category with string id cat in b->cats, added if new;
@@ -134,16 +134,18 @@ static uint32_t cat_index(struct rank_builder *b, uint32_t cat)
 {
     if (b->nevents && b->cats[b->events[b->nevents - 1].cat] == cat)
         return b->events[b->nevents - 1].cat;
-    uint32_t *at = hmap_get(&b->cat_of, cat);
-    if (at)
-        return *at;
+    uint32_t *known = hmap_get(&b->cat_of, cat);
+    if (known)
+        return *known;
     if (b->ncats == MODEL_MAX_CATS)
         return MODEL_MAX_CATS;
-    if (VEC_PUSH_SLOT(b->cats, b->ncats, b->cats_cap) ||
-        hmap_put(&b->cat_of, cat, (uint32_t)b->ncats))
+    uint32_t at;
+    bool added;
+    if (hmap_number(&b->cat_of, cat, (uint32_t)b->ncats, &at, &added) ||
+        VEC_PUSH_SLOT(b->cats, b->ncats, b->cats_cap))
         return UINT32_MAX;
-    b->cats[b->ncats] = cat;
-    return (uint32_t)b->ncats++;
+    b->cats[b->ncats++] = cat;
+    return at;
 }
 
 static int add_flow(struct rank_builder *b, const struct trace_event *ev)

@@ -267,33 +267,26 @@ static int adopt_tables(struct model *m, struct shared_tables *t, const struct r
                         const uint32_t *map, uint32_t *thread_map, uint32_t *cat_map,
                         struct err *e)
 {
+    bool added;
     for (size_t i = 0; i < b->npidtids; i++) {
         struct pid_tid pt = {map[b->pidtids[i].pid], map[b->pidtids[i].tid]};
         int64_t key = (int64_t)((uint64_t)pt.pid << 32 | pt.tid);
-        uint32_t *at = hmap_get(&t->pidtid_of, key);
-        if (!at) {
-            if (VEC_PUSH_SLOT(m->pidtids, m->npidtids, t->pidtids_cap) ||
-                hmap_put(&t->pidtid_of, key, (uint32_t)m->npidtids))
-                return err_set(e, ERR_NOMEM, "out of memory merging threads");
+        if (hmap_number(&t->pidtid_of, key, (uint32_t)m->npidtids, &thread_map[i], &added) ||
+            (added && VEC_PUSH_SLOT(m->pidtids, m->npidtids, t->pidtids_cap)))
+            return err_set(e, ERR_NOMEM, "out of memory merging threads");
+        if (added)
             m->pidtids[m->npidtids++] = pt;
-            at = hmap_get(&t->pidtid_of, key);
-        }
-        thread_map[i] = *at;
     }
     for (size_t i = 0; i < b->ncats; i++) {
         uint32_t id = map[b->cats[i]];
-        uint32_t *at = hmap_get(&t->cat_of, id);
-        if (!at) {
-            if (m->ncats == MODEL_MAX_CATS)
-                return err_set(e, ERR_LIMIT, "more than %u event categories over the ranks",
-                               MODEL_MAX_CATS);
-            if (VEC_PUSH_SLOT(m->cats, m->ncats, t->cats_cap) ||
-                hmap_put(&t->cat_of, id, (uint32_t)m->ncats))
-                return err_set(e, ERR_NOMEM, "out of memory merging categories");
+        if (hmap_number(&t->cat_of, id, (uint32_t)m->ncats, &cat_map[i], &added) ||
+            (added && VEC_PUSH_SLOT(m->cats, m->ncats, t->cats_cap)))
+            return err_set(e, ERR_NOMEM, "out of memory merging categories");
+        if (added && m->ncats == MODEL_MAX_CATS)
+            return err_set(e, ERR_LIMIT, "more than %u event categories over the ranks",
+                           MODEL_MAX_CATS);
+        if (added)
             m->cats[m->ncats++] = id;
-            at = hmap_get(&t->cat_of, id);
-        }
-        cat_map[i] = *at;
     }
     return 0;
 }

@@ -104,3 +104,11 @@ uint32_t *hmap_get(const struct hmap *m, int64_t key)
     }
     return NULL;
 }
+
+int hmap_number(struct hmap *m, int64_t key, uint32_t next, uint32_t *val, bool *added)
+{
+    uint32_t *at = hmap_get(m, key);
+    *added = !at;
+    *val = at ? *at : next;
+    return at ? 0 : hmap_put(m, key, next);
+}

@@ -1,6 +1,7 @@
 #ifndef HTX_UTIL_HMAP_H
 #define HTX_UTIL_HMAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,5 +26,9 @@ void hmap_fini(struct hmap *m);
 int hmap_put(struct hmap *m, int64_t key, uint32_t val);
 /* Returns a pointer to the value (valid until the next put), or NULL. */
 uint32_t *hmap_get(const struct hmap *m, int64_t key);
+/* The dense numbering of keys: *val is key's value, or `next` when the key
+ * is new (then put, and *added set: the caller appends the entry `next`
+ * numbers). Returns 0 or ERR_NOMEM. */
+int hmap_number(struct hmap *m, int64_t key, uint32_t next, uint32_t *val, bool *added);
 
 #endif

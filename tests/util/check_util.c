@@ -9,6 +9,7 @@
 
 #include "util/arena.h"
 #include "util/err.h"
+#include "util/hmap.h"
 #include "util/memory.h"
 #include "util/outfile.h"
 #include "util/pool.h"
@@ -424,6 +425,45 @@ START_TEST(ring_should_hand_over_blocks_in_order)
 }
 END_TEST
 
+/* The hash map keeps every key through growth (any int64, negative and
+ * extreme ones included), overwrites on put, and numbers keys densely. */
+START_TEST(hmap_should_keep_and_number_keys)
+{
+    struct hmap h;
+    ck_assert_int_eq(hmap_init(&h, 4), 0);
+    ck_assert_ptr_null(hmap_get(&h, 7));
+    for (int64_t k = -5000; k < 5000; k++)
+        ck_assert_int_eq(hmap_put(&h, k * 7919, (uint32_t)(k + 5000)), 0);
+    ck_assert_int_eq(hmap_put(&h, INT64_MIN, 1), 0);
+    ck_assert_int_eq(hmap_put(&h, INT64_MAX, 2), 0);
+    for (int64_t k = -5000; k < 5000; k++) {
+        uint32_t *v = hmap_get(&h, k * 7919);
+        ck_assert_ptr_nonnull(v);
+        ck_assert_uint_eq(*v, (uint32_t)(k + 5000));
+    }
+    ck_assert_uint_eq(*hmap_get(&h, INT64_MIN), 1);
+    ck_assert_int_eq(hmap_put(&h, INT64_MIN, 9), 0);   // overwritten, not added
+    ck_assert_uint_eq(*hmap_get(&h, INT64_MIN), 9);
+    ck_assert_uint_eq(h.count, 10002);
+    ck_assert_ptr_null(hmap_get(&h, 1));
+    hmap_fini(&h);
+
+    ck_assert_int_eq(hmap_init(&h, 0), 0);
+    uint32_t v, n = 0;
+    bool added;
+    static const int64_t keys[] = {40, -3, 40, 12, -3, 40};
+    static const uint32_t want[] = {0, 1, 0, 2, 1, 0};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        ck_assert_int_eq(hmap_number(&h, keys[i], n, &v, &added), 0);
+        ck_assert_uint_eq(v, want[i]);
+        ck_assert(added == (v == n));
+        n += added;
+    }
+    ck_assert_uint_eq(n, 3);
+    hmap_fini(&h);
+}
+END_TEST
+
 START_TEST(memory_figures_should_be_plausible)
 {
     uint64_t phys = util_physical_memory(), rss = util_resident_bytes();
@@ -451,6 +491,7 @@ Suite *s = suite_create("util");
     tcase_add_test(tc, memory_figures_should_be_plausible);
     tcase_add_test(tc, pool_should_run_every_task_once_and_stop_when_asked);
     tcase_add_test(tc, ring_should_hand_over_blocks_in_order);
+    tcase_add_test(tc, hmap_should_keep_and_number_keys);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
