@@ -388,6 +388,7 @@ static int build_streams(const struct model *m, struct rank_model *r)
         qsort(r->streams, r->nstreams, sizeof *r->streams, cmp_stream_id);
     for (size_t i = 0; i < r->nstreams; i++)
         r->overlapping_kernels += r->streams[i].overlapping;
+    free(g.pos);   // each stream copied its own (fill_stream)
     free(g.start);
     return rc;
 }
