@@ -10,6 +10,7 @@
 #include "trace/discover.h"
 #include "trace/pack.h"
 #include "util/hmap.h"
+#include "util/memory.h"
 #include "util/pool.h"
 #include "util/str.h"
 #include "util/vec.h"
@@ -488,6 +489,7 @@ static struct model *load_jobs(struct load_job *jobs, size_t njobs, const struct
     }
     int rc = run_loader(&l, opts ? opts->threads : 0);
     pthread_mutex_destroy(&l.lock);
+    util_memory_map_large_blocks();
     struct model *m = NULL;
     if (rc)
         err_set(e, rc, "loading cancelled");

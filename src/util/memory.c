@@ -2,6 +2,9 @@
 #include "util/memory.h"
 
 #include <fcntl.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,4 +52,11 @@ uint64_t util_resident_bytes(void)
 uint64_t util_default_memory_limit(void)
 {
     return util_physical_memory() / 4 * 3;
+}
+
+void util_memory_map_large_blocks(void)
+{
+#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
+    (void)mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+#endif
 }

@@ -16,4 +16,13 @@ uint64_t util_resident_bytes(void);
 /* The default guard: three quarters of physical memory (0 when unknown). */
 uint64_t util_default_memory_limit(void);
 
+/* From now on, blocks of 256 KiB and more are mapped on their own and given
+ * back when freed. glibc otherwise raises that threshold each time such a
+ * block is freed (up to 32 MiB), after which freed scratch stays resident
+ * beside what is kept. The loader calls it once the files are read: the
+ * model's selection then leaves nothing behind (6 MB of a 172 MB peak at
+ * 2.65 M events), while reading many small files keeps reusing their
+ * buffers (fixed from the start, it doubled the load of 1024 small files). */
+void util_memory_map_large_blocks(void);
+
 #endif
