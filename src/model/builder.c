@@ -139,20 +139,19 @@ static uint32_t cat_index(struct rank_builder *b, uint32_t cat)
         return *known;
     if (b->ncats == MODEL_MAX_CATS)
         return MODEL_MAX_CATS;
-    uint32_t at;
-    bool added;
-    if (hmap_number(&b->cat_of, cat, (uint32_t)b->ncats, &at, &added) ||
-        VEC_PUSH_SLOT(b->cats, b->ncats, b->cats_cap))
+    if (VEC_PUSH_SLOT(b->cats, b->ncats, b->cats_cap) ||
+        hmap_put(&b->cat_of, cat, (uint32_t)b->ncats))
         return UINT32_MAX;
-    b->cats[b->ncats++] = cat;
-    return at;
+    b->cats[b->ncats] = cat;
+    return (uint32_t)b->ncats++;
 }
 
 static int add_flow(struct rank_builder *b, const struct trace_event *ev)
 {
     if (!ev->flow_id.present || !ev->ts.present)
         return 0;
-    uint32_t thread = thread_index(b, intern(b, ev->pid), intern(b, ev->tid));
+    uint32_t thread = thread_index(b, intern_hinted(b, ev->pid, &b->hint[HINT_PID]),
+                                   intern_hinted(b, ev->tid, &b->hint[HINT_TID]));
     if (thread == UINT32_MAX || VEC_PUSH_SLOT(b->flows, b->nflows, b->flows_cap))
         return ERR_NOMEM;
     b->flows[b->nflows++] = (struct flow_rec){

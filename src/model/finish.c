@@ -133,13 +133,11 @@ static int link_by_correlation(const struct model *m, struct rank_model *r, stru
     return rc ? err_set(e, ERR_NOMEM, "out of memory linking correlations") : 0;
 }
 
-/* Events and flows name their thread by the builder's index of it. */
-static int64_t place_key(const struct rank_builder *b, uint32_t thread, int64_t ts)
+/* Events and flows name their (pid, tid) by the builder's index of it. */
+static int64_t place_key(uint32_t thread, int64_t ts)
 {
-    /* Mixes a (pid, tid, ts) triple into one key; collisions are checked. */
-    uint32_t pid = b->pidtids[thread].pid, tid = b->pidtids[thread].tid;
-    uint64_t h = (uint64_t)pid * 0x9E3779B97F4A7C15ull ^ (uint64_t)tid * 0xC2B2AE3D27D4EB4Full;
-    return (int64_t)(h ^ (uint64_t)ts);
+    /* Mixes a (thread, ts) pair into one key; collisions are checked. */
+    return (int64_t)((uint64_t)thread * 0x9E3779B97F4A7C15ull ^ (uint64_t)ts);
 }
 
 /* Older traces carry no correlation on some GPU events; Kineto's ac2g flows
@@ -162,7 +160,7 @@ static int index_flow_ends(const struct rank_model *r, const struct rank_builder
         const struct event *ev = &r->events[i];
         bool orphan = is_gpu_activity(ev) && event_correlation(ev) < 0;
         if (orphan || (is_launcher(ev) && ev->partner == MODEL_NONE))
-            rc = hmap_put(at_place, place_key(b, ev->thread, ev->ts), (uint32_t)i);
+            rc = hmap_put(at_place, place_key(ev->thread, ev->ts), (uint32_t)i);
     }
     for (size_t i = 0; i < b->nflows && !rc; i++)
         if (b->flows[i].is_start)
@@ -190,9 +188,9 @@ static int link_by_flows(struct rank_model *r, const struct rank_builder *b, str
     for (size_t i = 0; i < b->nflows && !rc; i++) {
         const struct flow_rec *f = &b->flows[i];
         uint32_t *s = f->is_start ? NULL : hmap_get(&start_of, f->id);
-        uint32_t *g = s ? hmap_get(&at_place, place_key(b, f->thread, f->ts)) : NULL;
+        uint32_t *g = s ? hmap_get(&at_place, place_key(f->thread, f->ts)) : NULL;
         const struct flow_rec *st = s ? &b->flows[*s] : NULL;
-        uint32_t *c = st ? hmap_get(&at_place, place_key(b, st->thread, st->ts)) : NULL;
+        uint32_t *c = st ? hmap_get(&at_place, place_key(st->thread, st->ts)) : NULL;
         if (!g || !c)
             continue;
         struct event *gev = &r->events[*g], *cev = &r->events[*c];
