@@ -18,38 +18,25 @@
  * which agrees with every pairwise rule HTA can apply consistently. */
 enum { EP_CLOSE = 0, EP_OPEN = 1, EP_ZERO = 2 };
 
-/* 24 bytes: two a nested event, sorted, so the largest scratch of the
- * sequences analysis. The node shares its word with the close flag and the
- * class (nodes are rows: fewer than EP_MAX_NODES). */
-struct endpoint {
-    int64_t time, dur;
-    uint32_t index;      /* traceEvents index: HTA's tie-breaker */
-    uint32_t bits;       /* node | class << EP_CLS_SHIFT | close << EP_CLOSE_SHIFT */
-};
-#define EP_CLS_SHIFT 29
-#define EP_CLOSE_SHIFT 31
-#define EP_MAX_NODES ((uint32_t)1 << EP_CLS_SHIFT)
+/* 4 bytes: node << 1 | close. Two a nested event, sorted, so the largest
+ * scratch of the sequences analysis: an endpoint only names its event, and
+ * the comparison reads time, duration and index from the event. */
+typedef uint32_t endpoint;
+#define EP_MAX_NODES ((uint32_t)1 << 31)
 
-static inline uint32_t ep_node(const struct endpoint *p)
+static inline uint32_t ep_node(endpoint p)
 {
-    return p->bits & (EP_MAX_NODES - 1);
+    return p >> 1;
 }
 
-static inline uint32_t ep_cls(const struct endpoint *p)
+static inline bool ep_close(endpoint p)
 {
-    return (p->bits >> EP_CLS_SHIFT) & 3;
+    return p & 1;
 }
 
-static inline bool ep_close(const struct endpoint *p)
+static inline endpoint make_ep(uint32_t node, bool close)
 {
-    return p->bits >> EP_CLOSE_SHIFT;
-}
-
-static inline struct endpoint make_ep(int64_t time, const struct event *ev, uint32_t node,
-                                      bool close, uint32_t cls)
-{
-    return (struct endpoint){time, ev->dur, ev->index,
-                             node | cls << EP_CLS_SHIFT | (uint32_t)close << EP_CLOSE_SHIFT};
+    return node << 1 | (uint32_t)close;
 }
 
 struct thread_rec {
@@ -67,8 +54,9 @@ struct build {
     uint32_t *by_thread;  /* nodes grouped by thread, in row order within */
     struct thread_rec *threads;
     size_t nthreads;
-    struct endpoint *ep;  /* scratch: 2 per nested event of one thread */
+    endpoint *ep;         /* scratch: 2 per nested event of one thread */
     uint32_t *stack;      /* scratch: open events of one thread */
+    size_t stack_cap;
     uint32_t *pos2node;   /* rank->events position -> nested node */
     uint32_t id_zero;     /* string id of "0" */
 };
@@ -88,43 +76,55 @@ static int cmp3(int64_t a, int64_t b)
     return (a > b) - (a < b);
 }
 
-static int cmp_endpoint(const void *pa, const void *pb)
+static int64_t ep_time(const struct event *ev, bool close)
 {
-    const struct endpoint *a = pa, *b = pb;
-    if (a->time != b->time)
-        return cmp3(a->time, b->time);
-    uint32_t acls = ep_cls(a), bcls = ep_cls(b);
+    return close ? ev->ts + ev->dur : ev->ts;
+}
+
+static uint32_t ep_cls(const struct event *ev, bool close)
+{
+    return ev->dur == 0 ? EP_ZERO : close ? EP_CLOSE : EP_OPEN;
+}
+
+static int cmp_endpoint(const struct build *b, endpoint pa, endpoint pb)
+{
+    const struct event *a = node_ev(b, ep_node(pa)), *e = node_ev(b, ep_node(pb));
+    bool aclose = ep_close(pa), bclose = ep_close(pb);
+    int64_t at = ep_time(a, aclose), bt = ep_time(e, bclose);
+    if (at != bt)
+        return cmp3(at, bt);
+    uint32_t acls = ep_cls(a, aclose), bcls = ep_cls(e, bclose);
     if (acls != bcls)
         return acls < bcls ? -1 : 1;
     switch (acls) {
     case EP_CLOSE: /* the shorter event first, then the higher index */
-        if (a->dur != b->dur)
-            return cmp3(a->dur, b->dur);
-        return cmp3(b->index, a->index);
+        if (a->dur != e->dur)
+            return cmp3(a->dur, e->dur);
+        return cmp3(e->index, a->index);
     case EP_OPEN:  /* the longer event first, then the lower index */
-        if (a->dur != b->dur)
-            return cmp3(b->dur, a->dur);
-        return cmp3(a->index, b->index);
+        if (a->dur != e->dur)
+            return cmp3(e->dur, a->dur);
+        return cmp3(a->index, e->index);
     default:       /* zero-length: opens by index up, then closes by index down */
-        if (ep_close(a) != ep_close(b))
-            return ep_close(a) ? 1 : -1;
-        return ep_close(a) ? cmp3(b->index, a->index) : cmp3(a->index, b->index);
+        if (aclose != bclose)
+            return aclose ? 1 : -1;
+        return aclose ? cmp3(e->index, a->index) : cmp3(a->index, e->index);
     }
 }
 
-static bool endpoint_less(const struct endpoint *a, const struct endpoint *b)
+static bool endpoint_less(const struct build *b, const endpoint *pa, const endpoint *pb)
 {
-    return cmp_endpoint(a, b) < 0;
+    return cmp_endpoint(b, *pa, *pb) < 0;
 }
 
 /* Stable, so equal endpoints (a row repeated under HTA's duplication) keep
  * node order, as the glibc qsort this replaced did. */
-SORT_DEFINE_STABLE(sort_endpoints, struct endpoint, endpoint_less)
+SORT_DEFINE_STABLE_CTX(sort_endpoints, endpoint, const struct build *, endpoint_less)
 
-static void reverse_ep(struct endpoint *ep, size_t n)
+static void reverse_ep(endpoint *ep, size_t n)
 {
     for (size_t i = 0, j = n; i + 1 < j; i++, j--) {
-        struct endpoint t = ep[i];
+        endpoint t = ep[i];
         ep[i] = ep[j - 1];
         ep[j - 1] = t;
     }
@@ -132,24 +132,30 @@ static void reverse_ep(struct endpoint *ep, size_t n)
 
 /* Applies the zero-length rule per time point (see the enum comment) and
  * counts HTA's failure points. */
-static void order_time_points(struct callgraph *cg, struct endpoint *ep, size_t n)
+static void order_time_points(const struct build *b, endpoint *ep, size_t n)
 {
+    struct callgraph *cg = b->cg;
     for (size_t s = 0; s < n;) {
         size_t e = s, zero = SIZE_MAX;
         bool has_close = false, has_open = false, has_negative = false;
-        for (; e < n && ep[e].time == ep[s].time; e++) {
-            if (ep_cls(&ep[e]) == EP_CLOSE)
+        int64_t time = ep_time(node_ev(b, ep_node(ep[s])), ep_close(ep[s]));
+        for (; e < n; e++) {
+            const struct event *ev = node_ev(b, ep_node(ep[e]));
+            if (ep_time(ev, ep_close(ep[e])) != time)
+                break;
+            uint32_t cls = ep_cls(ev, ep_close(ep[e]));
+            if (cls == EP_CLOSE)
                 has_close = true;
-            else if (ep_cls(&ep[e]) == EP_OPEN)
+            else if (cls == EP_OPEN)
                 has_open = true;
             else if (zero == SIZE_MAX)
                 zero = e;
-            if (ep[e].dur < 0)
+            if (ev->dur < 0)
                 has_negative = true;
         }
         if (zero != SIZE_MAX && has_negative) {
             if (cg->hta_conflicts++ == 0)
-                cg->first_conflict_ns = ep[s].time;
+                cg->first_conflict_ns = time;
         }
         if (zero != SIZE_MAX && has_close) {
             if (has_open)
@@ -196,20 +202,21 @@ static int nest_thread(struct build *b, struct thread_rec *t)
         const char *name = model_str(b->m, ev->name);
         t->has_step |= starts_with(name, "ProfilerStep#");
         t->has_autograd |= starts_with(name, "autograd::");
-        uint32_t cls_open = ev->dur == 0 ? EP_ZERO : EP_OPEN;
-        uint32_t cls_close = ev->dur == 0 ? EP_ZERO : EP_CLOSE;
-        b->ep[nep++] = make_ep(ev->ts, ev, node, false, cls_open);
-        b->ep[nep++] = make_ep(ev->ts + ev->dur, ev, node, true, cls_close);
+        b->ep[nep++] = make_ep(node, false);
+        b->ep[nep++] = make_ep(node, true);
         b->pos2node[b->r->rows[node]] = node;
     }
-    int rc = sort_endpoints(b->ep, nep);
+    int rc = sort_endpoints(b->ep, nep, b);
     if (rc)
         return rc;
-    order_time_points(b->cg, b->ep, nep);
+    order_time_points(b, b->ep, nep);
     size_t depth = 0;
     for (size_t i = 0; i < nep; i++) {
-        const struct endpoint *p = &b->ep[i];
+        endpoint p = b->ep[i];
         if (!ep_close(p)) {
+            if (depth == b->stack_cap && vec_reserve((void **)&b->stack, &b->stack_cap,
+                                                     sizeof *b->stack, depth + 1))
+                return ERR_NOMEM;
             b->cg->parent[ep_node(p)] = depth ? b->stack[depth - 1] : CALLGRAPH_ROOT;
             b->stack[depth++] = ep_node(p);
         } else if (depth) {
@@ -310,9 +317,8 @@ static int nest_all(struct build *b)
             most = th->count;
     }
     b->ep = malloc(2 * most * sizeof *b->ep);
-    b->stack = malloc((b->r->nrows > most ? b->r->nrows : most) * sizeof *b->stack);
     b->pos2node = malloc((b->r->nevents ? b->r->nevents : 1) * sizeof *b->pos2node);
-    if (!b->ep || !b->stack || !b->pos2node)
+    if (!b->ep || !b->pos2node)
         return ERR_NOMEM;
     for (size_t i = 0; i < b->r->nevents; i++)
         b->pos2node[i] = CALLGRAPH_NONE;
@@ -475,7 +481,20 @@ static bool counts_as_kernel(const struct build *b, const struct event *ev)
     return b->hta ? model_is_gpu_kernel_pred(b->m, ev) : model_is_gpu_side(b->m, ev);
 }
 
-/* Accumulates num_kernels and kernel_dur bottom-up (deepest nodes first). */
+/* A node's own contribution to its ancestors' sums. */
+static void own_share(const struct build *b, uint32_t node, uint32_t *k, int64_t *dur)
+{
+    const struct event *ev = node_ev(b, node);
+    *k = counts_as_kernel(b, ev);
+    *dur = *k ? ev->dur : 0;
+}
+
+/* Accumulates num_kernels and kernel_dur bottom-up (deepest nodes first).
+ * The sums start from each node's own share, read in row order (the depth
+ * order visits events at random, each visit a cache miss), and the share
+ * comes off again at the end, so no per-node copy of it is kept. The sums
+ * are those of adding the descendants one by one unless one saturates
+ * (2^63 ns of kernel time). */
 static int compute_kernel_sums(struct build *b, uint32_t *order)
 {
     struct callgraph *cg = b->cg;
@@ -496,30 +515,22 @@ static int compute_kernel_sums(struct build *b, uint32_t *order)
             order[start[cg->depth[i]]++] = (uint32_t)i;
     size_t total = maxd >= 0 ? start[maxd] : 0;
     free(start);
-    /* Each node's own share, read in row order: the depth order below
-     * visits events at random, and each visit would be a cache miss. */
-    int64_t *own_dur = malloc((cg->n ? cg->n : 1) * sizeof *own_dur);
-    uint8_t *own_k = malloc(cg->n ? cg->n : 1);
-    if (!own_dur || !own_k) {
-        free(own_dur);
-        free(own_k);
-        return ERR_NOMEM;
-    }
-    for (size_t i = 0; i < cg->n; i++) {
-        const struct event *ev = node_ev(b, (uint32_t)i);
-        own_k[i] = counts_as_kernel(b, ev);
-        own_dur[i] = own_k[i] ? ev->dur : 0;
-    }
+    for (size_t i = 0; i < cg->n; i++)
+        own_share(b, (uint32_t)i, &cg->num_kernels[i], &cg->kernel_dur[i]);
     for (size_t k = total; k-- > 0;) {
         uint32_t v = order[k], p = cg->parent[v];
         if (p >= CALLGRAPH_ROOT)
             continue;
-        cg->num_kernels[p] += cg->num_kernels[v] + own_k[v];
-        int64_t below = add_ns_sat(cg->kernel_dur[v], own_dur[v]);
-        cg->kernel_dur[p] = add_ns_sat(cg->kernel_dur[p], below);
+        cg->num_kernels[p] += cg->num_kernels[v];
+        cg->kernel_dur[p] = add_ns_sat(cg->kernel_dur[p], cg->kernel_dur[v]);
     }
-    free(own_dur);
-    free(own_k);
+    for (size_t i = 0; i < cg->n; i++) {
+        uint32_t k;
+        int64_t dur;
+        own_share(b, (uint32_t)i, &k, &dur);
+        cg->num_kernels[i] -= k;
+        cg->kernel_dur[i] = add_ns_sat(cg->kernel_dur[i], dur == INT64_MIN ? INT64_MAX : -dur);
+    }
     return 0;
 }
 
@@ -543,22 +554,22 @@ static void build_children(struct callgraph *cg)
     cg->child_first[0] = 0;
 }
 
-static int alloc_graph(struct callgraph *cg, size_t n)
+/* The arrays the nesting does not need, allocated once its scratch is
+ * given back: the nesting's scratch and these are the two peaks. */
+static int alloc_sums(struct callgraph *cg)
 {
-    size_t m = n ? n : 1;
-    cg->n = n;
-    cg->parent = malloc(m * sizeof *cg->parent);
+    size_t m = cg->n ? cg->n : 1;
     cg->depth = malloc(m * sizeof *cg->depth);
-    cg->num_kernels = calloc(m, sizeof *cg->num_kernels);
-    cg->kernel_dur = calloc(m, sizeof *cg->kernel_dur);
-    cg->child_first = malloc((n + 1) * sizeof *cg->child_first);
-    cg->child = malloc(m * sizeof *cg->child);
-    if (!cg->parent || !cg->depth || !cg->num_kernels || !cg->kernel_dur || !cg->child_first ||
-        !cg->child)
-        return ERR_NOMEM;
-    for (size_t i = 0; i < n; i++)
-        cg->parent[i] = CALLGRAPH_NONE;
-    return 0;
+    cg->num_kernels = malloc(m * sizeof *cg->num_kernels);
+    cg->kernel_dur = malloc(m * sizeof *cg->kernel_dur);
+    return cg->depth && cg->num_kernels && cg->kernel_dur ? 0 : ERR_NOMEM;
+}
+
+static int alloc_children(struct callgraph *cg)
+{
+    cg->child_first = malloc((cg->n + 1) * sizeof *cg->child_first);
+    cg->child = malloc((cg->n ? cg->n : 1) * sizeof *cg->child);
+    return cg->child_first && cg->child ? 0 : ERR_NOMEM;
 }
 
 static void free_build(struct build *b)
@@ -568,34 +579,53 @@ static void free_build(struct build *b)
     free(b->ep);
     free(b->stack);
     free(b->pos2node);
+    b->by_thread = b->stack = b->pos2node = NULL;
+    b->ep = NULL;
+    b->threads = NULL;
+}
+
+/* Depths, then kernel sums, then child lists, with the order scratch freed
+ * before the child lists take its place. */
+static int derive(struct build *b)
+{
+    struct callgraph *cg = b->cg;
+    uint32_t *scratch = malloc((cg->n ? cg->n : 1) * sizeof *scratch);
+    int rc = scratch ? alloc_sums(cg) : ERR_NOMEM;
+    if (rc == 0)
+        rc = compute_depths(cg, scratch);
+    if (rc == 0)
+        rc = compute_kernel_sums(b, scratch);
+    free(scratch);
+    if (rc == 0)
+        rc = alloc_children(cg);
+    if (rc == 0)
+        build_children(cg);
+    return rc;
 }
 
 int callgraph_build(const struct model *m, const struct rank_model *r, struct callgraph *cg,
                     struct err *e)
 {
     memset(cg, 0, sizeof *cg);
-    if (r->nrows >= EP_MAX_NODES || r->nrows > SIZE_MAX / (2 * sizeof(struct endpoint)))
+    if (r->nrows >= EP_MAX_NODES || r->nrows > SIZE_MAX / (2 * sizeof(endpoint)))
         return err_set(e, ERR_LIMIT, "rank %lld: too many events for the call graph",
                        (long long)r->rank);
     struct build b = {.m = m, .r = r, .cg = cg, .hta = m->sem.gpu_side_is_stream_field};
     b.id_zero = strtab_find(&m->strings, "0", 1);
-    int rc = alloc_graph(cg, r->nrows);
-    if (rc == 0)
-        rc = group_threads(&b);
+    cg->n = r->nrows;
+    cg->parent = malloc((cg->n ? cg->n : 1) * sizeof *cg->parent);
+    int rc = cg->parent ? group_threads(&b) : ERR_NOMEM;
+    for (size_t i = 0; rc == 0 && i < cg->n; i++)
+        cg->parent[i] = CALLGRAPH_NONE;
     if (rc == 0)
         rc = nest_all(&b);
     if (rc == 0) {
         attach_kernels(&b);
         rc = reparent_backward(&b);
     }
-    /* the stack buffer (n entries) is free again: depth path and order scratch */
-    if (rc == 0)
-        rc = compute_depths(cg, b.stack);
-    if (rc == 0)
-        rc = compute_kernel_sums(&b, b.stack);
-    if (rc == 0)
-        build_children(cg);
     free_build(&b);
+    if (rc == 0)
+        rc = derive(&b);
     if (rc == ERR_NOMEM)
         return err_set(e, rc, "out of memory building the call graph of rank %lld",
                        (long long)r->rank);

@@ -8,6 +8,7 @@
 #include "analysis/callgraph.h"
 #include "analysis/argsort.h"
 #include "analysis/stats.h"
+#include "util/vec.h"
 
 /* Frequent CUDA kernel sequences (spec §3.9): for each shallowest call of an
  * operator that launches at least min_pattern_len kernels, the pattern is
@@ -38,10 +39,13 @@ struct seq_ctx {
     size_t nnames, names_cap;
     struct seq_rec *recs;
     size_t nrecs, recs_cap;
-    uint32_t *scratch;       /* descendant walk, n entries */
-    uint32_t *found;         /* GPU-side descendants, n entries */
+    /* One root's subtree at a time, grown to the largest: */
+    uint32_t *scratch;       /* descendant walk */
+    size_t scratch_cap;
+    uint32_t *found;         /* GPU-side descendants */
     int64_t *ts;             /* their ts */
     size_t *perm;
+    size_t found_cap;
 };
 
 static const struct event *node_ev(const struct seq_ctx *c, uint32_t node)
@@ -86,23 +90,48 @@ static int push_rec(struct seq_ctx *c, size_t off, uint32_t root)
     return 0;
 }
 
+/* Room for n found descendants (found, ts and perm alike). */
+static int reserve_found(struct seq_ctx *c, size_t n)
+{
+    if (n <= c->found_cap)
+        return 0;
+    size_t cap = c->found_cap;
+    if (vec_reserve((void **)&c->found, &cap, sizeof *c->found, n))
+        return ERR_NOMEM;
+    cap = c->found_cap;
+    if (vec_reserve((void **)&c->ts, &cap, sizeof *c->ts, n))
+        return ERR_NOMEM;
+    cap = c->found_cap;
+    if (vec_reserve((void **)&c->perm, &cap, sizeof *c->perm, n))
+        return ERR_NOMEM;
+    c->found_cap = cap;
+    return 0;
+}
+
 /* Collects the root's GPU-side descendants into c->found (in no particular
- * order). Returns how many. */
-static size_t gpu_descendants(struct seq_ctx *c, uint32_t root)
+ * order) and counts them into *nfound. Returns 0 or ERR_NOMEM. */
+static int gpu_descendants(struct seq_ctx *c, uint32_t root, size_t *nfound)
 {
     const struct callgraph *cg = c->cg;
-    size_t top = 0, nfound = 0;
+    size_t top = 0, n = 0;
+    if (VEC_PUSH_SLOT(c->scratch, top, c->scratch_cap))
+        return ERR_NOMEM;
     c->scratch[top++] = root;
     while (top) {
         uint32_t v = c->scratch[--top];
-        for (uint32_t k = cg->child_first[v]; k < cg->child_first[v + 1]; k++) {
+        uint32_t first = cg->child_first[v], nch = cg->child_first[v + 1] - first;
+        if (vec_reserve((void **)&c->scratch, &c->scratch_cap, sizeof *c->scratch, top + nch) ||
+            reserve_found(c, n + nch))
+            return ERR_NOMEM;
+        for (uint32_t k = first; k < first + nch; k++) {
             uint32_t ch = cg->child[k];
             c->scratch[top++] = ch;
             if (model_is_gpu_side(c->m, node_ev(c, ch)))
-                c->found[nfound++] = ch;
+                c->found[n++] = ch;
         }
     }
-    return nfound;
+    *nfound = n;
+    return 0;
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -116,7 +145,9 @@ static int cmp_u32(const void *a, const void *b)
  * otherwise. */
 static int record_root(struct seq_ctx *c, uint32_t root)
 {
-    size_t nfound = gpu_descendants(c, root);
+    size_t nfound;
+    if (gpu_descendants(c, root, &nfound))
+        return ERR_NOMEM;
     /* node ids are row positions: sorting them gives filtered-table order,
      * the input order HTA's sort by ts starts from */
     qsort(c->found, nfound, sizeof *c->found, cmp_u32);
@@ -263,14 +294,9 @@ static int rank_sequences(const struct model *m, const struct rank_model *r,
     int rc = callgraph_build(m, r, cg, e);
     if (rc)
         return rc;
-    size_t n = r->nrows ? r->nrows : 1;
     struct seq_ctx c = {.m = m, .r = r, .o = o, .cg = cg};
     c.match = calloc(strtab_count(&m->strings) + 1, 1);
-    c.scratch = malloc(n * sizeof *c.scratch);
-    c.found = malloc(n * sizeof *c.found);
-    c.ts = malloc(n * sizeof *c.ts);
-    c.perm = malloc(n * sizeof *c.perm);
-    if (!c.match || !c.scratch || !c.found || !c.ts || !c.perm)
+    if (!c.match)
         rc = ERR_NOMEM;
     if (rc == 0)
         rc = collect_roots(&c);

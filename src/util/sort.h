@@ -36,43 +36,61 @@ size_t i64_set_find(const int64_t *set, size_t n, int64_t x);
 
 #define SORT_INSERTION_MAX 24
 
-#define SORT_DEFINE_STABLE(name, type, less)                                        \
-    static void name##_rec(type *v, size_t n, type *tmp)                            \
+/* SORT_DEFINE_STABLE_CTX(name, type, ctx_type, less) is the same sort with
+ * a context handed to every comparison, `bool less(ctx_type ctx, const type
+ * *a, const type *b)`, for elements that only name what they are compared
+ * by (an index into a table the context holds):
+ *
+ *   static int name(type *v, size_t n, ctx_type ctx) */
+#define SORT_DEFINE_STABLE_CTX(name, type, ctx_type, less)                          \
+    static void name##_rec(type *v, size_t n, type *tmp, ctx_type ctx)              \
     {                                                                               \
         if (n <= SORT_INSERTION_MAX) {                                              \
             for (size_t i = 1; i < n; i++) {                                        \
                 type x = v[i];                                                      \
                 size_t j = i;                                                       \
-                for (; j > 0 && less(&x, &v[j - 1]); j--)                           \
+                for (; j > 0 && less(ctx, &x, &v[j - 1]); j--)                      \
                     v[j] = v[j - 1];                                                \
                 v[j] = x;                                                           \
             }                                                                       \
             return;                                                                 \
         }                                                                           \
         size_t half = n / 2;                                                        \
-        name##_rec(v, half, tmp);                                                   \
-        name##_rec(v + half, n - half, tmp);                                        \
-        if (!less(&v[half], &v[half - 1]))                                          \
+        name##_rec(v, half, tmp, ctx);                                              \
+        name##_rec(v + half, n - half, tmp, ctx);                                   \
+        if (!less(ctx, &v[half], &v[half - 1]))                                     \
             return;                                                                 \
         memcpy(tmp, v, half * sizeof *v);                                           \
         size_t a = 0, b = half, k = 0;                                              \
         while (a < half && b < n)                                                   \
-            v[k++] = less(&v[b], &tmp[a]) ? v[b++] : tmp[a++];                      \
+            v[k++] = less(ctx, &v[b], &tmp[a]) ? v[b++] : tmp[a++];                 \
         while (a < half)                                                            \
             v[k++] = tmp[a++];                                                      \
     }                                                                               \
-    static int name(type *v, size_t n)                                              \
+    static int name(type *v, size_t n, ctx_type ctx)                                \
     {                                                                               \
         if (n <= SORT_INSERTION_MAX) {                                              \
-            name##_rec(v, n, NULL);                                                 \
+            name##_rec(v, n, NULL, ctx);                                            \
             return 0;                                                               \
         }                                                                           \
         type *tmp = malloc(n / 2 * sizeof *v);                                      \
         if (!tmp)                                                                   \
             return ERR_NOMEM;                                                       \
-        name##_rec(v, n, tmp);                                                      \
+        name##_rec(v, n, tmp, ctx);                                                 \
         free(tmp);                                                                  \
         return 0;                                                                   \
+    }
+
+#define SORT_DEFINE_STABLE(name, type, less)                                        \
+    static inline bool name##_less_ctx(const void *ctx, const type *a, const type *b) \
+    {                                                                               \
+        (void)ctx;                                                                  \
+        return less(a, b);                                                          \
+    }                                                                               \
+    SORT_DEFINE_STABLE_CTX(name##_ctx, type, const void *, name##_less_ctx)         \
+    static int name(type *v, size_t n)                                              \
+    {                                                                               \
+        return name##_ctx(v, n, NULL);                                              \
     }
 
 #endif
