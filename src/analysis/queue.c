@@ -350,9 +350,11 @@ static int queue_rank(const struct model *m, const struct analysis_opts *o,
                       struct err *e)
 {
     // The series are only read here: they live in an arena of their own,
-    // given back before the next rank (40 bytes a GPU event).
-    struct arena series;
+    // given back before the next rank (40 bytes a GPU event); a stream's
+    // summary scratch is given back before the next stream.
+    struct arena series, work;
     arena_init(&series, 1 << 20);
+    arena_init(&work, 1 << 20);
     struct queue_series *qs;
     size_t ns;
     uint64_t up = 0;
@@ -363,7 +365,8 @@ static int queue_rank(const struct model *m, const struct analysis_opts *o,
     for (size_t k = 0; k < ns && rc == 0; k++) {
         struct describe d;
         struct cell *row = NULL;
-        if (summarise(m, &qs[k], &series, &d) || !(row = table_add_row(t->summary))) {
+        arena_reset(&work);
+        if (summarise(m, &qs[k], &work, &d) || !(row = table_add_row(t->summary))) {
             rc = err_set(e, ERR_NOMEM, "queue length: out of memory");
             break;
         }
@@ -375,6 +378,7 @@ static int queue_rank(const struct model *m, const struct analysis_opts *o,
         if (keep && add_blocked_row(t->blocked, r->rank, &qs[k], o->max_queue_length, span))
             rc = err_set(e, ERR_NOMEM, "queue length: out of memory");
     }
+    arena_fini(&work);
     arena_fini(&series);
     return rc;
 }

@@ -94,6 +94,40 @@ void table_set_note(struct table *t, const char *fmt, ...)
     t->note = arena_strndup(t->arena, buf, strlen(buf));
 }
 
+static const char *copy_str(struct arena *a, const char *s)
+{
+    return s ? arena_strndup(a, s, strlen(s)) : NULL;
+}
+
+struct table *table_copy(struct arena *a, const struct table *t)
+{
+    struct table *c = table_new(a, t->name, t->title, t->cols, t->ncols);
+    if (!c || (t->note && !(c->note = copy_str(a, t->note))))
+        return NULL;
+    if (t->nrows == 0)
+        return c;
+    if (set_capacity(c, t->nrows))
+        return NULL;
+    memcpy(c->cells, t->cells, t->nrows * t->ncols * sizeof *c->cells);
+    c->nrows = t->nrows;
+    for (size_t col = 0; col < t->ncols; col++) {
+        const char *last_from = NULL, *last_to = NULL;
+        for (size_t r = 0; r < t->nrows; r++) {
+            struct cell *cell = table_cell(c, r, col);
+            if (cell->type != CELL_STR)
+                continue;
+            /* a string repeated down a column (a rank's name) is copied once */
+            if (cell->v.s != last_from) {
+                last_from = cell->v.s;
+                if (!(last_to = copy_str(a, last_from)))
+                    return NULL;
+            }
+            cell->v.s = last_to;
+        }
+    }
+    return c;
+}
+
 int table_list_add(struct table_list *l, struct table *t)
 {
     if (!t || l->count >= TABLE_LIST_MAX)

@@ -69,6 +69,11 @@ static inline struct cell *table_cell(const struct table *t, size_t row, size_t 
     return &t->cells[row * t->ncols + col];
 }
 
+/* A copy of t in a, everything it refers to included and its cells sized
+ * to its rows: an analysis's tables moved out of the arena that also holds
+ * its scratch. NULL on ENOMEM. */
+struct table *table_copy(struct arena *a, const struct table *t);
+
 /* Index of a column by name, or -1. Borrows name until return. */
 int table_col_index(const struct table *t, const char *name);
 

@@ -45,5 +45,38 @@ struct report_inputs {
 int report_write_inputs(FILE *f, const struct report_inputs *in, const struct htx_options *opts,
                         const struct table_list *lists, size_t nlists,
                         const struct format_opts *fo);
+/* The selected ranks of m as the report's inputs; free in->ranks. 0 or -1
+ * (out of memory). */
+int report_inputs_of(const struct model *m, struct report_inputs *in);
+
+/* The same report written as the tables come, so each analysis's tables
+ * can be freed once out: report_begin, report_add per table in output
+ * order, report_defer for a table that goes after all the others (it is
+ * copied), then report_end, which returns 0 or -1 when something could not
+ * be written (and then every call after the failure did nothing). The
+ * writer borrows f, in, opts and fo until report_end; report_add borrows
+ * the table until return. */
+struct report_writer {
+    FILE *f;
+    const struct report_inputs *in;
+    const struct htx_options *opts;
+    const struct format_opts *fo;
+    struct jsonw json;
+    struct arena arena;           /* notes, deferred tables, text excerpts */
+    struct report_note {
+        const char *name, *note;
+    } *notes;
+    size_t nnotes, notes_cap;
+    struct table *first_csv;      /* CSV: the first table, until a second comes */
+    struct table *deferred[TABLE_LIST_MAX];
+    size_t ndeferred;
+    size_t written;               /* CSV tables written */
+    bool failed;
+};
+void report_begin(struct report_writer *rw, FILE *f, const struct report_inputs *in,
+                  const struct htx_options *opts, const struct format_opts *fo);
+int report_add(struct report_writer *rw, const struct table *t);
+int report_defer(struct report_writer *rw, const struct table *t);
+int report_end(struct report_writer *rw);
 
 #endif

@@ -1,6 +1,8 @@
 #include "config.h"
 #include "cli/commands.h"
 
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
@@ -44,85 +46,136 @@ static int triage_kernel_tables(struct table_list *l, struct arena *scratch)
     return 0;
 }
 
-/* Runs the chosen analyses into lists[0..*nlists), at most
- * REPORT_MAX_LISTS, each in its own arena of arenas[] (the caller frees
- * them). The analyses only read the model, so they run side by side on
- * --threads threads (each has its own arena, list and error); the lists
- * keep the report's order whatever finishes first. */
-#define REPORT_MAX_LISTS (ANALYSIS_COUNT + 1)
-
+/* The chosen analyses run side by side on --threads threads (they only
+ * read the model; each has its own arena, list and error), and each one's
+ * tables are written as soon as those before them are, then freed: at most
+ * the running analyses and the finished ones waiting for an earlier one
+ * hold memory. The output keeps the report's order whatever finishes
+ * first. */
 struct analysis_job {
-    const struct model *m;
     const struct analysis_info *a;
-    const struct analysis_opts *ao;
-    bool triage;
-    struct arena *arena;
-    struct table_list *list;
+    struct arena arena;
+    struct table_list list;
     struct err err;
     int rc;
+    bool done;
 };
 
-/* A pool task: analysis i. */
-static int analysis_task(void *ctx, size_t i)
+struct analysis_run {
+    const struct model *m;
+    const struct analysis_opts *ao;
+    const struct htx_options *opts;
+    struct analysis_job *jobs;
+    size_t njobs;
+    pthread_mutex_t lock;
+    size_t next;                  /* the first job not written yet */
+    struct report_writer *rw;
+    bool write_failed;
+};
+
+/* Moves the list's tables into an arena of their own and frees the one the
+ * analysis ran in, with its scratch (a launch table's join, the memory
+ * bandwidth series), for tables that wait for an earlier analysis. */
+static int keep_tables_only(struct table_list *l, struct arena *a)
 {
-    struct analysis_job *j = &((struct analysis_job *)ctx)[i];
-    j->rc = j->a->run(j->m, j->ao, j->arena, j->list, &j->err);
-    if (j->rc == 0 && j->triage && triage_kernel_tables(j->list, j->arena) < 0)
-        j->rc = err_set(&j->err, ERR_NOMEM, "out of memory");
+    struct arena kept;
+    arena_init(&kept, 0);
+    struct table *copies[TABLE_LIST_MAX];
+    for (size_t t = 0; t < l->count; t++)
+        if (!(copies[t] = table_copy(&kept, l->tables[t]))) {
+            arena_fini(&kept);
+            return ERR_NOMEM;
+        }
+    memcpy(l->tables, copies, l->count * sizeof copies[0]);
+    arena_fini(a);
+    *a = kept;
     return 0;
 }
 
+/* Text reports open with the straggler ranking: in a multi-rank job the
+ * first question is which rank holds the others back. Its longer
+ * per-iteration table goes to the end. */
+static bool leads_the_text(const struct htx_options *opts, const struct analysis_info *a)
+{
+    return opts->format == HTX_FORMAT_TEXT && a->id == ANALYSIS_STRAGGLERS;
+}
+
+static void write_job(struct analysis_run *run, struct analysis_job *j)
+{
+    bool lead = leads_the_text(run->opts, j->a);
+    for (size_t t = 0; t < j->list.count && !run->write_failed; t++)
+        if ((lead && t > 0 ? report_defer(run->rw, j->list.tables[t])
+                           : report_add(run->rw, j->list.tables[t])) < 0)
+            run->write_failed = true;
+}
+
+/* Under the lock: writes and frees every finished job from run->next on. */
+static void drain(struct analysis_run *run)
+{
+    while (run->next < run->njobs && run->jobs[run->next].done) {
+        struct analysis_job *j = &run->jobs[run->next++];
+        if (j->rc == 0)
+            write_job(run, j);
+        arena_fini(&j->arena);
+        j->list.count = 0;
+    }
+}
+
+/* A pool task: analysis i. An analysis that fails stops the handing out of
+ * the rest: the report will not be written. */
+static int analysis_task(void *ctx, size_t i)
+{
+    struct analysis_run *run = ctx;
+    struct analysis_job *j = &run->jobs[i];
+    j->rc = j->a->run(run->m, run->ao, &j->arena, &j->list, &j->err);
+    if (j->rc == 0 && run->opts->semantics == SEMANTICS_HTX &&
+        triage_kernel_tables(&j->list, &j->arena) < 0)
+        j->rc = err_set(&j->err, ERR_NOMEM, "out of memory");
+    pthread_mutex_lock(&run->lock);
+    bool waits = run->next != i;
+    pthread_mutex_unlock(&run->lock);
+    if (j->rc == 0 && waits && keep_tables_only(&j->list, &j->arena) < 0)
+        j->rc = err_set(&j->err, ERR_NOMEM, "out of memory");
+    pthread_mutex_lock(&run->lock);
+    j->done = true;
+    drain(run);
+    pthread_mutex_unlock(&run->lock);
+    return j->rc < 0;
+}
+
+/* Runs the analyses --analysis names into rw. Returns 0, or an error in e
+ * (the first failing analysis in report order, or a write error). */
 static int run_analyses(const struct model *m, const struct htx_options *opts,
-                        struct arena *arenas, struct table_list *lists, size_t *nlists,
-                        struct err *e)
+                        struct report_writer *rw, struct err *e)
 {
     struct analysis_opts ao;
     htx_options_analysis(opts, &ao);
     size_t count;
     const struct analysis_info *all = analysis_list(&count);
-    *nlists = 0;
-    /* Text reports open with the straggler ranking: in a multi-rank job the
-     * first question is which rank holds the others back. Its longer
-     * per-iteration table goes to the end. */
-    struct table_list deferred = {0};
-    size_t order[ANALYSIS_COUNT], n = 0;
-    if (opts->format == HTX_FORMAT_TEXT)
-        order[n++] = ANALYSIS_STRAGGLERS;
-    for (size_t i = 0; i < count; i++)
-        if (opts->format != HTX_FORMAT_TEXT || all[i].id != ANALYSIS_STRAGGLERS)
-            order[n++] = i;
     struct analysis_job jobs[ANALYSIS_COUNT];
     size_t njobs = 0;
-    for (size_t k = 0; k < n; k++) {
-        size_t i = order[k];
-        if (!opts->analyses[all[i].id])
-            continue;
-        struct table_list *l = &lists[njobs];
-        memset(l, 0, sizeof *l);
-        jobs[njobs] = (struct analysis_job){m, &all[i], &ao, opts->semantics == SEMANTICS_HTX,
-                                            &arenas[njobs], l, {0, ""}, 0};
-        njobs++;
-    }
-    pool_run(njobs, opts->threads, analysis_task, jobs);
-    for (size_t k = 0; k < njobs; k++)
-        if (jobs[k].rc < 0) {
+    for (size_t lead = 2; lead-- > 0;)   /* the text's leading analysis, then the rest */
+        for (size_t i = 0; i < count; i++)
+            if (opts->analyses[all[i].id] && leads_the_text(opts, &all[i]) == (lead == 1)) {
+                jobs[njobs] = (struct analysis_job){.a = &all[i], .err = {0, ""}};
+                arena_init(&jobs[njobs].arena, 1 << 20);
+                njobs++;
+            }
+    struct analysis_run run = {m, &ao, opts, jobs, njobs, PTHREAD_MUTEX_INITIALIZER, 0, rw,
+                               false};
+    pool_run(njobs, opts->threads, analysis_task, &run);
+    int rc = 0;
+    for (size_t k = 0; k < njobs; k++) {
+        if (rc == 0 && jobs[k].rc < 0) {
             *e = jobs[k].err;
             err_prefix(e, "report: %s", jobs[k].a->name);
-            return jobs[k].rc;
+            rc = jobs[k].rc;
         }
-    *nlists = njobs;
-    if (njobs && opts->format == HTX_FORMAT_TEXT && jobs[0].a->id == ANALYSIS_STRAGGLERS) {
-        struct table_list *l = &lists[0];
-        while (l->count > 1)
-            deferred.tables[deferred.count++] = l->tables[--l->count];
+        arena_fini(&jobs[k].arena);
     }
-    if (deferred.count) {
-        struct table_list *l = &lists[(*nlists)++];
-        memset(l, 0, sizeof *l);
-        while (deferred.count)  /* back in their own order */
-            l->tables[l->count++] = deferred.tables[--deferred.count];
-    }
-    return 0;
+    if (rc == 0 && (run.write_failed || run.next < njobs))
+        rc = err_set(e, ERR_NOMEM, "report: cannot build the output");
+    return rc;
 }
 
 /* The kernel types and the overlap are the tables a job whose collectives go
@@ -148,29 +201,27 @@ int cli_report_main(const struct htx_options *opts)
     struct model *m = app_open(opts, &e);
     if (!m)
         return app_fail(&e);
-    struct arena arenas[REPORT_MAX_LISTS];
-    for (size_t i = 0; i < REPORT_MAX_LISTS; i++)
-        arena_init(&arenas[i], 1 << 20);
-    struct table_list lists[REPORT_MAX_LISTS];
-    size_t nlists = 0;
     struct app_out out = {0};
+    struct report_inputs in = {0};
     int rc = warn_comm_missing(m, opts, &e);
-    if (!rc)
-        rc = run_analyses(m, opts, arenas, lists, &nlists, &e);
+    if (!rc && report_inputs_of(m, &in) < 0)
+        rc = err_set(&e, ERR_NOMEM, "report: out of memory");
     if (!rc)
         rc = app_out_open(&out, &e);
     if (!rc) {
         struct format_opts fo;
         output_opts(opts, &fo);
-        if (report_write(out.f, m, opts, lists, nlists, &fo) < 0) {
-            app_out_discard(&out);
+        struct report_writer rw;
+        report_begin(&rw, out.f, &in, opts, &fo);
+        rc = run_analyses(m, opts, &rw, &e);
+        if (report_end(&rw) < 0 && !rc)
             rc = err_set(&e, ERR_NOMEM, "report: cannot build the output");
-        } else {
+        if (rc)
+            app_out_discard(&out);
+        else
             rc = app_out_commit(&out, stdout, &e);
-        }
     }
-    for (size_t i = 0; i < REPORT_MAX_LISTS; i++)
-        arena_fini(&arenas[i]);
+    free((void *)in.ranks);
     model_free(m);
     return rc ? app_fail(&e) : 0;
 }

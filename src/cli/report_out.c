@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/argsort.h"
+#include "util/vec.h"
 
 /* Writing a report: the analyses' tables in text, CSV or JSON (DESIGN.md
  * "Report formats"). */
@@ -35,75 +36,9 @@ static void json_failed(struct jsonw *w, const struct report_inputs *in)
     jsonw_end_array(w);
 }
 
-static void json_notes(struct jsonw *w, const struct table_list *lists, size_t nlists)
-{
-    jsonw_key(w, "notes");
-    jsonw_begin_object(w);
-    for (size_t l = 0; l < nlists; l++)
-        for (size_t t = 0; t < lists[l].count; t++) {
-            const struct table *tab = lists[l].tables[t];
-            if (tab->note && tab->note[0]) {
-                jsonw_key(w, tab->name);
-                jsonw_string(w, tab->note);
-            }
-        }
-    jsonw_end_object(w);
-}
-
 static const char *semantics_name(const struct htx_options *opts)
 {
     return opts->semantics == SEMANTICS_HTA ? "hta" : "htx";
-}
-
-static void report_json(FILE *f, const struct report_inputs *in, const struct htx_options *opts,
-                        const struct table_list *lists, size_t nlists)
-{
-    struct jsonw w;
-    jsonw_init(&w, f, 2);
-    jsonw_begin_object(&w);
-    jsonw_key(&w, "htx_version");
-    jsonw_string(&w, PACKAGE_VERSION);
-    jsonw_key(&w, "semantics");
-    jsonw_string(&w, semantics_name(opts));
-    json_inputs(&w, in);
-    json_failed(&w, in);
-    for (size_t l = 0; l < nlists; l++)
-        for (size_t t = 0; t < lists[l].count; t++) {
-            jsonw_key(&w, lists[l].tables[t]->name);
-            format_table_json_rows(&w, lists[l].tables[t]);
-        }
-    json_notes(&w, lists, nlists);
-    jsonw_end_object(&w);
-    jsonw_finish(&w);
-}
-
-static size_t count_tables(const struct table_list *lists, size_t nlists)
-{
-    size_t n = 0;
-    for (size_t l = 0; l < nlists; l++)
-        n += lists[l].count;
-    return n;
-}
-
-static int report_csv(FILE *f, const struct table_list *lists, size_t nlists,
-                      const struct format_opts *fo)
-{
-    bool several = count_tables(lists, nlists) > 1, first = true;
-    for (size_t l = 0; l < nlists; l++)
-        for (size_t t = 0; t < lists[l].count; t++) {
-            const struct table *tab = lists[l].tables[t];
-            if (!first)
-                fputs("\r\n", f);
-            first = false;
-            if (several) {
-                fputs("# ", f);
-                format_csv_field(f, tab->name);
-                fputs("\r\n", f);
-            }
-            if (format_table_csv(f, tab, fo) < 0)
-                return -1;
-        }
-    return 0;
 }
 
 /* Text is for people: the per-launch tables (one row per kernel launch,
@@ -161,58 +96,175 @@ static const struct table *text_rows(const struct table *t, struct arena *a)
     return ok ? out : NULL;
 }
 
-static int report_text(FILE *f, const struct report_inputs *in, const struct htx_options *opts,
-                       const struct table_list *lists, size_t nlists,
-                       const struct format_opts *fo)
+/* ---- the writer: tables go out as they come ---- */
+
+static void json_begin(struct report_writer *rw)
 {
-    size_t nsel = in->n;
-    fprintf(f, "htx %s report: %zu rank%s, %s semantics\n", PACKAGE_VERSION, nsel,
-            nsel == 1 ? "" : "s", semantics_name(opts));
-    struct arena a;
-    arena_init(&a, 1 << 16);
+    jsonw_init(&rw->json, rw->f, 2);
+    jsonw_begin_object(&rw->json);
+    jsonw_key(&rw->json, "htx_version");
+    jsonw_string(&rw->json, PACKAGE_VERSION);
+    jsonw_key(&rw->json, "semantics");
+    jsonw_string(&rw->json, semantics_name(rw->opts));
+    json_inputs(&rw->json, rw->in);
+    json_failed(&rw->json, rw->in);
+}
+
+void report_begin(struct report_writer *rw, FILE *f, const struct report_inputs *in,
+                  const struct htx_options *opts, const struct format_opts *fo)
+{
+    memset(rw, 0, sizeof *rw);
+    rw->f = f;
+    rw->in = in;
+    rw->opts = opts;
+    rw->fo = fo;
+    arena_init(&rw->arena, 0);
+    if (opts->format == HTX_FORMAT_JSON) {
+        json_begin(rw);
+    } else if (opts->format != HTX_FORMAT_CSV) {
+        fprintf(f, "htx %s report: %zu rank%s, %s semantics\n", PACKAGE_VERSION, in->n,
+                in->n == 1 ? "" : "s", semantics_name(opts));
+    }
+}
+
+/* The notes go last in JSON: each table's is kept (name and text copied)
+ * until then. */
+static int keep_note(struct report_writer *rw, const struct table *t)
+{
+    if (!t->note || !t->note[0])
+        return 0;
+    if (VEC_PUSH_SLOT(rw->notes, rw->nnotes, rw->notes_cap))
+        return -1;
+    const char *name = arena_strndup(&rw->arena, t->name, strlen(t->name));
+    const char *note = arena_strndup(&rw->arena, t->note, strlen(t->note));
+    if (!name || !note)
+        return -1;
+    rw->notes[rw->nnotes].name = name;
+    rw->notes[rw->nnotes++].note = note;
+    return 0;
+}
+
+static int write_csv(struct report_writer *rw, const struct table *t, bool several)
+{
+    if (rw->written)
+        fputs("\r\n", rw->f);
+    rw->written++;
+    if (several) {
+        fputs("# ", rw->f);
+        format_csv_field(rw->f, t->name);
+        fputs("\r\n", rw->f);
+    }
+    return format_table_csv(rw->f, t, rw->fo);
+}
+
+static int write_text(struct report_writer *rw, const struct table *t)
+{
+    fputc('\n', rw->f);
+    const struct table *shown = text_rows(t, &rw->arena);
+    return shown && format_table_text(rw->f, shown, rw->fo) == 0 ? 0 : -1;
+}
+
+int report_add(struct report_writer *rw, const struct table *t)
+{
+    if (rw->failed)
+        return -1;
     int rc = 0;
-    for (size_t l = 0; l < nlists && rc == 0; l++)
-        for (size_t t = 0; t < lists[l].count && rc == 0; t++) {
-            fputc('\n', f);
-            const struct table *shown = text_rows(lists[l].tables[t], &a);
-            if (!shown || format_table_text(f, shown, fo) < 0)
-                rc = -1;
+    switch (rw->opts->format) {
+    case HTX_FORMAT_JSON:
+        jsonw_key(&rw->json, t->name);
+        format_table_json_rows(&rw->json, t);
+        rc = keep_note(rw, t);
+        break;
+    case HTX_FORMAT_CSV:
+        /* a lone table has no "# name" line: the first waits for a second */
+        if (!rw->written && !rw->first_csv) {
+            rw->first_csv = table_copy(&rw->arena, t);
+            rc = rw->first_csv ? 0 : -1;
+        } else {
+            if (rw->first_csv) {
+                rc = write_csv(rw, rw->first_csv, true);
+                rw->first_csv = NULL;
+            }
+            if (rc == 0)
+                rc = write_csv(rw, t, true);
         }
-    arena_fini(&a);
-    return rc;
+        break;
+    default:
+        rc = write_text(rw, t);
+    }
+    if (rc < 0 || ferror(rw->f))
+        rw->failed = true;
+    return rw->failed ? -1 : 0;
+}
+
+int report_defer(struct report_writer *rw, const struct table *t)
+{
+    if (rw->failed || rw->ndeferred == TABLE_LIST_MAX)
+        return -1;
+    struct table *c = table_copy(&rw->arena, t);
+    if (!c) {
+        rw->failed = true;
+        return -1;
+    }
+    rw->deferred[rw->ndeferred++] = c;
+    return 0;
+}
+
+int report_end(struct report_writer *rw)
+{
+    for (size_t i = 0; i < rw->ndeferred; i++)
+        report_add(rw, rw->deferred[i]);
+    if (!rw->failed && rw->first_csv && write_csv(rw, rw->first_csv, false) < 0)
+        rw->failed = true;
+    if (rw->opts->format == HTX_FORMAT_JSON) {
+        jsonw_key(&rw->json, "notes");
+        jsonw_begin_object(&rw->json);
+        for (size_t i = 0; i < rw->nnotes; i++) {
+            jsonw_key(&rw->json, rw->notes[i].name);
+            jsonw_string(&rw->json, rw->notes[i].note);
+        }
+        jsonw_end_object(&rw->json);
+        jsonw_end_object(&rw->json);
+        jsonw_finish(&rw->json);
+    }
+    bool ok = !rw->failed && !ferror(rw->f);
+    free(rw->notes);
+    arena_fini(&rw->arena);
+    return ok ? 0 : -1;
 }
 
 int report_write_inputs(FILE *f, const struct report_inputs *in, const struct htx_options *opts,
                         const struct table_list *lists, size_t nlists,
                         const struct format_opts *fo)
 {
-    switch (opts->format) {
-    case HTX_FORMAT_JSON:
-        report_json(f, in, opts, lists, nlists);
-        break;
-    case HTX_FORMAT_CSV:
-        if (report_csv(f, lists, nlists, fo) < 0)
-            return -1;
-        break;
-    default:
-        if (report_text(f, in, opts, lists, nlists, fo) < 0)
-            return -1;
-    }
-    return ferror(f) ? -1 : 0;
+    struct report_writer rw;
+    report_begin(&rw, f, in, opts, fo);
+    for (size_t l = 0; l < nlists; l++)
+        for (size_t t = 0; t < lists[l].count; t++)
+            report_add(&rw, lists[l].tables[t]);
+    return report_end(&rw);
+}
+
+int report_inputs_of(const struct model *m, struct report_inputs *in)
+{
+    struct report_input *ranks = calloc(m->nranks ? m->nranks : 1, sizeof *ranks);
+    if (!ranks)
+        return -1;
+    *in = (struct report_inputs){ranks, 0, m->failed, m->nfailed};
+    for (size_t i = 0; i < m->nranks; i++)
+        if (m->ranks[i].selected)
+            ranks[in->n++] = (struct report_input){m->ranks[i].path, m->ranks[i].rank,
+                                                   m->ranks[i].complete_events};
+    return 0;
 }
 
 int report_write(FILE *f, const struct model *m, const struct htx_options *opts,
                  const struct table_list *lists, size_t nlists, const struct format_opts *fo)
 {
-    struct report_input *ranks = calloc(m->nranks ? m->nranks : 1, sizeof *ranks);
-    if (!ranks)
+    struct report_inputs in;
+    if (report_inputs_of(m, &in) < 0)
         return -1;
-    struct report_inputs in = {ranks, 0, m->failed, m->nfailed};
-    for (size_t i = 0; i < m->nranks; i++)
-        if (m->ranks[i].selected)
-            ranks[in.n++] = (struct report_input){m->ranks[i].path, m->ranks[i].rank,
-                                                  m->ranks[i].complete_events};
     int rc = report_write_inputs(f, &in, opts, lists, nlists, fo);
-    free(ranks);
+    free((void *)in.ranks);
     return rc;
 }

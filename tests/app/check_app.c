@@ -631,6 +631,72 @@ START_TEST(report_should_write_tables_notes_and_inputs)
 }
 END_TEST
 
+/* The report as the tables come: a table given to report_add can be freed
+ * at once, a lone CSV table has no "# name" line, a deferred table goes
+ * after every other and the JSON notes come last whatever came in between. */
+START_TEST(report_writer_should_stream_tables_in_order)
+{
+    struct model *m = two_rank_model();
+    struct report_inputs in;
+    ck_assert_int_eq(report_inputs_of(m, &in), 0);
+    struct htx_options o;
+    htx_options_init(&o);
+    struct format_opts fo;
+    format_opts_default(&fo);
+    struct capture c;
+    struct report_writer rw;
+    static const struct table_col cols[] = {{"rank", NULL, COL_KEY}};
+    for (int lone = 1; lone >= 0; lone--) {
+        o.format = HTX_FORMAT_CSV;
+        capture_open(&c);
+        report_begin(&rw, c.f, &in, &o, &fo);
+        for (int k = 0; k < 2 - lone; k++) {
+            struct arena a;   /* freed before the writer has written it */
+            arena_init(&a, 0);
+            struct table *t = table_new(&a, k ? "second" : "first", NULL, cols, 1);
+            table_add_row(t)[0] = cell_int(k);
+            ck_assert_int_eq(report_add(&rw, t), 0);
+            arena_fini(&a);
+        }
+        ck_assert_int_eq(report_end(&rw), 0);
+        ck_assert_str_eq(capture_close(&c), lone ? "rank\r\n0\r\n"
+                         : "# first\r\nrank\r\n0\r\n\r\n# second\r\nrank\r\n1\r\n");
+        free(c.buf);
+    }
+    struct arena a;
+    arena_init(&a, 0);
+    struct table *later = table_new(&a, "later", "Later", cols, 1);
+    struct table *now = table_new(&a, "now", "Now", cols, 1);
+    table_set_note(later, "deferred");
+    table_set_note(now, "first");
+    for (int json = 0; json < 2; json++) {
+        o.format = json ? HTX_FORMAT_JSON : HTX_FORMAT_TEXT;
+        capture_open(&c);
+        report_begin(&rw, c.f, &in, &o, &fo);
+        ck_assert_int_eq(report_defer(&rw, later), 0);
+        ck_assert_int_eq(report_add(&rw, now), 0);
+        ck_assert_int_eq(report_end(&rw), 0);
+        const char *text = capture_close(&c);
+        const char *a_now = strstr(text, json ? "\"now\"" : "Now");
+        const char *a_later = strstr(text, json ? "\"later\"" : "Later");
+        ck_assert_ptr_nonnull(a_now);
+        ck_assert_ptr_nonnull(a_later);
+        ck_assert((a_now) < (a_later));
+        if (json) {
+            const char *notes = strstr(text, "\"notes\"");
+            ck_assert_ptr_nonnull(notes);
+            ck_assert((a_later) < (notes));
+            ck_assert_ptr_nonnull(strstr(notes, "\"now\": \"first\""));
+            ck_assert_ptr_nonnull(strstr(notes, "\"later\": \"deferred\""));
+        }
+        free(c.buf);
+    }
+    arena_fini(&a);
+    free((void *)in.ranks);
+    model_free(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("app");
@@ -658,6 +724,7 @@ int main(void)
     tcase_add_test(cmd, info_should_write_design_schema_json);
     tcase_add_test(cmd, info_should_escape_text_and_compress_ranges);
     tcase_add_test(cmd, report_should_write_tables_notes_and_inputs);
+    tcase_add_test(cmd, report_writer_should_stream_tables_in_order);
     suite_add_tcase(s, cmd);
     SRunner *sr = srunner_create(s);
     srunner_add_suite(sr, cli_format_suite());

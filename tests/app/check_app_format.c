@@ -42,6 +42,38 @@ struct table *sample_table(struct arena *a)
     return t;
 }
 
+START_TEST(table_copy_should_own_everything_and_fit_its_rows)
+{
+    struct arena a, b;
+    arena_init(&a, 4096);
+    arena_init(&b, 0);
+    struct table *t = sample_table(&a);
+    table_set_note(t, "a note");
+    for (int i = 0; i < 20; i++)   /* capacity beyond the rows */
+        table_add_row(t)[0] = cell_str(t, "same");
+    t->nrows = 22;
+    struct table *c = table_copy(&b, t);
+    ck_assert_ptr_nonnull(c);
+    ck_assert_uint_eq(c->nrows, 22);
+    ck_assert_uint_eq(c->cap, 22);
+    ck_assert_uint_eq(c->ncols, 4);
+    ck_assert_ptr_eq(c->arena, &b);
+    ck_assert_str_eq(c->name, "sample");
+    ck_assert_str_eq(c->note, "a note");
+    ck_assert_str_eq(c->cols[1].unit, "us");
+    ck_assert_str_eq(table_cell(c, 1, 0)->v.s, "a,b \"q\"\r\nx");
+    ck_assert(isnan(table_cell(c, 1, 1)->v.d));
+    ck_assert_int_eq(table_cell(c, 0, 3)->v.i, 3);
+    ck_assert_int_eq(table_cell(c, 1, 3)->type, CELL_NULL);
+    const char *s0 = table_cell(c, 0, 0)->v.s;
+    arena_fini(&a);   /* the copy keeps nothing of the original */
+    ck_assert_str_eq(s0, "plain");
+    ck_assert_str_eq(table_cell(c, 21, 0)->v.s, "same");
+    ck_assert_str_eq(c->title, "Sample table");
+    arena_fini(&b);
+}
+END_TEST
+
 START_TEST(csv_should_quote_per_rfc4180)
 {
     struct arena a;
@@ -349,6 +381,7 @@ Suite *cli_format_suite(void)
     Suite *s = suite_create("cli format");
     TCase *fmt = tcase_create("format");
     tcase_add_test(fmt, csv_should_quote_per_rfc4180);
+    tcase_add_test(fmt, table_copy_should_own_everything_and_fit_its_rows);
     tcase_add_test(fmt, csv_should_escape_controls_always);
     tcase_add_test(fmt, encoded_nul_should_be_escaped_by_every_writer);
     tcase_add_test(fmt, json_should_escape_controls_and_invalid_utf8);
