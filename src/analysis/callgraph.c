@@ -476,100 +476,35 @@ static int compute_depths(struct callgraph *cg, uint32_t *path)
     return 0;
 }
 
-static bool counts_as_kernel(const struct build *b, const struct event *ev)
+bool callgraph_counts_as_kernel(const struct model *m, const struct event *ev)
 {
-    return b->hta ? model_is_gpu_kernel_pred(b->m, ev) : model_is_gpu_side(b->m, ev);
+    return m->sem.gpu_side_is_stream_field ? model_is_gpu_kernel_pred(m, ev)
+                                           : model_is_gpu_side(m, ev);
 }
 
-/* A node's own contribution to its ancestors' sums. */
-static void own_share(const struct build *b, uint32_t node, uint32_t *k, int64_t *dur)
+int callgraph_tops(const struct callgraph *cg, int32_t d, uint32_t *top)
 {
-    const struct event *ev = node_ev(b, node);
-    *k = counts_as_kernel(b, ev);
-    *dur = *k ? ev->dur : 0;
-}
-
-/* Accumulates num_kernels and kernel_dur bottom-up (deepest nodes first).
- * The sums start from each node's own share, read in row order (the depth
- * order visits events at random, each visit a cache miss), and the share
- * comes off again at the end, so no per-node copy of it is kept. The sums
- * are those of adding the descendants one by one unless one saturates
- * (2^63 ns of kernel time). */
-static int compute_kernel_sums(struct build *b, uint32_t *order)
-{
-    struct callgraph *cg = b->cg;
-    int32_t maxd = -1;
+    const uint32_t unknown = CALLGRAPH_ROOT;   /* never a node */
     for (size_t i = 0; i < cg->n; i++)
-        if (cg->depth[i] > maxd)
-            maxd = cg->depth[i];
-    size_t *start = calloc((size_t)maxd + 2, sizeof *start);
-    if (!start)
-        return ERR_NOMEM;
-    for (size_t i = 0; i < cg->n; i++)
-        if (cg->depth[i] >= 0)
-            start[cg->depth[i] + 1]++;
-    for (int32_t d = 0; d <= maxd; d++)
-        start[d + 1] += start[d];
-    for (size_t i = 0; i < cg->n; i++)
-        if (cg->depth[i] >= 0)
-            order[start[cg->depth[i]]++] = (uint32_t)i;
-    size_t total = maxd >= 0 ? start[maxd] : 0;
-    free(start);
-    for (size_t i = 0; i < cg->n; i++)
-        own_share(b, (uint32_t)i, &cg->num_kernels[i], &cg->kernel_dur[i]);
-    for (size_t k = total; k-- > 0;) {
-        uint32_t v = order[k], p = cg->parent[v];
-        if (p >= CALLGRAPH_ROOT)
-            continue;
-        cg->num_kernels[p] += cg->num_kernels[v];
-        cg->kernel_dur[p] = add_ns_sat(cg->kernel_dur[p], cg->kernel_dur[v]);
-    }
+        top[i] = cg->depth[i] == CALLGRAPH_NO_DEPTH || cg->depth[i] < d ? CALLGRAPH_NONE
+               : cg->depth[i] == d ? (uint32_t)i : unknown;
+    /* Walk up to the first node whose top is known, then walk the same path
+     * again writing it: every node is written once, so O(n) whatever the
+     * depth, and no path is kept. */
     for (size_t i = 0; i < cg->n; i++) {
-        uint32_t k;
-        int64_t dur;
-        own_share(b, (uint32_t)i, &k, &dur);
-        cg->num_kernels[i] -= k;
-        cg->kernel_dur[i] = add_ns_sat(cg->kernel_dur[i], dur == INT64_MIN ? INT64_MAX : -dur);
+        if (top[i] != unknown)
+            continue;
+        uint32_t v = (uint32_t)i, steps = 0;
+        while (top[v] == unknown) {
+            if (cg->parent[v] >= CALLGRAPH_ROOT || ++steps > cg->n)
+                return ERR_INTERNAL;   /* a node below d has an ancestor at d */
+            v = cg->parent[v];
+        }
+        uint32_t found = top[v];
+        for (v = (uint32_t)i; top[v] == unknown; v = cg->parent[v])
+            top[v] = found;
     }
     return 0;
-}
-
-static void build_children(struct callgraph *cg)
-{
-    for (size_t i = 0; i <= cg->n; i++)
-        cg->child_first[i] = 0;
-    for (size_t i = 0; i < cg->n; i++)
-        if (cg->parent[i] < CALLGRAPH_ROOT)
-            cg->child_first[cg->parent[i] + 1]++;
-    for (size_t i = 0; i < cg->n; i++)
-        cg->child_first[i + 1] += cg->child_first[i];
-    /* fill using child_first as a cursor shifted by one, then restore */
-    for (size_t i = 0; i < cg->n; i++) {
-        uint32_t p = cg->parent[i];
-        if (p < CALLGRAPH_ROOT)
-            cg->child[cg->child_first[p]++] = (uint32_t)i;
-    }
-    for (size_t i = cg->n; i > 0; i--)
-        cg->child_first[i] = cg->child_first[i - 1];
-    cg->child_first[0] = 0;
-}
-
-/* The arrays the nesting does not need, allocated once its scratch is
- * given back: the nesting's scratch and these are the two peaks. */
-static int alloc_sums(struct callgraph *cg)
-{
-    size_t m = cg->n ? cg->n : 1;
-    cg->depth = malloc(m * sizeof *cg->depth);
-    cg->num_kernels = malloc(m * sizeof *cg->num_kernels);
-    cg->kernel_dur = malloc(m * sizeof *cg->kernel_dur);
-    return cg->depth && cg->num_kernels && cg->kernel_dur ? 0 : ERR_NOMEM;
-}
-
-static int alloc_children(struct callgraph *cg)
-{
-    cg->child_first = malloc((cg->n + 1) * sizeof *cg->child_first);
-    cg->child = malloc((cg->n ? cg->n : 1) * sizeof *cg->child);
-    return cg->child_first && cg->child ? 0 : ERR_NOMEM;
 }
 
 static void free_build(struct build *b)
@@ -584,22 +519,14 @@ static void free_build(struct build *b)
     b->threads = NULL;
 }
 
-/* Depths, then kernel sums, then child lists, with the order scratch freed
- * before the child lists take its place. */
-static int derive(struct build *b)
+/* The depths, once the nesting's scratch is given back. */
+static int derive(struct callgraph *cg)
 {
-    struct callgraph *cg = b->cg;
-    uint32_t *scratch = malloc((cg->n ? cg->n : 1) * sizeof *scratch);
-    int rc = scratch ? alloc_sums(cg) : ERR_NOMEM;
-    if (rc == 0)
-        rc = compute_depths(cg, scratch);
-    if (rc == 0)
-        rc = compute_kernel_sums(b, scratch);
-    free(scratch);
-    if (rc == 0)
-        rc = alloc_children(cg);
-    if (rc == 0)
-        build_children(cg);
+    size_t m = cg->n ? cg->n : 1;
+    uint32_t *path = malloc(m * sizeof *path);
+    cg->depth = malloc(m * sizeof *cg->depth);
+    int rc = path && cg->depth ? compute_depths(cg, path) : ERR_NOMEM;
+    free(path);
     return rc;
 }
 
@@ -625,7 +552,7 @@ int callgraph_build(const struct model *m, const struct rank_model *r, struct ca
     }
     free_build(&b);
     if (rc == 0)
-        rc = derive(&b);
+        rc = derive(cg);
     if (rc == ERR_NOMEM)
         return err_set(e, rc, "out of memory building the call graph of rank %lld",
                        (long long)r->rank);
@@ -638,9 +565,5 @@ void callgraph_fini(struct callgraph *cg)
 {
     free(cg->parent);
     free(cg->depth);
-    free(cg->num_kernels);
-    free(cg->kernel_dur);
-    free(cg->child_first);
-    free(cg->child);
     memset(cg, 0, sizeof *cg);
 }

@@ -1,6 +1,7 @@
 #ifndef HTX_ANALYSIS_CALLGRAPH_H
 #define HTX_ANALYSIS_CALLGRAPH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -10,7 +11,7 @@
 /* HTA's call graph of one rank (spec §3.9): CPU events nested per thread by
  * sorting their endpoints, GPU kernels hung under their launchers, the
  * backward thread re-parented under the main thread's annotations, depths,
- * and per node the number and total duration of GPU-kernel descendants.
+ * and, for the nodes at one depth, their subtrees (callgraph_tops).
  *
  * Nodes are the rank's current rows: node i is rank->rows[i]. A node that is
  * not part of the graph (GPU streams, Triton ops with stream 0, unlinked
@@ -30,10 +31,6 @@ struct callgraph {
     size_t n;                 /* nodes = rank->nrows */
     uint32_t *parent;         /* node, CALLGRAPH_ROOT or CALLGRAPH_NONE */
     int32_t *depth;           /* 0 = top level of a thread */
-    uint32_t *num_kernels;    /* GPU-kernel descendants */
-    int64_t *kernel_dur;      /* their summed dur, ns */
-    uint32_t *child_first;    /* n + 1 entries: node i's children are */
-    uint32_t *child;          /*   child[child_first[i] .. child_first[i+1]) */
     /* Thread time points where a zero-length and a negative-length event
      * (§1.5) meet: HTA's endpoint comparator raises ValueError("Unexpected
      * case") there. htx orders such ends as it orders any non-zero event's. */
@@ -51,6 +48,16 @@ struct callgraph {
  * ERR_NOMEM, or ERR_LIMIT when the rank has more rows than node ids. */
 int callgraph_build(const struct model *m, const struct rank_model *r, struct callgraph *cg,
                     struct err *e);
+
+/* Fills top[0..cg->n) with each node's ancestor at depth d (the node itself
+ * at depth d), or CALLGRAPH_NONE for nodes above d or outside the graph: the
+ * subtrees of the nodes at depth d, which never overlap. Returns 0 or
+ * ERR_INTERNAL (a broken graph). */
+int callgraph_tops(const struct callgraph *cg, int32_t d, uint32_t *top);
+
+/* Whether ev counts among a node's GPU-kernel descendants: HTA's GPU-kernel
+ * predicate (§1.8) under its semantics, any GPU-side event under htx's. */
+bool callgraph_counts_as_kernel(const struct model *m, const struct event *ev);
 
 /* Frees the arrays callgraph_build allocated and zeroes cg. */
 void callgraph_fini(struct callgraph *cg);

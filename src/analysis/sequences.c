@@ -21,6 +21,7 @@ struct seq_rec {
     const uint32_t *names;   /* root name, then kernel names */
     size_t off, len;         /* into the names buffer (names set after building) */
     uint32_t root;           /* call-graph node */
+    int64_t gpu_ns;          /* its GPU-kernel descendants' summed dur */
 };
 
 struct pattern_row {
@@ -39,13 +40,18 @@ struct seq_ctx {
     size_t nnames, names_cap;
     struct seq_rec *recs;
     size_t nrecs, recs_cap;
-    /* One root's subtree at a time, grown to the largest: */
-    uint32_t *scratch;       /* descendant walk */
-    size_t scratch_cap;
-    uint32_t *found;         /* GPU-side descendants */
-    int64_t *ts;             /* their ts */
+    /* The candidate roots (the shallowest calls of the operator), by node;
+     * per root, by its slot in roots: */
+    uint32_t *roots;
+    size_t nroots;
+    uint32_t *num_kernels;   /* GPU-kernel descendants */
+    int64_t *kernel_ns;      /* their summed dur */
+    size_t *first;           /* nroots + 1: root k's GPU-side descendants are */
+    uint32_t *found;         /*   found[first[k] .. first[k + 1]), by node */
+    /* One root's descendants at a time, grown to the largest: */
+    int64_t *ts;
     size_t *perm;
-    size_t found_cap;
+    size_t sort_cap;
 };
 
 static const struct event *node_ev(const struct seq_ctx *c, uint32_t node)
@@ -76,7 +82,7 @@ static int push_name(struct seq_ctx *c, uint32_t id)
     return 0;
 }
 
-static int push_rec(struct seq_ctx *c, size_t off, uint32_t root)
+static int push_rec(struct seq_ctx *c, size_t off, uint32_t root, int64_t gpu_ns)
 {
     if (c->nrecs == c->recs_cap) {
         size_t cap = c->recs_cap ? 2 * c->recs_cap : 64;
@@ -86,83 +92,95 @@ static int push_rec(struct seq_ctx *c, size_t off, uint32_t root)
         c->recs = p;
         c->recs_cap = cap;
     }
-    c->recs[c->nrecs++] = (struct seq_rec){NULL, off, c->nnames - off, root};
+    c->recs[c->nrecs++] = (struct seq_rec){NULL, off, c->nnames - off, root, gpu_ns};
     return 0;
-}
-
-/* Room for n found descendants (found, ts and perm alike). */
-static int reserve_found(struct seq_ctx *c, size_t n)
-{
-    if (n <= c->found_cap)
-        return 0;
-    size_t cap = c->found_cap;
-    if (vec_reserve((void **)&c->found, &cap, sizeof *c->found, n))
-        return ERR_NOMEM;
-    cap = c->found_cap;
-    if (vec_reserve((void **)&c->ts, &cap, sizeof *c->ts, n))
-        return ERR_NOMEM;
-    cap = c->found_cap;
-    if (vec_reserve((void **)&c->perm, &cap, sizeof *c->perm, n))
-        return ERR_NOMEM;
-    c->found_cap = cap;
-    return 0;
-}
-
-/* Collects the root's GPU-side descendants into c->found (in no particular
- * order) and counts them into *nfound. Returns 0 or ERR_NOMEM. */
-static int gpu_descendants(struct seq_ctx *c, uint32_t root, size_t *nfound)
-{
-    const struct callgraph *cg = c->cg;
-    size_t top = 0, n = 0;
-    if (VEC_PUSH_SLOT(c->scratch, top, c->scratch_cap))
-        return ERR_NOMEM;
-    c->scratch[top++] = root;
-    while (top) {
-        uint32_t v = c->scratch[--top];
-        uint32_t first = cg->child_first[v], nch = cg->child_first[v + 1] - first;
-        if (vec_reserve((void **)&c->scratch, &c->scratch_cap, sizeof *c->scratch, top + nch) ||
-            reserve_found(c, n + nch))
-            return ERR_NOMEM;
-        for (uint32_t k = first; k < first + nch; k++) {
-            uint32_t ch = cg->child[k];
-            c->scratch[top++] = ch;
-            if (model_is_gpu_side(c->m, node_ev(c, ch)))
-                c->found[n++] = ch;
-        }
-    }
-    *nfound = n;
-    return 0;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
 }
 
 /* Records (root name, GPU-side descendants by ts): the ts sort is numpy's
  * introsort under HTA (sort_values on the descendants' frame), stable
- * otherwise. */
-static int record_root(struct seq_ctx *c, uint32_t root)
+ * otherwise; the descendants come in node order, which is filtered-table
+ * order, the input order HTA's sort by ts starts from. */
+static int record_root(struct seq_ctx *c, size_t k)
 {
-    size_t nfound;
-    if (gpu_descendants(c, root, &nfound))
+    const uint32_t *found = c->found + c->first[k];
+    size_t nfound = c->first[k + 1] - c->first[k];
+    size_t cap = c->sort_cap;
+    if (nfound > cap && (vec_reserve((void **)&c->ts, &cap, sizeof *c->ts, nfound) ||
+                         (cap = c->sort_cap,
+                          vec_reserve((void **)&c->perm, &cap, sizeof *c->perm, nfound))))
         return ERR_NOMEM;
-    /* node ids are row positions: sorting them gives filtered-table order,
-     * the input order HTA's sort by ts starts from */
-    qsort(c->found, nfound, sizeof *c->found, cmp_u32);
+    c->sort_cap = cap;
     for (size_t i = 0; i < nfound; i++) {
-        c->ts[i] = node_ev(c, c->found[i])->ts;
+        c->ts[i] = node_ev(c, found[i])->ts;
         c->perm[i] = i;
     }
     int rc = sort_argsort(c->m->sem.unstable_sort, c->perm, nfound, c->ts, less_i64);
     size_t off = c->nnames;
     if (rc == 0)
-        rc = push_name(c, node_ev(c, root)->name);
+        rc = push_name(c, node_ev(c, c->roots[k])->name);
     for (size_t i = 0; rc == 0 && i < nfound; i++)
-        rc = push_name(c, node_ev(c, c->found[c->perm[i]])->name);
+        rc = push_name(c, node_ev(c, found[c->perm[i]])->name);
     if (rc == 0)
-        rc = push_rec(c, off, root);
+        rc = push_rec(c, off, c->roots[k], c->kernel_ns[k]);
+    return rc;
+}
+
+/* The slot of node v in c->roots, or SIZE_MAX. */
+static size_t root_slot(const struct seq_ctx *c, uint32_t v)
+{
+    size_t lo = 0, hi = c->nroots;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->roots[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < c->nroots && c->roots[lo] == v ? lo : SIZE_MAX;
+}
+
+/* Sums and groups every root's descendants in one pass over the nodes:
+ * top[v], v's ancestor at the roots' depth, becomes v's root slot. */
+static int group_descendants(struct seq_ctx *c, int32_t depth)
+{
+    const struct callgraph *cg = c->cg;
+    uint32_t *top = malloc((cg->n ? cg->n : 1) * sizeof *top);
+    c->num_kernels = calloc(c->nroots, sizeof *c->num_kernels);
+    c->kernel_ns = calloc(c->nroots, sizeof *c->kernel_ns);
+    c->first = calloc(c->nroots + 1, sizeof *c->first);
+    if (!top || !c->num_kernels || !c->kernel_ns || !c->first) {
+        free(top);
+        return ERR_NOMEM;
+    }
+    int rc = callgraph_tops(cg, depth, top);
+    for (size_t v = 0; v < cg->n && rc == 0; v++) {
+        size_t k = top[v] == CALLGRAPH_NONE || top[v] == v ? SIZE_MAX : root_slot(c, top[v]);
+        top[v] = k == SIZE_MAX ? CALLGRAPH_NONE : (uint32_t)k;
+        if (k == SIZE_MAX)
+            continue;
+        const struct event *ev = node_ev(c, (uint32_t)v);
+        if (callgraph_counts_as_kernel(c->m, ev)) {
+            c->num_kernels[k]++;
+            c->kernel_ns[k] = add_ns_sat(c->kernel_ns[k], ev->dur);
+        }
+        if (model_is_gpu_side(c->m, ev))
+            c->first[k + 1]++;
+    }
+    for (size_t k = 0; k < c->nroots; k++)
+        c->first[k + 1] += c->first[k];
+    size_t *fill = rc == 0 ? malloc((c->nroots ? c->nroots : 1) * sizeof *fill) : NULL;
+    c->found = fill ? malloc((c->first[c->nroots] ? c->first[c->nroots] : 1) *
+                             sizeof *c->found) : NULL;
+    if (rc == 0 && !c->found)
+        rc = ERR_NOMEM;
+    if (rc == 0) {
+        memcpy(fill, c->first, c->nroots * sizeof *fill);
+        for (size_t v = 0; v < cg->n; v++)
+            if (top[v] != CALLGRAPH_NONE && model_is_gpu_side(c->m, node_ev(c, (uint32_t)v)))
+                c->found[fill[top[v]]++] = (uint32_t)v;
+    }
+    free(fill);
+    free(top);
     return rc;
 }
 
@@ -177,16 +195,20 @@ static int collect_roots(struct seq_ctx *c)
             min_depth = cg->depth[i];
     if (min_depth == INT32_MAX)
         return 0;
-    uint64_t min_len = c->o->min_pattern_len > 0 ? (uint64_t)c->o->min_pattern_len : 0;
+    size_t cap = 0;
     for (size_t i = 0; i < cg->n; i++) {
-        if (cg->depth[i] != min_depth || cg->num_kernels[i] < min_len ||
-            !name_matches(c, node_ev(c, (uint32_t)i)->name))
+        if (cg->depth[i] != min_depth || !name_matches(c, node_ev(c, (uint32_t)i)->name))
             continue;
-        int rc = record_root(c, (uint32_t)i);
-        if (rc)
-            return rc;
+        if (VEC_PUSH_SLOT(c->roots, c->nroots, cap))
+            return ERR_NOMEM;
+        c->roots[c->nroots++] = (uint32_t)i;
     }
-    return 0;
+    int rc = group_descendants(c, min_depth);
+    uint64_t min_len = c->o->min_pattern_len > 0 ? (uint64_t)c->o->min_pattern_len : 0;
+    for (size_t k = 0; k < c->nroots && rc == 0; k++)
+        if (c->num_kernels[k] >= min_len)
+            rc = record_root(c, k);
+    return rc;
 }
 
 static int cmp_rec(const void *pa, const void *pb)
@@ -246,7 +268,7 @@ static int emit_patterns(struct seq_ctx *c, struct table *t)
         for (; j < c->nrecs && cmp_rec(&c->recs[i], &c->recs[j]) == 0; j++) {
             const struct event *root = node_ev(c, c->recs[j].root);
             pr->count++;
-            pr->gpu_ns = add_ns_sat(pr->gpu_ns, c->cg->kernel_dur[c->recs[j].root]);
+            pr->gpu_ns = add_ns_sat(pr->gpu_ns, c->recs[j].gpu_ns);
             pr->cpu_ns = add_ns_sat(pr->cpu_ns, root->dur);
         }
         pr->text = join_pattern(c->m, c->recs[i].names, c->recs[i].len);
@@ -281,7 +303,10 @@ static void free_ctx(struct seq_ctx *c)
     free(c->match);
     free(c->names);
     free(c->recs);
-    free(c->scratch);
+    free(c->roots);
+    free(c->num_kernels);
+    free(c->kernel_ns);
+    free(c->first);
     free(c->found);
     free(c->ts);
     free(c->perm);

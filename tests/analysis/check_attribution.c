@@ -550,9 +550,16 @@ START_TEST(callgraph_should_nest_ops_and_hang_kernels_under_launchers)
     ck_assert_int_eq(cg.depth[addmm], 1);
     ck_assert_uint_eq(cg.parent[addmm], lin);
     ck_assert_int_eq(cg.depth[ka], 3);
-    ck_assert_uint_eq(cg.num_kernels[lin], 3);
-    ck_assert_int_eq(cg.kernel_dur[lin], 20000);
-    ck_assert_uint_eq(cg.num_kernels[addmm], 3);
+    ck_assert(callgraph_counts_as_kernel(m, &r->events[r->rows[ka]]));
+    ck_assert(!callgraph_counts_as_kernel(m, &r->events[r->rows[addmm]]));
+    uint32_t *top = malloc(r->nrows * sizeof *top);
+    for (int32_t depth = 0; depth <= 1; depth++) {   /* linear's subtree, then addmm's */
+        ck_assert_int_eq(callgraph_tops(&cg, depth, top), 0);
+        ck_assert_uint_eq(top[ka], depth ? addmm : lin);
+        ck_assert_uint_eq(top[addmm], depth ? addmm : lin);
+        ck_assert_uint_eq(top[lin], depth ? CALLGRAPH_NONE : lin);
+    }
+    free(top);
     ck_assert_uint_eq(cg.hta_conflicts, 0);
     callgraph_fini(&cg);
     model_free(m);
