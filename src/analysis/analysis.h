@@ -130,6 +130,10 @@ struct analysis_info {
     const char *name;     /* --analysis name: temporal, kernels, ... */
     const char *title;    /* for the UI */
     analysis_fn run;
+    /* Holds scratch or tables in proportion to the events (a row per
+     * launch, a point per queued kernel, the call graph): the report runs
+     * such analyses one at a time, next to the others. */
+    bool per_event_memory;
 };
 
 /* The registry, in DESIGN.md's order: static entries, never freed.

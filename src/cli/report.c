@@ -68,6 +68,7 @@ struct analysis_run {
     struct analysis_job *jobs;
     size_t njobs;
     pthread_mutex_t lock;
+    pthread_mutex_t one_big;      /* held by a per_event_memory analysis */
     size_t next;                  /* the first job not written yet */
     struct report_writer *rw;
     bool write_failed;
@@ -127,6 +128,9 @@ static int analysis_task(void *ctx, size_t i)
 {
     struct analysis_run *run = ctx;
     struct analysis_job *j = &run->jobs[i];
+    bool big = j->a->per_event_memory;
+    if (big)
+        pthread_mutex_lock(&run->one_big);
     j->rc = j->a->run(run->m, run->ao, &j->arena, &j->list, &j->err);
     if (j->rc == 0 && run->opts->semantics == SEMANTICS_HTX &&
         triage_kernel_tables(&j->list, &j->arena) < 0)
@@ -140,6 +144,9 @@ static int analysis_task(void *ctx, size_t i)
     j->done = true;
     drain(run);
     pthread_mutex_unlock(&run->lock);
+    /* after the drain: a big table being written still holds its memory */
+    if (big)
+        pthread_mutex_unlock(&run->one_big);
     return j->rc < 0;
 }
 
@@ -161,8 +168,8 @@ static int run_analyses(const struct model *m, const struct htx_options *opts,
                 arena_init(&jobs[njobs].arena, 1 << 20);
                 njobs++;
             }
-    struct analysis_run run = {m, &ao, opts, jobs, njobs, PTHREAD_MUTEX_INITIALIZER, 0, rw,
-                               false};
+    struct analysis_run run = {m, &ao, opts, jobs, njobs, PTHREAD_MUTEX_INITIALIZER,
+                               PTHREAD_MUTEX_INITIALIZER, 0, rw, false};
     pool_run(njobs, opts->threads, analysis_task, &run);
     int rc = 0;
     for (size_t k = 0; k < njobs; k++) {

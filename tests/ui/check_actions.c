@@ -91,9 +91,9 @@ static int fake_fail(const struct model *m, const struct analysis_opts *o, struc
 }
 
 static const struct analysis_info fakes[] = {
-    {ANALYSIS_KERNELS, "kernels", "Kernels", fake_kernels},
-    {ANALYSIS_IDLE, "idle", "Idle", fake_idle},
-    {ANALYSIS_OVERLAP, "overlap", "Overlap", fake_fail},
+    {ANALYSIS_KERNELS, "kernels", "Kernels", fake_kernels, false},
+    {ANALYSIS_IDLE, "idle", "Idle", fake_idle, false},
+    {ANALYSIS_OVERLAP, "overlap", "Overlap", fake_fail, false},
 };
 
 /* ---- shared helpers ---- */
