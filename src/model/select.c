@@ -237,37 +237,39 @@ static int apply_selection(const struct model *m, const struct rank_model *r,
  * counting sort (groups in order of first appearance), then sort a group
  * only when it is not already in order, which Kineto's output usually is.
  * Transient memory stays at a few bytes per row. */
-typedef int (*pos_cmp)(const void *a, const void *b, void *ctx);
-
-static int cmp_by_ts(const void *a, const void *b, void *ctx)
+static bool pos_by_ts_less(const struct event *ev, const uint32_t *a, const uint32_t *b)
 {
-    const struct event *ev = ctx;
-    uint32_t pa = *(const uint32_t *)a, pb = *(const uint32_t *)b;
-    if (ev[pa].ts != ev[pb].ts)
-        return ev[pa].ts < ev[pb].ts ? -1 : 1;
-    return (pa > pb) - (pa < pb);
+    const struct event *x = &ev[*a], *y = &ev[*b];
+    if (x->ts != y->ts)
+        return x->ts < y->ts;
+    return *a < *b;
 }
 
 /* by start, longer first on ties (the parent before its child) */
-static int cmp_by_nesting(const void *a, const void *b, void *ctx)
+static bool pos_by_nesting_less(const struct event *ev, const uint32_t *a, const uint32_t *b)
 {
-    const struct event *ev = ctx;
-    uint32_t pa = *(const uint32_t *)a, pb = *(const uint32_t *)b;
-    const struct event *x = &ev[pa], *y = &ev[pb];
+    const struct event *x = &ev[*a], *y = &ev[*b];
     if (x->ts != y->ts)
-        return x->ts < y->ts ? -1 : 1;
+        return x->ts < y->ts;
     if (x->dur != y->dur)
-        return x->dur > y->dur ? -1 : 1;
-    return (pa > pb) - (pa < pb);
+        return x->dur > y->dur;
+    return *a < *b;
 }
 
-static void sort_group(uint32_t *pos, size_t n, pos_cmp cmp, struct event *ev)
+/* Every tie is broken by position, so the order is unique. */
+SORT_DEFINE_STABLE_CTX(sort_pos_by_ts, uint32_t, const struct event *, pos_by_ts_less)
+SORT_DEFINE_STABLE_CTX(sort_pos_by_nesting, uint32_t, const struct event *, pos_by_nesting_less)
+
+/* Sorts a group only when it is out of order. 0 or ERR_NOMEM. */
+static int sort_group(uint32_t *pos, size_t n, bool nesting, const struct event *ev)
 {
-    for (size_t i = 1; i < n; i++)
-        if (cmp(&pos[i - 1], &pos[i], ev) > 0) {
-            qsort_r(pos, n, sizeof *pos, cmp, ev);
-            return;
-        }
+    for (size_t i = 1; i < n; i++) {
+        bool out_of_order = nesting ? pos_by_nesting_less(ev, &pos[i], &pos[i - 1])
+                                    : pos_by_ts_less(ev, &pos[i], &pos[i - 1]);
+        if (out_of_order)
+            return nesting ? sort_pos_by_nesting(pos, n, ev) : sort_pos_by_ts(pos, n, ev);
+    }
+    return 0;
 }
 
 struct grouping {
@@ -381,8 +383,9 @@ static int build_streams(const struct model *m, struct rank_model *r)
     int rc = r->streams ? 0 : ERR_NOMEM;
     for (size_t k = 0; k < g.ngroups && !rc; k++) {
         size_t n = g.start[k + 1] - g.start[k];
-        sort_group(&g.pos[g.start[k]], n, cmp_by_ts, r->events);
-        rc = fill_stream(&r->streams[r->nstreams++], &g.pos[g.start[k]], n, r->events);
+        rc = sort_group(&g.pos[g.start[k]], n, false, r->events);
+        if (!rc)
+            rc = fill_stream(&r->streams[r->nstreams++], &g.pos[g.start[k]], n, r->events);
     }
     if (!rc)
         qsort(r->streams, r->nstreams, sizeof *r->streams, cmp_stream_id);
@@ -457,7 +460,9 @@ static int build_threads(const struct model *m, struct rank_model *r)
         uint32_t *pos = &g.pos[g.start[k]];
         struct thread_index *th = &r->threads[r->nthreads++];
         th->n = g.start[k + 1] - g.start[k];
-        sort_group(pos, th->n, cmp_by_nesting, r->events);
+        rc = sort_group(pos, th->n, true, r->events);
+        if (rc)
+            break;
         th->pid = model_event_pid(m, &r->events[pos[0]]);
         th->tid = model_event_tid(m, &r->events[pos[0]]);
         th->name = thread_name(r, th->pid, th->tid);
