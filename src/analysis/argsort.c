@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/memory.h"
 #include "util/sort.h"
 
 /* ---- numpy 1.24 introsort argsort (spec, notation section) ------------- */
@@ -233,7 +234,7 @@ static int64_t double_order_key(double x)
 
 static int stable_pairs(size_t *perm, size_t n, const void *keys, bool is_double, bool desc)
 {
-    struct i64_pos *v = malloc((n ? n : 1) * sizeof *v);
+    struct i64_pos *v = util_alloc_resident(n, sizeof *v);
     if (!v)
         return ERR_NOMEM;
     for (size_t i = 0; i < n; i++) {
@@ -283,7 +284,7 @@ static int stable_positions(size_t *perm, size_t n, const struct order *o)
         return ERR_NOMEM;
     if (o->less == less_i64 || o->less == less_double)
         return stable_pairs(perm, n, o->keys, o->less == less_double, o->desc);
-    struct order_pos *v = malloc(n * sizeof *v);
+    struct order_pos *v = util_alloc_resident(n, sizeof *v);
     if (!v)
         return ERR_NOMEM;
     for (size_t i = 0; i < n; i++)

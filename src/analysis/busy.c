@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/memory.h"
 #include "util/vec.h"
 
 #define BUSY_CLASS_UNKNOWN 0xff
@@ -14,7 +15,7 @@ int busy_classes_init(struct busy_classes *c, const struct model *m,
     c->m = m;
     c->o = o;
     c->n = strtab_count(&m->strings);
-    c->cls = malloc(c->n ? c->n : 1);
+    c->cls = util_alloc_resident(c->n, 1);
     if (!c->cls)
         return ERR_NOMEM;
     memset(c->cls, BUSY_CLASS_UNKNOWN, c->n);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/stats.h"
+#include "util/memory.h"
 #include "util/hmap.h"
 #include "util/sort.h"
 #include "util/vec.h"
@@ -288,8 +289,8 @@ static int sort_threads_by_key(struct build *b, uint32_t *thread_of, size_t n)
 static int group_threads(struct build *b)
 {
     size_t n = b->r->nrows;
-    uint32_t *thread_of = malloc((n ? n : 1) * sizeof *thread_of);
-    b->by_thread = malloc((n ? n : 1) * sizeof *b->by_thread);
+    uint32_t *thread_of = util_alloc_resident(n, sizeof *thread_of);
+    b->by_thread = util_alloc_resident(n, sizeof *b->by_thread);
     int rc = thread_of && b->by_thread ? number_threads(b, thread_of) : ERR_NOMEM;
     if (rc == 0)
         rc = sort_threads_by_key(b, thread_of, n);
@@ -316,8 +317,8 @@ static int nest_all(struct build *b)
         if (th->nested && th->count > most)
             most = th->count;
     }
-    b->ep = malloc(2 * most * sizeof *b->ep);
-    b->pos2node = malloc((b->r->nevents ? b->r->nevents : 1) * sizeof *b->pos2node);
+    b->ep = util_alloc_resident(2 * most, sizeof *b->ep);
+    b->pos2node = util_alloc_resident(b->r->nevents, sizeof *b->pos2node);
     if (!b->ep || !b->pos2node)
         return ERR_NOMEM;
     for (size_t i = 0; i < b->r->nevents; i++)
@@ -523,8 +524,8 @@ static void free_build(struct build *b)
 static int derive(struct callgraph *cg)
 {
     size_t m = cg->n ? cg->n : 1;
-    uint32_t *path = malloc(m * sizeof *path);
-    cg->depth = malloc(m * sizeof *cg->depth);
+    uint32_t *path = util_alloc_resident(m, sizeof *path);
+    cg->depth = util_alloc_resident(m, sizeof *cg->depth);
     int rc = path && cg->depth ? compute_depths(cg, path) : ERR_NOMEM;
     free(path);
     return rc;
@@ -540,7 +541,7 @@ int callgraph_build(const struct model *m, const struct rank_model *r, struct ca
     struct build b = {.m = m, .r = r, .cg = cg, .hta = m->sem.gpu_side_is_stream_field};
     b.id_zero = strtab_find(&m->strings, "0", 1);
     cg->n = r->nrows;
-    cg->parent = malloc((cg->n ? cg->n : 1) * sizeof *cg->parent);
+    cg->parent = util_alloc_resident(cg->n, sizeof *cg->parent);
     int rc = cg->parent ? group_threads(&b) : ERR_NOMEM;
     for (size_t i = 0; rc == 0 && i < cg->n; i++)
         cg->parent[i] = CALLGRAPH_NONE;

@@ -7,6 +7,7 @@
 
 #include "analysis/idle.h"
 #include "analysis/busy.h"
+#include "util/memory.h"
 #include "util/sort.h"
 #include "util/vec.h"
 #include "analysis/argsort.h"
@@ -117,8 +118,8 @@ static int stream_categorise(const struct model *m, const struct analysis_opts *
                              const struct rank_model *r, const struct kref *k, size_t n,
                              const uint8_t *in_rows, double label0_ts, struct stream_gaps *g)
 {
-    int64_t *ts = malloc(n * sizeof *ts);
-    size_t *perm = malloc(n * sizeof *perm);
+    int64_t *ts = util_alloc_resident(n, sizeof *ts);
+    size_t *perm = util_alloc_resident(n, sizeof *perm);
     int rc = ts && perm ? 0 : ERR_NOMEM;
     for (size_t i = 0; rc == 0 && i < n; i++)
         ts[i] = r->events[k[i].pos].ts;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/argsort.h"
+#include "util/memory.h"
 #include "util/sort.h"
 
 /* ---- intervals (§2.3) ---------------------------------------------------- */
@@ -54,9 +55,9 @@ size_t intervals_merge(struct interval *iv, size_t n)
 /* HTA's order: numpy's introsort on the starts alone, over positions. */
 static int introsort_by_start(struct interval *iv, size_t n)
 {
-    size_t *perm = malloc(n * sizeof *perm);
-    int64_t *start = malloc(n * sizeof *start);
-    struct interval *copy = malloc(n * sizeof *copy);
+    size_t *perm = util_alloc_resident(n, sizeof *perm);
+    int64_t *start = util_alloc_resident(n, sizeof *start);
+    struct interval *copy = util_alloc_resident(n, sizeof *copy);
     int rc = perm && start && copy ? 0 : ERR_NOMEM;
     if (rc == 0) {
         for (size_t i = 0; i < n; i++)

@@ -6,6 +6,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/busy.h"
+#include "util/memory.h"
 #include "util/sort.h"
 #include "util/vec.h"
 #include "analysis/argsort.h"
@@ -68,9 +69,9 @@ static int resort_points(const struct model *m, struct point *p, size_t n)
 {
     if (!m->sem.unstable_sort)
         return sort_points_stable(p, n);
-    size_t *perm = malloc((n ? n : 1) * sizeof *perm);
-    int64_t *t = malloc((n ? n : 1) * sizeof *t);
-    struct point *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    size_t *perm = util_alloc_resident(n, sizeof *perm);
+    int64_t *t = util_alloc_resident(n, sizeof *t);
+    struct point *tmp = util_alloc_resident(n, sizeof *tmp);
     int rc = perm && t && tmp ? 0 : ERR_NOMEM;
     if (rc == 0) {
         for (size_t i = 0; i < n; i++)

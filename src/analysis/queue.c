@@ -8,6 +8,7 @@
 #include "analysis/analysis.h"
 #include "analysis/gpu_util.h"
 #include "analysis/weighted.h"
+#include "util/memory.h"
 #include "util/sort.h"
 #include "util/vec.h"
 
@@ -28,14 +29,6 @@ struct qpoint {
     uint32_t index;
     int32_t delta;
 };
-
-/* The scratch of one rank's series, on the heap and freed when the series
- * are built: only the series stay in the report's arena (the scratch is
- * four times their size: 140 bytes a GPU event). */
-static void *heap_array(size_t n, size_t size)
-{
-    return n && size > SIZE_MAX / n ? NULL : malloc(n ? n * size : 1);
-}
 
 /* A GPU row keyed by correlation, seq = its place among the GPU rows. */
 struct gkey {
@@ -118,10 +111,10 @@ static struct qpoint make_point(const struct event *at, const struct event *gpu,
 static int concat_points(const struct rank_model *r, const struct qrows *q, struct qpoint **out,
                          size_t *nout, uint64_t *unpaired)
 {
-    struct gkey *keys = heap_array(q->ngpu, sizeof *keys);
+    struct gkey *keys = util_alloc_resident(q->ngpu, sizeof *keys);
     bool *claimed = calloc(q->ngpu ? q->ngpu : 1, sizeof *claimed);
-    int64_t *corrs = heap_array(q->ngpu, sizeof *corrs);
-    struct qpoint *pts = heap_array(q->ngpu, 2 * sizeof *pts);
+    int64_t *corrs = util_alloc_resident(q->ngpu, sizeof *corrs);
+    struct qpoint *pts = util_alloc_resident(q->ngpu, 2 * sizeof *pts);
     int rc = keys && claimed && corrs && pts ? 0 : ERR_NOMEM;
     for (size_t i = 0; i < q->ngpu && rc == 0; i++)
         keys[i] = (struct gkey){event_correlation(&r->events[q->gpu[i]]), i};
@@ -169,9 +162,9 @@ static int concat_points(const struct rank_model *r, const struct qrows *q, stru
 static int order_points(const struct model *m, const struct qpoint *pts, size_t n,
                         size_t **order, int64_t **streams, size_t *nstreams, size_t **bounds)
 {
-    size_t *perm = heap_array(n, sizeof *perm);
-    size_t *out = heap_array(n, sizeof *out);
-    int64_t *s = heap_array(n, sizeof *s);
+    size_t *perm = util_alloc_resident(n, sizeof *perm);
+    size_t *out = util_alloc_resident(n, sizeof *out);
+    int64_t *s = util_alloc_resident(n, sizeof *s);
     *order = out;
     *streams = s;
     *bounds = NULL;
@@ -188,7 +181,7 @@ static int order_points(const struct model *m, const struct qpoint *pts, size_t 
         s[i] = pts[i].stream;
     size_t ns = sort_unique_i64(s, n);
     size_t *start = calloc(ns + 1, sizeof *start);
-    size_t *fill = heap_array(ns, sizeof *fill);
+    size_t *fill = util_alloc_resident(ns, sizeof *fill);
     *bounds = start;
     if (!start || !fill) {
         free(perm);
@@ -233,6 +226,9 @@ static int fill_series(const struct model *m, struct queue_series *qs, const str
     return 0;
 }
 
+/* The scratch of one rank's series is on the heap and freed when the series
+ * are built: only the series stay in the report's arena (the scratch is
+ * four times their size: 140 bytes a GPU event). */
 int queue_series_build(const struct model *m, const struct rank_model *r, struct arena *a,
                        struct queue_series **out, size_t *nout, uint64_t *unpaired,
                        struct err *e)

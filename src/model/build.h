@@ -35,6 +35,7 @@ struct rank_builder {
     uint32_t hint[HINT_COUNT];        /* the last event's ids (strtab_intern_hinted) */
     struct event *events;             /* ts absolute ns until finish */
     size_t nevents, events_cap;
+    size_t events_populated;          /* events[0 .. this) are resident */
     struct bw_entry *bw;              /* by position, for EV_FLAG_HAS_BW */
     size_t nbw, bw_cap;
     struct comm_args *comm;           /* by position, for EV_FLAG_HAS_COMM (local ids) */

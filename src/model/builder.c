@@ -6,7 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/memory.h"
 #include "util/vec.h"
+
+/* The events array is made resident this many events ahead of the writes:
+ * one system call a window instead of a fault a page. */
+#define POPULATE_EVENTS ((size_t)(256u << 10) / sizeof(struct event))
 
 static bool str_is(const char *s, size_t len, const char *lit)
 {
@@ -239,6 +244,12 @@ static int add_event(struct rank_builder *b, const struct trace_event *ev, struc
     }
     if (VEC_PUSH_SLOT(b->events, b->nevents, b->events_cap))
         return err_set(e, ERR_NOMEM, "out of memory after %zu events", b->nevents);
+    if (b->nevents == b->events_populated) {
+        size_t upto = b->nevents + POPULATE_EVENTS < b->events_cap ? b->nevents + POPULATE_EVENTS
+                                                                   : b->events_cap;
+        util_populate(b->events + b->nevents, (upto - b->nevents) * sizeof *b->events);
+        b->events_populated = upto;
+    }
     struct event *out = &b->events[b->nevents++];
     out->ts = ev->ts.ns;
     out->dur = ev->dur.ns;

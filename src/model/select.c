@@ -8,6 +8,7 @@
 #include "model/build.h"
 #include "util/sort.h"
 #include "util/hmap.h"
+#include "util/memory.h"
 #include "util/vec.h"
 
 struct rowbuf {
@@ -35,6 +36,9 @@ static size_t count_step_names(const struct model *m)
 
 static int all_rows(const struct rank_model *r, struct rowbuf *out)
 {
+    if (vec_reserve((void **)&out->rows, &out->cap, sizeof *out->rows, r->nevents ? r->nevents : 1))
+        return ERR_NOMEM;
+    util_populate(out->rows, r->nevents * sizeof *out->rows);
     for (size_t i = 0; i < r->nevents; i++)
         if (r->events[i].kind != EV_KIND_TRACE_SPAN && push_row(out, (uint32_t)i))
             return ERR_NOMEM;
@@ -292,6 +296,7 @@ static int group_rows(const struct model *m, const struct rank_model *r, bool gp
         free(slot);
         return ERR_NOMEM;
     }
+    util_populate(slot, r->nrows * sizeof *slot);
     int rc = 0;
     size_t *count = NULL, cap = 0;
     for (size_t i = 0; i < r->nrows && !rc; i++) {
@@ -318,6 +323,8 @@ static int group_rows(const struct model *m, const struct rank_model *r, bool gp
     g->pos = rc ? NULL : malloc((g->n ? g->n : 1) * sizeof *g->pos);
     if (!rc && (!g->start || !g->pos))
         rc = ERR_NOMEM;
+    if (!rc)
+        util_populate(g->pos, g->n * sizeof *g->pos);
     if (!rc) {
         size_t acc = 0;
         for (size_t k = 0; k < g->ngroups; k++) {

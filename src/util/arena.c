@@ -1,5 +1,6 @@
 #include "config.h"
 #include "util/arena.h"
+#include "util/memory.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -62,6 +63,8 @@ void *arena_alloc(struct arena *a, size_t size)
             return NULL;
         b->size = want;
         b->used = 0;
+        if (size > a->block_size)   /* a block of its own: the caller fills it */
+            util_populate(b->data, size);
         b->next = a->head;
         a->head = b;
         a->total += sizeof *b + want;

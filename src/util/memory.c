@@ -2,6 +2,8 @@
 #include "util/memory.h"
 
 #include <fcntl.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -59,4 +61,28 @@ void util_memory_map_large_blocks(void)
 #if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
     (void)mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 #endif
+}
+
+void util_populate(void *p, size_t len)
+{
+#if defined(MADV_POPULATE_WRITE)
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1), to = ((uintptr_t)p + len) & ~(page - 1);
+    if (to > from)
+        (void)madvise((void *)from, to - from, MADV_POPULATE_WRITE);
+#else
+    (void)p;
+    (void)len;
+#endif
+}
+
+void *util_alloc_resident(size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size)
+        return NULL;
+    size_t bytes = n * size;
+    void *p = malloc(bytes > 0 ? bytes : 1);
+    if (p)
+        util_populate(p, bytes);
+    return p;
 }

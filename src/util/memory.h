@@ -1,6 +1,7 @@
 #ifndef HTX_UTIL_MEMORY_H
 #define HTX_UTIL_MEMORY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* What the machine has and what this process uses, for the memory guard
@@ -24,5 +25,15 @@ uint64_t util_default_memory_limit(void);
  * 2.65 M events), while reading many small files keeps reusing their
  * buffers (fixed from the start, it doubled the load of 1024 small files). */
 void util_memory_map_large_blocks(void);
+
+/* Makes the whole pages of [p, p + len) resident and writable in one system
+ * call: an array about to be written page by page then takes no fault per
+ * page. Best effort: failures are ignored (the pages fault in as usual). */
+void util_populate(void *p, size_t len);
+
+/* malloc of n elements of size bytes (at least 1 byte), overflow-checked,
+ * made resident with util_populate: for the large scratch arrays that are
+ * written whole right away. NULL on overflow or out of memory. */
+void *util_alloc_resident(size_t n, size_t size);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/err.h"
+#include "util/memory.h"
 
 /* A stable merge sort with the comparison inlined, for the hot sorts of
  * millions of events where qsort's call per comparison dominates.
@@ -76,6 +77,7 @@ size_t i64_set_find(const int64_t *set, size_t n, int64_t x);
         type *tmp = malloc(n / 2 * sizeof *v);                                      \
         if (!tmp)                                                                   \
             return ERR_NOMEM;                                                       \
+        util_populate(tmp, n / 2 * sizeof *v);                                      \
         name##_rec(v, n, tmp, ctx);                                                 \
         free(tmp);                                                                  \
         return 0;                                                                   \

@@ -3,6 +3,7 @@
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -180,6 +181,36 @@ START_TEST(sort_should_keep_ties_in_input_order)
         check_sorts_like_qsort(v, n);
     }
     free(v);
+}
+END_TEST
+
+/* Elements that only name their key: the context holds the keys. */
+static bool index_less(const int *keys, const uint32_t *a, const uint32_t *b)
+{
+    return keys[*a] < keys[*b];
+}
+
+SORT_DEFINE_STABLE_CTX(sort_indices, uint32_t, const int *, index_less)
+
+START_TEST(sort_with_a_context_should_order_by_the_context_stably)
+{
+    enum { N = 3001 };
+    int *keys = malloc(N * sizeof *keys);
+    uint32_t *idx = malloc(N * sizeof *idx);
+    ck_assert_ptr_nonnull(keys);
+    ck_assert_ptr_nonnull(idx);
+    for (uint32_t i = 0; i < N; i++) {
+        keys[i] = (int)((i * 7919u) % 13);   /* many ties */
+        idx[i] = i;
+    }
+    ck_assert_int_eq(sort_indices(idx, N, keys), 0);
+    for (size_t i = 1; i < N; i++) {
+        ck_assert_int_le(keys[idx[i - 1]], keys[idx[i]]);
+        if (keys[idx[i - 1]] == keys[idx[i]])
+            ck_assert_uint_lt(idx[i - 1], idx[i]);   /* ties in input order */
+    }
+    free(keys);
+    free(idx);
 }
 END_TEST
 
@@ -474,6 +505,32 @@ START_TEST(memory_figures_should_be_plausible)
 }
 END_TEST
 
+/* util_populate makes pages resident and never changes what they hold. */
+START_TEST(populate_should_make_pages_resident_and_keep_their_bytes)
+{
+    ck_assert_ptr_null(util_alloc_resident(SIZE_MAX / 2 + 1, 2));
+    size_t len = (size_t)32 << 20;
+    uint64_t before = util_resident_bytes();
+    unsigned char *p = util_alloc_resident(len, 1);
+    ck_assert_ptr_nonnull(p);
+    uint64_t after = util_resident_bytes();
+    long page = sysconf(_SC_PAGESIZE);
+    void *probe = aligned_alloc((size_t)page, (size_t)page);
+    ck_assert_ptr_nonnull(probe);
+    /* kernels before 5.14 have no MADV_POPULATE_WRITE: then only the bytes */
+    bool supported = madvise(probe, (size_t)page, MADV_POPULATE_WRITE) == 0;
+    free(probe);
+    if (supported)
+        ck_assert_uint_ge(after, before + len / 2);
+    for (size_t i = 0; i < len; i += 4093)
+        p[i] = (unsigned char)(i * 31);
+    util_populate(p + 1, len - 2);   /* not page-aligned at either end */
+    for (size_t i = 0; i < len; i += 4093)
+        ck_assert_uint_eq(p[i], (unsigned char)(i * 31));
+    free(p);
+}
+END_TEST
+
 int main(void)
 {
     
@@ -483,6 +540,8 @@ Suite *s = suite_create("util");
     tcase_add_test(tc, strtab_should_keep_ids_stable_while_growing);
     tcase_add_test(tc, strtab_should_keep_embedded_nul_bytes);
     tcase_add_test(tc, arena_should_align_and_reject_overflow);
+    tcase_add_test(tc, sort_with_a_context_should_order_by_the_context_stably);
+    tcase_add_test(tc, populate_should_make_pages_resident_and_keep_their_bytes);
     tcase_add_test(tc, vec_should_grow_and_reject_overflow);
     tcase_add_test(tc, err_should_format_and_prefix);
     tcase_add_test(tc, sort_should_keep_ties_in_input_order);
