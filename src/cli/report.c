@@ -58,7 +58,7 @@ struct analysis_job {
     struct table_list list;
     struct err err;
     int rc;
-    bool done;
+    bool started, done;
 };
 
 struct analysis_run {
@@ -122,14 +122,45 @@ static void drain(struct analysis_run *run)
     }
 }
 
-/* A pool task: analysis i. An analysis that fails stops the handing out of
- * the rest: the report will not be written. */
-static int analysis_task(void *ctx, size_t i)
+/* Under the lock: the job a free thread starts, in report order, except
+ * that a big analysis waits for the running one while a small one is left
+ * (*big_held: this thread took the big turn). */
+static size_t pick_job(struct analysis_run *run, bool *big_held)
 {
+    size_t first_big = run->njobs;
+    *big_held = false;
+    for (size_t k = 0; k < run->njobs; k++) {
+        struct analysis_job *j = &run->jobs[k];
+        if (j->started)
+            continue;
+        if (j->a->per_event_memory) {
+            if (first_big == run->njobs)
+                first_big = k;
+            if (pthread_mutex_trylock(&run->one_big) != 0)
+                continue;
+            *big_held = true;
+        }
+        j->started = true;
+        return k;
+    }
+    run->jobs[first_big].started = true;   /* only big ones left: wait for the turn */
+    return first_big;
+}
+
+/* A pool task: one analysis (the pool calls it once per job). An analysis
+ * that fails stops the handing out of the rest: the report will not be
+ * written. */
+static int analysis_task(void *ctx, size_t unused)
+{
+    (void)unused;
     struct analysis_run *run = ctx;
+    bool big_held;
+    pthread_mutex_lock(&run->lock);
+    size_t i = pick_job(run, &big_held);
+    pthread_mutex_unlock(&run->lock);
     struct analysis_job *j = &run->jobs[i];
     bool big = j->a->per_event_memory;
-    if (big)
+    if (big && !big_held)
         pthread_mutex_lock(&run->one_big);
     j->rc = j->a->run(run->m, run->ao, &j->arena, &j->list, &j->err);
     if (j->rc == 0 && run->opts->semantics == SEMANTICS_HTX &&
