@@ -1,14 +1,13 @@
 #include "config.h"
 
-#include <pthread.h>
 #include <stdlib.h>
-#include <unistd.h>
 #include <string.h>
 
 #include "model/build.h"
 #include "util/sort.h"
 #include "util/hmap.h"
 #include "util/memory.h"
+#include "util/pool.h"
 #include "util/vec.h"
 
 struct rowbuf {
@@ -495,7 +494,9 @@ static void compute_span(struct rank_model *r)
     }
 }
 
-static int select_rank(const struct model *m, struct rank_model *r, size_t step_names,
+/* The rank's rows under the selection, and its span: what both indices
+ * below are built from. */
+static int select_rows(const struct model *m, struct rank_model *r, size_t step_names,
                        const struct selection *sel)
 {
     model_rank_free_derived(r);
@@ -519,55 +520,36 @@ static int select_rank(const struct model *m, struct rank_model *r, size_t step_
     r->rows = rows.rows;
     r->nrows = rows.n;
     compute_span(r);
-    rc = build_streams(m, r);
-    return rc ? rc : build_threads(m, r);
+    return 0;
 }
 
-/* Ranks are independent here, so large jobs select on every core. */
-struct select_pool {
+/* Ranks are independent, and so are a rank's stream and thread indices
+ * (they write different fields): the pool builds them side by side, which
+ * keeps both cores busy on a one-rank trace too. */
+struct select_run {
     struct model *m;
     const struct selection *sel;
     size_t step_names;
-    size_t next;
-    int rc;
-    pthread_mutex_t lock;
 };
 
-static void *select_worker(void *arg)
+static int rows_task(void *ctx, size_t i)
 {
-    struct select_pool *p = arg;
-    for (;;) {
-        pthread_mutex_lock(&p->lock);
-        size_t i = p->rc ? p->m->nranks : p->next++;
-        pthread_mutex_unlock(&p->lock);
-        if (i >= p->m->nranks)
-            return NULL;
-        int rc = select_rank(p->m, &p->m->ranks[i], p->step_names, p->sel);
-        if (rc) {
-            pthread_mutex_lock(&p->lock);
-            p->rc = rc;
-            pthread_mutex_unlock(&p->lock);
-        }
-    }
+    struct select_run *run = ctx;
+    return select_rows(run->m, &run->m->ranks[i], run->step_names, run->sel) != 0;
+}
+
+static int index_task(void *ctx, size_t k)
+{
+    struct select_run *run = ctx;
+    struct rank_model *r = &run->m->ranks[k / 2];
+    return (k % 2 ? build_threads(run->m, r) : build_streams(run->m, r)) != 0;
 }
 
 int model_select(struct model *m, const struct selection *sel, struct err *e)
 {
-    struct select_pool p = {m, sel, count_step_names(m), 0, 0, PTHREAD_MUTEX_INITIALIZER};
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t threads = cores > 1 ? (size_t)cores : 1;
-    if (threads > m->nranks)
-        threads = m->nranks;
-    if (threads > 64)
-        threads = 64;
-    pthread_t tids[64];
-    size_t started = 0;
-    for (size_t i = 1; i < threads; i++)
-        if (pthread_create(&tids[started], NULL, select_worker, &p) == 0)
-            started++;
-    select_worker(&p);
-    for (size_t i = 0; i < started; i++)
-        pthread_join(tids[i], NULL);
-    pthread_mutex_destroy(&p.lock);
-    return p.rc ? err_set(e, ERR_NOMEM, "out of memory building indices") : 0;
+    struct select_run run = {m, sel, count_step_names(m)};
+    if (pool_run(m->nranks, 0, rows_task, &run) ||
+        pool_run(2 * m->nranks, 0, index_task, &run))
+        return err_set(e, ERR_NOMEM, "out of memory building indices");
+    return 0;
 }
