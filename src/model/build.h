@@ -72,6 +72,15 @@ int rank_builder_init(struct rank_builder *b);
 void rank_builder_fini(struct rank_builder *b);
 void rank_builder_sink(struct rank_builder *b, struct trace_sink *out);
 
+/* Appends t, the builder of the elements of the same file from index
+ * first_index on (read by a second thread), to b, as if b had read them
+ * itself: the same string ids, threads, categories and positions. Returns
+ * 0, 1 when t cannot join without changing the result (it warned: its
+ * warnings would name local indices; an error; the category limit), with b
+ * untouched, or ERR_NOMEM (b is then unusable). t is left to be freed. */
+int rank_builder_adopt(struct rank_builder *b, struct rank_builder *t, uint64_t first_index,
+                       struct err *e);
+
 /* finish.c: per-rank steps after the merge into global ids. */
 int model_finish_rank(struct model *m, struct rank_model *r, const struct rank_builder *b,
                       struct err *e);

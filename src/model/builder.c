@@ -349,3 +349,156 @@ void rank_builder_sink(struct rank_builder *b, struct trace_sink *out)
     out->meta = sink_meta;
     out->progress = sink_progress;
 }
+
+/* ---- joining the builder of a file's second half ------------------------- */
+
+/* Whether t's categories fit beside b's: the sequential read would have
+ * skipped the extra ones with a warning. Looks only; b is unchanged. */
+static bool cats_fit(const struct rank_builder *b, const struct rank_builder *t)
+{
+    size_t added = 0;
+    for (size_t k = 0; k < t->ncats; k++) {
+        uint32_t id = strtab_find(&b->strings, strtab_str(&t->strings, t->cats[k]),
+                                  strtab_len(&t->strings, t->cats[k]));
+        if (id == STRTAB_NONE || !hmap_get((struct hmap *)&b->cat_of, id))
+            added++;
+    }
+    return b->ncats + added <= MODEL_MAX_CATS;
+}
+
+/* t's ids in b: strings (in t's order, which is the order a sequential read
+ * would have met the new ones in), threads and categories. */
+static int map_tables(struct rank_builder *b, const struct rank_builder *t, uint32_t **strs,
+                      uint32_t **threads, uint32_t **cats)
+{
+    size_t ns = strtab_count(&t->strings);
+    *strs = malloc((ns ? ns : 1) * sizeof **strs);
+    *threads = malloc((t->npidtids ? t->npidtids : 1) * sizeof **threads);
+    *cats = malloc((t->ncats ? t->ncats : 1) * sizeof **cats);
+    if (!*strs || !*threads || !*cats)
+        return ERR_NOMEM;
+    for (size_t i = 0; i < ns; i++) {
+        (*strs)[i] = strtab_intern(&b->strings, strtab_str(&t->strings, (uint32_t)i),
+                                   strtab_len(&t->strings, (uint32_t)i));
+        if ((*strs)[i] == STRTAB_NONE)
+            return ERR_NOMEM;
+    }
+    for (size_t k = 0; k < t->npidtids; k++) {
+        uint32_t pid = (*strs)[t->pidtids[k].pid], tid = (*strs)[t->pidtids[k].tid];
+        int64_t key = (int64_t)((uint64_t)pid << 32 | tid);
+        bool added;
+        if (hmap_number(&b->pidtid_of, key, (uint32_t)b->npidtids, &(*threads)[k], &added) ||
+            (added && VEC_PUSH_SLOT(b->pidtids, b->npidtids, b->pidtids_cap)))
+            return ERR_NOMEM;
+        if (added)
+            b->pidtids[b->npidtids++] = (struct pid_tid){pid, tid};
+    }
+    for (size_t k = 0; k < t->ncats; k++) {
+        uint32_t id = (*strs)[t->cats[k]], *known = hmap_get(&b->cat_of, id);
+        if (known) {
+            (*cats)[k] = *known;
+            continue;
+        }
+        if (VEC_PUSH_SLOT(b->cats, b->ncats, b->cats_cap) ||
+            hmap_put(&b->cat_of, id, (uint32_t)b->ncats))
+            return ERR_NOMEM;
+        b->cats[b->ncats] = id;
+        (*cats)[k] = (uint32_t)b->ncats++;
+    }
+    return 0;
+}
+
+/* Moves t's events behind b's, renumbered, from the end of t's array in
+ * slices that t gives back as it goes: the two arrays never hold the
+ * second half twice. */
+static int move_events(struct rank_builder *b, struct rank_builder *t, const uint32_t *strs,
+                       const uint32_t *threads, const uint32_t *cats, uint32_t first_index)
+{
+    size_t base = b->nevents;
+    if (vec_reserve((void **)&b->events, &b->events_cap, sizeof *b->events,
+                    base + t->nevents + 1))
+        return ERR_NOMEM;
+    const size_t slice = ((size_t)1 << 20) / sizeof *t->events;
+    for (size_t end = t->nevents; end > 0;) {
+        size_t from = end > slice ? end - slice : 0;
+        util_populate(b->events + base + from, (end - from) * sizeof *b->events);
+        for (size_t i = from; i < end; i++) {
+            struct event ev = t->events[i];
+            ev.name = strs[ev.name];
+            ev.thread = threads[ev.thread];
+            ev.cat = (uint16_t)cats[ev.cat];
+            ev.index += first_index;
+            b->events[base + i] = ev;
+        }
+        end = from;
+        struct event *smaller = realloc(t->events, (end ? end : 1) * sizeof *t->events);
+        if (smaller) {
+            t->events = smaller;
+            t->events_cap = end ? end : 1;
+        }
+    }
+    b->nevents = base + t->nevents;
+    b->events_populated = b->nevents;
+    t->nevents = 0;
+    return 0;
+}
+
+static int move_side_tables(struct rank_builder *b, const struct rank_builder *t,
+                            const uint32_t *strs, const uint32_t *threads, size_t base)
+{
+    if (vec_reserve((void **)&b->bw, &b->bw_cap, sizeof *b->bw, b->nbw + t->nbw) ||
+        vec_reserve((void **)&b->comm, &b->comm_cap, sizeof *b->comm, b->ncomm + t->ncomm) ||
+        vec_reserve((void **)&b->flows, &b->flows_cap, sizeof *b->flows, b->nflows + t->nflows) ||
+        vec_reserve((void **)&b->names, &b->names_cap, sizeof *b->names, b->nnames + t->nnames))
+        return ERR_NOMEM;
+    for (size_t i = 0; i < t->nbw; i++)
+        b->bw[b->nbw++] = (struct bw_entry){(uint32_t)(t->bw[i].pos + base), t->bw[i].gbps};
+    for (size_t i = 0; i < t->ncomm; i++) {
+        struct comm_args c = t->comm[i];
+        c.pos = (uint32_t)(c.pos + base);
+        c.coll_name = strs[c.coll_name];
+        c.pg_name = strs[c.pg_name];
+        c.pg_ranks = strs[c.pg_ranks];
+        c.dtype = strs[c.dtype];
+        b->comm[b->ncomm++] = c;
+    }
+    for (size_t i = 0; i < t->nflows; i++) {
+        struct flow_rec f = t->flows[i];
+        f.thread = threads[f.thread];
+        b->flows[b->nflows++] = f;
+    }
+    for (size_t i = 0; i < t->nnames; i++) {
+        struct name_rec n = t->names[i];
+        n.pid = strs[n.pid];
+        n.tid = n.is_thread ? strs[n.tid] : 0;
+        n.name = strs[n.name];
+        b->names[b->nnames++] = n;
+    }
+    return 0;
+}
+
+int rank_builder_adopt(struct rank_builder *b, struct rank_builder *t, uint64_t first_index,
+                       struct err *e)
+{
+    if (t->error || t->nwarnings || b->error || first_index > UINT32_MAX - 1 ||
+        t->elements > UINT32_MAX - 1 - first_index || !cats_fit(b, t))
+        return 1;
+    uint32_t *strs = NULL, *threads = NULL, *cats = NULL;
+    size_t base = b->nevents;
+    int rc = map_tables(b, t, &strs, &threads, &cats);
+    if (rc == 0)
+        rc = move_side_tables(b, t, strs, threads, base);
+    if (rc == 0)
+        rc = move_events(b, t, strs, threads, cats, (uint32_t)first_index);
+    free(strs);
+    free(threads);
+    free(cats);
+    if (rc)
+        return err_set(e, ERR_NOMEM, "out of memory joining the halves of the file");
+    b->elements += t->elements;
+    b->has_float_ts |= t->has_float_ts;
+    b->complete_events += t->complete_events;
+    for (int k = 0; k < EV_KIND_COUNT; k++)
+        b->complete_by_kind[k] += t->complete_by_kind[k];
+    return 0;
+}

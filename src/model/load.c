@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "model/build.h"
+#include "trace/read.h"
 #include "trace/discover.h"
 #include "trace/pack.h"
 #include "util/hmap.h"
@@ -183,6 +184,33 @@ static bool read_cached(struct load_job *j, struct trace_sink *sink,
     return j->rc != 0;
 }
 
+/* The second half of a plain file, read by a thread of its own. */
+struct tail_half {
+    struct rank_builder *b, tail;
+};
+
+static int adopt_tail(void *ctx, uint64_t first_index, struct err *e)
+{
+    struct tail_half *t = ctx;
+    return rank_builder_adopt(t->b, &t->tail, first_index, e);
+}
+
+/* A core no file needs reads the second half of a large plain file
+ * (trace_read_file_split); the builders join where the halves meet. */
+static int read_split(struct load_job *j, const struct trace_sink *sink,
+                      const struct trace_limits *lim)
+{
+    struct tail_half t = {.b = &j->b};
+    if (rank_builder_init(&t.tail))
+        return err_set(&j->err, ERR_NOMEM, "%s: out of memory", j->path);
+    struct trace_sink tail_sink;
+    rank_builder_sink(&t.tail, &tail_sink);
+    struct trace_split_opts split = {&tail_sink, adopt_tail, &t};
+    int rc = trace_read_file_split(j->path, sink, &split, lim, &j->err);
+    rank_builder_fini(&t.tail);
+    return rc;
+}
+
 /* Reads the trace itself, packing it on the way when opts->packed asks. */
 static void read_trace(struct load_job *j, struct trace_sink sink, const struct trace_limits *lim)
 {
@@ -201,6 +229,8 @@ static void read_trace(struct load_job *j, struct trace_sink sink, const struct 
     }
     if (j->buf)
         j->rc = trace_read_buffer(j->path, j->buf, j->len, &sink, lim, &j->err);
+    else if (!pack && j->loader->read_ahead)
+        j->rc = read_split(j, &sink, lim);
     else
         j->rc = trace_read_file(j->path, &sink, lim, &j->err);
     if (!j->rc && !j->b.error && pack) {   // a builder error is reported by run_job

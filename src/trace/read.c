@@ -2,6 +2,8 @@
 #include "trace/read.h"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +27,8 @@
  * by the slow path, which makes room for it. */
 #define READER_SCRATCH ((size_t)64 << 10)
 
+struct split_run;
+
 struct reader {
     const struct trace_sink *sink;
     struct trace_meta_state meta;
@@ -35,6 +39,7 @@ struct reader {
     uint64_t max_memory;
     uint64_t since_memory_check;
     struct trace_event ev;
+    struct split_run *split;  /* a second thread reading the file's second half, or NULL */
 };
 
 /* The memory guard: the model grows with every element kept, so the
@@ -160,21 +165,37 @@ static int on_member(void *ctx, const char *key, size_t key_len, uint64_t offset
     return trace_meta_add(&r->meta, key, key_len, offset, text, len, e);
 }
 
-int trace_read_source(struct trace_source *src, const char *name, const struct trace_sink *sink,
-                      const struct trace_limits *limits, size_t buf_size, struct err *e)
+static int on_split_point(void *ctx, uint64_t index, uint64_t offset, struct trace_jump *jump,
+                          struct err *e);
+static void split_stop(struct split_run *sp);
+
+static void reader_init(struct reader *r, const struct trace_sink *sink,
+                        const struct trace_limits *lim)
+{
+    *r = (struct reader){.sink = sink, .max_nest = lim->max_depth - 2,
+                         .max_event_bytes = lim->max_event_bytes, .max_memory = lim->max_memory};
+    trace_meta_init(&r->meta);
+}
+
+static int read_source(struct trace_source *src, const char *name, const struct trace_sink *sink,
+                       const struct trace_limits *limits, size_t buf_size, struct split_run *split,
+                       struct err *e)
 {
     struct trace_limits lim = trace_limits_resolve(limits);
-    struct reader r = {.sink = sink, .max_nest = lim.max_depth - 2,
-                       .max_event_bytes = lim.max_event_bytes, .max_memory = lim.max_memory};
-    trace_meta_init(&r.meta);
+    struct reader r;
+    reader_init(&r, sink, &lim);
+    r.split = split;
     struct trace_scan_handler h = {.ctx = &r, .element = on_element,
-                                   .element_prefix = on_element_prefix, .member = on_member};
+                                   .element_prefix = on_element_prefix, .member = on_member,
+                                   .at_element = split ? on_split_point : NULL};
     /* Scratch for decoded strings: no element is longer than a small
      * in-memory document, so that needs less than the usual 64 KiB. */
     uint64_t hint = trace_source_size_hint(src);
     int rc = ensure_scratch(&r, hint && hint < READER_SCRATCH ? (size_t)hint : READER_SCRATCH, e);
     if (rc == 0)
         rc = trace_scan_document(src, &lim, buf_size, &h, e);
+    if (split)
+        split_stop(split);   /* the point was never reached, or the read failed */
     free(r.scratch);
     if (rc == 0 && sink->meta) {
         rc = sink->meta(sink->ctx, &r.meta.meta, e);
@@ -186,6 +207,12 @@ int trace_read_source(struct trace_source *src, const char *name, const struct t
     if (rc)
         err_prefix(e, "%s", name);
     return rc;
+}
+
+int trace_read_source(struct trace_source *src, const char *name, const struct trace_sink *sink,
+                      const struct trace_limits *limits, size_t buf_size, struct err *e)
+{
+    return read_source(src, name, sink, limits, buf_size, NULL, e);
 }
 
 static struct trace_source_opts source_opts(const struct trace_sink *sink,
@@ -304,6 +331,168 @@ int trace_read_buffer(const char *name, const void *buf, size_t len,
         return e ? e->code : ERR_NOMEM;
     }
     int rc = trace_read_source(src, name, sink, limits, 0, e);
+    trace_source_close(src);
+    return rc;
+}
+
+/* ---- one plain file read by two threads ----------------------------------
+ * A second thread reads the elements from a guessed element start in the
+ * middle of the file to the end of traceEvents, into a sink of its own,
+ * while the caller's thread reads the document from the start. The guess is
+ * right when the first thread meets an element that starts exactly there:
+ * it then hands the second half over (split->adopt) and jumps to the end of
+ * the array. Any other outcome (the guess inside a string or a nested
+ * object, a second half that fails or warns, adopt refusing) leaves the
+ * first thread reading on as if alone: the result is always the sequential
+ * one. */
+
+/* Files smaller than this are read by one thread: the second would save
+ * less than it costs to start. */
+#define SPLIT_MIN_BYTES ((uint64_t)32 << 20)
+/* Bytes searched for an element start after the middle of the file. */
+#define SPLIT_WINDOW ((size_t)1 << 20)
+
+struct split_run {
+    const char *path;
+    const struct trace_split_opts *o;
+    struct trace_limits lim;
+    uint64_t at;              /* the guessed element start */
+    pthread_t thread;
+    bool running;             /* joined by split_stop or at the point */
+    atomic_bool stop;
+    int rc;                   /* the second thread's */
+    struct err err;
+    uint64_t end, count;      /* where its elements end, how many */
+};
+
+static bool json_ws(unsigned char c)
+{
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/* The first "}, {\"" in buf (whitespace allowed around the comma and after
+ * the brace): the offset of its '{', or SIZE_MAX. */
+static size_t element_start_in(const unsigned char *buf, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (buf[i] != '}')
+            continue;
+        size_t k = i + 1;
+        while (k < len && json_ws(buf[k]))
+            k++;
+        if (k >= len || buf[k] != ',')
+            continue;
+        k++;
+        while (k < len && json_ws(buf[k]))
+            k++;
+        if (k >= len || buf[k] != '{')
+            continue;
+        size_t brace = k++;
+        while (k < len && json_ws(buf[k]))
+            k++;
+        if (k < len && buf[k] == '"')
+            return brace;
+    }
+    return SIZE_MAX;
+}
+
+/* A guessed element start after the middle of a plain file of size bytes,
+ * or 0 for none (not plain, too small, nothing found). */
+static uint64_t guess_split_point(int fd, uint64_t size)
+{
+    unsigned char magic[2];
+    if (size < SPLIT_MIN_BYTES || pread(fd, magic, 2, 0) != 2 ||
+        (magic[0] == 0x1f && magic[1] == 0x8b))
+        return 0;
+    unsigned char *buf = malloc(SPLIT_WINDOW);
+    if (!buf)
+        return 0;
+    uint64_t from = size / 2;
+    ssize_t n = pread(fd, buf, SPLIT_WINDOW, (off_t)from);
+    size_t at = n > 0 ? element_start_in(buf, (size_t)n) : SIZE_MAX;
+    free(buf);
+    return at == SIZE_MAX ? 0 : from + at;
+}
+
+static void *split_main(void *arg)
+{
+    struct split_run *sp = arg;
+    struct trace_source_opts so = {0};
+    so.max_uncompressed = sp->lim.max_uncompressed;
+    struct trace_source *src = trace_source_open_file(sp->path, &so, &sp->err);
+    if (!src) {
+        sp->rc = ERR_IO;
+        return NULL;
+    }
+    struct reader r;
+    reader_init(&r, sp->o->tail, &sp->lim);
+    struct trace_scan_handler h = {.ctx = &r, .element = on_element,
+                                   .element_prefix = on_element_prefix};
+    sp->rc = ensure_scratch(&r, READER_SCRATCH, &sp->err);
+    if (sp->rc == 0)
+        sp->rc = trace_scan_elements_from(src, sp->at, &sp->lim, &h, &sp->stop, &sp->end,
+                                          &sp->count, &sp->err);
+    free(r.scratch);
+    trace_source_close(src);
+    return NULL;
+}
+
+static void split_stop(struct split_run *sp)
+{
+    if (!sp->running)
+        return;
+    atomic_store(&sp->stop, true);
+    pthread_join(sp->thread, NULL);
+    sp->running = false;
+}
+
+static int on_split_point(void *ctx, uint64_t index, uint64_t offset, struct trace_jump *jump,
+                          struct err *e)
+{
+    struct split_run *sp = ((struct reader *)ctx)->split;
+    if (!sp->running || offset < sp->at)
+        return 0;
+    if (offset > sp->at) {   /* the guess was inside an element */
+        split_stop(sp);
+        return 0;
+    }
+    pthread_join(sp->thread, NULL);
+    sp->running = false;
+    if (sp->rc != 0 || sp->count == 0)
+        return 0;
+    int rc = sp->o->adopt(sp->o->ctx, index, e);
+    if (rc > 0)
+        return 0;
+    if (rc == 0)
+        *jump = (struct trace_jump){sp->end, sp->count};
+    return rc;
+}
+
+int trace_read_file_split(const char *path, const struct trace_sink *sink,
+                          const struct trace_split_opts *split, const struct trace_limits *limits,
+                          struct err *e)
+{
+    if (file_is_summary(path))
+        return trace_read_file(path, sink, limits, e);
+    struct trace_source_opts o = source_opts(sink, limits);
+    o.read_ahead = false;
+    struct trace_source *src = trace_source_open_file(path, &o, e);
+    if (!src) {
+        err_prefix(e, "%s", path);
+        return e ? e->code : ERR_IO;
+    }
+    struct split_run sp = {.path = path, .o = split, .lim = trace_limits_resolve(limits)};
+    atomic_init(&sp.stop, false);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+        sp.at = guess_split_point(fd, (uint64_t)st.st_size);
+    if (fd >= 0)
+        close(fd);
+    sp.running = sp.at && pthread_create(&sp.thread, NULL, split_main, &sp) == 0;
+    int rc = read_source(src, path, sink, limits, 0, sp.running ? &sp : NULL, e);
+    if (rc && rc != ERR_CANCEL && rc != ERR_NOMEM)
+        rc = explain_failure(src, path, rc, e);
     trace_source_close(src);
     return rc;
 }

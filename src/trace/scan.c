@@ -302,6 +302,26 @@ static int scan_element(struct scan *sc, uint64_t index, struct err *e)
     return sc->h->element(sc->h->ctx, index, offset, text, len, e);
 }
 
+/* Continues at offset, where the traceEvents array ends (its elements up to
+ * there were read by another scan of the same file). */
+static int jump_to_end(struct scan *sc, uint64_t offset, struct err *e)
+{
+    int rc = trace_source_seek(sc->src, offset, e);
+    if (rc)
+        return rc;
+    sc->base = offset;
+    sc->pos = sc->end = 0;
+    sc->eof = false;
+    int c = peek(sc, e, &rc);
+    if (rc)
+        return rc;
+    if (c != ']')
+        return err_set(e, ERR_INTERNAL, "byte %llu: expected the end of traceEvents",
+                       at(sc, sc->pos));
+    sc->pos++;
+    return 0;
+}
+
 static int scan_elements(struct scan *sc, struct err *e)
 {
     int rc;
@@ -315,6 +335,12 @@ static int scan_elements(struct scan *sc, struct err *e)
     for (uint64_t index = 0;; index++) {
         if (c < 0)
             return truncated(sc, "\"traceEvents\"", e);
+        struct trace_jump jump = {0, 0};
+        if (sc->h->at_element &&
+            (rc = sc->h->at_element(sc->h->ctx, index, sc->base + sc->pos, &jump, e)) != 0)
+            return rc;
+        if (jump.count)
+            return jump_to_end(sc, jump.offset, e);
         rc = scan_element(sc, index, e);
         if (rc)
             return rc;
@@ -473,23 +499,82 @@ static int scan_run(struct scan *sc, struct err *e)
     return 0;
 }
 
-int trace_scan_document(struct trace_source *src, const struct trace_limits *lim, size_t buf_size,
-                        const struct trace_scan_handler *h, struct err *e)
+/* The elements from where src stands (offset `start` of the document) to
+ * the end of their array: what a second thread reads of one file. */
+static int scan_element_run(struct scan *sc, const atomic_bool *stop, uint64_t *end,
+                            uint64_t *count, struct err *e)
 {
-    struct scan sc = {0};
-    sc.src = src;
-    sc.lim = trace_limits_resolve(lim);
-    sc.h = h;
-    sc.cap = buf_size ? buf_size : TRACE_SCAN_BUFFER;
+    for (uint64_t index = 0;; index++) {
+        if (atomic_load_explicit(stop, memory_order_relaxed))
+            return err_set(e, ERR_CANCEL, "stopped");
+        int rc;
+        int c = peek(sc, e, &rc);
+        if (rc)
+            return rc;
+        if (c != '{')
+            return err_set(e, ERR_PARSE, "byte %llu: not an element", at(sc, sc->pos));
+        rc = scan_element(sc, index, e);
+        if (rc)
+            return rc;
+        c = peek(sc, e, &rc);
+        if (rc)
+            return rc;
+        rc = expect_after(sc, c, ']', "a traceEvents element", e);
+        if (rc)
+            return rc;
+        if (c == ']') {
+            *end = sc->base + sc->pos;
+            *count = index + 1;
+            return 0;
+        }
+        sc->pos++;
+    }
+}
+
+static int scan_init(struct scan *sc, struct trace_source *src, const struct trace_limits *lim,
+                     size_t buf_size, const struct trace_scan_handler *h, struct err *e)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->src = src;
+    sc->lim = trace_limits_resolve(lim);
+    sc->h = h;
+    sc->cap = buf_size ? buf_size : TRACE_SCAN_BUFFER;
     /* A small plain document in memory needs no 4 MiB buffer (tests and the
      * fuzz targets read thousands of them a second). */
     uint64_t hint = buf_size ? 0 : trace_source_size_hint(src);
     if (hint && hint < TRACE_SCAN_BUFFER)
-        sc.cap = hint < 4096 ? 4096 : (size_t)hint + 1;
-    sc.buf = malloc(sc.cap);
-    if (!sc.buf)
+        sc->cap = hint < 4096 ? 4096 : (size_t)hint + 1;
+    sc->buf = malloc(sc->cap);
+    if (!sc->buf)
         return err_set(e, ERR_NOMEM, "out of memory for the read buffer");
-    int rc = scan_run(&sc, e);
+    return 0;
+}
+
+int trace_scan_elements_from(struct trace_source *src, uint64_t start,
+                             const struct trace_limits *lim, const struct trace_scan_handler *h,
+                             const atomic_bool *stop, uint64_t *end, uint64_t *count,
+                             struct err *e)
+{
+    struct scan sc;
+    int rc = scan_init(&sc, src, lim, 0, h, e);
+    if (rc == 0)
+        rc = trace_source_seek(src, start, e);
+    sc.base = start;
+    if (rc == 0)
+        rc = scan_element_run(&sc, stop, end, count, e);
+    free(sc.buf);
+    free(sc.key);
+    return rc;
+}
+
+int trace_scan_document(struct trace_source *src, const struct trace_limits *lim, size_t buf_size,
+                        const struct trace_scan_handler *h, struct err *e)
+{
+    struct scan sc;
+    int rc = scan_init(&sc, src, lim, buf_size, h, e);
+    if (rc)
+        return rc;
+    rc = scan_run(&sc, e);
     free(sc.buf);
     free(sc.key);
     return rc;

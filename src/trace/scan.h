@@ -1,6 +1,7 @@
 #ifndef HTX_TRACE_SCAN_H
 #define HTX_TRACE_SCAN_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -42,6 +43,10 @@ void trace_split_init(struct trace_split *sp, int max_depth);
 enum trace_split_result trace_split_run(struct trace_split *sp, const char *text, size_t len,
                                         bool at_eof);
 
+struct trace_jump {
+    uint64_t offset, count;
+};
+
 struct trace_scan_handler {
     void *ctx;
     /* One element of traceEvents: its index, the byte offset of its first
@@ -54,6 +59,12 @@ struct trace_scan_handler {
      * or to 0 to have it split out and passed to element(). */
     int (*element_prefix)(void *ctx, uint64_t index, uint64_t offset, const char *text,
                           size_t avail, size_t *used, struct err *e);
+    /* May be NULL. Called before each element of traceEvents (at offset,
+     * its first byte) is read: setting jump->count has the scan take the
+     * next jump->count elements as read and go on at jump->offset, which
+     * must be the ']' that closes the array (a plain file only). */
+    int (*at_element)(void *ctx, uint64_t index, uint64_t offset, struct trace_jump *jump,
+                      struct err *e);
     /* A top-level member other than traceEvents: the decoded key and the raw
      * value text. May be NULL. Non-zero aborts the scan. */
     int (*member)(void *ctx, const char *key, size_t key_len, uint64_t offset, const char *text,
@@ -72,6 +83,16 @@ struct trace_scan_handler {
  * the call. */
 int trace_scan_document(struct trace_source *src, const struct trace_limits *lim, size_t buf_size,
                         const struct trace_scan_handler *h, struct err *e);
+
+/* Reads traceEvents elements from offset start of a plain file's document
+ * (src seeks there) to the ']' that ends their array, numbering them from
+ * 0: *end is the offset of that ']', *count how many. Stops with
+ * ERR_CANCEL once *stop is set; ERR_PARSE when start is not an element or
+ * what follows is not a list of them. */
+int trace_scan_elements_from(struct trace_source *src, uint64_t start,
+                             const struct trace_limits *lim, const struct trace_scan_handler *h,
+                             const atomic_bool *stop, uint64_t *end, uint64_t *count,
+                             struct err *e);
 
 /* Limits with the defaults of event.h filled in. */
 struct trace_limits trace_limits_resolve(const struct trace_limits *lim);

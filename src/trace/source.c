@@ -605,6 +605,23 @@ static int ahead_read(struct trace_source *s, char *dst, size_t cap, size_t *got
     return 0;
 }
 
+int trace_source_seek(struct trace_source *s, uint64_t offset, struct err *e)
+{
+    if (!s->detected) {
+        int rc = detect(s, e);
+        if (rc)
+            return rc;
+    }
+    if (s->fd < 0 || s->gzip || s->ahead || offset > (uint64_t)s->opened.st_size)
+        return err_set(e, ERR_INTERNAL, "only a plain file can be read from an offset");
+    if (lseek(s->fd, (off_t)offset, SEEK_SET) < 0)
+        return err_set(e, ERR_IO, "seek error: %s", strerror(errno));
+    s->in_base = s->doc_bytes = offset;
+    s->in_pos = s->in_len = 0;
+    s->in_eof = false;
+    return 0;
+}
+
 int trace_source_read(struct trace_source *s, char *dst, size_t cap, size_t *got, struct err *e)
 {
     *got = 0;

@@ -54,6 +54,10 @@ uint64_t trace_source_doc_bytes(const struct trace_source *s);
  * plain document in memory, or gzip's recorded length in memory; else 0. */
 uint64_t trace_source_size_hint(const struct trace_source *s);
 
+/* Goes to byte offset of a plain (not gzip) file: the next read starts
+ * there. ERR_INTERNAL for any other source, ERR_IO when the seek fails. */
+int trace_source_seek(struct trace_source *s, uint64_t offset, struct err *e);
+
 /* Whether the document turned out to be gzip (false before the first read). */
 bool trace_source_is_gzip(const struct trace_source *s);
 

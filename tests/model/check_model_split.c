@@ -1,0 +1,247 @@
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/model.h"
+#include "trace/read.h"
+
+/* One large plain file read on two threads (trace_read_file_split): the
+ * model is the one a single thread reads, byte for byte, whether the guessed
+ * middle is a real element start, lies inside a string, or the second half
+ * warns. */
+
+enum doc_kind { DOC_PLAIN, DOC_TRAP, DOC_WARN };
+
+#define DOC_EVENTS 260000   /* about 45 MB: over the size the split starts at */
+
+/* Kineto-shaped elements, one a few lines, with what the builder keeps on
+ * the side (flows, names, bandwidth, collective args) and strings, threads
+ * and a category that only the second half has. */
+static void write_event(FILE *f, size_t i, enum doc_kind kind)
+{
+    bool late = i >= DOC_EVENTS / 2;
+    size_t ts = 1000 + 10 * i;
+    if (i % 4 == 0)
+        fprintf(f, "  {\n    \"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": "
+                "\"cudaLaunchKernel\", \"pid\": 10, \"tid\": %d,\n    \"ts\": %zu, \"dur\": 4,\n"
+                "    \"args\": {\"correlation\": %zu, \"External id\": %zu}\n  }",
+                late ? 103 : 100, ts, i, i);
+    else if (i % 4 == 1)
+        fprintf(f, "  {\n    \"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"%s_%zu\", \"pid\": 0,"
+                " \"tid\": 7,\n    \"ts\": %zu.%03zu, \"dur\": 6,\n    \"args\": {\"stream\": 7, "
+                "\"correlation\": %zu, \"grid\": [1, 2, 3]}\n  }",
+                late ? "late_gemm" : "gemm", i % 13, ts + 5, i % 1000, i - 1);
+    else if (i % 4 == 2)
+        fprintf(f, "  {\n    \"ph\": \"X\", \"cat\": \"%s\", \"name\": \"aten::op_%zu\", "
+                "\"pid\": 10, \"tid\": %zu,\n    \"ts\": %zu, \"dur\": %d,\n    \"args\": "
+                "{\"Collective name\": \"allreduce\", \"Process Group Name\": \"%zu\", "
+                "\"In msg nelems\": %zu}\n  }",
+                late && i % 8 == 2 ? "late_cat" : "cpu_op", i % 50, 100 + i % 3, ts,
+                kind == DOC_WARN && i == DOC_EVENTS * 3 / 4 + 2 ? -5 : 3, i % 5, i);
+    else if (i % 16 == 3)
+        fprintf(f, "  {\"ph\": \"s\", \"id\": %zu, \"pid\": 10, \"tid\": 100, \"ts\": %zu, "
+                "\"cat\": \"ac2g\", \"name\": \"ac2g\"}", i, ts);
+    else if (i % 16 == 7)
+        fprintf(f, "  {\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 10, \"tid\": %zu, "
+                "\"args\": {\"name\": \"%s thread %zu\"}}", 100 + i % 4, late ? "late" : "early",
+                i % 4);
+    else
+        fprintf(f, "  {\n    \"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD\", "
+                "\"pid\": 0, \"tid\": 7,\n    \"ts\": %zu, \"dur\": 2,\n    \"args\": "
+                "{\"stream\": 7, \"memory bandwidth (GB/s)\": %zu.5}\n  }", ts + 8, i % 97);
+}
+
+/* The trap: an element at the middle whose args hold a 4 MB array of
+ * objects, so the guess lands on one of them: a start of an object after
+ * "}, " that is not a traceEvents element. (Inside a string the guess
+ * cannot land: a string holds no unescaped quote.) */
+static void write_trap(FILE *f)
+{
+    fputs("  {\"ph\": \"i\", \"name\": \"trap\", \"pid\": 10, \"tid\": 100, \"ts\": 5, "
+          "\"args\": {\"list\": [{\"x\": 0}", f);
+    for (int k = 0; k < (4 << 20) / 12; k++)
+        fputs(", {\"x\": 1}", f);
+    fputs("]}},\n", f);
+}
+
+static void write_doc(const char *path, enum doc_kind kind)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("{\n  \"schemaVersion\": 1,\n  \"distributedInfo\": {\"rank\": 3, \"world_size\": 8},\n"
+          "  \"traceEvents\": [\n", f);
+    for (size_t i = 0; i < DOC_EVENTS; i++) {
+        if (kind == DOC_TRAP && i == DOC_EVENTS / 2)
+            write_trap(f);
+        write_event(f, i, kind);
+        fputs(i + 1 < DOC_EVENTS ? ",\n" : "\n", f);
+    }
+    fputs("  ],\n  \"traceName\": \"split.json\",\n  \"baseTimeNanoseconds\": 1700000000000000000\n}\n",
+          f);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+static struct model *load(const char *path, int threads)
+{
+    struct load_opts o = {.threads = threads};
+    struct semantics sem;
+    semantics_init(&sem, SEMANTICS_HTX);
+    struct err e = {0, ""};
+    const char *paths[] = {path};
+    struct model *m = model_load(paths, 1, &sem, &o, &e);
+    ck_assert_msg(m != NULL, "%s", e.msg);
+    return m;
+}
+
+static void check_same_model(const struct model *a, const struct model *b)
+{
+    ck_assert_uint_eq(strtab_count(&a->strings), strtab_count(&b->strings));
+    for (size_t i = 0; i < strtab_count(&a->strings); i++)
+        ck_assert_str_eq(strtab_str(&a->strings, (uint32_t)i), strtab_str(&b->strings, (uint32_t)i));
+    ck_assert_uint_eq(a->npidtids, b->npidtids);
+    ck_assert_int_eq(memcmp(a->pidtids, b->pidtids, a->npidtids * sizeof *a->pidtids), 0);
+    ck_assert_uint_eq(a->ncats, b->ncats);
+    ck_assert_int_eq(memcmp(a->cats, b->cats, a->ncats * sizeof *a->cats), 0);
+    ck_assert_uint_eq(a->nranks, 1);
+    ck_assert_uint_eq(b->nranks, 1);
+    const struct rank_model *x = &a->ranks[0], *y = &b->ranks[0];
+    ck_assert_int_eq(x->rank, 3);
+    ck_assert_int_eq(y->rank, 3);
+    ck_assert_uint_eq(x->nevents, y->nevents);
+    ck_assert_int_eq(memcmp(x->events, y->events, x->nevents * sizeof *x->events), 0);
+    ck_assert_uint_eq(x->elements, y->elements);
+    ck_assert_uint_eq(x->complete_events, y->complete_events);
+    ck_assert_int_eq(x->has_float_ts, y->has_float_ts);
+    ck_assert_uint_eq(x->nbw, y->nbw);
+    for (size_t i = 0; i < x->nbw; i++) {
+        ck_assert_uint_eq(x->bw[i].pos, y->bw[i].pos);
+        ck_assert(x->bw[i].gbps == y->bw[i].gbps);
+    }
+    ck_assert_uint_eq(x->ncomm, y->ncomm);
+    for (size_t i = 0; i < x->ncomm; i++) {
+        ck_assert_uint_eq(x->comm[i].pos, y->comm[i].pos);
+        ck_assert_uint_eq(x->comm[i].pg_name, y->comm[i].pg_name);
+        ck_assert_int_eq(x->comm[i].in_nelems, y->comm[i].in_nelems);
+    }
+    ck_assert_uint_eq(x->nnames, y->nnames);
+    for (size_t i = 0; i < x->nnames; i++) {
+        ck_assert_uint_eq(x->names[i].tid, y->names[i].tid);
+        ck_assert_uint_eq(x->names[i].name, y->names[i].name);
+    }
+    ck_assert_uint_eq(x->nwarnings, y->nwarnings);
+    ck_assert_uint_eq(x->nwarning_texts, y->nwarning_texts);
+    for (size_t i = 0; i < x->nwarning_texts; i++)
+        ck_assert_str_eq(x->warning_texts[i], y->warning_texts[i]);
+    ck_assert_uint_eq(x->unmatched_correlations, y->unmatched_correlations);
+    ck_assert_uint_eq(x->nrows, y->nrows);
+}
+
+/* Counting sinks: who got which elements, and where the halves met. */
+struct tally {
+    uint64_t events, first_index, last_index;
+    bool ordered;
+};
+
+static int count_event(void *ctx, const struct trace_event *ev, struct err *e)
+{
+    (void)e;
+    struct tally *t = ctx;
+    if (t->events && ev->index != t->last_index + 1)
+        t->ordered = false;
+    if (!t->events)
+        t->first_index = ev->index;
+    t->last_index = ev->index;
+    t->events++;
+    return 0;
+}
+
+struct halves {
+    struct tally head, tail;
+    int adopted;
+    uint64_t at;
+    int answer;   /* what adopt says */
+};
+
+static int adopt(void *ctx, uint64_t first_index, struct err *e)
+{
+    (void)e;
+    struct halves *h = ctx;
+    h->adopted++;
+    h->at = first_index;
+    return h->answer;
+}
+
+static void read_split(const char *path, struct halves *h)
+{
+    struct trace_sink head = {.ctx = &h->head, .event = count_event};
+    struct trace_sink tail = {.ctx = &h->tail, .event = count_event};
+    struct trace_split_opts split = {&tail, adopt, h};
+    h->head.ordered = h->tail.ordered = true;
+    struct err e = {0, ""};
+    ck_assert_msg(trace_read_file_split(path, &head, &split, NULL, &e) == 0, "%s", e.msg);
+}
+
+START_TEST(split_read_should_hand_the_second_half_over_where_it_starts)
+{
+    char path[] = "/tmp/htx-split-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    write_doc(path, DOC_PLAIN);
+    struct halves h = {.answer = 0};
+    read_split(path, &h);
+    ck_assert_int_eq(h.adopted, 1);
+    ck_assert(h.head.ordered && h.tail.ordered);
+    ck_assert_uint_eq(h.head.first_index, 0);
+    ck_assert_uint_eq(h.at, h.head.events);           /* the tail goes on from there */
+    ck_assert_uint_eq(h.tail.first_index, 0);         /* numbered from 0 by its thread */
+    ck_assert_uint_eq(h.head.events + h.tail.events, DOC_EVENTS);
+    ck_assert_uint_gt(h.tail.events, DOC_EVENTS / 3);
+    h = (struct halves){.answer = 1};                 /* refused: read by one thread */
+    read_split(path, &h);
+    ck_assert_int_eq(h.adopted, 1);
+    ck_assert(h.head.ordered);
+    ck_assert_uint_eq(h.head.events, DOC_EVENTS);
+    write_doc(path, DOC_TRAP);                        /* the guess inside a string */
+    h = (struct halves){.answer = 0};
+    read_split(path, &h);
+    ck_assert_int_eq(h.adopted, 0);
+    ck_assert_uint_eq(h.head.events, DOC_EVENTS + 1);
+    unlink(path);
+}
+END_TEST
+
+START_TEST(split_load_should_build_the_model_one_thread_builds)
+{
+    char path[] = "/tmp/htx-split-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    write_doc(path, (enum doc_kind)_i);
+    struct model *two = load(path, 2), *one = load(path, 1);
+    check_same_model(two, one);
+    if (_i == DOC_WARN)
+        ck_assert_uint_gt(one->ranks[0].nwarnings, 0);
+    model_free(two);
+    model_free(one);
+    unlink(path);
+}
+END_TEST
+
+Suite *model_split_suite(void);
+
+Suite *model_split_suite(void)
+{
+    Suite *s = suite_create("model_split");
+    TCase *tc = tcase_create("two threads");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, split_read_should_hand_the_second_half_over_where_it_starts);
+    tcase_add_loop_test(tc, split_load_should_build_the_model_one_thread_builds, DOC_PLAIN,
+                        DOC_WARN + 1);
+    suite_add_tcase(s, tc);
+    return s;
+}
