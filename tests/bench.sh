@@ -143,6 +143,33 @@ bench_load() {
         "$(div "$events" "$(median "${hx[@]}")" %.0f)"
 }
 
+# bench_plain FILE.json.gz: the same rank as plain JSON (written once into the
+# cache, beside the job: in it, it would be a second rank 0), read by one thread (--threads=1) and by htx's default (a second
+# thread reads the second half of the file), alternating; target: >= 1.5x.
+bench_plain() {
+    local plain=$cache/plain-$size-seed$seed.json
+    if ! [ "$plain" -nt "$1" ]; then
+        gzip -dc "$1" > "$plain.tmp" && mv "$plain.tmp" "$plain" ||
+            { echo "bench: cannot write $plain" >&2; return 1; }
+    fi
+    local one=() two=() speed=() rss=() events=0 i
+    for ((i = 0; i < runs; i++)); do
+        measure "$htx" info --format=json --threads=1 "$plain" || return 1
+        one+=("$secs")
+        measure "$htx" info --format=json "$plain" || return 1
+        two+=("$secs")
+        rss+=("$rss_kb")
+        events=$(count_events "$tmp/out")
+        speed+=("$(div "${one[-1]}" "$secs" %.4f)")
+    done
+    local rss_med
+    rss_med=$(median "${rss[@]}")
+    printf '%-34s %s s\n' "htx info --threads=1 (plain JSON)" "$(spread "${one[@]}")"
+    printf '%-34s %s s  %s MB peak; %s B/event\n' "htx info (plain JSON)" "$(spread "${two[@]}")" \
+        "$(div "$rss_med" 1000 %.1f)" "$(div "$(( ${rss_med%.*} * 1024 ))" "$events" %.0f)"
+    printf '%-34s %sx the speed of one thread (target >= 1.50)\n' "  $runs runs:" "$(spread "${speed[@]}")"
+}
+
 # ---- hooks: add more timing lines here ------------------------------------------------
 # Each hook gets the 1-rank file ($1) and the 2-rank directory ($2) and prints
 # lines with `row`. Fill one in when its feature can be timed from the shell.
@@ -321,6 +348,7 @@ echo "trace: $job: 2 ranks, $(mb "$json_bytes") MB of JSON each ($(mb "$(stat -c
 status=0
 bench_load "1 rank" "" "$file" -- "$file" || status=1
 bench_load "2 ranks" 2 "$job"/rank-*.json.gz -- "$job" || status=1
+bench_plain "$file" || status=1
 bench_analysis "$file" "$job" || status=1
 bench_annotation_stacks "$file" "$job" || status=1
 bench_timeline "$file" "$job" || status=1
