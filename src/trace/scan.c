@@ -302,6 +302,18 @@ static int scan_element(struct scan *sc, uint64_t index, struct err *e)
     return sc->h->element(sc->h->ctx, index, offset, text, len, e);
 }
 
+/* Reads element index and the ',' or ']' after it, left unread in *sep. */
+static int element_and_separator(struct scan *sc, uint64_t index, int *sep, struct err *e)
+{
+    int rc = scan_element(sc, index, e);
+    if (rc)
+        return rc;
+    *sep = peek(sc, e, &rc);
+    if (rc)
+        return rc;
+    return expect_after(sc, *sep, ']', "a traceEvents element", e);
+}
+
 /* Continues at offset, where the traceEvents array ends (its elements up to
  * there were read by another scan of the same file). */
 static int jump_to_end(struct scan *sc, uint64_t offset, struct err *e)
@@ -341,13 +353,7 @@ static int scan_elements(struct scan *sc, struct err *e)
             return rc;
         if (jump.count)
             return jump_to_end(sc, jump.offset, e);
-        rc = scan_element(sc, index, e);
-        if (rc)
-            return rc;
-        c = peek(sc, e, &rc);
-        if (rc)
-            return rc;
-        rc = expect_after(sc, c, ']', "a traceEvents element", e);
+        rc = element_and_separator(sc, index, &c, e);
         if (rc)
             return rc;
         sc->pos++;
@@ -513,13 +519,7 @@ static int scan_element_run(struct scan *sc, const atomic_bool *stop, uint64_t *
             return rc;
         if (c != '{')
             return err_set(e, ERR_PARSE, "byte %llu: not an element", at(sc, sc->pos));
-        rc = scan_element(sc, index, e);
-        if (rc)
-            return rc;
-        c = peek(sc, e, &rc);
-        if (rc)
-            return rc;
-        rc = expect_after(sc, c, ']', "a traceEvents element", e);
+        rc = element_and_separator(sc, index, &c, e);
         if (rc)
             return rc;
         if (c == ']') {
