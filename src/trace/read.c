@@ -354,6 +354,7 @@ int trace_read_buffer(const char *name, const void *buf, size_t len,
 
 struct split_run {
     const char *path;
+    const struct trace_source *first;   /* the first thread's: opened before this starts */
     const struct trace_split_opts *o;
     struct trace_limits lim;
     uint64_t at;              /* the guessed element start */
@@ -424,6 +425,11 @@ static void *split_main(void *arg)
         sp->rc = ERR_IO;
         return NULL;
     }
+    if (!trace_source_same_file(src, sp->first)) {   /* replaced since: not its half */
+        trace_source_close(src);
+        sp->rc = ERR_IO;
+        return NULL;
+    }
     struct reader r;
     reader_init(&r, sp->o->tail, &sp->lim);
     struct trace_scan_handler h = {.ctx = &r, .element = on_element,
@@ -481,7 +487,8 @@ int trace_read_file_split(const char *path, const struct trace_sink *sink,
         err_prefix(e, "%s", path);
         return e ? e->code : ERR_IO;
     }
-    struct split_run sp = {.path = path, .o = split, .lim = trace_limits_resolve(limits)};
+    struct split_run sp = {.path = path, .first = src, .o = split,
+                           .lim = trace_limits_resolve(limits)};
     atomic_init(&sp.stop, false);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;

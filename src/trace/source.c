@@ -173,6 +173,14 @@ int trace_source_first_byte(const struct trace_source *s)
     return s->detected ? s->first_byte : -1;
 }
 
+bool trace_source_same_file(const struct trace_source *a, const struct trace_source *b)
+{
+    return a->fd >= 0 && b->fd >= 0 && a->opened.st_dev == b->opened.st_dev &&
+           a->opened.st_ino == b->opened.st_ino && a->opened.st_size == b->opened.st_size &&
+           a->opened.st_mtim.tv_sec == b->opened.st_mtim.tv_sec &&
+           a->opened.st_mtim.tv_nsec == b->opened.st_mtim.tv_nsec;
+}
+
 bool trace_source_changed(const struct trace_source *s)
 {
     struct stat now;

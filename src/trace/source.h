@@ -54,6 +54,11 @@ uint64_t trace_source_doc_bytes(const struct trace_source *s);
  * plain document in memory, or gzip's recorded length in memory; else 0. */
 uint64_t trace_source_size_hint(const struct trace_source *s);
 
+/* Whether a and b were opened on the same file in the same state (device,
+ * inode, size and modification time): a file renamed over or written
+ * between two opens is another file. */
+bool trace_source_same_file(const struct trace_source *a, const struct trace_source *b);
+
 /* Goes to byte offset of a plain (not gzip) file: the next read starts
  * there. ERR_INTERNAL for any other source, ERR_IO when the seek fails. */
 int trace_source_seek(struct trace_source *s, uint64_t offset, struct err *e);
