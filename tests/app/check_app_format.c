@@ -136,6 +136,8 @@ START_TEST(json_should_round_trip_doubles_and_keep_integers)
     jsonw_begin_array(&w);
     jsonw_int(&w, INT64_MIN);
     jsonw_uint(&w, UINT64_MAX);
+    jsonw_int(&w, 0);
+    jsonw_int(&w, -7);
     jsonw_double(&w, NAN);
     jsonw_double(&w, INFINITY);
     jsonw_double(&w, 0.5);
@@ -144,7 +146,7 @@ START_TEST(json_should_round_trip_doubles_and_keep_integers)
     jsonw_end_array(&w);
     jsonw_finish(&w);
     const char *out = capture_close(&c);
-    ck_assert_str_eq(out, "[\n  -9223372036854775808,\n  18446744073709551615,\n  null,\n"
+    ck_assert_str_eq(out, "[\n  -9223372036854775808,\n  18446744073709551615,\n  0,\n  -7,\n  null,\n"
                           "  null,\n  0.5,\n  false,\n  null\n]\n");
     free(c.buf);
 }
