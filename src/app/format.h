@@ -30,6 +30,11 @@ void format_opts_default(struct format_opts *o);
  * x must be finite. Writes at most 32 bytes into out. */
 void format_double_roundtrip(double x, char out[32]);
 
+/* v in decimal, as printf's %lld and %llu write it, with unlocked stdio:
+ * the caller's FILE is written by one thread at a time. */
+void format_int(FILE *f, long long v);
+void format_uint(FILE *f, unsigned long long v);
+
 /* Writes s for a terminal: control characters (C0, DEL, C1) and bytes that
  * are not valid UTF-8 become \n, \t, \xNN or \u{NN} escapes, so no escape
  * sequence from a trace ever reaches the terminal raw. */

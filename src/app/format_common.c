@@ -65,6 +65,30 @@ void format_double_roundtrip(double x, char out[32])
     }
 }
 
+/* The digits of v, without printf: a launch table has two integers a row. */
+static void put_digits(FILE *f, unsigned long long v, bool negative)
+{
+    char buf[24];
+    size_t at = sizeof buf;
+    do {
+        buf[--at] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    if (negative)
+        buf[--at] = '-';
+    fwrite_unlocked(buf + at, 1, sizeof buf - at, f);
+}
+
+void format_int(FILE *f, long long v)
+{
+    put_digits(f, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v, v < 0);
+}
+
+void format_uint(FILE *f, unsigned long long v)
+{
+    put_digits(f, v, false);
+}
+
 static bool is_control(uint32_t cp)
 {
     return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F);

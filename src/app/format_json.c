@@ -100,30 +100,16 @@ void jsonw_string(struct jsonw *w, const char *s)
     format_json_string(w->f, s ? s : "");
 }
 
-/* The decimal digits of v, without printf (two a row in a launch table). */
-static void put_uint(FILE *f, unsigned long long v, bool negative)
-{
-    char buf[24];
-    size_t at = sizeof buf;
-    do {
-        buf[--at] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    if (negative)
-        buf[--at] = '-';
-    fwrite_unlocked(buf + at, 1, sizeof buf - at, f);
-}
-
 void jsonw_int(struct jsonw *w, long long v)
 {
     before_item(w);
-    put_uint(w->f, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v, v < 0);
+    format_int(w->f, v);
 }
 
 void jsonw_uint(struct jsonw *w, unsigned long long v)
 {
     before_item(w);
-    put_uint(w->f, v, false);
+    format_uint(w->f, v);
 }
 
 void jsonw_double(struct jsonw *w, double v)
