@@ -143,7 +143,11 @@ static size_t pick_job(struct analysis_run *run, bool *big_held)
         j->started = true;
         return k;
     }
-    run->jobs[first_big].started = true;   /* only big ones left: wait for the turn */
+    /* Only big ones left: wait for the turn. The pool calls the task once a
+     * job, so one is always left. */
+    if (first_big == run->njobs)
+        abort();
+    run->jobs[first_big].started = true;
     return first_big;
 }
 

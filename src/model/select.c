@@ -524,8 +524,10 @@ static int select_rows(const struct model *m, struct rank_model *r, size_t step_
 }
 
 /* Ranks are independent, and so are a rank's stream and thread indices
- * (they write different fields): the pool builds them side by side, which
- * keeps both cores busy on a one-rank trace too. */
+ * (they write different fields). With at least a rank a core, each task
+ * selects a whole rank; with fewer, the rows come first and then the
+ * indices are tasks of their own, which keeps both cores busy on a
+ * one-rank trace too. */
 struct select_run {
     struct model *m;
     const struct selection *sel;
@@ -545,11 +547,20 @@ static int index_task(void *ctx, size_t k)
     return (k % 2 ? build_threads(run->m, r) : build_streams(run->m, r)) != 0;
 }
 
+static int rank_task(void *ctx, size_t i)
+{
+    struct select_run *run = ctx;
+    struct rank_model *r = &run->m->ranks[i];
+    return select_rows(run->m, r, run->step_names, run->sel) != 0 ||
+           build_streams(run->m, r) != 0 || build_threads(run->m, r) != 0;
+}
+
 int model_select(struct model *m, const struct selection *sel, struct err *e)
 {
     struct select_run run = {m, sel, count_step_names(m)};
-    if (pool_run(m->nranks, 0, rows_task, &run) ||
-        pool_run(2 * m->nranks, 0, index_task, &run))
-        return err_set(e, ERR_NOMEM, "out of memory building indices");
-    return 0;
+    bool stopped = m->nranks >= (size_t)pool_cores()
+                       ? pool_run(m->nranks, 0, rank_task, &run)
+                       : pool_run(m->nranks, 0, rows_task, &run) ||
+                             pool_run(2 * m->nranks, 0, index_task, &run);
+    return stopped ? err_set(e, ERR_NOMEM, "out of memory building indices") : 0;
 }
