@@ -51,7 +51,7 @@ struct seq_ctx {
     /* One root's descendants at a time, grown to the largest: */
     int64_t *ts;
     size_t *perm;
-    size_t sort_cap;
+    size_t ts_cap, perm_cap;
 };
 
 static const struct event *node_ev(const struct seq_ctx *c, uint32_t node)
@@ -104,12 +104,9 @@ static int record_root(struct seq_ctx *c, size_t k)
 {
     const uint32_t *found = c->found + c->first[k];
     size_t nfound = c->first[k + 1] - c->first[k];
-    size_t cap = c->sort_cap;
-    if (nfound > cap && (vec_reserve((void **)&c->ts, &cap, sizeof *c->ts, nfound) ||
-                         (cap = c->sort_cap,
-                          vec_reserve((void **)&c->perm, &cap, sizeof *c->perm, nfound))))
+    if (vec_reserve((void **)&c->ts, &c->ts_cap, sizeof *c->ts, nfound) ||
+        vec_reserve((void **)&c->perm, &c->perm_cap, sizeof *c->perm, nfound))
         return ERR_NOMEM;
-    c->sort_cap = cap;
     for (size_t i = 0; i < nfound; i++) {
         c->ts[i] = node_ev(c, found[i])->ts;
         c->perm[i] = i;

@@ -360,7 +360,7 @@ static bool cats_fit(const struct rank_builder *b, const struct rank_builder *t)
     for (size_t k = 0; k < t->ncats; k++) {
         uint32_t id = strtab_find(&b->strings, strtab_str(&t->strings, t->cats[k]),
                                   strtab_len(&t->strings, t->cats[k]));
-        if (id == STRTAB_NONE || !hmap_get((struct hmap *)&b->cat_of, id))
+        if (id == STRTAB_NONE || !hmap_get(&b->cat_of, id))
             added++;
     }
     return b->ncats + added <= MODEL_MAX_CATS;
