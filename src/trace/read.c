@@ -480,6 +480,17 @@ int trace_read_file_split(const char *path, const struct trace_sink *sink,
 {
     if (file_is_summary(path))
         return trace_read_file(path, sink, limits, e);
+    uint64_t at = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+        at = guess_split_point(fd, (uint64_t)st.st_size);
+    if (fd >= 0)
+        close(fd);
+    // No split (gzip, small, no element boundary found): the plain read,
+    // which keeps the inflating thread for gzip.
+    if (!at)
+        return trace_read_file(path, sink, limits, e);
     struct trace_source_opts o = source_opts(sink, limits);
     o.read_ahead = false;
     struct trace_source *src = trace_source_open_file(path, &o, e);
@@ -488,14 +499,8 @@ int trace_read_file_split(const char *path, const struct trace_sink *sink,
         return e ? e->code : ERR_IO;
     }
     struct split_run sp = {.path = path, .first = src, .o = split,
-                           .lim = trace_limits_resolve(limits)};
+                           .lim = trace_limits_resolve(limits), .at = at};
     atomic_init(&sp.stop, false);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-        sp.at = guess_split_point(fd, (uint64_t)st.st_size);
-    if (fd >= 0)
-        close(fd);
     sp.running = sp.at && pthread_create(&sp.thread, NULL, split_main, &sp) == 0;
     int rc = read_source(src, path, sink, limits, 0, sp.running ? &sp : NULL, e);
     if (rc && rc != ERR_CANCEL && rc != ERR_NOMEM)
