@@ -125,15 +125,23 @@ int analysis_comm_missing(const struct model *m, const struct analysis_opts *o, 
     "overlap show only computation; name your collectives' kernels with "                  \
     "--comm-patterns=PREFIX,..."
 
+/* What an analysis holds in proportion to the events, which decides how
+ * the report schedules it (src/cli/report.c). */
+enum analysis_memory {
+    ANALYSIS_MEM_SMALL,     /* less than a few bytes an event */
+    ANALYSIS_MEM_SCRATCH,   /* scratch while it runs (a point per queued
+                             * kernel, the call graph): one such at a time */
+    ANALYSIS_MEM_TABLES,    /* that, and tables kept until written (a row
+                             * per launch): also started only when every
+                             * analysis before it in the report has been */
+};
+
 struct analysis_info {
     enum analysis_id id;
     const char *name;     /* --analysis name: temporal, kernels, ... */
     const char *title;    /* for the UI */
     analysis_fn run;
-    /* Holds scratch or tables in proportion to the events (a row per
-     * launch, a point per queued kernel, the call graph): the report runs
-     * such analyses one at a time, next to the others. */
-    bool per_event_memory;
+    enum analysis_memory memory;
 };
 
 /* The registry, in DESIGN.md's order: static entries, never freed.

@@ -4,17 +4,17 @@
 #include <string.h>
 
 static const struct analysis_info analyses[ANALYSIS_COUNT] = {
-    {ANALYSIS_TEMPORAL, "temporal", "Overview", temporal_run, false},
-    {ANALYSIS_KERNELS, "kernels", "Kernels", kernels_run, false},
-    {ANALYSIS_IDLE, "idle", "Idle", idle_run, false},
-    {ANALYSIS_OVERLAP, "overlap", "Overlap", overlap_run, false},
-    {ANALYSIS_LAUNCH, "launch", "Launch", launch_run, true},
-    {ANALYSIS_QUEUE, "queue", "Queue length", queue_run, true},
-    {ANALYSIS_MEMBW, "membw", "Memory bandwidth", membw_run, false},
-    {ANALYSIS_ANNOTATIONS, "annotations", "Annotations", annotations_run, false},
-    {ANALYSIS_SEQUENCES, "sequences", "Sequences", sequences_run, true},
-    {ANALYSIS_COLLECTIVES, "collectives", "Collectives", collectives_run, false},
-    {ANALYSIS_STRAGGLERS, "stragglers", "Stragglers", stragglers_run, false},
+    {ANALYSIS_TEMPORAL, "temporal", "Overview", temporal_run, ANALYSIS_MEM_SMALL},
+    {ANALYSIS_KERNELS, "kernels", "Kernels", kernels_run, ANALYSIS_MEM_SMALL},
+    {ANALYSIS_IDLE, "idle", "Idle", idle_run, ANALYSIS_MEM_SMALL},
+    {ANALYSIS_OVERLAP, "overlap", "Overlap", overlap_run, ANALYSIS_MEM_SMALL},
+    {ANALYSIS_LAUNCH, "launch", "Launch", launch_run, ANALYSIS_MEM_TABLES},
+    {ANALYSIS_QUEUE, "queue", "Queue length", queue_run, ANALYSIS_MEM_SCRATCH},
+    {ANALYSIS_MEMBW, "membw", "Memory bandwidth", membw_run, ANALYSIS_MEM_SMALL},
+    {ANALYSIS_ANNOTATIONS, "annotations", "Annotations", annotations_run, ANALYSIS_MEM_SMALL},
+    {ANALYSIS_SEQUENCES, "sequences", "Sequences", sequences_run, ANALYSIS_MEM_SCRATCH},
+    {ANALYSIS_COLLECTIVES, "collectives", "Collectives", collectives_run, ANALYSIS_MEM_SMALL},
+    {ANALYSIS_STRAGGLERS, "stragglers", "Stragglers", stragglers_run, ANALYSIS_MEM_SMALL},
 };
 
 const struct analysis_info *analysis_list(size_t *count)

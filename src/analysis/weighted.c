@@ -5,16 +5,20 @@
 #include <stdlib.h>
 
 #include "util/err.h"
+#include "util/sort.h"
 
 struct wpoint {
     double v, w;
 };
 
-static int cmp_wpoint(const void *a, const void *b)
+static inline bool wpoint_less(const struct wpoint *a, const struct wpoint *b)
 {
-    double x = ((const struct wpoint *)a)->v, y = ((const struct wpoint *)b)->v;
-    return (x > y) - (x < y);
+    return a->v < b->v;
 }
+
+/* Stable, as the glibc qsort this replaced: the sums below run in this
+ * order, so ties must keep theirs for the same rounding. NaNs were left out. */
+SORT_DEFINE_STABLE(sort_wpoints, struct wpoint, wpoint_less)
 
 /* Smallest value whose cumulative weight reaches p * total. */
 static double weighted_quantile(const struct wpoint *pts, size_t n, double total, double p)
@@ -59,7 +63,8 @@ int describe_time_weighted(const double *values, const double *weights, size_t n
             pts[i].w = 1.0;
         total = (double)m;
     }
-    qsort(pts, m, sizeof *pts, cmp_wpoint);
+    if (sort_wpoints(pts, m))
+        return ERR_NOMEM;
     double sum = 0.0;
     for (size_t i = 0; i < m; i++)
         sum += pts[i].w * pts[i].v;

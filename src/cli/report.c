@@ -68,7 +68,7 @@ struct analysis_run {
     struct analysis_job *jobs;
     size_t njobs;
     pthread_mutex_t lock;
-    pthread_mutex_t one_big;      /* held by a per_event_memory analysis */
+    pthread_mutex_t one_big;      /* held by an analysis not ANALYSIS_MEM_SMALL */
     size_t next;                  /* the first job not written yet */
     struct report_writer *rw;
     bool write_failed;
@@ -122,26 +122,50 @@ static void drain(struct analysis_run *run)
     }
 }
 
-/* Under the lock: the job a free thread starts, in report order, except
- * that a big analysis waits for the running one while a small one is left
- * (*big_held: this thread took the big turn). */
+static bool is_big(const struct analysis_job *j)
+{
+    return j->a->memory != ANALYSIS_MEM_SMALL;
+}
+
+/* Under the lock: whether every job before k has been started (then one
+ * whose tables grow with the events holds them only briefly). */
+static bool earlier_started(const struct analysis_run *run, size_t k)
+{
+    for (size_t i = 0; i < k; i++)
+        if (!run->jobs[i].started)
+            return false;
+    return true;
+}
+
+/* Under the lock: the job a free thread starts (*big_held: this thread took
+ * the big turn). The big analyses form the longest chain, so the next one
+ * starts whenever the turn is free, while the other thread takes the small
+ * ones in report order; one whose tables grow with the events waits until
+ * those before it have started. */
 static size_t pick_job(struct analysis_run *run, bool *big_held)
 {
     size_t first_big = run->njobs;
     *big_held = false;
     for (size_t k = 0; k < run->njobs; k++) {
         struct analysis_job *j = &run->jobs[k];
-        if (j->started)
+        if (j->started || !is_big(j))
             continue;
-        if (j->a->per_event_memory) {
-            if (first_big == run->njobs)
-                first_big = k;
-            if (pthread_mutex_trylock(&run->one_big) != 0)
-                continue;
-            *big_held = true;
-        }
+        if (first_big == run->njobs)
+            first_big = k;
+        if (j->a->memory == ANALYSIS_MEM_TABLES && !earlier_started(run, k))
+            continue;
+        if (pthread_mutex_trylock(&run->one_big) != 0)
+            break;
+        *big_held = true;
         j->started = true;
         return k;
+    }
+    for (size_t k = 0; k < run->njobs; k++) {
+        struct analysis_job *j = &run->jobs[k];
+        if (!j->started && !is_big(j)) {
+            j->started = true;
+            return k;
+        }
     }
     /* Only big ones left: wait for the turn. The pool calls the task once a
      * job, so one is always left. */
@@ -163,7 +187,7 @@ static int analysis_task(void *ctx, size_t unused)
     size_t i = pick_job(run, &big_held);
     pthread_mutex_unlock(&run->lock);
     struct analysis_job *j = &run->jobs[i];
-    bool big = j->a->per_event_memory;
+    bool big = is_big(j);
     if (big && !big_held)
         pthread_mutex_lock(&run->one_big);
     j->rc = j->a->run(run->m, run->ao, &j->arena, &j->list, &j->err);

@@ -90,3 +90,8 @@ tests_analysis_check_idle_gaps_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFL
 tests_analysis_check_idle_gaps_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(CJSON_LIBS) $(ZLIB_LIBS)
 TESTS += tests/analysis/check_idle_gaps
 endif
+# Times each analysis on a model loaded once (a developer's tool, like
+# tests/trace/trace_speed): tests/analysis/analysis_speed [-r N] [report options] TRACE...
+noinst_PROGRAMS += tests/analysis/analysis_speed
+tests_analysis_analysis_speed_SOURCES = tests/analysis/analysis_speed.c
+tests_analysis_analysis_speed_LDADD = $(CORE_LIBS)
