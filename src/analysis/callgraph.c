@@ -204,14 +204,9 @@ static int nest_thread(struct build *b, struct thread_rec *t)
         t->has_step |= starts_with(name, "ProfilerStep#");
         t->has_autograd |= starts_with(name, "autograd::");
         b->ep[nep++] = make_ep(node, false);
+        b->ep[nep++] = make_ep(node, true);
         b->pos2node[b->r->rows[node]] = node;
     }
-    // Opens first, then closes: rows mostly come in time order, so the opens
-    // are one sorted run the merge sort passes over; and the stable result
-    // is the same as for any interleaving, since an open never compares
-    // equal to a close.
-    for (size_t i = 0, opens = nep; i < opens; i++)
-        b->ep[nep++] = make_ep(ep_node(b->ep[i]), true);
     int rc = sort_endpoints(b->ep, nep, b);
     if (rc)
         return rc;
