@@ -190,11 +190,102 @@ static bool is_gpu_group(const struct build *b, const struct thread_rec *t)
     return true;
 }
 
+/* The order the stable sort of [open0, close0, open1, close1, ...] gives:
+ * endpoints that compare equal (a row repeated) stay in node order. */
+static bool ep_in_order(const struct build *b, endpoint x, endpoint y)
+{
+    int c = cmp_endpoint(b, x, y);
+    return c < 0 || (c == 0 && ep_node(x) < ep_node(y));
+}
+
+/* The pending closes, a binary heap in b->stack by ep_in_order. */
+static int heap_push(struct build *b, size_t *n, endpoint p)
+{
+    if (*n == b->stack_cap &&
+        vec_reserve((void **)&b->stack, &b->stack_cap, sizeof *b->stack, *n + 1))
+        return ERR_NOMEM;
+    size_t i = (*n)++;
+    while (i > 0 && ep_in_order(b, p, b->stack[(i - 1) / 2])) {
+        b->stack[i] = b->stack[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    b->stack[i] = p;
+    return 0;
+}
+
+static endpoint heap_pop(struct build *b, size_t *n)
+{
+    endpoint top = b->stack[0], last = b->stack[--*n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= *n)
+            break;
+        if (c + 1 < *n && ep_in_order(b, b->stack[c + 1], b->stack[c]))
+            c++;
+        if (!ep_in_order(b, b->stack[c], last))
+            break;
+        b->stack[i] = b->stack[c];
+        i = c;
+    }
+    if (*n)
+        b->stack[i] = last;
+    return top;
+}
+
+/* The model's index of this (pid, tid): its CPU-side events by start,
+ * longer first, which is the opens' order in the common case. */
+static const struct thread_index *model_thread(const struct build *b, const struct thread_rec *t)
+{
+    for (size_t i = 0; i < b->r->nthreads; i++) {
+        const struct thread_index *ti = &b->r->threads[i];
+        if (((uint64_t)ti->pid << 32 | ti->tid) == t->key)
+            return ti;
+    }
+    return NULL;
+}
+
+/* The sorted endpoints without the sort, in O(n log depth): the opens in
+ * the model's nesting order, each preceded by the pending closes that come
+ * before it (a heap as deep as the nesting). The result is checked: only a
+ * strictly ordered array (ep_in_order between neighbours) is the stable
+ * sort's unique result. 1 when ep[0..2 nopens) holds it, 0 when the caller
+ * must sort (the model's order differs: negative durations, rows repeated,
+ * another set of events), or ERR_NOMEM. */
+static int merge_in_nesting_order(struct build *b, const struct thread_rec *t, size_t nopens)
+{
+    const struct thread_index *ti = model_thread(b, t);
+    if (!ti || ti->n != nopens)
+        return 0;
+    endpoint *opens = b->ep + nopens;   /* read ahead of the writes */
+    for (size_t i = 0; i < nopens; i++) {
+        uint32_t node = b->pos2node[ti->pos[i]];
+        if (node == CALLGRAPH_NONE || node >= b->r->nrows || b->r->rows[node] != ti->pos[i])
+            return 0;
+        opens[i] = make_ep(node, false);
+    }
+    size_t w = 0, pending = 0;
+    for (size_t i = 0; i < nopens; i++) {
+        endpoint open = opens[i];
+        while (pending && ep_in_order(b, b->stack[0], open))
+            b->ep[w++] = heap_pop(b, &pending);
+        b->ep[w++] = open;
+        if (heap_push(b, &pending, make_ep(ep_node(open), true)))
+            return ERR_NOMEM;
+    }
+    while (pending)
+        b->ep[w++] = heap_pop(b, &pending);
+    for (size_t i = 1; i < w; i++)
+        if (!ep_in_order(b, b->ep[i - 1], b->ep[i]))
+            return 0;
+    return 1;
+}
+
 /* Sorts one thread's endpoints and walks them with a stack. Returns 0 or
  * ERR_NOMEM. */
 static int nest_thread(struct build *b, struct thread_rec *t)
 {
-    size_t nep = 0;
+    size_t nopens = 0;
     for (size_t i = 0; i < t->count; i++) {
         uint32_t node = b->by_thread[t->first + i];
         const struct event *ev = node_ev(b, node);
@@ -203,13 +294,28 @@ static int nest_thread(struct build *b, struct thread_rec *t)
         const char *name = model_str(b->m, ev->name);
         t->has_step |= starts_with(name, "ProfilerStep#");
         t->has_autograd |= starts_with(name, "autograd::");
-        b->ep[nep++] = make_ep(node, false);
-        b->ep[nep++] = make_ep(node, true);
+        b->ep[nopens++] = make_ep(node, false);
         b->pos2node[b->r->rows[node]] = node;
     }
-    int rc = sort_endpoints(b->ep, nep, b);
-    if (rc)
+    size_t nep = 2 * nopens;
+    int rc = merge_in_nesting_order(b, t, nopens);
+    if (rc < 0)
         return rc;
+    if (rc == 0) {   /* the opens, in node order, interleaved with their closes */
+        for (size_t i = 0, k = 0; i < t->count; i++) {
+            uint32_t node = b->by_thread[t->first + i];
+            if (!is_nestable(b, node_ev(b, node)))
+                continue;
+            b->ep[k++] = make_ep(node, false);
+            b->ep[k++] = make_ep(node, true);
+        }
+        rc = sort_endpoints(b->ep, nep, b);
+        if (rc)
+            return rc;
+        b->cg->sorted_threads++;
+    } else {
+        b->cg->merged_threads++;
+    }
     order_time_points(b, b->ep, nep);
     size_t depth = 0;
     for (size_t i = 0; i < nep; i++) {

@@ -41,6 +41,9 @@ struct callgraph {
      * zero-length event after the open and before the close). htx puts the
      * zero-length event inside the event that ends. */
     uint64_t cyclic_points;
+    /* Threads whose endpoints came in the model's nesting order without a
+     * sort, and threads that were sorted (the order differed). */
+    size_t merged_threads, sorted_threads;
 };
 
 /* Builds the graph of one rank over its current rows. The caller owns cg's

@@ -658,6 +658,60 @@ START_TEST(callgraph_should_order_endpoints_like_hta)
 }
 END_TEST
 
+/* Messy threads: nested calls, partial overlaps, equal intervals,
+ * zero-length events and (from fractional times) negative durations. */
+static const char *random_threads_doc(struct doc *d, unsigned *seed)
+{
+    doc_begin(d);
+    for (int i = 0; i < 60; i++) {
+        *seed = *seed * 1103515245u + 12345u;
+        unsigned r = *seed >> 8;
+        static const double durs[] = {0, 0, 1, 2, 5, 10, 20, 40, 0.3};
+        double ts = (double)(r % 50), dur = durs[(r >> 6) % 9];
+        if ((r >> 10) % 7 == 0)
+            ts += 0.6;   /* with dur 0.3: ts rounds up, the end down */
+        char name[16];
+        snprintf(name, sizeof name, "e%d", i);
+        ev(d, "cpu_op", name, 100, 100 + (int)((r >> 13) % 2), ts, dur, -1, -1);
+    }
+    return doc_end(d);
+}
+
+START_TEST(callgraph_should_give_the_sorted_result_without_the_sort)
+{
+    size_t merged = 0, sorted = 0;
+    unsigned seed = 12;
+    for (int round = 0; round < 200; round++) {
+        struct doc d;
+        struct model *m = load_doc(random_threads_doc(&d, &seed),
+                                   round % 2 ? SEMANTICS_HTA : SEMANTICS_HTX);
+        const struct rank_model *r = &m->ranks[0];
+        struct callgraph fast, slow;
+        struct err e = {0, ""};
+        ck_assert_int_eq(callgraph_build(m, r, &fast, &e), 0);
+        /* Without the model's thread index every thread is sorted. */
+        struct rank_model unindexed = *r;
+        unindexed.nthreads = 0;
+        ck_assert_int_eq(callgraph_build(m, &unindexed, &slow, &e), 0);
+        ck_assert_uint_eq(slow.merged_threads, 0);
+        merged += fast.merged_threads;
+        sorted += fast.sorted_threads;
+        for (size_t i = 0; i < r->nrows; i++) {
+            ck_assert_msg(fast.parent[i] == slow.parent[i], "round %d, row %zu: parent %u, "
+                          "sorted %u", round, i, fast.parent[i], slow.parent[i]);
+            ck_assert_int_eq(fast.depth[i], slow.depth[i]);
+        }
+        ck_assert_uint_eq(fast.cyclic_points, slow.cyclic_points);
+        ck_assert_uint_eq(fast.hta_conflicts, slow.hta_conflicts);
+        callgraph_fini(&fast);
+        callgraph_fini(&slow);
+        model_free(m);
+    }
+    ck_assert_uint_gt(merged, 100);   /* both ways were taken */
+    ck_assert_uint_gt(sorted, 0);
+}
+END_TEST
+
 static const char *backward_doc(struct doc *d, bool second_bwd)
 {
     doc_begin(d);
@@ -787,6 +841,7 @@ static Suite *attribution_suite(void)
     tc = tcase_create("sequences");
     tcase_add_test(tc, callgraph_should_nest_ops_and_hang_kernels_under_launchers);
     tcase_add_test(tc, callgraph_should_order_endpoints_like_hta);
+    tcase_add_test(tc, callgraph_should_give_the_sorted_result_without_the_sort);
     tcase_add_test(tc, callgraph_should_move_the_backward_thread_under_the_main_thread);
     tcase_add_test(tc, sequences_should_count_kernel_patterns_under_the_shallowest_ops);
     tcase_add_test(tc, sequences_should_note_where_hta_raises);
