@@ -68,6 +68,12 @@ void util_populate(void *p, size_t len)
 #if defined(MADV_POPULATE_WRITE)
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1), to = ((uintptr_t)p + len) & ~(page - 1);
+#if defined(MADV_HUGEPAGE)
+    uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t hfrom = ((uintptr_t)p + huge - 1) & ~(huge - 1), hto = ((uintptr_t)p + len) & ~(huge - 1);
+    if (hto > hfrom)
+        (void)madvise((void *)hfrom, hto - hfrom, MADV_HUGEPAGE);
+#endif
     if (to > from)
         (void)madvise((void *)from, to - from, MADV_POPULATE_WRITE);
 #else
