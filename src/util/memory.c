@@ -68,14 +68,22 @@ void util_populate(void *p, size_t len)
 #if defined(MADV_POPULATE_WRITE)
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1), to = ((uintptr_t)p + len) & ~(page - 1);
-#if defined(MADV_HUGEPAGE)
-    uintptr_t huge = (uintptr_t)2 << 20;
-    uintptr_t hfrom = ((uintptr_t)p + huge - 1) & ~(huge - 1), hto = ((uintptr_t)p + len) & ~(huge - 1);
-    if (hto > hfrom)
-        (void)madvise((void *)hfrom, hto - hfrom, MADV_HUGEPAGE);
-#endif
     if (to > from)
         (void)madvise((void *)from, to - from, MADV_POPULATE_WRITE);
+#else
+    (void)p;
+    (void)len;
+#endif
+}
+
+/* Asks for huge pages over the whole 2 MiB stretches of [p, p + len). */
+static void advise_huge(void *p, size_t len)
+{
+#if defined(MADV_HUGEPAGE)
+    uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t from = ((uintptr_t)p + huge - 1) & ~(huge - 1), to = ((uintptr_t)p + len) & ~(huge - 1);
+    if (to > from)
+        (void)madvise((void *)from, to - from, MADV_HUGEPAGE);
 #else
     (void)p;
     (void)len;
@@ -88,7 +96,9 @@ void *util_alloc_resident(size_t n, size_t size)
         return NULL;
     size_t bytes = n * size;
     void *p = malloc(bytes > 0 ? bytes : 1);
-    if (p)
+    if (p) {
+        advise_huge(p, bytes);
         util_populate(p, bytes);
+    }
     return p;
 }

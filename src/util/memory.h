@@ -28,17 +28,20 @@ void util_memory_map_large_blocks(void);
 
 /* Makes the whole pages of [p, p + len) resident and writable in one system
  * call: an array about to be written page by page then takes no fault per
- * page. Its whole 2 MiB stretches are asked for as huge pages (where the
- * kernel gives transparent huge pages on request): a fault costs about 5 us
- * on the machines we measure on, and the analyses' scratch, made and freed
- * analysis after analysis, took tens of thousands (on the 2.65 M-event bench
- * rank: queue 0.33 -> 0.20 s, launch 0.26 -> 0.20 s, kernels 0.26 -> 0.20 s).
- * Best effort: failures are ignored (the pages fault in as usual). */
+ * page. Best effort: failures are ignored (the pages fault in as usual). */
 void util_populate(void *p, size_t len);
 
 /* malloc of n elements of size bytes (at least 1 byte), overflow-checked,
  * made resident with util_populate: for the large scratch arrays that are
- * written whole right away. NULL on overflow or out of memory. */
+ * written whole right away. NULL on overflow or out of memory.
+ *
+ * Its whole 2 MiB stretches are asked for as transparent huge pages: a page
+ * fault costs about 5 us on the machines we measure on, and the analyses'
+ * scratch, made and freed analysis after analysis, took tens of thousands
+ * (2.65 M-event bench rank: queue 0.33 -> 0.20 s, kernels 0.26 -> 0.20 s).
+ * Only scratch, freed soon: on the model's long-lived arrays, the kernel's
+ * later merging of small pages into huge ones stalled the TUI's first
+ * timeline frame at 10 M events (5 -> 40-100 ms). */
 void *util_alloc_resident(size_t n, size_t size);
 
 #endif
