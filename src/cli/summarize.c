@@ -13,6 +13,7 @@
 #include "trace/discover.h"
 #include "trace/pack.h"
 #include "util/htxs_source.h"
+#include "util/pool.h"
 #include "util/str.h"
 
 /* `htx summarize` (issue 12, the map step): one summary per rank file,
@@ -51,6 +52,37 @@ static int keep_pack(void *ctx, const char *path, struct trace_pack *pack, struc
     return 0;
 }
 
+/* The summary's analyses of one model, run side by side on the pool. */
+struct summary_analyses {
+    const struct model *m;
+    const struct analysis_opts *ao;
+    struct arena arenas[SUMMARY_NANALYSES];
+    struct table_list lists[SUMMARY_NANALYSES];
+    int rc[SUMMARY_NANALYSES];
+    struct err errs[SUMMARY_NANALYSES];
+};
+
+static int analysis_task(void *ctx, size_t i)
+{
+    struct summary_analyses *sa = ctx;
+    const struct analysis_info *an = analysis_by_id(summary_analyses[i]);
+    sa->rc[i] = an ? an->run(sa->m, sa->ao, &sa->arenas[i], &sa->lists[i], &sa->errs[i])
+                   : err_set(&sa->errs[i], ERR_INTERNAL, "no analysis");
+    return sa->rc[i] < 0;
+}
+
+/* 0, or the first failing analysis's error in e. */
+static int run_analyses(struct summary_analyses *sa, int threads, struct err *e)
+{
+    pool_run(SUMMARY_NANALYSES, threads, analysis_task, sa);
+    for (size_t i = 0; i < SUMMARY_NANALYSES; i++)
+        if (sa->rc[i] < 0) {
+            *e = sa->errs[i];
+            return sa->rc[i];
+        }
+    return 0;
+}
+
 /* The file, read once: the analyses' tables under htx's semantics, then the
  * rank, its packed events and the source. Under --semantics=hta a report
  * replays the events (its filters change the model, so its tables are not
@@ -76,19 +108,15 @@ static int summarize_file(const struct htx_options *opts, const char *path, stru
         rc = e->code ? e->code : ERR_PARSE;
     else if (m->nranks != 1)
         rc = err_set(e, ERR_PARSE, "%s: not one rank", path);
-    struct arena arena;
-    arena_init(&arena, 1 << 20);
-    struct table_list lists[SUMMARY_NANALYSES];
-    memset(lists, 0, sizeof lists);
     struct analysis_opts ao;
     htx_options_analysis(&o, &ao);
-    for (size_t i = 0; i < SUMMARY_NANALYSES && rc == 0; i++) {
-        const struct analysis_info *an = analysis_by_id(summary_analyses[i]);
-        rc = an ? an->run(m, &ao, &arena, &lists[i], e)
-                : err_set(e, ERR_INTERNAL, "no analysis");
-    }
+    struct summary_analyses sa = {.m = m, .ao = &ao};
+    for (size_t i = 0; i < SUMMARY_NANALYSES; i++)
+        arena_init(&sa.arenas[i], 1 << 20);
+    if (rc == 0)
+        rc = run_analyses(&sa, opts->threads, e);
     for (size_t i = 0; i < SUMMARY_NANALYSES && rc == 0; i++)
-        htxs_tables_write(w, SEMANTICS_HTX, (int)summary_analyses[i], &lists[i]);
+        htxs_tables_write(w, SEMANTICS_HTX, (int)summary_analyses[i], &sa.lists[i]);
     if (rc == 0) {
         const struct rank_model *r = &m->ranks[0];
         rank->rank = r->rank;
@@ -111,7 +139,8 @@ static int summarize_file(const struct htx_options *opts, const char *path, stru
     }
     trace_pack_free(pack);
     model_free(m);
-    arena_fini(&arena);
+    for (size_t i = 0; i < SUMMARY_NANALYSES; i++)
+        arena_fini(&sa.arenas[i]);
     return rc;
 }
 

@@ -33,6 +33,8 @@ enum builder_hint { HINT_NAME, HINT_CAT, HINT_PID, HINT_TID, HINT_COUNT };
 struct rank_builder {
     struct strtab strings;            /* local ids until the merge */
     uint32_t hint[HINT_COUNT];        /* the last event's ids (strtab_intern_hinted) */
+    uint64_t ids_index;               /* the element whose string ids ids holds */
+    uint32_t ids[HINT_COUNT];         /* (rank_builder_event_ids), UINT32_MAX: none */
     struct event *events;             /* ts absolute ns until finish */
     size_t nevents, events_cap;
     size_t events_populated;          /* events[0 .. this) are resident */
@@ -71,6 +73,11 @@ struct rank_builder {
 int rank_builder_init(struct rank_builder *b);
 void rank_builder_fini(struct rank_builder *b);
 void rank_builder_sink(struct rank_builder *b, struct trace_sink *out);
+/* The builder's ids of the name, cat, pid and tid strings of the element it
+ * was last given, if that is element index (UINT32_MAX for a string it did
+ * not intern), else NULL: a trace_pack_ids_fn, for a pack recording the
+ * same elements (trace_pack_reuse_ids). ctx is the builder. */
+const uint32_t *rank_builder_event_ids(void *ctx, uint64_t index);
 
 /* Appends t, the builder of the elements of the same file from index
  * first_index on (read by a second thread), to b, as if b had read them

@@ -48,6 +48,7 @@ static enum ev_kind model_kind_of_category(const char *cat, size_t len)
 int rank_builder_init(struct rank_builder *b)
 {
     memset(b, 0, sizeof *b);
+    b->ids_index = UINT64_MAX;
     if (strtab_init(&b->strings) || hmap_init(&b->pidtid_of, 64) || hmap_init(&b->cat_of, 32)) {
         rank_builder_fini(b);
         return ERR_NOMEM;
@@ -155,8 +156,13 @@ static int add_flow(struct rank_builder *b, const struct trace_event *ev)
 {
     if (!ev->flow_id.present || !ev->ts.present)
         return 0;
-    uint32_t thread = thread_index(b, intern_hinted(b, ev->pid, &b->hint[HINT_PID]),
-                                   intern_hinted(b, ev->tid, &b->hint[HINT_TID]));
+    uint32_t pid = intern_hinted(b, ev->pid, &b->hint[HINT_PID]);
+    uint32_t tid = intern_hinted(b, ev->tid, &b->hint[HINT_TID]);
+    b->ids_index = ev->index;
+    b->ids[HINT_NAME] = b->ids[HINT_CAT] = UINT32_MAX;
+    b->ids[HINT_PID] = pid;
+    b->ids[HINT_TID] = tid;
+    uint32_t thread = thread_index(b, pid, tid);
     if (thread == UINT32_MAX || VEC_PUSH_SLOT(b->flows, b->nflows, b->flows_cap))
         return ERR_NOMEM;
     b->flows[b->nflows++] = (struct flow_rec){
@@ -234,6 +240,11 @@ static int add_event(struct rank_builder *b, const struct trace_event *ev, struc
     uint32_t cat_id = intern_hinted(b, ev->cat, &b->hint[HINT_CAT]);
     uint32_t pid = intern_hinted(b, ev->pid, &b->hint[HINT_PID]);
     uint32_t tid = intern_hinted(b, ev->tid, &b->hint[HINT_TID]);
+    b->ids_index = ev->index;
+    b->ids[HINT_NAME] = name;
+    b->ids[HINT_CAT] = cat_id;
+    b->ids[HINT_PID] = pid;
+    b->ids[HINT_TID] = tid;
     uint32_t thread = thread_index(b, pid, tid), cat = cat_index(b, cat_id);
     if (b->error || thread == UINT32_MAX || cat == UINT32_MAX)
         return err_set(e, ERR_NOMEM, "out of memory interning names");
@@ -339,6 +350,12 @@ static int sink_progress(void *ctx, uint64_t bytes)
 {
     struct rank_builder *b = ctx;
     return b->progress ? b->progress(b->progress_ctx, bytes) : 0;
+}
+
+const uint32_t *rank_builder_event_ids(void *ctx, uint64_t index)
+{
+    const struct rank_builder *b = ctx;
+    return !b->error && b->ids_index == index ? b->ids : NULL;
 }
 
 void rank_builder_sink(struct rank_builder *b, struct trace_sink *out)

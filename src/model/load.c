@@ -225,6 +225,7 @@ static void read_trace(struct load_job *j, struct trace_sink sink, const struct 
             return;
         }
         trace_pack_sink(pack, &sink, &tee);
+        trace_pack_reuse_ids(pack, rank_builder_event_ids, &j->b);
         sink = tee;
     }
     if (j->buf)

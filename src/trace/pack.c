@@ -52,6 +52,10 @@ struct trace_pack {
     int error;
     bool finished;
     struct pack_behind *behind;   /* deflating on its own thread, or NULL */
+    trace_pack_ids_fn ids;        /* trace_pack_reuse_ids, or NULL */
+    void *ids_ctx;
+    uint32_t *id_of;              /* the next sink's string id -> pack id + 1, 0: unknown */
+    size_t id_of_cap;
 };
 
 static int out_reserve(struct trace_pack *p, size_t more)
@@ -288,6 +292,37 @@ static uint32_t put_str_hinted(struct trace_pack *p, const char *s, size_t len, 
     return id;
 }
 
+/* put_str_hinted, through the next sink's id of the string when it gave
+ * one (its_id, UINT32_MAX when not): a string met before costs a lookup in
+ * an array, not a hash. */
+static uint32_t put_str_known(struct trace_pack *p, const char *s, size_t len, uint32_t *hint,
+                              uint32_t its_id)
+{
+    if (its_id < p->id_of_cap && p->id_of[its_id]) {
+        uint32_t id = p->id_of[its_id] - 1;
+        put_u(p, id);
+        return id;
+    }
+    uint32_t id = put_str_hinted(p, s, len, hint);
+    if (its_id == UINT32_MAX || p->error)
+        return id;
+    if (its_id >= p->id_of_cap) {
+        size_t cap = p->id_of_cap ? p->id_of_cap : 1024;
+        while (cap <= its_id)
+            cap *= 2;
+        uint32_t *n = realloc(p->id_of, cap * sizeof *n);
+        if (!n) {
+            p->error = ERR_NOMEM;
+            return id;
+        }
+        memset(n + p->id_of_cap, 0, (cap - p->id_of_cap) * sizeof *n);
+        p->id_of = n;
+        p->id_of_cap = cap;
+    }
+    p->id_of[its_id] = id + 1;
+    return id;
+}
+
 static uint32_t put_str(struct trace_pack *p, const char *s, size_t len)
 {
     uint32_t none = STRTAB_NONE;
@@ -338,8 +373,13 @@ static void put_index(struct trace_pack *p, uint64_t index)
     p->prev_index = index;
 }
 
-static void record_event(struct trace_pack *p, const struct trace_event *ev)
+/* ids: the next sink's ids of name, cat, pid and tid (trace_pack_ids_fn),
+ * or NULL. */
+static void record_event(struct trace_pack *p, const struct trace_event *ev, const uint32_t *ids)
 {
+    static const uint32_t none[4] = {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
+    if (!ids)
+        ids = none;
     uint32_t m = event_mask(ev);
     uint8_t op = OP_EVENT, ph = (uint8_t)ev->ph;
     put_bytes(p, &op, 1);
@@ -347,12 +387,13 @@ static void record_event(struct trace_pack *p, const struct trace_event *ev)
     put_bytes(p, &ph, 1);
     put_index(p, ev->index);
     if (m & M_NAME)
-        put_str_hinted(p, ev->name.s, ev->name.len, &p->hint[0]);
+        put_str_known(p, ev->name.s, ev->name.len, &p->hint[0], ids[0]);
     if (m & M_CAT)
-        put_str_hinted(p, ev->cat.s, ev->cat.len, &p->hint[1]);
+        put_str_known(p, ev->cat.s, ev->cat.len, &p->hint[1], ids[1]);
     if (m & M_PID)
-        put_str_hinted(p, ev->pid.s, ev->pid.len, &p->hint[2]);
-    uint32_t tid = (m & M_TID) ? put_str_hinted(p, ev->tid.s, ev->tid.len, &p->hint[3]) : 0;
+        put_str_known(p, ev->pid.s, ev->pid.len, &p->hint[2], ids[2]);
+    uint32_t tid = (m & M_TID) ? put_str_known(p, ev->tid.s, ev->tid.len, &p->hint[3], ids[3])
+                               : 0;
     int64_t *prev = thread_slot(&p->prev_ts, &p->prev_ts_cap, tid);
     if (!prev) {
         p->error = ERR_NOMEM;
@@ -416,8 +457,14 @@ static void record_meta(struct trace_pack *p, const struct trace_meta *mt)
 static int rec_event(void *ctx, const struct trace_event *ev, struct err *e)
 {
     struct trace_pack *p = ctx;
-    record_event(p, ev);
-    return p->next.event(p->next.ctx, ev, e);
+    if (!p->ids) {
+        record_event(p, ev, NULL);
+        return p->next.event(p->next.ctx, ev, e);
+    }
+    int rc = p->next.event(p->next.ctx, ev, e);
+    if (rc == 0)
+        record_event(p, ev, p->ids(p->ids_ctx, ev->index));
+    return rc;
 }
 
 static void rec_warning(void *ctx, const struct trace_warning *w)
@@ -483,10 +530,17 @@ void trace_pack_free(struct trace_pack *p)
         deflateEnd(&p->z);
     strtab_fini(&p->dict);
     free(p->prev_ts);
+    free(p->id_of);
     free(p->source);
     free(p->stage);
     free(p->out);
     free(p);
+}
+
+void trace_pack_reuse_ids(struct trace_pack *p, trace_pack_ids_fn ids, void *ctx)
+{
+    p->ids = ids;
+    p->ids_ctx = ctx;
 }
 
 void trace_pack_sink(struct trace_pack *p, const struct trace_sink *next, struct trace_sink *out)

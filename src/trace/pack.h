@@ -37,6 +37,15 @@ void trace_pack_free(struct trace_pack *p);
 /* A sink that records each call, then makes the same call on next (which
  * must outlive out's use). */
 void trace_pack_sink(struct trace_pack *p, const struct trace_sink *next, struct trace_sink *out);
+/* The ids the next sink gave the strings of the element it was just
+ * handed, if it was element index: {name, cat, pid, tid}, in a numbering of
+ * its own where one string has one id, UINT32_MAX for a string it gave
+ * none; NULL when it gave none. */
+typedef const uint32_t *(*trace_pack_ids_fn)(void *ctx, uint64_t index);
+/* Records each event after the next sink took it, asking ids for the ids
+ * of its strings: an id seen before stands for the string, which is then
+ * not hashed again (the pack is the same). Call it before the first record. */
+void trace_pack_reuse_ids(struct trace_pack *p, trace_pack_ids_fn ids, void *ctx);
 /* Deflates the records on a thread of their own while they are recorded,
  * instead of all at trace_pack_finish, so that a caller with a core to
  * spare (summarize) gets the pack when the reading ends; the raw records
