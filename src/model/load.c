@@ -235,6 +235,7 @@ static void read_trace(struct load_job *j, struct trace_sink sink, const struct 
     else
         j->rc = trace_read_file(j->path, &sink, lim, &j->err);
     if (!j->rc && !j->b.error && pack) {   // a builder error is reported by run_job
+        trace_pack_seal(pack);
         j->rc = o->packed(o->packed_ctx, j->path, pack, &j->err);
         pack = NULL;   // the callee's now
     }

@@ -29,6 +29,7 @@ struct pack_behind {
     uint8_t *block;   /* being filled by the recorder, NULL once the deflater left */
     size_t len;
     int error;        /* the deflater's, read after the join */
+    bool ended;       /* behind_end was called */
 };
 
 struct trace_pack {
@@ -51,6 +52,7 @@ struct trace_pack {
     size_t rec_len;
     int error;
     bool finished;
+    bool sealed;           /* trace_pack_seal: the end is recorded */
     struct pack_behind *behind;   /* deflating on its own thread, or NULL */
     trace_pack_ids_fn ids;        /* trace_pack_reuse_ids, or NULL */
     void *ids_ctx;
@@ -148,13 +150,24 @@ int trace_pack_deflate_behind(struct trace_pack *p)
     return 0;
 }
 
-/* Ends the deflating thread: after the last block when done, else at once. */
-static int behind_stop(struct trace_pack *p, bool done)
+/* Hands the deflating thread its last block and the end: after the last
+ * block when done, else at once. Once. */
+static void behind_end(struct pack_behind *b, bool done)
 {
-    struct pack_behind *b = p->behind;
+    if (b->ended)
+        return;
     if (done && b->block && b->len)
         ring_publish(&b->ring, b->len, 0);
     ring_end(&b->ring, done ? 0 : ERR_CANCEL, NULL);
+    b->block = NULL;   /* a record after the end fails (behind_put) */
+    b->ended = true;
+}
+
+/* Ends the deflating thread (behind_end) and waits for it. */
+static int behind_stop(struct trace_pack *p, bool done)
+{
+    struct pack_behind *b = p->behind;
+    behind_end(b, done);
     pthread_join(b->thread, NULL);
     int rc = b->error;
     ring_fini(&b->ring);
@@ -553,12 +566,22 @@ void trace_pack_sink(struct trace_pack *p, const struct trace_sink *next, struct
     out->progress = rec_progress;
 }
 
+void trace_pack_seal(struct trace_pack *p)
+{
+    if (p->sealed || p->finished)
+        return;
+    uint8_t op = OP_END;
+    put_bytes(p, &op, 1);
+    flush_rec(p);
+    if (p->behind)
+        behind_end(p->behind, !p->error);
+    p->sealed = true;
+}
+
 int trace_pack_finish(struct trace_pack *p, const uint8_t **out, size_t *len, struct err *e)
 {
     if (!p->finished) {
-        uint8_t op = OP_END;
-        put_bytes(p, &op, 1);
-        flush_rec(p);
+        trace_pack_seal(p);
         if (p->behind) {
             int rc = behind_stop(p, !p->error);
             p->error = rc ? rc : p->error;   // the deflater's error explains the recorder's

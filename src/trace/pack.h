@@ -52,6 +52,10 @@ void trace_pack_reuse_ids(struct trace_pack *p, trace_pack_ids_fn ids, void *ctx
  * are then never held whole. Call it before the first record; 0, or
  * ERR_NOMEM. Without a thread to spare it silently keeps the default. */
 int trace_pack_deflate_behind(struct trace_pack *p);
+/* Records the end: a deflating thread gets the last records now and
+ * finishes while the caller does other work; trace_pack_finish then only
+ * waits for it. Nothing may be recorded after. */
+void trace_pack_seal(struct trace_pack *p);
 /* Ends the recording (deflating the records, once: a later call gives the
  * same pack); *out and *len are the pack, owned by p. ERR_NOMEM, or the
  * first error met while recording. */
