@@ -52,33 +52,41 @@ static int keep_pack(void *ctx, const char *path, struct trace_pack *pack, struc
     return 0;
 }
 
-/* The summary's analyses of one model, run side by side on the pool. */
-struct summary_analyses {
+/* What a summary computes from the loaded model, side by side on the pool:
+ * its analyses, and the source record (hashing the trace's first and last
+ * MiB). */
+struct summary_work {
     const struct model *m;
     const struct analysis_opts *ao;
+    const char *path;
     struct arena arenas[SUMMARY_NANALYSES];
     struct table_list lists[SUMMARY_NANALYSES];
-    int rc[SUMMARY_NANALYSES];
-    struct err errs[SUMMARY_NANALYSES];
+    struct htxs_source src;
+    int rc[SUMMARY_NANALYSES + 1];          /* the last: the source's */
+    struct err errs[SUMMARY_NANALYSES + 1];
 };
 
-static int analysis_task(void *ctx, size_t i)
+static int summary_task(void *ctx, size_t i)
 {
-    struct summary_analyses *sa = ctx;
+    struct summary_work *sw = ctx;
+    if (i == SUMMARY_NANALYSES) {
+        sw->rc[i] = htxs_source_of(&sw->src, sw->path, &sw->errs[i]);
+        return sw->rc[i] < 0;
+    }
     const struct analysis_info *an = analysis_by_id(summary_analyses[i]);
-    sa->rc[i] = an ? an->run(sa->m, sa->ao, &sa->arenas[i], &sa->lists[i], &sa->errs[i])
-                   : err_set(&sa->errs[i], ERR_INTERNAL, "no analysis");
-    return sa->rc[i] < 0;
+    sw->rc[i] = an ? an->run(sw->m, sw->ao, &sw->arenas[i], &sw->lists[i], &sw->errs[i])
+                   : err_set(&sw->errs[i], ERR_INTERNAL, "no analysis");
+    return sw->rc[i] < 0;
 }
 
-/* 0, or the first failing analysis's error in e. */
-static int run_analyses(struct summary_analyses *sa, int threads, struct err *e)
+/* 0, or the first failure's error in e. */
+static int run_summary_work(struct summary_work *sw, int threads, struct err *e)
 {
-    pool_run(SUMMARY_NANALYSES, threads, analysis_task, sa);
-    for (size_t i = 0; i < SUMMARY_NANALYSES; i++)
-        if (sa->rc[i] < 0) {
-            *e = sa->errs[i];
-            return sa->rc[i];
+    pool_run(SUMMARY_NANALYSES + 1, threads, summary_task, sw);
+    for (size_t i = 0; i <= SUMMARY_NANALYSES; i++)
+        if (sw->rc[i] < 0) {
+            *e = sw->errs[i];
+            return sw->rc[i];
         }
     return 0;
 }
@@ -110,13 +118,13 @@ static int summarize_file(const struct htx_options *opts, const char *path, stru
         rc = err_set(e, ERR_PARSE, "%s: not one rank", path);
     struct analysis_opts ao;
     htx_options_analysis(&o, &ao);
-    struct summary_analyses sa = {.m = m, .ao = &ao};
+    struct summary_work sw = {.m = m, .ao = &ao, .path = path};
     for (size_t i = 0; i < SUMMARY_NANALYSES; i++)
-        arena_init(&sa.arenas[i], 1 << 20);
+        arena_init(&sw.arenas[i], 1 << 20);
     if (rc == 0)
-        rc = run_analyses(&sa, opts->threads, e);
+        rc = run_summary_work(&sw, opts->threads, e);
     for (size_t i = 0; i < SUMMARY_NANALYSES && rc == 0; i++)
-        htxs_tables_write(w, SEMANTICS_HTX, (int)summary_analyses[i], &sa.lists[i]);
+        htxs_tables_write(w, SEMANTICS_HTX, (int)summary_analyses[i], &sw.lists[i]);
     if (rc == 0) {
         const struct rank_model *r = &m->ranks[0];
         rank->rank = r->rank;
@@ -131,16 +139,13 @@ static int summarize_file(const struct htx_options *opts, const char *path, stru
             htxs_put_bytes(w, bytes, len);
             htxs_end_section(w);
         }
-        struct htxs_source src;
         if (rc == 0)
-            rc = htxs_source_of(&src, path, e);
-        if (rc == 0)
-            htxs_source_write(w, &src);
+            htxs_source_write(w, &sw.src);
     }
     trace_pack_free(pack);
     model_free(m);
     for (size_t i = 0; i < SUMMARY_NANALYSES; i++)
-        arena_fini(&sa.arenas[i]);
+        arena_fini(&sw.arenas[i]);
     return rc;
 }
 

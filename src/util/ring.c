@@ -1,6 +1,8 @@
 #include "config.h"
 #include "util/ring.h"
 
+#include "util/memory.h"
+
 #include <stdlib.h>
 
 int ring_init(struct ring *r, size_t nblocks, size_t block_size)
@@ -8,8 +10,10 @@ int ring_init(struct ring *r, size_t nblocks, size_t block_size)
     *r = (struct ring){.nblocks = nblocks, .block_size = block_size};
     if (nblocks == 0 || nblocks > RING_MAX_BLOCKS || block_size == 0)
         return ERR_INTERNAL;
+    // Every block is filled whole, over and over: resident from the start
+    // (a system call a block, not a fault a page).
     for (size_t i = 0; i < nblocks; i++)
-        if (!(r->block[i] = malloc(block_size))) {
+        if (!(r->block[i] = util_alloc_resident(1, block_size))) {
             for (size_t k = 0; k < i; k++)
                 free(r->block[k]);
             return ERR_NOMEM;
