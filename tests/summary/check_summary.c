@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "summary/shard.h"
 #include "summary/write.h"
@@ -43,6 +44,24 @@ START_TEST(crc32_should_match_zlib_check_value)
     ck_assert_uint_eq(htxs_crc32(0, "123456789", 9), 0xCBF43926u);
     uint32_t part = htxs_crc32(0, "12345", 5);
     ck_assert_uint_eq(htxs_crc32(part, "6789", 4), 0xCBF43926u);
+    /* Eight bytes a step: every length and alignment, and chained pieces,
+     * against zlib's. */
+    enum { N = 1 << 16 };
+    unsigned char *buf = malloc(N);
+    uint32_t x = 12345;
+    for (size_t i = 0; i < N; i++) {
+        x = x * 1103515245u + 12345u;
+        buf[i] = (unsigned char)(x >> 16);
+    }
+    for (size_t off = 0; off < 8; off++)
+        for (size_t len = 0; len < 80; len++)
+            ck_assert_uint_eq(htxs_crc32(0, buf + off, len),
+                              (uint32_t)crc32(0, buf + off, (uInt)len));
+    uint32_t chained = 0;
+    for (size_t at = 0, step = 1; at < N; at += step, step = step * 3 % 1021 + 1)
+        chained = htxs_crc32(chained, buf + at, at + step <= N ? step : N - at);
+    ck_assert_uint_eq(chained, (uint32_t)crc32(0, buf, N));
+    free(buf);
 }
 END_TEST
 
