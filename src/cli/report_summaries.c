@@ -187,7 +187,7 @@ static int gather(struct loaded *ld, size_t n, int sem, enum analysis_id id, str
         bool found = false;
         for (uint32_t s = 0; s < ld[r].doc.nsections && rc == 0 && !found; s++) {
             const struct htxs_section *sec = &ld[r].doc.sections[s];
-            if (sec->kind != HTXS_TABLES)
+            if (!htxs_is_tables(sec))
                 continue;
             struct table_list tl = {.count = 0};
             int got_sem, got_an;

@@ -22,7 +22,10 @@
 void htxs_tables_write(struct htxs_writer *w, int semantics, int analysis,
                        const struct table_list *l);
 
-/* Reads section s into tables made in a (appended to l); *semantics and
+/* Whether s holds tables (plain or deflated). */
+bool htxs_is_tables(const struct htxs_section *s);
+
+/* Reads section s (htxs_is_tables) into tables made in a (appended to l); *semantics and
  * *analysis say whose they are. ERR_PARSE naming `name` when malformed,
  * ERR_NOMEM. */
 int htxs_tables_read(const struct htxs_section *s, const char *name, struct arena *a,

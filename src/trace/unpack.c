@@ -4,10 +4,10 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "trace/pack_format.h"
 #include "trace/read.h"
+#include "trace/zbuf.h"
 #include "util/le.h"
 
 /* ---- replaying ------------------------------------------------------------ */
@@ -266,55 +266,6 @@ const char *trace_pack_source(const void *pack, size_t len, size_t *path_len)
     return (const char *)b + HEADER_FIXED;
 }
 
-/* Inflates the records of a pack into a new buffer of exactly raw_len bytes. */
-static int inflate_records(const char *name, const uint8_t *z, size_t zlen, uint64_t raw_len,
-                           uint8_t **raw, struct err *e)
-{
-    *raw = malloc(raw_len ? (size_t)raw_len : 1);
-    if (!*raw)
-        return err_set(e, ERR_NOMEM, "%s: out of memory", name);
-    z_stream s;
-    memset(&s, 0, sizeof s);
-    if (inflateInit(&s) != Z_OK)
-        return err_set(e, ERR_NOMEM, "%s: out of memory", name);
-    int rc = 0;
-    uint64_t done = 0;
-    size_t zdone = 0;
-    for (;;) {
-        uInt in_step = zlen - zdone > (1u << 30) ? 1u << 30 : (uInt)(zlen - zdone);
-        uint64_t left = raw_len - done;
-        uInt out_step = left > (1u << 30) ? 1u << 30 : (uInt)left;
-        s.next_in = (Bytef *)z + zdone;
-        s.avail_in = in_step;
-        s.next_out = *raw + done;
-        s.avail_out = out_step;
-        int zr = inflate(&s, Z_NO_FLUSH);
-        zdone += in_step - s.avail_in;
-        done += out_step - s.avail_out;
-        if (zr == Z_STREAM_END) {
-            if (done != raw_len || zdone != zlen)
-                rc = err_set(e, ERR_PARSE, "%s: packed events: length does not match", name);
-            break;
-        }
-        if (zr == Z_MEM_ERROR) {
-            rc = err_set(e, ERR_NOMEM, "%s: out of memory", name);
-            break;
-        }
-        if (zr != Z_OK || (s.avail_out == out_step && s.avail_in == in_step)) {
-            rc = err_set(e, ERR_PARSE, "%s: packed events: %s", name,
-                         zr == Z_OK || zr == Z_BUF_ERROR ? "truncated or longer than declared"
-                                                         : "corrupt deflate data");
-            break;
-        }
-    }
-    inflateEnd(&s);
-    if (rc) {
-        free(*raw);
-        *raw = NULL;
-    }
-    return rc;
-}
-
 static int replay(const char *name, const uint8_t *raw, size_t raw_len,
                   const struct trace_pack_origin *origin, struct trace_str source,
                   const struct trace_sink *sink, uint64_t max_memory, struct err *e)
@@ -392,11 +343,6 @@ int trace_unpack(const char *name, const void *pack, size_t len,
         return err_set(e, ERR_PARSE, "%s: packed events: bad header (another version?)", name);
     uint64_t raw_len = le_load(b + 4, 8);
     size_t zoff = HEADER_FIXED + path_len;
-    // deflate cannot expand more than 1032:1: a larger claim is a lie.
-    uint64_t most = (uint64_t)(len - zoff) * 1032 + 64;
-    if (raw_len > most || raw_len > SIZE_MAX / 2)
-        return err_set(e, ERR_PARSE, "%s: packed events: impossible length %llu", name,
-                       (unsigned long long)raw_len);
     if (limits && limits->max_uncompressed && raw_len > limits->max_uncompressed)
         return err_set(e, ERR_LIMIT, "%s: packed events of %llu bytes exceed the limit", name,
                        (unsigned long long)raw_len);
@@ -407,7 +353,7 @@ int trace_unpack(const char *name, const void *pack, size_t len,
                        (unsigned long long)(raw_len >> 20),
                        (unsigned long long)(limits->max_memory >> 20));
     uint8_t *raw;
-    int rc = inflate_records(name, b + zoff, len - zoff, raw_len, &raw, e);
+    int rc = trace_inflate_exact(name, "packed events", b + zoff, len - zoff, raw_len, &raw, e);
     if (rc)
         return rc;
     struct trace_str source = {(const char *)b + HEADER_FIXED, path_len};

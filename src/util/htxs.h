@@ -24,7 +24,7 @@
 #define HTXS_MAGIC "HTXSUMM"
 #define HTXS_MAGIC_LEN 8
 #define HTXS_MAJOR 1
-#define HTXS_MINOR 0
+#define HTXS_MINOR 1   /* 1: tables deflated (HTXS_TABLES_Z); 0 summaries still read */
 #define HTXS_HEADER_LEN 24
 #define HTXS_SECTION_HEADER_LEN 16
 #define HTXS_TRAILER_LEN 4
@@ -36,6 +36,7 @@ enum htxs_kind {
     HTXS_RANK = 2,   /* struct htxs_rank: the rank and its report "inputs" record */
     HTXS_TABLES = 3, /* one analysis' result tables under one semantics (summary/tables.h) */
     HTXS_EVENTS = 4, /* the rank's events, packed (trace/pack.h): what the trace reader read */
+    HTXS_TABLES_Z = 5, /* HTXS_TABLES' contents deflated: its length (u64), then the stream */
 };
 
 /* Writer: an in-memory buffer that grows; any failure is sticky and reported

@@ -1,0 +1,23 @@
+#ifndef HTX_TRACE_ZBUF_H
+#define HTX_TRACE_ZBUF_H
+
+/* Whole buffers through zlib, for what a summary stores deflated (its
+ * packed events, its tables): zlib lives in src/trace (tests/layering.sh). */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/err.h"
+
+/* in[0..n) deflated at level 6 into a new buffer (*out, *out_len; the
+ * caller frees it). 0 or ERR_NOMEM. */
+int trace_deflate_buffer(const void *in, size_t n, uint8_t **out, size_t *out_len);
+
+/* Inflates z[0..zlen) into a new buffer of exactly raw_len bytes (*raw; the
+ * caller frees it). ERR_PARSE naming `name` and `what` when the data is
+ * corrupt, shorter or longer than raw_len, or followed by other bytes;
+ * ERR_NOMEM. */
+int trace_inflate_exact(const char *name, const char *what, const uint8_t *z, size_t zlen,
+                        uint64_t raw_len, uint8_t **raw, struct err *e);
+
+#endif
