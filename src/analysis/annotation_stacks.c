@@ -28,6 +28,7 @@ struct builder {
     struct hmap trie;        /* parent << 32 | name -> node (ASTACK_EVENT children) */
     struct astack_node *nodes;
     size_t nnodes, cap;
+    size_t *cursor;          /* per r->threads: where its last search ended */
     uint32_t *chain;         /* one launcher's enclosing events, innermost first */
     size_t chain_cap;
     uint32_t no_launch;      /* node, ASTACK_NONE until needed */
@@ -73,6 +74,45 @@ static bool encloses(const struct event *a, const struct event *l)
     return a->ts <= l->ts && l->ts < a_end && l_end <= a_end;
 }
 
+/* The first place in t whose event starts after ts (t->n when none): a
+ * galloping search from where the thread's last one ended, since launchers
+ * come in nearly increasing time. A binary search over the whole thread
+ * missed the cache at every step: annotations took 5.2x as long at 4x the
+ * events (10.6 M). */
+static size_t first_after(const struct thread_index *t, const struct event *ev, int64_t ts,
+                          size_t *cursor)
+{
+    size_t n = t->n, lo, hi = *cursor < n ? *cursor : n;
+    if (hi < n && ev[t->pos[hi]].ts <= ts) {   /* after the cursor: gallop up */
+        lo = hi + 1;
+        for (size_t step = 1;; step *= 2) {
+            hi = n - lo > step ? lo + step : n;
+            if (hi == n || ev[t->pos[hi]].ts > ts)
+                break;
+            lo = hi + 1;
+        }
+    } else {                                   /* at or before it: gallop down */
+        lo = 0;
+        for (size_t step = 1; hi > 0; step *= 2) {
+            size_t p = hi > step ? hi - step : 0;
+            if (ev[t->pos[p]].ts <= ts) {
+                lo = p + 1;
+                break;
+            }
+            hi = p;
+        }
+    }
+    while (lo < hi) {   /* the first place after ts is in [lo, hi] */
+        size_t mid = lo + (hi - lo) / 2;
+        if (ev[t->pos[mid]].ts <= ts)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *cursor = lo;
+    return lo;
+}
+
 /* Fills b->chain with the kept events enclosing the launcher, innermost
  * first; returns their number. Every event enclosing l is an ancestor (or
  * self) of the last event of the thread starting at or before l (the
@@ -84,14 +124,7 @@ static size_t enclosing(struct builder *b, const struct event *l, uint32_t lpos)
         return 0;
     const struct thread_index *t = &b->r->threads[*ti];
     const struct event *ev = b->r->events;
-    size_t lo = 0, hi = t->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ev[t->pos[mid]].ts <= l->ts)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = first_after(t, ev, l->ts, &b->cursor[*ti]);
     size_t n = 0;
     for (uint32_t v = lo ? (uint32_t)(lo - 1) : MODEL_NONE; v != MODEL_NONE; v = t->parent[v]) {
         const struct event *a = &ev[t->pos[v]];
@@ -269,7 +302,8 @@ int astack_build(const struct model *m, const struct rank_model *r, enum astack_
     tree->m = m;
     tree->r = r;
     struct builder b = {.m = m, .r = r, .mode = mode, .no_launch = ASTACK_NONE};
-    int rc = hmap_init(&b.threads, r->nthreads + 1);
+    b.cursor = calloc(r->nthreads + 1, sizeof *b.cursor);
+    int rc = b.cursor ? hmap_init(&b.threads, r->nthreads + 1) : ERR_NOMEM;
     if (rc == 0)
         rc = hmap_init(&b.trie, 64);
     if (rc == 0)
@@ -278,6 +312,7 @@ int astack_build(const struct model *m, const struct rank_model *r, enum astack_
     hmap_fini(&b.trie);
     free(b.nodes);
     free(b.chain);
+    free(b.cursor);
     if (rc) {
         astack_free(tree);
         return err_set(e, rc, "out of memory attributing GPU time to annotation stacks of rank %lld",
