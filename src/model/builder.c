@@ -428,6 +428,17 @@ static int map_tables(struct rank_builder *b, const struct rank_builder *t, uint
 /* Moves t's events behind b's, renumbered, from the end of t's array in
  * slices that t gives back as it goes: the two arrays never hold the
  * second half twice. */
+/* Shrinks *array to its first `keep` elements of `size` bytes (at least one
+ * element), giving the rest back; left as it is when realloc fails. */
+static void give_back(void **array, size_t *cap, size_t keep, size_t size)
+{
+    void *smaller = realloc(*array, (keep ? keep : 1) * size);
+    if (smaller) {
+        *array = smaller;
+        *cap = keep ? keep : 1;
+    }
+}
+
 /* Like the events (move_events): from the end in 1 MiB slices that t gives
  * back as it goes, since a file's flows are a quarter of its elements (at
  * 10.6 M events, copying them whole held 42 MB twice). */
@@ -443,11 +454,7 @@ static void move_flows(struct rank_builder *b, struct rank_builder *t, const uin
             b->flows[base + i] = f;
         }
         end = from;
-        struct flow_rec *smaller = realloc(t->flows, (end ? end : 1) * sizeof *t->flows);
-        if (smaller) {
-            t->flows = smaller;
-            t->flows_cap = end ? end : 1;
-        }
+        give_back((void **)&t->flows, &t->flows_cap, end, sizeof *t->flows);
     }
     b->nflows = base + t->nflows;
     t->nflows = 0;
@@ -473,11 +480,7 @@ static int move_events(struct rank_builder *b, struct rank_builder *t, const uin
             b->events[base + i] = ev;
         }
         end = from;
-        struct event *smaller = realloc(t->events, (end ? end : 1) * sizeof *t->events);
-        if (smaller) {
-            t->events = smaller;
-            t->events_cap = end ? end : 1;
-        }
+        give_back((void **)&t->events, &t->events_cap, end, sizeof *t->events);
     }
     b->nevents = base + t->nevents;
     b->events_populated = b->nevents;

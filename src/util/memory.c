@@ -63,13 +63,19 @@ void util_memory_map_large_blocks(void)
 #endif
 }
 
+/* madvise(advice) over the whole `unit`-aligned stretches of [p, p + len)
+ * (unit a power of two). Best effort. */
+static void advise_whole(void *p, size_t len, uintptr_t unit, int advice)
+{
+    uintptr_t from = ((uintptr_t)p + unit - 1) & ~(unit - 1), to = ((uintptr_t)p + len) & ~(unit - 1);
+    if (to > from)
+        (void)madvise((void *)from, to - from, advice);
+}
+
 void util_populate(void *p, size_t len)
 {
 #if defined(MADV_POPULATE_WRITE)
-    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1), to = ((uintptr_t)p + len) & ~(page - 1);
-    if (to > from)
-        (void)madvise((void *)from, to - from, MADV_POPULATE_WRITE);
+    advise_whole(p, len, (uintptr_t)sysconf(_SC_PAGESIZE), MADV_POPULATE_WRITE);
 #else
     (void)p;
     (void)len;
@@ -80,10 +86,7 @@ void util_populate(void *p, size_t len)
 static void advise_huge(void *p, size_t len)
 {
 #if defined(MADV_HUGEPAGE)
-    uintptr_t huge = (uintptr_t)2 << 20;
-    uintptr_t from = ((uintptr_t)p + huge - 1) & ~(huge - 1), to = ((uintptr_t)p + len) & ~(huge - 1);
-    if (to > from)
-        (void)madvise((void *)from, to - from, MADV_HUGEPAGE);
+    advise_whole(p, len, (uintptr_t)2 << 20, MADV_HUGEPAGE);
 #else
     (void)p;
     (void)len;
