@@ -390,6 +390,7 @@ START_TEST(tables_should_be_deflated_and_read_back_exactly)
     ck_assert_ptr_nonnull(strstr(e.msg, "impossible length"));
     free(bad);
     free(raw);
+    htxs_doc_fini(&doc);
     htxs_writer_fini(&w);
     arena_fini(&a);
 }
