@@ -287,8 +287,45 @@ static void put_f64(struct trace_pack *p, double d)
     put_bytes(p, b, 8);
 }
 
+/* Whether s is exactly run_text's text of a run (pack_format.h: RUN_MIN to
+ * RUN_MAX values below RUN_TOP, evenly spaced upwards): then its first
+ * value, step and count. Canonical digits and ", " only, so that the text
+ * made again is s. */
+static bool as_run(const char *s, size_t len, uint64_t *first, uint64_t *step, uint64_t *count)
+{
+    if (len < 2 * RUN_MIN + 1 || s[0] != '[' || s[len - 1] != ']')
+        return false;
+    uint64_t prev = 0, n = 0;
+    size_t i = 1, last = len - 1;
+    *first = *step = 0;
+    for (;;) {
+        if (i >= last || s[i] < '0' || s[i] > '9' ||
+            (s[i] == '0' && i + 1 < last && s[i + 1] >= '0' && s[i + 1] <= '9'))
+            return false;
+        uint64_t v = 0;
+        for (; i < last && s[i] >= '0' && s[i] <= '9'; i++)
+            if ((v = v * 10 + (uint64_t)(s[i] - '0')) >= RUN_TOP)
+                return false;
+        if (n == 0)
+            *first = v;
+        else if (v <= prev || (n == 1 ? (*step = v - prev, false) : v - prev != *step))
+            return false;
+        prev = v;
+        if (++n > RUN_MAX)
+            return false;
+        if (i == last)
+            break;
+        if (last - i < 3 || s[i] != ',' || s[i + 1] != ' ')
+            return false;
+        i += 2;
+    }
+    *count = n;
+    return n >= RUN_MIN;
+}
+
 /* Returns the string's id (0 when memory ran out: the error is sticky);
- * hint as for strtab_intern_hinted. */
+ * hint as for strtab_intern_hinted. A new string follows its id as a run
+ * (first << 1 | 1, step, count) or as its length << 1 and bytes. */
 static uint32_t put_str_hinted(struct trace_pack *p, const char *s, size_t len, uint32_t *hint)
 {
     size_t before = strtab_count(&p->dict);
@@ -298,8 +335,15 @@ static uint32_t put_str_hinted(struct trace_pack *p, const char *s, size_t len, 
         return 0;
     }
     put_u(p, id);
-    if (id == before) {   // new: its bytes follow
-        put_u(p, len);
+    if (id != before)
+        return id;
+    uint64_t first = 0, step = 0, count = 0;
+    if (s && as_run(s, len, &first, &step, &count)) {
+        put_u(p, first << 1 | 1);
+        put_u(p, step);
+        put_u(p, count);
+    } else {
+        put_u(p, (uint64_t)len << 1);
         put_bytes(p, s, len);
     }
     return id;

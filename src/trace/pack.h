@@ -24,7 +24,10 @@
 #include "trace/event.h"
 #include "util/err.h"
 
-#define TRACE_PACK_VERSION 1
+/* 2: a new string is its length and bytes, or, when it is the text of a
+ * run of evenly spaced integers ("[0, 1, ..., 1023]", a process group's
+ * ranks), its first value, step and count. 1: length and bytes only; read. */
+#define TRACE_PACK_VERSION 2
 /* The source path is the trace's path as given when it was packed. */
 #define TRACE_PACK_PATH_MAX 4096
 

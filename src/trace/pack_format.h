@@ -84,4 +84,53 @@ static inline double derived_us(int64_t ns)
     return (double)((long double)ns / 1000.0L);
 }
 
+
+/* Strings written as runs (TRACE_PACK_VERSION 2): at least RUN_MIN values,
+ * at most RUN_MAX, each below RUN_TOP; a pack's runs expand to at most
+ * RUN_TEXT_MAX bytes in all (a reader's bound on hostile packs). */
+#define RUN_MIN 4
+#define RUN_MAX ((uint64_t)1 << 24)
+#define RUN_TOP ((uint64_t)1 << 50)
+#define RUN_TEXT_MAX ((uint64_t)1 << 28)
+
+/* Writes "[first, first + step, ...]" (count values) into out, which has
+ * room for run_text_len bytes; returns the length. */
+static inline size_t run_text(uint64_t first, uint64_t step, uint64_t count, char *out)
+{
+    size_t n = 0;
+    out[n++] = '[';
+    for (uint64_t i = 0; i < count; i++) {
+        if (i) {
+            out[n++] = ',';
+            out[n++] = ' ';
+        }
+        char digits[24];
+        size_t k = 0;
+        uint64_t v = first + i * step;
+        do {
+            digits[k++] = (char)('0' + v % 10);
+            v /= 10;
+        } while (v);
+        while (k)
+            out[n++] = digits[--k];
+    }
+    out[n++] = ']';
+    return n;
+}
+
+/* The bytes run_text writes (count < RUN_MAX, values < RUN_TOP: no overflow). */
+static inline uint64_t run_text_len(uint64_t first, uint64_t step, uint64_t count)
+{
+    uint64_t len = 2 + (count ? 2 * (count - 1) : 0);
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t v = first + i * step;
+        len++;
+        while (v >= 10) {
+            v /= 10;
+            len++;
+        }
+    }
+    return len;
+}
+
 #endif

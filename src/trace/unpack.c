@@ -9,6 +9,7 @@
 #include "trace/read.h"
 #include "trace/zbuf.h"
 #include "util/le.h"
+#include "util/vec.h"
 
 /* ---- replaying ------------------------------------------------------------ */
 
@@ -16,8 +17,12 @@ struct reader {
     const uint8_t *p, *end;
     bool bad;
     const char *why;   // static text for the first problem
+    uint32_t version;  // the pack's TRACE_PACK_VERSION
     struct trace_str *dict;
     size_t ndict, dict_cap;
+    char **runs;       // the texts of strings written as runs, owned
+    size_t nruns, runs_cap;
+    uint64_t run_bytes;
 };
 
 static void fail(struct reader *r, const char *why)
@@ -62,6 +67,33 @@ static double get_f64(struct reader *r)
     return d;
 }
 
+/* A string written as a run (pack.c's as_run): its text, kept in r->runs;
+ * NULL when the run is impossible or memory is short (r failed). */
+static const char *get_run(struct reader *r, uint64_t first, uint64_t *len)
+{
+    uint64_t step = get_u(r), count = get_u(r);
+    if (r->bad || count < RUN_MIN || count > RUN_MAX || step == 0 || first >= RUN_TOP ||
+        (RUN_TOP - 1 - first) / step < count - 1) {
+        fail(r, "bad run");
+        return NULL;
+    }
+    *len = run_text_len(first, step, count);
+    if ((r->run_bytes += *len) > RUN_TEXT_MAX) {
+        fail(r, "runs longer than a pack can hold");
+        return NULL;
+    }
+    char *text = malloc((size_t)*len);
+    if (!text || (r->nruns == r->runs_cap &&
+                  vec_reserve((void **)&r->runs, &r->runs_cap, sizeof *r->runs, r->nruns + 1))) {
+        free(text);
+        fail(r, NULL);
+        return NULL;
+    }
+    run_text(first, step, count, text);
+    r->runs[r->nruns++] = text;
+    return text;
+}
+
 static struct trace_str get_str_id(struct reader *r, uint32_t *id_out)
 {
     struct trace_str none = {NULL, 0};
@@ -77,9 +109,18 @@ static struct trace_str get_str_id(struct reader *r, uint32_t *id_out)
         return none;
     }
     uint64_t len = get_u(r);
-    if (r->bad || len > (uint64_t)(r->end - r->p)) {
-        fail(r, "string past the end");
-        return none;
+    const char *text = (const char *)r->p;
+    if (!r->bad && r->version >= 2 && (len & 1)) {
+        text = get_run(r, len >> 1, &len);
+        if (!text)
+            return none;
+    } else {
+        len = r->version >= 2 ? len >> 1 : len;
+        if (r->bad || len > (uint64_t)(r->end - r->p)) {
+            fail(r, "string past the end");
+            return none;
+        }
+        r->p += len;
     }
     if (r->ndict == r->dict_cap) {
         size_t cap = r->dict_cap ? r->dict_cap * 2 : 1024;
@@ -91,9 +132,8 @@ static struct trace_str get_str_id(struct reader *r, uint32_t *id_out)
         r->dict = n;
         r->dict_cap = cap;
     }
-    struct trace_str s = {(const char *)r->p, (size_t)len};
+    struct trace_str s = {text, (size_t)len};
     r->dict[r->ndict++] = s;
-    r->p += len;
     return s;
 }
 
@@ -257,7 +297,7 @@ static void read_meta(struct reader *r, struct trace_meta *mt, struct trace_str 
 const char *trace_pack_source(const void *pack, size_t len, size_t *path_len)
 {
     const uint8_t *b = pack;
-    if (len < HEADER_FIXED || le_load(b, 4) != TRACE_PACK_VERSION)
+    if (len < HEADER_FIXED || le_load(b, 4) < 1 || le_load(b, 4) > TRACE_PACK_VERSION)
         return NULL;
     uint64_t n = le_load(b + 12, 4);
     if (n > TRACE_PACK_PATH_MAX || n > len - HEADER_FIXED)
@@ -266,11 +306,11 @@ const char *trace_pack_source(const void *pack, size_t len, size_t *path_len)
     return (const char *)b + HEADER_FIXED;
 }
 
-static int replay(const char *name, const uint8_t *raw, size_t raw_len,
+static int replay(const char *name, uint32_t version, const uint8_t *raw, size_t raw_len,
                   const struct trace_pack_origin *origin, struct trace_str source,
                   const struct trace_sink *sink, uint64_t max_memory, struct err *e)
 {
-    struct reader r = {raw, raw + raw_len, false, NULL, NULL, 0, 0};
+    struct reader r = {.p = raw, .end = raw + raw_len, .version = version};
     struct replay st = {UINT64_MAX, NULL, 0, 0};
     int rc = 0;
     // The recorder's dictionary (a strtab) starts with "" as id 0.
@@ -326,6 +366,9 @@ static int replay(const char *name, const uint8_t *raw, size_t raw_len,
         rc = err_set(e, ERR_PARSE, "%s: packed events: %s", name,
                      ended ? "bytes after the end" : "truncated (no end record)");
     free(r.dict);
+    for (size_t i = 0; i < r.nruns; i++)
+        free(r.runs[i]);
+    free(r.runs);
     free(st.prev_ts);
     return rc;
 }
@@ -357,7 +400,7 @@ int trace_unpack(const char *name, const void *pack, size_t len,
     if (rc)
         return rc;
     struct trace_str source = {(const char *)b + HEADER_FIXED, path_len};
-    rc = replay(name, raw, (size_t)raw_len, origin, source, sink,
+    rc = replay(name, (uint32_t)le_load(b, 4), raw, (size_t)raw_len, origin, source, sink,
                 limits ? limits->max_memory : 0, e);
     free(raw);
     return rc;

@@ -238,13 +238,14 @@ START_TEST(pack_should_refuse_damage)
 }
 END_TEST
 
-/* A pack around hand-made raw records (the header, then zlib). */
-static uint8_t *pack_of_raw(const uint8_t *raw, size_t raw_len, uint64_t declared, size_t *len)
+/* A pack of that version around hand-made raw records (the header, then zlib). */
+static uint8_t *pack_of_raw_v(uint32_t version, const uint8_t *raw, size_t raw_len,
+                              uint64_t declared, size_t *len)
 {
     uLongf zlen = compressBound(raw_len);
     uint8_t *out = malloc(16 + 1 + zlen);
     ck_assert_int_eq(compress(out + 17, &zlen, raw, raw_len), Z_OK);
-    uint64_t v[3] = {TRACE_PACK_VERSION, declared, 1};
+    uint64_t v[3] = {version, declared, 1};
     int widths[3] = {4, 8, 4};
     size_t at = 0;
     for (int k = 0; k < 3; k++)
@@ -253,6 +254,11 @@ static uint8_t *pack_of_raw(const uint8_t *raw, size_t raw_len, uint64_t declare
     out[16] = 'x';
     *len = 17 + zlen;
     return out;
+}
+
+static uint8_t *pack_of_raw(const uint8_t *raw, size_t raw_len, uint64_t declared, size_t *len)
+{
+    return pack_of_raw_v(TRACE_PACK_VERSION, raw, raw_len, declared, len);
 }
 
 static void expect_refused(const uint8_t *raw, size_t raw_len, uint64_t declared, const char *why)
@@ -290,6 +296,97 @@ START_TEST(pack_should_refuse_bad_records)
 }
 END_TEST
 
+/* A document whose events carry these process group ranks. */
+static char *ranks_doc(const char *const *ranks, size_t n)
+{
+    size_t cap = 1 << 16, at = 0;
+    char *doc = malloc(cap);
+    at += (size_t)snprintf(doc + at, cap - at, "{\"traceEvents\": [");
+    for (size_t i = 0; i < n; i++)
+        at += (size_t)snprintf(doc + at, cap - at,
+                               "%s{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"nccl\", "
+                               "\"pid\": 0, \"tid\": 7, \"ts\": %zu, \"dur\": 1, "
+                               "\"args\": {\"Process Group Ranks\": \"%s\"}}",
+                               i ? "," : "", i, ranks[i]);
+    snprintf(doc + at, cap - at, "]}");
+    return doc;
+}
+
+static char *run_of(uint64_t first, uint64_t step, uint64_t count, uint64_t last_off)
+{
+    char *s = malloc(count * 24 + 3);
+    size_t at = 0;
+    s[at++] = '[';
+    for (uint64_t i = 0; i < count; i++)
+        at += (size_t)sprintf(s + at, "%s%llu", i ? ", " : "",
+                              (unsigned long long)(first + i * step + (i + 1 == count ? last_off : 0)));
+    s[at++] = ']';
+    s[at] = '\0';
+    return s;
+}
+
+START_TEST(pack_should_write_runs_of_ranks_and_replay_them)
+{
+    char *world = run_of(0, 1, 1024, 0), *near = run_of(0, 1, 1024, 1);
+    char *strided = run_of(3, 8, 128, 0), *big = run_of(((uint64_t)1 << 50) - 41, 10, 4, 0);
+    const char *const ranks[] = {
+        world, strided, big, "[0, 1, 2, 3]",
+        "[0, 1, 2]", "[0,1,2,3]", "[00, 1, 2, 3]", "[3, 2, 1, 0]", "[0, 1, 2, 4]",
+        "[0, 1, 2, 3] ", "[0, 1, 2, 3", "[1, 1, 1, 1]", "[]", "[-1, 0, 1, 2]", "[0, 1, , 3]",
+    };
+    size_t n = sizeof ranks / sizeof ranks[0];
+    char *doc = ranks_doc(ranks, n);
+    char *plain = log_of_json(doc, NULL);
+    size_t len;
+    uint8_t *pack = make_pack(doc, &len);
+    char *replayed = NULL;
+    struct err e = {0, ""};
+    ck_assert_int_eq(replay_log(pack, len, &replayed, &e), 0);
+    ck_assert_str_eq(plain, replayed);
+    ck_assert_ptr_nonnull(strstr(plain, "pgr='5b332c203131"));   /* "[3, 11" (the log is hex) */
+    /* the world's ranks as a run, against the same text one value off */
+    const char *const one[] = {world}, *const other[] = {near};
+    char *d1 = ranks_doc(one, 1), *d2 = ranks_doc(other, 1);
+    size_t l1, l2;
+    uint8_t *p1 = make_pack(d1, &l1), *p2 = make_pack(d2, &l2);
+    ck_assert_uint_lt(l1 + 1000, l2);
+    free(d1), free(d2), free(p1), free(p2);
+    free(doc), free(plain), free(replayed), free(pack);
+    free(world), free(near), free(strided), free(big);
+}
+END_TEST
+
+START_TEST(pack_should_read_version_1_strings_and_refuse_bad_runs)
+{
+    /* A warning (op 2: index delta 0, offset 0) whose text is new string 1,
+     * "abc", then the end: version 1 writes its length as is. */
+    const uint8_t v1[] = {2, 0, 0, 1, 3, 'a', 'b', 'c', 0};
+    size_t len;
+    uint8_t *pack = pack_of_raw_v(1, v1, sizeof v1, sizeof v1, &len);
+    char *text = NULL;
+    struct err e = {0, ""};
+    ck_assert_int_eq(replay_log(pack, len, &text, &e), 0);
+    ck_assert_str_eq(text, "W 0 0 abc\n");
+    free(text), free(pack);
+    /* The same bytes in version 2: an odd length is a run (first 1, step
+     * 'a', count 'b'), and 'c' is then no record. */
+    expect_refused(v1, sizeof v1, sizeof v1, "unknown record");
+    /* runs: step 0, 3 values, past the top */
+    const uint8_t step0[] = {2, 0, 0, 1, 1, 0, 4, 0};
+    expect_refused(step0, sizeof step0, sizeof step0, "bad run");
+    const uint8_t three[] = {2, 0, 0, 1, 1, 1, 3, 0};
+    expect_refused(three, sizeof three, sizeof three, "bad run");
+    const uint8_t high[] = {2, 0, 0, 1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x03, 1, 4, 0};
+    expect_refused(high, sizeof high, sizeof high, "bad run");
+    /* a good run: [5, 7, 9, 11] */
+    const uint8_t good[] = {2, 0, 0, 1, 11, 2, 4, 0};
+    pack = pack_of_raw(good, sizeof good, sizeof good, &len);
+    ck_assert_int_eq(replay_log(pack, len, &text, &e), 0);
+    ck_assert_str_eq(text, "W 0 0 [5, 7, 9, 11]\n");
+    free(text), free(pack);
+}
+END_TEST
+
 START_TEST(pack_should_refuse_another_version)
 {
     size_t len;
@@ -314,6 +411,8 @@ Suite *trace_pack_suite(void)
     tcase_add_test(t, pack_should_refuse_damage);
     tcase_add_test(t, pack_deflated_behind_should_be_the_same_pack);
     tcase_add_test(t, pack_should_refuse_bad_records);
+    tcase_add_test(t, pack_should_write_runs_of_ranks_and_replay_them);
+    tcase_add_test(t, pack_should_read_version_1_strings_and_refuse_bad_runs);
     tcase_add_test(t, pack_should_refuse_another_version);
     suite_add_tcase(s, t);
     return s;
