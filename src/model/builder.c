@@ -425,9 +425,6 @@ static int map_tables(struct rank_builder *b, const struct rank_builder *t, uint
     return 0;
 }
 
-/* Moves t's events behind b's, renumbered, from the end of t's array in
- * slices that t gives back as it goes: the two arrays never hold the
- * second half twice. */
 /* Shrinks *array to its first `keep` elements of `size` bytes (at least one
  * element), giving the rest back; left as it is when realloc fails. */
 static void give_back(void **array, size_t *cap, size_t keep, size_t size)
@@ -460,6 +457,9 @@ static void move_flows(struct rank_builder *b, struct rank_builder *t, const uin
     t->nflows = 0;
 }
 
+/* Moves t's events behind b's, renumbered, from the end of t's array in
+ * slices that t gives back as it goes: the two arrays never hold the
+ * second half twice. */
 static int move_events(struct rank_builder *b, struct rank_builder *t, const uint32_t *strs,
                        const uint32_t *threads, const uint32_t *cats, uint32_t first_index)
 {

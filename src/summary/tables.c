@@ -67,15 +67,13 @@ void htxs_tables_write(struct htxs_writer *w, int semantics, int analysis,
     struct htxs_writer raw;
     htxs_writer_init(&raw);
     put_tables(&raw, semantics, analysis, l);
-    const uint8_t *bytes;
     size_t len;
+    const uint8_t *bytes = htxs_writer_body(&raw, &len);
     uint8_t *z = NULL;
     size_t zlen = 0;
-    if (htxs_writer_finish(&raw, &bytes, &len, NULL) == 0 &&
-        trace_deflate_buffer(bytes + HTXS_HEADER_LEN, len - HTXS_HEADER_LEN - HTXS_TRAILER_LEN,
-                             &z, &zlen) == 0) {
+    if (bytes && trace_deflate_buffer(bytes, len, &z, &zlen) == 0) {
         htxs_begin_section(w, HTXS_TABLES_Z);
-        htxs_put_u64(w, len - HTXS_HEADER_LEN - HTXS_TRAILER_LEN);
+        htxs_put_u64(w, len);
         htxs_put_bytes(w, z, zlen);
         htxs_end_section(w);
     } else {

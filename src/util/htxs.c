@@ -149,6 +149,14 @@ void htxs_end_section(struct htxs_writer *w)
     w->sections++;
 }
 
+const uint8_t *htxs_writer_body(const struct htxs_writer *w, size_t *len)
+{
+    *len = w->len - HTXS_HEADER_LEN;
+    if (w->failed)
+        return NULL;
+    return w->buf ? w->buf + HTXS_HEADER_LEN : (const uint8_t *)"";
+}
+
 int htxs_writer_finish(struct htxs_writer *w, const uint8_t **out, size_t *len, struct err *e)
 {
     if (w->section_start)

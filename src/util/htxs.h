@@ -62,6 +62,9 @@ void htxs_put_bytes(struct htxs_writer *w, const void *p, size_t n);
 void htxs_put_str(struct htxs_writer *w, const char *s, size_t n);
 /* Writes header and checksum; on success *out and *len point into w (owned by w). */
 int htxs_writer_finish(struct htxs_writer *w, const uint8_t **out, size_t *len, struct err *e);
+/* What was put so far, without the header finish writes (a writer used as
+ * a growing buffer); NULL when a put failed. */
+const uint8_t *htxs_writer_body(const struct htxs_writer *w, size_t *len);
 
 /* Reader over a validated buffer. */
 struct htxs_section {

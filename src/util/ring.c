@@ -1,9 +1,9 @@
 #include "config.h"
 #include "util/ring.h"
 
-#include "util/memory.h"
-
 #include <stdlib.h>
+
+#include "util/memory.h"
 
 int ring_init(struct ring *r, size_t nblocks, size_t block_size)
 {
