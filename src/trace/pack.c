@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include "trace/pack_format.h"
+#include "trace/pack_dict.h"
 #include "util/le.h"
 #include "util/ring.h"
 #include "util/strtab.h"
@@ -567,6 +568,12 @@ struct trace_pack *trace_pack_new(const char *source_path)
         return NULL;
     }
     p->z_ready = true;
+    size_t dict_len;
+    const unsigned char *dict = trace_pack_dictionary(&dict_len);
+    if (deflateSetDictionary(&p->z, dict, (uInt)dict_len) != Z_OK) {
+        trace_pack_free(p);
+        return NULL;
+    }
     // The header's fields are filled by trace_pack_finish.
     if (out_reserve(p, HEADER_FIXED + n)) {
         trace_pack_free(p);

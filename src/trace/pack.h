@@ -11,7 +11,8 @@
  *
  * Layout of a pack (little-endian):
  *   u32 version | u64 raw length | u32 source path length | source path |
- *   zlib stream of the raw records
+ *   zlib stream of the raw records (from version 3 with trace/pack_dict.h's
+ *   preset dictionary)
  * Raw records, each an op byte: 1 event, 2 warning, 3 metadata, 0 end.
  * Integers are LEB128 varints (signed ones zigzag'd, times and correlations
  * as deltas from the previous event's), strings go through a dictionary
@@ -24,10 +25,11 @@
 #include "trace/event.h"
 #include "util/err.h"
 
-/* 2: a new string is its length and bytes, or, when it is the text of a
- * run of evenly spaced integers ("[0, 1, ..., 1023]", a process group's
- * ranks), its first value, step and count. 1: length and bytes only; read. */
-#define TRACE_PACK_VERSION 2
+/* 3: deflated with the preset dictionary of trace/pack_dict.h. 2: a new
+ * string is its length and bytes, or, when it is the text of a run of
+ * evenly spaced integers ("[0, 1, ..., 1023]", a process group's ranks),
+ * its first value, step and count. 1: length and bytes only. All read. */
+#define TRACE_PACK_VERSION 3
 /* The source path is the trace's path as given when it was packed. */
 #define TRACE_PACK_PATH_MAX 4096
 

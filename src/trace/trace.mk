@@ -10,6 +10,8 @@ libcore_a_SOURCES += \
 	src/trace/meta.c src/trace/meta.h \
 	src/trace/read.c src/trace/read.h \
 	src/trace/pack.c src/trace/unpack.c src/trace/pack.h src/trace/pack_format.h \
+	src/trace/pack_dict.c src/trace/pack_dict.h \
 	src/trace/zbuf.c src/trace/zbuf.h \
 	src/trace/discover.c \
 	src/trace/counters_write.c src/trace/counters_write.h
+EXTRA_DIST += contrib/pack-dict/make_pack_dict.py

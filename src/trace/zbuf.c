@@ -1,6 +1,8 @@
 #include "config.h"
 #include "trace/zbuf.h"
 
+#include "trace/pack_dict.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -11,12 +13,25 @@ int trace_deflate_buffer(const void *in, size_t n, uint8_t **out, size_t *out_le
     *out_len = 0;
     if (n > (1u << 30))   /* one call of zlib's 32-bit counts */
         return ERR_LIMIT;
-    uLong cap = compressBound((uLong)n);
-    uint8_t *buf = malloc(cap ? cap : 1);
-    if (!buf)
+    z_stream s;
+    memset(&s, 0, sizeof s);
+    if (deflateInit(&s, 6) != Z_OK)
         return ERR_NOMEM;
-    uLongf len = cap;
-    if (compress2(buf, &len, in, (uLong)n, 6) != Z_OK) {
+    size_t dict_len;
+    const unsigned char *dict = trace_pack_dictionary(&dict_len);
+    uLong cap = deflateBound(&s, (uLong)n) + 16;   // + the dictionary's id
+    uint8_t *buf = malloc(cap);
+    int zr = buf ? deflateSetDictionary(&s, dict, (uInt)dict_len) : Z_MEM_ERROR;
+    if (zr == Z_OK) {
+        s.next_in = (Bytef *)in;
+        s.avail_in = (uInt)n;
+        s.next_out = buf;
+        s.avail_out = (uInt)cap;
+        zr = deflate(&s, Z_FINISH);
+    }
+    size_t len = cap - s.avail_out;
+    deflateEnd(&s);
+    if (zr != Z_STREAM_END) {
         free(buf);
         return ERR_NOMEM;
     }
@@ -57,6 +72,15 @@ int trace_inflate_exact(const char *name, const char *what, const uint8_t *z, si
         int zr = inflate(&s, Z_NO_FLUSH);
         zdone += in_step - s.avail_in;
         done += out_step - s.avail_out;
+        if (zr == Z_NEED_DICT) {   // the only one htx knows; zlib checks its Adler-32
+            size_t dict_len;
+            const unsigned char *dict = trace_pack_dictionary(&dict_len);
+            if (inflateSetDictionary(&s, dict, (uInt)dict_len) == Z_OK)
+                continue;
+            rc = err_set(e, ERR_PARSE, "%s: %s: deflated with an unknown dictionary "
+                         "(another version?)", name, what);
+            break;
+        }
         if (zr == Z_STREAM_END) {
             if (done != raw_len || zdone != zlen)
                 rc = err_set(e, ERR_PARSE, "%s: %s: length does not match", name, what);

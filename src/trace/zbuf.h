@@ -9,13 +9,14 @@
 
 #include "util/err.h"
 
-/* in[0..n) deflated at level 6 into a new buffer (*out, *out_len; the
- * caller frees it). 0 or ERR_NOMEM. */
+/* in[0..n) deflated at level 6 with trace/pack_dict.h's dictionary into a
+ * new buffer (*out, *out_len; the caller frees it). 0 or ERR_NOMEM. */
 int trace_deflate_buffer(const void *in, size_t n, uint8_t **out, size_t *out_len);
 
-/* Inflates z[0..zlen) into a new buffer of exactly raw_len bytes (*raw; the
- * caller frees it). ERR_PARSE naming `name` and `what` when the data is
- * corrupt, shorter or longer than raw_len, or followed by other bytes;
+/* Inflates z[0..zlen), made with or without the dictionary, into a new
+ * buffer of exactly raw_len bytes (*raw; the caller frees it). ERR_PARSE
+ * naming `name` and `what` when the data is corrupt, shorter or longer than
+ * raw_len, followed by other bytes, or made with another dictionary;
  * ERR_NOMEM. */
 int trace_inflate_exact(const char *name, const char *what, const uint8_t *z, size_t zlen,
                         uint64_t raw_len, uint8_t **raw, struct err *e);

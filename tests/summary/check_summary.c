@@ -13,6 +13,7 @@
 #include "summary/shard.h"
 #include "summary/tables.h"
 #include "summary/write.h"
+#include "trace/pack_dict.h"
 #include "util/htxs.h"
 #include "util/htxs_source.h"
 
@@ -328,6 +329,28 @@ static void same_tables(const struct table_list *a, const struct table_list *b)
     }
 }
 
+/* Inflates z into exactly n bytes of out, offering dict when the stream
+ * asks for one (none: NULL); zlib's last return. */
+static int inflate_with(uint8_t *out, uint64_t n, const uint8_t *z, size_t zn, const void *dict,
+                        size_t dict_len)
+{
+    z_stream s;
+    memset(&s, 0, sizeof s);
+    ck_assert_int_eq(inflateInit(&s), Z_OK);
+    s.next_in = (Bytef *)z;
+    s.avail_in = (uInt)zn;
+    s.next_out = out;
+    s.avail_out = (uInt)n;
+    int zr = inflate(&s, Z_FINISH);
+    if (zr == Z_NEED_DICT && dict) {
+        zr = inflateSetDictionary(&s, dict, (uInt)dict_len);
+        if (zr == Z_OK)
+            zr = inflate(&s, Z_FINISH);
+    }
+    inflateEnd(&s);
+    return zr;
+}
+
 START_TEST(tables_should_be_deflated_and_read_back_exactly)
 {
     struct arena a;
@@ -359,14 +382,49 @@ START_TEST(tables_should_be_deflated_and_read_back_exactly)
         raw_len |= (uint64_t)s->data[i] << (8 * i);
     ck_assert_uint_lt(s->len, raw_len / 2);   /* deflated to less than half */
 
-    /* the plain contents under kind HTXS_TABLES (format 1.0) read the same */
+    /* the stream names htx's dictionary (format 1.2), and only it inflates it */
     uint8_t *raw = malloc(raw_len);
-    uLongf rl = (uLongf)raw_len;
-    ck_assert_int_eq(uncompress(raw, &rl, s->data + 8, (uLong)(s->len - 8)), Z_OK);
+    ck_assert_int_eq(inflate_with(raw, raw_len, s->data + 8, s->len - 8, NULL, 0), Z_NEED_DICT);
+    const uint8_t other[] = "temporal_breakdown rank";
+    ck_assert_int_eq(inflate_with(raw, raw_len, s->data + 8, s->len - 8, other, sizeof other),
+                     Z_DATA_ERROR);
+    size_t dict_len;
+    const unsigned char *dict = trace_pack_dictionary(&dict_len);
+    ck_assert_int_eq(inflate_with(raw, raw_len, s->data + 8, s->len - 8, dict, dict_len),
+                     Z_STREAM_END);
+
+    /* the plain contents under kind HTXS_TABLES (format 1.0) read the same */
     struct htxs_section plain = {HTXS_TABLES, raw, raw_len};
     struct table_list got2 = {0};
     ck_assert_int_eq(htxs_tables_read(&plain, "t.htxs", &a, &sem, &an, &got2, &e), 0);
     same_tables(&l, &got2);
+
+    /* deflated without a dictionary (format 1.1): read the same */
+    uLongf zl = compressBound((uLong)raw_len);
+    uint8_t *old = malloc(8 + zl);
+    memcpy(old, s->data, 8);
+    ck_assert_int_eq(compress2(old + 8, &zl, raw, (uLong)raw_len, 6), Z_OK);
+    struct htxs_section v11 = {HTXS_TABLES_Z, old, 8 + zl};
+    struct table_list got3 = {0};
+    ck_assert_int_eq(htxs_tables_read(&v11, "t.htxs", &a, &sem, &an, &got3, &e), 0);
+    same_tables(&l, &got3);
+
+    /* deflated with another dictionary: refused, naming the file */
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    ck_assert_int_eq(deflateInit(&z, 6), Z_OK);
+    ck_assert_int_eq(deflateSetDictionary(&z, other, sizeof other), Z_OK);
+    z.next_in = raw;
+    z.avail_in = (uInt)raw_len;
+    z.next_out = old + 8;
+    z.avail_out = (uInt)compressBound((uLong)raw_len);
+    ck_assert_int_eq(deflate(&z, Z_FINISH), Z_STREAM_END);
+    v11.len = 8 + z.total_out;
+    deflateEnd(&z);
+    ck_assert_int_eq(htxs_tables_read(&v11, "t.htxs", &a, &sem, &an, &got3, &e), ERR_PARSE);
+    ck_assert_ptr_nonnull(strstr(e.msg, "t.htxs"));
+    ck_assert_ptr_nonnull(strstr(e.msg, "unknown dictionary"));
+    free(old);
 
     /* a length that lies, a flipped byte in the stream, a cut stream */
     uint8_t *bad = malloc(s->len);

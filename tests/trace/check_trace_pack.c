@@ -11,6 +11,7 @@
 #include "check_trace.h"
 #include "event_log.h"
 #include "trace/pack.h"
+#include "trace/pack_dict.h"
 #include "util/le.h"
 
 /* Packed traces (trace/pack.h): a replay gives the sink exactly the calls
@@ -401,6 +402,101 @@ START_TEST(pack_should_refuse_another_version)
 }
 END_TEST
 
+START_TEST(pack_should_deflate_with_the_frozen_dictionary)
+{
+    /* The dictionary is part of the format: the bytes every pack of version
+     * 3 and every summary of format 1.2 was made with. */
+    size_t dict_len;
+    const unsigned char *dict = trace_pack_dictionary(&dict_len);
+    ck_assert_uint_eq(dict_len, 29116);
+    uLong id = adler32(adler32(0L, Z_NULL, 0), dict, (uInt)dict_len);
+    ck_assert_uint_eq(id, 0x7366751cUL);
+    ck_assert_ptr_nonnull(memmem(dict, dict_len, "\naten::mm\n", 10));
+
+    /* A pack's zlib stream names it (FDICT and its Adler-32 after the two
+     * header bytes), and replays. */
+    size_t len;
+    uint8_t *pack = make_pack(rich_doc, &len);
+    size_t path_len = le_load(pack + 12, 4), z = 16 + path_len;
+    ck_assert(pack[z + 1] & 0x20);
+    ck_assert_uint_eq(((uLong)pack[z + 2] << 24) | ((uLong)pack[z + 3] << 16) |
+                          ((uLong)pack[z + 4] << 8) | pack[z + 5], id);
+    char *text = NULL;
+    struct err e = {0, ""};
+    ck_assert_int_eq(replay_log(pack, len, &text, &e), 0);
+    free(text);
+
+    /* A stream made with another dictionary is refused, naming the pack. */
+    uint64_t raw_len = le_load(pack + 4, 8);
+    uint8_t *raw = malloc(raw_len);
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    ck_assert_int_eq(inflateInit(&zs), Z_OK);
+    zs.next_in = pack + z;
+    zs.avail_in = (uInt)(len - z);
+    zs.next_out = raw;
+    zs.avail_out = (uInt)raw_len;
+    ck_assert_int_eq(inflate(&zs, Z_FINISH), Z_NEED_DICT);
+    ck_assert_int_eq(inflateSetDictionary(&zs, dict, (uInt)dict_len), Z_OK);
+    ck_assert_int_eq(inflate(&zs, Z_FINISH), Z_STREAM_END);
+    inflateEnd(&zs);
+    uint8_t *other = malloc(z + compressBound((uLong)raw_len) + 16);
+    memcpy(other, pack, z);
+    memset(&zs, 0, sizeof zs);
+    ck_assert_int_eq(deflateInit(&zs, 6), Z_OK);
+    ck_assert_int_eq(deflateSetDictionary(&zs, (const Bytef *)"aten::mm", 8), Z_OK);
+    zs.next_in = raw;
+    zs.avail_in = (uInt)raw_len;
+    zs.next_out = other + z;
+    zs.avail_out = (uInt)(compressBound((uLong)raw_len) + 16);
+    ck_assert_int_eq(deflate(&zs, Z_FINISH), Z_STREAM_END);
+    size_t other_len = z + zs.total_out;
+    deflateEnd(&zs);
+    ck_assert_int_eq(replay_log(other, other_len, &text, &e), ERR_PARSE);
+    ck_assert_ptr_nonnull(strstr(e.msg, "pack"));
+    ck_assert_ptr_nonnull(strstr(e.msg, "unknown dictionary"));
+    free(text);
+    free(other);
+
+    /* The names Kineto traces repeat cost a few bytes each, not their text:
+     * the same records deflated without it are larger. */
+    uLongf plain = compressBound((uLong)raw_len);
+    uint8_t *zb = malloc(plain);
+    ck_assert_int_eq(compress2(zb, &plain, raw, (uLong)raw_len, 6), Z_OK);
+    free(raw), free(zb), free(pack);
+    static const char *common =
+        "{\"traceEvents\": ["
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::linear\", \"ts\": 1, \"dur\": 9},"
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::addmm\", \"ts\": 2, \"dur\": 7},"
+        "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"ts\": 3,"
+        " \"dur\": 2},"
+        "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"Optimizer.step#AdamW.step\","
+        " \"ts\": 5, \"dur\": 4}]}";
+    pack = make_pack(common, &len);
+    path_len = le_load(pack + 12, 4);
+    z = 16 + path_len;
+    raw_len = le_load(pack + 4, 8);
+    ck_assert_int_eq(replay_log(pack, len, &text, &e), 0);
+    free(text);
+    raw = malloc(raw_len);
+    memset(&zs, 0, sizeof zs);
+    ck_assert_int_eq(inflateInit(&zs), Z_OK);
+    zs.next_in = pack + z;
+    zs.avail_in = (uInt)(len - z);
+    zs.next_out = raw;
+    zs.avail_out = (uInt)raw_len;
+    ck_assert_int_eq(inflate(&zs, Z_FINISH), Z_NEED_DICT);
+    ck_assert_int_eq(inflateSetDictionary(&zs, dict, (uInt)dict_len), Z_OK);
+    ck_assert_int_eq(inflate(&zs, Z_FINISH), Z_STREAM_END);
+    inflateEnd(&zs);
+    plain = compressBound((uLong)raw_len);
+    zb = malloc(plain);
+    ck_assert_int_eq(compress2(zb, &plain, raw, (uLong)raw_len, 6), Z_OK);
+    ck_assert_uint_lt(len - z + 40, plain);
+    free(raw), free(zb), free(pack);
+}
+END_TEST
+
 Suite *trace_pack_suite(void)
 {
     Suite *s = suite_create("trace_pack");
@@ -414,6 +510,7 @@ Suite *trace_pack_suite(void)
     tcase_add_test(t, pack_should_write_runs_of_ranks_and_replay_them);
     tcase_add_test(t, pack_should_read_version_1_strings_and_refuse_bad_runs);
     tcase_add_test(t, pack_should_refuse_another_version);
+    tcase_add_test(t, pack_should_deflate_with_the_frozen_dictionary);
     suite_add_tcase(s, t);
     return s;
 }
