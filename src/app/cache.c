@@ -185,14 +185,10 @@ static void write_entry(struct pending *w)
         htxs_writer_init(&hw);
         htxs_source_write(&hw, &src);
         htxs_begin_section(&hw, HTXS_EVENTS);
-        htxs_put_bytes(&hw, pack, len);
+        htxs_put_borrowed(&hw, pack, len);
         htxs_end_section(&hw);
-        const uint8_t *buf;
-        size_t n;
-        if (htxs_writer_finish(&hw, &buf, &n, &ignored) == 0) {
-            if (make_dir(c->dir) && htxs_write_file(w->entry, buf, n, 1, &ignored) == 0)
-                prune(c, w->entry);   // only this thread prunes
-        }
+        if (make_dir(c->dir) && htxs_writer_save(&hw, w->entry, 1, &ignored) == 0)
+            prune(c, w->entry);   // only this thread prunes
         htxs_writer_fini(&hw);
     }
     trace_pack_free(w->pack);

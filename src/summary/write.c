@@ -4,21 +4,24 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "util/outfile.h"
 
-/* Through the one file writer (util/outfile.h): temp file beside path, never
- * over an input or a link, an existing summary kept unless force. */
-int htxs_write_file(const char *path, const uint8_t *buf, size_t len, int force, struct err *e)
+static int write_pieces(const char *path, struct htxs_piece *pieces, size_t n, int force,
+                        struct err *e)
 {
     struct outfile o;
     int rc = outfile_begin(&o, path, force != 0, NULL, 0, e);
     if (rc)
         return rc;
-    size_t done = 0;
-    while (done < len) {
-        ssize_t w = write(o.fd, buf + done, len - done);
+    struct iovec iov[HTXS_MAX_PIECES];
+    size_t first = 0;
+    for (size_t i = 0; i < n; i++)
+        iov[i] = (struct iovec){(void *)pieces[i].p, pieces[i].n};
+    while (first < n) {
+        ssize_t w = writev(o.fd, iov + first, (int)(n - first));
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0) {
@@ -26,7 +29,27 @@ int htxs_write_file(const char *path, const uint8_t *buf, size_t len, int force,
             outfile_abort(&o);
             return err_set(e, ERR_IO, "%s: cannot write: %s", path, strerror(saved ? saved : EIO));
         }
-        done += (size_t)w;
+        size_t done = (size_t)w;
+        while (first < n && done >= iov[first].iov_len)
+            done -= iov[first++].iov_len;
+        if (first < n) {   // a short write ended inside iov[first]
+            iov[first].iov_base = (char *)iov[first].iov_base + done;
+            iov[first].iov_len -= done;
+        }
     }
     return outfile_commit(&o, e);
+}
+
+int htxs_writer_save(struct htxs_writer *w, const char *path, int force, struct err *e)
+{
+    struct htxs_piece pieces[HTXS_MAX_PIECES];
+    size_t n;
+    int rc = htxs_writer_pieces(w, pieces, &n, e);
+    return rc ? rc : write_pieces(path, pieces, n, force, e);
+}
+
+int htxs_write_file(const char *path, const uint8_t *buf, size_t len, int force, struct err *e)
+{
+    struct htxs_piece one = {buf, len};
+    return write_pieces(path, &one, 1, force, e);
 }

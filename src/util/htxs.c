@@ -62,7 +62,7 @@ static uint8_t *reserve(struct htxs_writer *w, size_t n)
 {
     if (w->failed)
         return NULL;
-    if (n > HTXS_MAX_FILE || w->len + n > HTXS_MAX_FILE) {
+    if (n > HTXS_MAX_FILE || w->len + w->borrowed_len + n > HTXS_MAX_FILE) {
         w->failed = 1;
         return NULL;
     }
@@ -90,6 +90,19 @@ void htxs_put_bytes(struct htxs_writer *w, const void *p, size_t n)
     uint8_t *d = reserve(w, n);
     if (d && n)
         memcpy(d, p, n);
+}
+
+void htxs_put_borrowed(struct htxs_writer *w, const void *p, size_t n)
+{
+    if (w->failed || !n)
+        return;
+    if (w->nborrowed == HTXS_MAX_BORROWED || n > HTXS_MAX_FILE ||
+        w->len + w->borrowed_len + n > HTXS_MAX_FILE) {
+        w->failed = 1;
+        return;
+    }
+    w->borrowed[w->nborrowed++] = (struct htxs_borrowed){w->len, p, n};
+    w->borrowed_len += n;
 }
 
 void htxs_put_u32(struct htxs_writer *w, uint32_t v)
@@ -133,8 +146,10 @@ void htxs_begin_section(struct htxs_writer *w, uint32_t kind)
     htxs_put_u32(w, kind);
     htxs_put_u32(w, 0);
     htxs_put_u64(w, 0);
-    if (!w->failed)
+    if (!w->failed) {
         w->section_start = at;
+        w->section_borrowed = w->borrowed_len;
+    }
 }
 
 void htxs_end_section(struct htxs_writer *w)
@@ -144,7 +159,9 @@ void htxs_end_section(struct htxs_writer *w)
         return;
     }
     if (!w->failed)
-        le_store(w->buf + w->section_start + 8, w->len - w->section_start - HTXS_SECTION_HEADER_LEN, 8);
+        le_store(w->buf + w->section_start + 8,
+                 w->len - w->section_start - HTXS_SECTION_HEADER_LEN +
+                     (w->borrowed_len - w->section_borrowed), 8);
     w->section_start = 0;
     w->sections++;
 }
@@ -152,13 +169,15 @@ void htxs_end_section(struct htxs_writer *w)
 const uint8_t *htxs_writer_body(const struct htxs_writer *w, size_t *len)
 {
     *len = w->len - HTXS_HEADER_LEN;
-    if (w->failed)
+    if (w->failed || w->nborrowed)
         return NULL;
     return w->buf ? w->buf + HTXS_HEADER_LEN : (const uint8_t *)"";
 }
 
-int htxs_writer_finish(struct htxs_writer *w, const uint8_t **out, size_t *len, struct err *e)
+int htxs_writer_pieces(struct htxs_writer *w, struct htxs_piece pieces[HTXS_MAX_PIECES], size_t *n,
+                       struct err *e)
 {
+    *n = 0;
     if (w->section_start)
         w->failed = 1;
     uint8_t *crc = reserve(w, HTXS_TRAILER_LEN);
@@ -168,8 +187,51 @@ int htxs_writer_finish(struct htxs_writer *w, const uint8_t **out, size_t *len, 
     le_store(w->buf + 8, HTXS_MAJOR, 2);
     le_store(w->buf + 10, HTXS_MINOR, 2);
     le_store(w->buf + 12, w->sections, 4);
-    le_store(w->buf + 16, w->len, 8);
-    le_store(crc, htxs_crc32(0, w->buf, w->len - HTXS_TRAILER_LEN), 4);
+    le_store(w->buf + 16, w->len + w->borrowed_len, 8);
+    size_t from = 0;
+    for (size_t i = 0; i < w->nborrowed; i++) {
+        const struct htxs_borrowed *b = &w->borrowed[i];
+        if (b->at > from)
+            pieces[(*n)++] = (struct htxs_piece){w->buf + from, b->at - from};
+        pieces[(*n)++] = (struct htxs_piece){b->p, b->n};
+        from = b->at;
+    }
+    pieces[(*n)++] = (struct htxs_piece){w->buf + from, w->len - from};
+    uint32_t sum = 0;
+    for (size_t i = 0; i < *n; i++)   // the last piece ends with the CRC's own room
+        sum = htxs_crc32(sum, pieces[i].p, pieces[i].n - (i + 1 == *n ? HTXS_TRAILER_LEN : 0));
+    le_store(crc, sum, 4);
+    return 0;
+}
+
+int htxs_writer_finish(struct htxs_writer *w, const uint8_t **out, size_t *len, struct err *e)
+{
+    struct htxs_piece pieces[HTXS_MAX_PIECES];
+    size_t n;
+    int rc = htxs_writer_pieces(w, pieces, &n, e);
+    if (rc)
+        return rc;
+    if (w->nborrowed) {   // gathered from the back, so no piece is overwritten before it moves
+        size_t total = w->len + w->borrowed_len;
+        uint8_t *b = realloc(w->buf, total);
+        if (!b)
+            return err_set(e, ERR_NOMEM, "out of memory");
+        w->buf = b;
+        w->cap = total;
+        size_t end = total, own_end = w->len;
+        for (size_t i = w->nborrowed; i-- > 0;) {
+            const struct htxs_borrowed *bw = &w->borrowed[i];
+            size_t own = own_end - bw->at;
+            memmove(b + end - own, b + bw->at, own);
+            end -= own;
+            memcpy(b + end - bw->n, bw->p, bw->n);
+            end -= bw->n;
+            own_end = bw->at;
+        }
+        w->len = total;
+        w->nborrowed = 0;
+        w->borrowed_len = 0;
+    }
     *out = w->buf;
     *len = w->len;
     return 0;

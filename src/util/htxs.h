@@ -42,14 +42,32 @@ enum htxs_kind {
 };
 
 /* Writer: an in-memory buffer that grows; any failure is sticky and reported
- * by htxs_writer_finish, so callers can chain puts without checks. */
+ * by htxs_writer_finish, so callers can chain puts without checks. Large
+ * byte runs (a rank's packed events) can be borrowed instead of copied: the
+ * file is then the buffer's pieces and the borrowed ones in order. */
+#define HTXS_MAX_BORROWED 4
+struct htxs_borrowed {
+    size_t at;          /* offset in buf the bytes come before */
+    const uint8_t *p;
+    size_t n;
+};
 struct htxs_writer {
     uint8_t *buf;
-    size_t len, cap;
-    size_t section_start; /* offset of the open section's header, or 0 */
+    size_t len, cap;          /* of buf */
+    size_t section_start;     /* offset of the open section's header, or 0 */
+    uint64_t section_borrowed; /* borrowed_len when the open section began */
     uint32_t sections;
     int failed;
+    struct htxs_borrowed borrowed[HTXS_MAX_BORROWED];
+    size_t nborrowed;
+    uint64_t borrowed_len;
 };
+/* A stretch of the file as written: HTXS_MAX_PIECES at most. */
+struct htxs_piece {
+    const uint8_t *p;
+    size_t n;
+};
+#define HTXS_MAX_PIECES (2 * HTXS_MAX_BORROWED + 1)
 
 void htxs_writer_init(struct htxs_writer *w);
 void htxs_writer_fini(struct htxs_writer *w);
@@ -60,12 +78,22 @@ void htxs_put_u64(struct htxs_writer *w, uint64_t v);
 void htxs_put_i64(struct htxs_writer *w, int64_t v);
 void htxs_put_f64(struct htxs_writer *w, double v);
 void htxs_put_bytes(struct htxs_writer *w, const void *p, size_t n);
+/* Like htxs_put_bytes, but p[0..n) is not copied: it must stay unchanged
+ * until the file is written (htxs_writer_pieces) or htxs_writer_finish
+ * returns. At most HTXS_MAX_BORROWED runs a writer. */
+void htxs_put_borrowed(struct htxs_writer *w, const void *p, size_t n);
 /* A string: u32 length then the bytes (no NUL). */
 void htxs_put_str(struct htxs_writer *w, const char *s, size_t n);
-/* Writes header and checksum; on success *out and *len point into w (owned by w). */
+/* Writes header and checksum; the file is then pieces[0..*n), in order
+ * (pointing into w and into the borrowed bytes). ERR_NOMEM when a put failed
+ * or the file would pass HTXS_MAX_FILE. Call once. */
+int htxs_writer_pieces(struct htxs_writer *w, struct htxs_piece pieces[HTXS_MAX_PIECES], size_t *n,
+                       struct err *e);
+/* htxs_writer_pieces in one buffer: on success *out and *len point into w
+ * (owned by w), the borrowed bytes copied in. */
 int htxs_writer_finish(struct htxs_writer *w, const uint8_t **out, size_t *len, struct err *e);
 /* What was put so far, without the header finish writes (a writer used as
- * a growing buffer); NULL when a put failed. */
+ * a growing buffer, never with borrowed bytes); NULL when a put failed. */
 const uint8_t *htxs_writer_body(const struct htxs_writer *w, size_t *len);
 
 /* Reader over a validated buffer. */

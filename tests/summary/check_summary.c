@@ -2,6 +2,7 @@
 
 #include <check.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -351,6 +352,102 @@ static int inflate_with(uint8_t *out, uint64_t n, const uint8_t *z, size_t zn, c
     return zr;
 }
 
+/* The same puts, some of them borrowed, in a writer: its file as one buffer. */
+static uint8_t *file_of(bool borrow, const uint8_t *big, size_t big_len, size_t *len)
+{
+    struct htxs_writer w;
+    htxs_writer_init(&w);
+    htxs_begin_section(&w, HTXS_RANK);
+    htxs_put_u64(&w, 7);
+    htxs_end_section(&w);
+    htxs_begin_section(&w, HTXS_EVENTS);
+    htxs_put_u32(&w, 1);
+    if (borrow)
+        htxs_put_borrowed(&w, big, big_len);
+    else
+        htxs_put_bytes(&w, big, big_len);
+    htxs_put_u32(&w, 2);
+    if (borrow)   // two in a row, then one of nothing
+        htxs_put_borrowed(&w, big, 10), htxs_put_borrowed(&w, big, 0);
+    else
+        htxs_put_bytes(&w, big, 10);
+    htxs_end_section(&w);
+    htxs_begin_section(&w, 99);
+    if (borrow)
+        htxs_put_borrowed(&w, big + 5, 3);
+    else
+        htxs_put_bytes(&w, big + 5, 3);
+    htxs_end_section(&w);
+    const uint8_t *buf;
+    struct err e;
+    ck_assert_int_eq(htxs_writer_finish(&w, &buf, len, &e), 0);
+    uint8_t *copy = malloc(*len);
+    memcpy(copy, buf, *len);
+    htxs_writer_fini(&w);
+    return copy;
+}
+
+START_TEST(writer_should_write_borrowed_bytes_in_place)
+{
+    size_t big_len = 300000;
+    uint8_t *big = malloc(big_len);
+    for (size_t i = 0; i < big_len; i++)
+        big[i] = (uint8_t)(i * 2654435761u >> 13);
+    size_t plain_len, borrowed_len;
+    uint8_t *plain = file_of(false, big, big_len, &plain_len);
+    uint8_t *gathered = file_of(true, big, big_len, &borrowed_len);
+    ck_assert_uint_eq(plain_len, borrowed_len);
+    ck_assert(memcmp(plain, gathered, plain_len) == 0);
+    struct htxs_doc doc;
+    struct err e;
+    ck_assert_int_eq(htxs_parse(&doc, gathered, borrowed_len, "b.htxs", &e), 0);
+    const struct htxs_section *s = htxs_find(&doc, HTXS_EVENTS);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_uint_eq(s->len, 4 + big_len + 4 + 10);
+    ck_assert(memcmp(s->data + 4, big, big_len) == 0);
+
+    /* Saved without gathering: the same file. */
+    char dir[] = "/tmp/htx-borrow-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char out[64];
+    snprintf(out, sizeof out, "%s/r.htxs", dir);
+    struct htxs_writer w;
+    htxs_writer_init(&w);
+    htxs_begin_section(&w, HTXS_RANK);
+    htxs_put_u64(&w, 7);
+    htxs_end_section(&w);
+    htxs_begin_section(&w, HTXS_EVENTS);
+    htxs_put_u32(&w, 1);
+    htxs_put_borrowed(&w, big, big_len);
+    htxs_put_u32(&w, 2);
+    htxs_put_borrowed(&w, big, 10);
+    htxs_end_section(&w);
+    htxs_begin_section(&w, 99);
+    htxs_put_borrowed(&w, big + 5, 3);
+    htxs_end_section(&w);
+    ck_assert_int_eq(htxs_writer_save(&w, out, 0, &e), 0);
+    htxs_writer_fini(&w);
+    FILE *f = fopen(out, "rb");
+    ck_assert_ptr_nonnull(f);
+    uint8_t *back = malloc(plain_len + 1);
+    ck_assert_uint_eq(fread(back, 1, plain_len + 1, f), plain_len);
+    fclose(f);
+    ck_assert(memcmp(back, plain, plain_len) == 0);
+    unlink(out);
+    rmdir(dir);
+
+    /* At most HTXS_MAX_BORROWED runs; more fails the writer. */
+    htxs_writer_init(&w);
+    for (int i = 0; i <= HTXS_MAX_BORROWED; i++)
+        htxs_put_borrowed(&w, big, 1);
+    struct htxs_piece pieces[HTXS_MAX_PIECES];
+    size_t n;
+    ck_assert_int_eq(htxs_writer_pieces(&w, pieces, &n, &e), ERR_NOMEM);
+    htxs_writer_fini(&w);
+    free(back), free(plain), free(gathered), free(big);
+}
+END_TEST
+
 START_TEST(tables_should_be_deflated_and_read_back_exactly)
 {
     struct arena a;
@@ -510,6 +607,7 @@ int main(void)
     tcase_add_test(tc, summary_should_refuse_section_lengths_past_the_end);
     tcase_add_test(tc, writer_should_refuse_overwrite_and_detect_stale_sources);
     tcase_add_test(tc, tables_should_be_deflated_and_read_back_exactly);
+    tcase_add_test(tc, writer_should_write_borrowed_bytes_in_place);
     tcase_add_test(tc, shard_should_come_from_the_option_or_the_scheduler);
     suite_add_tcase(s, tc);
     SRunner *r = srunner_create(s);
