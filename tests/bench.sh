@@ -197,6 +197,29 @@ bench_analysis() {
         "$(spread "${share[@]}")" "$(div "$(( ${rss_med%.*} * 1024 ))" "$events" %.0f)"
 }
 
+# HOOK bench_summarize: `htx summarize` of one rank against `htx info` of it
+# (issue 12 target: <= 1.10x), per round, and the summary's share of the JSON
+# (target < 2 %).
+bench_summarize() {
+    local info=() sum=() ratio=() i bytes=0
+    for ((i = 0; i < runs; i++)); do
+        measure "$htx" info --format=json "$1" || return 1
+        info+=("$secs")
+        rm -rf "$tmp/sums"
+        if ! measure "$htx" summarize -o "$tmp/sums" "$1"; then
+            row "htx summarize (1 rank)" "$secs" "$rss_kb" "FAILED: $(head -c 200 "$tmp/err")"
+            return 1
+        fi
+        sum+=("$secs")
+        ratio+=("$(div "$secs" "${info[-1]}" %.4f)")
+        bytes=$(cat "$tmp"/sums/*.htxs | wc -c)
+    done
+    printf '%-34s %s s (info %s s)\n' "htx summarize (1 rank)" "$(spread "${sum[@]}")" "$(spread "${info[@]}")"
+    printf '%-34s %sx info (target <= 1.10); summary %s MB = %s %% of the JSON (target < 2)\n' \
+        "  $runs runs:" "$(spread "${ratio[@]}")" "$(mb "$bytes")" "$(div "$(( bytes * 100 ))" "$json_bytes" %.2f)"
+    rm -rf "$tmp/sums"
+}
+
 # HOOK bench_annotation_stacks: the annotations analysis, kernels_by_annotation_stack
 # included (issue 10 target: less than the load), as the report's time less a plain load.
 bench_annotation_stacks() {
@@ -350,6 +373,7 @@ bench_load "1 rank" "" "$file" -- "$file" || status=1
 bench_load "2 ranks" 2 "$job"/rank-*.json.gz -- "$job" || status=1
 bench_plain "$file" || status=1
 bench_analysis "$file" "$job" || status=1
+bench_summarize "$file" || status=1
 bench_annotation_stacks "$file" "$job" || status=1
 bench_timeline "$file" "$job" || status=1
 bench_progress "$file" || status=1
