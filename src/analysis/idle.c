@@ -1,12 +1,14 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/idle.h"
 #include "analysis/busy.h"
+#include "util/hmap.h"
 #include "util/memory.h"
 #include "util/sort.h"
 #include "util/vec.h"
@@ -62,13 +64,6 @@ struct kref {
     size_t seq;       /* in the filtered table */
 };
 
-static inline bool kref_less(const struct kref *a, const struct kref *b)
-{
-    return a->stream < b->stream;
-}
-
-/* Stable: a stream's kernels stay in filtered-table order (seq ascending). */
-SORT_DEFINE_STABLE(sort_krefs, struct kref, kref_less)
 
 /* §3.4's kernels: GPU side and a kernel/memcpy/memset category. */
 static bool is_idle_kernel(const struct model *m, const struct event *ev)
@@ -211,40 +206,85 @@ struct sgroup {
     size_t first_seq, start, end;
 };
 
-static int cmp_sgroup(const void *a, const void *b)
+/* The stream's dense number (in order of first appearance), the last one
+ * remembered: a rank's kernels come in runs of one stream. */
+struct stream_slots {
+    struct hmap of;
+    int64_t last;
+    uint32_t last_slot, n;
+};
+
+static int stream_slot(struct stream_slots *ss, int64_t stream, uint32_t *slot)
 {
-    const struct sgroup *x = a, *y = b;
-    return (x->first_seq > y->first_seq) - (x->first_seq < y->first_seq);
+    if (ss->last_slot != UINT32_MAX && stream == ss->last)
+        return *slot = ss->last_slot, 0;
+    bool added;
+    if (ss->n == UINT32_MAX - 1 || hmap_number(&ss->of, stream, ss->n, slot, &added))
+        return ERR_NOMEM;
+    ss->n += added;
+    ss->last = stream;
+    ss->last_slot = *slot;
+    return 0;
 }
 
 /* The rank's *nk kernels grouped by stream (each group in filtered-table
- * order), groups in order of first appearance. Caller frees *k and *g. */
+ * order), groups in order of first appearance: counted, then placed, in
+ * two passes over the rows (a sort of the kernels by stream was a third of
+ * the analysis). Caller frees *k and *g. */
 static int group_streams(const struct model *m, const struct rank_model *r, struct kref **k,
                          size_t *nk, struct sgroup **g, size_t *ng)
 {
-    size_t n = 0, cap = 0;
     *k = NULL;
     *g = NULL;
     *nk = *ng = 0;
-    for (size_t i = 0; i < r->nrows; i++) {
+    struct stream_slots ss = {.last_slot = UINT32_MAX};
+    if (hmap_init(&ss.of, 16))
+        return ERR_NOMEM;
+    size_t *fill = NULL, cap = 0, n = 0;
+    int rc = 0;
+    for (size_t i = 0; i < r->nrows && !rc; i++) {
         const struct event *ev = &r->events[r->rows[i]];
+        uint32_t slot;
         if (!is_idle_kernel(m, ev))
             continue;
-        if (n == cap && VEC_PUSH_SLOT(*k, n, cap))
-            return ERR_NOMEM;
-        (*k)[n++] = (struct kref){ev->stream, r->rows[i], i};
+        size_t had = cap;
+        if ((rc = stream_slot(&ss, ev->stream, &slot)) == 0 && slot >= cap &&
+            (rc = vec_reserve((void **)&fill, &cap, sizeof *fill, (size_t)slot + 1)) == 0)
+            memset(fill + had, 0, (cap - had) * sizeof *fill);
+        if (!rc) {
+            fill[slot]++;
+            n++;
+        }
     }
-    *g = malloc((n ? n : 1) * sizeof **g);
-    if (!*g || sort_krefs(*k, n))
-        return ERR_NOMEM;
-    for (size_t i = 0; i < n; i++) {
-        if (i == 0 || (*k)[i].stream != (*k)[i - 1].stream)
-            (*g)[(*ng)++] = (struct sgroup){(*k)[i].seq, i, i};
-        (*g)[*ng - 1].end = i + 1;
+    if (!rc) {
+        *k = util_alloc_resident(n, sizeof **k);
+        *g = malloc((ss.n ? ss.n : 1) * sizeof **g);
+        rc = *k && *g ? 0 : ERR_NOMEM;
     }
-    qsort(*g, *ng, sizeof **g, cmp_sgroup);
-    *nk = n;
-    return 0;
+    if (!rc) {
+        size_t at = 0;
+        for (uint32_t s = 0; s < ss.n; s++) {
+            size_t count = fill[s];
+            (*g)[s] = (struct sgroup){SIZE_MAX, at, at + count};
+            fill[s] = at;
+            at += count;
+        }
+        ss.last_slot = UINT32_MAX;
+        for (size_t i = 0; i < r->nrows && !rc; i++) {
+            const struct event *ev = &r->events[r->rows[i]];
+            uint32_t slot;
+            if (!is_idle_kernel(m, ev) || (rc = stream_slot(&ss, ev->stream, &slot)))
+                continue;
+            if ((*g)[slot].first_seq == SIZE_MAX)
+                (*g)[slot].first_seq = i;
+            (*k)[fill[slot]++] = (struct kref){ev->stream, r->rows[i], i};
+        }
+        *nk = n;
+        *ng = ss.n;
+    }
+    free(fill);
+    hmap_fini(&ss.of);
+    return rc;
 }
 
 /* Marks the positions of rank->events that are in the filtered table. */
