@@ -49,8 +49,11 @@ struct trace_pack {
     int64_t prev_corr;
     uint64_t prev_index;
     uint32_t hint[4];      /* the last event's name, cat, pid, tid ids */
-    uint8_t rec[256];      /* the record being put (put_bytes) */
-    size_t rec_len;
+    struct colbuf {        /* the open block's columns (pack_format.h) */
+        uint8_t *b;
+        size_t len, cap;
+    } col[PACK_NCOLS];
+    uint32_t block_records;
     int error;
     bool finished;
     bool sealed;           /* trace_pack_seal: the end is recorded */
@@ -133,7 +136,7 @@ static void *deflater_main(void *arg)
 
 int trace_pack_deflate_behind(struct trace_pack *p)
 {
-    if (p->behind || p->raw_len || p->rec_len)
+    if (p->behind || p->raw_len || p->block_records)
         return 0;
     struct pack_behind *b = calloc(1, sizeof *b);
     if (!b || ring_init(&b->ring, BEHIND_BLOCKS, BEHIND_BLOCK)) {
@@ -241,51 +244,95 @@ static void emit_bytes(struct trace_pack *p, const void *b, size_t n)
     p->staged += n;
 }
 
-/* Records gather in p->rec and leave when it is full (or at finish): a
- * call and a copy per few records, not per field. */
-static void flush_rec(struct trace_pack *p)
+/* Room for `more` bytes in column c; NULL when memory ran out (sticky). */
+static inline uint8_t *col_room(struct trace_pack *p, enum pack_col c, size_t more)
 {
-    if (p->rec_len)
-        emit_bytes(p, p->rec, p->rec_len);
-    p->rec_len = 0;
-}
-
-static void put_bytes(struct trace_pack *p, const void *b, size_t n)
-{
-    if (p->rec_len + n > sizeof p->rec) {
-        flush_rec(p);
-        if (n > sizeof p->rec) {
-            emit_bytes(p, b, n);
-            return;
+    struct colbuf *cb = &p->col[c];
+    if (cb->len + more <= cb->cap)
+        return cb->b + cb->len;
+    if (p->error)
+        return NULL;
+    size_t cap = cb->cap ? cb->cap : 4096;
+    while (cap < cb->len + more) {
+        if (cap > SIZE_MAX / 2) {
+            p->error = ERR_NOMEM;
+            return NULL;
         }
+        cap *= 2;
     }
-    memcpy(p->rec + p->rec_len, b, n);
-    p->rec_len += n;
+    uint8_t *n = realloc(cb->b, cap);
+    if (!n) {
+        p->error = ERR_NOMEM;
+        return NULL;
+    }
+    cb->b = n;
+    cb->cap = cap;
+    return n + cb->len;
 }
 
-static void put_u(struct trace_pack *p, uint64_t v)
+static void put_bytes(struct trace_pack *p, enum pack_col c, const void *b, size_t n)
 {
-    if (p->rec_len + MAX_VARINT > sizeof p->rec)
-        flush_rec(p);
-    uint8_t *b = p->rec + p->rec_len;
+    uint8_t *d = col_room(p, c, n);
+    if (!d)
+        return;
+    memcpy(d, b, n);
+    p->col[c].len += n;
+}
+
+static void put_u(struct trace_pack *p, enum pack_col c, uint64_t v)
+{
+    uint8_t *b = col_room(p, c, MAX_VARINT);
+    if (!b)
+        return;
     size_t n = 0;
     do {
         b[n++] = (uint8_t)((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
         v >>= 7;
     } while (v);
-    p->rec_len += n;
+    p->col[c].len += n;
 }
 
-static void put_s(struct trace_pack *p, int64_t v)
+/* The open block's header and columns into the raw stream. */
+static void close_block(struct trace_pack *p)
 {
-    put_u(p, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+    if (!p->block_records)
+        return;
+    uint8_t head[(PACK_NCOLS + 1) * MAX_VARINT];
+    size_t n = 0;
+    for (int k = -1; k < PACK_NCOLS; k++) {
+        uint64_t v = k < 0 ? PACK_NCOLS : p->col[k].len;
+        do {
+            head[n++] = (uint8_t)((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
+            v >>= 7;
+        } while (v);
+    }
+    emit_bytes(p, head, n);
+    for (int k = 0; k < PACK_NCOLS; k++) {
+        if (p->col[k].len)
+            emit_bytes(p, p->col[k].b, p->col[k].len);
+        p->col[k].len = 0;
+    }
+    p->block_records = 0;
+}
+
+/* After each record: a block holds whole records. */
+static void end_record(struct trace_pack *p)
+{
+    if (++p->block_records >= PACK_BLOCK_RECORDS ||
+        p->col[C_STRBYTES].len >= PACK_BLOCK_STRBYTES)
+        close_block(p);
+}
+
+static void put_s(struct trace_pack *p, enum pack_col c, int64_t v)
+{
+    put_u(p, c, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
 }
 
 static void put_f64(struct trace_pack *p, double d)
 {
     uint8_t b[8];
     le_store_f64(b, d);
-    put_bytes(p, b, 8);
+    put_bytes(p, C_F64, b, 8);
 }
 
 /* Whether s is exactly run_text's text of a run (pack_format.h: RUN_MIN to
@@ -327,7 +374,8 @@ static bool as_run(const char *s, size_t len, uint64_t *first, uint64_t *step, u
 /* Returns the string's id (0 when memory ran out: the error is sticky);
  * hint as for strtab_intern_hinted. A new string follows its id as a run
  * (first << 1 | 1, step, count) or as its length << 1 and bytes. */
-static uint32_t put_str_hinted(struct trace_pack *p, const char *s, size_t len, uint32_t *hint)
+static uint32_t put_str_hinted(struct trace_pack *p, enum pack_col c, const char *s, size_t len,
+                               uint32_t *hint)
 {
     size_t before = strtab_count(&p->dict);
     uint32_t id = strtab_intern_hinted(&p->dict, s ? s : "", s ? len : 0, hint);
@@ -335,17 +383,17 @@ static uint32_t put_str_hinted(struct trace_pack *p, const char *s, size_t len, 
         p->error = p->error ? p->error : ERR_NOMEM;
         return 0;
     }
-    put_u(p, id);
+    put_u(p, c, id);
     if (id != before)
         return id;
     uint64_t first = 0, step = 0, count = 0;
     if (s && as_run(s, len, &first, &step, &count)) {
-        put_u(p, first << 1 | 1);
-        put_u(p, step);
-        put_u(p, count);
+        put_u(p, C_STRLEN, first << 1 | 1);
+        put_u(p, C_STRLEN, step);
+        put_u(p, C_STRLEN, count);
     } else {
-        put_u(p, (uint64_t)len << 1);
-        put_bytes(p, s, len);
+        put_u(p, C_STRLEN, (uint64_t)len << 1);
+        put_bytes(p, C_STRBYTES, s, len);
     }
     return id;
 }
@@ -353,15 +401,16 @@ static uint32_t put_str_hinted(struct trace_pack *p, const char *s, size_t len, 
 /* put_str_hinted, through the next sink's id of the string when it gave
  * one (its_id, UINT32_MAX when not): a string met before costs a lookup in
  * an array, not a hash. */
-static uint32_t put_str_known(struct trace_pack *p, const char *s, size_t len, uint32_t *hint,
+static uint32_t put_str_known(struct trace_pack *p, enum pack_col c, const char *s, size_t len,
+                              uint32_t *hint,
                               uint32_t its_id)
 {
     if (its_id < p->id_of_cap && p->id_of[its_id]) {
         uint32_t id = p->id_of[its_id] - 1;
-        put_u(p, id);
+        put_u(p, c, id);
         return id;
     }
-    uint32_t id = put_str_hinted(p, s, len, hint);
+    uint32_t id = put_str_hinted(p, c, s, len, hint);
     if (its_id == UINT32_MAX || p->error)
         return id;
     if (its_id >= p->id_of_cap) {
@@ -381,10 +430,10 @@ static uint32_t put_str_known(struct trace_pack *p, const char *s, size_t len, u
     return id;
 }
 
-static uint32_t put_str(struct trace_pack *p, const char *s, size_t len)
+static uint32_t put_str(struct trace_pack *p, enum pack_col c, const char *s, size_t len)
 {
     uint32_t none = STRTAB_NONE;
-    return put_str_hinted(p, s, len, &none);
+    return put_str_hinted(p, c, s, len, &none);
 }
 
 static bool us_is_derived(const struct trace_time *t)
@@ -427,7 +476,7 @@ static uint32_t event_mask(const struct trace_event *ev)
 
 static void put_index(struct trace_pack *p, uint64_t index)
 {
-    put_s(p, (int64_t)(index - p->prev_index - 1));
+    put_s(p, C_INDEX, (int64_t)(index - p->prev_index - 1));
     p->prev_index = index;
 }
 
@@ -440,17 +489,18 @@ static void record_event(struct trace_pack *p, const struct trace_event *ev, con
         ids = none;
     uint32_t m = event_mask(ev);
     uint8_t op = OP_EVENT, ph = (uint8_t)ev->ph;
-    put_bytes(p, &op, 1);
-    put_u(p, m);
-    put_bytes(p, &ph, 1);
+    put_bytes(p, C_SHAPE, &op, 1);
+    put_u(p, C_SHAPE, m);
+    put_bytes(p, C_SHAPE, &ph, 1);
     put_index(p, ev->index);
     if (m & M_NAME)
-        put_str_known(p, ev->name.s, ev->name.len, &p->hint[0], ids[0]);
+        put_str_known(p, C_NAME, ev->name.s, ev->name.len, &p->hint[0], ids[0]);
     if (m & M_CAT)
-        put_str_known(p, ev->cat.s, ev->cat.len, &p->hint[1], ids[1]);
+        put_str_known(p, C_CAT, ev->cat.s, ev->cat.len, &p->hint[1], ids[1]);
     if (m & M_PID)
-        put_str_known(p, ev->pid.s, ev->pid.len, &p->hint[2], ids[2]);
-    uint32_t tid = (m & M_TID) ? put_str_known(p, ev->tid.s, ev->tid.len, &p->hint[3], ids[3])
+        put_str_known(p, C_PID, ev->pid.s, ev->pid.len, &p->hint[2], ids[2]);
+    uint32_t tid = (m & M_TID) ? put_str_known(p, C_TID, ev->tid.s, ev->tid.len, &p->hint[3],
+                                               ids[3])
                                : 0;
     int64_t *prev = thread_slot(&p->prev_ts, &p->prev_ts_cap, tid);
     if (!prev) {
@@ -464,52 +514,55 @@ static void record_event(struct trace_pack *p, const struct trace_event *ev, con
     int64_t delta = (int64_t)((uint64_t)ev->ts.ns - (uint64_t)*prev);
     uint8_t units = (uint8_t)((delta % 1000 == 0 ? UNITS_TS_US : 0) |
                               (ev->dur.ns % 1000 == 0 ? UNITS_DUR_US : 0));
-    put_bytes(p, &units, 1);
-    put_s(p, units & UNITS_TS_US ? delta / 1000 : delta);
+    put_bytes(p, C_UNITS, &units, 1);
+    put_s(p, C_TS, units & UNITS_TS_US ? delta / 1000 : delta);
     *prev = ev->ts.ns;
     if (m & M_TS_US)
         put_f64(p, ev->ts.us);
-    put_s(p, units & UNITS_DUR_US ? ev->dur.ns / 1000 : ev->dur.ns);
+    put_s(p, C_DUR, units & UNITS_DUR_US ? ev->dur.ns / 1000 : ev->dur.ns);
     if (m & M_DUR_US)
         put_f64(p, ev->dur.us);
     if (m & M_STREAM)
-        put_s(p, ev->stream.v);
+        put_s(p, C_STREAM, ev->stream.v);
     if (m & M_CORR) {
-        put_s(p, (int64_t)((uint64_t)ev->correlation.v - (uint64_t)p->prev_corr));
+        put_s(p, C_CORR, (int64_t)((uint64_t)ev->correlation.v - (uint64_t)p->prev_corr));
         p->prev_corr = ev->correlation.v;
     }
     if (m & M_MEMBW)
         put_f64(p, ev->mem_bw_gbps);
     if (m & M_BYTES)
-        put_s(p, ev->bytes.v);
+        put_s(p, C_BYTES, ev->bytes.v);
     for (size_t i = 0; i < PACK_NARGS; i++) {
         const void *f = (const char *)ev + pack_args[i].offset;
         if (!(m & pack_args[i].bit))
             continue;
         if (pack_args[i].is_str)
-            put_str(p, ((const struct trace_str *)f)->s, ((const struct trace_str *)f)->len);
+            put_str(p, C_ARGS, ((const struct trace_str *)f)->s, ((const struct trace_str *)f)->len);
         else
-            put_s(p, ((const struct trace_int *)f)->v);
+            put_s(p, C_ARGS, ((const struct trace_int *)f)->v);
     }
     if (m & M_FLOW_ID) {   // a flow's id is its events' correlation
-        put_s(p, (int64_t)((uint64_t)ev->flow_id.v - (uint64_t)p->prev_corr));
+        put_s(p, C_CORR, (int64_t)((uint64_t)ev->flow_id.v - (uint64_t)p->prev_corr));
         p->prev_corr = ev->flow_id.v;
     }
+    end_record(p);
 }
 
 static void record_meta(struct trace_pack *p, const struct trace_meta *mt)
 {
     uint8_t op = OP_META;
-    put_bytes(p, &op, 1);
-    put_u(p, (uint64_t)mt->has_rank | (uint64_t)mt->has_world_size << 1 |
+    put_bytes(p, C_SHAPE, &op, 1);
+    put_u(p, C_MISC, (uint64_t)mt->has_rank | (uint64_t)mt->has_world_size << 1 |
                  (uint64_t)mt->has_base_time << 2);
-    put_s(p, mt->rank);
-    put_s(p, mt->world_size);
-    put_s(p, mt->base_time_ns);
-    put_s(p, mt->device_properties);
-    put_str(p, mt->backend, strnlen(mt->backend, sizeof mt->backend));
-    put_str(p, mt->display_time_unit, strnlen(mt->display_time_unit, sizeof mt->display_time_unit));
-    put_str(p, mt->device_name, strnlen(mt->device_name, sizeof mt->device_name));
+    put_s(p, C_MISC, mt->rank);
+    put_s(p, C_MISC, mt->world_size);
+    put_s(p, C_MISC, mt->base_time_ns);
+    put_s(p, C_MISC, mt->device_properties);
+    put_str(p, C_MISC, mt->backend, strnlen(mt->backend, sizeof mt->backend));
+    put_str(p, C_MISC, mt->display_time_unit,
+            strnlen(mt->display_time_unit, sizeof mt->display_time_unit));
+    put_str(p, C_MISC, mt->device_name, strnlen(mt->device_name, sizeof mt->device_name));
+    end_record(p);
 }
 
 static int rec_event(void *ctx, const struct trace_event *ev, struct err *e)
@@ -529,10 +582,11 @@ static void rec_warning(void *ctx, const struct trace_warning *w)
 {
     struct trace_pack *p = ctx;
     uint8_t op = OP_WARNING;
-    put_bytes(p, &op, 1);
+    put_bytes(p, C_SHAPE, &op, 1);
     put_index(p, w->index);
-    put_u(p, w->offset);
-    put_str(p, w->what, strlen(w->what));
+    put_u(p, C_MISC, w->offset);
+    put_str(p, C_MISC, w->what, strlen(w->what));
+    end_record(p);
     if (p->next.warning)
         p->next.warning(p->next.ctx, w);
 }
@@ -593,6 +647,8 @@ void trace_pack_free(struct trace_pack *p)
     if (p->z_ready)
         deflateEnd(&p->z);
     strtab_fini(&p->dict);
+    for (int k = 0; k < PACK_NCOLS; k++)
+        free(p->col[k].b);
     free(p->prev_ts);
     free(p->id_of);
     free(p->source);
@@ -622,8 +678,9 @@ void trace_pack_seal(struct trace_pack *p)
     if (p->sealed || p->finished)
         return;
     uint8_t op = OP_END;
-    put_bytes(p, &op, 1);
-    flush_rec(p);
+    put_bytes(p, C_SHAPE, &op, 1);
+    p->block_records++;
+    close_block(p);
     if (p->behind)
         behind_end(p->behind, !p->error);
     p->sealed = true;

@@ -13,7 +13,8 @@
  *   u32 version | u64 raw length | u32 source path length | source path |
  *   zlib stream of the raw records (from version 3 with trace/pack_dict.h's
  *   preset dictionary)
- * Raw records, each an op byte: 1 event, 2 warning, 3 metadata, 0 end.
+ * Raw records, each an op byte: 1 event, 2 warning, 3 metadata, 0 end;
+ * from version 4 their fields are stored by columns (pack_format.h).
  * Integers are LEB128 varints (signed ones zigzag'd, times and correlations
  * as deltas from the previous event's), strings go through a dictionary
  * (a reference to an earlier string, or the next id followed by the bytes),
@@ -25,11 +26,12 @@
 #include "trace/event.h"
 #include "util/err.h"
 
-/* 3: deflated with the preset dictionary of trace/pack_dict.h. 2: a new
+/* 4: records by columns, in blocks (pack_format.h). 3: deflated with the
+ * preset dictionary of trace/pack_dict.h (so is 4). 2: a new
  * string is its length and bytes, or, when it is the text of a run of
  * evenly spaced integers ("[0, 1, ..., 1023]", a process group's ranks),
  * its first value, step and count. 1: length and bytes only. All read. */
-#define TRACE_PACK_VERSION 3
+#define TRACE_PACK_VERSION 4
 /* The source path is the trace's path as given when it was packed. */
 #define TRACE_PACK_PATH_MAX 4096
 

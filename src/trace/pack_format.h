@@ -30,6 +30,35 @@ enum {
 
 enum { UNITS_TS_US = 1, UNITS_DUR_US = 2 };
 
+/* From version 4 the records are stored by columns: each field goes to the
+ * column of its kind, so that deflate meets times next to times and ids
+ * next to ids (a quarter smaller than whole records in a row). The raw
+ * stream is then blocks, each holding whole records: a varint PACK_NCOLS,
+ * each column's length (varint), then the columns in this order. Up to
+ * version 3 every field is in one row, as if every column were one. */
+enum pack_col {
+    C_SHAPE,     /* the op byte; an event's mask and phase */
+    C_INDEX,     /* element index deltas */
+    C_NAME, C_CAT, C_PID, C_TID,   /* those strings' ids */
+    C_STRLEN,    /* a new string's length, or its run */
+    C_STRBYTES,  /* a new string's bytes */
+    C_UNITS,
+    C_TS, C_DUR, /* time deltas and durations */
+    C_F64,       /* the doubles: stored times, bandwidths */
+    C_STREAM,
+    C_CORR,      /* correlation and flow id deltas */
+    C_BYTES,
+    C_ARGS,      /* the optional args */
+    C_MISC,      /* warnings' offsets and texts, the metadata */
+    PACK_NCOLS
+};
+#define PACK_COLUMNS_VERSION 4
+/* A block closes after this many records, or once its new strings pass
+ * PACK_BLOCK_STRBYTES: deflate's 32 KiB window sees each column's recent
+ * past, and the recorder holds one block. */
+#define PACK_BLOCK_RECORDS 8192
+#define PACK_BLOCK_STRBYTES ((size_t)1 << 20)
+
 /* The optional args written after the bandwidth, in their order: strings
  * through the dictionary, integers zigzag'd. One table for the mask, the
  * recorder and the replay. */

@@ -13,8 +13,18 @@
 
 /* ---- replaying ------------------------------------------------------------ */
 
-struct reader {
+struct cursor {
     const uint8_t *p, *end;
+};
+
+/* Each field is read from its column's cursor (pack_format.h); before
+ * version 4 every column is the one cursor over the whole raw stream. */
+struct reader {
+    struct cursor cur[PACK_NCOLS];
+    struct cursor *col[PACK_NCOLS];
+    struct cursor blocks;   // version 4: the raw stream's blocks not yet read
+    const uint8_t *raw;
+    bool columns;
     bool bad;
     const char *why;   // static text for the first problem
     uint32_t version;  // the pack's TRACE_PACK_VERSION
@@ -30,18 +40,20 @@ static void fail(struct reader *r, const char *why)
     if (!r->bad)
         r->why = why;
     r->bad = true;
-    r->p = r->end;
+    for (int k = 0; k < PACK_NCOLS; k++)
+        r->cur[k].p = r->cur[k].end;
+    r->blocks.p = r->blocks.end;
 }
 
-static uint64_t get_u(struct reader *r)
+static uint64_t cursor_u(struct reader *r, struct cursor *c)
 {
     uint64_t v = 0;
     for (int shift = 0; shift < 64; shift += 7) {
-        if (r->p >= r->end) {
+        if (c->p >= c->end) {
             fail(r, "truncated record");
             return 0;
         }
-        uint8_t b = *r->p++;
+        uint8_t b = *c->p++;
         v |= (uint64_t)(b & 0x7f) << shift;
         if (!(b & 0x80))
             return v;
@@ -50,28 +62,104 @@ static uint64_t get_u(struct reader *r)
     return 0;
 }
 
-static int64_t get_s(struct reader *r)
+static uint64_t get_u(struct reader *r, enum pack_col c)
 {
-    uint64_t u = get_u(r);
+    return cursor_u(r, r->col[c]);
+}
+
+static int64_t get_s(struct reader *r, enum pack_col c)
+{
+    uint64_t u = get_u(r, c);
     return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+}
+
+static uint8_t get_byte(struct reader *r, enum pack_col c)
+{
+    struct cursor *cu = r->col[c];
+    if (cu->p >= cu->end) {
+        fail(r, "truncated record");
+        return 0;
+    }
+    return *cu->p++;
 }
 
 static double get_f64(struct reader *r)
 {
-    if (r->end - r->p < 8) {
+    struct cursor *c = r->col[C_F64];
+    if (c->end - c->p < 8) {
         fail(r, "truncated record");
         return 0;
     }
-    double d = le_load_f64(r->p);
-    r->p += 8;
+    double d = le_load_f64(c->p);
+    c->p += 8;
     return d;
+}
+
+/* Version 4: the next block's columns (its header read from r->blocks). */
+static void read_block(struct reader *r)
+{
+    if (cursor_u(r, &r->blocks) != PACK_NCOLS) {
+        fail(r, "unknown block");
+        return;
+    }
+    uint64_t len[PACK_NCOLS], total = 0;
+    for (int k = 0; k < PACK_NCOLS; k++)
+        len[k] = cursor_u(r, &r->blocks);
+    uint64_t avail = (uint64_t)(r->blocks.end - r->blocks.p);
+    for (int k = 0; k < PACK_NCOLS && !r->bad; k++) {
+        if (len[k] > avail - total) {   // total <= avail: no overflow
+            fail(r, "block past the end");
+            return;
+        }
+        total += len[k];
+    }
+    if (r->bad)
+        return;
+    for (int k = 0; k < PACK_NCOLS; k++) {
+        r->cur[k] = (struct cursor){r->blocks.p, r->blocks.p + len[k]};
+        r->blocks.p += len[k];
+    }
+}
+
+/* Whether a record follows: in version 4, a block whose records are all
+ * read must have every column read to its end, and the next block opens. */
+static bool record_follows(struct reader *r)
+{
+    if (!r->columns)
+        return r->cur[0].p < r->cur[0].end;
+    while (!r->bad && r->cur[C_SHAPE].p == r->cur[C_SHAPE].end) {
+        for (int k = 0; k < PACK_NCOLS; k++)
+            if (r->cur[k].p != r->cur[k].end) {
+                fail(r, "block with unread fields");
+                return true;   // told by the caller's error check
+            }
+        if (r->blocks.p == r->blocks.end)
+            return false;
+        read_block(r);
+    }
+    return true;   // a record, or a failure the caller tells
+}
+
+/* Whether every byte was read (after the end record). */
+static bool all_read(const struct reader *r)
+{
+    for (int k = 0; k < PACK_NCOLS; k++)
+        if (r->cur[k].p != r->cur[k].end)
+            return false;
+    return !r->columns || r->blocks.p == r->blocks.end;
+}
+
+/* How far the replay is, in raw bytes (by blocks from version 4). */
+static size_t raw_read(const struct reader *r)
+{
+    return (size_t)((r->columns ? r->blocks.p : r->cur[0].p) - r->raw);
 }
 
 /* A string written as a run (pack.c's as_run): its text, kept in r->runs;
  * NULL when the run is impossible or memory is short (r failed). */
 static const char *get_run(struct reader *r, uint64_t first, uint64_t *len)
 {
-    uint64_t step = get_u(r), count = get_u(r);
+    uint64_t step = get_u(r, C_STRLEN), count = get_u(r, C_STRLEN);
     if (r->bad || count < RUN_MIN || count > RUN_MAX || step == 0 || first >= RUN_TOP ||
         (RUN_TOP - 1 - first) / step < count - 1) {
         fail(r, "bad run");
@@ -94,10 +182,10 @@ static const char *get_run(struct reader *r, uint64_t first, uint64_t *len)
     return text;
 }
 
-static struct trace_str get_str_id(struct reader *r, uint32_t *id_out)
+static struct trace_str get_str_id(struct reader *r, enum pack_col c, uint32_t *id_out)
 {
     struct trace_str none = {NULL, 0};
-    uint64_t id = get_u(r);
+    uint64_t id = get_u(r, c);
     *id_out = 0;
     if (r->bad)
         return none;
@@ -108,19 +196,20 @@ static struct trace_str get_str_id(struct reader *r, uint32_t *id_out)
         fail(r, "string id out of range");
         return none;
     }
-    uint64_t len = get_u(r);
-    const char *text = (const char *)r->p;
+    uint64_t len = get_u(r, C_STRLEN);
+    struct cursor *bytes = r->col[C_STRBYTES];
+    const char *text = (const char *)bytes->p;
     if (!r->bad && r->version >= 2 && (len & 1)) {
         text = get_run(r, len >> 1, &len);
         if (!text)
             return none;
     } else {
         len = r->version >= 2 ? len >> 1 : len;
-        if (r->bad || len > (uint64_t)(r->end - r->p)) {
+        if (r->bad || len > (uint64_t)(bytes->end - bytes->p)) {
             fail(r, "string past the end");
             return none;
         }
-        r->p += len;
+        bytes->p += len;
     }
     if (r->ndict == r->dict_cap) {
         size_t cap = r->dict_cap ? r->dict_cap * 2 : 1024;
@@ -137,30 +226,30 @@ static struct trace_str get_str_id(struct reader *r, uint32_t *id_out)
     return s;
 }
 
-static struct trace_str get_str(struct reader *r)
+static struct trace_str get_str(struct reader *r, enum pack_col c)
 {
     uint32_t id;
-    return get_str_id(r, &id);
+    return get_str_id(r, c, &id);
 }
 
 static void get_index(struct reader *r, uint64_t *prev, uint64_t *index)
 {
-    *index = *prev + 1 + (uint64_t)get_s(r);
+    *index = *prev + 1 + (uint64_t)get_s(r, C_INDEX);
     *prev = *index;
 }
 
 /* A str field: present in the mask, or NULL as the reader leaves it. */
-static struct trace_str opt_str(struct reader *r, uint32_t m, uint32_t bit)
+static struct trace_str opt_str(struct reader *r, enum pack_col c, uint32_t m, uint32_t bit)
 {
     struct trace_str none = {NULL, 0};
-    return (m & bit) ? get_str(r) : none;
+    return (m & bit) ? get_str(r, c) : none;
 }
 
-static struct trace_int opt_int(struct reader *r, uint32_t m, uint32_t bit)
+static struct trace_int opt_int(struct reader *r, enum pack_col c, uint32_t m, uint32_t bit)
 {
     struct trace_int v = {0, false};
     if (m & bit) {
-        v.v = get_s(r);
+        v.v = get_s(r, c);
         v.present = true;
     }
     return v;
@@ -194,68 +283,64 @@ struct replay {
 static void read_event(struct reader *r, struct replay *st, struct trace_event *ev)
 {
     memset(ev, 0, sizeof *ev);
-    uint64_t mask = get_u(r);
+    uint64_t mask = get_u(r, C_SHAPE);
     if (mask > M_ALL)
         fail(r, "unknown event fields");
     uint32_t m = (uint32_t)mask;
-    if (r->p >= r->end) {
-        fail(r, "truncated record");
+    uint8_t ph = get_byte(r, C_SHAPE);
+    if (r->bad)
         return;
-    }
-    uint8_t ph = *r->p++;
     if (ph > TRACE_PH_OTHER)
         fail(r, "unknown phase");
     ev->ph = (enum trace_ph)ph;
     get_index(r, &st->prev_index, &ev->index);
     ev->has_name = m & M_HAS_NAME;
     ev->has_cat = m & M_HAS_CAT;
-    ev->name = opt_str(r, m, M_NAME);
-    ev->cat = opt_str(r, m, M_CAT);
-    ev->pid = opt_str(r, m, M_PID);
+    ev->name = opt_str(r, C_NAME, m, M_NAME);
+    ev->cat = opt_str(r, C_CAT, m, M_CAT);
+    ev->pid = opt_str(r, C_PID, m, M_PID);
     ev->pid_is_num = m & M_PID_NUM;
     uint32_t tid = 0;
     if (m & M_TID)
-        ev->tid = get_str_id(r, &tid);
+        ev->tid = get_str_id(r, C_TID, &tid);
     ev->tid_is_num = m & M_TID_NUM;
     int64_t *prev = thread_slot(&st->prev_ts, &st->prev_ts_cap, tid);
     if (!prev) {
         fail(r, NULL);
         return;
     }
-    if (r->p >= r->end) {
-        fail(r, "truncated record");
+    uint8_t units = get_byte(r, C_UNITS);
+    if (r->bad)
         return;
-    }
-    uint8_t units = *r->p++;
     if (units & ~(UNITS_TS_US | UNITS_DUR_US))
         fail(r, "unknown time units");
-    int64_t delta = get_s(r);
+    int64_t delta = get_s(r, C_TS);
     if ((units & UNITS_TS_US) && !scale_us(&delta))
         fail(r, "time out of range");
     int64_t ts = (int64_t)((uint64_t)*prev + (uint64_t)delta);
     *prev = ts;
     get_time(r, &ev->ts, ts, m & M_TS, m & M_TS_FLOAT, m & M_TS_US);
-    int64_t dur = get_s(r);
+    int64_t dur = get_s(r, C_DUR);
     if ((units & UNITS_DUR_US) && !scale_us(&dur))
         fail(r, "time out of range");
     get_time(r, &ev->dur, dur, m & M_DUR, m & M_DUR_FLOAT, m & M_DUR_US);
-    ev->stream = opt_int(r, m, M_STREAM);
+    ev->stream = opt_int(r, C_STREAM, m, M_STREAM);
     if (m & M_CORR) {
-        st->prev_corr = (int64_t)((uint64_t)st->prev_corr + (uint64_t)get_s(r));
+        st->prev_corr = (int64_t)((uint64_t)st->prev_corr + (uint64_t)get_s(r, C_CORR));
         ev->correlation = (struct trace_int){st->prev_corr, true};
     }
     ev->has_mem_bw = m & M_MEMBW;
     ev->mem_bw_gbps = ev->has_mem_bw ? get_f64(r) : 0;
-    ev->bytes = opt_int(r, m, M_BYTES);
+    ev->bytes = opt_int(r, C_BYTES, m, M_BYTES);
     for (size_t i = 0; i < PACK_NARGS; i++) {
         void *f = (char *)ev + pack_args[i].offset;
         if (pack_args[i].is_str)
-            *(struct trace_str *)f = opt_str(r, m, pack_args[i].bit);
+            *(struct trace_str *)f = opt_str(r, C_ARGS, m, pack_args[i].bit);
         else
-            *(struct trace_int *)f = opt_int(r, m, pack_args[i].bit);
+            *(struct trace_int *)f = opt_int(r, C_ARGS, m, pack_args[i].bit);
     }
     if (m & M_FLOW_ID) {
-        st->prev_corr = (int64_t)((uint64_t)st->prev_corr + (uint64_t)get_s(r));
+        st->prev_corr = (int64_t)((uint64_t)st->prev_corr + (uint64_t)get_s(r, C_CORR));
         ev->flow_id = (struct trace_int){st->prev_corr, true};
     }
     ev->flow_bind_enclosing = m & M_FLOW_BIND;
@@ -276,22 +361,22 @@ static void read_meta(struct reader *r, struct trace_meta *mt, struct trace_str 
     memset(mt, 0, sizeof *mt);
     mt->source_path = source;
     mt->source_state = state;
-    uint64_t flags = get_u(r);
+    uint64_t flags = get_u(r, C_MISC);
     if (flags > 7)
         fail(r, "unknown metadata fields");
     mt->has_rank = flags & 1;
     mt->has_world_size = flags & 2;
     mt->has_base_time = flags & 4;
-    mt->rank = get_s(r);
-    mt->world_size = get_s(r);
-    mt->base_time_ns = get_s(r);
-    int64_t props = get_s(r);
+    mt->rank = get_s(r, C_MISC);
+    mt->world_size = get_s(r, C_MISC);
+    mt->base_time_ns = get_s(r, C_MISC);
+    int64_t props = get_s(r, C_MISC);
     if (props < 0 || props > INT32_MAX)
         fail(r, "bad metadata");
     mt->device_properties = (int)props;
-    copy_fixed(mt->backend, sizeof mt->backend, get_str(r));
-    copy_fixed(mt->display_time_unit, sizeof mt->display_time_unit, get_str(r));
-    copy_fixed(mt->device_name, sizeof mt->device_name, get_str(r));
+    copy_fixed(mt->backend, sizeof mt->backend, get_str(r, C_MISC));
+    copy_fixed(mt->display_time_unit, sizeof mt->display_time_unit, get_str(r, C_MISC));
+    copy_fixed(mt->device_name, sizeof mt->device_name, get_str(r, C_MISC));
 }
 
 const char *trace_pack_source(const void *pack, size_t len, size_t *path_len)
@@ -310,7 +395,13 @@ static int replay(const char *name, uint32_t version, const uint8_t *raw, size_t
                   const struct trace_pack_origin *origin, struct trace_str source,
                   const struct trace_sink *sink, uint64_t max_memory, struct err *e)
 {
-    struct reader r = {.p = raw, .end = raw + raw_len, .version = version};
+    struct reader r = {.raw = raw, .version = version, .columns = version >= PACK_COLUMNS_VERSION};
+    for (int k = 0; k < PACK_NCOLS; k++)
+        r.col[k] = r.columns ? &r.cur[k] : &r.cur[0];
+    if (r.columns)
+        r.blocks = (struct cursor){raw, raw + raw_len};
+    else
+        r.cur[0] = (struct cursor){raw, raw + raw_len};
     struct replay st = {UINT64_MAX, NULL, 0, 0};
     int rc = 0;
     // The recorder's dictionary (a strtab) starts with "" as id 0.
@@ -321,9 +412,11 @@ static int replay(const char *name, uint32_t version, const uint8_t *raw, size_t
     r.dict_cap = 1024;
     bool ended = false, had_meta = false;
     uint64_t records = 0;
-    while (rc == 0 && !ended && r.p < r.end) {
-        uint8_t op = *r.p++;
-        if (op == OP_END) {
+    while (rc == 0 && !ended && record_follows(&r)) {
+        uint8_t op = r.bad ? OP_END : get_byte(&r, C_SHAPE);
+        if (r.bad) {
+            // record_follows failed: told below
+        } else if (op == OP_END) {
             ended = true;
         } else if (op == OP_EVENT) {
             struct trace_event ev;
@@ -333,8 +426,8 @@ static int replay(const char *name, uint32_t version, const uint8_t *raw, size_t
         } else if (op == OP_WARNING) {
             struct trace_warning w;
             get_index(&r, &st.prev_index, &w.index);
-            w.offset = get_u(&r);
-            struct trace_str what = get_str(&r);
+            w.offset = get_u(&r, C_MISC);
+            struct trace_str what = get_str(&r, C_MISC);
             char text[256];
             copy_fixed(text, sizeof text, what);
             w.what = text;
@@ -351,18 +444,18 @@ static int replay(const char *name, uint32_t version, const uint8_t *raw, size_t
         }
         if (r.bad && rc == 0)
             rc = r.why ? err_set(e, ERR_PARSE, "%s: packed events, byte %zu: %s", name,
-                                 (size_t)(r.p - raw), r.why)
+                                 raw_read(&r), r.why)
                        : err_set(e, ERR_NOMEM, "%s: out of memory", name);
         if (rc == 0 && ++records % READER_MEMORY_CHECK_EVERY == 0 &&
             (rc = trace_memory_guard(max_memory, e)))
             err_prefix(e, "%s", name);
         if (rc == 0 && records % 65536 == 0 && sink->progress &&
             sink->progress(sink->ctx,
-                           (uint64_t)((double)(r.p - raw) / (double)raw_len *
+                           (uint64_t)((double)raw_read(&r) / (double)raw_len *
                                       (double)origin->file_bytes)))
             rc = err_set(e, ERR_CANCEL, "%s: cancelled", name);
     }
-    if (rc == 0 && (!ended || r.p != r.end))
+    if (rc == 0 && (!ended || !all_read(&r)))
         rc = err_set(e, ERR_PARSE, "%s: packed events: %s", name,
                      ended ? "bytes after the end" : "truncated (no end record)");
     free(r.dict);
