@@ -405,6 +405,7 @@ START_TEST(writer_should_write_borrowed_bytes_in_place)
     ck_assert_ptr_nonnull(s);
     ck_assert_uint_eq(s->len, 4 + big_len + 4 + 10);
     ck_assert(memcmp(s->data + 4, big, big_len) == 0);
+    htxs_doc_fini(&doc);
 
     /* Saved without gathering: the same file. */
     char dir[] = "/tmp/htx-borrow-XXXXXX";
