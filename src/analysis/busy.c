@@ -48,38 +48,46 @@ bool busy_is_gpu_event(const struct model *m, const struct event *ev)
     return m->sem.sync_is_gpu_busy || ev->kind != EV_KIND_SYNC;
 }
 
-static bool counts(struct busy_classes *c, const struct event *ev, unsigned class_mask)
+int busy_merged_each(struct busy_classes *c, const struct rank_model *r, const unsigned *masks,
+                     size_t n, struct interval **out, size_t *k)
 {
-    return busy_is_gpu_event(c->m, ev) && (class_mask & BUSY_CLASS_BIT(busy_class(c, ev->name)));
+    if (n > BUSY_MAX_MASKS)
+        return ERR_INTERNAL;
+    size_t len[BUSY_MAX_MASKS] = {0}, cap[BUSY_MAX_MASKS] = {0};
+    for (size_t j = 0; j < n; j++) {
+        out[j] = NULL;
+        k[j] = 0;
+    }
+    /* one pass that grows the arrays: a pass over every row (the events are
+     * read from memory, not cache) costs more than the doubling's copies */
+    int rc = 0;
+    for (size_t i = 0; i < r->nrows && !rc; i++) {
+        const struct event *ev = &r->events[r->rows[i]];
+        if (!busy_is_gpu_event(c->m, ev))
+            continue;
+        unsigned bit = BUSY_CLASS_BIT(busy_class(c, ev->name));
+        for (size_t j = 0; j < n && !rc; j++) {
+            if (!(masks[j] & bit))
+                continue;
+            if (len[j] == cap[j] && VEC_PUSH_SLOT(out[j], len[j], cap[j]))
+                rc = ERR_NOMEM;
+            else
+                out[j][len[j]++] = (struct interval){ev->ts, ev->ts + ev->dur};
+        }
+    }
+    for (size_t j = 0; j < n && !rc; j++)
+        rc = intervals_merge_ordered(out[j], len[j], c->m->sem.unstable_sort, &k[j]);
+    for (size_t j = 0; j < n; j++)
+        if (rc || !k[j]) {
+            free(out[j]);
+            out[j] = NULL;
+            k[j] = 0;
+        }
+    return rc;
 }
 
 int busy_merged(struct busy_classes *c, const struct rank_model *r, unsigned class_mask,
                 struct interval **out, size_t *k)
 {
-    *out = NULL;
-    *k = 0;
-    /* one pass that grows the array: a pass over every row costs more than
-     * the copies of the doubling */
-    struct interval *iv = NULL;
-    size_t n = 0, cap = 0;
-    for (size_t i = 0; i < r->nrows; i++) {
-        const struct event *ev = &r->events[r->rows[i]];
-        if (!counts(c, ev, class_mask))
-            continue;
-        if (n == cap && VEC_PUSH_SLOT(iv, n, cap)) {
-            free(iv);
-            return ERR_NOMEM;
-        }
-        iv[n++] = (struct interval){ev->ts, ev->ts + ev->dur};
-    }
-    if (n == 0)
-        return 0;
-    int rc = intervals_merge_ordered(iv, n, c->m->sem.unstable_sort, k);
-    if (rc) {
-        free(iv);
-        *k = 0;
-        return rc;
-    }
-    *out = iv;
-    return 0;
+    return busy_merged_each(c, r, &class_mask, 1, out, k);
 }

@@ -39,6 +39,12 @@ bool busy_is_gpu_event(const struct model *m, const struct event *ev);
 int busy_merged(struct busy_classes *c, const struct rank_model *r, unsigned class_mask,
                 struct interval **out, size_t *k);
 
+/* busy_merged for n <= BUSY_MAX_MASKS class masks at once (out[j], k[j] for
+ * masks[j]), in one pass over the rows. On failure every out[j] is NULL. */
+#define BUSY_MAX_MASKS 4
+int busy_merged_each(struct busy_classes *c, const struct rank_model *r, const unsigned *masks,
+                     size_t n, struct interval **out, size_t *k);
+
 /* Adds a "(us)" double from ns. */
 static inline double busy_us(int64_t ns)
 {

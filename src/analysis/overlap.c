@@ -19,16 +19,14 @@ static const struct table_col overlap_cols[] = {
 /* Returns 0 with *pctg set (NaN without communication) or ERR_NOMEM. */
 static int rank_overlap(struct busy_classes *c, const struct rank_model *r, double *pctg)
 {
-    struct interval *comp, *comm;
-    size_t ncomp, ncomm;
-    int rc = busy_merged(c, r, BUSY_CLASS_BIT(KC_COMPUTATION), &comp, &ncomp);
+    const unsigned masks[2] = {BUSY_CLASS_BIT(KC_COMPUTATION), BUSY_CLASS_BIT(KC_COMMUNICATION)};
+    struct interval *iv[2];
+    size_t n[2];
+    int rc = busy_merged_each(c, r, masks, 2, iv, n);
     if (rc)
         return rc;
-    rc = busy_merged(c, r, BUSY_CLASS_BIT(KC_COMMUNICATION), &comm, &ncomm);
-    if (rc) {
-        free(comp);
-        return rc;
-    }
+    struct interval *comp = iv[0], *comm = iv[1];
+    size_t ncomp = n[0], ncomm = n[1];
     int64_t both = intervals_intersection(comp, ncomp, comm, ncomm);
     int64_t comm_time = intervals_busy(comm, ncomm);
     *pctg = comm_time != 0 ? hta_round(100.0 * busy_us(both) / busy_us(comm_time), 2) : NAN;

@@ -108,14 +108,13 @@ static int figures_of(struct busy_classes *c, const struct rank_model *r, struct
     f->max_us = n ? d.max : NAN;
     free(sorted);
 
-    struct interval *all, *comm;
-    size_t nall, ncomm;
-    if ((rc = busy_merged(c, r, BUSY_ALL_CLASSES, &all, &nall)) != 0)
+    const unsigned masks[2] = {BUSY_ALL_CLASSES, BUSY_CLASS_BIT(KC_COMMUNICATION)};
+    struct interval *iv[2];
+    size_t n2[2];
+    if ((rc = busy_merged_each(c, r, masks, 2, iv, n2)) != 0)
         return rc;
-    if ((rc = busy_merged(c, r, BUSY_CLASS_BIT(KC_COMMUNICATION), &comm, &ncomm)) != 0) {
-        free(all);
-        return rc;
-    }
+    struct interval *all = iv[0], *comm = iv[1];
+    size_t nall = n2[0], ncomm = n2[1];
     int64_t span = nall ? all[nall - 1].end - all[0].start : 0;
     f->idle_pct = span > 0 ? 100.0 * (double)(span - intervals_busy(all, nall)) / (double)span
                            : NAN;

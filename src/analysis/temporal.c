@@ -35,17 +35,17 @@ struct temporal_times {
 static int rank_times(struct busy_classes *c, const struct rank_model *r,
                       struct temporal_times *t)
 {
-    struct interval *all, *comp;
-    size_t nall, ncomp;
-    int rc = busy_merged(c, r, BUSY_ALL_CLASSES, &all, &nall);
+    const unsigned masks[2] = {BUSY_ALL_CLASSES, BUSY_CLASS_BIT(KC_COMPUTATION)};
+    struct interval *iv[2];
+    size_t n[2];
+    int rc = busy_merged_each(c, r, masks, 2, iv, n);
     if (rc)
         return rc;
-    if (nall == 0)
+    struct interval *all = iv[0], *comp = iv[1];
+    size_t nall = n[0], ncomp = n[1];
+    if (nall == 0) {
+        free(comp);
         return 0;
-    rc = busy_merged(c, r, BUSY_CLASS_BIT(KC_COMPUTATION), &comp, &ncomp);
-    if (rc) {
-        free(all);
-        return rc;
     }
     t->span = all[nall - 1].end - all[0].start;
     t->idle = t->span - intervals_busy(all, nall);
