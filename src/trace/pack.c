@@ -313,6 +313,12 @@ static void close_block(struct trace_pack *p)
         p->col[k].len = 0;
     }
     p->block_records = 0;
+    // The next block's deltas start afresh, so that it can be read without
+    // decoding the blocks before it (only their new strings are needed).
+    p->prev_index = UINT64_MAX;
+    p->prev_corr = 0;
+    if (p->prev_ts)
+        memset(p->prev_ts, 0, p->prev_ts_cap * sizeof *p->prev_ts);
 }
 
 /* After each record: a block holds whole records. */

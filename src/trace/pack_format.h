@@ -34,8 +34,11 @@ enum { UNITS_TS_US = 1, UNITS_DUR_US = 2 };
  * column of its kind, so that deflate meets times next to times and ids
  * next to ids (a quarter smaller than whole records in a row). The raw
  * stream is then blocks, each holding whole records: a varint PACK_NCOLS,
- * each column's length (varint), then the columns in this order. Up to
- * version 3 every field is in one row, as if every column were one. */
+ * each column's length (varint), then the columns in this order. Each
+ * block's deltas (index, times by thread, correlations) start afresh, as
+ * at the pack's start, so a block can be decoded knowing only the strings
+ * the blocks before it added. Up to version 3 every field is in one row,
+ * as if every column were one. */
 enum pack_col {
     C_SHAPE,     /* the op byte; an event's mask and phase */
     C_INDEX,     /* element index deltas */

@@ -23,6 +23,7 @@ struct reader {
     struct cursor cur[PACK_NCOLS];
     struct cursor *col[PACK_NCOLS];
     struct cursor blocks;   // version 4: the raw stream's blocks not yet read
+    uint64_t blocks_read;
     const uint8_t *raw;
     bool columns;
     bool bad;
@@ -119,6 +120,7 @@ static void read_block(struct reader *r)
         r->cur[k] = (struct cursor){r->blocks.p, r->blocks.p + len[k]};
         r->blocks.p += len[k];
     }
+    r->blocks_read++;
 }
 
 /* Whether a record follows: in version 4, a block whose records are all
@@ -411,8 +413,15 @@ static int replay(const char *name, uint32_t version, const uint8_t *raw, size_t
     r.ndict = 1;
     r.dict_cap = 1024;
     bool ended = false, had_meta = false;
-    uint64_t records = 0;
+    uint64_t records = 0, block = 0;
     while (rc == 0 && !ended && record_follows(&r)) {
+        if (r.blocks_read != block) {   // its deltas start afresh (pack_format.h)
+            block = r.blocks_read;
+            st.prev_index = UINT64_MAX;
+            st.prev_corr = 0;
+            if (st.prev_ts)
+                memset(st.prev_ts, 0, st.prev_ts_cap * sizeof *st.prev_ts);
+        }
         uint8_t op = r.bad ? OP_END : get_byte(&r, C_SHAPE);
         if (r.bad) {
             // record_follows failed: told below
