@@ -2,6 +2,7 @@
 #include "trace/zbuf.h"
 
 #include "trace/pack_dict.h"
+#include "util/memory.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +49,7 @@ int trace_inflate_exact(const char *name, const char *what, const uint8_t *z, si
     if (raw_len > (uint64_t)zlen * 1032 + 64 || raw_len > SIZE_MAX / 2)
         return err_set(e, ERR_PARSE, "%s: %s: impossible length %llu", name, what,
                        (unsigned long long)raw_len);
-    *raw = malloc(raw_len ? (size_t)raw_len : 1);
+    *raw = util_alloc_resident((size_t)raw_len, 1);   // written whole at once: no fault a page
     if (!*raw)
         return err_set(e, ERR_NOMEM, "%s: out of memory", name);
     z_stream s;
