@@ -11,6 +11,7 @@
 #include "util/le.h"
 #include "util/ring.h"
 #include "util/strtab.h"
+#include "util/vec.h"
 
 #define STAGE_START (1u << 16)   /* first size of the raw records' buffer */
 #define MAX_VARINT 10
@@ -209,22 +210,10 @@ static uint8_t *stage_room(struct trace_pack *p, size_t more)
 {
     if (p->error)
         return NULL;
-    if (p->staged + more > p->stage_cap) {
-        size_t cap = p->stage_cap;
-        while (cap < p->staged + more) {
-            if (cap > SIZE_MAX / 2) {
-                p->error = ERR_NOMEM;
-                return NULL;
-            }
-            cap *= 2;
-        }
-        uint8_t *n = realloc(p->stage, cap);
-        if (!n) {
-            p->error = ERR_NOMEM;
-            return NULL;
-        }
-        p->stage = n;
-        p->stage_cap = cap;
+    if (more > SIZE_MAX - p->staged ||
+        vec_reserve((void **)&p->stage, &p->stage_cap, 1, p->staged + more)) {
+        p->error = ERR_NOMEM;
+        return NULL;
     }
     return p->stage + p->staged;
 }
@@ -252,22 +241,11 @@ static inline uint8_t *col_room(struct trace_pack *p, enum pack_col c, size_t mo
         return cb->b + cb->len;
     if (p->error)
         return NULL;
-    size_t cap = cb->cap ? cb->cap : 4096;
-    while (cap < cb->len + more) {
-        if (cap > SIZE_MAX / 2) {
-            p->error = ERR_NOMEM;
-            return NULL;
-        }
-        cap *= 2;
-    }
-    uint8_t *n = realloc(cb->b, cap);
-    if (!n) {
+    if (more > SIZE_MAX - cb->len || vec_reserve((void **)&cb->b, &cb->cap, 1, cb->len + more)) {
         p->error = ERR_NOMEM;
         return NULL;
     }
-    cb->b = n;
-    cb->cap = cap;
-    return n + cb->len;
+    return cb->b + cb->len;
 }
 
 static void put_bytes(struct trace_pack *p, enum pack_col c, const void *b, size_t n)

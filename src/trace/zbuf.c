@@ -44,6 +44,12 @@ int trace_deflate_buffer(const void *in, size_t n, uint8_t **out, size_t *out_le
     return 0;
 }
 
+/* Bytes for one call of an inflater whose counts are 32-bit. */
+static uint32_t step_of(uint64_t left)
+{
+    return left > (1u << 30) ? 1u << 30 : (uint32_t)left;
+}
+
 #ifdef HAVE_ISAL
 /* The zlib stream z through ISA-L (2-3x zlib's speed), with the checks
  * zlib makes: the dictionary the header names (by its Adler-32), the
@@ -68,9 +74,7 @@ static int inflate_isal(const char *name, const char *what, const uint8_t *z, si
     uint64_t done = 0;
     size_t zdone = 0;
     for (;;) {
-        uint32_t in_step = zlen - zdone > (1u << 30) ? 1u << 30 : (uint32_t)(zlen - zdone);
-        uint64_t left = raw_len - done;
-        uint32_t out_step = left > (1u << 30) ? 1u << 30 : (uint32_t)left;
+        uint32_t in_step = step_of(zlen - zdone), out_step = step_of(raw_len - done);
         st->next_in = (uint8_t *)z + zdone;
         st->avail_in = in_step;
         st->next_out = raw + done;
@@ -135,9 +139,7 @@ int trace_inflate_exact(const char *name, const char *what, const uint8_t *z, si
     uint64_t done = 0;
     size_t zdone = 0;
     for (;;) {
-        uInt in_step = zlen - zdone > (1u << 30) ? 1u << 30 : (uInt)(zlen - zdone);
-        uint64_t left = raw_len - done;
-        uInt out_step = left > (1u << 30) ? 1u << 30 : (uInt)left;
+        uInt in_step = step_of(zlen - zdone), out_step = step_of(raw_len - done);
         s.next_in = (Bytef *)z + zdone;
         s.avail_in = in_step;
         s.next_out = *raw + done;

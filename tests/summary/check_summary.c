@@ -352,32 +352,32 @@ static int inflate_with(uint8_t *out, uint64_t n, const uint8_t *z, size_t zn, c
     return zr;
 }
 
-/* The same puts, some of them borrowed, in a writer: its file as one buffer. */
+/* The same puts into w, some of them borrowed or copied. */
+static void put_sample(struct htxs_writer *w, bool borrow, const uint8_t *big, size_t big_len)
+{
+    void (*put)(struct htxs_writer *, const void *, size_t) =
+        borrow ? htxs_put_borrowed : htxs_put_bytes;
+    htxs_begin_section(w, HTXS_RANK);
+    htxs_put_u64(w, 7);
+    htxs_end_section(w);
+    htxs_begin_section(w, HTXS_EVENTS);
+    htxs_put_u32(w, 1);
+    put(w, big, big_len);
+    htxs_put_u32(w, 2);
+    put(w, big, 10);   // two in a row, then one of nothing
+    put(w, big, 0);
+    htxs_end_section(w);
+    htxs_begin_section(w, 99);
+    put(w, big + 5, 3);
+    htxs_end_section(w);
+}
+
+/* put_sample's file as one buffer (the caller frees it). */
 static uint8_t *file_of(bool borrow, const uint8_t *big, size_t big_len, size_t *len)
 {
     struct htxs_writer w;
     htxs_writer_init(&w);
-    htxs_begin_section(&w, HTXS_RANK);
-    htxs_put_u64(&w, 7);
-    htxs_end_section(&w);
-    htxs_begin_section(&w, HTXS_EVENTS);
-    htxs_put_u32(&w, 1);
-    if (borrow)
-        htxs_put_borrowed(&w, big, big_len);
-    else
-        htxs_put_bytes(&w, big, big_len);
-    htxs_put_u32(&w, 2);
-    if (borrow)   // two in a row, then one of nothing
-        htxs_put_borrowed(&w, big, 10), htxs_put_borrowed(&w, big, 0);
-    else
-        htxs_put_bytes(&w, big, 10);
-    htxs_end_section(&w);
-    htxs_begin_section(&w, 99);
-    if (borrow)
-        htxs_put_borrowed(&w, big + 5, 3);
-    else
-        htxs_put_bytes(&w, big + 5, 3);
-    htxs_end_section(&w);
+    put_sample(&w, borrow, big, big_len);
     const uint8_t *buf;
     struct err e;
     ck_assert_int_eq(htxs_writer_finish(&w, &buf, len, &e), 0);
@@ -414,18 +414,7 @@ START_TEST(writer_should_write_borrowed_bytes_in_place)
     snprintf(out, sizeof out, "%s/r.htxs", dir);
     struct htxs_writer w;
     htxs_writer_init(&w);
-    htxs_begin_section(&w, HTXS_RANK);
-    htxs_put_u64(&w, 7);
-    htxs_end_section(&w);
-    htxs_begin_section(&w, HTXS_EVENTS);
-    htxs_put_u32(&w, 1);
-    htxs_put_borrowed(&w, big, big_len);
-    htxs_put_u32(&w, 2);
-    htxs_put_borrowed(&w, big, 10);
-    htxs_end_section(&w);
-    htxs_begin_section(&w, 99);
-    htxs_put_borrowed(&w, big + 5, 3);
-    htxs_end_section(&w);
+    put_sample(&w, true, big, big_len);
     ck_assert_int_eq(htxs_writer_save(&w, out, 0, &e), 0);
     htxs_writer_fini(&w);
     FILE *f = fopen(out, "rb");

@@ -522,6 +522,29 @@ START_TEST(pack_should_refuse_another_version)
 }
 END_TEST
 
+/* A pack's raw records, inflated by zlib with the dictionary its stream
+ * asks for (it must ask). */
+static uint8_t *records_of(const uint8_t *pack, size_t len, uint64_t *raw_len)
+{
+    size_t dict_len;
+    const unsigned char *dict = trace_pack_dictionary(&dict_len);
+    size_t z = 16 + le_load(pack + 12, 4);
+    *raw_len = le_load(pack + 4, 8);
+    uint8_t *raw = malloc(*raw_len);
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    ck_assert_int_eq(inflateInit(&zs), Z_OK);
+    zs.next_in = (Bytef *)pack + z;
+    zs.avail_in = (uInt)(len - z);
+    zs.next_out = raw;
+    zs.avail_out = (uInt)*raw_len;
+    ck_assert_int_eq(inflate(&zs, Z_FINISH), Z_NEED_DICT);
+    ck_assert_int_eq(inflateSetDictionary(&zs, dict, (uInt)dict_len), Z_OK);
+    ck_assert_int_eq(inflate(&zs, Z_FINISH), Z_STREAM_END);
+    inflateEnd(&zs);
+    return raw;
+}
+
 START_TEST(pack_should_deflate_with_the_frozen_dictionary)
 {
     inflate_by(_i);
@@ -548,19 +571,9 @@ START_TEST(pack_should_deflate_with_the_frozen_dictionary)
     free(text);
 
     /* A stream made with another dictionary is refused, naming the pack. */
-    uint64_t raw_len = le_load(pack + 4, 8);
-    uint8_t *raw = malloc(raw_len);
+    uint64_t raw_len;
+    uint8_t *raw = records_of(pack, len, &raw_len);
     z_stream zs;
-    memset(&zs, 0, sizeof zs);
-    ck_assert_int_eq(inflateInit(&zs), Z_OK);
-    zs.next_in = pack + z;
-    zs.avail_in = (uInt)(len - z);
-    zs.next_out = raw;
-    zs.avail_out = (uInt)raw_len;
-    ck_assert_int_eq(inflate(&zs, Z_FINISH), Z_NEED_DICT);
-    ck_assert_int_eq(inflateSetDictionary(&zs, dict, (uInt)dict_len), Z_OK);
-    ck_assert_int_eq(inflate(&zs, Z_FINISH), Z_STREAM_END);
-    inflateEnd(&zs);
     uint8_t *other = malloc(z + compressBound((uLong)raw_len) + 16);
     memcpy(other, pack, z);
     memset(&zs, 0, sizeof zs);
@@ -594,22 +607,10 @@ START_TEST(pack_should_deflate_with_the_frozen_dictionary)
         "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"Optimizer.step#AdamW.step\","
         " \"ts\": 5, \"dur\": 4}]}";
     pack = make_pack(common, &len);
-    path_len = le_load(pack + 12, 4);
-    z = 16 + path_len;
-    raw_len = le_load(pack + 4, 8);
+    z = 16 + le_load(pack + 12, 4);
     ck_assert_int_eq(replay_log(pack, len, &text, &e), 0);
     free(text);
-    raw = malloc(raw_len);
-    memset(&zs, 0, sizeof zs);
-    ck_assert_int_eq(inflateInit(&zs), Z_OK);
-    zs.next_in = pack + z;
-    zs.avail_in = (uInt)(len - z);
-    zs.next_out = raw;
-    zs.avail_out = (uInt)raw_len;
-    ck_assert_int_eq(inflate(&zs, Z_FINISH), Z_NEED_DICT);
-    ck_assert_int_eq(inflateSetDictionary(&zs, dict, (uInt)dict_len), Z_OK);
-    ck_assert_int_eq(inflate(&zs, Z_FINISH), Z_STREAM_END);
-    inflateEnd(&zs);
+    raw = records_of(pack, len, &raw_len);
     plain = compressBound((uLong)raw_len);
     zb = malloc(plain);
     ck_assert_int_eq(compress2(zb, &plain, raw, (uLong)raw_len, 6), Z_OK);
