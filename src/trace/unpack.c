@@ -1,6 +1,7 @@
 #include "config.h"
 #include "trace/pack.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -393,85 +394,158 @@ const char *trace_pack_source(const void *pack, size_t len, size_t *path_len)
     return (const char *)b + HEADER_FIXED;
 }
 
-static int replay(const char *name, uint32_t version, const uint8_t *raw, size_t raw_len,
-                  const struct trace_pack_origin *origin, struct trace_str source,
-                  const struct trace_sink *sink, uint64_t max_memory, struct err *e)
+/* One reading of a pack's records: its reader, the delta state, and what
+ * it has met. */
+struct decode {
+    struct reader r;
+    struct replay st;
+    uint64_t block;   /* r.blocks_read when st last started afresh */
+    bool ended, had_meta;
+    uint64_t records;
+};
+
+/* What every reading of one pack shares. */
+struct pack_run {
+    const char *name;
+    uint32_t version;
+    const uint8_t *raw;
+    size_t raw_len;
+    const struct trace_pack_origin *origin;
+    struct trace_str source;
+    uint64_t max_memory;
+};
+
+/* A reading of the records from raw + from (a block's start from version
+ * 4) to raw + to. */
+static int decode_init(struct decode *d, const struct pack_run *pr, size_t from, size_t to)
 {
-    struct reader r = {.raw = raw, .version = version, .columns = version >= PACK_COLUMNS_VERSION};
+    memset(d, 0, sizeof *d);
+    struct reader *r = &d->r;
+    r->raw = pr->raw;
+    r->version = pr->version;
+    r->columns = pr->version >= PACK_COLUMNS_VERSION;
     for (int k = 0; k < PACK_NCOLS; k++)
-        r.col[k] = r.columns ? &r.cur[k] : &r.cur[0];
-    if (r.columns)
-        r.blocks = (struct cursor){raw, raw + raw_len};
+        r->col[k] = r->columns ? &r->cur[k] : &r->cur[0];
+    if (r->columns)
+        r->blocks = (struct cursor){pr->raw + from, pr->raw + to};
     else
-        r.cur[0] = (struct cursor){raw, raw + raw_len};
-    struct replay st = {UINT64_MAX, NULL, 0, 0};
-    int rc = 0;
+        r->cur[0] = (struct cursor){pr->raw + from, pr->raw + to};
+    d->st.prev_index = UINT64_MAX;
     // The recorder's dictionary (a strtab) starts with "" as id 0.
-    if (!(r.dict = malloc(1024 * sizeof *r.dict)))
-        return err_set(e, ERR_NOMEM, "%s: out of memory", name);
-    r.dict[0] = (struct trace_str){"", 0};
-    r.ndict = 1;
-    r.dict_cap = 1024;
-    bool ended = false, had_meta = false;
-    uint64_t records = 0, block = 0;
-    while (rc == 0 && !ended && record_follows(&r)) {
-        if (r.blocks_read != block) {   // its deltas start afresh (pack_format.h)
-            block = r.blocks_read;
-            st.prev_index = UINT64_MAX;
-            st.prev_corr = 0;
-            if (st.prev_ts)
-                memset(st.prev_ts, 0, st.prev_ts_cap * sizeof *st.prev_ts);
+    if (!(r->dict = malloc(1024 * sizeof *r->dict)))
+        return ERR_NOMEM;
+    r->dict[0] = (struct trace_str){"", 0};
+    r->ndict = 1;
+    r->dict_cap = 1024;
+    return 0;
+}
+
+static void decode_fini(struct decode *d)
+{
+    free(d->r.dict);
+    for (size_t i = 0; i < d->r.nruns; i++)
+        free(d->r.runs[i]);
+    free(d->r.runs);
+    free(d->st.prev_ts);
+    memset(d, 0, sizeof *d);
+}
+
+/* Replays d's records into sink until the end record, or, with tail set,
+ * until a record that is no element (left unread) with indices counted
+ * from the first element's (*first, set then). stop, when set, ends it
+ * early (ERR_CANCEL). */
+static int decode_run(struct decode *d, const struct pack_run *pr, const struct trace_sink *sink,
+                      bool tail, uint64_t *first, const atomic_bool *stop, struct err *e)
+{
+    struct reader *r = &d->r;
+    const char *name = pr->name;
+    int rc = 0;
+    bool counted = false;
+    while (rc == 0 && !d->ended && record_follows(r)) {
+        if (r->blocks_read != d->block) {   // its deltas start afresh (pack_format.h)
+            d->block = r->blocks_read;
+            d->st.prev_index = UINT64_MAX;
+            d->st.prev_corr = 0;
+            if (d->st.prev_ts)
+                memset(d->st.prev_ts, 0, d->st.prev_ts_cap * sizeof *d->st.prev_ts);
         }
-        uint8_t op = r.bad ? OP_END : get_byte(&r, C_SHAPE);
-        if (r.bad) {
+        if (tail && !r->bad) {
+            uint8_t next = *r->col[C_SHAPE]->p;
+            if (next != OP_EVENT && next != OP_WARNING)
+                break;
+        }
+        uint8_t op = r->bad ? OP_END : get_byte(r, C_SHAPE);
+        if (r->bad) {
             // record_follows failed: told below
         } else if (op == OP_END) {
-            ended = true;
+            d->ended = true;
         } else if (op == OP_EVENT) {
             struct trace_event ev;
-            read_event(&r, &st, &ev);
-            if (!r.bad)
+            read_event(r, &d->st, &ev);
+            if (tail && !counted)
+                *first = ev.index, counted = true;
+            ev.index -= tail ? *first : 0;
+            if (!r->bad)
                 rc = sink->event(sink->ctx, &ev, e);
         } else if (op == OP_WARNING) {
             struct trace_warning w;
-            get_index(&r, &st.prev_index, &w.index);
-            w.offset = get_u(&r, C_MISC);
-            struct trace_str what = get_str(&r, C_MISC);
+            get_index(r, &d->st.prev_index, &w.index);
+            if (tail && !counted)
+                *first = w.index, counted = true;
+            w.index -= tail ? *first : 0;
+            w.offset = get_u(r, C_MISC);
+            struct trace_str what = get_str(r, C_MISC);
             char text[256];
             copy_fixed(text, sizeof text, what);
             w.what = text;
-            if (!r.bad && sink->warning)
+            if (!r->bad && sink->warning)
                 sink->warning(sink->ctx, &w);
-        } else if (op == OP_META && !had_meta) {
+        } else if (op == OP_META && !d->had_meta) {
             struct trace_meta mt;
-            read_meta(&r, &mt, source, origin->state);
-            had_meta = true;
-            if (!r.bad && sink->meta)
+            read_meta(r, &mt, pr->source, pr->origin->state);
+            d->had_meta = true;
+            if (!r->bad && sink->meta)
                 rc = sink->meta(sink->ctx, &mt, e);
         } else {
-            fail(&r, "unknown record");
+            fail(r, "unknown record");
         }
-        if (r.bad && rc == 0)
-            rc = r.why ? err_set(e, ERR_PARSE, "%s: packed events, byte %zu: %s", name,
-                                 raw_read(&r), r.why)
-                       : err_set(e, ERR_NOMEM, "%s: out of memory", name);
-        if (rc == 0 && ++records % READER_MEMORY_CHECK_EVERY == 0 &&
-            (rc = trace_memory_guard(max_memory, e)))
+        if (r->bad && rc == 0)
+            rc = r->why ? err_set(e, ERR_PARSE, "%s: packed events, byte %zu: %s", name,
+                                  raw_read(r), r->why)
+                        : err_set(e, ERR_NOMEM, "%s: out of memory", name);
+        if (rc == 0 && ++d->records % READER_MEMORY_CHECK_EVERY == 0 &&
+            (rc = trace_memory_guard(pr->max_memory, e)))
             err_prefix(e, "%s", name);
-        if (rc == 0 && records % 65536 == 0 && sink->progress &&
-            sink->progress(sink->ctx,
-                           (uint64_t)((double)raw_read(&r) / (double)raw_len *
-                                      (double)origin->file_bytes)))
+        if (rc == 0 && stop && d->records % 1024 == 0 && atomic_load(stop))
+            rc = err_set(e, ERR_CANCEL, "%s: cancelled", name);
+        if (rc == 0 && !tail && d->records % 65536 == 0 && sink->progress &&
+            sink->progress(sink->ctx, (uint64_t)((double)raw_read(r) / (double)pr->raw_len *
+                                                 (double)pr->origin->file_bytes)))
             rc = err_set(e, ERR_CANCEL, "%s: cancelled", name);
     }
-    if (rc == 0 && (!ended || !all_read(&r)))
-        rc = err_set(e, ERR_PARSE, "%s: packed events: %s", name,
-                     ended ? "bytes after the end" : "truncated (no end record)");
-    free(r.dict);
-    for (size_t i = 0; i < r.nruns; i++)
-        free(r.runs[i]);
-    free(r.runs);
-    free(st.prev_ts);
+    return rc;
+}
+
+/* After the last record: the end record met, every byte read. */
+static int decode_check_end(const struct decode *d, const struct pack_run *pr, struct err *e)
+{
+    if (!d->ended || !all_read(&d->r))
+        return err_set(e, ERR_PARSE, "%s: packed events: %s", pr->name,
+                       d->ended ? "bytes after the end" : "truncated (no end record)");
+    return 0;
+}
+
+static int replay(const struct pack_run *pr, const struct trace_sink *sink, struct err *e)
+{
+    struct decode d;
+    int rc = decode_init(&d, pr, 0, pr->raw_len);
+    if (rc == 0)
+        rc = decode_run(&d, pr, sink, false, NULL, NULL, e);
+    else
+        rc = err_set(e, ERR_NOMEM, "%s: out of memory", pr->name);
+    if (rc == 0)
+        rc = decode_check_end(&d, pr, e);
+    decode_fini(&d);
     return rc;
 }
 
@@ -501,9 +575,10 @@ int trace_unpack(const char *name, const void *pack, size_t len,
     int rc = trace_inflate_exact(name, "packed events", b + zoff, len - zoff, raw_len, &raw, e);
     if (rc)
         return rc;
-    struct trace_str source = {(const char *)b + HEADER_FIXED, path_len};
-    rc = replay(name, (uint32_t)le_load(b, 4), raw, (size_t)raw_len, origin, source, sink,
-                limits ? limits->max_memory : 0, e);
+    struct pack_run pr = {name, (uint32_t)le_load(b, 4), raw, (size_t)raw_len, origin,
+                          {(const char *)b + HEADER_FIXED, path_len},
+                          limits ? limits->max_memory : 0};
+    rc = replay(&pr, sink, e);
     free(raw);
     return rc;
 }
