@@ -156,6 +156,35 @@ static int start_builder(struct load_job *j, struct trace_sink *sink)
     return 0;
 }
 
+/* The second half of a plain file or of a summary's events, read by a
+ * thread of its own. */
+struct tail_half {
+    struct rank_builder *b, tail;
+};
+
+static int adopt_tail(void *ctx, uint64_t first_index, struct err *e)
+{
+    struct tail_half *t = ctx;
+    return rank_builder_adopt(t->b, &t->tail, first_index, e);
+}
+
+/* A core no file needs reads the second half of a large plain file or of
+ * a summary's events (trace_read_file_split); the builders join where the
+ * halves meet. path is the job's file or the summary standing in for it. */
+static int read_split(struct load_job *j, const char *path, const struct trace_sink *sink,
+                      const struct trace_limits *lim)
+{
+    struct tail_half t = {.b = &j->b};
+    if (rank_builder_init(&t.tail))
+        return err_set(&j->err, ERR_NOMEM, "%s: out of memory", j->path);
+    struct trace_sink tail_sink;
+    rank_builder_sink(&t.tail, &tail_sink);
+    struct trace_split_opts split = {&tail_sink, adopt_tail, &t};
+    int rc = trace_read_file_split(path, sink, &split, lim, &j->err);
+    rank_builder_fini(&t.tail);
+    return rc;
+}
+
 /* Reads the fresh summary the cache has for the file, if any; false when
  * the file is to be read itself (no summary, or one that failed to read:
  * the builder is then fresh again). */
@@ -171,7 +200,8 @@ static bool read_cached(struct load_job *j, struct trace_sink *sink,
     struct stat st;   // progress is in bytes of the cached file: shown as the trace's
     j->progress_scale = stat(instead, &st) == 0 && st.st_size > 0
                             ? (double)j->size / (double)st.st_size : 0;
-    j->rc = trace_read_file(instead, sink, lim, &j->err);
+    j->rc = j->loader->read_ahead ? read_split(j, instead, sink, lim)
+                                  : trace_read_file(instead, sink, lim, &j->err);
     j->progress_scale = 0;
     free(instead);
     if (j->rc == 0 || j->rc == ERR_CANCEL || j->rc == ERR_NOMEM) {
@@ -182,33 +212,6 @@ static bool read_cached(struct load_job *j, struct trace_sink *sink,
     err_clear(&j->err);
     j->rc = start_builder(j, sink);
     return j->rc != 0;
-}
-
-/* The second half of a plain file, read by a thread of its own. */
-struct tail_half {
-    struct rank_builder *b, tail;
-};
-
-static int adopt_tail(void *ctx, uint64_t first_index, struct err *e)
-{
-    struct tail_half *t = ctx;
-    return rank_builder_adopt(t->b, &t->tail, first_index, e);
-}
-
-/* A core no file needs reads the second half of a large plain file
- * (trace_read_file_split); the builders join where the halves meet. */
-static int read_split(struct load_job *j, const struct trace_sink *sink,
-                      const struct trace_limits *lim)
-{
-    struct tail_half t = {.b = &j->b};
-    if (rank_builder_init(&t.tail))
-        return err_set(&j->err, ERR_NOMEM, "%s: out of memory", j->path);
-    struct trace_sink tail_sink;
-    rank_builder_sink(&t.tail, &tail_sink);
-    struct trace_split_opts split = {&tail_sink, adopt_tail, &t};
-    int rc = trace_read_file_split(j->path, sink, &split, lim, &j->err);
-    rank_builder_fini(&t.tail);
-    return rc;
 }
 
 /* Reads the trace itself, packing it on the way when opts->packed asks. */
@@ -231,7 +234,7 @@ static void read_trace(struct load_job *j, struct trace_sink sink, const struct 
     if (j->buf)
         j->rc = trace_read_buffer(j->path, j->buf, j->len, &sink, lim, &j->err);
     else if (!pack && j->loader->read_ahead)
-        j->rc = read_split(j, &sink, lim);
+        j->rc = read_split(j, j->path, &sink, lim);
     else
         j->rc = trace_read_file(j->path, &sink, lim, &j->err);
     if (!j->rc && !j->b.error && pack) {   // a builder error is reported by run_job

@@ -85,6 +85,19 @@ int trace_unpack(const char *name, const void *pack, size_t len,
                  const struct trace_pack_origin *origin, const struct trace_sink *sink,
                  const struct trace_limits *limits, struct err *e);
 
+/* trace_unpack on two threads (from version 4, records of 1 MiB or more):
+ * split->tail receives, from a second thread, the elements of the blocks
+ * from the middle on, numbered from 0, and split->adopt(ctx, the index of
+ * the first) takes them over (0), refuses them (> 0: the caller's thread
+ * replays them itself) or fails (< 0, e set), as for trace_read_file_split.
+ * sink gets the same calls as from trace_unpack, less the adopted ones.
+ * tail's contents are to be dropped unless adopted. */
+struct trace_split_opts;
+int trace_unpack_split(const char *name, const void *pack, size_t len,
+                       const struct trace_pack_origin *origin, const struct trace_sink *sink,
+                       const struct trace_split_opts *split, const struct trace_limits *limits,
+                       struct err *e);
+
 /* The source path recorded in a pack (not NUL-terminated), or NULL when the
  * header is malformed. */
 const char *trace_pack_source(const void *pack, size_t len, size_t *path_len);

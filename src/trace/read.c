@@ -261,15 +261,30 @@ static enum trace_source_state source_state(const struct htxs_doc *doc, const ch
     }
 }
 
+/* A summary's packed events, replayed on two threads when split is set. */
 static int read_summary(const char *name, const struct htxs_doc *doc, size_t file_len,
-                        const struct trace_sink *sink, const struct trace_limits *limits,
-                        struct err *e)
+                        const struct trace_sink *sink, const struct trace_split_opts *split,
+                        const struct trace_limits *limits, struct err *e)
 {
     const struct htxs_section *s = htxs_find(doc, HTXS_EVENTS);
     if (!s)
         return err_set(e, ERR_PARSE, "%s: a rank summary without its events", name);
     struct trace_pack_origin origin = {source_state(doc, name), file_len};
-    return trace_unpack(name, s->data, (size_t)s->len, &origin, sink, limits, e);
+    return split ? trace_unpack_split(name, s->data, (size_t)s->len, &origin, sink, split,
+                                      limits, e)
+                 : trace_unpack(name, s->data, (size_t)s->len, &origin, sink, limits, e);
+}
+
+static int read_summary_file(const char *path, const struct trace_sink *sink,
+                             const struct trace_split_opts *split,
+                             const struct trace_limits *limits, struct err *e)
+{
+    struct htxs_doc doc;
+    int rc = htxs_load_file(&doc, path, e);
+    if (rc == 0)
+        rc = read_summary(path, &doc, doc.len, sink, split, limits, e);
+    htxs_doc_fini(&doc);
+    return rc;
 }
 
 /* Peeks at a regular file only: a FIFO would block here, and the trace
@@ -291,14 +306,8 @@ static bool file_is_summary(const char *path)
 int trace_read_file(const char *path, const struct trace_sink *sink,
                     const struct trace_limits *limits, struct err *e)
 {
-    if (file_is_summary(path)) {
-        struct htxs_doc doc;
-        int rc = htxs_load_file(&doc, path, e);
-        if (rc == 0)
-            rc = read_summary(path, &doc, doc.len, sink, limits, e);
-        htxs_doc_fini(&doc);
-        return rc;
-    }
+    if (file_is_summary(path))
+        return read_summary_file(path, sink, NULL, limits, e);
     struct trace_source_opts o = source_opts(sink, limits);
     struct trace_source *src = trace_source_open_file(path, &o, e);
     if (!src) {
@@ -320,7 +329,7 @@ int trace_read_buffer(const char *name, const void *buf, size_t len,
         struct htxs_doc doc;
         int rc = htxs_parse(&doc, buf, len, name, e);
         if (rc == 0)
-            rc = read_summary(name, &doc, len, sink, limits, e);
+            rc = read_summary(name, &doc, len, sink, NULL, limits, e);
         htxs_doc_fini(&doc);
         return rc;
     }
@@ -479,7 +488,7 @@ int trace_read_file_split(const char *path, const struct trace_sink *sink,
                           struct err *e)
 {
     if (file_is_summary(path))
-        return trace_read_file(path, sink, limits, e);
+        return read_summary_file(path, sink, split, limits, e);
     uint64_t at = 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;

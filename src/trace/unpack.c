@@ -1,6 +1,7 @@
 #include "config.h"
 #include "trace/pack.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -185,20 +186,11 @@ static const char *get_run(struct reader *r, uint64_t first, uint64_t *len)
     return text;
 }
 
-static struct trace_str get_str_id(struct reader *r, enum pack_col c, uint32_t *id_out)
+/* The next new string (its length or run in C_STRLEN, its bytes in
+ * C_STRBYTES), added to the dictionary. */
+static struct trace_str define_str(struct reader *r)
 {
     struct trace_str none = {NULL, 0};
-    uint64_t id = get_u(r, c);
-    *id_out = 0;
-    if (r->bad)
-        return none;
-    *id_out = (uint32_t)id;
-    if (id < r->ndict)
-        return r->dict[id];
-    if (id != r->ndict) {
-        fail(r, "string id out of range");
-        return none;
-    }
     uint64_t len = get_u(r, C_STRLEN);
     struct cursor *bytes = r->col[C_STRBYTES];
     const char *text = (const char *)bytes->p;
@@ -227,6 +219,23 @@ static struct trace_str get_str_id(struct reader *r, enum pack_col c, uint32_t *
     struct trace_str s = {text, (size_t)len};
     r->dict[r->ndict++] = s;
     return s;
+}
+
+static struct trace_str get_str_id(struct reader *r, enum pack_col c, uint32_t *id_out)
+{
+    struct trace_str none = {NULL, 0};
+    uint64_t id = get_u(r, c);
+    *id_out = 0;
+    if (r->bad)
+        return none;
+    *id_out = (uint32_t)id;
+    if (id < r->ndict)
+        return r->dict[id];
+    if (id != r->ndict) {
+        fail(r, "string id out of range");
+        return none;
+    }
+    return define_str(r);
 }
 
 static struct trace_str get_str(struct reader *r, enum pack_col c)
@@ -549,9 +558,162 @@ static int replay(const struct pack_run *pr, const struct trace_sink *sink, stru
     return rc;
 }
 
-int trace_unpack(const char *name, const void *pack, size_t len,
-                 const struct trace_pack_origin *origin, const struct trace_sink *sink,
-                 const struct trace_limits *limits, struct err *e)
+/* ---- one pack replayed by two threads -------------------------------------
+ * From version 4 a block's deltas start afresh, so a second thread can
+ * replay the blocks from the middle on, knowing only the strings the blocks
+ * before it added (read from their string columns alone), into a sink of
+ * its own, while the caller's thread replays the first half. Then, as with
+ * a plain file read in two halves (trace_read_file_split), split->adopt
+ * takes the second half's elements over and the caller's thread goes on
+ * from where the second thread stopped (the metadata, the end); refused,
+ * failed or cancelled, the caller's thread replays the second half itself.
+ * The result is always the one-thread replay's. */
+
+/* Records smaller than this replay on one thread. */
+#define SPLIT_MIN_RAW ((size_t)1 << 20)
+
+/* The header of the block at c->p: its columns' lengths; false when
+ * malformed (the one-thread replay then says what is wrong). */
+static bool block_header(struct cursor *c, uint64_t len[PACK_NCOLS], uint64_t *total)
+{
+    struct reader scratch = {0};
+    if (cursor_u(&scratch, c) != PACK_NCOLS)
+        return false;
+    *total = 0;
+    for (int k = 0; k < PACK_NCOLS; k++)
+        len[k] = cursor_u(&scratch, c);
+    uint64_t avail = (uint64_t)(c->end - c->p);
+    for (int k = 0; k < PACK_NCOLS && !scratch.bad; k++) {
+        if (len[k] > avail - *total)
+            return false;
+        *total += len[k];
+    }
+    return !scratch.bad;
+}
+
+/* The offset of the first block starting in the second half of the
+ * records, or 0 for none. */
+static size_t middle_block(const struct pack_run *pr)
+{
+    struct cursor c = {pr->raw, pr->raw + pr->raw_len};
+    while (c.p < c.end) {
+        size_t at = (size_t)(c.p - pr->raw);
+        if (at >= pr->raw_len / 2)
+            return at;
+        uint64_t len[PACK_NCOLS], total;
+        if (!block_header(&c, len, &total))
+            return 0;
+        c.p += total;
+    }
+    return 0;
+}
+
+/* Adds to d's dictionary the strings the blocks in raw[0..at) add, from
+ * their string columns alone; false when they are malformed. */
+static bool learn_strings(struct decode *d, const struct pack_run *pr, size_t at)
+{
+    struct reader *r = &d->r;
+    struct cursor c = {pr->raw, pr->raw + at};
+    bool ok = true;
+    while (ok && c.p < c.end) {
+        uint64_t len[PACK_NCOLS], total;
+        if (!block_header(&c, len, &total))
+            return false;
+        const uint8_t *col = c.p;
+        struct cursor lens = {0}, bytes = {0};
+        for (int k = 0; k < PACK_NCOLS; k++) {
+            if (k == C_STRLEN)
+                lens = (struct cursor){col, col + len[k]};
+            if (k == C_STRBYTES)
+                bytes = (struct cursor){col, col + len[k]};
+            col += len[k];
+        }
+        r->col[C_STRLEN] = &lens;
+        r->col[C_STRBYTES] = &bytes;
+        while (!r->bad && lens.p < lens.end)
+            define_str(r);
+        ok = !r->bad && bytes.p == bytes.end;
+        r->col[C_STRLEN] = &r->cur[C_STRLEN];
+        r->col[C_STRBYTES] = &r->cur[C_STRBYTES];
+        c.p += total;
+    }
+    return ok;
+}
+
+struct tail_run {
+    const struct pack_run *pr;
+    const struct trace_sink *sink;
+    struct decode d;
+    pthread_t thread;
+    atomic_bool stop;
+    uint64_t first;   /* the index of its first element */
+    int rc;
+    struct err err;
+};
+
+static void *tail_main(void *arg)
+{
+    struct tail_run *t = arg;
+    t->rc = decode_run(&t->d, t->pr, t->sink, true, &t->first, &t->stop, &t->err);
+    return NULL;
+}
+
+static int replay_split(const struct pack_run *pr, const struct trace_sink *sink,
+                        const struct trace_split_opts *split, struct err *e)
+{
+    size_t at = pr->version >= PACK_COLUMNS_VERSION && pr->raw_len >= SPLIT_MIN_RAW
+                    ? middle_block(pr) : 0;
+    struct tail_run *t = at ? calloc(1, sizeof *t) : NULL;
+    struct decode head;
+    bool started = false;
+    if (t && decode_init(&head, pr, 0, at) == 0) {
+        *t = (struct tail_run){.pr = pr, .sink = split->tail};
+        atomic_init(&t->stop, false);
+        started = decode_init(&t->d, pr, at, pr->raw_len) == 0 && learn_strings(&t->d, pr, at) &&
+                  pthread_create(&t->thread, NULL, tail_main, t) == 0;
+        if (!started) {
+            decode_fini(&t->d);
+            decode_fini(&head);
+        }
+    }
+    if (!started) {
+        free(t);
+        return replay(pr, sink, e);
+    }
+    int rc = decode_run(&head, pr, sink, false, NULL, NULL, e);
+    if (rc)
+        atomic_store(&t->stop, true);
+    pthread_join(t->thread, NULL);
+    if (rc == 0 && head.ended)   // an end record in the first half
+        rc = err_set(e, ERR_PARSE, "%s: packed events: bytes after the end", pr->name);
+    struct decode *rest = &head;
+    if (rc == 0) {
+        int adopted = t->rc == 0 && t->d.records > 0 ? split->adopt(split->ctx, t->first, e) : 1;
+        if (adopted < 0) {
+            rc = adopted;
+        } else if (adopted == 0) {   // on from where the second thread stopped
+            t->d.had_meta = head.had_meta;
+            t->d.records += head.records;
+            rest = &t->d;
+        } else {
+            head.r.blocks.end = pr->raw + pr->raw_len;
+        }
+    }
+    if (rc == 0)
+        rc = decode_run(rest, pr, sink, false, NULL, NULL, e);
+    if (rc == 0)
+        rc = decode_check_end(rest, pr, e);
+    decode_fini(&head);
+    decode_fini(&t->d);
+    free(t);
+    return rc;
+}
+
+/* trace_unpack, and trace_unpack_split when split is set. */
+static int unpack(const char *name, const void *pack, size_t len,
+                  const struct trace_pack_origin *origin, const struct trace_sink *sink,
+                  const struct trace_split_opts *split, const struct trace_limits *limits,
+                  struct err *e)
 {
     struct trace_pack_origin none = {TRACE_SOURCE_NONE, len};
     if (!origin)
@@ -578,7 +740,22 @@ int trace_unpack(const char *name, const void *pack, size_t len,
     struct pack_run pr = {name, (uint32_t)le_load(b, 4), raw, (size_t)raw_len, origin,
                           {(const char *)b + HEADER_FIXED, path_len},
                           limits ? limits->max_memory : 0};
-    rc = replay(&pr, sink, e);
+    rc = split ? replay_split(&pr, sink, split, e) : replay(&pr, sink, e);
     free(raw);
     return rc;
+}
+
+int trace_unpack(const char *name, const void *pack, size_t len,
+                 const struct trace_pack_origin *origin, const struct trace_sink *sink,
+                 const struct trace_limits *limits, struct err *e)
+{
+    return unpack(name, pack, len, origin, sink, NULL, limits, e);
+}
+
+int trace_unpack_split(const char *name, const void *pack, size_t len,
+                       const struct trace_pack_origin *origin, const struct trace_sink *sink,
+                       const struct trace_split_opts *split, const struct trace_limits *limits,
+                       struct err *e)
+{
+    return unpack(name, pack, len, origin, sink, split, limits, e);
 }

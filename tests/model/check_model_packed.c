@@ -9,6 +9,7 @@
 #include "model/model.h"
 #include "trace/pack.h"
 #include "util/htxs.h"
+#include "util/le.h"
 
 /* The loader's pack and cache hooks (load_opts.packed, .cached): a trace
  * read through a pack gives the model the trace gives; a rank read from a
@@ -70,13 +71,13 @@ static void write_summary(const char *path, const uint8_t *events, size_t len)
     htxs_writer_fini(&w);
 }
 
-static struct model *load(struct hooks *h, bool pack, bool cache)
+static struct model *load_on(struct hooks *h, bool pack, bool cache, int threads)
 {
     struct semantics sem;
     semantics_init(&sem, SEMANTICS_HTX);
     struct load_opts lo;
     memset(&lo, 0, sizeof lo);
-    lo.threads = 1;
+    lo.threads = threads;
     if (pack) {
         lo.packed = keep;
         lo.packed_ctx = h;
@@ -92,7 +93,12 @@ static struct model *load(struct hooks *h, bool pack, bool cache)
     return m;
 }
 
-static void setup_files(struct hooks *h)
+static struct model *load(struct hooks *h, bool pack, bool cache)
+{
+    return load_on(h, pack, cache, 1);
+}
+
+static void setup_files_with(struct hooks *h, const char *text)
 {
     memset(h, 0, sizeof *h);
     snprintf(h->dir, sizeof h->dir, "/tmp/htx-packed-XXXXXX");
@@ -101,8 +107,13 @@ static void setup_files(struct hooks *h)
     snprintf(h->summary, sizeof h->summary, "%s/cached.htxs", h->dir);
     FILE *f = fopen(h->trace, "w");
     ck_assert_ptr_nonnull(f);
-    fputs(doc, f);
+    fputs(text, f);
     fclose(f);
+}
+
+static void setup_files(struct hooks *h)
+{
+    setup_files_with(h, doc);
 }
 
 static void remove_files(struct hooks *h)
@@ -173,6 +184,55 @@ START_TEST(loader_should_not_trust_a_cached_summary_that_fails)
 }
 END_TEST
 
+/* A trace whose packed records pass 1 MiB (replayed on two threads): n
+ * launches and their kernels, the metadata after the events, and, when
+ * warn, an element that is no object late in the array. */
+static char *big_doc(size_t n, bool warn)
+{
+    size_t cap = n * 400 + 256, at = 0;
+    char *d = malloc(cap);
+    at += (size_t)snprintf(d + at, cap - at, "{\"traceEvents\": [");
+    for (size_t i = 0; i < n; i++) {
+        if (warn && i == n - n / 8)
+            at += (size_t)snprintf(d + at, cap - at, ",[%zu]", i);   // i > 0: after an element
+        at += (size_t)snprintf(
+            d + at, cap - at,
+            "%s{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\","
+            " \"pid\": 1, \"tid\": %zu, \"ts\": %zu, \"dur\": 4, \"args\": {\"correlation\": %zu}},"
+            "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm_%zu\", \"pid\": 0, \"tid\": 7,"
+            " \"ts\": %zu, \"dur\": 30, \"args\": {\"stream\": %zu, \"correlation\": %zu}}",
+            i ? "," : "", 1 + i % 3, 10 + i * 50, i + 1, i % 5000, 20 + i * 50, 7 + i % 2, i + 1);
+    }
+    snprintf(d + at, cap - at, "], \"distributedInfo\": {\"rank\": 4}}");
+    return d;
+}
+
+START_TEST(loader_should_read_a_large_cached_summary_on_two_threads)
+{
+    for (int warn = 0; warn <= 1; warn++) {
+        char *text = big_doc(40000, warn);
+        struct hooks h;
+        setup_files_with(&h, text);
+        free(text);
+        struct model *plain = load(&h, false, false);
+        struct model *packed = load(&h, true, true);
+        ck_assert_uint_gt(le_load(h.pack + 4, 8), (uint64_t)1 << 20);
+        write_summary(h.summary, h.pack, h.pack_len);
+        h.offer = true;
+        struct model *one = load_on(&h, false, true, 1);
+        struct model *two = load_on(&h, false, true, 2);
+        ck_assert(one->ranks[0].from_cache && two->ranks[0].from_cache);
+        ck_assert_int_eq(two->ranks[0].rank, 4);   // the metadata came after the events
+        same_rank(plain, one);
+        same_rank(plain, two);
+        ck_assert_uint_eq(plain->ranks[0].nwarnings, two->ranks[0].nwarnings);
+        ck_assert_uint_eq(two->ranks[0].nwarnings, (size_t)warn);
+        model_free(plain), model_free(packed), model_free(one), model_free(two);
+        remove_files(&h);
+    }
+}
+END_TEST
+
 Suite *model_packed_suite(void);
 
 Suite *model_packed_suite(void)
@@ -181,6 +241,8 @@ Suite *model_packed_suite(void)
     TCase *tc = tcase_create("hooks");
     tcase_add_test(tc, loader_should_pack_and_read_back_from_the_cache);
     tcase_add_test(tc, loader_should_not_trust_a_cached_summary_that_fails);
+    tcase_add_test(tc, loader_should_read_a_large_cached_summary_on_two_threads);
+    tcase_set_timeout(tc, 120);   // the large trace is read five times (slow under sanitizers)
     suite_add_tcase(s, tc);
     return s;
 }

@@ -12,6 +12,7 @@
 #include "event_log.h"
 #include "trace/pack.h"
 #include "trace/pack_dict.h"
+#include "trace/read.h"
 #include "util/le.h"
 
 /* Packed traces (trace/pack.h): a replay gives the sink exactly the calls
@@ -221,6 +222,98 @@ START_TEST(pack_deflated_behind_should_be_the_same_pack)
     struct trace_pack *p = trace_pack_new("cut.json");
     ck_assert_int_eq(trace_pack_deflate_behind(p), 0);
     trace_pack_free(p);
+}
+END_TEST
+
+/* Events a sink was given, in order: their indices and times. */
+struct seen {
+    uint64_t *index;
+    int64_t *ts;
+    size_t n, cap;
+};
+
+static int see_event(void *ctx, const struct trace_event *ev, struct err *e)
+{
+    (void)e;
+    struct seen *s = ctx;
+    if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 1024;
+        s->index = realloc(s->index, s->cap * sizeof *s->index);
+        s->ts = realloc(s->ts, s->cap * sizeof *s->ts);
+        ck_assert(s->index && s->ts);
+    }
+    s->index[s->n] = ev->index;
+    s->ts[s->n++] = ev->ts.ns;
+    return 0;
+}
+
+struct adoption {
+    int answer;        /* what adopt says */
+    int calls;
+    uint64_t first;
+};
+
+static int adopt_answer(void *ctx, uint64_t first_index, struct err *e)
+{
+    struct adoption *a = ctx;
+    a->calls++;
+    a->first = first_index;
+    return a->answer < 0 ? err_set(e, ERR_NOMEM, "no room to adopt") : a->answer;
+}
+
+START_TEST(pack_should_replay_on_two_threads_as_on_one)
+{
+    size_t n = 100000, len;
+    uint8_t *pack = pack_of_many(n, true, &len);
+    ck_assert_uint_gt(le_load(pack + 4, 8), (uint64_t)1 << 20);   // records enough to split
+    for (int answer = -1; answer <= 1; answer++) {
+        struct seen head = {0}, tail = {0};
+        struct trace_sink head_sink = {&head, see_event, NULL, NULL, NULL};
+        struct trace_sink tail_sink = {&tail, see_event, NULL, NULL, NULL};
+        struct adoption a = {answer, 0, 0};
+        struct trace_split_opts split = {&tail_sink, adopt_answer, &a};
+        struct err e = {0, ""};
+        int rc = trace_unpack_split("pack", pack, len, NULL, &head_sink, &split, NULL, &e);
+        ck_assert_int_eq(a.calls, 1);
+        if (answer < 0) {   // adopt failed: so does the replay, with its error
+            ck_assert_int_eq(rc, ERR_NOMEM);
+            ck_assert_ptr_nonnull(strstr(e.msg, "adopt"));
+        } else {
+            ck_assert_msg(rc == 0, "%s", e.msg);
+            // adopted: the head has the elements before it, the tail the rest
+            // numbered from 0; refused: the head has them all
+            size_t in_head = answer == 0 ? (size_t)a.first : n;
+            ck_assert_uint_gt(a.first, n / 4);
+            ck_assert_uint_lt(a.first, 3 * n / 4);
+            ck_assert_uint_eq(head.n, in_head);
+            ck_assert_uint_eq(tail.n, n - (size_t)a.first);
+            for (size_t i = 0; i < head.n; i++) {
+                ck_assert_uint_eq(head.index[i], i);
+                ck_assert_int_eq(head.ts[i], (int64_t)(i * 1000 + i % 7));
+            }
+            for (size_t i = 0; i < tail.n; i++) {
+                size_t k = (size_t)a.first + i;
+                ck_assert_uint_eq(tail.index[i], i);
+                ck_assert_int_eq(tail.ts[i], (int64_t)(k * 1000 + k % 7));
+            }
+        }
+        free(head.index), free(head.ts), free(tail.index), free(tail.ts);
+    }
+    /* Damage in the second half fails the replay as on one thread. */
+    pack[len - 9] ^= 0x20;
+    struct seen head = {0}, tail = {0};
+    struct trace_sink head_sink = {&head, see_event, NULL, NULL, NULL};
+    struct trace_sink tail_sink = {&tail, see_event, NULL, NULL, NULL};
+    struct adoption a = {0, 0, 0};
+    struct trace_split_opts split = {&tail_sink, adopt_answer, &a};
+    struct err e = {0, ""}, e1 = {0, ""};
+    int rc = trace_unpack_split("pack", pack, len, NULL, &head_sink, &split, NULL, &e);
+    struct seen one = {0};
+    struct trace_sink one_sink = {&one, see_event, NULL, NULL, NULL};
+    ck_assert_int_eq(rc, trace_unpack("pack", pack, len, NULL, &one_sink, NULL, &e1));
+    ck_assert_int_ne(rc, 0);
+    free(head.index), free(head.ts), free(tail.index), free(tail.ts), free(one.index), free(one.ts);
+    free(pack);
 }
 END_TEST
 
@@ -628,6 +721,7 @@ Suite *trace_pack_suite(void)
     tcase_add_test(t, pack_replay_should_name_its_source);
     tcase_add_loop_test(t, pack_should_refuse_damage, 0, 2);
     tcase_add_test(t, pack_deflated_behind_should_be_the_same_pack);
+    tcase_add_test(t, pack_should_replay_on_two_threads_as_on_one);
     tcase_add_loop_test(t, pack_should_refuse_bad_records, 0, 2);
     tcase_add_test(t, pack_should_write_runs_of_ranks_and_replay_them);
     tcase_add_test(t, pack_should_read_version_1_strings_and_refuse_bad_runs);
