@@ -257,17 +257,22 @@ static void put_bytes(struct trace_pack *p, enum pack_col c, const void *b, size
     p->col[c].len += n;
 }
 
-static void put_u(struct trace_pack *p, enum pack_col c, uint64_t v)
+/* v as a LEB128 varint at b (room for MAX_VARINT); its length. */
+static inline size_t varint_at(uint8_t *b, uint64_t v)
 {
-    uint8_t *b = col_room(p, c, MAX_VARINT);
-    if (!b)
-        return;
     size_t n = 0;
     do {
         b[n++] = (uint8_t)((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
         v >>= 7;
     } while (v);
-    p->col[c].len += n;
+    return n;
+}
+
+static void put_u(struct trace_pack *p, enum pack_col c, uint64_t v)
+{
+    uint8_t *b = col_room(p, c, MAX_VARINT);
+    if (b)
+        p->col[c].len += varint_at(b, v);
 }
 
 /* The open block's header and columns into the raw stream. */
@@ -277,13 +282,8 @@ static void close_block(struct trace_pack *p)
         return;
     uint8_t head[(PACK_NCOLS + 1) * MAX_VARINT];
     size_t n = 0;
-    for (int k = -1; k < PACK_NCOLS; k++) {
-        uint64_t v = k < 0 ? PACK_NCOLS : p->col[k].len;
-        do {
-            head[n++] = (uint8_t)((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
-            v >>= 7;
-        } while (v);
-    }
+    for (int k = -1; k < PACK_NCOLS; k++)
+        n += varint_at(head + n, k < 0 ? PACK_NCOLS : p->col[k].len);
     emit_bytes(p, head, n);
     for (int k = 0; k < PACK_NCOLS; k++) {
         if (p->col[k].len)

@@ -98,25 +98,35 @@ static double get_f64(struct reader *r)
     return d;
 }
 
+/* The header of the block at c->p (version 4): its columns' lengths and
+ * their *total, c then at the first column. false, with r failed, when
+ * malformed. */
+static bool block_header(struct reader *r, struct cursor *c, uint64_t len[PACK_NCOLS],
+                         uint64_t *total)
+{
+    if (cursor_u(r, c) != PACK_NCOLS) {
+        fail(r, "unknown block");
+        return false;
+    }
+    for (int k = 0; k < PACK_NCOLS; k++)
+        len[k] = cursor_u(r, c);
+    uint64_t avail = (uint64_t)(c->end - c->p);
+    *total = 0;
+    for (int k = 0; k < PACK_NCOLS && !r->bad; k++) {
+        if (len[k] > avail - *total) {   // *total <= avail: no overflow
+            fail(r, "block past the end");
+            return false;
+        }
+        *total += len[k];
+    }
+    return !r->bad;
+}
+
 /* Version 4: the next block's columns (its header read from r->blocks). */
 static void read_block(struct reader *r)
 {
-    if (cursor_u(r, &r->blocks) != PACK_NCOLS) {
-        fail(r, "unknown block");
-        return;
-    }
-    uint64_t len[PACK_NCOLS], total = 0;
-    for (int k = 0; k < PACK_NCOLS; k++)
-        len[k] = cursor_u(r, &r->blocks);
-    uint64_t avail = (uint64_t)(r->blocks.end - r->blocks.p);
-    for (int k = 0; k < PACK_NCOLS && !r->bad; k++) {
-        if (len[k] > avail - total) {   // total <= avail: no overflow
-            fail(r, "block past the end");
-            return;
-        }
-        total += len[k];
-    }
-    if (r->bad)
+    uint64_t len[PACK_NCOLS], total;
+    if (!block_header(r, &r->blocks, len, &total))
         return;
     for (int k = 0; k < PACK_NCOLS; k++) {
         r->cur[k] = (struct cursor){r->blocks.p, r->blocks.p + len[k]};
@@ -572,25 +582,6 @@ static int replay(const struct pack_run *pr, const struct trace_sink *sink, stru
 /* Records smaller than this replay on one thread. */
 #define SPLIT_MIN_RAW ((size_t)1 << 20)
 
-/* The header of the block at c->p: its columns' lengths; false when
- * malformed (the one-thread replay then says what is wrong). */
-static bool block_header(struct cursor *c, uint64_t len[PACK_NCOLS], uint64_t *total)
-{
-    struct reader scratch = {0};
-    if (cursor_u(&scratch, c) != PACK_NCOLS)
-        return false;
-    *total = 0;
-    for (int k = 0; k < PACK_NCOLS; k++)
-        len[k] = cursor_u(&scratch, c);
-    uint64_t avail = (uint64_t)(c->end - c->p);
-    for (int k = 0; k < PACK_NCOLS && !scratch.bad; k++) {
-        if (len[k] > avail - *total)
-            return false;
-        *total += len[k];
-    }
-    return !scratch.bad;
-}
-
 /* The offset of the first block starting in the second half of the
  * records, or 0 for none. */
 static size_t middle_block(const struct pack_run *pr)
@@ -601,7 +592,8 @@ static size_t middle_block(const struct pack_run *pr)
         if (at >= pr->raw_len / 2)
             return at;
         uint64_t len[PACK_NCOLS], total;
-        if (!block_header(&c, len, &total))
+        struct reader scratch = {0};   // a bad header: the one-thread replay tells
+        if (!block_header(&scratch, &c, len, &total))
             return 0;
         c.p += total;
     }
@@ -617,7 +609,7 @@ static bool learn_strings(struct decode *d, const struct pack_run *pr, size_t at
     bool ok = true;
     while (ok && c.p < c.end) {
         uint64_t len[PACK_NCOLS], total;
-        if (!block_header(&c, len, &total))
+        if (!block_header(r, &c, len, &total))
             return false;
         const uint8_t *col = c.p;
         struct cursor lens = {0}, bytes = {0};

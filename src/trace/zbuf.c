@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <zlib.h>
 #ifdef HAVE_ISAL
 #include <isa-l/igzip_lib.h>
@@ -51,6 +52,24 @@ static uint32_t step_of(uint64_t left)
 }
 
 #ifdef HAVE_ISAL
+static uLong dict_id;
+static pthread_once_t dict_id_once = PTHREAD_ONCE_INIT;
+
+static void compute_dictionary_id(void)
+{
+    size_t n;
+    const unsigned char *dict = trace_pack_dictionary(&n);
+    dict_id = adler32(adler32(0L, Z_NULL, 0), dict, (uInt)n);
+}
+
+/* The dictionary's Adler-32, as zlib headers name it: computed once, not
+ * at each of a job's thousands of inflates. */
+static uLong dictionary_id(void)
+{
+    pthread_once(&dict_id_once, compute_dictionary_id);
+    return dict_id;
+}
+
 /* The zlib stream z through ISA-L (2-3x zlib's speed), with the checks
  * zlib makes: the dictionary the header names (by its Adler-32), the
  * stream's own Adler-32, its end where z ends and raw_len bytes out. */
@@ -61,7 +80,7 @@ static int inflate_isal(const char *name, const char *what, const uint8_t *z, si
     const unsigned char *dict = trace_pack_dictionary(&dict_len);
     if (zlen >= 6 && (z[1] & 0x20)) {   // FDICT: the dictionary's Adler-32 follows
         uLong want = (uLong)z[2] << 24 | (uLong)z[3] << 16 | (uLong)z[4] << 8 | z[5];
-        if (want != adler32(adler32(0L, Z_NULL, 0), dict, (uInt)dict_len))
+        if (want != dictionary_id())
             return err_set(e, ERR_PARSE, "%s: %s: deflated with an unknown dictionary "
                            "(another version?)", name, what);
     }
