@@ -48,7 +48,12 @@ SORT_DEFINE_STABLE(sort_by_start, struct interval, start_less)
 
 size_t intervals_merge(struct interval *iv, size_t n)
 {
-    qsort(iv, n, sizeof *iv, cmp_interval);
+    /* often already in order (a stream's or thread's events by time) */
+    size_t i = 1;
+    while (i < n && cmp_interval(&iv[i - 1], &iv[i]) <= 0)
+        i++;
+    if (i < n)
+        qsort(iv, n, sizeof *iv, cmp_interval);
     return group_sorted(iv, n);
 }
 

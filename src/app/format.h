@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "analysis/table.h"
+#include "util/arena.h"
 #include "util/utf8.h"
 
 /* Writers that turn analysis tables into text, CSV (RFC 4180) or JSON.
@@ -53,6 +54,19 @@ int format_table_text(FILE *f, const struct table *t, const struct format_opts *
  * cells wide, padded with spaces; NaN and negative values give spaces.
  * Writes into out (size outsz, always terminated). */
 void format_bar(double v, double full, int width, bool ascii, char *out, size_t outsz);
+
+/* One cell of a strip chart: v on [0, full] as one of eight levels, the
+ * block characters \u2581..\u2588 (ascii: ".:-=+*#@"); NaN, 0 and below
+ * are the lowest. A static string. */
+const char *format_level(double v, double full, bool ascii);
+
+/* The utilization table (analysis/tiles.h: a row per rank and bucket) as a
+ * row per rank, for people: its mean busy share and a strip of its
+ * buckets' (format_level), so 1024 ranks read as 1024 lines. The new table
+ * is in a; NULL on ENOMEM or when t is not that table
+ * (format_is_utilization). */
+bool format_is_utilization(const struct table *t);
+struct table *format_utilization_strips(const struct table *t, bool ascii, struct arena *a);
 
 /* ---- CSV ---- */
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/classify.h"
+#include "analysis/tiles.h"
 
 /* Aligned text tables for people: numbers right-aligned with as many
  * decimals as the column needs (at most 3), strings left-aligned and
@@ -42,6 +43,68 @@ void format_bar(double v, double full, int width, bool ascii, char *out, size_t 
         memcpy(out + used, piece, n + 1);
         used += n;
     }
+}
+
+const char *format_level(double v, double full, bool ascii)
+{
+    static const char *const blocks[] = {"\u2581", "\u2582", "\u2583", "\u2584",
+                                         "\u2585", "\u2586", "\u2587", "\u2588"};
+    static const char *const shades[] = {".", ":", "-", "=", "+", "*", "#", "@"};
+    int level = full > 0 && v > 0 ? (int)(v / full * 7.999) : 0;
+    level = level < 0 ? 0 : level > 7 ? 7 : level;
+    return ascii ? shades[level] : blocks[level];
+}
+
+bool format_is_utilization(const struct table *t)
+{
+    return strcmp(t->name, "gpu_utilization_over_time") == 0 &&
+           table_col_index(t, "rank") >= 0 && table_col_index(t, "busy_pctg") >= 0;
+}
+
+struct table *format_utilization_strips(const struct table *t, bool ascii, struct arena *a)
+{
+    int rc_col = table_col_index(t, "rank"), busy_col = table_col_index(t, "busy_pctg");
+    if (rc_col < 0 || busy_col < 0)
+        return NULL;
+    static const struct table_col cols[] = {
+        {"rank", NULL, COL_KEY},
+        {"busy_pctg", "%", COL_PERCENT},
+        {"busy over time", NULL, 0},
+    };
+    struct table *out = table_new(a, t->name, NULL, cols, sizeof cols / sizeof cols[0]);
+    if (!out)
+        return NULL;
+    char title[256];
+    snprintf(title, sizeof title, "%s: busy share by bucket, one line per rank",
+             t->title ? t->title : t->name);
+    out->title = arena_strndup(a, title, strlen(title));
+    out->note = t->note;
+    char strip[TILES_TABLE_BUCKETS * 4 + 8];
+    for (size_t i = 0; i < t->nrows && out->title;) {
+        int64_t rank = table_cell(t, i, (size_t)rc_col)->v.i;
+        size_t len = 0, n = 0;
+        double sum = 0;
+        strip[0] = 0;
+        for (; i < t->nrows && table_cell(t, i, (size_t)rc_col)->v.i == rank; i++, n++) {
+            double v = cell_as_double(table_cell(t, i, (size_t)busy_col));
+            sum += v;
+            const char *g = format_level(v, 100, ascii);
+            size_t gl = strlen(g);
+            if (len + gl < sizeof strip) {
+                memcpy(strip + len, g, gl + 1);
+                len += gl;
+            }
+        }
+        struct cell *row = table_add_row(out);
+        if (!row)
+            return NULL;
+        row[0] = cell_int(rank);
+        row[1] = cell_double(sum / (double)n);
+        row[2] = cell_str(out, strip);
+        if (!row[2].v.s)
+            return NULL;
+    }
+    return out->title ? out : NULL;
 }
 
 struct col_layout {

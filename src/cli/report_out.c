@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/argsort.h"
+#include "app/format.h"
 #include "util/vec.h"
 
 /* Writing a report: the analyses' tables in text, CSV or JSON (DESIGN.md
@@ -161,6 +162,15 @@ static int write_text(struct report_writer *rw, const struct table *t)
 {
     fputc('\n', rw->f);
     const struct table *shown = text_rows(t, &rw->arena);
+    if (shown && format_is_utilization(shown)) {
+        struct table *strips = format_utilization_strips(shown, rw->fo->ascii, &rw->arena);
+        char title[256];
+        snprintf(title, sizeof title, "%s (every bucket: --format=csv or json)",
+                 strips ? strips->title : "");
+        if (strips)
+            strips->title = arena_strndup(&rw->arena, title, strlen(title));
+        shown = strips && strips->title ? strips : NULL;
+    }
     return shown && format_table_text(rw->f, shown, rw->fo) == 0 ? 0 : -1;
 }
 

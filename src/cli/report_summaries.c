@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "app/session.h"
+#include "summary/tiles_io.h"
 #include "cli/commands.h"
 #include "trace/discover.h"
 #include "util/htxs_source.h"
@@ -174,11 +175,36 @@ static struct table *concat(struct table_list *per_rank, size_t nranks, size_t k
     return t;
 }
 
+/* The utilization table from the ranks' tiles, as utilization_run makes it
+ * from their events. */
+static int gather_tiles(struct loaded *ld, size_t n, struct arena *a, struct table_list *l,
+                        struct err *e)
+{
+    struct tiles *t = arena_calloc(a, n ? n : 1, sizeof *t);
+    if (!t)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    struct arena tmp;
+    arena_init(&tmp, 1 << 20);
+    int rc = 0;
+    for (size_t r = 0; r < n && rc == 0; r++) {
+        rc = htxs_tiles_read(&ld[r].doc, ld[r].file, &tmp, &t[r], e);
+        if (rc == 0 && t[r].rank != ld[r].rank.rank)
+            rc = err_set(e, ERR_PARSE, "%s: tiles of rank %lld in the summary of rank %lld",
+                         ld[r].file, (long long)t[r].rank, (long long)ld[r].rank.rank);
+    }
+    if (rc == 0)
+        rc = tiles_table(t, n, a, l, e);
+    arena_fini(&tmp);
+    return rc;
+}
+
 /* Every selected rank's tables of analysis id under the report's semantics,
  * concatenated into l. */
 static int gather(struct loaded *ld, size_t n, int sem, enum analysis_id id, struct arena *a,
                   struct table_list *l, struct err *e)
 {
+    if (id == ANALYSIS_UTILIZATION)
+        return gather_tiles(ld, n, a, l, e);
     struct table_list *per = calloc(n ? n : 1, sizeof *per);
     if (!per)
         return err_set(e, ERR_NOMEM, "out of memory");
@@ -257,6 +283,8 @@ static int report_summaries(const struct htx_options *opts, char **files, size_t
         rc = gather(ld, n, opts->semantics == SEMANTICS_HTA, all[i].id, &a, &lists[nlists], &e);
         nlists++;
     }
+    /* summaries made before tiles were: their events answer it instead */
+    bool replay = rc == ERR_EMPTY;
     struct report_input *in = rc ? NULL : calloc(n ? n : 1, sizeof *in);
     if (rc == 0 && !in)
         rc = err_set(&e, ERR_NOMEM, "out of memory");
@@ -284,6 +312,8 @@ static int report_summaries(const struct htx_options *opts, char **files, size_t
         htxs_doc_fini(&ld[i].doc);
     free(ld);
     free_files(files, nfiles);
+    if (replay)
+        return cli_report_main(opts);
     return rc ? app_fail(&e) : 0;
 }
 

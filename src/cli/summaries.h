@@ -16,7 +16,9 @@
  * (measured on ../shared and the generated jobs): temporal, idle and
  * overlap. A report asking only for those reads the tables and no event,
  * which is what lets it run over a job too big to load on one machine.
- * Under --semantics=hta it replays the events, as for every other analysis. */
+ * Under --semantics=hta it replays the events, as for every other analysis.
+ * The utilization analysis is answered from the summary's tiles
+ * (summary/tiles_io.h) through the function that answers it on a trace. */
 
 #define SUMMARY_NANALYSES 3
 extern const enum analysis_id summary_analyses[SUMMARY_NANALYSES];

@@ -9,6 +9,7 @@
 
 #include "app/session.h"
 #include "summary/shard.h"
+#include "summary/tiles_io.h"
 #include "summary/write.h"
 #include "trace/discover.h"
 #include "trace/pack.h"
@@ -26,6 +27,8 @@ const enum analysis_id summary_analyses[SUMMARY_NANALYSES] = {
 
 bool summary_has(enum analysis_id id)
 {
+    if (id == ANALYSIS_UTILIZATION)
+        return true;   // from the tiles
     for (size_t i = 0; i < SUMMARY_NANALYSES; i++)
         if (summary_analyses[i] == id)
             return true;
@@ -53,8 +56,13 @@ static int keep_pack(void *ctx, const char *path, struct trace_pack *pack, struc
 }
 
 /* What a summary computes from the loaded model, side by side on the pool:
- * its analyses, and the source record (hashing the trace's first and last
- * MiB). */
+ * its analyses, the source record (hashing the trace's first and last
+ * MiB) and the tiles. */
+enum {
+    SUMMARY_SOURCE_TASK = SUMMARY_NANALYSES,
+    SUMMARY_TILES_TASK,
+    SUMMARY_NTASKS
+};
 struct summary_work {
     const struct model *m;
     const struct analysis_opts *ao;
@@ -62,15 +70,24 @@ struct summary_work {
     struct arena arenas[SUMMARY_NANALYSES];
     struct table_list lists[SUMMARY_NANALYSES];
     struct htxs_source src;
-    int rc[SUMMARY_NANALYSES + 1];          /* the last: the source's */
-    struct err errs[SUMMARY_NANALYSES + 1];
+    struct arena tiles_arena;
+    struct tiles tiles;
+    int rc[SUMMARY_NTASKS];
+    struct err errs[SUMMARY_NTASKS];
 };
 
 static int summary_task(void *ctx, size_t i)
 {
     struct summary_work *sw = ctx;
-    if (i == SUMMARY_NANALYSES) {
+    if (i == SUMMARY_SOURCE_TASK) {
         sw->rc[i] = htxs_source_of(&sw->src, sw->path, &sw->errs[i]);
+        return sw->rc[i] < 0;
+    }
+    if (i == SUMMARY_TILES_TASK) {
+        sw->rc[i] = tiles_build(sw->m, &sw->m->ranks[0], sw->ao, false, &sw->tiles_arena,
+                                &sw->tiles);
+        if (sw->rc[i])
+            err_set(&sw->errs[i], ERR_NOMEM, "%s: out of memory for its tiles", sw->path);
         return sw->rc[i] < 0;
     }
     const struct analysis_info *an = analysis_by_id(summary_analyses[i]);
@@ -82,8 +99,8 @@ static int summary_task(void *ctx, size_t i)
 /* 0, or the first failure's error in e. */
 static int run_summary_work(struct summary_work *sw, int threads, struct err *e)
 {
-    pool_run(SUMMARY_NANALYSES + 1, threads, summary_task, sw);
-    for (size_t i = 0; i <= SUMMARY_NANALYSES; i++)
+    pool_run(SUMMARY_NTASKS, threads, summary_task, sw);
+    for (size_t i = 0; i < SUMMARY_NTASKS; i++)
         if (sw->rc[i] < 0) {
             *e = sw->errs[i];
             return sw->rc[i];
@@ -123,6 +140,7 @@ static int summarize_file(const struct htx_options *opts, const char *path, stru
     struct summary_work sw = {.m = m, .ao = &ao, .path = path};
     for (size_t i = 0; i < SUMMARY_NANALYSES; i++)
         arena_init(&sw.arenas[i], 1 << 20);
+    arena_init(&sw.tiles_arena, 1 << 20);
     if (rc == 0)
         rc = run_summary_work(&sw, opts->threads, e);
     struct htxs_writer w;
@@ -134,6 +152,7 @@ static int summarize_file(const struct htx_options *opts, const char *path, stru
         struct htxs_rank rank = {.rank = r->rank, .events = r->complete_events};
         snprintf(rank.path, sizeof rank.path, "%s", r->path);
         htxs_rank_write(&w, &rank);
+        htxs_tiles_write(&w, &sw.tiles);
         const uint8_t *bytes;
         size_t len;
         rc = trace_pack_finish(pack, &bytes, &len, e);
@@ -153,6 +172,7 @@ static int summarize_file(const struct htx_options *opts, const char *path, stru
     model_free(m);
     for (size_t i = 0; i < SUMMARY_NANALYSES; i++)
         arena_fini(&sw.arenas[i]);
+    arena_fini(&sw.tiles_arena);
     return rc;
 }
 

@@ -128,6 +128,22 @@ void htxs_put_f64(struct htxs_writer *w, double v)
     htxs_put_u64(w, bits);
 }
 
+void htxs_put_varint(struct htxs_writer *w, uint64_t v)
+{
+    uint8_t b[10];
+    size_t n = 0;
+    do {
+        b[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+        v >>= 7;
+    } while (v);
+    htxs_put_bytes(w, b, n);
+}
+
+void htxs_put_svarint(struct htxs_writer *w, int64_t v)
+{
+    htxs_put_varint(w, ((uint64_t)v << 1) ^ (uint64_t)(v < 0 ? -1 : 0));
+}
+
 void htxs_put_str(struct htxs_writer *w, const char *s, size_t n)
 {
     if (n > UINT32_MAX) {
@@ -380,6 +396,29 @@ uint64_t htxs_get_u64(struct htxs_cur *c)
 {
     const uint8_t *p = take(c, 8);
     return p ? le_load(p, 8) : 0;
+}
+
+uint64_t htxs_get_varint(struct htxs_cur *c)
+{
+    uint64_t v = 0;
+    for (unsigned shift = 0; shift < 64; shift += 7) {
+        const uint8_t *p = take(c, 1);
+        if (!p)
+            return 0;
+        if (shift == 63 && *p > 1)
+            break;   // past 64 bits
+        v |= (uint64_t)(*p & 0x7f) << shift;
+        if (!(*p & 0x80))
+            return v;
+    }
+    c->bad = 1;
+    return 0;
+}
+
+int64_t htxs_get_svarint(struct htxs_cur *c)
+{
+    uint64_t u = htxs_get_varint(c);
+    return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
 }
 
 int64_t htxs_get_i64(struct htxs_cur *c) { return (int64_t)htxs_get_u64(c); }

@@ -39,6 +39,7 @@ enum htxs_kind {
     HTXS_TABLES = 3, /* one analysis' result tables under one semantics (summary/tables.h) */
     HTXS_EVENTS = 4, /* the rank's events, packed (trace/pack.h): what the trace reader read */
     HTXS_TABLES_Z = 5, /* HTXS_TABLES' contents deflated: its length (u64), then the stream */
+    HTXS_TILES = 6,    /* the rank's busy time over time (analysis/tiles.h), deflated (summary/tiles_io.h) */
 };
 
 /* Writer: an in-memory buffer that grows; any failure is sticky and reported
@@ -82,6 +83,9 @@ void htxs_put_bytes(struct htxs_writer *w, const void *p, size_t n);
  * until the file is written (htxs_writer_pieces) or htxs_writer_finish
  * returns. At most HTXS_MAX_BORROWED runs a writer. */
 void htxs_put_borrowed(struct htxs_writer *w, const void *p, size_t n);
+/* LEB128 (7 bits a byte, low first); signed ones zigzag'd first. */
+void htxs_put_varint(struct htxs_writer *w, uint64_t v);
+void htxs_put_svarint(struct htxs_writer *w, int64_t v);
 /* A string: u32 length then the bytes (no NUL). */
 void htxs_put_str(struct htxs_writer *w, const char *s, size_t n);
 /* Writes header and checksum; the file is then pieces[0..*n), in order
@@ -132,6 +136,9 @@ uint32_t htxs_get_u32(struct htxs_cur *c);
 uint64_t htxs_get_u64(struct htxs_cur *c);
 int64_t htxs_get_i64(struct htxs_cur *c);
 double htxs_get_f64(struct htxs_cur *c);
+/* As htxs_put_varint wrote them; more than 64 bits is bad. */
+uint64_t htxs_get_varint(struct htxs_cur *c);
+int64_t htxs_get_svarint(struct htxs_cur *c);
 /* A string as written by htxs_put_str: points into the section, not NUL-terminated. */
 const char *htxs_get_str(struct htxs_cur *c, size_t *n);
 

@@ -475,6 +475,7 @@ static Suite *breakdown_suite(void)
     suite_add_tcase(s, hand);
     suite_add_tcase(s, breakdown_props_tcase());
     suite_add_tcase(s, breakdown_oracle_tcase());
+    suite_add_tcase(s, breakdown_tiles_tcase());
     return s;
 }
 

@@ -11,7 +11,7 @@ keep_going=1
 
 gen=$HTX_BUILDDIR/tests/gen/htx-gen
 [ -x "$gen" ] || fail "$gen is not built"
-what=--analysis=temporal,idle,overlap   # the analyses the tables answer
+what=--analysis=temporal,idle,overlap,utilization   # what the tables and tiles answer
 
 # same_output TRACES SUMMARIES COMMAND...: the command prints the same
 # stdout and stderr on both.

@@ -8,6 +8,8 @@
 
 #include "analysis/collectives.h"
 #include "analysis/ranks.h"
+#include "analysis/tiles.h"
+#include "app/format.h"
 #include "ui/actions.h"
 #include "ui/views/docs.h"
 #include "ui/views/timeline_lanes.h"
@@ -25,16 +27,10 @@
 static void strip_text(const struct table *steps, size_t first, size_t n, double max, bool ascii,
                        char *buf, size_t size)
 {
-    static const char *const blocks[] = {"\u2581", "\u2582", "\u2583", "\u2584",
-                                         "\u2585", "\u2586", "\u2587", "\u2588"};
-    static const char shades[] = ".:-=+*#@";
     size_t len = 0;
     buf[0] = 0;
     for (size_t k = 0; k < n && k < STRIP_MAX; k++) {
-        double v = table_cell(steps, first + k, 2)->v.d;
-        int level = max > 0 && v > 0 ? (int)(v / max * 7.999) : 0;
-        level = level < 0 ? 0 : level > 7 ? 7 : level;
-        const char *g = ascii ? (char[2]){shades[level], 0} : blocks[level];
+        const char *g = format_level(table_cell(steps, first + k, 2)->v.d, max, ascii);
         int w = snprintf(buf + len, size - len, "%s", g);
         if (w < 0 || (size_t)w >= size - len)
             break;
@@ -90,6 +86,13 @@ int ui_ranks_decorate(struct ui_state *st, const struct model *m, struct ui_doc 
     }
     struct table *t = with_strips(st, tl.tables[0], tl.tables[1], &d->arena);
     if (!t || ui_doc_add_table(d, t) || ui_doc_add_table(d, tl.tables[1]))
+        return ERR_NOMEM;
+    /* where in time each rank's GPU was busy, one line a rank */
+    struct table_list busy = {.count = 0};
+    if (utilization_run(m, &st->aopts, &d->arena, &busy, &e) != 0)
+        return e.code == ERR_NOMEM ? ERR_NOMEM : ui_doc_text(d, "utilization failed: %s", e.msg);
+    struct table *strips = format_utilization_strips(busy.tables[0], st->ascii, &d->arena);
+    if (!strips || ui_doc_add_table(d, strips))
         return ERR_NOMEM;
     return 0;
 }

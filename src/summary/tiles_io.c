@@ -1,0 +1,247 @@
+#include "config.h"
+#include "summary/tiles_io.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace/zbuf.h"
+
+#define TILES_MAX_RAW ((uint64_t)256 << 20)
+
+static void put_name(struct htxs_writer *w, const char *s)
+{
+    size_t n = strnlen(s ? s : "", TILES_NAME_MAX);
+    htxs_put_varint(w, n);
+    htxs_put_bytes(w, s ? s : "", n);
+}
+
+static void put_run(struct htxs_writer *w, const struct tile_run *run, int64_t first, int64_t width)
+{
+    htxs_put_varint(w, run->n);
+    int64_t prev = first - 1, cum = 0;
+    for (size_t i = 0; i < run->n; i++) {
+        int64_t busy = run->cum[i] - cum;
+        htxs_put_varint(w, (uint64_t)(run->index[i] - prev - 1));
+        htxs_put_varint(w, busy == width ? 0 : (uint64_t)busy);
+        prev = run->index[i];
+        cum = run->cum[i];
+    }
+}
+
+/* The one class with time on the lane, or -1 (none, or several). */
+static int sole_class(const struct tile_lane *lane)
+{
+    int only = -1;
+    for (int cl = 0; cl < TILE_BUSY; cl++)
+        if (lane->runs[cl].n) {
+            if (only >= 0)
+                return -1;
+            only = cl;
+        }
+    return only;
+}
+
+static bool same_run(const struct tile_run *a, const struct tile_run *b)
+{
+    return a->n == b->n && memcmp(a->index, b->index, a->n * sizeof *a->index) == 0 &&
+           memcmp(a->cum, b->cum, a->n * sizeof *a->cum) == 0;
+}
+
+/* An earlier lane whose run of class cl is lane l's, or l: a class on one
+ * stream is the GPU lane's too. */
+static size_t earlier_lane(const struct tiles *t, size_t l, int cl)
+{
+    for (size_t k = 0; k < l; k++)
+        if (same_run(&t->lanes[k].runs[cl], &t->lanes[l].runs[cl]))
+            return k;
+    return l;
+}
+
+static void put_tiles(struct htxs_writer *w, const struct tiles *t)
+{
+    const int64_t width = (int64_t)1 << t->width_log2;
+    htxs_put_varint(w, t->width_log2);
+    htxs_put_svarint(w, t->rank);
+    htxs_put_svarint(w, t->first);
+    htxs_put_varint(w, (uint64_t)t->count);
+    htxs_put_varint(w, t->nlanes);
+    for (size_t l = 0; l < t->nlanes; l++) {
+        const struct tile_lane *lane = &t->lanes[l];
+        htxs_put_varint(w, lane->kind);
+        if (lane->kind == TILE_LANE_STREAM)
+            htxs_put_svarint(w, lane->stream);
+        if (lane->kind == TILE_LANE_THREAD) {
+            put_name(w, lane->pid);
+            put_name(w, lane->tid);
+        }
+        unsigned mask = 0;
+        for (int cl = 0; cl < TILE_NCLASSES; cl++)
+            mask |= lane->runs[cl].n ? 1u << cl : 0;
+        int only = sole_class(lane);
+        if (only >= 0 && same_run(&lane->runs[only], &lane->runs[TILE_BUSY]))
+            mask &= ~(1u << TILE_BUSY);   // the reader copies it
+        htxs_put_varint(w, mask);
+        for (int cl = 0; cl < TILE_NCLASSES; cl++) {
+            if (!(mask & (1u << cl)))
+                continue;
+            size_t same = earlier_lane(t, l, cl);
+            if (same < l) {
+                htxs_put_varint(w, 0);
+                htxs_put_varint(w, same);
+            } else {
+                put_run(w, &lane->runs[cl], t->first, width);
+            }
+        }
+    }
+}
+
+void htxs_tiles_write(struct htxs_writer *w, const struct tiles *t)
+{
+    struct htxs_writer raw;
+    htxs_writer_init(&raw);
+    put_tiles(&raw, t);
+    size_t len;
+    const uint8_t *bytes = htxs_writer_body(&raw, &len);
+    uint8_t *z = NULL;
+    size_t zlen = 0;
+    if (!bytes || trace_deflate_buffer(bytes, len, &z, &zlen) != 0) {
+        w->failed = 1;
+    } else {
+        htxs_begin_section(w, HTXS_TILES);
+        htxs_put_u64(w, len);
+        htxs_put_bytes(w, z, zlen);
+        htxs_end_section(w);
+    }
+    free(z);
+    htxs_writer_fini(&raw);
+}
+
+static const char *get_name(struct htxs_cur *c, struct arena *a, bool *nomem)
+{
+    uint64_t n = htxs_get_varint(c);
+    if (c->bad || n > TILES_NAME_MAX || n > (uint64_t)(c->end - c->p)) {
+        c->bad = 1;
+        return NULL;
+    }
+    char *s = arena_strndup(a, (const char *)c->p, (size_t)n);
+    c->p += n;
+    *nomem |= s == NULL;
+    return s;
+}
+
+/* Lane `lane`'s run of class cl: at most `count` buckets, cumulative sums
+ * checked for overflow (each bucket's time against the width by
+ * tiles_check), or an earlier lane's. */
+static int get_run(struct htxs_cur *c, struct arena *a, const struct tiles *t, uint64_t lane,
+                   int cl, struct tile_run *run)
+{
+    const int64_t width = (int64_t)1 << t->width_log2;
+    uint64_t n = htxs_get_varint(c);
+    if (n == 0 && !c->bad) {   // lane `same`'s run of that class (shared, not copied)
+        uint64_t same = htxs_get_varint(c);
+        if (c->bad || same >= lane || t->lanes[same].runs[cl].n == 0)
+            return ERR_PARSE;
+        *run = t->lanes[same].runs[cl];
+        return 0;
+    }
+    if (c->bad || n > (uint64_t)t->count)
+        return ERR_PARSE;
+    run->index = arena_calloc(a, (size_t)n, sizeof *run->index);
+    run->cum = arena_calloc(a, (size_t)n, sizeof *run->cum);
+    if (!run->index || !run->cum)
+        return ERR_NOMEM;
+    int64_t prev = t->first - 1, cum = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t gap = htxs_get_varint(c), busy = htxs_get_varint(c);
+        if (c->bad || gap >= (uint64_t)t->count || busy > (uint64_t)width)
+            return ERR_PARSE;
+        prev += (int64_t)gap + 1;   // stays inside the span or fails tiles_check
+        cum += busy ? (int64_t)busy : width;
+        run->index[i] = prev;
+        run->cum[i] = cum;
+        if (prev >= t->first + t->count || cum < 0)
+            return ERR_PARSE;
+    }
+    run->n = (size_t)n;
+    return 0;
+}
+
+static int get_tiles(struct htxs_cur *c, struct arena *a, struct tiles *t)
+{
+    memset(t, 0, sizeof *t);
+    uint64_t wlog = htxs_get_varint(c);
+    t->rank = htxs_get_svarint(c);
+    t->first = htxs_get_svarint(c);
+    uint64_t count = htxs_get_varint(c), nlanes = htxs_get_varint(c);
+    if (c->bad || wlog > TILES_MAX_WIDTH_LOG2 || count > TILES_MAX_SPAN ||
+        nlanes > TILES_MAX_LANES)
+        return ERR_PARSE;
+    t->width_log2 = (unsigned)wlog;
+    t->count = (int64_t)count;
+    const int64_t w = (int64_t)1 << t->width_log2;
+    if (t->first < INT64_MIN / w + 1 || t->first > INT64_MAX / w - t->count - 1)
+        return ERR_PARSE;
+    t->lanes = arena_calloc(a, nlanes ? (size_t)nlanes : 1, sizeof *t->lanes);
+    if (!t->lanes)
+        return ERR_NOMEM;
+    bool nomem = false;
+    for (uint64_t l = 0; l < nlanes; l++) {
+        struct tile_lane *lane = &t->lanes[l];
+        uint64_t kind = htxs_get_varint(c);
+        if (c->bad || kind >= TILE_LANE_KINDS)
+            return ERR_PARSE;
+        lane->kind = (enum tile_lane_kind)kind;
+        lane->stream = kind == TILE_LANE_STREAM ? htxs_get_svarint(c) : -1;
+        if (kind == TILE_LANE_THREAD) {
+            lane->pid = get_name(c, a, &nomem);
+            lane->tid = get_name(c, a, &nomem);
+        }
+        uint64_t mask = htxs_get_varint(c);
+        if (nomem)
+            return ERR_NOMEM;
+        if (c->bad || mask >= (1u << TILE_NCLASSES))
+            return ERR_PARSE;
+        for (int cl = 0; cl < TILE_NCLASSES; cl++) {
+            int rc = mask & (1u << cl) ? get_run(c, a, t, l, cl, &lane->runs[cl]) : 0;
+            if (rc)
+                return rc;
+        }
+        int only = sole_class(lane);
+        if (!(mask & (1u << TILE_BUSY)) && only >= 0)
+            lane->runs[TILE_BUSY] = lane->runs[only];
+        t->nlanes++;
+    }
+    return c->p == c->end ? 0 : ERR_PARSE;
+}
+
+int htxs_tiles_read(const struct htxs_doc *doc, const char *name, struct arena *a,
+                    struct tiles *t, struct err *e)
+{
+    memset(t, 0, sizeof *t);
+    const struct htxs_section *s = htxs_find(doc, HTXS_TILES);
+    if (!s)
+        return err_set(e, ERR_EMPTY, "%s: no tiles (a summary made before they were)", name);
+    struct htxs_cur c;
+    htxs_cur_init(&c, s);
+    uint64_t raw_len = htxs_get_u64(&c);
+    if (c.bad || raw_len > TILES_MAX_RAW)
+        return err_set(e, ERR_PARSE, "%s: malformed tiles section", name);
+    uint8_t *raw;
+    int rc = trace_inflate_exact(name, "deflated tiles", s->data + 8, (size_t)(s->len - 8),
+                                 raw_len, &raw, e);
+    if (rc)
+        return rc;
+    struct htxs_section plain = {HTXS_TILES, raw, raw_len};
+    htxs_cur_init(&c, &plain);
+    rc = get_tiles(&c, a, t);
+    free(raw);
+    const char *why = rc == 0 ? tiles_check(t) : NULL;
+    if (rc == ERR_NOMEM)
+        return err_set(e, ERR_NOMEM, "%s: out of memory", name);
+    if (rc || why) {
+        memset(t, 0, sizeof *t);
+        return err_set(e, ERR_PARSE, "%s: malformed tiles section%s%s", name, why ? ": " : "",
+                       why ? why : "");
+    }
+    return 0;
+}

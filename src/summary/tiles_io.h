@@ -1,0 +1,29 @@
+#ifndef HTX_SUMMARY_TILES_IO_H
+#define HTX_SUMMARY_TILES_IO_H
+
+/* A rank's tiles (analysis/tiles.h) in a summary: section HTXS_TILES, its
+ * raw length (u64) then the deflate stream of:
+ *   varint width_log2 | svarint rank | svarint first | varint count | varint nlanes
+ *   per lane: varint kind | svarint stream (streams) or str pid, str tid
+ *             (threads; varint length then bytes) | varint class mask
+ *             per class in the mask: varint n | per bucket: varint gap from
+ *             the previous (the first: from `first`) | varint busy ns, 0
+ *             for a full bucket
+ * Full buckets are written as 0 because a busy lane is mostly full ones,
+ * which then deflate to almost nothing. */
+
+#include "analysis/tiles.h"
+#include "util/arena.h"
+#include "util/err.h"
+#include "util/htxs.h"
+
+/* Appends the section; a failure is the writer's (sticky). */
+void htxs_tiles_write(struct htxs_writer *w, const struct tiles *t);
+
+/* Reads the doc's tiles into t (arrays in a). ERR_EMPTY when it has
+ * none (made before they were), ERR_PARSE naming `name` when malformed or
+ * unsound (tiles_check), ERR_NOMEM. */
+int htxs_tiles_read(const struct htxs_doc *doc, const char *name, struct arena *a,
+                    struct tiles *t, struct err *e);
+
+#endif
