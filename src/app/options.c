@@ -681,6 +681,41 @@ void htx_options_analysis(const struct htx_options *o, struct analysis_opts *a)
     a->memory_patterns = o->memory_patterns;
 }
 
+void htx_options_make_canonical(struct htx_options *o)
+{
+    struct htx_options d;
+    htx_options_init(&d);
+    o->semantics = SEMANTICS_HTX;
+    o->last_step = d.last_step;
+    o->num_kernels = d.num_kernels;
+    o->num_candidates = d.num_candidates;
+    o->annotation_stack_ops = d.annotation_stack_ops;
+    o->duration_ratio = d.duration_ratio;
+    o->include_memory_kernels = d.include_memory_kernels;
+    o->consecutive_kernel_delay_ns = d.consecutive_kernel_delay_ns;
+    o->runtime_cutoff_ns = d.runtime_cutoff_ns;
+    o->launch_delay_cutoff_ns = d.launch_delay_cutoff_ns;
+    o->operator_name = d.operator_name;
+    o->comm_patterns = d.comm_patterns;
+    o->memory_patterns = d.memory_patterns;
+    htx_options_fini(&d);
+}
+
+bool htx_options_read_stored_tables(const struct htx_options *o)
+{
+    struct htx_options d;
+    htx_options_init(&d);
+    /* temporal, idle, overlap and utilization classify kernels; idle reads
+     * the consecutive-kernel delay; the rest of the parameters are other
+     * analyses' */
+    bool same = o->semantics == SEMANTICS_HTX && o->last_step == d.last_step &&
+                o->iterations.all && !o->has_window && !o->comm_patterns &&
+                !o->memory_patterns &&
+                o->consecutive_kernel_delay_ns == d.consecutive_kernel_delay_ns;
+    htx_options_fini(&d);
+    return same;
+}
+
 static void fill_selection(struct selection *s, const struct htx_int_list *ranks,
                            const struct htx_int_list *iters, const struct htx_options *o)
 {

@@ -159,6 +159,18 @@ void htx_options_semantics(const struct htx_options *o, struct semantics *s);
 /* The analysis parameters the options ask for; strings borrow from o. */
 void htx_options_analysis(const struct htx_options *o, struct analysis_opts *a);
 
+/* What a rank summary's tables and tiles are made under (cli/summarize.c):
+ * htx's semantics with its own last-step rule, every default analysis
+ * parameter. o's selection, loading and output options are left alone. */
+void htx_options_make_canonical(struct htx_options *o);
+
+/* Whether the analyses a summary stores (temporal, idle, overlap,
+ * utilization) give, under o, the tables stored: o's semantics, last-step
+ * rule and the parameters they read are the canonical ones, and o keeps
+ * every iteration and the whole time (ranks may be chosen: a rank's tables
+ * are its own). */
+bool htx_options_read_stored_tables(const struct htx_options *o);
+
 /* The model selection (ranks, iterations, window) for HTX_CMD_REPORT/INFO/UI;
  * arrays borrow from o. */
 void htx_options_selection(const struct htx_options *o, struct selection *s);

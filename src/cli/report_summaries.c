@@ -323,7 +323,7 @@ int cli_report_paths(const struct htx_options *opts)
     char **files;
     size_t nfiles, traces;
     int rc = list_files(opts, &files, &nfiles, &traces, &e);
-    bool in_tables = opts->semantics == SEMANTICS_HTX;   // the tables summarize made
+    bool in_tables = htx_options_read_stored_tables(opts);   // as summarize made them
     for (size_t i = 0; i < ANALYSIS_COUNT; i++)
         in_tables &= !opts->analyses[i] || summary_has((enum analysis_id)i);
     if (rc == 0 && nfiles > 0 && traces == 0 && in_tables)

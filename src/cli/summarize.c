@@ -116,7 +116,7 @@ static int run_summary_work(struct summary_work *sw, int threads, struct err *e)
 static int summarize_file(const struct htx_options *opts, const char *path, struct err *e)
 {
     struct htx_options o = *opts;
-    o.semantics = SEMANTICS_HTX;
+    htx_options_make_canonical(&o);   // the tables and tiles mean one thing
     struct semantics sem;
     htx_options_semantics(&o, &sem);
     struct load_opts lo;

@@ -55,6 +55,19 @@ for job in ddp coll; do
     same_report "$job" "sum-$job"
 done
 same_report ddp sum-ddp --rank=1,3
+# Options under which the stored tables would be wrong (a selection of
+# iterations or time, other kernel classes, another idle rule, another last
+# step) take the events instead; summaries made under such options store
+# tables and tiles made under the defaults all the same.
+for opt in --iteration=1 --window=0:2ms --comm-patterns=gemm --memory-patterns=elementwise \
+    --consecutive-kernel-delay=5us --drop-last-step; do
+    for fmt in csv json; do
+        same_output coll sum-coll report --format=$fmt $what "$opt"
+    done
+done
+expect 0 "$HTX" summarize -o sum-odd --comm-patterns=gemm --drop-last-step --semantics=hta \
+    --consecutive-kernel-delay=5us coll
+same_output coll sum-odd report --format=json $what
 
 # Every set of real traces in ../shared, when present, and diff --report
 # between the summaries of a pair.
