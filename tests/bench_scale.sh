@@ -23,7 +23,7 @@ if [ ! -f "$cache/.done" ] || [ "$gen" -nt "$cache/.done" ]; then
     "$gen" -q -o "$cache" -r "$ranks" -i 2 -l 1
     touch "$cache/.done"
 fi
-what=--analysis=temporal,idle,overlap
+what=--analysis=temporal,idle,overlap,utilization   # what summaries answer without events
 
 spread() {
     printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
