@@ -394,8 +394,8 @@ int tiles_table(const struct tiles *t, size_t n, struct arena *a, struct table_l
         return 0;
     }
     uint64_t span = (uint64_t)end - (uint64_t)start;
-    while (wlog < TILES_MAX_WIDTH_LOG2 &&
-           ((uint64_t)1 << wlog) * TILES_TABLE_BUCKETS < span)
+    uint64_t need = span / TILES_TABLE_BUCKETS + (span % TILES_TABLE_BUCKETS != 0);
+    while (wlog < TILES_MAX_WIDTH_LOG2 && ((uint64_t)1 << wlog) < need)
         wlog++;
     int64_t first = tiles_bucket_of(start, wlog), last = tiles_bucket_of(end - 1, wlog);
     const int64_t W = (int64_t)1 << wlog;
@@ -412,9 +412,14 @@ int tiles_table(const struct tiles *t, size_t n, struct arena *a, struct table_l
                 return err_set(e, ERR_NOMEM, "utilization: out of memory");
             row[0] = cell_int(t[r].rank);
             row[1] = cell_int(k - first);
-            row[2] = cell_double(busy_us((k - first) * W));
+            row[2] = cell_double((double)(k - first) * (double)W / 1000.0);
+            /* k * scale is a time over the rank's width: it fits, as the
+             * span does (tiles_check); the next bucket's end may not */
+            int64_t lo = k * scale, hi;
+            if (__builtin_mul_overflow(k + 1, scale, &hi))
+                hi = INT64_MAX;
             for (int cl = 0; cl < TILE_NCLASSES; cl++) {
-                int64_t ns = gpu ? tiles_sum(&gpu->runs[cl], k * scale, (k + 1) * scale) : 0;
+                int64_t ns = gpu ? tiles_sum(&gpu->runs[cl], lo, hi) : 0;
                 row[3 + cl] = cell_double(100.0 * (double)ns / (double)W);
             }
         }

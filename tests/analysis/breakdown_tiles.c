@@ -186,6 +186,24 @@ START_TEST(tiles_table_should_nest_ranks_of_different_widths)
     ASSERT_NUM(tab, 31, "computation_pctg", 0);
     ASSERT_NUM(tab, 47, "busy_pctg", 0);
 
+    /* ranks at the ends of time (sound, as a summary could hold them): the
+     * job's axis spans them without overflow, in at most 65 buckets */
+    int64_t far_idx[2] = {INT64_MIN / 2 + 1, INT64_MAX / 2 - 2}, far_cum[2] = {2, 1};
+    struct tile_lane far[2];
+    memset(far, 0, sizeof far);
+    far[0].runs[TILE_BUSY] = (struct tile_run){1, &far_idx[0], &far_cum[0]};
+    far[1].runs[TILE_BUSY] = (struct tile_run){1, &far_idx[1], &far_cum[1]};
+    struct tiles ends[2] = {
+        {0, 1, INT64_MIN / 2 + 1, 1, &far[0], 1},
+        {1, 1, INT64_MAX / 2 - 2, 1, &far[1], 1},
+    };
+    ck_assert_ptr_null(tiles_check(&ends[0]));
+    ck_assert_ptr_null(tiles_check(&ends[1]));
+    struct table_list wide = {{NULL}, 0};
+    ck_assert_int_eq(tiles_table(ends, 2, &bd_scratch, &wide, &e), 0);
+    ck_assert_uint_le(wide.tables[0]->nrows, 2 * 65);
+    ck_assert_uint_ge(wide.tables[0]->nrows, 2 * 33);
+
     /* no rank at all: an empty table that says so */
     struct table_list none = {{NULL}, 0};
     ck_assert_int_eq(tiles_table(t, 0, &bd_scratch, &none, &e), 0);

@@ -4,7 +4,9 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/tiles.h"
 #include "model/model.h"
+#include "summary/tiles_io.h"
 #include "util/arena.h"
 
 /* One analysis at a time: the first byte of the input picks the analysis
@@ -28,6 +30,42 @@ static void run_one(const struct analysis_info *a, const struct model *m,
     for (size_t k = 0; with_formats && k < out.count; k++)
         fuzz_check_formats(out.tables[k]);
     arena_reset(scratch);
+}
+
+/* Under utilization: every rank's tiles are sound, and read back from a
+ * summary's section they are the same runs (the report from summaries
+ * renders them through the same function). */
+static void check_tiles(const struct model *m, const struct analysis_opts *o)
+{
+    struct arena a;
+    arena_init(&a, 0);
+    for (size_t i = 0; i < m->nranks; i++) {
+        struct tiles t, back;
+        CHECK(tiles_build(m, &m->ranks[i], o, false, &a, &t) == 0);
+        CHECK(tiles_check(&t) == NULL);
+        struct htxs_writer w;
+        htxs_writer_init(&w);
+        htxs_tiles_write(&w, &t);
+        const uint8_t *buf;
+        size_t len;
+        struct err e = {0, ""};
+        struct htxs_doc doc;
+        CHECK(htxs_writer_finish(&w, &buf, &len, &e) == 0);
+        CHECK(htxs_parse(&doc, buf, len, "fuzz.htxs", &e) == 0);
+        CHECK(htxs_tiles_read(&doc, "fuzz.htxs", &a, &back, &e) == 0);
+        CHECK(back.nlanes == t.nlanes && back.first == t.first && back.count == t.count &&
+              back.width_log2 == t.width_log2);
+        for (size_t l = 0; l < t.nlanes; l++)
+            for (int cl = 0; cl < TILE_NCLASSES; cl++) {
+                const struct tile_run *x = &t.lanes[l].runs[cl], *y = &back.lanes[l].runs[cl];
+                CHECK(x->n == y->n);
+                CHECK(x->n == 0 || (memcmp(x->index, y->index, x->n * sizeof *x->index) == 0 &&
+                                    memcmp(x->cum, y->cum, x->n * sizeof *x->cum) == 0));
+            }
+        htxs_doc_fini(&doc);
+        htxs_writer_fini(&w);
+    }
+    arena_fini(&a);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -60,6 +98,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct arena scratch;
     arena_init(&scratch, 0);
     run_one(a, m, &o, &scratch, true);
+    if (a->id == ANALYSIS_UTILIZATION)
+        check_tiles(m, &o);
     const struct rank_model *r0 = &m->ranks[0];
     if (r0->niterations) {
         int64_t iter = r0->iterations[(flags >> 4) % r0->niterations].number;

@@ -612,6 +612,7 @@ static int read_raw_tiles(const uint8_t *body, size_t n, uint64_t claimed_len, s
     struct tiles t;
     int rc = htxs_tiles_read(&doc, "bad.htxs", &a, &t, e);
     arena_fini(&a);
+    htxs_doc_fini(&doc);
     htxs_writer_fini(&w);
     return rc;
 }
@@ -672,6 +673,7 @@ START_TEST(tiles_should_round_trip_and_refuse_what_is_unsound)
     }
     ck_assert_str_eq(got.lanes[2].pid, "12");
     ck_assert_str_eq(got.lanes[2].tid, "MainThread");
+    htxs_doc_fini(&doc);
     htxs_writer_fini(&w);
 
     /* a summary without tiles (made before them) says so */
@@ -681,6 +683,7 @@ START_TEST(tiles_should_round_trip_and_refuse_what_is_unsound)
     ck_assert_int_eq(htxs_parse(&doc, small, small_len, "old.htxs", &e), 0);
     ck_assert_int_eq(htxs_tiles_read(&doc, "old.htxs", &a, &got, &e), ERR_EMPTY);
     ck_assert_ptr_nonnull(strstr(e.msg, "old.htxs: no tiles"));
+    htxs_doc_fini(&doc);
     htxs_writer_fini(&w);
     arena_fini(&a);
 
