@@ -407,11 +407,28 @@ static const struct opt_spec *find_spec(const char *name, size_t len)
     return NULL;
 }
 
+/* The semantics and every analysis parameter at their defaults (HTA's). */
+static void default_analysis(struct htx_options *o)
+{
+    struct analysis_opts a;
+    analysis_opts_default(&a);
+    o->num_kernels = a.num_kernels;
+    o->num_candidates = a.num_candidates;
+    o->annotation_stack_ops = a.annotation_stack_ops;
+    o->duration_ratio = a.duration_ratio;
+    o->include_memory_kernels = a.include_memory_kernels;
+    o->consecutive_kernel_delay_ns = a.consecutive_kernel_delay_ns;
+    o->runtime_cutoff_ns = a.runtime_cutoff_ns;
+    o->launch_delay_cutoff_ns = a.launch_delay_cutoff_ns;
+    o->operator_name = NULL;   // HTA's, through htx_options_analysis
+    o->comm_patterns = o->memory_patterns = NULL;
+    o->semantics = SEMANTICS_HTX;
+    o->last_step = HTX_LAST_STEP_DEFAULT;
+}
+
 void htx_options_init(struct htx_options *o)
 {
     memset(o, 0, sizeof *o);
-    struct analysis_opts a;
-    analysis_opts_default(&a);
     o->cmd = HTX_CMD_UI;
     o->ranks.all = o->iterations.all = true;
     o->control_ranks.all = o->test_ranks.all = true;
@@ -419,15 +436,7 @@ void htx_options_init(struct htx_options *o)
     for (int i = 0; i < ANALYSIS_COUNT; i++)
         o->analyses[i] = true;
     o->format = HTX_FORMAT_TEXT;
-    o->num_kernels = a.num_kernels;
-    o->num_candidates = a.num_candidates;
-    o->duration_ratio = a.duration_ratio;
-    o->include_memory_kernels = a.include_memory_kernels;
-    o->consecutive_kernel_delay_ns = a.consecutive_kernel_delay_ns;
-    o->runtime_cutoff_ns = a.runtime_cutoff_ns;
-    o->launch_delay_cutoff_ns = a.launch_delay_cutoff_ns;
-    o->semantics = SEMANTICS_HTX;
-    o->last_step = HTX_LAST_STEP_DEFAULT;
+    default_analysis(o);
 }
 
 int htx_options_apply(struct htx_options *o, const char *name, const char *value,
@@ -683,37 +692,20 @@ void htx_options_analysis(const struct htx_options *o, struct analysis_opts *a)
 
 void htx_options_make_canonical(struct htx_options *o)
 {
-    struct htx_options d;
-    htx_options_init(&d);
-    o->semantics = SEMANTICS_HTX;
-    o->last_step = d.last_step;
-    o->num_kernels = d.num_kernels;
-    o->num_candidates = d.num_candidates;
-    o->annotation_stack_ops = d.annotation_stack_ops;
-    o->duration_ratio = d.duration_ratio;
-    o->include_memory_kernels = d.include_memory_kernels;
-    o->consecutive_kernel_delay_ns = d.consecutive_kernel_delay_ns;
-    o->runtime_cutoff_ns = d.runtime_cutoff_ns;
-    o->launch_delay_cutoff_ns = d.launch_delay_cutoff_ns;
-    o->operator_name = d.operator_name;
-    o->comm_patterns = d.comm_patterns;
-    o->memory_patterns = d.memory_patterns;
-    htx_options_fini(&d);
+    default_analysis(o);
 }
 
 bool htx_options_read_stored_tables(const struct htx_options *o)
 {
     struct htx_options d;
-    htx_options_init(&d);
+    memset(&d, 0, sizeof d);
+    default_analysis(&d);
     /* temporal, idle, overlap and utilization classify kernels; idle reads
      * the consecutive-kernel delay; the rest of the parameters are other
      * analyses' */
-    bool same = o->semantics == SEMANTICS_HTX && o->last_step == d.last_step &&
-                o->iterations.all && !o->has_window && !o->comm_patterns &&
-                !o->memory_patterns &&
-                o->consecutive_kernel_delay_ns == d.consecutive_kernel_delay_ns;
-    htx_options_fini(&d);
-    return same;
+    return o->semantics == d.semantics && o->last_step == d.last_step && o->iterations.all &&
+           !o->has_window && !o->comm_patterns && !o->memory_patterns &&
+           o->consecutive_kernel_delay_ns == d.consecutive_kernel_delay_ns;
 }
 
 static void fill_selection(struct selection *s, const struct htx_int_list *ranks,
