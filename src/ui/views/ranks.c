@@ -111,6 +111,8 @@ unsigned ui_act_ranks_enter(struct ui_state *st, const struct model *m)
     const struct ui_doc *d = &st->docs[st->view];
     size_t row = cursor_row(st, "rank_overview");
     if (row == SIZE_MAX)
+        row = cursor_row(st, "gpu_utilization_over_time");   // its strips: one row a rank
+    if (row == SIZE_MAX)
         return ui_act_doc_enter(st, m);   // the per-iteration table: its rows' ranks
     int64_t rank = table_cell(d->tables[d->cur], row, 0)->v.i;
     size_t r = model_rank_index(m, rank);
