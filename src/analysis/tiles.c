@@ -259,11 +259,17 @@ int tiles_build(const struct model *m, const struct rank_model *r, const struct 
         out->count = tiles_bucket_of(end > start ? end - 1 : start, out->width_log2) -
                      out->first + 1;
     }
-    size_t nlanes = gpu_only ? 1 : 1 + r->nstreams + r->nthreads;
-    out->lanes = arena_calloc(a, nlanes, sizeof *out->lanes);
-    struct tile_lane *streams = gpu_only ? arena_calloc(a, r->nstreams ? r->nstreams : 1,
-                                                        sizeof *streams)
-                                         : out->lanes + 1;
+    /* at most TILES_MAX_LANES lanes, as a summary keeps: the GPU, then the
+     * streams, then the threads, in order (every stream counts for the
+     * GPU's lane all the same) */
+    size_t gpu = r->nstreams ? 1 : 0;
+    size_t kept_streams = gpu_only ? 0 : r->nstreams;
+    kept_streams = kept_streams < TILES_MAX_LANES - gpu ? kept_streams : TILES_MAX_LANES - gpu;
+    size_t kept_threads = gpu_only ? 0 : r->nthreads;
+    size_t room = TILES_MAX_LANES - gpu - kept_streams;
+    kept_threads = kept_threads < room ? kept_threads : room;
+    out->lanes = arena_calloc(a, gpu + kept_streams + kept_threads + 1, sizeof *out->lanes);
+    struct tile_lane *streams = arena_calloc(a, r->nstreams + 1, sizeof *streams);
     struct busy_classes c;
     if (!out->lanes || !streams || busy_classes_init(&c, m, o))
         return ERR_NOMEM;
@@ -278,11 +284,11 @@ int tiles_build(const struct model *m, const struct rank_model *r, const struct 
     /* the streams first: the GPU lane is their union */
     for (size_t s = 0; s < r->nstreams && rc == 0; s++)
         rc = stream_lane(&c, r, &r->streams[s], out->width_log2, &b, &g, a, &streams[s]);
-    if (r->nstreams && rc == 0) {
-        rc = gpu_lane(m, &g, out->width_log2, &b, a, &out->lanes[0]);
-        out->nlanes = gpu_only ? 1 : 1 + r->nstreams;
-    }
-    for (size_t t = 0; t < r->nthreads && rc == 0 && !gpu_only; t++)
+    if (gpu && rc == 0)
+        rc = gpu_lane(m, &g, out->width_log2, &b, a, &out->lanes[out->nlanes++]);
+    for (size_t s = 0; s < kept_streams && rc == 0; s++)
+        out->lanes[out->nlanes++] = streams[s];
+    for (size_t t = 0; t < kept_threads && rc == 0; t++)
         rc = thread_lane(m, r, &r->threads[t], out->width_log2, &b, a, &out->lanes[out->nlanes++]);
     for (int cl = 0; cl < TILE_NCLASSES; cl++)
         free(g.iv[cl]);

@@ -54,7 +54,7 @@ struct tile_lane {
 };
 
 #define TILES_MAX_WIDTH_LOG2 62
-#define TILES_MAX_LANES 65536
+#define TILES_MAX_LANES 4096   /* GPU, streams, then threads: a summary keeps no more */
 #define TILES_MAX_SPAN (2 * TILES_MAX_BUCKETS + 2)   /* buckets a rank spans, at most */
 struct tiles {
     int64_t rank;

@@ -2,9 +2,12 @@
 #include "breakdown_test.h"
 
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/tiles.h"
+#include "summary/tiles_io.h"
 
 /* The tiles (issue 12's pyramid) and the utilization table made from them:
  * every bucket holds exactly the busy time the events put in it, at the
@@ -262,6 +265,58 @@ START_TEST(utilization_should_match_its_tiles)
 }
 END_TEST
 
+/* More threads than a summary keeps lanes: the GPU and stream lanes stay,
+ * the threads past the limit go, and the summary reads back what was kept. */
+START_TEST(tiles_should_keep_at_most_the_lanes_a_summary_reads)
+{
+    size_t nthreads = TILES_MAX_LANES + 3, cap = nthreads * 120 + 4096, len = 0;
+    char *doc = malloc(cap);
+    ck_assert_ptr_nonnull(doc);
+    len += (size_t)snprintf(doc + len, cap - len,
+                            "{\"distributedInfo\": {\"rank\": 0}, \"traceEvents\": ["
+                            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,"
+                            "\"tid\":7,\"ts\":10,\"dur\":5,\"args\":{\"stream\":7}}");
+    for (size_t t = 0; t < nthreads; t++)
+        len += (size_t)snprintf(doc + len, cap - len,
+                                ",{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"op\",\"pid\":1,"
+                                "\"tid\":%zu,\"ts\":%zu,\"dur\":2}", t + 100, t % 50);
+    len += (size_t)snprintf(doc + len, cap - len, "]}");
+    ck_assert_uint_lt(len, cap);
+    const char *names[] = {"rank0.json"};
+    const void *bufs[] = {doc};
+    struct semantics sem;
+    semantics_init(&sem, SEMANTICS_HTX);
+    struct err e = {0, ""};
+    struct model *m = model_load_buffers(names, bufs, &len, 1, &sem, &e);
+    ck_assert_msg(m != NULL, "%s", e.msg);
+    ck_assert_uint_eq(m->ranks[0].nthreads, nthreads);
+    struct analysis_opts o;
+    analysis_opts_default(&o);
+    struct tiles t;
+    ck_assert_int_eq(tiles_build(m, &m->ranks[0], &o, false, &bd_scratch, &t), 0);
+    ck_assert_uint_eq(t.nlanes, TILES_MAX_LANES);
+    ck_assert_int_eq(t.lanes[0].kind, TILE_LANE_GPU);
+    ck_assert_int_eq(t.lanes[1].kind, TILE_LANE_STREAM);
+    ck_assert_int_eq(t.lanes[TILES_MAX_LANES - 1].kind, TILE_LANE_THREAD);
+    ck_assert_ptr_null(tiles_check(&t));
+    struct htxs_writer w;
+    htxs_writer_init(&w);
+    htxs_tiles_write(&w, &t);
+    const uint8_t *buf;
+    size_t n;
+    struct htxs_doc d;
+    struct tiles back;
+    ck_assert_int_eq(htxs_writer_finish(&w, &buf, &n, &e), 0);
+    ck_assert_int_eq(htxs_parse(&d, buf, n, "many.htxs", &e), 0);
+    ck_assert_int_eq(htxs_tiles_read(&d, "many.htxs", &bd_scratch, &back, &e), 0);
+    ck_assert_uint_eq(back.nlanes, TILES_MAX_LANES);
+    htxs_doc_fini(&d);
+    htxs_writer_fini(&w);
+    model_free(m);
+    free(doc);
+}
+END_TEST
+
 TCase *breakdown_tiles_tcase(void)
 {
     TCase *tc = tcase_create("tiles");
@@ -271,5 +326,7 @@ TCase *breakdown_tiles_tcase(void)
     tcase_add_test(tc, tiles_table_should_nest_ranks_of_different_widths);
     tcase_add_test(tc, tiles_check_should_name_what_is_unsound);
     tcase_add_test(tc, utilization_should_match_its_tiles);
+    tcase_add_test(tc, tiles_should_keep_at_most_the_lanes_a_summary_reads);
+    tcase_set_timeout(tc, 60);
     return tc;
 }
