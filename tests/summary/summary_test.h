@@ -1,0 +1,9 @@
+#ifndef HTX_TESTS_SUMMARY_TEST_H
+#define HTX_TESTS_SUMMARY_TEST_H
+
+#include <check.h>
+
+/* The Check cases of tests/summary/check_summary's files besides its own. */
+TCase *tiles_io_tcase(void);   /* check_tiles_io.c */
+
+#endif
