@@ -68,7 +68,8 @@ compile() {
     done
 }
 
-core=$(cd "$srcdir" && ls src/util/*.c src/trace/*.c src/model/*.c src/analysis/*.c src/app/format_*.c)
+core=$(cd "$srcdir" && ls src/util/*.c src/trace/*.c src/model/*.c src/analysis/*.c src/summary/tiles_io.c \
+    src/app/format_*.c)
 # shellcheck disable=SC2086
 core_objs=$(compile $core)
 common_obj=$(compile tests/fuzz/fuzz_common.c)
