@@ -47,13 +47,15 @@ static bool same_run(const struct tile_run *a, const struct tile_run *b)
            memcmp(a->cum, b->cum, a->n * sizeof *a->cum) == 0;
 }
 
-/* An earlier lane whose run of class cl is lane l's, or l: a class on one
- * stream is the GPU lane's too. */
+/* The lane whose run of class cl lane l can refer to instead of writing it,
+ * or l: a stream's run that is the GPU lane's (a class carried by one
+ * stream). Only that one is compared, so writing stays linear in the lanes
+ * however many threads have alike runs (the reader takes any earlier lane). */
 static size_t earlier_lane(const struct tiles *t, size_t l, int cl)
 {
-    for (size_t k = 0; k < l; k++)
-        if (same_run(&t->lanes[k].runs[cl], &t->lanes[l].runs[cl]))
-            return k;
+    if (l > 0 && t->lanes[l].kind == TILE_LANE_STREAM && t->lanes[0].kind == TILE_LANE_GPU &&
+        same_run(&t->lanes[0].runs[cl], &t->lanes[l].runs[cl]))
+        return 0;
     return l;
 }
 
