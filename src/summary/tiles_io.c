@@ -157,12 +157,12 @@ static int get_run(struct htxs_cur *c, struct arena *a, const struct tiles *t, u
         uint64_t gap = htxs_get_varint(c), busy = htxs_get_varint(c);
         if (c->bad || gap >= (uint64_t)t->count || busy > (uint64_t)width)
             return ERR_PARSE;
-        prev += (int64_t)gap + 1;   // stays inside the span or fails tiles_check
-        cum += busy ? (int64_t)busy : width;
+        prev += (int64_t)gap + 1;   // inside the span, or refused below
+        if (prev >= t->first + t->count ||
+            __builtin_add_overflow(cum, busy ? (int64_t)busy : width, &cum))
+            return ERR_PARSE;   // (a run of wide full buckets passes int64)
         run->index[i] = prev;
         run->cum[i] = cum;
-        if (prev >= t->first + t->count || cum < 0)
-            return ERR_PARSE;
     }
     run->n = (size_t)n;
     return 0;

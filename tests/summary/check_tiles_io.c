@@ -174,6 +174,11 @@ START_TEST(tiles_should_round_trip_and_refuse_what_is_unsound)
     ck_assert_int_eq(read_one_run(4, 0, 4, 1u << TILE_BUSY, many, 5, false, &e), ERR_PARSE);
     ck_assert_int_eq(read_one_run(4, 0, 4, 1u << TILE_NCLASSES, ok, 2, false, &e), ERR_PARSE);
     ck_assert_int_eq(read_one_run(63, 0, 4, 1u << TILE_BUSY, ok, 2, false, &e), ERR_PARSE);
+    /* full buckets of 2^61 ns over the widest span that fits (-3 to 2 in
+     * buckets): their sum passes int64 at the fourth */
+    const uint64_t wide[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    ck_assert_int_eq(read_one_run(61, -3, 5, 1u << TILE_BUSY, wide, 3, false, &e), 0);
+    ck_assert_int_eq(read_one_run(61, -3, 5, 1u << TILE_BUSY, wide, 5, false, &e), ERR_PARSE);
     ck_assert_int_eq(read_one_run(4, INT64_MAX / 8, 4, 1u << TILE_BUSY, ok, 2, false, &e),
                      ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(e.msg, "bad.htxs: malformed tiles section"));
