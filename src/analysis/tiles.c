@@ -258,6 +258,8 @@ int tiles_build(const struct model *m, const struct rank_model *r, const struct 
         out->first = tiles_bucket_of(start, out->width_log2);
         out->count = tiles_bucket_of(end > start ? end - 1 : start, out->width_log2) -
                      out->first + 1;
+        out->start_ns = start;
+        out->end_ns = end > start ? end : start;
     }
     /* at most TILES_MAX_LANES lanes, as a summary keeps: the GPU, then the
      * streams, then the threads, in order (every stream counts for the
@@ -333,6 +335,10 @@ const char *tiles_check(const struct tiles *t)
     if (t->count < 0 || t->count > TILES_MAX_SPAN ||
         t->first < INT64_MIN / w + 1 || t->first > INT64_MAX / w - t->count - 1)
         return "span out of range";
+    if (t->count ? t->start_ns < t->first * w || t->end_ns > (t->first + t->count) * w ||
+                       t->start_ns > t->end_ns
+                 : t->start_ns || t->end_ns)
+        return "exact span outside the buckets";
     for (size_t l = 0; l < t->nlanes; l++) {
         const struct tile_lane *lane = &t->lanes[l];
         if (lane->kind >= TILE_LANE_KINDS)

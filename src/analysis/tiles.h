@@ -60,6 +60,7 @@ struct tiles {
     int64_t rank;
     unsigned width_log2;
     int64_t first, count;    /* the rank's span, in buckets: [first, first + count) */
+    int64_t start_ns, end_ns; /* ... and exactly (absolute ns; both 0 without events) */
     struct tile_lane *lanes; /* the GPU lane first when the rank has GPU work */
     size_t nlanes;
 };
@@ -90,7 +91,8 @@ int64_t tiles_sum(const struct tile_run *run, int64_t lo, int64_t hi);
 const struct tile_lane *tiles_find_lane(const struct tiles *t, enum tile_lane_kind kind,
                                         int64_t stream);
 
-/* Checks what a reader filled in: widths and spans in range, every run's
+/* Checks what a reader filled in: widths and spans in range (the exact span
+ * inside the buckets'), every run's
  * buckets ascending inside the span, each bucket's time within (0, w], the
  * sums consistent and TILE_BUSY no less than any class. A reason, or NULL
  * when sound. */

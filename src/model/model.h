@@ -212,6 +212,11 @@ struct rank_model {
      * stack is broken there), and zero-length ones (they enclose nothing). */
     uint64_t crossing_annotations;
     uint64_t zero_length_annotations;
+
+    /* Read from a rank summary without its events (model_new_light): no
+     * events or rows; its streams and threads (from the summary's tiles)
+     * have no positions; the selection only (de)selects it. */
+    bool light;
 };
 
 /* A rank file that failed to load; the others still load. */
@@ -303,6 +308,25 @@ struct model *model_load_buffers(const char *const *names, const void *const *bu
                                  struct err *e);
 
 void model_free(struct model *m);
+
+/* A rank known from its summary alone: what model_new_light needs. */
+struct model_light_rank {
+    int64_t rank;
+    const char *path, *summary_path;   /* copied */
+    uint64_t complete_events;
+    int64_t start_ns, end_ns;          /* absolute: the file's own times */
+    const int64_t *streams;            /* GPU stream ids */
+    size_t nstreams;
+    const char *const *thread_pids, *const *thread_tids;   /* their text, NUL-terminated */
+    size_t nthreads;
+};
+
+/* A model of light ranks (rank_model.light), ranks[i] made from in[i] (in
+ * ascending rank, one each), every rank selected; time 0 is the earliest
+ * start. NULL with e set (ERR_NOMEM, ERR_USAGE for an unsorted or
+ * repeated rank). */
+struct model *model_new_light(const struct semantics *sem, const struct model_light_rank *in,
+                              size_t n, struct err *e);
 
 /* Recomputes rows, stream and thread indices for a selection (NULL = all). */
 int model_select(struct model *m, const struct selection *sel, struct err *e);

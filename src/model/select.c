@@ -560,16 +560,27 @@ struct select_run {
     size_t step_names;
 };
 
+/* A light rank (model_new_light) keeps its lanes: only its selection changes. */
+static bool select_light(struct rank_model *r, const struct selection *sel)
+{
+    if (r->light)
+        r->selected = !sel || !sel->nranks || in_list(sel->ranks, sel->nranks, r->rank);
+    return r->light;
+}
+
 static int rows_task(void *ctx, size_t i)
 {
     struct select_run *run = ctx;
-    return select_rows(run->m, &run->m->ranks[i], run->step_names, run->sel) != 0;
+    struct rank_model *r = &run->m->ranks[i];
+    return !select_light(r, run->sel) && select_rows(run->m, r, run->step_names, run->sel) != 0;
 }
 
 static int index_task(void *ctx, size_t k)
 {
     struct select_run *run = ctx;
     struct rank_model *r = &run->m->ranks[k / 2];
+    if (r->light)
+        return 0;
     return (k % 2 ? build_threads(run->m, r) : build_streams(run->m, r)) != 0;
 }
 
@@ -577,6 +588,8 @@ static int rank_task(void *ctx, size_t i)
 {
     struct select_run *run = ctx;
     struct rank_model *r = &run->m->ranks[i];
+    if (select_light(r, run->sel))
+        return 0;
     return select_rows(run->m, r, run->step_names, run->sel) != 0 ||
            build_streams(run->m, r) != 0 || build_threads(run->m, r) != 0;
 }

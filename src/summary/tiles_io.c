@@ -66,6 +66,8 @@ static void put_tiles(struct htxs_writer *w, const struct tiles *t)
     htxs_put_svarint(w, t->rank);
     htxs_put_svarint(w, t->first);
     htxs_put_varint(w, (uint64_t)t->count);
+    htxs_put_svarint(w, t->start_ns);
+    htxs_put_svarint(w, t->end_ns);
     htxs_put_varint(w, t->nlanes);
     for (size_t l = 0; l < t->nlanes; l++) {
         const struct tile_lane *lane = &t->lanes[l];
@@ -174,7 +176,10 @@ static int get_tiles(struct htxs_cur *c, struct arena *a, struct tiles *t)
     uint64_t wlog = htxs_get_varint(c);
     t->rank = htxs_get_svarint(c);
     t->first = htxs_get_svarint(c);
-    uint64_t count = htxs_get_varint(c), nlanes = htxs_get_varint(c);
+    uint64_t count = htxs_get_varint(c);
+    t->start_ns = htxs_get_svarint(c);
+    t->end_ns = htxs_get_svarint(c);
+    uint64_t nlanes = htxs_get_varint(c);
     if (c->bad || wlog > TILES_MAX_WIDTH_LOG2 || count > TILES_MAX_SPAN ||
         nlanes > TILES_MAX_LANES)
         return ERR_PARSE;

@@ -164,9 +164,11 @@ START_TEST(tiles_table_should_nest_ranks_of_different_widths)
     fill(&lanes[1].runs[TILE_COMMUNICATION], &r5_comm, idx[2], cum[2]);
     fill(&lanes[1].runs[TILE_BUSY], &r5_comm, idx[3], cum[3]);
     struct tiles t[3] = {
-        {3, 10, 0, 64, &lanes[0], 1},
-        {5, 12, 1, 15, &lanes[1], 1},
-        {7, 12, 0, 0, NULL, 0},   /* a rank with no events: zero rows, noted */
+        {.rank = 3, .width_log2 = 10, .first = 0, .count = 64, .start_ns = 0, .end_ns = 65536,
+         .lanes = &lanes[0], .nlanes = 1},
+        {.rank = 5, .width_log2 = 12, .first = 1, .count = 15, .start_ns = 4096,
+         .end_ns = 65536, .lanes = &lanes[1], .nlanes = 1},
+        {.rank = 7, .width_log2 = 12},   /* a rank with no events: zero rows, noted */
     };
     for (size_t i = 0; i < 3; i++)
         ck_assert_ptr_null(tiles_check(&t[i]));
@@ -197,8 +199,12 @@ START_TEST(tiles_table_should_nest_ranks_of_different_widths)
     far[0].runs[TILE_BUSY] = (struct tile_run){1, &far_idx[0], &far_cum[0]};
     far[1].runs[TILE_BUSY] = (struct tile_run){1, &far_idx[1], &far_cum[1]};
     struct tiles ends[2] = {
-        {0, 1, INT64_MIN / 2 + 1, 1, &far[0], 1},
-        {1, 1, INT64_MAX / 2 - 2, 1, &far[1], 1},
+        {.rank = 0, .width_log2 = 1, .first = INT64_MIN / 2 + 1, .count = 1,
+         .start_ns = (INT64_MIN / 2 + 1) * 2, .end_ns = (INT64_MIN / 2 + 1) * 2 + 2,
+         .lanes = &far[0], .nlanes = 1},
+        {.rank = 1, .width_log2 = 1, .first = INT64_MAX / 2 - 2, .count = 1,
+         .start_ns = (INT64_MAX / 2 - 2) * 2, .end_ns = (INT64_MAX / 2 - 2) * 2 + 1,
+         .lanes = &far[1], .nlanes = 1},
     };
     ck_assert_ptr_null(tiles_check(&ends[0]));
     ck_assert_ptr_null(tiles_check(&ends[1]));
@@ -221,11 +227,17 @@ START_TEST(tiles_check_should_name_what_is_unsound)
     struct tile_lane lane;
     memset(&lane, 0, sizeof lane);
     lane.runs[TILE_BUSY] = (struct tile_run){2, idx, cum};
-    struct tiles t = {0, 4, 0, 4, &lane, 1};
+    struct tiles t = {.width_log2 = 4, .count = 4, .start_ns = 3, .end_ns = 60, .lanes = &lane,
+                      .nlanes = 1};
     ck_assert_ptr_null(tiles_check(&t));
+    t.start_ns = -1;   /* the exact span starts before the first bucket */
+    ck_assert_str_eq(tiles_check(&t), "exact span outside the buckets");
+    t.start_ns = 3;
     t.count = 3;   /* bucket 3 outside the span */
+    t.end_ns = 40;
     ck_assert_str_eq(tiles_check(&t), "buckets out of order or outside the span");
     t.count = 4;
+    t.end_ns = 60;
     cum[1] = 27;   /* 17 ns in a 16 ns bucket */
     ck_assert_str_eq(tiles_check(&t), "a bucket's busy time out of range");
     cum[1] = 10;   /* an empty bucket listed */

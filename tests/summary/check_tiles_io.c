@@ -47,7 +47,9 @@ static void hand_tiles(struct hand_tiles *h)
     h->lanes[2].pid = "12";
     h->lanes[2].tid = "MainThread";
     h->lanes[2].runs[TILE_BUSY] = (struct tile_run){2, h->tidx, h->tcum};
-    h->t = (struct tiles){-3, 10, -6, 10, h->lanes, 3};
+    h->t = (struct tiles){.rank = -3, .width_log2 = 10, .first = -6, .count = 10,
+                          .start_ns = -6 * 1024 + 5, .end_ns = 3 * 1024 + 1, .lanes = h->lanes,
+                          .nlanes = 3};
     ck_assert_ptr_null(tiles_check(&h->t));
 }
 
@@ -100,6 +102,8 @@ static int read_one_run(uint64_t wlog, int64_t first, uint64_t count, uint64_t m
     htxs_put_svarint(&w, 0);
     htxs_put_svarint(&w, first);
     htxs_put_varint(&w, count);
+    htxs_put_svarint(&w, 0);   /* the exact span: time 0 to 0, inside every span here */
+    htxs_put_svarint(&w, 0);
     htxs_put_varint(&w, 1);
     htxs_put_varint(&w, TILE_LANE_GPU);
     htxs_put_varint(&w, mask);
@@ -136,6 +140,8 @@ START_TEST(tiles_should_round_trip_and_refuse_what_is_unsound)
     ck_assert_uint_eq(got.width_log2, 10);
     ck_assert_int_eq(got.first, -6);
     ck_assert_int_eq(got.count, 10);
+    ck_assert_int_eq(got.start_ns, -6 * 1024 + 5);
+    ck_assert_int_eq(got.end_ns, 3 * 1024 + 1);
     ck_assert_uint_eq(got.nlanes, 3);
     for (size_t l = 0; l < 3; l++) {
         ck_assert_int_eq(got.lanes[l].kind, h.lanes[l].kind);
@@ -190,7 +196,7 @@ START_TEST(tiles_should_round_trip_and_refuse_what_is_unsound)
     /* a reference to a run not yet read (n = 0, lane 0 from lane 0) */
     struct htxs_writer r;
     htxs_writer_init(&r);
-    const uint64_t self_ref[] = {4, 0, 0, 4, 1, TILE_LANE_GPU, 1u << TILE_BUSY, 0, 0};
+    const uint64_t self_ref[] = {4, 0, 0, 4, 0, 0, 1, TILE_LANE_GPU, 1u << TILE_BUSY, 0, 0};
     for (size_t i = 0; i < sizeof self_ref / sizeof *self_ref; i++)
         htxs_put_varint(&r, self_ref[i]);
     size_t rlen;
@@ -202,7 +208,7 @@ START_TEST(tiles_should_round_trip_and_refuse_what_is_unsound)
     htxs_writer_fini(&r);
     /* a thread's name longer than a summary keeps */
     htxs_writer_init(&r);
-    const uint64_t thread[] = {4, 0, 0, 4, 1, TILE_LANE_THREAD, TILES_NAME_MAX + 1};
+    const uint64_t thread[] = {4, 0, 0, 4, 0, 0, 1, TILE_LANE_THREAD, TILES_NAME_MAX + 1};
     for (size_t i = 0; i < sizeof thread / sizeof *thread; i++)
         htxs_put_varint(&r, thread[i]);
     char name[TILES_NAME_MAX + 1];
