@@ -20,10 +20,6 @@
  * The utilization analysis is answered from the summary's tiles
  * (summary/tiles_io.h) through the function that answers it on a trace. */
 
-#define SUMMARY_NANALYSES 3
-extern const enum analysis_id summary_analyses[SUMMARY_NANALYSES];
-bool summary_has(enum analysis_id id);
-
 int cli_summarize_main(const struct htx_options *opts);
 
 /* `htx report`: from the summaries' tables when the paths name only

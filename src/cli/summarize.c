@@ -9,6 +9,7 @@
 
 #include "app/session.h"
 #include "summary/shard.h"
+#include "summary/tables.h"
 #include "summary/tiles_io.h"
 #include "summary/write.h"
 #include "trace/discover.h"
@@ -20,20 +21,6 @@
 /* `htx summarize` (issue 12, the map step): one summary per rank file,
  * each made from that file alone, so N processes on N machines can make
  * them without talking to each other. */
-
-const enum analysis_id summary_analyses[SUMMARY_NANALYSES] = {
-    ANALYSIS_TEMPORAL, ANALYSIS_IDLE, ANALYSIS_OVERLAP,
-};
-
-bool summary_has(enum analysis_id id)
-{
-    if (id == ANALYSIS_UTILIZATION)
-        return true;   // from the tiles
-    for (size_t i = 0; i < SUMMARY_NANALYSES; i++)
-        if (summary_analyses[i] == id)
-            return true;
-    return false;
-}
 
 static const struct analysis_info *analysis_by_id(enum analysis_id id)
 {
@@ -59,7 +46,7 @@ static int keep_pack(void *ctx, const char *path, struct trace_pack *pack, struc
  * its analyses, the source record (hashing the trace's first and last
  * MiB) and the tiles. */
 enum {
-    SUMMARY_SOURCE_TASK = SUMMARY_NANALYSES,
+    SUMMARY_SOURCE_TASK = HTXS_NSTORED,
     SUMMARY_TILES_TASK,
     SUMMARY_NTASKS
 };
@@ -67,8 +54,8 @@ struct summary_work {
     const struct model *m;
     const struct analysis_opts *ao;
     const char *path;
-    struct arena arenas[SUMMARY_NANALYSES];
-    struct table_list lists[SUMMARY_NANALYSES];
+    struct arena arenas[HTXS_NSTORED];
+    struct table_list lists[HTXS_NSTORED];
     struct htxs_source src;
     struct arena tiles_arena;
     struct tiles tiles;
@@ -90,7 +77,7 @@ static int summary_task(void *ctx, size_t i)
             err_set(&sw->errs[i], ERR_NOMEM, "%s: out of memory for its tiles", sw->path);
         return sw->rc[i] < 0;
     }
-    const struct analysis_info *an = analysis_by_id(summary_analyses[i]);
+    const struct analysis_info *an = analysis_by_id(htxs_stored_analyses[i]);
     sw->rc[i] = an ? an->run(sw->m, sw->ao, &sw->arenas[i], &sw->lists[i], &sw->errs[i])
                    : err_set(&sw->errs[i], ERR_INTERNAL, "no analysis");
     return sw->rc[i] < 0;
@@ -138,15 +125,15 @@ static int summarize_file(const struct htx_options *opts, const char *path, stru
     struct analysis_opts ao;
     htx_options_analysis(&o, &ao);
     struct summary_work sw = {.m = m, .ao = &ao, .path = path};
-    for (size_t i = 0; i < SUMMARY_NANALYSES; i++)
+    for (size_t i = 0; i < HTXS_NSTORED; i++)
         arena_init(&sw.arenas[i], 1 << 20);
     arena_init(&sw.tiles_arena, 1 << 20);
     if (rc == 0)
         rc = run_summary_work(&sw, opts->threads, e);
     struct htxs_writer w;
     htxs_writer_init(&w);
-    for (size_t i = 0; i < SUMMARY_NANALYSES && rc == 0; i++)
-        htxs_tables_write(&w, SEMANTICS_HTX, (int)summary_analyses[i], &sw.lists[i]);
+    for (size_t i = 0; i < HTXS_NSTORED && rc == 0; i++)
+        htxs_tables_write(&w, SEMANTICS_HTX, (int)htxs_stored_analyses[i], &sw.lists[i]);
     if (rc == 0) {
         const struct rank_model *r = &m->ranks[0];
         struct htxs_rank rank = {.rank = r->rank, .events = r->complete_events};
@@ -170,7 +157,7 @@ static int summarize_file(const struct htx_options *opts, const char *path, stru
     htxs_writer_fini(&w);
     trace_pack_free(pack);
     model_free(m);
-    for (size_t i = 0; i < SUMMARY_NANALYSES; i++)
+    for (size_t i = 0; i < HTXS_NSTORED; i++)
         arena_fini(&sw.arenas[i]);
     arena_fini(&sw.tiles_arena);
     return rc;

@@ -14,6 +14,18 @@
  * Section HTXS_TABLES_Z: u64 length of such contents, then their deflate
  * stream (zlib format). */
 
+const enum analysis_id htxs_stored_analyses[HTXS_NSTORED] = {
+    ANALYSIS_TEMPORAL, ANALYSIS_IDLE, ANALYSIS_OVERLAP,
+};
+
+bool htxs_answers(enum analysis_id id)
+{
+    for (size_t i = 0; i < HTXS_NSTORED; i++)
+        if (htxs_stored_analyses[i] == id)
+            return true;
+    return id == ANALYSIS_UTILIZATION;
+}
+
 static void put_opt(struct htxs_writer *w, const char *s)
 {
     htxs_put_u32(w, s != NULL);

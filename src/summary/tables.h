@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analysis/analysis.h"
 #include "analysis/table.h"
 #include "util/arena.h"
 #include "util/err.h"
@@ -17,6 +18,14 @@
 #include "util/htxs_source.h"
 
 #define HTXS_MAX_COLS 256
+
+/* The analyses whose tables a summary stores (under htx's semantics and the
+ * defaults): those whose job tables are each rank's one after the other. */
+#define HTXS_NSTORED 3
+extern const enum analysis_id htxs_stored_analyses[HTXS_NSTORED];
+/* Whether a summary answers analysis id without its events: a stored
+ * table, or (utilization) its tiles. */
+bool htxs_answers(enum analysis_id id);
 
 /* One analysis' tables: which semantics (0 htx, 1 hta) and analysis. */
 void htxs_tables_write(struct htxs_writer *w, int semantics, int analysis,

@@ -1,0 +1,361 @@
+#include "config.h"
+#include "app/light.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "app/session.h"
+#include "summary/tiles_io.h"
+#include "trace/discover.h"
+#include "util/htxs_source.h"
+#include "util/str.h"
+#include "util/vec.h"
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int push_file(char ***out, size_t *n, size_t *cap, const char *dir, const char *name,
+                     struct err *e)
+{
+    if (VEC_PUSH_SLOT(*out, *n, *cap))
+        return err_set(e, ERR_NOMEM, "out of memory");
+    size_t len = (dir ? strlen(dir) + 1 : 0) + strlen(name) + 1;
+    if (!((*out)[*n] = malloc(len)))
+        return err_set(e, ERR_NOMEM, "out of memory");
+    snprintf((*out)[(*n)++], len, "%s%s%s", dir ? dir : "", dir ? "/" : "", name);
+    return 0;
+}
+
+int app_light_files(const char *const *paths, size_t npaths, char ***out, size_t *n,
+                    size_t *traces, struct err *e)
+{
+    size_t cap = 0;
+    *out = NULL;
+    *n = *traces = 0;
+    for (size_t i = 0; i < npaths; i++) {
+        const char *p = paths[i];
+        struct stat st;
+        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+            DIR *d = opendir(p);
+            if (!d)
+                return err_set(e, ERR_IO, "%s: cannot read the directory", p);
+            size_t first = *n;
+            struct dirent *de;
+            int rc = 0;
+            while (rc == 0 && (de = readdir(d)) != NULL) {
+                bool summary = str_ends_with(de->d_name, HTXS_SUFFIX);
+                *traces += trace_is_trace_name(de->d_name) && !summary;
+                if (summary)
+                    rc = push_file(out, n, &cap, p, de->d_name, e);
+            }
+            closedir(d);
+            if (rc)
+                return rc;
+            if (*n - first > 1)   // none listed: *out may still be NULL
+                qsort(*out + first, *n - first, sizeof **out, cmp_str);
+        } else {
+            *traces += !str_ends_with(p, HTXS_SUFFIX);
+            int rc = push_file(out, n, &cap, NULL, p, e);
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+void app_light_free_files(char **files, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(files[i]);
+    free(files);
+}
+
+static int stored_index(int analysis)
+{
+    for (int k = 0; k < HTXS_NSTORED; k++)
+        if ((int)htxs_stored_analyses[k] == analysis)
+            return k;
+    return -1;
+}
+
+/* One summary, checked whole: its record, its stored tables under htx's
+ * semantics, its tiles; the document is let go (its events stay on disk). */
+static int read_rank(struct app_light *l, struct app_light_rank *r, bool warn_stale,
+                     struct err *e)
+{
+    struct htxs_doc doc;
+    int rc = htxs_load_file(&doc, r->file, e);
+    if (rc)
+        return rc;
+    struct htxs_source src;
+    rc = htxs_rank_read(&doc, r->file, &r->rank, e);
+    if (rc == 0)
+        rc = htxs_source_read(&src, &doc, r->file, e);
+    if (rc == 0 && warn_stale && htxs_source_check(&src, false) == HTXS_STALE)
+        app_warn("%s: stale: %s changed since the summary was made (htx summarize again)",
+                 r->file, src.path);
+    size_t found = 0;
+    for (uint32_t s = 0; s < doc.nsections && rc == 0; s++) {
+        const struct htxs_section *sec = &doc.sections[s];
+        if (!htxs_is_tables(sec))
+            continue;
+        struct table_list tl = {.count = 0};
+        int sem, an;
+        rc = htxs_tables_read(sec, r->file, &l->arena, &sem, &an, &tl, e);
+        int k = stored_index(an);
+        if (rc == 0 && sem == 0 && k >= 0 && r->tables[k].count == 0) {
+            r->tables[k] = tl;
+            found++;
+        }
+    }
+    r->has_tables = found == HTXS_NSTORED;
+    if (rc == 0) {
+        rc = htxs_tiles_read(&doc, r->file, &l->arena, &r->tiles, e);
+        r->has_tiles = rc == 0;
+        if (rc == 0 && r->tiles.rank != r->rank.rank)
+            rc = err_set(e, ERR_PARSE, "%s: tiles of rank %lld in the summary of rank %lld",
+                         r->file, (long long)r->tiles.rank, (long long)r->rank.rank);
+        if (rc == ERR_EMPTY) {   // made before tiles: the other tables still answer
+            err_clear(e);
+            rc = 0;
+        }
+    }
+    htxs_doc_fini(&doc);
+    return rc;
+}
+
+static int by_rank(const void *a, const void *b)
+{
+    const struct app_light_rank *x = a, *y = b;
+    return (x->rank.rank > y->rank.rank) - (x->rank.rank < y->rank.rank);
+}
+
+int app_light_open(struct app_light *l, char **files, size_t n, bool warn_stale, struct err *e)
+{
+    memset(l, 0, sizeof *l);
+    arena_init(&l->arena, 1 << 20);
+    l->ranks = calloc(n ? n : 1, sizeof *l->ranks);
+    if (!l->ranks)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        l->ranks[i].file = files[i];   // borrowed until the ranks are sorted: copied below
+        rc = read_rank(l, &l->ranks[i], warn_stale, e);
+        l->n++;
+        l->events += l->ranks[i].rank.events;
+    }
+    if (rc == 0)
+        qsort(l->ranks, l->n, sizeof *l->ranks, by_rank);
+    for (size_t i = 1; i < l->n && rc == 0; i++)
+        if (l->ranks[i].rank.rank == l->ranks[i - 1].rank.rank)
+            rc = err_set(e, ERR_USAGE, "rank %lld has two summaries: %s and %s",
+                         (long long)l->ranks[i].rank.rank, l->ranks[i - 1].file,
+                         l->ranks[i].file);
+    for (size_t i = 0; i < l->n && rc == 0; i++)
+        if (!(l->ranks[i].file = arena_strndup(&l->arena, l->ranks[i].file,
+                                               strlen(l->ranks[i].file))))
+            rc = err_set(e, ERR_NOMEM, "out of memory");
+    if (rc)
+        app_light_fini(l);
+    return rc;
+}
+
+void app_light_fini(struct app_light *l)
+{
+    free(l->ranks);
+    arena_fini(&l->arena);
+    memset(l, 0, sizeof *l);
+}
+
+/* The job's note from the ranks' own. A rank's note that counts ranks is
+ * the job's count's share: "K of N ranks ..." (overlap) adds up, with N the
+ * rows of the job's table; "rank X has ..." (temporal, idle) becomes "ranks
+ * X, Y have ...", as the analyses write them over the job. Other notes: the
+ * distinct ones joined by "; ". */
+static void reduce_notes(const struct table *const *per_rank, size_t nranks, size_t rows,
+                         struct table *t)
+{
+    size_t counted = 0, nlisted = 0, ranks_len = 0, other_len = 0;
+    char ranks[1024] = "", other[2048] = "";
+    const char *count_rest = NULL, *list_rest = NULL;
+    for (size_t r = 0; r < nranks; r++) {
+        const char *note = per_rank[r]->note;
+        size_t of, total;
+        int used = 0;
+        long long rank;
+        if (!note || !note[0])
+            continue;
+        if (sscanf(note, "%zu of %zu ranks %n", &of, &total, &used) == 2 && used > 0) {
+            counted += of;
+            count_rest = note + used;
+        } else if (sscanf(note, "rank %lld has %n", &rank, &used) == 1 && used > 0) {
+            ranks_len += (size_t)snprintf(ranks + ranks_len,
+                                          ranks_len < sizeof ranks ? sizeof ranks - ranks_len : 0,
+                                          "%s%lld", nlisted ? ", " : "", rank);
+            nlisted++;
+            list_rest = note + used;
+        } else if (!strstr(other, note)) {
+            other_len += (size_t)snprintf(other + other_len,
+                                          other_len < sizeof other ? sizeof other - other_len : 0,
+                                          "%s%s", other_len ? "; " : "", note);
+        }
+    }
+    if (count_rest)
+        table_set_note(t, "%zu of %zu ranks %s", counted, rows, count_rest);
+    else if (list_rest)
+        table_set_note(t, "%s %s %s %s", nlisted > 1 ? "ranks" : "rank", ranks,
+                       nlisted > 1 ? "have" : "has", list_rest);
+    else if (other[0])
+        table_set_note(t, "%s", other);
+}
+
+/* The ranks' tables (one each) as the job's: their rows in rank order, and
+ * the note the job's table would have. */
+static struct table *concat(const struct table *const *per_rank, size_t nranks, struct arena *a)
+{
+    const struct table *first = per_rank[0];
+    struct table *t = table_new(a, first->name, first->title ? first->title : first->name,
+                                first->cols, first->ncols);
+    if (!t)
+        return NULL;
+    t->title = first->title;
+    for (size_t r = 0; r < nranks; r++) {
+        const struct table *s = per_rank[r];
+        for (size_t i = 0; i < s->nrows; i++) {
+            struct cell *row = table_add_row(t);
+            if (!row)
+                return NULL;
+            memcpy(row, table_cell(s, i, 0), t->ncols * sizeof *row);
+        }
+    }
+    reduce_notes(per_rank, nranks, t->nrows, t);
+    return t;
+}
+
+static int stored_tables(const struct app_light *l, const bool *selected, int k,
+                         struct arena *a, struct table_list *out, struct err *e)
+{
+    const struct app_light_rank **sel = calloc(l->n + 1, sizeof *sel);
+    const struct table **per = calloc(l->n + 1, sizeof *per);
+    int rc = sel && per ? 0 : err_set(e, ERR_NOMEM, "out of memory");
+    size_t n = 0;
+    for (size_t r = 0; r < l->n && rc == 0; r++) {
+        if (selected && !selected[r])
+            continue;
+        if (!l->ranks[r].has_tables)
+            rc = err_set(e, ERR_PARSE, "%s: no tables of that analysis", l->ranks[r].file);
+        else if (n && l->ranks[r].tables[k].count != sel[0]->tables[k].count)
+            rc = err_set(e, ERR_PARSE, "%s: not the tables of the other summaries",
+                         l->ranks[r].file);
+        sel[n++] = &l->ranks[r];
+    }
+    for (size_t j = 0; rc == 0 && n && j < sel[0]->tables[k].count; j++) {
+        for (size_t r = 0; r < n; r++)
+            per[r] = sel[r]->tables[k].tables[j];
+        struct table *t = concat(per, n, a);
+        if (!t || table_list_add(out, t))
+            rc = err_set(e, ERR_NOMEM, "out of memory");
+    }
+    free(sel);
+    free(per);
+    return rc;
+}
+
+/* The utilization table from the ranks' tiles, as utilization_run makes it
+ * from their events. */
+static int tiles_tables(const struct app_light *l, const bool *selected, struct arena *a,
+                        struct table_list *out, struct err *e)
+{
+    struct tiles *t = calloc(l->n + 1, sizeof *t);
+    if (!t)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    size_t n = 0;
+    int rc = 0;
+    for (size_t r = 0; r < l->n && rc == 0; r++) {
+        if (selected && !selected[r])
+            continue;
+        if (!l->ranks[r].has_tiles)
+            rc = err_set(e, ERR_EMPTY, "%s: no tiles (a summary made before they were)",
+                         l->ranks[r].file);
+        t[n++] = l->ranks[r].tiles;
+    }
+    if (rc == 0)
+        rc = tiles_table(t, n, a, out, e);
+    free(t);
+    return rc;
+}
+
+int app_light_tables(const struct app_light *l, const bool *selected, enum analysis_id id,
+                     struct arena *a, struct table_list *out, struct err *e)
+{
+    if (id == ANALYSIS_UTILIZATION)
+        return tiles_tables(l, selected, a, out, e);
+    int k = stored_index((int)id);
+    if (k < 0)
+        return err_set(e, ERR_EMPTY, "the summaries do not answer it without their events");
+    return stored_tables(l, selected, k, a, out, e);
+}
+
+struct model *app_light_model(const struct app_light *l, const struct semantics *sem,
+                              struct err *e)
+{
+    for (size_t r = 0; r < l->n; r++)
+        if (!l->ranks[r].has_tiles) {
+            err_set(e, ERR_EMPTY, "%s: no tiles (a summary made before they were)",
+                    l->ranks[r].file);
+            return NULL;
+        }
+    struct model_light_rank *in = calloc(l->n + 1, sizeof *in);
+    int64_t *streams = NULL;
+    const char **pids = NULL, **tids = NULL;
+    size_t nstreams = 0, nthreads = 0;
+    for (size_t r = 0; r < l->n; r++)
+        for (size_t k = 0; k < l->ranks[r].tiles.nlanes; k++) {
+            nstreams += l->ranks[r].tiles.lanes[k].kind == TILE_LANE_STREAM;
+            nthreads += l->ranks[r].tiles.lanes[k].kind == TILE_LANE_THREAD;
+        }
+    streams = calloc(nstreams + 1, sizeof *streams);
+    pids = calloc(nthreads + 1, sizeof *pids);
+    tids = calloc(nthreads + 1, sizeof *tids);
+    struct model *m = NULL;
+    if (!in || !streams || !pids || !tids) {
+        err_set(e, ERR_NOMEM, "out of memory");
+    } else {
+        size_t s = 0, t = 0;
+        for (size_t r = 0; r < l->n; r++) {
+            const struct app_light_rank *lr = &l->ranks[r];
+            struct model_light_rank *mr = &in[r];
+            mr->rank = lr->rank.rank;
+            mr->path = lr->rank.path;
+            mr->summary_path = lr->file;
+            mr->complete_events = lr->rank.events;
+            mr->start_ns = lr->tiles.start_ns;
+            mr->end_ns = lr->tiles.end_ns;
+            mr->streams = &streams[s];
+            mr->thread_pids = &pids[t];
+            mr->thread_tids = &tids[t];
+            for (size_t k = 0; k < lr->tiles.nlanes; k++) {
+                const struct tile_lane *lane = &lr->tiles.lanes[k];
+                if (lane->kind == TILE_LANE_STREAM) {
+                    streams[s++] = lane->stream;
+                    mr->nstreams++;
+                } else if (lane->kind == TILE_LANE_THREAD) {
+                    pids[t] = lane->pid;
+                    tids[t++] = lane->tid;
+                    mr->nthreads++;
+                }
+            }
+        }
+        m = model_new_light(sem, in, l->n, e);
+    }
+    free(in);
+    free(streams);
+    free(pids);
+    free(tids);
+    return m;
+}

@@ -1,0 +1,66 @@
+#ifndef HTX_APP_LIGHT_H
+#define HTX_APP_LIGHT_H
+
+/* A job read from its rank summaries without their events (issue 12): each
+ * rank's record, the tables a summary stores and its tiles, and nothing
+ * else, so a job whose events do not fit in one machine is still read
+ * whole. `htx report` answers the analyses the summaries answer from it;
+ * the TUI shows it when the events are not loaded (model_new_light). */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/analysis.h"
+#include "analysis/tiles.h"
+#include "model/model.h"
+#include "summary/tables.h"
+#include "util/arena.h"
+#include "util/err.h"
+
+struct app_light_rank {
+    char *file;                                  /* the summary */
+    struct htxs_rank rank;                       /* rank, events, trace path */
+    struct table_list tables[HTXS_NSTORED];      /* htxs_stored_analyses, in order */
+    bool has_tables;                             /* all of them were found */
+    struct tiles tiles;                          /* count 0 when it has none */
+    bool has_tiles;
+};
+
+struct app_light {
+    struct app_light_rank *ranks;                /* ascending rank */
+    size_t n;
+    uint64_t events;                             /* over every rank */
+    struct arena arena;                          /* tables, tiles, names */
+};
+
+/* The summary files the paths name (a directory's *.htxs, sorted; a file as
+ * given), malloc'ed (free with app_light_free_files), and how many trace
+ * files are among the paths (so a caller can tell summaries-only inputs). */
+int app_light_files(const char *const *paths, size_t npaths, char ***files, size_t *n,
+                    size_t *traces, struct err *e);
+void app_light_free_files(char **files, size_t n);
+
+/* Reads every summary whole (checked) and keeps its record, stored tables
+ * and tiles; one rank per summary (two summaries of a rank name both).
+ * warn_stale: a summary whose trace changed is named on stderr. 0, or the
+ * first error naming its file (l is then empty). */
+int app_light_open(struct app_light *l, char **files, size_t n, bool warn_stale, struct err *e);
+void app_light_fini(struct app_light *l);
+
+/* Analysis id over the ranks with selected[i] (NULL: all), as the analysis
+ * on their events gives it: the stored tables one rank after the other, or
+ * (utilization) the table of their tiles, in a. ERR_EMPTY when the
+ * summaries do not answer it (htxs_answers), or a rank lacks what it
+ * takes (a summary made before tiles); ERR_PARSE naming a summary whose
+ * tables are not the others'; ERR_NOMEM. */
+int app_light_tables(const struct app_light *l, const bool *selected, enum analysis_id id,
+                     struct arena *a, struct table_list *out, struct err *e);
+
+/* The light model of the job (model_new_light): its ranks, their lanes from
+ * their tiles and their spans. NULL with e set: ERR_EMPTY naming a summary
+ * made before tiles were, ERR_NOMEM. */
+struct model *app_light_model(const struct app_light *l, const struct semantics *sem,
+                              struct err *e);
+
+#endif
