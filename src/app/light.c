@@ -359,3 +359,31 @@ struct model *app_light_model(const struct app_light *l, const struct semantics 
     free(tids);
     return m;
 }
+
+int app_light_choose(const char *const *paths, size_t npaths, enum htx_events mode,
+                     uint64_t memory_limit, struct app_light *l, struct err *e)
+{
+    memset(l, 0, sizeof *l);
+    if (mode == HTX_EVENTS_LOAD)
+        return 0;
+    char **files;
+    size_t nfiles, traces;
+    int rc = app_light_files(paths, npaths, &files, &nfiles, &traces, e);
+    if (rc == 0 && (traces || nfiles == 0)) {
+        app_light_free_files(files, nfiles);
+        return mode == HTX_EVENTS_SKIP
+                   ? err_set(e, ERR_USAGE, "--events=skip shows rank summaries (*%s) only, "
+                             "and these paths name traces", HTXS_SUFFIX)
+                   : 0;
+    }
+    if (rc == 0)
+        rc = app_light_open(l, files, nfiles, false, e);
+    app_light_free_files(files, nfiles);
+    if (rc)
+        return rc;
+    bool too_big = memory_limit && l->events > memory_limit / APP_LIGHT_BYTES_PER_EVENT;
+    if (mode == HTX_EVENTS_SKIP || too_big)
+        return 1;
+    app_light_fini(l);
+    return 0;
+}

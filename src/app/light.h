@@ -13,6 +13,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/tiles.h"
+#include "app/options.h"
 #include "model/model.h"
 #include "summary/tables.h"
 #include "util/arena.h"
@@ -62,5 +63,15 @@ int app_light_tables(const struct app_light *l, const bool *selected, enum analy
  * made before tiles were, ERR_NOMEM. */
 struct model *app_light_model(const struct app_light *l, const struct semantics *sem,
                               struct err *e);
+
+/* Whether the TUI shows paths without their events: they name rank
+ * summaries only, and mode is skip, or auto and their events would take
+ * more than memory_limit bytes (0: no limit) at APP_LIGHT_BYTES_PER_EVENT.
+ * Returns 1 with l open (the caller shows and closes it), 0 with l empty
+ * (load the events), or an error with e set: ERR_USAGE for skip on paths
+ * that are not all summaries, or those of app_light_open. */
+#define APP_LIGHT_BYTES_PER_EVENT 64   /* a loaded event with its indices (DESIGN.md) */
+int app_light_choose(const char *const *paths, size_t npaths, enum htx_events mode,
+                     uint64_t memory_limit, struct app_light *l, struct err *e);
 
 #endif

@@ -142,6 +142,17 @@ static int set_device(struct htx_options *o, const char *w, const char *v, struc
     return bad_choice(e, w, v, "all, cpu, gpu");
 }
 
+static int set_events(struct htx_options *o, const char *w, const char *v, struct err *e)
+{
+    static const char *const names[] = {"auto", "load", "skip"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(v, names[i]) == 0) {
+            o->events = (enum htx_events)i;
+            return 0;
+        }
+    return bad_choice(e, w, v, "auto, load, skip");
+}
+
 static int set_diff_sort(struct htx_options *o, const char *w, const char *v, struct err *e)
 {
     if (strcmp(v, "name") != 0 && strcmp(v, "delta") != 0)
@@ -371,6 +382,7 @@ static const struct opt_spec specs[] = {
     {"comm-patterns", ARG_REQUIRED, set_comm_patterns},
     {"memory-patterns", ARG_REQUIRED, set_memory_patterns},
     {"device", ARG_REQUIRED, set_device},
+    {"events", ARG_REQUIRED, set_events},
     {"short-names", ARG_NONE, set_short_names},
     {"control-rank", ARG_REQUIRED, set_control_rank},
     {"test-rank", ARG_REQUIRED, set_test_rank},
@@ -797,6 +809,9 @@ const char *htx_usage(void)
            "  --no-color, --ascii, --no-mouse, --no-osc52 (y does not copy)\n"
            "  --no-cache                the TUI neither reads nor writes ~/.cache/htx (a packed\n"
            "                            copy of each trace it opens, for a fast reopen)\n"
+           "  --events=auto|load|skip   the TUI on rank summaries: load their events, or show the\n"
+           "                            job from their tables and tiles alone (auto: when the\n"
+           "                            events would not fit in HTX_MAX_MEMORY)\n"
            "  --view=KEY                the TUI's first view: 1-9, R, C, i, d or its name\n"
            "  --script=FILE --dump-screen=OUT --size=ROWSxCOLS  UI test mode\n"
            "\n"

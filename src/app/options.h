@@ -33,6 +33,9 @@ enum htx_format { HTX_FORMAT_TEXT = 0, HTX_FORMAT_CSV, HTX_FORMAT_JSON };
 
 enum htx_device { HTX_DEVICE_ALL = 0, HTX_DEVICE_CPU, HTX_DEVICE_GPU };
 
+/* --events: whether the TUI loads a job's events (app/light.h). */
+enum htx_events { HTX_EVENTS_AUTO = 0, HTX_EVENTS_LOAD, HTX_EVENTS_SKIP };
+
 /* Whether the last ProfilerStep is kept; DEFAULT follows --semantics. */
 enum htx_last_step { HTX_LAST_STEP_DEFAULT = 0, HTX_LAST_STEP_INCLUDE, HTX_LAST_STEP_DROP };
 
@@ -104,6 +107,7 @@ struct htx_options {
     bool no_mouse;
     bool no_osc52;                 /* --no-osc52: y does not copy through the terminal */
     bool no_cache;                 /* --no-cache: the TUI neither reads nor writes app/cache.h */
+    enum htx_events events;        /* --events: the TUI over rank summaries */
 
     /* UI test mode (tests/ui): keys from a file, screen dumped to OUT */
     const char *output;            /* summarize: -o / --output DIR */

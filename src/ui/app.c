@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/light.h"
 #include "app/cache.h"
 #include "app/session.h"
 #include "ui/actions.h"
@@ -185,12 +186,14 @@ static int apply_iterations(struct ui_state *st, const struct ui_config *c, stru
 }
 
 static int setup_state(struct ui_state *st, struct model *m, const struct model *test,
-                       const struct ui_config *c, int rows, int cols, struct err *e)
+                       const struct ui_config *c, const struct app_light *light, int rows,
+                       int cols, struct err *e)
 {
     static char title[512];
 
     if (ui_state_init(st, m, rows, cols) != 0)
         return err_set(e, ERR_NOMEM, "out of memory");
+    st->light = light && light->n ? light : NULL;
     st->ascii = c->ascii;
     st->no_mouse = c->no_mouse;
     st->no_osc52 = c->no_osc52;
@@ -304,6 +307,28 @@ static void run_loop(struct ui_state *st, struct model *m, struct ui_grid *g)
     }
 }
 
+/* The job to show: its rank summaries without their events when
+ * app_light_choose says so (light then open, the model light), else its
+ * events, loaded (with a progress screen on g when given). */
+static struct model *open_job(const struct ui_config *c, struct app_light *light,
+                              struct ui_grid *g, struct err *e, bool *cancelled)
+{
+    memset(light, 0, sizeof *light);
+    if (!c->test_path) {
+        int rc = app_light_choose(c->paths, c->npaths, c->events, c->limits.max_memory, light, e);
+        if (rc < 0)
+            return NULL;
+        if (rc == 1) {
+            struct model *m = app_light_model(light, &c->sem, e);
+            if (!m)
+                app_light_fini(light);
+            return m;
+        }
+    }
+    return g ? load_with_progress(c, c->paths, c->npaths, g, e, cancelled)
+             : load(c, c->paths, c->npaths, NULL, e);
+}
+
 static int interactive(const struct ui_config *c)
 {
     struct ui_term_opts to = {c->no_color, c->no_mouse, false, 0, 0};
@@ -328,7 +353,8 @@ static int interactive(const struct ui_config *c)
         return 1;
     }
     struct models ms = {NULL, NULL};
-    ms.m = load_with_progress(c, c->paths, c->npaths, &g, &e, &cancelled);
+    struct app_light light;
+    ms.m = open_job(c, &light, &g, &e, &cancelled);
     if (ms.m && c->test_path && !cancelled)
         ms.test = load_with_progress(c, &c->test_path, 1, &g, &e, &cancelled);
     int status = 0;
@@ -339,10 +365,11 @@ static int interactive(const struct ui_config *c)
         if (!cancelled && ui_term_signal() == 0)
             app_fail(&e);
         ui_term_reraise();
+        app_light_fini(&light);
         return cancelled ? 0 : err_exit_status(e.code ? e.code : ERR_IO);
     }
     ui_term_size(&rows, &cols);
-    if (setup_state(&st, ms.m, ms.test, c, rows, cols, &e) != 0 && e.code == ERR_USAGE)
+    if (setup_state(&st, ms.m, ms.test, c, &light, rows, cols, &e) != 0 && e.code == ERR_USAGE)
         status = 2;
     else
         run_loop(&st, ms.m, &g);
@@ -354,6 +381,7 @@ static int interactive(const struct ui_config *c)
     ui_state_fini(&st);
     ui_grid_fini(&g);
     models_free(&ms);
+    app_light_fini(&light);
     ui_term_reraise();
     return status;
 }
@@ -455,7 +483,8 @@ static int scripted(const struct ui_config *c)
     }
     int status = ui_grid_init(&g, to.rows, to.cols, c->ascii) != 0 ? 1 : 0;
     struct models ms = {NULL, NULL};
-    ms.m = status ? NULL : load(c, c->paths, c->npaths, NULL, &e);
+    struct app_light light = {0};
+    ms.m = status ? NULL : open_job(c, &light, NULL, &e, NULL);
     if (ms.m && c->test_path)
         ms.test = load(c, &c->test_path, 1, NULL, &e);
     struct model *m = ms.m;
@@ -463,7 +492,7 @@ static int scripted(const struct ui_config *c)
     if (!ms.m || (c->test_path && !ms.test)) {
         ui_screen_message(&g, " htx", e.msg);
         status = err_exit_status(e.code ? e.code : ERR_NOMEM);
-    } else if (setup_state(&st, m, ms.test, c, to.rows, to.cols, &e) != 0 &&
+    } else if (setup_state(&st, m, ms.test, c, &light, to.rows, to.cols, &e) != 0 &&
                e.code == ERR_USAGE) {
         ui_screen_message(&g, " htx", e.msg);
         status = 2;
@@ -484,6 +513,7 @@ static int scripted(const struct ui_config *c)
         c->diff_close(&st);
     ui_state_fini(&st);
     models_free(&ms);
+    app_light_fini(&light);
     ui_grid_fini(&g);
     free(steps);
     return status;

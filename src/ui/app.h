@@ -24,6 +24,7 @@ struct ui_config {
     int threads;
     struct trace_limits limits;   /* HTX_MAX_INPUT_SIZE and friends */
     struct app_cache *cache;      /* traces read through it (app/cache.h); NULL: --no-cache */
+    enum htx_events events;       /* rank summaries without their events (app/light.h) */
     /* initial selection; empty lists mean all */
     const int64_t *ranks;
     size_t nranks;

@@ -7,6 +7,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/annotation_tree.h"
+#include "app/light.h"
 #include "model/model.h"
 #include "ui/widgets/charts.h"
 #include "ui/widgets/expand.h"
@@ -176,6 +177,9 @@ struct ui_state {
     size_t nanalyses;
     struct analysis_opts aopts;
     const char *export_dir;                  /* where `e` writes; "." */
+    /* The job read from its summaries without events (app/light.h), whose
+     * model is light: views take its tables and tiles. NULL: events loaded. */
+    const struct app_light *light;
 
     /* screen */
     int rows, cols;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/tiles.h"
 #include "ui/actions.h"
 #include "ui/views/annotation_tree.h"
 #include "ui/views/docs.h"
@@ -24,6 +25,14 @@ static void ui_busy_compute(struct ui_state *st, const struct model *m)
         st->ranks[r].busy = 0;
         if (!rm->selected || rm->end_ns <= rm->start_ns)
             continue;
+        if (rm->light && st->light && r < st->light->n) {   // its GPU's busy time, from its tiles
+            const struct tiles *t = &st->light->ranks[r].tiles;
+            const struct tile_lane *gpu = tiles_find_lane(t, TILE_LANE_GPU, -1);
+            int64_t ns = gpu ? tiles_sum(&gpu->runs[TILE_BUSY], t->first, t->first + t->count)
+                             : 0;
+            st->ranks[r].busy = (double)ns / (double)(rm->end_ns - rm->start_ns);
+            continue;
+        }
         struct ui_timescale ts = {rm->start_ns, rm->end_ns, BUSY_SAMPLES};
         if (ts.t1 - ts.t0 < BUSY_SAMPLES)
             ts.t1 = ts.t0 + BUSY_SAMPLES;

@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ui/widgets/text.h"
@@ -420,8 +421,49 @@ static const enum analysis_id view_analyses[UI_VIEW_COUNT][2] = {
     [UI_VIEW_COLLECTIVES] = {ANALYSIS_COLLECTIVES, ANALYSIS_COUNT},
 };
 
+/* A light job's (st->light) tables: the stored ones, or a text saying the
+ * view needs the events (*answered false). */
+static int light_analysis(struct ui_state *st, const struct model *m, struct ui_doc *d,
+                          const struct analysis_info *a, bool *answered)
+{
+    struct table_list tl = {.count = 0};
+    struct err e = {0, ""};
+    bool *selected = calloc(m->nranks + 1, sizeof *selected);
+    if (!selected)
+        return ERR_NOMEM;
+    for (size_t i = 0; i < m->nranks; i++)
+        selected[i] = m->ranks[i].selected;
+    int rc = app_light_tables(st->light, selected, a->id, &d->arena, &tl, &e);
+    free(selected);
+    *answered = rc == 0;
+    if (rc == ERR_EMPTY) {
+        const struct app_light *l = st->light;
+        rc = ui_doc_text(d, "%s needs the events, which are not loaded.", a->title);
+        if (rc == 0)
+            rc = ui_doc_text(d, "This job's %zu rank summaries hold %llu events: about %llu MB "
+                             "once loaded (over HTX_MAX_MEMORY, or --events=skip).", l->n,
+                             (unsigned long long)l->events,
+                             (unsigned long long)(l->events * APP_LIGHT_BYTES_PER_EVENT /
+                                                  1000000));
+        if (rc == 0)
+            rc = ui_doc_text(d, "Overview, Idle, Overlap, Ranks and the timeline come from their "
+                             "tables and tiles.");
+        if (rc == 0)
+            rc = ui_doc_text(d, "A rank's events: open its summary alone, e.g. htx %s",
+                             l->n ? l->ranks[0].file : "DIR/rank-N.htxs");
+        return rc;
+    }
+    if (rc) {
+        snprintf(d->error, sizeof d->error, "%.32s: %.200s", a->name, e.msg);
+        return rc == ERR_NOMEM ? ERR_NOMEM : ui_doc_text(d, "%s failed: %s", a->title, e.msg);
+    }
+    for (size_t i = 0; i < tl.count; i++)
+        ui_doc_add_table(d, tl.tables[i]);
+    return 0;
+}
+
 static int run_analysis(struct ui_state *st, const struct model *m, struct ui_doc *d,
-                        enum analysis_id id)
+                        enum analysis_id id, bool *answered)
 {
     const struct analysis_info *a = ui_analysis(st, id);
     struct table_list tl = {.count = 0};
@@ -429,6 +471,8 @@ static int run_analysis(struct ui_state *st, const struct model *m, struct ui_do
 
     if (!a)
         return ui_doc_text(d, "this analysis is not available in this build");
+    if (st->light)
+        return light_analysis(st, m, d, a, answered);
     if (a->run(m, &st->aopts, &d->arena, &tl, &e) != 0) {
         snprintf(d->error, sizeof d->error, "%.32s: %.200s", a->name, e.msg);
         int rc = ui_doc_text(d, "%s failed: %s", a->title, e.msg);
@@ -464,10 +508,11 @@ int ui_doc_refresh(struct ui_state *st, const struct model *m, enum ui_view_id v
     if (v == UI_VIEW_DIAGNOSTICS) {
         rc = ui_diag_build(st, m, d);
     } else if (ui_view_is_doc(v)) {
+        bool answered = true;   // a light job's view whose tables are not stored: text only
         for (int k = 0; k < 2 && rc == 0; k++)
             if (view_analyses[v][k] != ANALYSIS_COUNT)
-                rc = run_analysis(st, m, d, view_analyses[v][k]);
-        if (rc == 0)
+                rc = run_analysis(st, m, d, view_analyses[v][k], &answered);
+        if (rc == 0 && answered)
             rc = ui_doc_decorate(st, m, v, d);
     }
     if (rc == 0)

@@ -76,10 +76,34 @@ static struct table *with_strips(struct ui_state *st, const struct table *overvi
     return t;
 }
 
+/* A light job (st->light): the steps and the blame need events; the
+ * utilization strips come from the summaries' tiles. */
+static int light_ranks(struct ui_state *st, const struct model *m, struct ui_doc *d)
+{
+    struct table_list busy = {.count = 0};
+    struct err e = {0, ""};
+    bool *selected = calloc(m->nranks + 1, sizeof *selected);
+    if (!selected)
+        return ERR_NOMEM;
+    for (size_t i = 0; i < m->nranks; i++)
+        selected[i] = m->ranks[i].selected;
+    int rc = app_light_tables(st->light, selected, ANALYSIS_UTILIZATION, &d->arena, &busy, &e);
+    free(selected);
+    if (rc)
+        return rc == ERR_NOMEM ? ERR_NOMEM : ui_doc_text(d, "utilization failed: %s", e.msg);
+    struct table *strips = format_utilization_strips(busy.tables[0], st->ascii, &d->arena);
+    if (!strips || ui_doc_add_table(d, strips))
+        return ERR_NOMEM;
+    return ui_doc_text(d, "Steps and blame need the events, which are not loaded "
+                          "(--events=load loads them).");
+}
+
 int ui_ranks_decorate(struct ui_state *st, const struct model *m, struct ui_doc *d)
 {
     struct table_list tl = {.count = 0};
     struct err e = {0, ""};
+    if (st->light)
+        return light_ranks(st, m, d);
     if (ranks_overview_run(m, &st->aopts, &d->arena, &tl, &e) != 0) {
         snprintf(d->error, sizeof d->error, "ranks: %.200s", e.msg);
         return e.code == ERR_NOMEM ? ERR_NOMEM : ui_doc_text(d, "ranks failed: %s", e.msg);

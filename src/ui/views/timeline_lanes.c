@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/classify.h"
+#include "analysis/tiles.h"
 #include "util/vec.h"
 
 static bool thread_on(const struct ui_rank *ur, uint32_t pid, uint32_t tid)
@@ -318,12 +319,62 @@ const char *ui_class_name(enum ui_cell_class c)
     return names[c];
 }
 
+/* A light rank's lane (st->light): the tiles of the lane's stream or
+ * thread, the class with the most busy time in each column's buckets. */
+static const struct tile_lane *light_lane(const struct ui_state *st, const struct model *m,
+                                          const struct ui_lane *lane)
+{
+    if (lane->rank >= st->light->n || lane->rank >= m->nranks)
+        return NULL;
+    const struct tiles *t = &st->light->ranks[lane->rank].tiles;
+    if (lane->kind == UI_LANE_STREAM)
+        return tiles_find_lane(t, TILE_LANE_STREAM, lane->stream);
+    size_t k = 0;   // the index-th thread lane: model_new_light keeps their order
+    for (size_t i = 0; i < t->nlanes; i++)
+        if (t->lanes[i].kind == TILE_LANE_THREAD && k++ == lane->index)
+            return &t->lanes[i];
+    return NULL;
+}
+
+static void draw_light_lane(const struct ui_state *st, const struct model *m,
+                            const struct ui_lane *lane, const struct ui_timescale *ts,
+                            struct ui_grid *g, int y, int x)
+{
+    static const enum ui_cell_class cls[TILE_BUSY] = {UI_CLASS_COMPUTE, UI_CLASS_COMM,
+                                                      UI_CLASS_MEMORY, UI_CLASS_OTHER};
+    const struct tile_lane *tl = light_lane(st, m, lane);
+    unsigned wlog = st->light->ranks[lane->rank < st->light->n ? lane->rank : 0].tiles.width_log2;
+    for (int c = 0; c < ts->cols; c++) {
+        enum ui_cell_class k = UI_CLASS_IDLE;
+        int64_t a = ui_col_time(ts, c) + m->origin_ns, b = ui_col_time(ts, c + 1) + m->origin_ns;
+        int64_t lo = tiles_bucket_of(a, wlog), hi = tiles_bucket_of(b > a ? b - 1 : a, wlog) + 1;
+        if (tl && lane->kind == UI_LANE_THREAD) {
+            k = tiles_sum(&tl->runs[TILE_BUSY], lo, hi) > 0 ? UI_CLASS_CPU : UI_CLASS_IDLE;
+        } else if (tl) {
+            int64_t best = 0;
+            for (int cl = 0; cl < TILE_BUSY; cl++) {
+                int64_t ns = tiles_sum(&tl->runs[cl], lo, hi);
+                if (ns > best) {
+                    best = ns;
+                    k = cls[cl];
+                }
+            }
+        }
+        ui_grid_put(g, y, x + c, ui_class_glyph(g, k), ui_class_style(k));
+    }
+}
+
 void ui_timeline_draw_lane(const struct ui_state *st, const struct model *m,
                            const struct ui_lane *lane, const struct ui_timescale *ts,
                            struct ui_grid *g, int y, int x)
 {
     struct ui_pick small[512], *picks = small;
     const struct rank_model *rm = &m->ranks[lane->rank];
+
+    if (rm->light && st->light) {
+        draw_light_lane(st, m, lane, ts, g, y, x);
+        return;
+    }
 
     if (ts->cols > 512) {
         picks = malloc((size_t)ts->cols * sizeof *picks);

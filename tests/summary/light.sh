@@ -1,0 +1,81 @@
+#!/bin/bash
+# The TUI on rank summaries without their events (issue 12: a job whose
+# events do not fit in one machine): --events=skip, and --events=auto when
+# the events would pass HTX_MAX_MEMORY. Overview, Idle and Overlap show the
+# same screens as with the events loaded (they are the stored tables); the
+# timeline draws every lane from the tiles; the Ranks view has the
+# utilization strips; a view that needs events says so; --events=skip on
+# traces is refused.
+. "$(dirname "$0")/../lib.sh"
+keep_going=1
+
+gen=$HTX_BUILDDIR/tests/gen/htx-gen
+[ -x "$gen" ] || fail "$gen is not built"
+cd "$tmp"
+"$gen" -q -o job -r 4 -i 3 -l 2
+expect 0 "$HTX" summarize -o sums job
+
+# screen KEYS OUT [OPTIONS...]: the TUI's final screen after KEYS (the rank
+# pane hidden, so the main pane has the whole width).
+screen() {
+    local keys=$1 out=$2
+    shift 2
+    printf 'p%s\n' "$keys" >"$tmp/keys"
+    expect 0 "$HTX" --script="$tmp/keys" --dump-screen="$out" --size=36x140 "$@"
+}
+
+# The stored tables' views: the same screen either way (but the title line).
+for view in 2 4 5; do
+    screen "$view" "full-$view" --events=load sums
+    screen "$view" "light-$view" --events=skip sums
+    cmp -s <(tail -n +2 "full-$view") <(tail -n +2 "light-$view") ||
+        fail "view $view without events differs: $(diff "full-$view" "light-$view" | head -6)"
+done
+
+# The timeline: every lane of every rank, drawn from the tiles, with busy
+# cells on the GPU streams and the CPU threads.
+screen "" light-1 --events=skip sums
+screen "" full-1 --events=load sums
+grep -q '12 lanes' light-1 || fail "not 12 lanes on the timeline: $(head -8 light-1)"
+[ "$(grep -c '^│r[0-9] s' light-1)" = 12 ] && [ "$(grep -c '^│r[0-9] s' full-1)" = 12 ] ||
+    fail "not the loaded timeline's stream lanes: $(grep '^│r[0-9]' light-1 | head -4)"
+for rank in 0 1 2 3; do
+    grep "^│r$rank s7 " light-1 | grep -q '█' || fail "rank $rank's stream 7 shows no computation"
+done
+
+# Enter on the timeline names the summary that has the rank's events.
+screen "<Enter>" light-enter --events=skip sums
+has light-enter "events not loaded: htx sums/rank-00000.htxs shows rank 0's"
+
+# Ranks: the utilization strips (from the tiles), and what needs the events.
+screen R light-R --events=skip sums
+has light-R "GPU utilization over time"
+has light-R "Steps and blame need the events"
+screen R full-R --events=load sums
+for rank in 0 1 2 3; do
+    strip=$(grep -E "^│ +$rank +[0-9.]+ +[▁▂▃▄▅▆▇█]" light-R | head -1)
+    [ -n "$strip" ] || fail "no utilization strip for rank $rank: $(grep -A6 'utilization' light-R)"
+    grep -qF "$strip" full-R || fail "rank $rank's strip differs from the loaded one's: $strip"
+done
+
+# A view that needs events says so, and names a way to see them.
+screen 3 light-3 --events=skip sums
+has light-3 "Kernels needs the events, which are not loaded."
+has light-3 "open its summary alone"
+
+# auto: events that would pass HTX_MAX_MEMORY are not loaded; under it they are.
+printf 'p3\n' >"$tmp/keys"
+expect 0 env HTX_MAX_MEMORY=1K "$HTX" --script="$tmp/keys" --dump-screen=auto-small --size=36x140 sums
+has auto-small "Kernels needs the events"
+expect 0 "$HTX" --script="$tmp/keys" --dump-screen=auto-big --size=36x140 sums
+grep -q "needs the events" auto-big && fail "--events=auto left the events out under the limit"
+has auto-big "Kernel"
+
+# skip is for summaries only; a damaged summary is named.
+expect 2 "$HTX" --events=skip --script="$tmp/keys" --dump-screen=x --size=36x140 job
+has err "--events=skip shows rank summaries"
+expect 2 "$HTX" --events=nope job && has err "auto, load, skip"
+mkdir cut && head -c 200 sums/rank-00001.htxs >cut/rank-00001.htxs && cp sums/rank-00000.htxs cut/
+expect 1 "$HTX" --events=skip --script="$tmp/keys" --dump-screen=y --size=36x140 cut
+has err "cut/rank-00001.htxs"
+finish
