@@ -1,6 +1,7 @@
 #include "config.h"
 #include "ui/app.h"
 
+#include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <pthread.h>
@@ -286,6 +287,30 @@ static unsigned handle_key(struct ui_state *st, struct model *m, struct ui_grid 
     return f;
 }
 
+/* A light job's rank with its events: htx itself on the rank's summary, as
+ * a child on the terminal; the job's screen comes back when it quits. */
+static void open_rank(struct ui_state *st, const char *summary)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) {
+        ui_state_message(st, true, "cannot find htx's own program to open %s", summary);
+        return;
+    }
+    self[n] = '\0';
+    char events[] = "--events=load", *path = strdup(summary);
+    char *argv[] = {self, events, path, NULL};
+    int status = path ? ui_term_run_child(argv) : -1;
+    int why = errno;
+    free(path);
+    if (status == 0)
+        ui_state_message(st, false, "back from %s", summary);
+    else if (status < 0)
+        ui_state_message(st, true, "htx %s: could not start (%s)", summary, strerror(why));
+    else
+        ui_state_message(st, true, "htx %s: exit status %d", summary, status);
+}
+
 static void run_loop(struct ui_state *st, struct model *m, struct ui_grid *g)
 {
     unsigned flags = UI_REDRAW | UI_RELAYOUT;
@@ -304,6 +329,10 @@ static void run_loop(struct ui_state *st, struct model *m, struct ui_grid *g)
         flags = handle_key(st, m, g, key, &mev);
         if ((flags & UI_QUIT) || st->quit)
             return;
+        if ((flags & UI_OPEN_RANK) && st->open_summary) {
+            open_rank(st, st->open_summary);
+            flags |= UI_RELAYOUT;
+        }
     }
 }
 

@@ -32,6 +32,10 @@ for view in 2 4 5; do
         fail "view $view without events differs: $(diff "full-$view" "light-$view" | head -6)"
 done
 
+# A time window cannot cut the stored tables: the view says they are the whole run's.
+screen "<Right><Right><Right>w<Right><Right><Right>w2" light-window --events=skip sums
+has light-window "The whole run: a time window or iterations need the events."
+
 # The timeline: every lane of every rank, drawn from the tiles, with busy
 # cells on the GPU streams and the CPU threads.
 screen "" light-1 --events=skip sums
@@ -70,6 +74,41 @@ has auto-small "Kernels needs the events"
 expect 0 "$HTX" --script="$tmp/keys" --dump-screen=auto-big --size=36x140 sums
 grep -q "needs the events" auto-big && fail "--events=auto left the events out under the limit"
 has auto-big "Kernel"
+
+# On a terminal, Enter on a light lane opens that rank with its events (a
+# child htx on its summary); quitting it brings the job back.
+command -v tmux >/dev/null 2>&1 || fail "tmux is not installed (make deps)"
+export TMUX_TMPDIR=$tmp
+export LSAN_OPTIONS="suppressions=$HTX_SRCDIR/tests/lsan.supp:print_suppressions=0"
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
+session=htx-light-$$
+trap 'tmux kill-server 2>/dev/null || true; rm -rf "$tmp"' EXIT
+pane() { tmux capture-pane -p -t "$session"; }
+wait_for() {   # TEXT: polls the pane for 20 s
+    local i=0
+    while [ $i -lt 200 ]; do
+        pane | grep -q -F -- "$1" && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    pane >&2
+    fail "the pane never showed '$1'"
+    return 1
+}
+tmux -f /dev/null new-session -d -s "$session" -x 140 -y 36 \
+    "\"$HTX\" --events=skip sums; echo light-exit=\$?; sleep 30"
+wait_for "12 lanes"
+tmux send-keys -t "$session" Enter
+wait_for "sums/rank-00000.htxs · 1 rank"
+pane | grep -q "needs the events" && fail "the child htx did not load the events"
+tmux send-keys -t "$session" 3
+wait_for "Kernel time by type"
+tmux send-keys -t "$session" q
+wait_for "back from sums/rank-00000.htxs"
+wait_for "4 ranks"
+tmux send-keys -t "$session" q
+wait_for "light-exit=0"
+tmux kill-server 2>/dev/null || true
 
 # skip is for summaries only; a damaged summary is named.
 expect 2 "$HTX" --events=skip --script="$tmp/keys" --dump-screen=x --size=36x140 job

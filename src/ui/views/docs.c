@@ -457,9 +457,11 @@ static int light_analysis(struct ui_state *st, const struct model *m, struct ui_
         snprintf(d->error, sizeof d->error, "%.32s: %.200s", a->name, e.msg);
         return rc == ERR_NOMEM ? ERR_NOMEM : ui_doc_text(d, "%s failed: %s", a->title, e.msg);
     }
-    for (size_t i = 0; i < tl.count; i++)
+    if (st->has_window || st->iteration >= 0 || st->iter_list)   // kept in the summaries' whole
+        rc = ui_doc_text(d, "The whole run: a time window or iterations need the events.");
+    for (size_t i = 0; i < tl.count && rc == 0; i++)
         ui_doc_add_table(d, tl.tables[i]);
-    return 0;
+    return rc;
 }
 
 static int run_analysis(struct ui_state *st, const struct model *m, struct ui_doc *d,

@@ -167,13 +167,16 @@ unsigned ui_act_tl_details(struct ui_state *st, const struct model *m)
 {
     clamp_cursor(st);
     uint32_t pos = ui_timeline_pick(st, m, st->tl.lane, st->tl.cursor);
-    if (pos == MODEL_NONE && st->light && st->tl.lane < st->nlanes) {
-        // the lanes come from the summaries' tiles: a rank's events are its summary's
+    if (pos == MODEL_NONE && st->light && st->tl.lane < st->nlanes &&
+        st->lanes[st->tl.lane].rank < st->light->n) {
+        // the lanes come from the summaries' tiles: the rank's events are in
+        // its summary, opened by a child htx (the loop runs it; in test mode
+        // the message stays)
         size_t r = st->lanes[st->tl.lane].rank;
+        st->open_summary = st->light->ranks[r].file;
         ui_state_message(st, false, "events not loaded: htx %s shows rank %lld's",
-                         r < st->light->n ? st->light->ranks[r].file : "RANK.htxs",
-                         r < m->nranks ? (long long)m->ranks[r].rank : -1LL);
-        return UI_REDRAW;
+                         st->open_summary, (long long)st->light->ranks[r].rank.rank);
+        return UI_REDRAW | UI_OPEN_RANK;
     }
     if (pos == MODEL_NONE) {
         ui_state_message(st, false, "no event under the cursor");
