@@ -301,6 +301,20 @@ int app_light_tables(const struct app_light *l, const bool *selected, enum analy
     return stored_tables(l, selected, k, a, out, e);
 }
 
+int app_light_model_tables(const struct app_light *l, const struct model *m, enum analysis_id id,
+                           struct arena *a, struct table_list *out, struct err *e)
+{
+    bool *selected = calloc(m->nranks + 1, sizeof *selected);
+    if (!selected)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < m->nranks; i++)
+        selected[i] = m->ranks[i].selected;
+    int rc = m->nranks == l->n ? app_light_tables(l, selected, id, a, out, e)
+                               : err_set(e, ERR_INTERNAL, "not the job's model");
+    free(selected);
+    return rc;
+}
+
 struct model *app_light_model(const struct app_light *l, const struct semantics *sem,
                               struct err *e)
 {

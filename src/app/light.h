@@ -58,6 +58,10 @@ void app_light_fini(struct app_light *l);
 int app_light_tables(const struct app_light *l, const bool *selected, enum analysis_id id,
                      struct arena *a, struct table_list *out, struct err *e);
 
+/* app_light_tables over the ranks m (its light model) selects. */
+int app_light_model_tables(const struct app_light *l, const struct model *m, enum analysis_id id,
+                           struct arena *a, struct table_list *out, struct err *e);
+
 /* The light model of the job (model_new_light): its ranks, their lanes from
  * their tiles and their spans. NULL with e set: ERR_EMPTY naming a summary
  * made before tiles were, ERR_NOMEM. */

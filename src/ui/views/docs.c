@@ -3,7 +3,6 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "ui/widgets/text.h"
@@ -428,13 +427,7 @@ static int light_analysis(struct ui_state *st, const struct model *m, struct ui_
 {
     struct table_list tl = {.count = 0};
     struct err e = {0, ""};
-    bool *selected = calloc(m->nranks + 1, sizeof *selected);
-    if (!selected)
-        return ERR_NOMEM;
-    for (size_t i = 0; i < m->nranks; i++)
-        selected[i] = m->ranks[i].selected;
-    int rc = app_light_tables(st->light, selected, a->id, &d->arena, &tl, &e);
-    free(selected);
+    int rc = app_light_model_tables(st->light, m, a->id, &d->arena, &tl, &e);
     *answered = rc == 0;
     if (rc == ERR_EMPTY) {
         const struct app_light *l = st->light;

@@ -82,13 +82,7 @@ static int light_ranks(struct ui_state *st, const struct model *m, struct ui_doc
 {
     struct table_list busy = {.count = 0};
     struct err e = {0, ""};
-    bool *selected = calloc(m->nranks + 1, sizeof *selected);
-    if (!selected)
-        return ERR_NOMEM;
-    for (size_t i = 0; i < m->nranks; i++)
-        selected[i] = m->ranks[i].selected;
-    int rc = app_light_tables(st->light, selected, ANALYSIS_UTILIZATION, &d->arena, &busy, &e);
-    free(selected);
+    int rc = app_light_model_tables(st->light, m, ANALYSIS_UTILIZATION, &d->arena, &busy, &e);
     if (rc)
         return rc == ERR_NOMEM ? ERR_NOMEM : ui_doc_text(d, "utilization failed: %s", e.msg);
     struct table *strips = format_utilization_strips(busy.tables[0], st->ascii, &d->arena);
