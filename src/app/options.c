@@ -119,38 +119,46 @@ static int set_analysis(struct htx_options *o, const char *w, const char *v, str
     }
 }
 
+/* The index of v among the three names of an enumerated option (in the
+ * enum's order), or -1 after setting e with the choices. */
+static int choose3(const char *const names[3], const char *w, const char *v, struct err *e)
+{
+    for (int i = 0; i < 3; i++)
+        if (strcmp(v, names[i]) == 0)
+            return i;
+    char choices[64];
+    snprintf(choices, sizeof choices, "%s, %s, %s", names[0], names[1], names[2]);
+    bad_choice(e, w, v, choices);
+    return -1;
+}
+
 static int set_format(struct htx_options *o, const char *w, const char *v, struct err *e)
 {
     static const char *const names[] = {"text", "csv", "json"};
-    for (int i = 0; i < 3; i++)
-        if (strcmp(v, names[i]) == 0) {
-            o->format = (enum htx_format)i;
-            o->format_given = true;
-            return 0;
-        }
-    return bad_choice(e, w, v, "text, csv, json");
+    int i = choose3(names, w, v, e);
+    if (i < 0)
+        return ERR_USAGE;
+    o->format = (enum htx_format)i;
+    o->format_given = true;
+    return 0;
 }
 
 static int set_device(struct htx_options *o, const char *w, const char *v, struct err *e)
 {
     static const char *const names[] = {"all", "cpu", "gpu"};
-    for (int i = 0; i < 3; i++)
-        if (strcmp(v, names[i]) == 0) {
-            o->device = (enum htx_device)i;
-            return 0;
-        }
-    return bad_choice(e, w, v, "all, cpu, gpu");
+    int i = choose3(names, w, v, e);
+    if (i >= 0)
+        o->device = (enum htx_device)i;
+    return i < 0 ? ERR_USAGE : 0;
 }
 
 static int set_events(struct htx_options *o, const char *w, const char *v, struct err *e)
 {
     static const char *const names[] = {"auto", "load", "skip"};
-    for (int i = 0; i < 3; i++)
-        if (strcmp(v, names[i]) == 0) {
-            o->events = (enum htx_events)i;
-            return 0;
-        }
-    return bad_choice(e, w, v, "auto, load, skip");
+    int i = choose3(names, w, v, e);
+    if (i >= 0)
+        o->events = (enum htx_events)i;
+    return i < 0 ? ERR_USAGE : 0;
 }
 
 static int set_diff_sort(struct htx_options *o, const char *w, const char *v, struct err *e)
