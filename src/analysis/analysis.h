@@ -146,9 +146,11 @@ struct analysis_info {
     enum analysis_memory memory;
 };
 
-/* The registry, in DESIGN.md's order: static entries, never freed.
- * analysis_find borrows name until return and gives NULL when unknown. */
+/* The registry, in DESIGN.md's order (that of enum analysis_id): static
+ * entries, never freed. analysis_get and analysis_find give NULL when
+ * unknown; analysis_find borrows name until return. */
 const struct analysis_info *analysis_list(size_t *count);
+const struct analysis_info *analysis_get(enum analysis_id id);
 const struct analysis_info *analysis_find(const char *name);
 
 #endif

@@ -7,7 +7,7 @@ libcore_a_SOURCES += \
 	src/analysis/classify.c src/analysis/classify.h \
 	src/analysis/busy.c src/analysis/busy.h \
 	src/analysis/tiles.c src/analysis/tiles.h \
-	src/analysis/temporal.c src/analysis/kernels.c \
+	src/analysis/temporal.c src/analysis/kernels.c src/analysis/kernels.h \
 	src/analysis/overlap.c src/analysis/idle.c src/analysis/idle.h \
 	src/analysis/launch.c src/analysis/queue.c src/analysis/membw.c \
 	src/analysis/counters.c src/analysis/series.h \

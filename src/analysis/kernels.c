@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/kernels.h"
 #include "analysis/busy.h"
 #include "util/memory.h"
 #include "util/sort.h"
@@ -166,7 +167,7 @@ static bool less_label_name(const void *keys, size_t a, size_t b)
     return strcmp(label_name((unsigned)a), label_name((unsigned)b)) < 0;
 }
 
-static int type_table(const struct model *m, const struct label_sums *s, struct table *t)
+static int type_table(const struct semantics *sem, const struct label_sums *s, struct table *t)
 {
     size_t perm[LABELS], n = 0;
     double us[LABELS], total = 0;
@@ -178,7 +179,7 @@ static int type_table(const struct model *m, const struct label_sums *s, struct 
     /* Labels in name order, then by sum, descending (§3.2). */
     if (stable_argsort(perm, n, NULL, less_label_name))
         return ERR_NOMEM;
-    if (sort_argsort_desc(m->sem.unstable_sort, perm, n, us, less_double))
+    if (sort_argsort_desc(sem->unstable_sort, perm, n, us, less_double))
         return ERR_NOMEM;
     for (size_t i = 0; i < n; i++)
         total += us[perm[i]];
@@ -188,7 +189,7 @@ static int type_table(const struct model *m, const struct label_sums *s, struct 
             return ERR_NOMEM;
         double v = us[perm[i]];
         row[0] = cell_str(t, label_name((unsigned)perm[i]));
-        row[1] = m->sem.ns_rounding ? cell_int((int64_t)v) : cell_double(v);
+        row[1] = sem->ns_rounding ? cell_int((int64_t)v) : cell_double(v);
         row[2] = cell_double(hta_round(100.0 * v / total, 1));
     }
     return 0;
@@ -268,17 +269,6 @@ static int rank_kernels(struct busy_classes *c, const struct analysis_opts *o,
     return rc;
 }
 
-static int cmp_krow(const void *a, const void *b)
-{
-    const struct krow *x = a, *y = b;
-    int d = strcmp(kernel_class_name(x->type), kernel_class_name(y->type));
-    if (d == 0)
-        d = strcmp(x->g.text, y->g.text);
-    if (d == 0)
-        d = (x->rank > y->rank) - (x->rank < y->rank);
-    return d;
-}
-
 static int kernel_table(const struct krows *rows, struct table *t)
 {
     for (size_t i = 0; i < rows->n; i++) {
@@ -314,36 +304,166 @@ static int run_ranks(const struct model *m, const struct analysis_opts *o,
             rc = rank_kernels(&c, o, r, rows);
     }
     busy_classes_fini(&c);
-    if (rc == 0 && rows->n)
-        qsort(rows->v, rows->n, sizeof *rows->v, cmp_krow);
     return rc;
+}
+
+/* ---- parts: what ranks add to the tables, and their reduce ----------------- */
+
+static const struct table_col type_ns_cols[] = {
+    {"kernel_type", NULL, COL_KEY},
+    {"ns", "ns", 0},
+};
+
+int kernels_parts_run(const struct model *m, const struct analysis_opts *o, struct arena *scratch,
+                      struct table_list *out, struct err *e)
+{
+    struct label_sums sums;
+    memset(&sums, 0, sizeof sums);
+    struct krows rows = {NULL, 0, 0};
+    int rc = run_ranks(m, o, &sums, &rows);
+    struct table *types = NULL, *kernels = NULL;
+    if (rc == 0)
+        types = table_list_new(scratch, out, KERNELS_PART_TYPES, "Kernel type time",
+                               type_ns_cols, sizeof type_ns_cols / sizeof type_ns_cols[0], e);
+    if (types)
+        kernels = table_list_new(scratch, out, "kernel_breakdown", "Kernel breakdown",
+                                 kernel_cols, sizeof kernel_cols / sizeof kernel_cols[0], e);
+    for (unsigned l = 0; kernels && l < LABELS && rc == 0; l++) {
+        struct cell *row = sums.present[l] ? table_add_row(types) : NULL;
+        if (sums.present[l] && !row)
+            rc = ERR_NOMEM;
+        else if (row) {
+            row[0] = cell_str(types, label_name(l));
+            row[1] = cell_int(sums.ns[l]);
+        }
+    }
+    if (kernels && rc == 0)
+        rc = kernel_table(&rows, kernels);
+    free(rows.v);
+    if (rc)
+        return err_set(e, ERR_NOMEM, "kernel breakdown: out of memory");
+    return kernels ? 0 : e->code;
+}
+
+/* A row of a part's kernel_breakdown, for the job's order: type, name, rank
+ * (then the parts' order, so ties are stable). */
+struct kref {
+    const struct cell *row;
+    size_t order;
+};
+
+static int cmp_kref(const void *a, const void *b)
+{
+    const struct kref *x = a, *y = b;
+    int d = strcmp(x->row[6].v.s, y->row[6].v.s);
+    if (d == 0)
+        d = strcmp(x->row[0].v.s, y->row[0].v.s);
+    if (d == 0)
+        d = (x->row[7].v.i > y->row[7].v.i) - (x->row[7].v.i < y->row[7].v.i);
+    if (d == 0)
+        d = (x->order > y->order) - (x->order < y->order);
+    return d;
+}
+
+static const struct table *part_table(const struct table_list *p, const char *name, size_t ncols)
+{
+    for (size_t i = 0; i < p->count; i++)
+        if (strcmp(p->tables[i]->name, name) == 0)
+            return p->tables[i]->ncols == ncols ? p->tables[i] : NULL;
+    return NULL;
+}
+
+static bool is_str(const struct cell *c)
+{
+    return c->type == CELL_STR && c->v.s;
+}
+
+/* Adds a part's label times to sums; false when it is not one. */
+static bool add_part_types(const struct table *t, struct label_sums *sums)
+{
+    for (size_t i = 0; i < t->nrows; i++) {
+        const struct cell *row = table_cell(t, i, 0);
+        unsigned l = 1;
+        while (l < LABELS && !(is_str(&row[0]) && strcmp(row[0].v.s, label_name(l)) == 0))
+            l++;
+        if (l == LABELS || row[1].type != CELL_INT || row[1].v.i < 0 ||
+            __builtin_add_overflow(sums->ns[l], row[1].v.i, &sums->ns[l]))
+            return false;
+        sums->present[l] = true;
+    }
+    return true;
+}
+
+/* Appends a part's kernel rows to refs; false when they are not such rows. */
+static bool add_part_kernels(const struct table *t, struct kref *refs, size_t *n)
+{
+    for (size_t i = 0; i < t->nrows; i++) {
+        const struct cell *row = table_cell(t, i, 0);
+        if (!is_str(&row[0]) || !is_str(&row[6]) || row[7].type != CELL_INT)
+            return false;
+        refs[*n] = (struct kref){row, *n};
+        (*n)++;
+    }
+    return true;
+}
+
+int kernels_reduce(const struct semantics *sem, const struct table_list *const *parts, size_t n,
+                   struct arena *a, struct table_list *out, struct err *e)
+{
+    const size_t nk = sizeof kernel_cols / sizeof kernel_cols[0];
+    size_t nrows = 0;
+    for (size_t p = 0; p < n; p++) {
+        const struct table *k = part_table(parts[p], "kernel_breakdown", nk);
+        if (!k || !part_table(parts[p], KERNELS_PART_TYPES, 2))
+            return err_set(e, ERR_PARSE, "kernel breakdown: part %zu is not one", p);
+        nrows += k->nrows;
+    }
+    struct label_sums sums;
+    memset(&sums, 0, sizeof sums);
+    struct kref *refs = malloc((nrows ? nrows : 1) * sizeof *refs);
+    if (!refs)
+        return err_set(e, ERR_NOMEM, "kernel breakdown: out of memory");
+    size_t nref = 0;
+    for (size_t p = 0; p < n; p++)
+        if (!add_part_types(part_table(parts[p], KERNELS_PART_TYPES, 2), &sums) ||
+            !add_part_kernels(part_table(parts[p], "kernel_breakdown", nk), refs, &nref)) {
+            free(refs);
+            return err_set(e, ERR_PARSE, "kernel breakdown: part %zu is not one", p);
+        }
+    qsort(refs, nref, sizeof *refs, cmp_kref);
+    struct table *types = table_list_new(a, out, "kernel_type_breakdown", "Kernel type breakdown",
+                                         type_cols, sizeof type_cols / sizeof type_cols[0], e);
+    struct table *kernels = types ? table_list_new(a, out, "kernel_breakdown", "Kernel breakdown",
+                                                   kernel_cols, nk, e)
+                                  : NULL;
+    int rc = kernels ? type_table(sem, &sums, types) : e->code;
+    if (kernels && rc == 0)
+        rc = table_reserve(kernels, nref);
+    for (size_t i = 0; kernels && i < nref && rc == 0; i++) {
+        struct cell *row = table_add_row(kernels);
+        if (!row) {
+            rc = ERR_NOMEM;
+            break;
+        }
+        memcpy(row, refs[i].row, nk * sizeof *row);
+        row[0] = cell_str(kernels, refs[i].row[0].v.s);   // the part's arena may go first
+        row[6] = cell_str(kernels, refs[i].row[6].v.s);
+    }
+    free(refs);
+    if (rc)
+        return rc == ERR_NOMEM ? err_set(e, ERR_NOMEM, "kernel breakdown: out of memory") : rc;
+    if (types->nrows == 0) {
+        table_set_note(types, "no GPU kernels of the analysed types");
+        table_set_note(kernels, "no GPU kernels of the analysed types");
+    }
+    return 0;
 }
 
 int kernels_run(const struct model *m, const struct analysis_opts *o, struct arena *scratch,
                 struct table_list *out, struct err *e)
 {
-    struct table *types = table_new(scratch, "kernel_type_breakdown", "Kernel type breakdown",
-                                    type_cols, sizeof type_cols / sizeof type_cols[0]);
-    struct table *kernels = table_new(scratch, "kernel_breakdown", "Kernel breakdown",
-                                      kernel_cols, sizeof kernel_cols / sizeof kernel_cols[0]);
-    if (!types || !kernels)
-        return err_set(e, ERR_NOMEM, "kernel breakdown: out of memory");
-    struct label_sums sums;
-    memset(&sums, 0, sizeof sums);
-    struct krows rows = {NULL, 0, 0};
-    int rc = run_ranks(m, o, &sums, &rows);
-    if (rc == 0)
-        rc = type_table(m, &sums, types);
-    if (rc == 0)
-        rc = kernel_table(&rows, kernels);
-    free(rows.v);
-    if (rc)
-        return err_set(e, ERR_NOMEM, "kernel breakdown: out of memory");
-    if (types->nrows == 0) {
-        table_set_note(types, "no GPU kernels of the analysed types");
-        table_set_note(kernels, "no GPU kernels of the analysed types");
-    }
-    if (table_list_add(out, types) || table_list_add(out, kernels))
-        return err_set(e, ERR_NOMEM, "kernel breakdown: too many tables");
-    return 0;
+    struct table_list parts = {.count = 0};
+    const struct table_list *one = &parts;
+    int rc = kernels_parts_run(m, o, scratch, &parts, e);
+    return rc ? rc : kernels_reduce(&m->sem, &one, 1, scratch, out, e);
 }

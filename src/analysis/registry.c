@@ -25,6 +25,11 @@ const struct analysis_info *analysis_list(size_t *count)
     return analyses;
 }
 
+const struct analysis_info *analysis_get(enum analysis_id id)
+{
+    return (unsigned)id < ANALYSIS_COUNT ? &analyses[id] : NULL;
+}
+
 const struct analysis_info *analysis_find(const char *name)
 {
     for (size_t i = 0; i < ANALYSIS_COUNT; i++)

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis/kernels.h"
 #include "app/session.h"
 #include "summary/tiles_io.h"
 #include "trace/discover.h"
@@ -99,7 +100,6 @@ static int read_rank(struct app_light *l, struct app_light_rank *r, bool warn_st
     if (rc == 0 && warn_stale && htxs_source_check(&src, false) == HTXS_STALE)
         app_warn("%s: stale: %s changed since the summary was made (htx summarize again)",
                  r->file, src.path);
-    size_t found = 0;
     for (uint32_t s = 0; s < doc.nsections && rc == 0; s++) {
         const struct htxs_section *sec = &doc.sections[s];
         if (!htxs_is_tables(sec))
@@ -108,12 +108,11 @@ static int read_rank(struct app_light *l, struct app_light_rank *r, bool warn_st
         int sem, an;
         rc = htxs_tables_read(sec, r->file, &l->arena, &sem, &an, &tl, e);
         int k = stored_index(an);
-        if (rc == 0 && sem == 0 && k >= 0 && r->tables[k].count == 0) {
+        if (rc == 0 && sem == 0 && k >= 0 && !r->has_tables[k]) {
             r->tables[k] = tl;
-            found++;
+            r->has_tables[k] = true;
         }
     }
-    r->has_tables = found == HTXS_NSTORED;
     if (rc == 0) {
         rc = htxs_tiles_read(&doc, r->file, &l->arena, &r->tiles, e);
         r->has_tiles = rc == 0;
@@ -237,6 +236,25 @@ static struct table *concat(const struct table *const *per_rank, size_t nranks, 
     return t;
 }
 
+/* The kernel tables of the n ranks sel, from their parts. */
+static int kernel_tables(const struct app_light_rank **sel, size_t n, int k, struct arena *a,
+                         struct table_list *out, struct err *e)
+{
+    const struct table_list **parts = calloc(n + 1, sizeof *parts);
+    if (!parts)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    for (size_t r = 0; r < n; r++)
+        parts[r] = &sel[r]->tables[k];
+    struct semantics sem;
+    semantics_init(&sem, SEMANTICS_HTX);
+    int rc = kernels_reduce(&sem, parts, n, a, out, e);
+    for (size_t r = 0; rc == ERR_PARSE && r < n; r++)   // name the summary
+        if (kernels_reduce(&sem, &parts[r], 1, a, &(struct table_list){.count = 0}, e))
+            rc = err_set(e, ERR_PARSE, "%s: not the kernel tables of a summary", sel[r]->file);
+    free(parts);
+    return rc;
+}
+
 static int stored_tables(const struct app_light *l, const bool *selected, int k,
                          struct arena *a, struct table_list *out, struct err *e)
 {
@@ -247,12 +265,17 @@ static int stored_tables(const struct app_light *l, const bool *selected, int k,
     for (size_t r = 0; r < l->n && rc == 0; r++) {
         if (selected && !selected[r])
             continue;
-        if (!l->ranks[r].has_tables)
-            rc = err_set(e, ERR_PARSE, "%s: no tables of that analysis", l->ranks[r].file);
+        if (!l->ranks[r].has_tables[k])
+            rc = err_set(e, ERR_EMPTY, "%s: no %s tables (a summary made before they were)",
+                         l->ranks[r].file, analysis_get(htxs_stored_analyses[k])->name);
         else if (n && l->ranks[r].tables[k].count != sel[0]->tables[k].count)
             rc = err_set(e, ERR_PARSE, "%s: not the tables of the other summaries",
                          l->ranks[r].file);
         sel[n++] = &l->ranks[r];
+    }
+    if (rc == 0 && htxs_stored_analyses[k] == ANALYSIS_KERNELS) {
+        rc = kernel_tables(sel, n, k, a, out, e);
+        n = 0;
     }
     for (size_t j = 0; rc == 0 && n && j < sel[0]->tables[k].count; j++) {
         for (size_t r = 0; r < n; r++)
@@ -304,6 +327,10 @@ int app_light_tables(const struct app_light *l, const bool *selected, enum analy
 int app_light_model_tables(const struct app_light *l, const struct model *m, enum analysis_id id,
                            struct arena *a, struct table_list *out, struct err *e)
 {
+    struct semantics htx;
+    semantics_init(&htx, SEMANTICS_HTX);
+    if (memcmp(&m->sem, &htx, sizeof htx) != 0)
+        return err_set(e, ERR_EMPTY, "the summaries hold the tables of htx's semantics");
     bool *selected = calloc(m->nranks + 1, sizeof *selected);
     if (!selected)
         return err_set(e, ERR_NOMEM, "out of memory");

@@ -23,7 +23,8 @@ struct app_light_rank {
     char *file;                                  /* the summary */
     struct htxs_rank rank;                       /* rank, events, trace path */
     struct table_list tables[HTXS_NSTORED];      /* htxs_stored_analyses, in order */
-    bool has_tables;                             /* all of them were found */
+    bool has_tables[HTXS_NSTORED];               /* which were found (a summary of an
+                                                    older format lacks some) */
     struct tiles tiles;                          /* count 0 when it has none */
     bool has_tiles;
 };
@@ -50,15 +51,17 @@ int app_light_open(struct app_light *l, char **files, size_t n, bool warn_stale,
 void app_light_fini(struct app_light *l);
 
 /* Analysis id over the ranks with selected[i] (NULL: all), as the analysis
- * on their events gives it: the stored tables one rank after the other, or
- * (utilization) the table of their tiles, in a. ERR_EMPTY when the
+ * on their events gives it under htx's semantics: the stored tables one
+ * rank after the other, the kernel tables reduced from the ranks' parts,
+ * or (utilization) the table of their tiles, in a. ERR_EMPTY when the
  * summaries do not answer it (htxs_answers), or a rank lacks what it
- * takes (a summary made before tiles); ERR_PARSE naming a summary whose
- * tables are not the others'; ERR_NOMEM. */
+ * takes (a summary made before tiles or kernel parts); ERR_PARSE naming a
+ * summary whose tables are not the others'; ERR_NOMEM. */
 int app_light_tables(const struct app_light *l, const bool *selected, enum analysis_id id,
                      struct arena *a, struct table_list *out, struct err *e);
 
-/* app_light_tables over the ranks m (its light model) selects. */
+/* app_light_tables over the ranks m (its light model) selects; ERR_EMPTY
+ * when m's semantics are not htx's (the summaries hold htx's tables). */
 int app_light_model_tables(const struct app_light *l, const struct model *m, enum analysis_id id,
                            struct arena *a, struct table_list *out, struct err *e);
 

@@ -720,11 +720,14 @@ bool htx_options_read_stored_tables(const struct htx_options *o)
     struct htx_options d;
     memset(&d, 0, sizeof d);
     default_analysis(&d);
-    /* temporal, idle, overlap and utilization classify kernels; idle reads
-     * the consecutive-kernel delay; the rest of the parameters are other
-     * analyses' */
-    return o->semantics == d.semantics && o->last_step == d.last_step && o->iterations.all &&
-           !o->has_window && !o->comm_patterns && !o->memory_patterns &&
+    /* temporal, idle, overlap, kernels and utilization classify kernels;
+     * idle reads the consecutive-kernel delay, kernels its top-N rule; the
+     * rest of the parameters are other analyses' */
+    bool kernels = !o->analyses[ANALYSIS_KERNELS] ||
+                   (o->num_kernels == d.num_kernels && o->duration_ratio == d.duration_ratio &&
+                    o->include_memory_kernels == d.include_memory_kernels);
+    return kernels && o->semantics == d.semantics && o->last_step == d.last_step &&
+           o->iterations.all && !o->has_window && !o->comm_patterns && !o->memory_patterns &&
            o->consecutive_kernel_delay_ns == d.consecutive_kernel_delay_ns;
 }
 
@@ -817,9 +820,10 @@ const char *htx_usage(void)
            "  --no-color, --ascii, --no-mouse, --no-osc52 (y does not copy)\n"
            "  --no-cache                the TUI neither reads nor writes ~/.cache/htx (a packed\n"
            "                            copy of each trace it opens, for a fast reopen)\n"
-           "  --events=auto|load|skip   the TUI on rank summaries: load their events, or show the\n"
-           "                            job from their tables and tiles alone (auto: when the\n"
-           "                            events would not fit in HTX_MAX_MEMORY)\n"
+           "  --events=auto|load|skip   on rank summaries: load their events, or answer from their\n"
+           "                            tables and tiles alone (TUI auto: when the events would\n"
+           "                            not fit in HTX_MAX_MEMORY; report skip: refuse what needs\n"
+           "                            the events)\n"
            "  --view=KEY                the TUI's first view: 1-9, R, C, i, d or its name\n"
            "  --script=FILE --dump-screen=OUT --size=ROWSxCOLS  UI test mode\n"
            "\n"

@@ -168,7 +168,7 @@ void htx_options_analysis(const struct htx_options *o, struct analysis_opts *a);
  * parameter. o's selection, loading and output options are left alone. */
 void htx_options_make_canonical(struct htx_options *o);
 
-/* Whether the analyses a summary stores (temporal, idle, overlap,
+/* Whether the analyses a summary stores (temporal, idle, overlap, kernels,
  * utilization) give, under o, the tables stored: o's semantics, last-step
  * rule and the parameters they read are the canonical ones, and o keeps
  * every iteration and the whole time (ranks may be chosen: a rank's tables

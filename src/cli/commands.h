@@ -45,6 +45,11 @@ struct report_inputs {
 int report_write_inputs(FILE *f, const struct report_inputs *in, const struct htx_options *opts,
                         const struct table_list *lists, size_t nlists,
                         const struct format_opts *fo);
+/* Under --semantics=htx the kernel tables are in triage order: the per-rank
+ * kernel_breakdown by total time with "others" last, preceded by
+ * kernel_summary. l's tables from kernels_run, in place; the new table is
+ * made in scratch. 0, ERR_NOMEM or ERR_LIMIT. */
+int report_triage_kernel_tables(struct table_list *l, struct arena *scratch);
 /* The selected ranks of m as the report's inputs; free in->ranks. 0 or -1
  * (out of memory). */
 int report_inputs_of(const struct model *m, struct report_inputs *in);

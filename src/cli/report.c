@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
-#include "analysis/kernel_summary.h"
 #include "app/session.h"
 #include "util/pool.h"
 
@@ -19,31 +18,6 @@ static void output_opts(const struct htx_options *opts, struct format_opts *fo)
     format_opts_default(fo);
     fo->ascii = opts->ascii;
     fo->short_names = opts->short_names;
-}
-
-/* Under --semantics=htx the kernel tables are in triage order: the per-rank
- * kernel_breakdown by total time with "others" last, preceded by
- * kernel_summary (one row per kernel over the ranks, with its share). Under
- * hta both stay HTA's: its row order, no extra table. */
-static int triage_kernel_tables(struct table_list *l, struct arena *scratch)
-{
-    for (size_t t = 0; t < l->count; t++) {
-        if (strcmp(l->tables[t]->name, "kernel_breakdown") != 0)
-            continue;
-        struct table *summary = NULL;
-        if (kernel_breakdown_sort_by_time(l->tables[t]) < 0 ||
-            kernel_summary_table(l->tables[t], scratch, &summary) < 0)
-            return ERR_NOMEM;
-        if (!summary)
-            return 0;
-        if (l->count == TABLE_LIST_MAX)
-            return ERR_LIMIT;
-        memmove(&l->tables[t + 1], &l->tables[t], (l->count - t) * sizeof l->tables[0]);
-        l->tables[t] = summary;
-        l->count++;
-        return 0;
-    }
-    return 0;
 }
 
 /* The chosen analyses run side by side on --threads threads (they only
@@ -203,7 +177,7 @@ static int analysis_task(void *ctx, size_t unused)
         pthread_mutex_lock(&run->one_big);
     j->rc = j->a->run(run->m, run->ao, &j->arena, &j->list, &j->err);
     if (j->rc == 0 && run->opts->semantics == SEMANTICS_HTX &&
-        triage_kernel_tables(&j->list, &j->arena) < 0)
+        report_triage_kernel_tables(&j->list, &j->arena) < 0)
         j->rc = err_set(&j->err, ERR_NOMEM, "out of memory");
     pthread_mutex_lock(&run->lock);
     bool waits = run->next != i;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/argsort.h"
+#include "analysis/kernel_summary.h"
 #include "app/format.h"
 #include "util/vec.h"
 
@@ -241,6 +242,31 @@ int report_end(struct report_writer *rw)
     free(rw->notes);
     arena_fini(&rw->arena);
     return ok ? 0 : -1;
+}
+
+/* Under --semantics=htx the kernel tables are in triage order: the per-rank
+ * kernel_breakdown by total time with "others" last, preceded by
+ * kernel_summary (one row per kernel over the ranks, with its share). Under
+ * hta both stay HTA's: its row order, no extra table. */
+int report_triage_kernel_tables(struct table_list *l, struct arena *scratch)
+{
+    for (size_t t = 0; t < l->count; t++) {
+        if (strcmp(l->tables[t]->name, "kernel_breakdown") != 0)
+            continue;
+        struct table *summary = NULL;
+        if (kernel_breakdown_sort_by_time(l->tables[t]) < 0 ||
+            kernel_summary_table(l->tables[t], scratch, &summary) < 0)
+            return ERR_NOMEM;
+        if (!summary)
+            return 0;
+        if (l->count == TABLE_LIST_MAX)
+            return ERR_LIMIT;
+        memmove(&l->tables[t + 1], &l->tables[t], (l->count - t) * sizeof l->tables[0]);
+        l->tables[t] = summary;
+        l->count++;
+        return 0;
+    }
+    return 0;
 }
 
 int report_write_inputs(FILE *f, const struct report_inputs *in, const struct htx_options *opts,

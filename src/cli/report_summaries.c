@@ -47,10 +47,14 @@ static int report_summaries(const struct htx_options *opts, char **files, size_t
             continue;
         memset(&lists[nlists], 0, sizeof lists[nlists]);
         rc = app_light_tables(&l, selected, all[i].id, &a, &lists[nlists], &e);
+        if (rc == 0 && opts->semantics == SEMANTICS_HTX &&
+            report_triage_kernel_tables(&lists[nlists], &a) < 0)
+            rc = err_set(&e, ERR_NOMEM, "out of memory");
         nlists++;
     }
-    /* summaries made before tiles were: their events answer it instead */
-    bool replay = rc == ERR_EMPTY;
+    /* summaries made before tiles (or kernel parts) were: their events
+     * answer it instead, unless told not to read them */
+    bool replay = rc == ERR_EMPTY && opts->events != HTX_EVENTS_SKIP;
     struct report_input *in = rc ? NULL : calloc(n ? n : 1, sizeof *in);
     if (rc == 0 && !in)
         rc = err_set(&e, ERR_NOMEM, "out of memory");
@@ -84,16 +88,33 @@ static int report_summaries(const struct htx_options *opts, char **files, size_t
     return rc ? app_fail(&e) : 0;
 }
 
+/* Why the summaries alone cannot answer this report, or NULL. */
+static const char *needs_events(const struct htx_options *opts, size_t nfiles, size_t traces)
+{
+    if (nfiles == 0 || traces)
+        return "these paths name traces, not only rank summaries";
+    if (!htx_options_read_stored_tables(opts))
+        return "these options change what the summaries' tables hold";
+    for (size_t i = 0; i < ANALYSIS_COUNT; i++)
+        if (opts->analyses[i] && !htxs_answers((enum analysis_id)i))
+            return analysis_get((enum analysis_id)i)->name;
+    return NULL;
+}
+
 int cli_report_paths(const struct htx_options *opts)
 {
     struct err e = {0, ""};
     char **files;
     size_t nfiles, traces;
     int rc = app_light_files(opts->paths, opts->npaths, &files, &nfiles, &traces, &e);
-    bool in_tables = htx_options_read_stored_tables(opts);   // as summarize made them
-    for (size_t i = 0; i < ANALYSIS_COUNT; i++)
-        in_tables &= !opts->analyses[i] || htxs_answers((enum analysis_id)i);
-    if (rc == 0 && nfiles > 0 && traces == 0 && in_tables)
+    const char *why = rc ? NULL : needs_events(opts, nfiles, traces);
+    if (rc == 0 && opts->events == HTX_EVENTS_SKIP && why) {
+        app_light_free_files(files, nfiles);
+        err_set(&e, ERR_USAGE, "--events=skip: the report needs the events: %s%s", why,
+                strchr(why, ' ') ? "" : " is not answered from the summaries' tables");
+        return app_fail(&e);
+    }
+    if (rc == 0 && !why && opts->events != HTX_EVENTS_LOAD)
         return report_summaries(opts, files, nfiles);
     // Traces, or paths the trace loader reports on.
     app_light_free_files(files, nfiles);

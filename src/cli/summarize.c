@@ -22,16 +22,6 @@
  * each made from that file alone, so N processes on N machines can make
  * them without talking to each other. */
 
-static const struct analysis_info *analysis_by_id(enum analysis_id id)
-{
-    size_t n;
-    const struct analysis_info *all = analysis_list(&n);
-    for (size_t i = 0; i < n; i++)
-        if (all[i].id == id)
-            return &all[i];
-    return NULL;
-}
-
 /* Deflated on a thread of its own while the file is read; kept for
  * summarize_file to write. */
 static int keep_pack(void *ctx, const char *path, struct trace_pack *pack, struct err *e)
@@ -77,9 +67,9 @@ static int summary_task(void *ctx, size_t i)
             err_set(&sw->errs[i], ERR_NOMEM, "%s: out of memory for its tiles", sw->path);
         return sw->rc[i] < 0;
     }
-    const struct analysis_info *an = analysis_by_id(htxs_stored_analyses[i]);
-    sw->rc[i] = an ? an->run(sw->m, sw->ao, &sw->arenas[i], &sw->lists[i], &sw->errs[i])
-                   : err_set(&sw->errs[i], ERR_INTERNAL, "no analysis");
+    analysis_fn run = htxs_stored_run(htxs_stored_analyses[i]);
+    sw->rc[i] = run ? run(sw->m, sw->ao, &sw->arenas[i], &sw->lists[i], &sw->errs[i])
+                    : err_set(&sw->errs[i], ERR_INTERNAL, "no analysis");
     return sw->rc[i] < 0;
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/kernels.h"
 #include "trace/zbuf.h"
 
 /* Section HTXS_TABLES:
@@ -15,8 +16,16 @@
  * stream (zlib format). */
 
 const enum analysis_id htxs_stored_analyses[HTXS_NSTORED] = {
-    ANALYSIS_TEMPORAL, ANALYSIS_IDLE, ANALYSIS_OVERLAP,
+    ANALYSIS_TEMPORAL, ANALYSIS_IDLE, ANALYSIS_OVERLAP, ANALYSIS_KERNELS,
 };
+
+analysis_fn htxs_stored_run(enum analysis_id id)
+{
+    if (id == ANALYSIS_KERNELS)
+        return kernels_parts_run;
+    const struct analysis_info *a = analysis_get(id);
+    return a ? a->run : NULL;
+}
 
 bool htxs_answers(enum analysis_id id)
 {

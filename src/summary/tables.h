@@ -20,9 +20,13 @@
 #define HTXS_MAX_COLS 256
 
 /* The analyses whose tables a summary stores (under htx's semantics and the
- * defaults): those whose job tables are each rank's one after the other. */
-#define HTXS_NSTORED 3
+ * defaults): those whose job tables are each rank's one after the other,
+ * and the kernel breakdown's per-rank parts (analysis/kernels.h), which
+ * reduce to the job's tables. */
+#define HTXS_NSTORED 4
 extern const enum analysis_id htxs_stored_analyses[HTXS_NSTORED];
+/* What summarize runs on a rank to store analysis id's tables. */
+analysis_fn htxs_stored_run(enum analysis_id id);
 /* Whether a summary answers analysis id without its events: a stored
  * table, or (utilization) its tiles. */
 bool htxs_answers(enum analysis_id id);

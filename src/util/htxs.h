@@ -24,10 +24,11 @@
 #define HTXS_MAGIC "HTXSUMM"
 #define HTXS_MAGIC_LEN 8
 #define HTXS_MAJOR 1
-/* 3: a tiles section (HTXS_TILES); 2: tables and events deflated with
+/* 4: the kernel breakdown's per-rank parts among the tables; 3: a tiles
+ * section (HTXS_TILES); 2: tables and events deflated with
  * trace/pack_dict.h's dictionary; 1: tables deflated (HTXS_TABLES_Z);
  * 0: plain tables. All read. */
-#define HTXS_MINOR 3
+#define HTXS_MINOR 4
 #define HTXS_HEADER_LEN 24
 #define HTXS_SECTION_HEADER_LEN 16
 #define HTXS_TRAILER_LEN 4

@@ -7,7 +7,8 @@
 #include "model/model.h"
 
 /* Helpers shared by the breakdown analyses' Check suite (check_breakdown.c,
- * breakdown_props.c, breakdown_oracle.c, breakdown_tiles.c): tiny traces written inline. */
+ * breakdown_props.c, breakdown_oracle.c, breakdown_tiles.c, breakdown_kernel_parts.c):
+ * tiny traces written inline. */
 
 #define X(cat, name, tid, ts, dur, args)                                                    \
     "{\"ph\":\"X\",\"cat\":\"" cat "\",\"name\":\"" name "\",\"pid\":0,\"tid\":" #tid \
@@ -37,5 +38,6 @@ const char *bd_str(const struct table *t, size_t row, const char *col);
 TCase *breakdown_props_tcase(void);
 TCase *breakdown_oracle_tcase(void);
 TCase *breakdown_tiles_tcase(void);
+TCase *breakdown_kernel_parts_tcase(void);
 
 #endif

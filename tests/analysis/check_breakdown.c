@@ -476,6 +476,7 @@ static Suite *breakdown_suite(void)
     suite_add_tcase(s, breakdown_props_tcase());
     suite_add_tcase(s, breakdown_oracle_tcase());
     suite_add_tcase(s, breakdown_tiles_tcase());
+    suite_add_tcase(s, breakdown_kernel_parts_tcase());
     return s;
 }
 

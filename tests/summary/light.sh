@@ -1,8 +1,8 @@
 #!/bin/bash
 # The TUI on rank summaries without their events (issue 12: a job whose
 # events do not fit in one machine): --events=skip, and --events=auto when
-# the events would pass HTX_MAX_MEMORY. Overview, Idle and Overlap show the
-# same screens as with the events loaded (they are the stored tables); the
+# the events would pass HTX_MAX_MEMORY. Overview, Kernels, Idle and Overlap
+# show the same screens as with the events loaded (the stored tables); the
 # timeline draws every lane from the tiles; the Ranks view has the
 # utilization strips; a view that needs events says so; --events=skip on
 # traces is refused.
@@ -25,7 +25,7 @@ screen() {
 }
 
 # The stored tables' views: the same screen either way (but the title line).
-for view in 2 4 5; do
+for view in 2 3 4 5; do
     screen "$view" "full-$view" --events=load sums
     screen "$view" "light-$view" --events=skip sums
     cmp -s <(tail -n +2 "full-$view") <(tail -n +2 "light-$view") ||
@@ -63,17 +63,27 @@ for rank in 0 1 2 3; do
 done
 
 # A view that needs events says so, and names a way to see them.
-screen 3 light-3 --events=skip sums
-has light-3 "Kernels needs the events, which are not loaded."
-has light-3 "open its summary alone"
+screen 6 light-6 --events=skip sums
+has light-6 "Launch needs the events, which are not loaded."
+has light-6 "open its summary alone"
+# Kernels: a kernel's instances need the events; Enter on one of its rank
+# rows names (and on a terminal opens) that rank's summary.
+screen "3l<Enter>" light-3-enter --events=skip sums
+has light-3-enter "instances need the events"
+screen "3ll<Down><Enter>" light-3-rank --events=skip sums
+grep -q "events not loaded: htx sums/rank-0000[0-3].htxs shows rank [0-3]'s" light-3-rank ||
+    fail "Enter on a kernel's rank row named no summary: $(tail -2 light-3-rank)"
+# Under HTA's semantics the stored tables (htx's) do not answer.
+screen 2 light-hta --events=skip --semantics=hta sums
+has light-hta "Overview needs the events"
 
 # auto: events that would pass HTX_MAX_MEMORY are not loaded; under it they are.
-printf 'p3\n' >"$tmp/keys"
+printf 'p6\n' >"$tmp/keys"
 expect 0 env HTX_MAX_MEMORY=1K "$HTX" --script="$tmp/keys" --dump-screen=auto-small --size=36x140 sums
-has auto-small "Kernels needs the events"
+has auto-small "Launch needs the events"
 expect 0 "$HTX" --script="$tmp/keys" --dump-screen=auto-big --size=36x140 sums
 grep -q "needs the events" auto-big && fail "--events=auto left the events out under the limit"
-has auto-big "Kernel"
+has auto-big "Launch"
 
 # On a terminal, Enter on a light lane opens that rank with its events (a
 # child htx on its summary); quitting it brings the job back.

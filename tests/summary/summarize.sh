@@ -2,7 +2,8 @@
 # htx summarize (issue 12): a report made from per-rank summaries is byte for
 # byte the report made from the traces, for every analysis (the summaries'
 # packed events) and for the analyses read from their tables alone
-# (temporal, idle, overlap), under both semantics, in json, csv and text;
+# (temporal, idle, overlap, the kernel parts' reduce; --events=skip proves
+# no event is read), under both semantics, in json, csv and text;
 # so are diff --report, info and the TUI's screens; however the map ran:
 # one process, --shard, xargs -P or GNU parallel. Stale, duplicate, corrupt
 # and existing summaries are named.
@@ -11,7 +12,7 @@ keep_going=1
 
 gen=$HTX_BUILDDIR/tests/gen/htx-gen
 [ -x "$gen" ] || fail "$gen is not built"
-what=--analysis=temporal,idle,overlap,utilization   # what the tables and tiles answer
+what=--analysis=temporal,kernels,idle,overlap,utilization   # what the tables and tiles answer
 
 # same_output TRACES SUMMARIES COMMAND...: the command prints the same
 # stdout and stderr on both.
@@ -42,6 +43,15 @@ same_report() {
     done
     same_output "$traces" "$sums" report --format=text "$@"
     same_output "$traces" "$sums" info --format=json "$@"
+    for fmt in json text; do   # from the tables alone, and from the events
+        "$HTX" report --format=$fmt $what "$@" "$traces" >"$tmp/t.out" 2>&1
+        for events in skip load; do
+            "$HTX" report --events=$events --format=$fmt $what "$@" "$sums" >"$tmp/s.out" 2>&1 ||
+                fail "report --events=$events on $sums failed: $(head -3 "$tmp/s.out")"
+            cmp -s "$tmp/t.out" "$tmp/s.out" ||
+                fail "report --events=$events $fmt on $sums differs: $(diff "$tmp/t.out" "$tmp/s.out" | head -5)"
+        done
+    done
 }
 
 # Generated jobs: a DDP job (gzip and plain ranks), and a collectives job
@@ -60,11 +70,18 @@ same_report ddp sum-ddp --rank=1,3
 # step) take the events instead; summaries made under such options store
 # tables and tiles made under the defaults all the same.
 for opt in --iteration=1 --window=0:2ms --comm-patterns=gemm --memory-patterns=elementwise \
-    --consecutive-kernel-delay=5us --drop-last-step; do
+    --consecutive-kernel-delay=5us --drop-last-step --num-kernels=2 --duration-ratio=0.5 \
+    --no-include-memory-kernels; do
     for fmt in csv json; do
         same_output coll sum-coll report --format=$fmt $what "$opt"
     done
+    expect 2 "$HTX" report --events=skip $what "$opt" sum-coll &&
+        has err "these options change what the summaries' tables hold"
 done
+# --events=skip never reads an event: what needs them is refused, saying why.
+expect 2 "$HTX" report --events=skip --analysis=kernels,launch sum-coll &&
+    has err "launch is not answered from the summaries' tables"
+expect 2 "$HTX" report --events=skip $what coll && has err "these paths name traces"
 expect 0 "$HTX" summarize -o sum-odd --comm-patterns=gemm --drop-last-step --semantics=hta \
     --consecutive-kernel-delay=5us coll
 same_output coll sum-odd report --format=json $what

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/kernel_summary.h"
+#include "app/light.h"
 #include "ui/actions.h"
 #include "ui/views/docs.h"
 
@@ -216,6 +217,24 @@ unsigned ui_act_kernels_collapse(struct ui_state *st, const struct model *m)
     return set_open(st, st->kernels.row_summary[r], false);
 }
 
+/* A light job (the kernel tables from the summaries): a rank row opens
+ * that rank with its events (a child htx on its summary); a kernel row
+ * says how to get there. */
+static unsigned light_enter(struct ui_state *st, int64_t rank)
+{
+    const struct app_light *l = st->light;
+    for (size_t i = 0; rank >= 0 && i < l->n; i++)
+        if (l->ranks[i].rank.rank == rank) {
+            st->open_summary = l->ranks[i].file;
+            ui_state_message(st, false, "events not loaded: htx %s shows rank %lld's",
+                             st->open_summary, (long long)rank);
+            return UI_REDRAW | UI_OPEN_RANK;
+        }
+    ui_state_message(st, false, "a kernel's instances need the events: Right/l lists its ranks, "
+                     "Enter on one opens that rank with them");
+    return UI_REDRAW;
+}
+
 unsigned ui_act_kernels_enter(struct ui_state *st, const struct model *m)
 {
     size_t r = cursor_row(st);
@@ -230,6 +249,8 @@ unsigned ui_act_kernels_enter(struct ui_state *st, const struct model *m)
         rank = c && c->type == CELL_INT ? c->v.i : -1;
     }
     const char *text = name->type == CELL_STR && name->v.s ? name->v.s : "";
+    if (st->light)
+        return light_enter(st, rank);
     size_t n = text[0] ? ui_find_instances(st, m, text, true, rank) : 0;
     if (n == 0) {
         ui_state_message(st, true, "no instance of \"%s\" in the selection", text);
