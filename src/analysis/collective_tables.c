@@ -93,17 +93,18 @@ static struct cell iter_cell(int32_t it)
 }
 
 /* The group column: the process group's name, else the stream that keyed it. */
-static struct cell group_cell(const struct model *m, struct table *t, const struct collective *c)
+static struct cell group_cell(const struct coll_result *r, struct table *t,
+                              const struct collective *c)
 {
     if (c->group)
-        return cell_str(t, model_str(m, c->group));
+        return cell_str(t, strtab_str(r->strings, c->group));
     char buf[40];
     snprintf(buf, sizeof buf, "stream %lld", (long long)c->stream);
     return cell_str(t, buf);
 }
 
-static int collectives_table(const struct model *m, const struct coll_result *r,
-                             struct arena *a, struct table_list *out)
+static int collectives_table(const struct coll_result *r, struct arena *a,
+                             struct table_list *out)
 {
     struct table *t = table_new(a, "collectives", "Collectives matched across ranks", coll_cols,
                                 NCOLS(coll_cols));
@@ -115,8 +116,8 @@ static int collectives_table(const struct model *m, const struct coll_result *r,
         if (!row)
             return ERR_NOMEM;
         size_t k = 0;
-        row[k++] = cell_str(t, model_str(m, c->name));
-        row[k++] = group_cell(m, t, c);
+        row[k++] = cell_str(t, strtab_str(r->strings, c->name));
+        row[k++] = group_cell(r, t, c);
         row[k++] = c->seq >= 0 ? cell_int(c->seq) : cell_null();
         row[k++] = iter_cell(c->iteration);
         row[k++] = cell_str(t, coll_rule_name(c->rule));
@@ -188,7 +189,7 @@ static int cmp_bw_key(const void *pa, const void *pb)
     return a->coll < b->coll ? -1 : a->coll > b->coll;
 }
 
-static int bandwidth_table(const struct model *m, const struct coll_result *r, struct arena *a,
+static int bandwidth_table(const struct coll_result *r, struct arena *a,
                            struct table_list *out)
 {
     struct table *t = table_new(a, "collective_bandwidth",
@@ -201,7 +202,7 @@ static int bandwidth_table(const struct model *m, const struct coll_result *r, s
     size_t n = 0;
     for (size_t i = 0; i < r->ncolls; i++)
         if (r->colls[i].bytes >= 0)
-            keys[n++] = (struct bw_key){model_str(m, r->colls[i].name),
+            keys[n++] = (struct bw_key){strtab_str(r->strings, r->colls[i].name),
                                         size_bucket(r->colls[i].bytes), i};
     sort_n(keys, n, sizeof *keys, cmp_bw_key);
     int rc = 0;
@@ -295,22 +296,27 @@ static int matching_table(const struct coll_result *r, struct arena *a, struct t
     return table_list_add(out, t);
 }
 
+int coll_collectives_tables(const struct coll_result *r, struct arena *a, struct table_list *out)
+{
+    if (collectives_table(r, a, out) || bandwidth_table(r, a, out) || matching_table(r, a, out))
+        return ERR_NOMEM;
+    return 0;
+}
+
 int collectives_run(const struct model *m, const struct analysis_opts *o, struct arena *scratch,
                     struct table_list *out, struct err *e)
 {
     struct coll_result r;
     if (coll_analyze(m, o, scratch, &r, e))
         return e->code;
-    if (collectives_table(m, &r, scratch, out) || bandwidth_table(m, &r, scratch, out) ||
-        matching_table(&r, scratch, out))
+    if (coll_collectives_tables(&r, scratch, out))
         return err_set(e, ERR_NOMEM, "collectives: out of memory");
     return 0;
 }
 
 /* ---- stragglers -------------------------------------------------------------- */
 
-static int ranking_tables(const struct model *m, const struct coll_result *r,
-                          struct arena *a, struct table_list *out)
+int coll_straggler_tables(const struct coll_result *r, struct arena *a, struct table_list *out)
 {
     struct table *t = table_new(a, "straggler_ranking", "Stragglers: ranks by blame",
                                 ranking_cols, NCOLS(ranking_cols));
@@ -330,7 +336,7 @@ static int ranking_tables(const struct model *m, const struct coll_result *r,
         row[4] = cell_int((int64_t)s->collectives);
         if (s->worst != SIZE_MAX) {
             row[5] = iter_cell(s->worst_iteration);
-            row[6] = cell_str(t, model_str(m, r->colls[s->worst].name));
+            row[6] = cell_str(t, strtab_str(r->strings, r->colls[s->worst].name));
             row[7] = cell_double(us(s->worst_blame));
         }
     }
@@ -399,7 +405,7 @@ int stragglers_run(const struct model *m, const struct analysis_opts *o, struct 
     struct coll_result r;
     if (coll_analyze(m, o, scratch, &r, e))
         return e->code;
-    if (ranking_tables(m, &r, scratch, out))
+    if (coll_straggler_tables(&r, scratch, out))
         return err_set(e, ERR_NOMEM, "stragglers: out of memory");
     return 0;
 }

@@ -19,11 +19,13 @@ static void sort_n(void *v, size_t n, size_t size, int (*cmp)(const void *, cons
 
 /* Matching, waits and blame over the selection (collectives.h). */
 
-/* One communication kernel before matching. */
+/* One communication kernel before matching: its record, with the key
+ * matching derives from it. */
 struct raw {
     uint32_t rank_index, pos;
     int64_t rank;
     uint32_t name;        /* "Collective name", else the kernel's name */
+    uint32_t kernel;      /* the kernel's name */
     uint32_t coll_name;   /* "Collective name" id, 0 when absent */
     uint32_t group;       /* "Process Group Name" id, 0 when absent */
     uint32_t pg_ranks;    /* "Process Group Ranks" id, 0 when absent */
@@ -171,8 +173,8 @@ struct gather {
     const struct model *m;
     const struct analysis_opts *o;
     signed char *is_comm;      /* by name id: -1 unknown, 0, 1 */
-    struct raw *raws;
-    size_t nraws, cap;
+    struct coll_record *recs;
+    size_t nrecs, cap;
 };
 
 static bool is_comm_kernel(struct gather *g, const struct event *ev)
@@ -316,11 +318,10 @@ static int gather_rank(struct gather *g, uint32_t ri)
             pos[n++] = r->rows[i];
     /* Rows may repeat (semantics.filter_duplicates_rows): one instance each. */
     sort_n(pos, n, sizeof *pos, cmp_u32);
-    size_t first = g->nraws;
     for (size_t i = 0; i < n; i++) {
         if (i && pos[i] == pos[i - 1])
             continue;
-        if (VEC_PUSH_SLOT(g->raws, g->nraws, g->cap)) {
+        if (VEC_PUSH_SLOT(g->recs, g->nrecs, g->cap)) {
             free(pos);
             free(ops);
             return ERR_NOMEM;
@@ -328,47 +329,73 @@ static int gather_rank(struct gather *g, uint32_t ri)
         const struct event *ev = &r->events[pos[i]];
         const struct comm_args *own = model_event_comm(r, ev);
         const struct comm_args *op = launch_args(r, ev, ops, nops);
-        struct comm_args merged;
-        const struct comm_args *c = NULL;
+        struct coll_record *w = &g->recs[g->nrecs++];
+        *w = (struct coll_record){.rank = r->rank, .rank_index = ri, .pos = pos[i],
+                                  .name = ev->name, .stream = ev->stream, .seq = -1,
+                                  .group_size = -1, .bytes = -1, .ts = ev->ts,
+                                  .end = ev->ts + ev->dur, .iteration = ev->iteration};
         if (own || op) {
-            merged = merged_args(own, op);
-            c = &merged;
-        }
-        struct raw *w = &g->raws[g->nraws++];
-        *w = (struct raw){.rank_index = ri, .pos = pos[i], .rank = r->rank, .name = ev->name,
-                          .stream = ev->stream, .seq = -1, .group_size = -1, .bytes = -1,
-                          .ts = ev->ts, .end = ev->ts + ev->dur, .occurrence = -1,
-                          .iteration = ev->iteration, .rule = COLL_MATCH_ORDER};
-        if (c) {
-            w->coll_name = c->coll_name;
-            if (c->coll_name)
-                w->name = c->coll_name;
-            w->group = c->pg_name;
-            w->pg_ranks = c->pg_ranks;
-            w->seq = c->seq;
-            w->group_size = c->group_size;
-            int size = coll_dtype_size(model_str(g->m, c->dtype));
-            int64_t nel = c->in_nelems > c->out_nelems ? c->in_nelems : c->out_nelems;
+            struct comm_args c = merged_args(own, op);
+            w->coll_name = c.coll_name;
+            w->group = c.pg_name;
+            w->pg_ranks = c.pg_ranks;
+            w->seq = c.seq;
+            w->group_size = c.group_size;
+            int size = coll_dtype_size(model_str(g->m, c.dtype));
+            int64_t nel = c.in_nelems > c.out_nelems ? c.in_nelems : c.out_nelems;
             if (size > 0 && nel >= 0 && nel <= INT64_MAX / size)
                 w->bytes = nel * size;
-            if (c->pg_name && c->seq >= 0)
-                w->rule = COLL_MATCH_SEQ;
         }
     }
     free(pos);
     free(ops);
-    /* Occurrence indices of the order-matched ones, per key and iteration. */
-    size_t k = g->nraws - first;
-    if (k == 0)   /* no raw yet: g->raws may be NULL, and NULL + 0 is UB */
-        return 0;
-    struct raw *rs = g->raws + first;
-    sort_n(rs, k, sizeof *rs, cmp_occurrence);
+    return 0;
+}
+
+int coll_records(const struct model *m, const struct analysis_opts *o, struct coll_record **out,
+                 size_t *n)
+{
+    struct gather g = {.m = m, .o = o};
+    size_t nstr = strtab_count(&m->strings);
+    g.is_comm = malloc(nstr ? nstr : 1);
+    int rc = g.is_comm ? 0 : ERR_NOMEM;
+    if (rc == 0)
+        memset(g.is_comm, -1, nstr);
+    for (size_t i = 0; i < m->nranks && rc == 0; i++)
+        if (m->ranks[i].selected)
+            rc = gather_rank(&g, (uint32_t)i);
+    free(g.is_comm);
+    if (rc) {
+        free(g.recs);
+        g.recs = NULL;
+        g.nrecs = 0;
+    }
+    *out = g.recs;
+    *n = g.nrecs;
+    return rc;
+}
+
+/* The raws of one rank's records recs[0..n): the matching key, and the
+ * occurrence indices of the order-matched ones per key and iteration. */
+static void raws_of_rank(const struct coll_record *recs, size_t n, struct raw *rs)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct coll_record *c = &recs[i];
+        rs[i] = (struct raw){.rank_index = c->rank_index, .pos = c->pos, .rank = c->rank,
+                             .name = c->coll_name ? c->coll_name : c->name, .kernel = c->name,
+                             .coll_name = c->coll_name, .group = c->group,
+                             .pg_ranks = c->pg_ranks, .stream = c->stream, .seq = c->seq,
+                             .group_size = c->group_size, .bytes = c->bytes, .ts = c->ts,
+                             .end = c->end, .occurrence = -1, .iteration = c->iteration,
+                             .rule = c->group && c->seq >= 0 ? COLL_MATCH_SEQ
+                                                             : COLL_MATCH_ORDER};
+    }
+    sort_n(rs, n, sizeof *rs, cmp_occurrence);
     int64_t occ = 0;
-    for (size_t i = 0; i < k; i++) {
+    for (size_t i = 0; i < n; i++) {
         occ = i && same_order_key(&rs[i], &rs[i - 1]) ? occ + 1 : 0;
         rs[i].occurrence = occ;
     }
-    return 0;
 }
 
 /* ---- matching -------------------------------------------------------------- */
@@ -404,7 +431,7 @@ static bool same_match_key(const struct raw *a, const struct raw *b)
 }
 
 struct matcher {
-    const struct model *m;
+    const struct coll_job *job;
     struct arena *a;
     struct coll_result *out;
     struct collective *colls;
@@ -413,10 +440,19 @@ struct matcher {
     size_t members_cap;
 };
 
-static bool rank_is_selected(const struct model *m, int64_t rank)
+static bool rank_is_selected(const struct coll_job *job, int64_t rank)
 {
-    const struct rank_model *r = model_find_rank(m, rank);
-    return r && r->selected;
+    size_t lo = 0, hi = job->nranks;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (job->ranks[mid] == rank)
+            return job->selected[mid];
+        if (job->ranks[mid] < rank)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
 }
 
 /* One rank's instance of a group whose other members are not selected (a
@@ -425,7 +461,7 @@ static bool rank_is_selected(const struct model *m, int64_t rank)
 static bool alone_but_partial(struct matcher *mt, const struct raw *g)
 {
     if (g->pg_ranks) {
-        long listed = parse_rank_list(model_str(mt->m, g->pg_ranks), mt->members,
+        long listed = parse_rank_list(strtab_str(mt->job->strings, g->pg_ranks), mt->members,
                                       mt->members_cap);
         if (listed < 2 || listed > (long)mt->members_cap)
             return false;
@@ -433,7 +469,7 @@ static bool alone_but_partial(struct matcher *mt, const struct raw *g)
         for (long j = 0; j < listed; j++) {
             if (mt->members[j] == g->rank)
                 member = true;
-            else if (rank_is_selected(mt->m, mt->members[j]))
+            else if (rank_is_selected(mt->job, mt->members[j]))
                 return false;
         }
         return member;
@@ -462,7 +498,8 @@ static enum coll_issue check_candidate(struct matcher *mt, const struct raw *g, 
     int64_t expected = g[0].group_size;
     long listed = -1;
     if (g[0].pg_ranks) {
-        listed = parse_rank_list(model_str(mt->m, g[0].pg_ranks), mt->members, mt->members_cap);
+        listed = parse_rank_list(strtab_str(mt->job->strings, g[0].pg_ranks), mt->members,
+                                 mt->members_cap);
         if (listed > (long)mt->members_cap)
             listed = -1;  /* longer than any job we loaded: not checkable */
     }
@@ -478,7 +515,7 @@ static enum coll_issue check_candidate(struct matcher *mt, const struct raw *g, 
         size_t j = 0;
         for (size_t i = 0; i <= k; i++) {
             while (j < nl && (i == k || mt->members[j] < g[i].rank)) {
-                if (rank_is_selected(mt->m, mt->members[j]))
+                if (rank_is_selected(mt->job, mt->members[j]))
                     return COLL_ISSUE_MISSING_RANK;
                 *partial = true;
                 j++;
@@ -522,12 +559,10 @@ static int add_collective(struct matcher *mt, const struct raw *g, size_t k, boo
     c->ninst = k;
     c->partial = partial;
     c->group_size = g[0].group_size >= 0 ? g[0].group_size : (int64_t)k;
-    c->kind = coll_kind_of(model_str(mt->m, g[0].coll_name ? g[0].coll_name : g[0].name));
-    if (c->kind == COLL_KIND_OTHER && g[0].coll_name) {
+    c->kind = coll_kind_of(strtab_str(mt->job->strings, g[0].name));
+    if (c->kind == COLL_KIND_OTHER && g[0].coll_name)
         /* an unknown "Collective name": the kernel's name may still tell */
-        const struct rank_model *r = &mt->m->ranks[g[0].rank_index];
-        c->kind = coll_kind_of(model_str(mt->m, r->events[g[0].pos].name));
-    }
+        c->kind = coll_kind_of(strtab_str(mt->job->strings, g[0].kernel));
     c->bytes = -1;
     for (size_t i = 0; i < k; i++) {
         inst[i] = (struct coll_instance){.rank = g[i].rank, .rank_index = g[i].rank_index,
@@ -588,15 +623,50 @@ static int match_all(struct matcher *mt, struct raw *raws, size_t n)
 
 /* ---- blame ----------------------------------------------------------------- */
 
+/* Collectives in time order; ties by the strings, not their ids: the ids
+ * depend on how the job was read (events, or the records of its
+ * summaries), the order must not. */
+struct coll_key {
+    const struct collective *c;
+    const char *group, *name;
+};
+
 static int cmp_coll_time(const void *pa, const void *pb)
 {
-    const struct collective *a = pa, *b = pb;
+    const struct coll_key *ka = pa, *kb = pb;
+    const struct collective *a = ka->c, *b = kb->c;
     int64_t ta = a->inst[a->last].arrival, tb = b->inst[b->last].arrival;
     CMP(ta, tb);
-    CMP(a->group, b->group);
+    int d = strcmp(ka->group, kb->group);
+    if (d)
+        return d;
     CMP(a->seq, b->seq);
-    CMP(a->name, b->name);
+    if ((d = strcmp(ka->name, kb->name)) != 0)
+        return d;
     CMP(a->occurrence, b->occurrence);
+    CMP(a->rule, b->rule);
+    CMP(a->stream, b->stream);
+    CMP(a->inst[a->last].iteration, b->inst[b->last].iteration);
+    return 0;
+}
+
+/* mt's collectives in time order, into out->colls (in a). */
+static int sorted_colls(const struct matcher *mt, struct arena *a, struct coll_result *out)
+{
+    struct coll_key *keys = malloc(mt->ncolls * sizeof *keys);
+    out->colls = arena_alloc(a, mt->ncolls * sizeof *out->colls);
+    if (!keys || !out->colls) {
+        free(keys);
+        return ERR_NOMEM;
+    }
+    for (size_t i = 0; i < mt->ncolls; i++)
+        keys[i] = (struct coll_key){&mt->colls[i], strtab_str(mt->job->strings, mt->colls[i].group),
+                                    strtab_str(mt->job->strings, mt->colls[i].name)};
+    sort_n(keys, mt->ncolls, sizeof *keys, cmp_coll_time);
+    for (size_t i = 0; i < mt->ncolls; i++)
+        out->colls[i] = *keys[i].c;
+    out->ncolls = mt->ncolls;
+    free(keys);
     return 0;
 }
 
@@ -616,17 +686,17 @@ static int cmp_ranking(const void *pa, const void *pb)
     return 0;
 }
 
-static int blame_tables(const struct model *m, struct arena *a, struct coll_result *out)
+static int blame_tables(const struct coll_job *job, struct arena *a, struct coll_result *out)
 {
     size_t ncontrib = 0;
     for (size_t i = 0; i < out->ncolls; i++)
         ncontrib += out->colls[i].ninst + 1;
     struct rank_iter_blame *b = arena_alloc(a, (ncontrib ? ncontrib : 1) * sizeof *b);
-    struct straggler *s = arena_calloc(a, m->nranks ? m->nranks : 1, sizeof *s);
+    struct straggler *s = arena_calloc(a, job->nranks ? job->nranks : 1, sizeof *s);
     if (!b || !s)
         return ERR_NOMEM;
-    for (size_t i = 0; i < m->nranks; i++) {
-        s[i].rank = m->ranks[i].rank;
+    for (size_t i = 0; i < job->nranks; i++) {
+        s[i].rank = job->ranks[i];
         s[i].rank_index = (uint32_t)i;
         s[i].worst = SIZE_MAX;
         s[i].worst_iteration = MODEL_ITER_NONE;
@@ -670,7 +740,7 @@ static int blame_tables(const struct model *m, struct arena *a, struct coll_resu
     out->nblame = w;
     /* the ranking: ranks that took part in a matched collective */
     size_t nr = 0;
-    for (size_t i = 0; i < m->nranks; i++)
+    for (size_t i = 0; i < job->nranks; i++)
         if (s[i].collectives)
             s[nr++] = s[i];
     sort_n(s, nr, sizeof *s, cmp_ranking);
@@ -679,51 +749,57 @@ static int blame_tables(const struct model *m, struct arena *a, struct coll_resu
     return 0;
 }
 
-int coll_analyze(const struct model *m, const struct analysis_opts *o, struct arena *a,
-                 struct coll_result *out, struct err *e)
+/* The raws of recs, rank by rank (each rank's records are contiguous). */
+static int raws_of(const struct coll_record *recs, size_t n, struct raw **out)
+{
+    struct raw *raws = malloc((n ? n : 1) * sizeof *raws);
+    if (!raws)
+        return ERR_NOMEM;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && recs[j].rank_index == recs[i].rank_index)
+            j++;
+        raws_of_rank(recs + i, j - i, raws + i);
+        i = j;
+    }
+    *out = raws;
+    return 0;
+}
+
+int coll_analyze_records(const struct coll_job *job, const struct coll_record *recs, size_t n,
+                         struct arena *a, struct coll_result *out, struct err *e)
 {
     memset(out, 0, sizeof *out);
+    out->strings = job->strings;
     out->missing_rank_example = -1;
-    struct gather g = {.m = m, .o = o};
-    size_t nstr = strtab_count(&m->strings);
-    g.is_comm = malloc(nstr ? nstr : 1);
-    struct matcher mt = {.m = m, .a = a, .out = out};
-    /* Process Group Ranks name ranks of the whole job, which may be larger
-     * than the ranks loaded; longer lists are left unchecked. */
-    mt.members_cap = m->nranks > 65536 ? m->nranks : 65536;
-    mt.members = malloc((mt.members_cap ? mt.members_cap : 1) * sizeof *mt.members);
-    int rc = g.is_comm && mt.members ? 0 : ERR_NOMEM;
-    if (rc == 0)
-        memset(g.is_comm, -1, nstr);
-    for (size_t i = 0; i < m->nranks && rc == 0; i++) {
-        if (!m->ranks[i].selected)
+    for (size_t i = 0, k = 0; i < job->nranks; i++) {
+        if (!job->selected[i])
             continue;
         out->ranks_selected++;
-        size_t before = g.nraws;
-        rc = gather_rank(&g, (uint32_t)i);
-        if (g.nraws > before)
+        while (k < n && recs[k].rank_index < i)
+            k++;
+        if (k < n && recs[k].rank_index == i)
             out->ranks_with_comm++;
         else if (out->missing_rank_example < 0)
-            out->missing_rank_example = m->ranks[i].rank;
+            out->missing_rank_example = job->ranks[i];
     }
     if (out->ranks_with_comm == 0)
         out->missing_rank_example = -1;
-    out->instances = g.nraws;
+    out->instances = n;
+    struct matcher mt = {.job = job, .a = a, .out = out};
+    /* Process Group Ranks name ranks of the whole job, which may be larger
+     * than the ranks loaded; longer lists are left unchecked. */
+    mt.members_cap = job->nranks > 65536 ? job->nranks : 65536;
+    mt.members = malloc(mt.members_cap * sizeof *mt.members);
+    struct raw *raws = NULL;
+    int rc = mt.members ? raws_of(recs, n, &raws) : ERR_NOMEM;
     if (rc == 0)
-        rc = match_all(&mt, g.raws, g.nraws);
-    if (rc == 0 && mt.ncolls) {
-        sort_n(mt.colls, mt.ncolls, sizeof *mt.colls, cmp_coll_time);
-        out->colls = arena_alloc(a, mt.ncolls * sizeof *out->colls);
-        if (!out->colls)
-            rc = ERR_NOMEM;
-        else
-            memcpy(out->colls, mt.colls, mt.ncolls * sizeof *out->colls);
-        out->ncolls = mt.ncolls;
-    }
+        rc = match_all(&mt, raws, n);
+    if (rc == 0 && mt.ncolls)
+        rc = sorted_colls(&mt, a, out);
     if (rc == 0)
-        rc = blame_tables(m, a, out);
-    free(g.is_comm);
-    free(g.raws);
+        rc = blame_tables(job, a, out);
+    free(raws);
     free(mt.colls);
     free(mt.members);
     if (rc) {
@@ -731,4 +807,29 @@ int coll_analyze(const struct model *m, const struct analysis_opts *o, struct ar
         return err_set(e, ERR_NOMEM, "collectives: out of memory");
     }
     return 0;
+}
+
+int coll_analyze(const struct model *m, const struct analysis_opts *o, struct arena *a,
+                 struct coll_result *out, struct err *e)
+{
+    struct coll_record *recs = NULL;
+    size_t n = 0;
+    int64_t *ranks = malloc((m->nranks ? m->nranks : 1) * sizeof *ranks);
+    bool *selected = malloc((m->nranks ? m->nranks : 1) * sizeof *selected);
+    int rc = ranks && selected ? coll_records(m, o, &recs, &n) : ERR_NOMEM;
+    if (rc == 0) {
+        for (size_t i = 0; i < m->nranks; i++) {
+            ranks[i] = m->ranks[i].rank;
+            selected[i] = m->ranks[i].selected;
+        }
+        struct coll_job job = {&m->strings, ranks, selected, m->nranks};
+        rc = coll_analyze_records(&job, recs, n, a, out, e);
+    } else {
+        memset(out, 0, sizeof *out);
+        rc = err_set(e, ERR_NOMEM, "collectives: out of memory");
+    }
+    free(recs);
+    free(ranks);
+    free(selected);
+    return rc;
 }

@@ -129,6 +129,7 @@ struct straggler {
 };
 
 struct coll_result {
+    const struct strtab *strings; /* what the string ids of colls name */
     struct collective *colls;  /* matched collectives, by last arrival; a partial one
                                   may hold one instance (its group's other ranks are
                                   not loaded): it counts for bandwidth, not blame */
@@ -150,6 +151,49 @@ struct coll_result {
 /* Analyses the current selection of m. Returns 0 or ERR_NOMEM (e set). */
 int coll_analyze(const struct model *m, const struct analysis_opts *o, struct arena *a,
                  struct coll_result *out, struct err *e);
+
+/* coll_analyze in two steps, so that a job's collectives can be matched
+ * from what each rank's summary stores (summary/colls_io.h), without the
+ * events (issue 12). A record is one communication kernel of a rank with
+ * its args completed from its launching op's: all that matching, waits,
+ * blame and the tables read. String fields are ids in the strtab given
+ * with the records (0: absent); times are ns from the job's origin. */
+struct coll_record {
+    int64_t rank;
+    uint32_t rank_index;       /* the rank's index in the job (struct coll_job) */
+    uint32_t pos;              /* the kernel's position in its rank's events */
+    uint32_t name;             /* the kernel's name */
+    uint32_t coll_name, group, pg_ranks;   /* "Collective name", "Process Group Name",
+                                              "Process Group Ranks" */
+    int64_t stream, seq, group_size, bytes;/* -1 when unknown (not stream) */
+    int64_t ts, end;
+    int32_t iteration;
+};
+
+/* The job records are matched in: every rank, ascending, and whether it is
+ * selected; the strings their ids name. */
+struct coll_job {
+    const struct strtab *strings;
+    const int64_t *ranks;
+    const bool *selected;
+    size_t nranks;
+};
+
+/* The records of the ranks m selects, rank by rank (rank_index ascending),
+ * malloc'ed (free *out), ids in m->strings. 0 or ERR_NOMEM. */
+int coll_records(const struct model *m, const struct analysis_opts *o, struct coll_record **out,
+                 size_t *n);
+
+/* coll_analyze on the records of the selected ranks of job (rank by rank,
+ * rank_index ascending, each < job->nranks): the same result as on the
+ * events they were made from. */
+int coll_analyze_records(const struct coll_job *job, const struct coll_record *recs, size_t n,
+                         struct arena *a, struct coll_result *out, struct err *e);
+
+/* The tables of collectives_run and (htx's) stragglers_run from a result,
+ * in a. 0 or ERR_NOMEM. */
+int coll_collectives_tables(const struct coll_result *r, struct arena *a, struct table_list *out);
+int coll_straggler_tables(const struct coll_result *r, struct arena *a, struct table_list *out);
 
 /* Texts for output. */
 const char *coll_rule_name(enum coll_match_rule r);    /* "group+seq", "group+name+order" */
