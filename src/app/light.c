@@ -124,6 +124,17 @@ static int read_rank(struct app_light *l, struct app_light_rank *r, bool warn_st
             rc = 0;
         }
     }
+    if (rc == 0) {
+        rc = htxs_colls_read(&doc, r->file, &l->arena, &r->colls, e);
+        r->has_colls = rc == 0;
+        if (rc == 0 && r->colls.rank != r->rank.rank)
+            rc = err_set(e, ERR_PARSE, "%s: collectives of rank %lld in the summary of rank %lld",
+                         r->file, (long long)r->colls.rank, (long long)r->rank.rank);
+        if (rc == ERR_EMPTY) {   // made before records were
+            err_clear(e);
+            rc = 0;
+        }
+    }
     htxs_doc_fini(&doc);
     return rc;
 }
@@ -313,11 +324,29 @@ static int tiles_tables(const struct app_light *l, const bool *selected, struct 
     return rc;
 }
 
+/* The collectives or stragglers tables, matched from the records. */
+static int coll_tables(const struct app_light *l, const bool *selected, enum analysis_id id,
+                       struct arena *a, struct table_list *out, struct err *e)
+{
+    struct strtab strings;
+    if (strtab_init(&strings))
+        return err_set(e, ERR_NOMEM, "out of memory");
+    struct coll_result r;
+    int rc = app_light_coll_result(l, selected, &strings, a, &r, e);
+    if (rc == 0 && (id == ANALYSIS_COLLECTIVES ? coll_collectives_tables(&r, a, out)
+                                               : coll_straggler_tables(&r, a, out)))
+        rc = err_set(e, ERR_NOMEM, "out of memory");
+    strtab_fini(&strings);
+    return rc;
+}
+
 int app_light_tables(const struct app_light *l, const bool *selected, enum analysis_id id,
                      struct arena *a, struct table_list *out, struct err *e)
 {
     if (id == ANALYSIS_UTILIZATION)
         return tiles_tables(l, selected, a, out, e);
+    if (id == ANALYSIS_COLLECTIVES || id == ANALYSIS_STRAGGLERS)
+        return coll_tables(l, selected, id, a, out, e);
     int k = stored_index((int)id);
     if (k < 0)
         return err_set(e, ERR_EMPTY, "the summaries do not answer it without their events");

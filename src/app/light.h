@@ -15,6 +15,7 @@
 #include "analysis/tiles.h"
 #include "app/options.h"
 #include "model/model.h"
+#include "summary/colls_io.h"
 #include "summary/tables.h"
 #include "util/arena.h"
 #include "util/err.h"
@@ -27,6 +28,8 @@ struct app_light_rank {
                                                     older format lacks some) */
     struct tiles tiles;                          /* count 0 when it has none */
     bool has_tiles;
+    struct htxs_colls colls;                     /* its collective records */
+    bool has_colls;
 };
 
 struct app_light {
@@ -53,12 +56,23 @@ void app_light_fini(struct app_light *l);
 /* Analysis id over the ranks with selected[i] (NULL: all), as the analysis
  * on their events gives it under htx's semantics: the stored tables one
  * rank after the other, the kernel tables reduced from the ranks' parts,
- * or (utilization) the table of their tiles, in a. ERR_EMPTY when the
+ * the collectives and stragglers matched from their records, or
+ * (utilization) the table of their tiles, in a. ERR_EMPTY when the
  * summaries do not answer it (htxs_answers), or a rank lacks what it
- * takes (a summary made before tiles or kernel parts); ERR_PARSE naming a
+ * takes (a summary made before tiles, kernel parts or records); ERR_PARSE naming a
  * summary whose tables are not the others'; ERR_NOMEM. */
 int app_light_tables(const struct app_light *l, const bool *selected, enum analysis_id id,
                      struct arena *a, struct table_list *out, struct err *e);
+
+/* The collectives of the ranks with selected[i] (NULL: all), matched from
+ * their summaries' records as coll_analyze matches them from their events
+ * (times from the job's origin, the ranks' indices those of l), their
+ * strings interned in `strings` (an initialised strtab the caller frees
+ * after the result), the rest in a. ERR_EMPTY when a rank's summary has no
+ * records (made before they were); ERR_PARSE naming a summary whose times
+ * do not fit the job's; ERR_NOMEM. */
+int app_light_coll_result(const struct app_light *l, const bool *selected, struct strtab *strings,
+                          struct arena *a, struct coll_result *out, struct err *e);
 
 /* app_light_tables over the ranks m (its light model) selects; ERR_EMPTY
  * when m's semantics are not htx's (the summaries hold htx's tables). */

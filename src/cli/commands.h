@@ -42,9 +42,14 @@ struct report_inputs {
     const struct failed_file *failed;
     size_t nfailed;
 };
+/* ids[l]: the analysis of lists[l] (NULL: the lists in order, as given). */
 int report_write_inputs(FILE *f, const struct report_inputs *in, const struct htx_options *opts,
-                        const struct table_list *lists, size_t nlists,
-                        const struct format_opts *fo);
+                        const enum analysis_id *ids, const struct table_list *lists,
+                        size_t nlists, const struct format_opts *fo);
+/* Text reports open with the straggler ranking: in a multi-rank job the
+ * first question is which rank holds the others back. Its longer
+ * per-iteration table goes to the end. */
+bool report_leads_the_text(const struct htx_options *opts, enum analysis_id id);
 /* Under --semantics=htx the kernel tables are in triage order: the per-rank
  * kernel_breakdown by total time with "others" last, preceded by
  * kernel_summary. l's tables from kernels_run, in place; the new table is

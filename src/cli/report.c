@@ -68,17 +68,9 @@ static int keep_tables_only(struct table_list *l, struct arena *a)
     return 0;
 }
 
-/* Text reports open with the straggler ranking: in a multi-rank job the
- * first question is which rank holds the others back. Its longer
- * per-iteration table goes to the end. */
-static bool leads_the_text(const struct htx_options *opts, const struct analysis_info *a)
-{
-    return opts->format == HTX_FORMAT_TEXT && a->id == ANALYSIS_STRAGGLERS;
-}
-
 static void write_job(struct analysis_run *run, struct analysis_job *j)
 {
-    bool lead = leads_the_text(run->opts, j->a);
+    bool lead = report_leads_the_text(run->opts, j->a->id);
     for (size_t t = 0; t < j->list.count && !run->write_failed; t++)
         if ((lead && t > 0 ? report_defer(run->rw, j->list.tables[t])
                            : report_add(run->rw, j->list.tables[t])) < 0)
@@ -207,7 +199,7 @@ static int run_analyses(const struct model *m, const struct htx_options *opts,
     size_t njobs = 0;
     for (size_t lead = 2; lead-- > 0;)   /* the text's leading analysis, then the rest */
         for (size_t i = 0; i < count; i++)
-            if (opts->analyses[all[i].id] && leads_the_text(opts, &all[i]) == (lead == 1)) {
+            if (opts->analyses[all[i].id] && report_leads_the_text(opts, all[i].id) == (lead == 1)) {
                 jobs[njobs] = (struct analysis_job){.a = &all[i], .err = {0, ""}};
                 arena_init(&jobs[njobs].arena, 1 << 20);
                 njobs++;

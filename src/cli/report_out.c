@@ -269,15 +269,27 @@ int report_triage_kernel_tables(struct table_list *l, struct arena *scratch)
     return 0;
 }
 
+bool report_leads_the_text(const struct htx_options *opts, enum analysis_id id)
+{
+    return opts->format == HTX_FORMAT_TEXT && id == ANALYSIS_STRAGGLERS;
+}
+
 int report_write_inputs(FILE *f, const struct report_inputs *in, const struct htx_options *opts,
-                        const struct table_list *lists, size_t nlists,
-                        const struct format_opts *fo)
+                        const enum analysis_id *ids, const struct table_list *lists,
+                        size_t nlists, const struct format_opts *fo)
 {
     struct report_writer rw;
     report_begin(&rw, f, in, opts, fo);
-    for (size_t l = 0; l < nlists; l++)
-        for (size_t t = 0; t < lists[l].count; t++)
-            report_add(&rw, lists[l].tables[t]);
+    for (int lead = 1; lead >= 0; lead--)   // the text's leading analysis, then the rest
+        for (size_t l = 0; l < nlists; l++) {
+            bool leads = ids && report_leads_the_text(opts, ids[l]);
+            if (leads != (lead == 1))
+                continue;
+            for (size_t t = 0; t < lists[l].count; t++)
+                if ((leads && t > 0 ? report_defer(&rw, lists[l].tables[t])
+                                    : report_add(&rw, lists[l].tables[t])) < 0)
+                    break;
+        }
     return report_end(&rw);
 }
 
@@ -300,7 +312,7 @@ int report_write(FILE *f, const struct model *m, const struct htx_options *opts,
     struct report_inputs in;
     if (report_inputs_of(m, &in) < 0)
         return -1;
-    int rc = report_write_inputs(f, &in, opts, lists, nlists, fo);
+    int rc = report_write_inputs(f, &in, opts, NULL, lists, nlists, fo);
     free((void *)in.ranks);
     return rc;
 }

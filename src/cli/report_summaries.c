@@ -39,6 +39,7 @@ static int report_summaries(const struct htx_options *opts, char **files, size_t
     struct arena a;
     arena_init(&a, 1 << 20);
     struct table_list lists[ANALYSIS_COUNT];
+    enum analysis_id ids[ANALYSIS_COUNT];
     size_t nlists = 0;
     size_t count;
     const struct analysis_info *all = analysis_list(&count);
@@ -46,6 +47,7 @@ static int report_summaries(const struct htx_options *opts, char **files, size_t
         if (!opts->analyses[all[i].id])
             continue;
         memset(&lists[nlists], 0, sizeof lists[nlists]);
+        ids[nlists] = all[i].id;
         rc = app_light_tables(&l, selected, all[i].id, &a, &lists[nlists], &e);
         if (rc == 0 && opts->semantics == SEMANTICS_HTX &&
             report_triage_kernel_tables(&lists[nlists], &a) < 0)
@@ -71,7 +73,7 @@ static int report_summaries(const struct htx_options *opts, char **files, size_t
         fo.ascii = opts->ascii;
         fo.short_names = opts->short_names;
         struct report_inputs ri = {in, n, NULL, 0};
-        if (report_write_inputs(out.f, &ri, opts, lists, nlists, &fo) < 0) {
+        if (report_write_inputs(out.f, &ri, opts, ids, lists, nlists, &fo) < 0) {
             app_out_discard(&out);
             rc = err_set(&e, ERR_NOMEM, "report: cannot build the output");
         } else {

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "app/session.h"
+#include "summary/colls_io.h"
 #include "summary/shard.h"
 #include "summary/tables.h"
 #include "summary/tiles_io.h"
@@ -34,10 +35,11 @@ static int keep_pack(void *ctx, const char *path, struct trace_pack *pack, struc
 
 /* What a summary computes from the loaded model, side by side on the pool:
  * its analyses, the source record (hashing the trace's first and last
- * MiB) and the tiles. */
+ * MiB), the tiles and the collective records. */
 enum {
     SUMMARY_SOURCE_TASK = HTXS_NSTORED,
     SUMMARY_TILES_TASK,
+    SUMMARY_COLLS_TASK,
     SUMMARY_NTASKS
 };
 struct summary_work {
@@ -49,6 +51,8 @@ struct summary_work {
     struct htxs_source src;
     struct arena tiles_arena;
     struct tiles tiles;
+    struct coll_record *recs;
+    size_t nrecs;
     int rc[SUMMARY_NTASKS];
     struct err errs[SUMMARY_NTASKS];
 };
@@ -65,6 +69,12 @@ static int summary_task(void *ctx, size_t i)
                                 &sw->tiles);
         if (sw->rc[i])
             err_set(&sw->errs[i], ERR_NOMEM, "%s: out of memory for its tiles", sw->path);
+        return sw->rc[i] < 0;
+    }
+    if (i == SUMMARY_COLLS_TASK) {
+        sw->rc[i] = coll_records(sw->m, sw->ao, &sw->recs, &sw->nrecs);
+        if (sw->rc[i])
+            err_set(&sw->errs[i], ERR_NOMEM, "%s: out of memory for its collectives", sw->path);
         return sw->rc[i] < 0;
     }
     analysis_fn run = htxs_stored_run(htxs_stored_analyses[i]);
@@ -130,6 +140,8 @@ static int summarize_file(const struct htx_options *opts, const char *path, stru
         snprintf(rank.path, sizeof rank.path, "%s", r->path);
         htxs_rank_write(&w, &rank);
         htxs_tiles_write(&w, &sw.tiles);
+        htxs_colls_write(&w, r->rank, m->has_origin ? &m->origin_ns : NULL, &m->strings,
+                         sw.recs, sw.nrecs);
         const uint8_t *bytes;
         size_t len;
         rc = trace_pack_finish(pack, &bytes, &len, e);
@@ -150,6 +162,7 @@ static int summarize_file(const struct htx_options *opts, const char *path, stru
     for (size_t i = 0; i < HTXS_NSTORED; i++)
         arena_fini(&sw.arenas[i]);
     arena_fini(&sw.tiles_arena);
+    free(sw.recs);
     return rc;
 }
 

@@ -407,6 +407,7 @@ int model_finish(struct model *m, struct err *e)
         return err_set(e, ERR_LIMIT, "event times span more than 146 years (%lld to %lld ns)",
                        (long long)first, (long long)last);
     m->origin_ns = origin;
+    m->has_origin = any;
     for (size_t k = 0; k < m->nranks; k++) {
         struct rank_model *r = &m->ranks[k];
         for (size_t i = 0; i < r->nevents; i++)

@@ -229,6 +229,7 @@ struct model {
     struct semantics sem;
     struct strtab strings;
     int64_t origin_ns;            /* absolute ns of time 0 */
+    bool has_origin;              /* some rank has a kept event (else origin_ns is 0) */
     struct rank_model *ranks;     /* ascending rank */
     size_t nranks;
     struct failed_file *failed;

@@ -5,4 +5,6 @@ libcore_a_SOURCES += \
 	src/summary/shard.c src/summary/shard.h \
 	src/summary/write.c src/summary/write.h \
 	src/summary/tables.c src/summary/tables.h \
-	src/summary/tiles_io.c src/summary/tiles_io.h
+	src/summary/deflated.c src/summary/deflated.h \
+	src/summary/tiles_io.c src/summary/tiles_io.h \
+	src/summary/colls_io.c src/summary/colls_io.h

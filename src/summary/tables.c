@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "analysis/kernels.h"
-#include "trace/zbuf.h"
+#include "summary/deflated.h"
 
 /* Section HTXS_TABLES:
  *   u32 semantics | u32 analysis | u32 ntables, then per table:
@@ -32,7 +32,7 @@ bool htxs_answers(enum analysis_id id)
     for (size_t i = 0; i < HTXS_NSTORED; i++)
         if (htxs_stored_analyses[i] == id)
             return true;
-    return id == ANALYSIS_UTILIZATION;
+    return id == ANALYSIS_UTILIZATION || id == ANALYSIS_COLLECTIVES || id == ANALYSIS_STRAGGLERS;
 }
 
 static void put_opt(struct htxs_writer *w, const char *s)
@@ -88,21 +88,11 @@ void htxs_tables_write(struct htxs_writer *w, int semantics, int analysis,
     struct htxs_writer raw;
     htxs_writer_init(&raw);
     put_tables(&raw, semantics, analysis, l);
-    size_t len;
-    const uint8_t *bytes = htxs_writer_body(&raw, &len);
-    uint8_t *z = NULL;
-    size_t zlen = 0;
-    if (bytes && trace_deflate_buffer(bytes, len, &z, &zlen) == 0) {
-        htxs_begin_section(w, HTXS_TABLES_Z);
-        htxs_put_u64(w, len);
-        htxs_put_bytes(w, z, zlen);
-        htxs_end_section(w);
-    } else {
+    if (htxs_put_deflated(w, HTXS_TABLES_Z, &raw) != 0) {
         htxs_begin_section(w, HTXS_TABLES);
         put_tables(w, semantics, analysis, l);
         htxs_end_section(w);
     }
-    free(z);
     htxs_writer_fini(&raw);
 }
 
@@ -222,17 +212,12 @@ int htxs_tables_read(const struct htxs_section *s, const char *name, struct aren
 {
     if (s->kind != HTXS_TABLES_Z)
         return read_plain_tables(s, name, a, semantics, analysis, l, e);
-    if (s->len < 8)
-        return err_set(e, ERR_PARSE, "%s: malformed tables section", name);
-    struct htxs_cur c;
-    htxs_cur_init(&c, s);
-    uint64_t raw_len = htxs_get_u64(&c);
     uint8_t *raw;
-    int rc = trace_inflate_exact(name, "deflated tables", s->data + 8, (size_t)(s->len - 8),
-                                 raw_len, &raw, e);
+    struct htxs_section plain;
+    int rc = htxs_inflate_section(s, name, "tables", UINT64_MAX, &raw, &plain, e);
     if (rc)
         return rc;
-    struct htxs_section plain = {HTXS_TABLES, raw, raw_len};
+    plain.kind = HTXS_TABLES;
     rc = read_plain_tables(&plain, name, a, semantics, analysis, l, e);
     free(raw);
     return rc;

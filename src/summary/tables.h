@@ -28,7 +28,8 @@ extern const enum analysis_id htxs_stored_analyses[HTXS_NSTORED];
 /* What summarize runs on a rank to store analysis id's tables. */
 analysis_fn htxs_stored_run(enum analysis_id id);
 /* Whether a summary answers analysis id without its events: a stored
- * table, or (utilization) its tiles. */
+ * table, its tiles (utilization) or its collective records (collectives,
+ * stragglers). */
 bool htxs_answers(enum analysis_id id);
 
 /* One analysis' tables: which semantics (0 htx, 1 hta) and analysis. */

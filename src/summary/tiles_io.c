@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace/zbuf.h"
+#include "summary/deflated.h"
 
 #define TILES_MAX_RAW ((uint64_t)256 << 20)
 
@@ -104,19 +104,8 @@ void htxs_tiles_write(struct htxs_writer *w, const struct tiles *t)
     struct htxs_writer raw;
     htxs_writer_init(&raw);
     put_tiles(&raw, t);
-    size_t len;
-    const uint8_t *bytes = htxs_writer_body(&raw, &len);
-    uint8_t *z = NULL;
-    size_t zlen = 0;
-    if (!bytes || trace_deflate_buffer(bytes, len, &z, &zlen) != 0) {
+    if (htxs_put_deflated(w, HTXS_TILES, &raw) != 0)
         w->failed = 1;
-    } else {
-        htxs_begin_section(w, HTXS_TILES);
-        htxs_put_u64(w, len);
-        htxs_put_bytes(w, z, zlen);
-        htxs_end_section(w);
-    }
-    free(z);
     htxs_writer_fini(&raw);
 }
 
@@ -228,17 +217,12 @@ int htxs_tiles_read(const struct htxs_doc *doc, const char *name, struct arena *
     const struct htxs_section *s = htxs_find(doc, HTXS_TILES);
     if (!s)
         return err_set(e, ERR_EMPTY, "%s: no tiles (a summary made before they were)", name);
-    struct htxs_cur c;
-    htxs_cur_init(&c, s);
-    uint64_t raw_len = htxs_get_u64(&c);
-    if (c.bad || raw_len > TILES_MAX_RAW)
-        return err_set(e, ERR_PARSE, "%s: malformed tiles section", name);
     uint8_t *raw;
-    int rc = trace_inflate_exact(name, "deflated tiles", s->data + 8, (size_t)(s->len - 8),
-                                 raw_len, &raw, e);
+    struct htxs_section plain;
+    int rc = htxs_inflate_section(s, name, "tiles", TILES_MAX_RAW, &raw, &plain, e);
     if (rc)
         return rc;
-    struct htxs_section plain = {HTXS_TILES, raw, raw_len};
+    struct htxs_cur c;
     htxs_cur_init(&c, &plain);
     rc = get_tiles(&c, a, t);
     free(raw);

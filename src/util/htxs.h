@@ -24,7 +24,8 @@
 #define HTXS_MAGIC "HTXSUMM"
 #define HTXS_MAGIC_LEN 8
 #define HTXS_MAJOR 1
-/* 4: the kernel breakdown's per-rank parts among the tables; 3: a tiles
+/* 4: the kernel breakdown's per-rank parts among the tables, and the
+ * collective records (HTXS_COLLS); 3: a tiles
  * section (HTXS_TILES); 2: tables and events deflated with
  * trace/pack_dict.h's dictionary; 1: tables deflated (HTXS_TABLES_Z);
  * 0: plain tables. All read. */
@@ -42,6 +43,8 @@ enum htxs_kind {
     HTXS_EVENTS = 4, /* the rank's events, packed (trace/pack.h): what the trace reader read */
     HTXS_TABLES_Z = 5, /* HTXS_TABLES' contents deflated: its length (u64), then the stream */
     HTXS_TILES = 6,    /* the rank's busy time over time (analysis/tiles.h), deflated (summary/tiles_io.h) */
+    HTXS_COLLS = 7,    /* the rank's communication kernels as collective records, deflated
+                          (summary/colls_io.h) */
 };
 
 /* Writer: an in-memory buffer that grows; any failure is sticky and reported

@@ -12,7 +12,7 @@ keep_going=1
 
 gen=$HTX_BUILDDIR/tests/gen/htx-gen
 [ -x "$gen" ] || fail "$gen is not built"
-what=--analysis=temporal,kernels,idle,overlap,utilization   # what the tables and tiles answer
+what=--analysis=temporal,kernels,idle,overlap,utilization,collectives,stragglers   # what the tables, tiles and records answer
 
 # same_output TRACES SUMMARIES COMMAND...: the command prints the same
 # stdout and stderr on both.

@@ -1,0 +1,209 @@
+#include "config.h"
+#include "summary/colls_io.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "summary/deflated.h"
+
+#define COLLS_MAX_RAW ((uint64_t)256 << 20)
+#define COLLS_TIME_LIMIT (INT64_C(1) << 62)   /* |ts|, |origin| and durations within it */
+
+/* The records' string ids as indices into the strings they use (0: ""). */
+struct local_ids {
+    uint32_t *index;      /* by id, 0 when unused so far */
+    uint32_t *ids;        /* by index */
+    size_t n;
+};
+
+static uint32_t local_id(struct local_ids *l, uint32_t id)
+{
+    if (id == 0)
+        return 0;
+    if (!l->index[id]) {
+        l->index[id] = (uint32_t)l->n;
+        l->ids[l->n++] = id;
+    }
+    return l->index[id];
+}
+
+static void put_colls(struct htxs_writer *w, int64_t rank, const int64_t *origin,
+                      const struct strtab *strings, const struct coll_record *recs, size_t n,
+                      struct local_ids *l)
+{
+    uint32_t (*map)[4] = malloc((n ? n : 1) * sizeof *map);
+    if (!map) {
+        w->failed = 1;
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        map[i][0] = local_id(l, recs[i].name);
+        map[i][1] = local_id(l, recs[i].coll_name);
+        map[i][2] = local_id(l, recs[i].group);
+        map[i][3] = local_id(l, recs[i].pg_ranks);
+    }
+    htxs_put_svarint(w, rank);
+    htxs_put_varint(w, origin != NULL);
+    htxs_put_svarint(w, origin ? *origin : 0);
+    htxs_put_varint(w, l->n);
+    for (size_t i = 1; i < l->n; i++) {
+        size_t len = strtab_len(strings, l->ids[i]);
+        htxs_put_varint(w, len);
+        htxs_put_bytes(w, strtab_str(strings, l->ids[i]), len);
+    }
+    htxs_put_varint(w, n);
+    int64_t ts = 0;
+    uint32_t pos = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct coll_record *c = &recs[i];
+        for (int k = 0; k < 4; k++)
+            htxs_put_varint(w, map[i][k]);
+        htxs_put_svarint(w, c->stream);
+        htxs_put_svarint(w, c->seq);
+        htxs_put_svarint(w, c->group_size);
+        htxs_put_svarint(w, c->bytes);
+        htxs_put_svarint(w, c->ts - ts);
+        htxs_put_varint(w, (uint64_t)(c->end - c->ts));
+        htxs_put_svarint(w, c->iteration);
+        htxs_put_svarint(w, (int64_t)c->pos - (int64_t)pos);
+        ts = c->ts;
+        pos = c->pos;
+    }
+    free(map);
+}
+
+void htxs_colls_write(struct htxs_writer *w, int64_t rank, const int64_t *origin,
+                      const struct strtab *strings, const struct coll_record *recs, size_t n)
+{
+    size_t nstr = strtab_count(strings);
+    struct local_ids l = {calloc(nstr ? nstr : 1, sizeof *l.index),
+                          malloc((4 * n + 1) * sizeof *l.ids), 1};
+    if (!l.index || !l.ids) {
+        w->failed = 1;
+    } else {
+        l.ids[0] = 0;
+        struct htxs_writer raw;
+        htxs_writer_init(&raw);
+        put_colls(&raw, rank, origin, strings, recs, n, &l);
+        if (raw.failed || htxs_put_deflated(w, HTXS_COLLS, &raw) != 0)
+            w->failed = 1;
+        htxs_writer_fini(&raw);
+    }
+    free(l.index);
+    free(l.ids);
+}
+
+static bool within(int64_t v, int64_t lo, int64_t hi)
+{
+    return v >= lo && v <= hi;
+}
+
+static int get_record(struct htxs_cur *cur, const struct htxs_colls *c, int64_t *ts, int64_t *pos,
+                      struct coll_record *r)
+{
+    uint64_t id[4];
+    for (int k = 0; k < 4; k++)
+        id[k] = htxs_get_varint(cur);
+    r->stream = htxs_get_svarint(cur);
+    r->seq = htxs_get_svarint(cur);
+    r->group_size = htxs_get_svarint(cur);
+    r->bytes = htxs_get_svarint(cur);
+    int64_t dts = htxs_get_svarint(cur);
+    uint64_t dur = htxs_get_varint(cur);
+    int64_t iteration = htxs_get_svarint(cur), dpos = htxs_get_svarint(cur);
+    if (cur->bad)
+        return ERR_PARSE;
+    for (int k = 0; k < 4; k++)
+        if (id[k] >= c->nstrings)
+            return ERR_PARSE;
+    int64_t at;
+    if (__builtin_add_overflow(*ts, dts, &at) || !within(at, -COLLS_TIME_LIMIT, COLLS_TIME_LIMIT) ||
+        dur > COLLS_TIME_LIMIT ||
+        !within(iteration, INT32_MIN, INT32_MAX) || !within(dpos, -(int64_t)UINT32_MAX,
+                                                            UINT32_MAX) ||
+        !within(*pos + dpos, 0, UINT32_MAX - 1) || r->seq < -1 || r->group_size < -1 ||
+        r->bytes < -1)
+        return ERR_PARSE;
+    *ts += dts;
+    *pos += dpos;
+    r->rank = c->rank;
+    r->rank_index = 0;
+    r->pos = (uint32_t)*pos;
+    r->name = (uint32_t)id[0];
+    r->coll_name = (uint32_t)id[1];
+    r->group = (uint32_t)id[2];
+    r->pg_ranks = (uint32_t)id[3];
+    r->ts = *ts;
+    r->end = *ts + (int64_t)dur;
+    r->iteration = (int32_t)iteration;
+    return 0;
+}
+
+static int get_colls(struct htxs_cur *cur, struct arena *a, struct htxs_colls *c)
+{
+    c->rank = htxs_get_svarint(cur);
+    uint64_t has_origin = htxs_get_varint(cur);
+    c->origin = htxs_get_svarint(cur);
+    c->has_origin = has_origin == 1;
+    uint64_t nstrings = htxs_get_varint(cur);
+    if (cur->bad || has_origin > 1 || !within(c->origin, -COLLS_TIME_LIMIT, COLLS_TIME_LIMIT) ||
+        nstrings == 0 ||
+        nstrings > COLLS_MAX_STRINGS || nstrings > (uint64_t)(cur->end - cur->p) + 1)
+        return ERR_PARSE;
+    c->strings = arena_calloc(a, (size_t)nstrings, sizeof *c->strings);
+    c->lens = arena_calloc(a, (size_t)nstrings, sizeof *c->lens);
+    if (!c->strings || !c->lens)
+        return ERR_NOMEM;
+    c->strings[0] = "";
+    for (uint64_t i = 1; i < nstrings; i++) {
+        uint64_t len = htxs_get_varint(cur);
+        if (cur->bad || len > COLLS_MAX_STRING || len > (uint64_t)(cur->end - cur->p))
+            return ERR_PARSE;
+        if (!(c->strings[i] = arena_strndup(a, (const char *)cur->p, (size_t)len)))
+            return ERR_NOMEM;
+        c->lens[i] = (size_t)len;
+        cur->p += len;
+    }
+    c->nstrings = (size_t)nstrings;
+    uint64_t n = htxs_get_varint(cur);
+    /* a record takes at least 14 bytes: bounds the count before allocating */
+    if (cur->bad || n > (uint64_t)(cur->end - cur->p) / 14)
+        return ERR_PARSE;
+    c->recs = arena_calloc(a, n ? (size_t)n : 1, sizeof *c->recs);
+    if (!c->recs)
+        return ERR_NOMEM;
+    int64_t ts = 0, pos = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        int rc = get_record(cur, c, &ts, &pos, &c->recs[i]);
+        if (rc)
+            return rc;
+    }
+    c->n = (size_t)n;
+    return cur->p == cur->end ? 0 : ERR_PARSE;
+}
+
+int htxs_colls_read(const struct htxs_doc *doc, const char *name, struct arena *a,
+                    struct htxs_colls *c, struct err *e)
+{
+    memset(c, 0, sizeof *c);
+    const struct htxs_section *s = htxs_find(doc, HTXS_COLLS);
+    if (!s)
+        return err_set(e, ERR_EMPTY, "%s: no collective records (a summary made before they "
+                                     "were)", name);
+    uint8_t *raw;
+    struct htxs_section plain;
+    int rc = htxs_inflate_section(s, name, "collective records", COLLS_MAX_RAW, &raw, &plain, e);
+    if (rc)
+        return rc;
+    struct htxs_cur cur;
+    htxs_cur_init(&cur, &plain);
+    rc = get_colls(&cur, a, c);
+    free(raw);
+    if (rc) {
+        memset(c, 0, sizeof *c);
+        return rc == ERR_NOMEM ? err_set(e, ERR_NOMEM, "%s: out of memory", name)
+                               : err_set(e, ERR_PARSE, "%s: malformed collective records section",
+                                         name);
+    }
+    return 0;
+}

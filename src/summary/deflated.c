@@ -1,0 +1,43 @@
+#include "config.h"
+#include "summary/deflated.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "trace/zbuf.h"
+
+int htxs_put_deflated(struct htxs_writer *w, uint32_t kind, const struct htxs_writer *raw)
+{
+    size_t len;
+    const uint8_t *bytes = htxs_writer_body(raw, &len);
+    uint8_t *z = NULL;
+    size_t zlen = 0;
+    if (!bytes || trace_deflate_buffer(bytes, len, &z, &zlen) != 0) {
+        free(z);
+        return -1;
+    }
+    htxs_begin_section(w, kind);
+    htxs_put_u64(w, len);
+    htxs_put_bytes(w, z, zlen);
+    htxs_end_section(w);
+    free(z);
+    return 0;
+}
+
+int htxs_inflate_section(const struct htxs_section *s, const char *name, const char *what,
+                         uint64_t max, uint8_t **raw, struct htxs_section *plain, struct err *e)
+{
+    *raw = NULL;
+    struct htxs_cur c;
+    htxs_cur_init(&c, s);
+    uint64_t raw_len = htxs_get_u64(&c);
+    if (c.bad || raw_len > max)
+        return err_set(e, ERR_PARSE, "%s: malformed %s section", name, what);
+    char deflated[64];
+    snprintf(deflated, sizeof deflated, "deflated %s", what);
+    int rc = trace_inflate_exact(name, deflated, s->data + 8, (size_t)(s->len - 8), raw_len, raw,
+                                 e);
+    if (rc == 0)
+        *plain = (struct htxs_section){s->kind, *raw, raw_len};
+    return rc;
+}
