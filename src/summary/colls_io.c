@@ -166,8 +166,8 @@ static int get_colls(struct htxs_cur *cur, struct arena *a, struct htxs_colls *c
     }
     c->nstrings = (size_t)nstrings;
     uint64_t n = htxs_get_varint(cur);
-    /* a record takes at least 14 bytes: bounds the count before allocating */
-    if (cur->bad || n > (uint64_t)(cur->end - cur->p) / 14)
+    /* a record takes at least 12 bytes: bounds the count before allocating */
+    if (cur->bad || n > (uint64_t)(cur->end - cur->p) / 12)
         return ERR_PARSE;
     c->recs = arena_calloc(a, n ? (size_t)n : 1, sizeof *c->recs);
     if (!c->recs)

@@ -69,6 +69,7 @@ compile() {
 }
 
 core=$(cd "$srcdir" && ls src/util/*.c src/trace/*.c src/model/*.c src/analysis/*.c src/summary/tiles_io.c \
+    src/summary/deflated.c src/summary/colls_io.c \
     src/app/format_*.c)
 # shellcheck disable=SC2086
 core_objs=$(compile $core)

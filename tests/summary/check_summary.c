@@ -602,6 +602,7 @@ int main(void)
     tcase_add_test(tc, shard_should_come_from_the_option_or_the_scheduler);
     suite_add_tcase(s, tc);
     suite_add_tcase(s, tiles_io_tcase());
+    suite_add_tcase(s, colls_io_tcase());
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
     int failed = srunner_ntests_failed(r);

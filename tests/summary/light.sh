@@ -1,8 +1,9 @@
 #!/bin/bash
 # The TUI on rank summaries without their events (issue 12: a job whose
 # events do not fit in one machine): --events=skip, and --events=auto when
-# the events would pass HTX_MAX_MEMORY. Overview, Kernels, Idle and Overlap
-# show the same screens as with the events loaded (the stored tables); the
+# the events would pass HTX_MAX_MEMORY. Overview, Kernels, Idle, Overlap and
+# Collectives show the same screens as with the events loaded (the stored
+# tables, the collectives matched from the summaries' records); the
 # timeline draws every lane from the tiles; the Ranks view has the
 # utilization strips; a view that needs events says so; --events=skip on
 # traces is refused.
@@ -25,7 +26,7 @@ screen() {
 }
 
 # The stored tables' views: the same screen either way (but the title line).
-for view in 2 3 4 5; do
+for view in 2 3 4 5 C; do
     screen "$view" "full-$view" --events=load sums
     screen "$view" "light-$view" --events=skip sums
     cmp -s <(tail -n +2 "full-$view") <(tail -n +2 "light-$view") ||
@@ -54,8 +55,17 @@ has light-enter "events not loaded: htx sums/rank-00000.htxs shows rank 0's"
 # Ranks: the utilization strips (from the tiles), and what needs the events.
 screen R light-R --events=skip sums
 has light-R "GPU utilization over time"
-has light-R "Steps and blame need the events"
+has light-R "Steps need the events"
 screen R full-R --events=load sums
+# the blame, from the records: the loaded Ranks view's blame and suffered
+# wait for every rank
+has light-R "Stragglers: ranks by blame"
+for rank in 0 1 2 3; do
+    light=$(grep -E "^│ +$rank +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ " light-R | awk '{print $3, $4}')
+    loaded=$(grep -E "^│ +$rank +[^ 0-9]+ +[0-9]+ +[0-9]+ " full-R | head -1 | awk '{print $4, $5}')
+    [ -n "$light" ] && [ "$light" = "$loaded" ] ||
+        fail "rank $rank's blame and wait without events ($light) are not the loaded ones ($loaded)"
+done
 for rank in 0 1 2 3; do
     strip=$(grep -E "^│ +$rank +[0-9.]+ +[▁▂▃▄▅▆▇█]" light-R | head -1)
     [ -n "$strip" ] || fail "no utilization strip for rank $rank: $(grep -A6 'utilization' light-R)"
@@ -73,6 +83,10 @@ has light-3-enter "instances need the events"
 screen "3ll<Down><Enter>" light-3-rank --events=skip sums
 grep -q "events not loaded: htx sums/rank-0000[0-3].htxs shows rank [0-3]'s" light-3-rank ||
     fail "Enter on a kernel's rank row named no summary: $(tail -2 light-3-rank)"
+# Collectives: Enter names (and on a terminal opens) the last arriver's summary.
+screen "C<Enter>" light-C-enter --events=skip sums
+grep -q "events not loaded: htx sums/rank-0000[0-3].htxs shows rank [0-3]'s (last at" light-C-enter ||
+    fail "Enter on a collective named no summary: $(tail -2 light-C-enter)"
 # Under HTA's semantics the stored tables (htx's) do not answer.
 screen 2 light-hta --events=skip --semantics=hta sums
 has light-hta "Overview needs the events"

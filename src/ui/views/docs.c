@@ -439,8 +439,9 @@ static int light_analysis(struct ui_state *st, const struct model *m, struct ui_
                              (unsigned long long)(l->events * APP_LIGHT_BYTES_PER_EVENT /
                                                   1000000));
         if (rc == 0)
-            rc = ui_doc_text(d, "Overview, Kernels, Idle, Overlap, Ranks and the timeline come "
-                             "from their tables and tiles (under htx's semantics).");
+            rc = ui_doc_text(d, "Overview, Kernels, Idle, Overlap, Ranks, Collectives and the "
+                             "timeline come from their tables, records and tiles (under htx's "
+                             "semantics).");
         if (rc == 0)
             rc = ui_doc_text(d, "A rank's events: open its summary alone, e.g. htx %s",
                              l->n ? l->ranks[0].file : "DIR/rank-N.htxs");

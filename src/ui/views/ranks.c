@@ -10,6 +10,7 @@
 #include "analysis/ranks.h"
 #include "analysis/tiles.h"
 #include "app/format.h"
+#include "app/light.h"
 #include "ui/actions.h"
 #include "ui/views/docs.h"
 #include "ui/views/timeline_lanes.h"
@@ -76,19 +77,27 @@ static struct table *with_strips(struct ui_state *st, const struct table *overvi
     return t;
 }
 
-/* A light job (st->light): the steps and the blame need events; the
- * utilization strips come from the summaries' tiles. */
+/* A light job (st->light): the blame comes from the summaries' collective
+ * records (the straggler ranking), the utilization strips from their
+ * tiles; the steps need the events. */
 static int light_ranks(struct ui_state *st, const struct model *m, struct ui_doc *d)
 {
-    struct table_list busy = {.count = 0};
+    struct table_list blame = {.count = 0}, busy = {.count = 0};
     struct err e = {0, ""};
-    int rc = app_light_model_tables(st->light, m, ANALYSIS_UTILIZATION, &d->arena, &busy, &e);
+    int rc = app_light_model_tables(st->light, m, ANALYSIS_STRAGGLERS, &d->arena, &blame, &e);
+    if (rc == ERR_NOMEM)
+        return rc;
+    if (rc == 0 && ui_doc_add_table(d, blame.tables[0]))
+        return ERR_NOMEM;
+    if (rc && ui_doc_text(d, "Blame needs the events: %s", e.msg))
+        return ERR_NOMEM;
+    rc = app_light_model_tables(st->light, m, ANALYSIS_UTILIZATION, &d->arena, &busy, &e);
     if (rc)
         return rc == ERR_NOMEM ? ERR_NOMEM : ui_doc_text(d, "utilization failed: %s", e.msg);
     struct table *strips = format_utilization_strips(busy.tables[0], st->ascii, &d->arena);
     if (!strips || ui_doc_add_table(d, strips))
         return ERR_NOMEM;
-    return ui_doc_text(d, "Steps and blame need the events, which are not loaded "
+    return ui_doc_text(d, "Steps need the events, which are not loaded "
                           "(--events=load loads them).");
 }
 
@@ -131,6 +140,8 @@ unsigned ui_act_ranks_enter(struct ui_state *st, const struct model *m)
     if (row == SIZE_MAX)
         row = cursor_row(st, "gpu_utilization_over_time");   // its strips: one row a rank
     if (row == SIZE_MAX)
+        row = cursor_row(st, "straggler_ranking");   // a light job's
+    if (row == SIZE_MAX)
         return ui_act_doc_enter(st, m);   // the per-iteration table: its rows' ranks
     int64_t rank = table_cell(d->tables[d->cur], row, 0)->v.i;
     size_t r = model_rank_index(m, rank);
@@ -166,11 +177,48 @@ static int by_arrival_desc(const void *a, const void *b)
     return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
+/* A light job: the instances need the events; Enter opens the last
+ * arriver's summary with them (a child htx). */
+static unsigned light_collective_enter(struct ui_state *st, const struct model *m, size_t row)
+{
+    struct arena a;
+    struct strtab strings;
+    struct coll_result r;
+    struct err e = {0, ""};
+    bool *selected = calloc(m->nranks + 1, sizeof *selected);
+    arena_init(&a, 1 << 16);
+    st->open_summary = NULL;
+    int rc = selected && strtab_init(&strings) == 0 ? 0 : ERR_NOMEM;
+    for (size_t i = 0; rc == 0 && i < m->nranks; i++)
+        selected[i] = m->ranks[i].selected;
+    if (rc == 0) {
+        rc = app_light_coll_result(st->light, selected, &strings, &a, &r, &e);
+        if (rc == 0 && row < r.ncolls) {
+            const struct collective *c = &r.colls[row];
+            const struct coll_instance *last = &c->inst[c->last];
+            st->open_summary = st->light->ranks[last->rank_index].file;
+            ui_state_message(st, false, "events not loaded: htx %s shows rank %lld's (last at "
+                             "%s)", st->open_summary, (long long)last->rank,
+                             strtab_str(&strings, c->name));
+        } else {
+            ui_state_message(st, true, "%s", rc ? e.msg : "the collective is gone");
+        }
+        strtab_fini(&strings);
+    } else {
+        ui_state_message(st, true, "out of memory");
+    }
+    free(selected);
+    arena_fini(&a);
+    return st->open_summary ? UI_REDRAW | UI_OPEN_RANK : UI_REDRAW;
+}
+
 unsigned ui_act_collectives_enter(struct ui_state *st, const struct model *m)
 {
     size_t row = cursor_row(st, "collectives");
     if (row == SIZE_MAX)
         return ui_act_doc_enter(st, m);
+    if (st->light)
+        return light_collective_enter(st, m, row);
     struct arena a;
     struct coll_result r;
     struct err e = {0, ""};
