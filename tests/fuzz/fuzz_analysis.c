@@ -1,11 +1,14 @@
 #include "config.h"
 #include "fuzz.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/collectives.h"
 #include "analysis/tiles.h"
 #include "model/model.h"
+#include "summary/colls_io.h"
 #include "summary/tiles_io.h"
 #include "util/arena.h"
 
@@ -68,6 +71,79 @@ static void check_tiles(const struct model *m, const struct analysis_opts *o)
     arena_fini(&a);
 }
 
+/* Under collectives: each rank's records read back from a summary's
+ * section, in a string table of their own, match into the same
+ * collectives and blame as the events do. */
+static void check_colls(const struct model *m, const struct analysis_opts *o)
+{
+    struct coll_record *recs = NULL, *back = NULL;
+    size_t n = 0, nback = 0;
+    CHECK(coll_records(m, o, &recs, &n) == 0);
+    struct arena a;
+    arena_init(&a, 0);
+    struct strtab strings;
+    CHECK(strtab_init(&strings) == 0);
+    back = calloc(n + 1, sizeof *back);
+    CHECK(back != NULL);
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && recs[j].rank_index == recs[i].rank_index)
+            j++;
+        struct htxs_writer w;
+        htxs_writer_init(&w);
+        htxs_colls_write(&w, recs[i].rank, &m->origin_ns, &m->strings, recs + i, j - i);
+        const uint8_t *buf;
+        size_t len;
+        struct err e = {0, ""};
+        struct htxs_doc doc;
+        struct htxs_colls c;
+        CHECK(htxs_writer_finish(&w, &buf, &len, &e) == 0);
+        CHECK(htxs_parse(&doc, buf, len, "fuzz.htxs", &e) == 0);
+        CHECK(htxs_colls_read(&doc, "fuzz.htxs", &a, &c, &e) == 0);
+        CHECK(c.n == j - i && c.origin == m->origin_ns);
+        for (size_t k = 0; k < c.n; k++) {
+            struct coll_record *b = &back[nback++];
+            *b = c.recs[k];
+            b->rank_index = recs[i].rank_index;
+            uint32_t *ids[4] = {&b->name, &b->coll_name, &b->group, &b->pg_ranks};
+            for (int f = 0; f < 4; f++)
+                *ids[f] = strtab_intern(&strings, c.strings[*ids[f]], c.lens[*ids[f]]);
+        }
+        htxs_doc_fini(&doc);
+        htxs_writer_fini(&w);
+        i = j;
+    }
+    int64_t *ranks = calloc(m->nranks + 1, sizeof *ranks);
+    bool *selected = calloc(m->nranks + 1, sizeof *selected);
+    CHECK(ranks && selected);
+    for (size_t i = 0; i < m->nranks; i++) {
+        ranks[i] = m->ranks[i].rank;
+        selected[i] = m->ranks[i].selected;
+    }
+    struct coll_job job = {&strings, ranks, selected, m->nranks};
+    struct coll_result x, y;
+    struct err e = {0, ""};
+    CHECK(coll_analyze(m, o, &a, &x, &e) == 0);
+    CHECK(coll_analyze_records(&job, back, nback, &a, &y, &e) == 0);
+    CHECK(x.ncolls == y.ncolls && x.nranking == y.nranking && x.nblame == y.nblame);
+    for (size_t i = 0; i < x.ncolls; i++) {
+        const struct collective *p = &x.colls[i], *q = &y.colls[i];
+        CHECK(strcmp(strtab_str(x.strings, p->name), strtab_str(y.strings, q->name)) == 0);
+        CHECK(strcmp(strtab_str(x.strings, p->group), strtab_str(y.strings, q->group)) == 0);
+        CHECK(p->ninst == q->ninst && p->seq == q->seq && p->skew == q->skew &&
+              p->total_wait == q->total_wait && p->bytes == q->bytes && p->time == q->time &&
+              p->iteration == q->iteration && p->kind == q->kind);
+    }
+    for (size_t i = 0; i < x.nranking; i++)
+        CHECK(x.ranking[i].rank == y.ranking[i].rank && x.ranking[i].blame == y.ranking[i].blame);
+    free(ranks);
+    free(selected);
+    free(recs);
+    free(back);
+    strtab_fini(&strings);
+    arena_fini(&a);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 2)
@@ -100,6 +176,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     run_one(a, m, &o, &scratch, true);
     if (a->id == ANALYSIS_UTILIZATION)
         check_tiles(m, &o);
+    if (a->id == ANALYSIS_COLLECTIVES)
+        check_colls(m, &o);
     const struct rank_model *r0 = &m->ranks[0];
     if (r0->niterations) {
         int64_t iter = r0->iterations[(flags >> 4) % r0->niterations].number;
