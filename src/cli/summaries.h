@@ -14,19 +14,23 @@
  * A summary also holds, under htx's semantics, the result tables of the
  * analyses whose job tables are the concatenation of each rank's alone
  * (measured on ../shared and the generated jobs): temporal, idle and
- * overlap. A report asking only for those reads the tables and no event,
- * which is what lets it run over a job too big to load on one machine.
- * Under --semantics=hta it replays the events, as for every other analysis.
- * The utilization analysis is answered from the summary's tiles
- * (summary/tiles_io.h) through the function that answers it on a trace. */
+ * overlap; the kernel breakdown's per-rank parts (analysis/kernels.h); the
+ * collective records (summary/colls_io.h) and the tiles
+ * (summary/tiles_io.h). A report asking only for what those answer
+ * (temporal, kernels, idle, overlap, collectives, stragglers, utilization)
+ * reads them and no event, through the functions that answer them on a
+ * trace, which is what lets it run over a job too big to load on one
+ * machine. Under --semantics=hta it replays the events, as for every other
+ * analysis. */
 
 int cli_summarize_main(const struct htx_options *opts);
 
 /* `htx report`: from the summaries' tables when the paths name only
  * summaries (*.htxs files, or directories with at least one *.htxs and no
  * trace file), the semantics is htx's and every analysis asked for is in
- * the tables; otherwise by
- * loading (cli_report_main), which reads summaries as their traces. */
+ * the tables (unless --events=load); otherwise by loading (cli_report_main),
+ * which reads summaries as their traces, unless --events=skip, which then
+ * refuses, saying why. */
 int cli_report_paths(const struct htx_options *opts);
 
 #endif
