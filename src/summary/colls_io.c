@@ -1,6 +1,8 @@
 #include "config.h"
 #include "summary/colls_io.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +29,63 @@ static uint32_t local_id(struct local_ids *l, uint32_t id)
     return l->index[id];
 }
 
+/* "[a, a+d, a+2d, ...]" (PyTorch's Process Group Ranks: a job's groups
+ * list many ranks, 5 KB for 1024 of them in every rank's summary) as
+ * (a, d, count): *count 0 when s is not exactly such a list of 3 or more. */
+struct rank_list {
+    int64_t first, step;
+    uint64_t count;
+};
+
+static size_t render_list(const struct rank_list *l, char *out, size_t cap)
+{
+    size_t len = 0;
+    int64_t v = l->first;
+    for (uint64_t i = 0; i < l->count && len < cap; i++, v += l->step) {
+        int k = snprintf(out + len, cap - len, "%s%lld", i ? ", " : "[", (long long)v);
+        len += k > 0 ? (size_t)k : cap;
+    }
+    if (len < cap)
+        out[len++] = ']';
+    return len < cap ? len : cap;   // cap: it did not fit
+}
+
+static bool as_list(const char *s, size_t len, struct rank_list *l, char *scratch)
+{
+    l->count = 0;
+    if (len < 9 || s[0] != '[' || s[len - 1] != ']' || len >= COLLS_MAX_STRING)
+        return false;
+    int64_t prev = 0;
+    uint64_t n = 0;
+    for (size_t i = 1; i < len;) {
+        char *end;
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        errno = 0;
+        long long v = strtoll(s + i, &end, 10);
+        if (errno || v > INT64_MAX / 4)
+            return false;
+        if (n == 1)
+            l->step = (int64_t)v - prev;
+        else if (n > 1 && (int64_t)v - prev != l->step)
+            return false;
+        if (n == 0)
+            l->first = v;
+        prev = v;
+        n++;
+        i = (size_t)(end - s);
+        if (i + 1 == len)
+            break;
+        if (i + 2 >= len || s[i] != ',' || s[i + 1] != ' ')
+            return false;
+        i += 2;
+    }
+    l->count = n;
+    if (n < 3 || render_list(l, scratch, len + 1) != len || memcmp(scratch, s, len) != 0)
+        l->count = 0;   // not written the way it is rendered: kept as bytes
+    return l->count > 0;
+}
+
 static void put_colls(struct htxs_writer *w, int64_t rank, const int64_t *origin,
                       const struct strtab *strings, const struct coll_record *recs, size_t n,
                       struct local_ids *l)
@@ -46,11 +105,25 @@ static void put_colls(struct htxs_writer *w, int64_t rank, const int64_t *origin
     htxs_put_varint(w, origin != NULL);
     htxs_put_svarint(w, origin ? *origin : 0);
     htxs_put_varint(w, l->n);
+    char *scratch = NULL;
     for (size_t i = 1; i < l->n; i++) {
         size_t len = strtab_len(strings, l->ids[i]);
-        htxs_put_varint(w, len);
-        htxs_put_bytes(w, strtab_str(strings, l->ids[i]), len);
+        const char *str = strtab_str(strings, l->ids[i]);
+        struct rank_list list;
+        char *more = len + 1 > 1 ? realloc(scratch, len + 1) : scratch;
+        if (more)
+            scratch = more;
+        if (more && as_list(str, len, &list, scratch)) {
+            htxs_put_varint(w, 1);
+            htxs_put_svarint(w, list.first);
+            htxs_put_svarint(w, list.step);
+            htxs_put_varint(w, list.count);
+        } else {
+            htxs_put_varint(w, (uint64_t)len << 1);
+            htxs_put_bytes(w, str, len);
+        }
     }
+    free(scratch);
     htxs_put_varint(w, n);
     int64_t ts = 0;
     uint32_t pos = 0;
@@ -139,6 +212,44 @@ static int get_record(struct htxs_cur *cur, const struct htxs_colls *c, int64_t 
     return 0;
 }
 
+/* A string: its bytes, or a rank list rendered (at most COLLS_MAX_STRING,
+ * in *scratch, allocated on the first). */
+static int get_string(struct htxs_cur *cur, struct arena *a, char **scratch, const char **out,
+                      size_t *len)
+{
+    uint64_t tag = htxs_get_varint(cur);
+    if (cur->bad)
+        return ERR_PARSE;
+    if (tag & 1) {
+        struct rank_list l;
+        l.first = htxs_get_svarint(cur);
+        l.step = htxs_get_svarint(cur);
+        l.count = htxs_get_varint(cur);
+        /* |a| and |(n-1)d| within 2^61: every value fits */
+        if (cur->bad || tag != 1 || l.count < 3 || l.count > COLLS_MAX_STRING / 3 ||
+            l.first < 0 || l.first > INT64_MAX / 4 ||
+            l.step < -(INT64_MAX / 4 / (int64_t)(l.count - 1)) ||
+            l.step > INT64_MAX / 4 / (int64_t)(l.count - 1))
+            return ERR_PARSE;
+        if (!*scratch && !(*scratch = malloc(COLLS_MAX_STRING)))
+            return ERR_NOMEM;
+        *len = render_list(&l, *scratch, COLLS_MAX_STRING);
+        if (*len == COLLS_MAX_STRING)
+            return ERR_PARSE;
+        return (*out = arena_strndup(a, *scratch, *len)) ? 0 : ERR_NOMEM;
+    }
+    uint64_t n = tag >> 1;
+    if (n > COLLS_MAX_STRING || n > (uint64_t)(cur->end - cur->p))
+        return ERR_PARSE;
+    char *s = arena_strndup(a, (const char *)cur->p, (size_t)n);
+    if (!s)
+        return ERR_NOMEM;
+    cur->p += n;
+    *out = s;
+    *len = (size_t)n;
+    return 0;
+}
+
 static int get_colls(struct htxs_cur *cur, struct arena *a, struct htxs_colls *c)
 {
     c->rank = htxs_get_svarint(cur);
@@ -155,15 +266,15 @@ static int get_colls(struct htxs_cur *cur, struct arena *a, struct htxs_colls *c
     if (!c->strings || !c->lens)
         return ERR_NOMEM;
     c->strings[0] = "";
+    char *scratch = NULL;
     for (uint64_t i = 1; i < nstrings; i++) {
-        uint64_t len = htxs_get_varint(cur);
-        if (cur->bad || len > COLLS_MAX_STRING || len > (uint64_t)(cur->end - cur->p))
-            return ERR_PARSE;
-        if (!(c->strings[i] = arena_strndup(a, (const char *)cur->p, (size_t)len)))
-            return ERR_NOMEM;
-        c->lens[i] = (size_t)len;
-        cur->p += len;
+        int rc = get_string(cur, a, &scratch, &c->strings[i], &c->lens[i]);
+        if (rc) {
+            free(scratch);
+            return rc;
+        }
     }
+    free(scratch);
     c->nstrings = (size_t)nstrings;
     uint64_t n = htxs_get_varint(cur);
     /* a record takes at least 12 bytes: bounds the count before allocating */

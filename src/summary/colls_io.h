@@ -7,7 +7,9 @@
  * of:
  *   svarint rank | varint has an origin (0: the rank has no event) | svarint
  *   origin (absolute ns of the rank's time 0)
- *   varint nstrings | per string but the first (""): varint length, bytes
+ *   varint nstrings | per string but the first (""): varint 2 x length, bytes;
+ *   or a rank list "[a, a+d, ..., a+(n-1)d]" written as varint 1, svarint a,
+ *   svarint d, varint n (a job's Process Group Ranks: 5 KB for 1024 ranks)
  *   varint nrecords | per record: varint name, coll_name, group, pg_ranks
  *   (indices into the strings) | svarint stream, seq, group_size, bytes |
  *   svarint ts - the previous record's ts | varint end - ts |

@@ -3,6 +3,7 @@
 #include <check.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,10 +132,10 @@ START_TEST(colls_should_round_trip_and_refuse_what_is_malformed)
     strtab_fini(&s);
 
     /* hand-made sections: one record, sound, then one thing wrong at a time:
-     * rank, has origin, origin, nstrings, "x", nrecords, name, coll_name,
+     * rank, has origin, origin, nstrings, "x" (2 x length), nrecords, name, coll_name,
      * group, pg_ranks, stream, seq, group_size, bytes, dts, dur, iteration, dpos */
     const bool sg[18] = {1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 1, 1};
-    const int64_t ok[18] = {3, 1, 100, 2, 1, 1, 1, 0, 0, 0, 7, -1, -1, -1, 50, 10, 1, 4};
+    const int64_t ok[18] = {3, 1, 100, 2, 2, 1, 1, 0, 0, 0, 7, -1, -1, -1, 50, 10, 1, 4};
     ck_assert_int_eq(read_raw(ok, sg, 18, &e), ERR_PARSE);   // "x"'s byte is missing
     struct {
         int at;
@@ -174,7 +175,7 @@ START_TEST(colls_should_round_trip_and_refuse_what_is_malformed)
         }
     }
     /* bytes after the records, and more records than bytes */
-    const int64_t trail[20] = {3, 1, 100, 2, 1, 'x', 1, 1, 0, 0, 0, 7, -1, -1, -1, 50, 10, 1, 4, 0};
+    const int64_t trail[20] = {3, 1, 100, 2, 2, 'x', 1, 1, 0, 0, 0, 7, -1, -1, -1, 50, 10, 1, 4, 0};
     const bool ts[20] = {1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 1, 1, 0};
     ck_assert_int_eq(read_raw(trail, ts, 19, &e), 0);
     ck_assert_int_eq(read_raw(trail, ts, 20, &e), ERR_PARSE);
@@ -185,9 +186,73 @@ START_TEST(colls_should_round_trip_and_refuse_what_is_malformed)
 }
 END_TEST
 
+/* Process Group Ranks lists come back byte for byte, whether written as a
+ * rank list (a, d, n) or as bytes; a list that would render past the limit
+ * is refused. */
+START_TEST(colls_should_keep_rank_lists_exactly)
+{
+    static char big[8000];
+    size_t len = 0;
+    for (int r = 0; r < 1024; r++)
+        len += (size_t)snprintf(big + len, sizeof big - len, "%s%d", r ? ", " : "[", r);
+    big[len++] = ']';
+    const char *lists[] = {big, "[0, 8, 16]", "[7, 5, 3]", "[0,1,2]", "[1, 2]", "[0, 1, 3]",
+                           "[00, 1, 2]", "[0, 1, 2] ", "[]", "[-1, 0, 1]"};
+    const size_t n = sizeof lists / sizeof lists[0];
+    struct strtab s;
+    ck_assert_int_eq(strtab_init(&s), 0);
+    struct coll_record recs[sizeof lists / sizeof lists[0]];
+    memset(recs, 0, sizeof recs);
+    for (size_t i = 0; i < n; i++) {
+        recs[i].pg_ranks = strtab_intern(&s, lists[i], i ? strlen(lists[i]) : len);
+        recs[i].pos = (uint32_t)i;
+        recs[i].seq = recs[i].group_size = recs[i].bytes = -1;
+    }
+    struct htxs_writer w;
+    htxs_writer_init(&w);
+    htxs_colls_write(&w, 0, NULL, &s, recs, n);
+    const uint8_t *bytes;
+    size_t blen;
+    struct err e = {0, ""};
+    ck_assert_int_eq(htxs_writer_finish(&w, &bytes, &blen, &e), 0);
+    ck_assert_uint_lt(blen, 600);   // the 1024 ranks' list is not 5 KB of text
+    struct htxs_doc doc;
+    ck_assert_int_eq(htxs_parse(&doc, bytes, blen, "t.htxs", &e), 0);
+    struct arena a;
+    arena_init(&a, 4096);
+    struct htxs_colls got;
+    ck_assert_int_eq(htxs_colls_read(&doc, "t.htxs", &a, &got, &e), 0);
+    for (size_t i = 0; i < n; i++) {
+        size_t want = i ? strlen(lists[i]) : len;
+        ck_assert_uint_eq(got.lens[got.recs[i].pg_ranks], want);
+        ck_assert_mem_eq(got.strings[got.recs[i].pg_ranks], lists[i], want);
+    }
+    htxs_doc_fini(&doc);
+    htxs_writer_fini(&w);
+    arena_fini(&a);
+    strtab_fini(&s);
+    /* hand-made: one string, the rank list (a, d, n), then one record whose
+     * pg_ranks is it; sound for (0, 1, 3), refused for a count that renders
+     * past the limit, a negative first, values past int64, fewer than 3 */
+    const bool sg[18] = {1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 1, 1};
+    const int64_t lists_bad[5][3] = {
+        {0, 1, 3}, {0, 1, COLLS_MAX_STRING / 3}, {-1, 1, 3}, {0, INT64_MAX / 2, 3}, {0, 1, 2}};
+    for (int k = 0; k < 5; k++) {
+        int64_t v[21] = {3, 1, 100, 2, 1, lists_bad[k][0], lists_bad[k][1], lists_bad[k][2],
+                         1, 0, 0, 0, 1, 7, -1, -1, -1, 50, 10, 1, 4};
+        bool vs[21] = {1, 0, 1, 0, 0, 1, 1, 0};
+        for (int i = 8; i < 21; i++)
+            vs[i] = sg[i - 3];
+        int rc = read_raw(v, vs, 21, &e);
+        ck_assert_msg(k == 0 ? rc == 0 : rc == ERR_PARSE, "rank list %d: %d", k, rc);
+    }
+}
+END_TEST
+
 TCase *colls_io_tcase(void)
 {
     TCase *tc = tcase_create("collective records");
     tcase_add_test(tc, colls_should_round_trip_and_refuse_what_is_malformed);
+    tcase_add_test(tc, colls_should_keep_rank_lists_exactly);
     return tc;
 }
