@@ -446,10 +446,22 @@ int app_light_choose(const char *const *paths, size_t npaths, enum htx_events mo
                              "and these paths name traces", HTXS_SUFFIX)
                    : 0;
     }
-    if (rc == 0)
+    /* auto: the events' count from each rank's record alone (the loader
+     * checks every summary whole when it reads the events); a summary that
+     * cannot be peeked at is opened below, which names what is wrong */
+    uint64_t events = 0;
+    bool counted = rc == 0 && mode == HTX_EVENTS_AUTO;
+    for (size_t i = 0; counted && i < nfiles; i++) {
+        struct htxs_rank r;
+        struct err ignored = {0, ""};
+        counted = htxs_rank_peek(files[i], &r, &ignored) == 0;
+        events += counted ? r.events : 0;
+    }
+    bool fits = counted && !(memory_limit && events > memory_limit / APP_LIGHT_BYTES_PER_EVENT);
+    if (rc == 0 && !fits)
         rc = app_light_open(l, files, nfiles, false, e);
     app_light_free_files(files, nfiles);
-    if (rc)
+    if (rc || fits)
         return rc;
     bool too_big = memory_limit && l->events > memory_limit / APP_LIGHT_BYTES_PER_EVENT;
     if (mode == HTX_EVENTS_SKIP || too_big)

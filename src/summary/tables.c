@@ -232,12 +232,9 @@ void htxs_rank_write(struct htxs_writer *w, const struct htxs_rank *r)
     htxs_end_section(w);
 }
 
-int htxs_rank_read(const struct htxs_doc *doc, const char *name, struct htxs_rank *r,
-                   struct err *e)
+static int read_rank_section(const struct htxs_section *s, const char *name,
+                             struct htxs_rank *r, struct err *e)
 {
-    const struct htxs_section *s = htxs_find(doc, HTXS_RANK);
-    if (!s)
-        return err_set(e, ERR_PARSE, "%s: no rank section", name);
     struct htxs_cur c;
     htxs_cur_init(&c, s);
     r->rank = htxs_get_i64(&c);
@@ -249,4 +246,28 @@ int htxs_rank_read(const struct htxs_doc *doc, const char *name, struct htxs_ran
     memcpy(r->path, p, n);
     r->path[n] = 0;
     return 0;
+}
+
+int htxs_rank_read(const struct htxs_doc *doc, const char *name, struct htxs_rank *r,
+                   struct err *e)
+{
+    const struct htxs_section *s = htxs_find(doc, HTXS_RANK);
+    if (!s)
+        return err_set(e, ERR_PARSE, "%s: no rank section", name);
+    return read_rank_section(s, name, r, e);
+}
+
+int htxs_rank_peek(const char *path, struct htxs_rank *r, struct err *e)
+{
+    uint8_t *data;
+    uint64_t len;
+    int rc = htxs_peek_section(path, HTXS_RANK, &data, &len, e);
+    if (rc == ERR_EMPTY)
+        return err_set(e, ERR_PARSE, "%s: no rank section", path);
+    if (rc)
+        return rc;
+    struct htxs_section s = {HTXS_RANK, data, len};
+    rc = read_rank_section(&s, path, r, e);
+    free(data);
+    return rc;
 }

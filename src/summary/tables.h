@@ -54,5 +54,8 @@ struct htxs_rank {
 void htxs_rank_write(struct htxs_writer *w, const struct htxs_rank *r);
 int htxs_rank_read(const struct htxs_doc *doc, const char *name, struct htxs_rank *r,
                    struct err *e);
+/* The record of the summary at path, read alone (htxs_peek_section: a hint,
+ * its checksum unchecked). */
+int htxs_rank_peek(const char *path, struct htxs_rank *r, struct err *e);
 
 #endif

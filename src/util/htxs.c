@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <pthread.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "util/le.h"
 
@@ -358,6 +359,55 @@ void htxs_doc_fini(struct htxs_doc *doc)
     free(doc->sections);
     free(doc->owned);
     memset(doc, 0, sizeof *doc);
+}
+
+int htxs_peek_section(const char *path, uint32_t kind, uint8_t **data, uint64_t *len,
+                      struct err *e)
+{
+    *data = NULL;
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+    uint8_t h[HTXS_HEADER_LEN];
+    int rc = fread(h, 1, sizeof h, f) == sizeof h && memcmp(h, HTXS_MAGIC, HTXS_MAGIC_LEN) == 0 &&
+                     le_load(h + 8, 2) == HTXS_MAJOR
+                 ? ERR_EMPTY
+                 : err_set(e, ERR_PARSE, "%s: not an htx summary of this version", path);
+    uint64_t size = le_load(h + 16, 8), at = HTXS_HEADER_LEN;
+    uint32_t nsections = (uint32_t)le_load(h + 12, 4);
+    for (uint32_t i = 0; i < nsections && rc == ERR_EMPTY; i++) {
+        uint8_t sh[HTXS_SECTION_HEADER_LEN];
+        if (fread(sh, 1, sizeof sh, f) != sizeof sh) {
+            rc = err_set(e, ERR_PARSE, "%s: truncated summary", path);
+            break;
+        }
+        uint64_t n = le_load(sh + 8, 8);
+        at += HTXS_SECTION_HEADER_LEN;
+        if (n > size || at > size - n || n > HTXS_MAX_FILE) {
+            rc = err_set(e, ERR_PARSE, "%s: section %u past the end", path, i);
+        } else if (le_load(sh, 4) == kind) {
+            *data = malloc(n ? (size_t)n : 1);
+            if (!*data)
+                rc = err_set(e, ERR_NOMEM, "%s: out of memory", path);
+            else if (fread(*data, 1, (size_t)n, f) != n)
+                rc = err_set(e, ERR_PARSE, "%s: truncated summary", path);
+            else
+                rc = 0;
+            *len = n;
+        } else if (fseeko(f, (off_t)n, SEEK_CUR) != 0) {
+            rc = err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+        }
+        at += n;
+    }
+    fclose(f);
+    if (rc) {
+        free(*data);
+        *data = NULL;
+    }
+    if (rc == ERR_EMPTY)
+        err_set(e, ERR_EMPTY, "%s: no such section", path);
+    return rc;
 }
 
 const struct htxs_section *htxs_find(const struct htxs_doc *doc, uint32_t kind)

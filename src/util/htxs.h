@@ -126,6 +126,14 @@ struct htxs_doc {
 int htxs_parse(struct htxs_doc *doc, const uint8_t *buf, size_t len, const char *name, struct err *e);
 int htxs_load_file(struct htxs_doc *doc, const char *path, struct err *e);
 void htxs_doc_fini(struct htxs_doc *doc);
+/* The first section of `kind` of the summary at path, read without the
+ * rest of the file, and so without the check of its checksum: for a hint
+ * (how many events a rank has, to choose how to open a job), never for
+ * what is shown. Malloc'ed into *data (the caller frees it). ERR_EMPTY
+ * when it has none, ERR_PARSE when the file is not a summary of this
+ * version or its sections do not fit it, ERR_IO, ERR_NOMEM. */
+int htxs_peek_section(const char *path, uint32_t kind, uint8_t **data, uint64_t *len,
+                      struct err *e);
 /* The first section of that kind, or NULL. */
 const struct htxs_section *htxs_find(const struct htxs_doc *doc, uint32_t kind);
 

@@ -216,6 +216,50 @@ START_TEST(summary_should_refuse_section_lengths_past_the_end)
 }
 END_TEST
 
+/* A rank's record read alone, without the rest of its summary (the TUI's
+ * --events=auto counts the events so); what is not a summary, or is cut
+ * before the record, is refused. */
+START_TEST(rank_record_should_be_peeked_at_alone)
+{
+    char dir[] = "/tmp/htxs-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char out[64], cut[64];
+    snprintf(out, sizeof out, "%s/rank-00007.htxs", dir);
+    snprintf(cut, sizeof cut, "%s/cut.htxs", dir);
+    struct htxs_writer w;
+    htxs_writer_init(&w);
+    htxs_begin_section(&w, HTXS_SOURCE);
+    htxs_put_bytes(&w, "0123456789abcdef", 16);
+    htxs_end_section(&w);
+    struct htxs_rank r = {.rank = 7, .events = 123456789};
+    snprintf(r.path, sizeof r.path, "traces/rank-7.json.gz");
+    htxs_rank_write(&w, &r);
+    const uint8_t *buf;
+    size_t len;
+    struct err e = {0, ""};
+    ck_assert_int_eq(htxs_writer_finish(&w, &buf, &len, &e), 0);
+    ck_assert_int_eq(htxs_write_file(out, buf, len, 0, &e), 0);
+    ck_assert_int_eq(htxs_write_file(cut, buf, len - 30, 0, &e), 0);
+    struct htxs_rank got;
+    ck_assert_int_eq(htxs_rank_peek(out, &got, &e), 0);
+    ck_assert_int_eq(got.rank, 7);
+    ck_assert_uint_eq(got.events, 123456789);
+    ck_assert_str_eq(got.path, "traces/rank-7.json.gz");
+    uint8_t *data;
+    uint64_t n;
+    ck_assert_int_eq(htxs_peek_section(out, HTXS_TILES, &data, &n, &e), ERR_EMPTY);
+    ck_assert_int_eq(htxs_rank_peek(cut, &got, &e), ERR_PARSE);
+    ck_assert_ptr_nonnull(strstr(e.msg, "cut.htxs"));
+    ck_assert_int_eq(htxs_write_file(cut, (const uint8_t *)"{\"traceEvents\": []}", 19, 1, &e),
+                     0);
+    ck_assert_int_eq(htxs_rank_peek(cut, &got, &e), ERR_PARSE);
+    htxs_writer_fini(&w);
+    unlink(out);
+    unlink(cut);
+    rmdir(dir);
+}
+END_TEST
+
 START_TEST(writer_should_refuse_overwrite_and_detect_stale_sources)
 {
     char dir[] = "/tmp/htxs-XXXXXX";
@@ -597,6 +641,7 @@ int main(void)
     tcase_add_test(tc, summary_should_name_wrong_magic_version_and_checksum);
     tcase_add_test(tc, summary_should_refuse_section_lengths_past_the_end);
     tcase_add_test(tc, writer_should_refuse_overwrite_and_detect_stale_sources);
+    tcase_add_test(tc, rank_record_should_be_peeked_at_alone);
     tcase_add_test(tc, tables_should_be_deflated_and_read_back_exactly);
     tcase_add_test(tc, writer_should_write_borrowed_bytes_in_place);
     tcase_add_test(tc, shard_should_come_from_the_option_or_the_scheduler);
