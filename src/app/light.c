@@ -430,6 +430,21 @@ struct model *app_light_model(const struct app_light *l, const struct semantics 
     return m;
 }
 
+int app_light_preview(const char *const *paths, size_t npaths, struct app_light *l,
+                      struct err *e)
+{
+    memset(l, 0, sizeof *l);
+    char **files;
+    size_t nfiles, traces;
+    int rc = app_light_files(paths, npaths, &files, &nfiles, &traces, e);
+    if (rc == 0 && nfiles && !traces)
+        rc = app_light_open(l, files, nfiles, false, e);
+    app_light_free_files(files, nfiles);
+    if (rc)
+        return rc;
+    return l->n > 0;
+}
+
 int app_light_choose(const char *const *paths, size_t npaths, enum htx_events mode,
                      uint64_t memory_limit, struct app_light *l, struct err *e)
 {

@@ -311,17 +311,116 @@ static void open_rank(struct ui_state *st, const char *summary)
         ui_state_message(st, true, "htx %s: exit status %d", summary, status);
 }
 
-static void run_loop(struct ui_state *st, struct model *m, struct ui_grid *g)
+/* A light job's events loading behind its first screen (open_job): the
+ * loader's progress in the status line, then the job again with them. */
+struct behind {
+    struct loader l;
+    bool active;
+    const struct ui_config *c;
+    struct app_light *light;   /* the light job shown meanwhile: let go at the swap */
+    size_t shown;              /* the ranks done last said */
+};
+
+static void start_behind(struct behind *b, const struct ui_config *c, struct app_light *light)
+{
+    memset(b, 0, sizeof *b);
+    b->c = c;
+    b->light = light;
+    b->l.c = c;
+    b->l.paths = c->paths;
+    b->l.npaths = c->npaths;
+    pthread_mutex_init(&b->l.lock, NULL);
+    b->active = pthread_create(&b->l.thread, NULL, load_thread, &b->l) == 0;
+    if (!b->active)
+        pthread_mutex_destroy(&b->l.lock);
+}
+
+/* Cancels and waits for a load still running (the job quits). */
+static void stop_behind(struct behind *b)
+{
+    if (!b->active)
+        return;
+    pthread_mutex_lock(&b->l.lock);
+    b->l.cancel = true;
+    pthread_mutex_unlock(&b->l.lock);
+    pthread_join(b->l.thread, NULL);
+    pthread_mutex_destroy(&b->l.lock);
+    model_free(b->l.m);
+    b->active = false;
+}
+
+/* The same view, zoom and lane on the job with its events: the state is
+ * made again for the new model (every index into the old one goes). */
+static unsigned swap_in(struct ui_state *st, struct model **m, struct behind *b, struct model *full)
+{
+    enum ui_view_id view = st->view, prev = st->prev_view;
+    enum ui_focus focus = st->focus;
+    struct ui_timeline tl = st->tl;
+    int rows = st->rows, cols = st->cols;
+    struct err e = {0, ""};
+    ui_state_fini(st);
+    model_free(*m);
+    app_light_fini(b->light);
+    *m = full;
+    if (setup_state(st, full, NULL, b->c, NULL, rows, cols, &e) != 0) {
+        ui_state_message(st, true, "%s", e.msg);
+        return UI_REDRAW | UI_RELAYOUT;
+    }
+    st->view = view;
+    st->prev_view = prev;
+    st->focus = focus;
+    st->tl.t0 = tl.t0;
+    st->tl.t1 = tl.t1;
+    st->tl.cursor = tl.cursor;
+    if (tl.lane < st->nlanes) {
+        st->tl.lane = tl.lane;
+        st->tl.lane_top = tl.lane_top < st->nlanes ? tl.lane_top : tl.lane;
+    }
+    ui_sync(st, full, UI_RESELECT | UI_RELANE, &e);
+    ui_state_message(st, false, "events loaded: every view has them");
+    return UI_REDRAW | UI_RELAYOUT;
+}
+
+/* Polls the load behind: progress said, or the swap when it is done. */
+static unsigned poll_behind(struct ui_state *st, struct model **m, struct behind *b)
+{
+    if (!b->active)
+        return 0;
+    pthread_mutex_lock(&b->l.lock);
+    bool done = b->l.done;
+    struct load_progress p = b->l.progress;
+    pthread_mutex_unlock(&b->l.lock);
+    if (!done) {
+        if (p.ranks_done == b->shown && b->shown)
+            return 0;
+        b->shown = p.ranks_done ? p.ranks_done : 1;
+        ui_state_message(st, false, "loading the events behind this screen: %zu of %zu ranks",
+                         p.ranks_done, p.ranks_total);
+        return UI_REDRAW;
+    }
+    pthread_join(b->l.thread, NULL);
+    pthread_mutex_destroy(&b->l.lock);
+    b->active = false;
+    if (!b->l.m) {
+        ui_state_message(st, true, "the events could not be loaded: %s", b->l.e.msg);
+        return UI_REDRAW;
+    }
+    return swap_in(st, m, b, b->l.m);
+}
+
+static void run_loop(struct ui_state *st, struct model **mp, struct ui_grid *g, struct behind *b)
 {
     unsigned flags = UI_REDRAW | UI_RELAYOUT;
 
     for (;;) {
+        flags |= poll_behind(st, mp, b);
+        struct model *m = *mp;
         if (flags & (UI_REDRAW | UI_RELAYOUT)) {
             ui_screen_compose(st, m, g);
             ui_draw_grid(g, (flags & UI_RELAYOUT) != 0);
         }
         struct ui_mouse_event mev = {0, 0, 0};
-        int key = ui_term_read(250, &mev);
+        int key = ui_term_read(b->active ? 100 : 250, &mev);
         if (key == UI_KEY_NONE) {
             flags = 0;
             continue;
@@ -329,7 +428,9 @@ static void run_loop(struct ui_state *st, struct model *m, struct ui_grid *g)
         flags = handle_key(st, m, g, key, &mev);
         if ((flags & UI_QUIT) || st->quit)
             return;
-        if ((flags & UI_OPEN_RANK) && st->open_summary) {
+        if ((flags & UI_OPEN_RANK) && st->open_summary && b->active) {
+            ui_state_message(st, false, "the events are loading behind this screen: a moment");
+        } else if ((flags & UI_OPEN_RANK) && st->open_summary) {
             open_rank(st, st->open_summary);
             flags |= UI_RELAYOUT;
         }
@@ -340,7 +441,8 @@ static void run_loop(struct ui_state *st, struct model *m, struct ui_grid *g)
  * app_light_choose says so (light then open, the model light), else its
  * events, loaded (with a progress screen on g when given). */
 static struct model *open_job(const struct ui_config *c, struct app_light *light,
-                              struct ui_grid *g, struct err *e, bool *cancelled)
+                              struct ui_grid *g, struct behind *b, struct err *e,
+                              bool *cancelled)
 {
     memset(light, 0, sizeof *light);
     if (!c->test_path) {
@@ -352,6 +454,22 @@ static struct model *open_job(const struct ui_config *c, struct app_light *light
             if (!m)
                 app_light_fini(light);
             return m;
+        }
+        /* summaries whose events fit: on a terminal, their tables and tiles
+         * at once and the events behind (a summary that cannot be shown so
+         * is left to the loader, which names what is wrong) */
+        struct err ignored = {0, ""};
+        struct model *m = NULL;
+        if (b && c->events == HTX_EVENTS_AUTO &&
+            app_light_preview(c->paths, c->npaths, light, &ignored) == 1 &&
+            !(m = app_light_model(light, &c->sem, &ignored)))
+            app_light_fini(light);
+        if (m) {
+            start_behind(b, c, light);
+            if (b->active)
+                return m;
+            model_free(m);
+            app_light_fini(light);
         }
     }
     return g ? load_with_progress(c, c->paths, c->npaths, g, e, cancelled)
@@ -383,7 +501,8 @@ static int interactive(const struct ui_config *c)
     }
     struct models ms = {NULL, NULL};
     struct app_light light;
-    ms.m = open_job(c, &light, &g, &e, &cancelled);
+    struct behind behind = {.active = false};
+    ms.m = open_job(c, &light, &g, &behind, &e, &cancelled);
     if (ms.m && c->test_path && !cancelled)
         ms.test = load_with_progress(c, &c->test_path, 1, &g, &e, &cancelled);
     int status = 0;
@@ -401,7 +520,8 @@ static int interactive(const struct ui_config *c)
     if (setup_state(&st, ms.m, ms.test, c, &light, rows, cols, &e) != 0 && e.code == ERR_USAGE)
         status = 2;
     else
-        run_loop(&st, ms.m, &g);
+        run_loop(&st, &ms.m, &g, &behind);
+    stop_behind(&behind);
     ui_term_close();
     if (status)
         app_fail(&e);
@@ -513,7 +633,7 @@ static int scripted(const struct ui_config *c)
     int status = ui_grid_init(&g, to.rows, to.cols, c->ascii) != 0 ? 1 : 0;
     struct models ms = {NULL, NULL};
     struct app_light light = {0};
-    ms.m = status ? NULL : open_job(c, &light, NULL, &e, NULL);
+    ms.m = status ? NULL : open_job(c, &light, NULL, NULL, &e, NULL);
     if (ms.m && c->test_path)
         ms.test = load(c, &c->test_path, 1, NULL, &e);
     struct model *m = ms.m;

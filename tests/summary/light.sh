@@ -132,6 +132,21 @@ wait_for "back from sums/rank-00000.htxs"
 wait_for "4 ranks"
 tmux send-keys -t "$session" q
 wait_for "light-exit=0"
+tmux kill-session -t "$session" 2>/dev/null || true
+
+# --events=auto on summaries whose events fit, on a terminal: the job from
+# its tables and tiles at once, its events loaded behind, then every view
+# with them (the Launch view needs them).
+session=htx-behind-$$
+tmux -f /dev/null new-session -d -s "$session" -x 140 -y 36 \
+    "\"$HTX\" sums; echo behind-exit=\$?; sleep 30"
+wait_for "events loaded: every view has them"
+wait_for "3 iterations"
+tmux send-keys -t "$session" 6
+wait_for "Kernel launches"
+pane | grep -q "needs the events" && fail "a view still needs the events once they are loaded"
+tmux send-keys -t "$session" q
+wait_for "behind-exit=0"
 tmux kill-server 2>/dev/null || true
 
 # skip is for summaries only; a damaged summary is named.
