@@ -352,8 +352,9 @@ static int gather_rank(struct gather *g, uint32_t ri)
     return 0;
 }
 
-int coll_records(const struct model *m, const struct analysis_opts *o, struct coll_record **out,
-                 size_t *n)
+/* The records of rank `only` (SIZE_MAX: of every selected rank). */
+static int records_of(const struct model *m, const struct analysis_opts *o, size_t only,
+                      struct coll_record **out, size_t *n)
 {
     struct gather g = {.m = m, .o = o};
     size_t nstr = strtab_count(&m->strings);
@@ -362,7 +363,7 @@ int coll_records(const struct model *m, const struct analysis_opts *o, struct co
     if (rc == 0)
         memset(g.is_comm, -1, nstr);
     for (size_t i = 0; i < m->nranks && rc == 0; i++)
-        if (m->ranks[i].selected)
+        if (only == SIZE_MAX ? m->ranks[i].selected : i == only)
             rc = gather_rank(&g, (uint32_t)i);
     free(g.is_comm);
     if (rc) {
@@ -373,6 +374,18 @@ int coll_records(const struct model *m, const struct analysis_opts *o, struct co
     *out = g.recs;
     *n = g.nrecs;
     return rc;
+}
+
+int coll_records(const struct model *m, const struct analysis_opts *o, struct coll_record **out,
+                 size_t *n)
+{
+    return records_of(m, o, SIZE_MAX, out, n);
+}
+
+int coll_rank_records(const struct model *m, const struct analysis_opts *o, size_t rank_index,
+                      struct coll_record **out, size_t *n)
+{
+    return records_of(m, o, rank_index, out, n);
 }
 
 /* The raws of one rank's records recs[0..n): the matching key, and the

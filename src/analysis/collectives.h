@@ -183,6 +183,9 @@ struct coll_job {
  * malloc'ed (free *out), ids in m->strings. 0 or ERR_NOMEM. */
 int coll_records(const struct model *m, const struct analysis_opts *o, struct coll_record **out,
                  size_t *n);
+/* The same for one rank, m->ranks[rank_index], selected or not. */
+int coll_rank_records(const struct model *m, const struct analysis_opts *o, size_t rank_index,
+                      struct coll_record **out, size_t *n);
 
 /* coll_analyze on the records of the selected ranks of job (rank by rank,
  * rank_index ascending, each < job->nranks): the same result as on the

@@ -11,13 +11,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/collectives.h"
+#include "analysis/tiles.h"
 #include "app/session.h"
+#include "summary/colls_io.h"
+#include "summary/tables.h"
+#include "summary/tiles_io.h"
 #include "summary/write.h"
 #include "trace/pack.h"
 #include "util/htxs.h"
 #include "util/htxs_source.h"
+#include "util/le.h"
 #include "util/str.h"
 #include "util/vec.h"
+
+static void release_held(struct app_cache *c);
 
 int app_cache_init(struct app_cache *c, struct err *e)
 {
@@ -47,6 +55,7 @@ void app_cache_fini(struct app_cache *c)
 {
     if (c->dir[0]) {
         pthread_mutex_lock(&c->lock);
+        release_held(c);   // a load that did not finish: its packs without the rest
         c->closing = true;
         pthread_cond_signal(&c->queued);
         bool joinable = c->writer_started;
@@ -70,7 +79,11 @@ static bool entry_of_real(const struct app_cache *c, const char *real, char *out
 /* lo->cached: the entry, when it is whole and made from the trace as it is. */
 static char *cached(void *ctx, const char *path)
 {
-    struct app_cache *c = ctx;
+    return app_cache_entry(ctx, path);
+}
+
+char *app_cache_entry(struct app_cache *c, const char *path)
+{
     char entry[4200];
     char *real = realpath(path, NULL);
     if (!real || !entry_of_real(c, real, entry, sizeof entry)) {
@@ -168,7 +181,26 @@ struct pending {
     char *real;             /* the trace's real path */
     char entry[4200];
     struct trace_pack *pack;
+    struct htxs_writer extra;   /* sections from the model: rank, tiles, collective records */
+    bool has_extra;
 };
+
+/* Appends the sections of body (a writer's body: header, payload, ...). */
+static void copy_sections(struct htxs_writer *w, const uint8_t *body, size_t len)
+{
+    size_t at = 0;
+    while (len - at >= HTXS_SECTION_HEADER_LEN) {
+        uint32_t kind = (uint32_t)le_load(body + at, 4);
+        uint64_t n = le_load(body + at + 8, 8);
+        at += HTXS_SECTION_HEADER_LEN;
+        if (n > len - at)
+            return;
+        htxs_begin_section(w, kind);
+        htxs_put_bytes(w, body + at, (size_t)n);
+        htxs_end_section(w);
+        at += (size_t)n;
+    }
+}
 
 /* Writes one entry (source record + events). Nothing is reported: a cache
  * that cannot be written is only a slower next start. */
@@ -184,6 +216,10 @@ static void write_entry(struct pending *w)
         struct htxs_writer hw;
         htxs_writer_init(&hw);
         htxs_source_write(&hw, &src);
+        size_t xlen;
+        const uint8_t *x = w->has_extra ? htxs_writer_body(&w->extra, &xlen) : NULL;
+        if (x)
+            copy_sections(&hw, x, xlen);
         htxs_begin_section(&hw, HTXS_EVENTS);
         htxs_put_borrowed(&hw, pack, len);
         htxs_end_section(&hw);
@@ -192,6 +228,8 @@ static void write_entry(struct pending *w)
         htxs_writer_fini(&hw);
     }
     trace_pack_free(w->pack);
+    if (w->has_extra)
+        htxs_writer_fini(&w->extra);
     free(w->real);
     free(w);
 }
@@ -234,15 +272,10 @@ static int packed(void *ctx, const char *path, struct trace_pack *pack, struct e
     w->c = c;
     w->pack = pack;
     pthread_mutex_lock(&c->lock);
-    if (!c->writer_started && !c->closing)
-        c->writer_started = pthread_create(&c->writer, NULL, writer, c) == 0;
-    bool taken = c->writer_started && !c->closing;
+    bool taken = !c->closing;
     if (taken) {
-        struct pending **tail = &c->queue;
-        while (*tail)
-            tail = &(*tail)->next;
-        *tail = w;
-        pthread_cond_signal(&c->queued);
+        w->next = c->held;
+        c->held = w;
     }
     pthread_mutex_unlock(&c->lock);
     if (!taken) {
@@ -251,6 +284,77 @@ static int packed(void *ctx, const char *path, struct trace_pack *pack, struct e
         free(w);
     }
     return 0;
+}
+
+/* Queues the held packs for the writer (started on the first). Under the lock. */
+static void release_held(struct app_cache *c)
+{
+    if (!c->held)
+        return;
+    if (!c->writer_started && !c->closing)
+        c->writer_started = pthread_create(&c->writer, NULL, writer, c) == 0;
+    struct pending **tail = &c->queue;
+    while (*tail)
+        tail = &(*tail)->next;
+    while (c->held) {   // (held is newest first: the oldest goes first)
+        struct pending *w = c->held, **last = &c->held;
+        while (w->next) {
+            last = &w->next;
+            w = w->next;
+        }
+        *last = NULL;
+        *tail = w;
+        tail = &w->next;
+    }
+    pthread_cond_signal(&c->queued);
+}
+
+/* The sections of rank r for its entry. */
+static void rank_extra(const struct model *m, size_t r, bool canonical, struct htxs_writer *x)
+{
+    const struct rank_model *rm = &m->ranks[r];
+    struct htxs_rank rec = {.rank = rm->rank, .events = rm->complete_events};
+    snprintf(rec.path, sizeof rec.path, "%s", rm->path);
+    htxs_rank_write(x, &rec);
+    struct analysis_opts ao;
+    analysis_opts_default(&ao);
+    if (canonical) {
+        struct arena a;
+        arena_init(&a, 1 << 20);
+        struct tiles t;
+        if (tiles_build(m, rm, &ao, false, &a, &t) == 0)
+            htxs_tiles_write(x, &t);
+        arena_fini(&a);
+        struct coll_record *recs;
+        size_t n;
+        if (coll_rank_records(m, &ao, r, &recs, &n) == 0)
+            htxs_colls_write(x, rm->rank, m->has_origin ? &m->origin_ns : NULL, &m->strings,
+                             recs, n);
+        free(recs);
+    }
+}
+
+void app_cache_model(struct app_cache *c, const struct model *m)
+{
+    struct semantics htx;
+    semantics_init(&htx, SEMANTICS_HTX);
+    bool canonical = memcmp(&m->sem, &htx, sizeof htx) == 0;   // what a summary holds
+    pthread_mutex_lock(&c->lock);
+    struct pending *held = c->held;
+    pthread_mutex_unlock(&c->lock);
+    for (size_t r = 0; r < m->nranks && held; r++) {
+        char *real = m->ranks[r].path ? realpath(m->ranks[r].path, NULL) : NULL;
+        for (struct pending *w = held; real && w; w = w->next)
+            if (!w->has_extra && strcmp(w->real, real) == 0) {
+                htxs_writer_init(&w->extra);
+                rank_extra(m, r, canonical, &w->extra);
+                w->has_extra = true;
+            }
+        free(real);
+    }
+    pthread_mutex_lock(&c->lock);
+    release_held(c);
+    pthread_mutex_unlock(&c->lock);
 }
 
 void app_cache_attach(struct app_cache *c, struct load_opts *lo)

@@ -36,6 +36,7 @@ struct app_cache {
     char dir[4096];
     uint64_t max_bytes;
     pthread_mutex_t lock;   /* the queue, between loader and writer threads */
+    struct pending *held;   /* packs of the load under way, until its model is done */
     struct pending *queue;  /* packs to write, oldest first */
     pthread_cond_t queued;
     pthread_t writer;
@@ -50,7 +51,19 @@ int app_cache_init(struct app_cache *c, struct err *e);
 /* Waits for the entries being written, then frees c. */
 void app_cache_fini(struct app_cache *c);
 
-/* Makes a load use the cache (sets lo->cached and lo->packed). */
+/* Makes a load use the cache (sets lo->cached and lo->packed). The packs
+ * are held until app_cache_model (or app_cache_fini) lets them be written. */
 void app_cache_attach(struct app_cache *c, struct load_opts *lo);
+
+/* The model the held packs were loaded into, just loaded (not yet used by
+ * another thread): each entry also gets its rank's record, its collective
+ * records and, under htx's semantics, its tiles, so that the next open of
+ * an unchanged trace can show its first screen from them at once (the
+ * TUI, app_light_preview); then they are written. */
+void app_cache_model(struct app_cache *c, const struct model *m);
+
+/* The entry of the trace at path when it is whole and made from the trace
+ * as it is now (malloc'ed; the caller frees it), else NULL. */
+char *app_cache_entry(struct app_cache *c, const char *path);
 
 #endif

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "analysis/kernels.h"
+#include "app/cache.h"
 #include "app/session.h"
 #include "summary/tiles_io.h"
 #include "trace/discover.h"
@@ -430,13 +431,44 @@ struct model *app_light_model(const struct app_light *l, const struct semantics 
     return m;
 }
 
-int app_light_preview(const char *const *paths, size_t npaths, struct app_light *l,
-                      struct err *e)
+/* The cache's fresh entries of the traces paths name (all of them, else
+ * none: *n 0). */
+static int cache_entries(const char *const *paths, size_t npaths, struct app_cache *cache,
+                         char ***out, size_t *n, struct err *e)
+{
+    struct trace_file_list list;
+    *out = NULL;
+    *n = 0;
+    int rc = trace_discover(paths, npaths, &list, e);
+    if (rc)
+        return rc;
+    char **v = calloc(list.count + 1, sizeof *v);
+    size_t k = 0;
+    while (v && k < list.count && !str_ends_with(list.files[k].path, HTXS_SUFFIX) &&
+           (v[k] = app_cache_entry(cache, list.files[k].path)) != NULL)
+        k++;
+    if (v && k == list.count && k > 0) {
+        *out = v;
+        *n = k;
+    } else {
+        app_light_free_files(v, k);
+    }
+    trace_file_list_fini(&list);
+    return v ? 0 : err_set(e, ERR_NOMEM, "out of memory");
+}
+
+int app_light_preview(const char *const *paths, size_t npaths, struct app_cache *cache,
+                      struct app_light *l, struct err *e)
 {
     memset(l, 0, sizeof *l);
     char **files;
     size_t nfiles, traces;
     int rc = app_light_files(paths, npaths, &files, &nfiles, &traces, e);
+    if (rc == 0 && traces && cache) {   // traces: their cache entries, when all are fresh
+        app_light_free_files(files, nfiles);
+        rc = cache_entries(paths, npaths, cache, &files, &nfiles, e);
+        traces = 0;
+    }
     if (rc == 0 && nfiles && !traces)
         rc = app_light_open(l, files, nfiles, false, e);
     app_light_free_files(files, nfiles);

@@ -85,11 +85,13 @@ int app_light_model_tables(const struct app_light *l, const struct model *m, enu
 struct model *app_light_model(const struct app_light *l, const struct semantics *sem,
                               struct err *e);
 
-/* The light job of paths that name rank summaries only, to show while
- * their events load: 1 with l open, 0 (l empty) when the paths name
- * traces, or an error of app_light_open. */
-int app_light_preview(const char *const *paths, size_t npaths, struct app_light *l,
-                      struct err *e);
+/* The light job to show while the events of paths load: of the rank
+ * summaries they name, or of the traces' entries in cache (when every one
+ * is fresh). 1 with l open, 0 (l empty) when there is none, or an error of
+ * app_light_open. */
+struct app_cache;
+int app_light_preview(const char *const *paths, size_t npaths, struct app_cache *cache,
+                      struct app_light *l, struct err *e);
 
 /* Whether the TUI shows paths without their events: they name rank
  * summaries only, and mode is skip, or auto and their events would take

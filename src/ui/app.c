@@ -65,7 +65,10 @@ static struct model *load(const struct ui_config *c, const char *const *paths, s
     }
     if (c->cache)
         app_cache_attach(c->cache, &lo);
-    return model_load(paths, npaths, &c->sem, &lo, e);
+    struct model *m = model_load(paths, npaths, &c->sem, &lo, e);
+    if (m && c->cache)
+        app_cache_model(c->cache, m);   // before any other thread reads m
+    return m;
 }
 
 static void *load_thread(void *arg)
@@ -455,13 +458,14 @@ static struct model *open_job(const struct ui_config *c, struct app_light *light
                 app_light_fini(light);
             return m;
         }
-        /* summaries whose events fit: on a terminal, their tables and tiles
-         * at once and the events behind (a summary that cannot be shown so
-         * is left to the loader, which names what is wrong) */
+        /* summaries whose events fit, or traces whose cache entries are
+         * fresh: on a terminal, their tables and tiles at once and the
+         * events behind (a summary that cannot be shown so is left to the
+         * loader, which names what is wrong) */
         struct err ignored = {0, ""};
         struct model *m = NULL;
         if (b && c->events == HTX_EVENTS_AUTO &&
-            app_light_preview(c->paths, c->npaths, light, &ignored) == 1 &&
+            app_light_preview(c->paths, c->npaths, c->cache, light, &ignored) == 1 &&
             !(m = app_light_model(light, &c->sem, &ignored)))
             app_light_fini(light);
         if (m) {

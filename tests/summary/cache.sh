@@ -2,7 +2,8 @@
 # The trace cache (issue 12, app/cache.h): the TUI writes a packed copy of
 # each trace it opens under $XDG_CACHE_HOME/htx and reads it on the next
 # open of the unchanged trace (the diagnostics view says so, the screens are
-# the same); a changed trace or a corrupt entry is never trusted and is
+# the same; an entry shows the rank's first screen at once on a terminal,
+# the events loading behind); a changed trace or a corrupt entry is never trusted and is
 # rewritten; --no-cache neither reads nor writes; the directory stays under
 # HTX_CACHE_MAX; a cache that cannot be written costs nothing but speed.
 . "$(dirname "$0")/../lib.sh"
@@ -35,6 +36,37 @@ open_job first
 grep -q "read from the cache" first && fail "the first open claims the cache"
 open_job second
 [ "$(grep -c "read from the cache" second)" = 2 ] || fail "the second open did not read both ranks from the cache"
+
+# An entry is a rank summary with its tiles and collective records: it
+# shows the rank without its events, as summarize's does.
+printf '\n' >none.keys
+for e in "$cache"/*.htxs; do
+    expect 0 "$HTX" --events=skip --script=none.keys --dump-screen=entry.screen --force \
+        --size=40x150 "$e"
+    grep -q '1 rank' entry.screen || fail "$e does not show as a summary: $(head -3 entry.screen)"
+    grep -q "needs the events" entry.screen && fail "$e has no tiles: $(head -8 entry.screen)"
+done
+
+# On a terminal, the second open shows the first screen from the entries at
+# once and loads the events behind it.
+if command -v tmux >/dev/null 2>&1; then
+    export TMUX_TMPDIR=$tmp
+    session=htx-cache-$$
+    trap 'tmux kill-server 2>/dev/null || true; rm -rf "$tmp"' EXIT
+    tmux -f /dev/null new-session -d -s "$session" -x 140 -y 36 "\"$HTX\" job; echo cache-exit=\$?; sleep 30"
+    i=0
+    until tmux capture-pane -p -t "$session" | grep -q "events loaded: every view has them"; do
+        i=$((i + 1))
+        [ $i -lt 200 ] || { fail "the cached job did not show before its events: $(tmux capture-pane -p -t "$session" | tail -2)"; break; }
+        sleep 0.1
+    done
+    tmux send-keys -t "$session" q
+    sleep 0.5
+    tmux capture-pane -p -t "$session" | grep -q "cache-exit=0" || fail "htx did not quit"
+    tmux kill-server 2>/dev/null || true
+else
+    fail "tmux is not installed (make deps)"
+fi
 
 # A changed trace: its entry is ignored and rewritten.
 sleep 1
