@@ -282,65 +282,57 @@ bench_timeline() {
     return "$rc"
 }
 
+# two_marks OPTIONS FILE EARLY LATE: htx on a real terminal (tmux), the
+# seconds until the screen first shows EARLY and until it shows LATE, as
+# "early late" (early = late when it was never seen before). The screen is
+# polled every 10 ms until EARLY shows, then every 100 ms (polling takes
+# CPU from htx on 2 cores), so the figures are late by up to that much.
+two_marks() {
+    local opts=$1 file=$2 early=$3 late=$4 session=htx-bench-$$ start t_early="" t_late=""
+    start=$(date +%s%N)
+    tmux new-session -d -s "$session" -x 160 -y 45 "'$htx' $opts --no-mouse '$file'"
+    while tmux has-session -t "$session" 2> /dev/null; do
+        local now screen
+        now=$(date +%s%N)
+        screen=$(tmux capture-pane -p -t "$session" 2> /dev/null || true)
+        [ -z "$t_early" ] && [[ "$screen" == *"$early"* ]] && t_early=$now
+        if [[ "$screen" == *"$late"* ]]; then
+            t_late=$now
+            break
+        fi
+        (( (now - start) > 120000000000 )) && break
+        if [ -z "$t_early" ]; then sleep 0.01; else sleep 0.1; fi
+    done
+    tmux kill-session -t "$session" 2> /dev/null || true
+    [ -n "$t_late" ] || return 1
+    [ -n "$t_early" ] || t_early=$t_late   # before the first poll
+    awk -v a="$start" -v b="$t_early" -v c="$t_late" 'BEGIN { printf "%.3f %.3f", (b - a) / 1e9, (c - a) / 1e9 }'
+}
+
 # HOOK bench_progress: on a real terminal (tmux), the time until the loading
 # box first shows and until the first screen of the loaded trace (target:
-# progress within 0.2 s, first screen < 3 s at 1 GB). The screen is polled
-# every 10 ms until the box shows, then every 100 ms (polling takes CPU from
-# htx on 2 cores), so the figures are late by up to that much.
+# progress within 0.2 s, first screen < 3 s at 1 GB); and from the cache
+# (the entry bench_timeline's runs wrote), the first screen, from the
+# entry's tiles, and the events loaded behind it.
 bench_progress() {
     command -v tmux > /dev/null || { echo "progress: tmux is not installed (make deps)"; return 0; }
-    local session=htx-bench-$$ i start t_box t_first boxes=() firsts=() cached=() loaded=()
+    local i t boxes=() firsts=() cached=() loaded=()
     export TMUX_TMPDIR=$tmp
-    # From the cache (the entry the script-mode runs above wrote, bench_timeline):
-    # the first screen (from the entry's tiles), then the events loaded behind it.
     export XDG_CACHE_HOME=$tmp/xdg-cache
     for ((i = 0; i < runs; i++)); do
-        t_first="" t_box=""
-        start=$(date +%s%N)
-        tmux new-session -d -s "$session" -x 160 -y 45 "'$htx' --no-mouse '$1'"
-        while tmux has-session -t "$session" 2> /dev/null; do
-            local now screen
-            now=$(date +%s%N)
-            screen=$(tmux capture-pane -p -t "$session" 2> /dev/null || true)
-            [ -z "$t_first" ] && [[ "$screen" == *"1 Timeline"* ]] && t_first=$now
-            if [[ "$screen" == *"events loaded"* ]]; then
-                t_box=$now
-                break
-            fi
-            (( (now - start) > 120000000000 )) && break
-            if [ -z "$t_first" ]; then sleep 0.01; else sleep 0.1; fi
-        done
-        tmux kill-session -t "$session" 2> /dev/null || true
-        [ -n "$t_first" ] && [ -n "$t_box" ] || { echo "progress: the cached first screen never came"; return 1; }
-        cached+=("$(awk -v a="$start" -v b="$t_first" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')")
-        loaded+=("$(awk -v a="$start" -v b="$t_box" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')")
+        t=$(two_marks "" "$1" "1 Timeline" "events loaded") ||
+            { echo "progress: the cached first screen never came"; return 1; }
+        cached+=("${t% *}")
+        loaded+=("${t#* }")
+        t=$(two_marks --no-cache "$1" Loading "1 Timeline") ||
+            { echo "progress: the first screen never came"; return 1; }
+        boxes+=("${t% *}")
+        firsts+=("${t#* }")
     done
     row "TUI on a terminal: first screen from the cache" "$(median "${cached[@]}")" 0 \
         "$(spread "${cached[@]}") s (target: well under 1 s; from the entry's tiles)"
     row "TUI on a terminal: events loaded behind it" "$(median "${loaded[@]}")" 0 \
         "$(spread "${loaded[@]}") s"
-    for ((i = 0; i < runs; i++)); do
-        t_box="" t_first=""
-        start=$(date +%s%N)
-        tmux new-session -d -s "$session" -x 160 -y 45 "'$htx' --no-cache --no-mouse '$1'"
-        while tmux has-session -t "$session" 2> /dev/null; do
-            local now screen
-            now=$(date +%s%N)
-            screen=$(tmux capture-pane -p -t "$session" 2> /dev/null || true)
-            [ -z "$t_box" ] && [[ "$screen" == *Loading* ]] && t_box=$now
-            if [[ "$screen" == *"1 Timeline"* ]]; then
-                t_first=$now
-                break
-            fi
-            (( (now - start) > 120000000000 )) && break
-            if [ -z "$t_box" ]; then sleep 0.01; else sleep 0.1; fi
-        done
-        tmux kill-session -t "$session" 2> /dev/null || true
-        [ -n "$t_first" ] || { echo "progress: the first screen never came"; return 1; }
-        [ -n "$t_box" ] || t_box=$t_first   # loaded before the first poll
-        boxes+=("$(awk -v a="$start" -v b="$t_box" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')")
-        firsts+=("$(awk -v a="$start" -v b="$t_first" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')")
-    done
     row "TUI on a terminal: loading box shown" "$(median "${boxes[@]}")" 0 \
         "$(spread "${boxes[@]}") s (target: progress within 0.2 s)"
     row "TUI on a terminal: first screen" "$(median "${firsts[@]}")" 0 \
