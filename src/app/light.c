@@ -85,6 +85,23 @@ static int stored_index(int analysis)
     return -1;
 }
 
+/* A section a summary made before it was does not have (ERR_EMPTY: the
+ * others still answer): *has says whether it is there; one of another
+ * rank (*rank, read once rc is known) than the summary's is refused. */
+static int optional(int rc, const struct app_light_rank *r, const int64_t *rank,
+                    const char *what, bool *has, struct err *e)
+{
+    *has = rc == 0;
+    if (rc == 0 && *rank != r->rank.rank)
+        return err_set(e, ERR_PARSE, "%s: %s of rank %lld in the summary of rank %lld", r->file,
+                       what, (long long)*rank, (long long)r->rank.rank);
+    if (rc == ERR_EMPTY) {
+        err_clear(e);
+        return 0;
+    }
+    return rc;
+}
+
 /* One summary, checked whole: its record, its stored tables under htx's
  * semantics, its tiles; the document is let go (its events stay on disk). */
 static int read_rank(struct app_light *l, struct app_light_rank *r, bool warn_stale,
@@ -114,28 +131,12 @@ static int read_rank(struct app_light *l, struct app_light_rank *r, bool warn_st
             r->has_tables[k] = true;
         }
     }
-    if (rc == 0) {
-        rc = htxs_tiles_read(&doc, r->file, &l->arena, &r->tiles, e);
-        r->has_tiles = rc == 0;
-        if (rc == 0 && r->tiles.rank != r->rank.rank)
-            rc = err_set(e, ERR_PARSE, "%s: tiles of rank %lld in the summary of rank %lld",
-                         r->file, (long long)r->tiles.rank, (long long)r->rank.rank);
-        if (rc == ERR_EMPTY) {   // made before tiles: the other tables still answer
-            err_clear(e);
-            rc = 0;
-        }
-    }
-    if (rc == 0) {
-        rc = htxs_colls_read(&doc, r->file, &l->arena, &r->colls, e);
-        r->has_colls = rc == 0;
-        if (rc == 0 && r->colls.rank != r->rank.rank)
-            rc = err_set(e, ERR_PARSE, "%s: collectives of rank %lld in the summary of rank %lld",
-                         r->file, (long long)r->colls.rank, (long long)r->rank.rank);
-        if (rc == ERR_EMPTY) {   // made before records were
-            err_clear(e);
-            rc = 0;
-        }
-    }
+    if (rc == 0)
+        rc = optional(htxs_tiles_read(&doc, r->file, &l->arena, &r->tiles, e), r, &r->tiles.rank,
+                      "tiles", &r->has_tiles, e);
+    if (rc == 0)
+        rc = optional(htxs_colls_read(&doc, r->file, &l->arena, &r->colls, e), r, &r->colls.rank,
+                      "collectives", &r->has_colls, e);
     htxs_doc_fini(&doc);
     return rc;
 }
