@@ -191,8 +191,28 @@ static int add_tables(const struct rank_figures *f, size_t n,
     return 0;
 }
 
-int ranks_overview_run(const struct model *m, const struct analysis_opts *o, struct arena *a,
-                       struct table_list *out, struct err *e)
+/* ---- parts: what each rank adds, and their reduce -------------------------- */
+
+static const struct table_col figure_cols[] = {
+    {"rank", NULL, COL_KEY},
+    {"steps", NULL, 0},
+    {"step_median (us)", "us", 0},
+    {"step_max (us)", "us", 0},
+    {"idle (%)", "%", 0},
+    {"comm (%)", "%", 0},
+};
+
+static void free_figures(struct rank_figures *f, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(f[i].step_numbers);
+        free(f[i].step_us);
+    }
+    free(f);
+}
+
+int ranks_parts_run(const struct model *m, const struct analysis_opts *o, struct arena *a,
+                    struct table_list *out, struct err *e)
 {
     struct rank_figures *f = calloc(m->nranks ? m->nranks : 1, sizeof *f);
     struct busy_classes c;
@@ -210,36 +230,130 @@ int ranks_overview_run(const struct model *m, const struct analysis_opts *o, str
         n++;
     }
     busy_classes_fini(&c);
-    struct coll_result cr;
-    if (rc == 0 && coll_analyze(m, o, a, &cr, e) == 0) {
-        // f is still in m->ranks order: rank index -> its row by a search
-        for (size_t s = 0; s < cr.nranking; s++) {
-            size_t lo = 0, hi = n, ri = cr.ranking[s].rank_index;
-            while (lo < hi) {
-                size_t mid = lo + (hi - lo) / 2;
-                if (f[mid].index < ri)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            if (lo < n && f[lo].index == ri) {
-                f[lo].blame = cr.ranking[s].blame;
-                f[lo].suffered = cr.ranking[s].suffered;
+    struct table *t = NULL, *st = NULL;
+    if (rc == 0) {
+        t = table_new(a, RANKS_PART_FIGURES, "Rank figures", figure_cols, NCOLS(figure_cols));
+        st = table_new(a, "rank_steps", "Step time per iteration", step_cols, NCOLS(step_cols));
+        rc = t && st && table_list_add(out, t) == 0 && table_list_add(out, st) == 0 ? 0
+                                                                                    : ERR_NOMEM;
+    }
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        struct cell *row = table_add_row(t);
+        if (!row) {
+            rc = ERR_NOMEM;
+            break;
+        }
+        row[0] = cell_int(f[i].rank);
+        row[1] = cell_int((int64_t)f[i].steps);
+        row[2] = cell_double(f[i].median_us);
+        row[3] = cell_double(f[i].max_us);
+        row[4] = cell_double(f[i].idle_pct);
+        row[5] = cell_double(f[i].comm_pct);
+        for (size_t k = 0; k < f[i].steps && rc == 0; k++) {
+            struct cell *s = table_add_row(st);
+            if (!s)
+                rc = ERR_NOMEM;
+            else {
+                s[0] = cell_int(f[i].rank);
+                s[1] = cell_int(f[i].step_numbers[k]);
+                s[2] = cell_double(f[i].step_us[k]);
             }
         }
-    } else if (rc == 0) {
-        rc = e->code ? e->code : ERR_NOMEM;
     }
-    if (rc == 0) {
-        qsort(f, n, sizeof *f, by_blame);
-        rc = add_tables(f, n, a, out);
+    free_figures(f, n);
+    return rc ? err_set(e, ERR_NOMEM, "ranks: out of memory") : 0;
+}
+
+static const struct table *part_table(const struct table_list *p, const char *name, size_t ncols)
+{
+    for (size_t i = 0; i < p->count; i++)
+        if (strcmp(p->tables[i]->name, name) == 0)
+            return p->tables[i]->ncols == ncols ? p->tables[i] : NULL;
+    return NULL;
+}
+
+/* One part's figures appended to f (with their steps, in the part's order);
+ * false when the part is not one. */
+static bool add_part(const struct table_list *p, struct rank_figures *f, size_t *n, size_t cap)
+{
+    const struct table *t = part_table(p, RANKS_PART_FIGURES, NCOLS(figure_cols));
+    const struct table *st = part_table(p, "rank_steps", NCOLS(step_cols));
+    if (!t || !st)
+        return false;
+    size_t next = 0;   // the part's steps, rank after rank
+    for (size_t i = 0; i < t->nrows && *n < cap; i++) {
+        const struct cell *row = table_cell(t, i, 0);
+        if (row[0].type != CELL_INT || row[1].type != CELL_INT || row[1].v.i < 0 ||
+            (uint64_t)row[1].v.i > st->nrows - next)
+            return false;
+        struct rank_figures *g = &f[(*n)++];
+        *g = (struct rank_figures){.rank = row[0].v.i, .steps = (size_t)row[1].v.i,
+                                   .median_us = cell_as_double(&row[2]),
+                                   .max_us = cell_as_double(&row[3]),
+                                   .idle_pct = cell_as_double(&row[4]),
+                                   .comm_pct = cell_as_double(&row[5])};
+        g->step_numbers = malloc((g->steps ? g->steps : 1) * sizeof *g->step_numbers);
+        g->step_us = malloc((g->steps ? g->steps : 1) * sizeof *g->step_us);
+        if (!g->step_numbers || !g->step_us)
+            return false;
+        for (size_t k = 0; k < g->steps; k++, next++) {
+            const struct cell *s = table_cell(st, next, 0);
+            if (s[0].type != CELL_INT || s[0].v.i != g->rank || s[1].type != CELL_INT)
+                return false;
+            g->step_numbers[k] = s[1].v.i;
+            g->step_us[k] = cell_as_double(&s[2]);
+        }
     }
-    for (size_t i = 0; i < n; i++) {
-        free(f[i].step_numbers);
-        free(f[i].step_us);
+    return next == st->nrows;
+}
+
+static int by_rank(const void *a, const void *b)
+{
+    const struct rank_figures *x = a, *y = b;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+int ranks_reduce(const struct table_list *const *parts, size_t nparts,
+                 const struct coll_result *cr, struct arena *a, struct table_list *out,
+                 struct err *e)
+{
+    size_t cap = 0;
+    for (size_t p = 0; p < nparts; p++) {
+        const struct table *t = part_table(parts[p], RANKS_PART_FIGURES, NCOLS(figure_cols));
+        cap += t ? t->nrows : 0;
     }
-    free(f);
-    if (rc)
-        return e->code ? e->code : err_set(e, ERR_NOMEM, "ranks: out of memory");
-    return 0;
+    struct rank_figures *f = calloc(cap ? cap : 1, sizeof *f);
+    if (!f)
+        return err_set(e, ERR_NOMEM, "ranks: out of memory");
+    size_t n = 0;
+    for (size_t p = 0; p < nparts; p++)
+        if (!add_part(parts[p], f, &n, cap)) {
+            free_figures(f, n);
+            return err_set(e, ERR_PARSE, "ranks: part %zu is not one", p);
+        }
+    qsort(f, n, sizeof *f, by_rank);
+    for (size_t s = 0; cr && s < cr->nranking; s++) {
+        struct rank_figures key = {.rank = cr->ranking[s].rank};
+        struct rank_figures *g = bsearch(&key, f, n, sizeof *f, by_rank);
+        if (g) {
+            g->blame = cr->ranking[s].blame;
+            g->suffered = cr->ranking[s].suffered;
+        }
+    }
+    qsort(f, n, sizeof *f, by_blame);
+    int rc = add_tables(f, n, a, out);
+    free_figures(f, n);
+    return rc ? err_set(e, ERR_NOMEM, "ranks: out of memory") : 0;
+}
+
+int ranks_overview_run(const struct model *m, const struct analysis_opts *o, struct arena *a,
+                       struct table_list *out, struct err *e)
+{
+    struct table_list parts = {.count = 0};
+    const struct table_list *one = &parts;
+    struct coll_result cr;
+    int rc = ranks_parts_run(m, o, a, &parts, e);
+    if (rc == 0)
+        rc = coll_analyze(m, o, a, &cr, e);
+    return rc ? rc : ranks_reduce(&one, 1, &cr, a, out, e);
 }

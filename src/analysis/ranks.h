@@ -16,4 +16,20 @@
 int ranks_overview_run(const struct model *m, const struct analysis_opts *o, struct arena *a,
                        struct table_list *out, struct err *e);
 
+/* ranks_overview_run in two steps, so that a job's Ranks view can be made
+ * from what each rank's summary stores (issue 12): each rank's figures and
+ * steps (its part), then with the blame of the job's collectives. */
+#define RANKS_PART_FIGURES "rank_figures"
+/* The part of the ranks m selects: RANKS_PART_FIGURES (rank, steps, step
+ * median and max, idle and comm shares) and rank_steps, in rank order. */
+int ranks_parts_run(const struct model *m, const struct analysis_opts *o, struct arena *a,
+                    struct table_list *out, struct err *e);
+/* The tables of ranks_overview_run from the parts of disjoint sets of ranks
+ * and the job's collectives (cr, NULL: no blame). ERR_PARSE when a part is
+ * not one, ERR_NOMEM. */
+struct coll_result;
+int ranks_reduce(const struct table_list *const *parts, size_t nparts,
+                 const struct coll_result *cr, struct arena *a, struct table_list *out,
+                 struct err *e);
+
 #endif

@@ -130,6 +130,10 @@ static int read_rank(struct app_light *l, struct app_light_rank *r, bool warn_st
             r->tables[k] = tl;
             r->has_tables[k] = true;
         }
+        if (rc == 0 && sem == 0 && an == HTXS_RANKS_PARTS && !r->has_rank_parts) {
+            r->rank_parts = tl;
+            r->has_rank_parts = true;
+        }
     }
     if (rc == 0)
         rc = optional(htxs_tiles_read(&doc, r->file, &l->arena, &r->tiles, e), r, &r->tiles.rank,

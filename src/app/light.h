@@ -30,6 +30,8 @@ struct app_light_rank {
     bool has_tiles;
     struct htxs_colls colls;                     /* its collective records */
     bool has_colls;
+    struct table_list rank_parts;                /* its part of the Ranks view */
+    bool has_rank_parts;
 };
 
 struct app_light {
@@ -73,6 +75,13 @@ int app_light_tables(const struct app_light *l, const bool *selected, enum analy
  * do not fit the job's; ERR_NOMEM. */
 int app_light_coll_result(const struct app_light *l, const bool *selected, struct strtab *strings,
                           struct arena *a, struct coll_result *out, struct err *e);
+
+/* The Ranks view's tables (rank_overview, rank_steps) of the ranks with
+ * selected[i], as ranks_overview_run makes them from their events: their
+ * stored parts, with the blame of the collectives matched from their
+ * records. ERR_EMPTY when a summary has no part (made before they were). */
+int app_light_rank_tables(const struct app_light *l, const bool *selected, struct arena *a,
+                          struct table_list *out, struct err *e);
 
 /* app_light_tables over the ranks m (its light model) selects; ERR_EMPTY
  * when m's semantics are not htx's (the summaries hold htx's tables). */

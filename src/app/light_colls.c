@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "analysis/ranks.h"
 #include "util/vec.h"
 
 /* A job's collectives from its rank summaries' records (issue 12): the
@@ -87,5 +88,38 @@ int app_light_coll_result(const struct app_light *l, const bool *selected, struc
     free(sel);
     free(ids);
     free(recs);
+    return rc;
+}
+
+int app_light_rank_tables(const struct app_light *l, const bool *selected, struct arena *a,
+                          struct table_list *out, struct err *e)
+{
+    const struct table_list **parts = calloc(l->n + 1, sizeof *parts);
+    if (!parts)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    size_t n = 0;
+    int rc = 0;
+    for (size_t r = 0; r < l->n && rc == 0; r++) {
+        if (selected && !selected[r])
+            continue;
+        if (!l->ranks[r].has_rank_parts)
+            rc = err_set(e, ERR_EMPTY, "%s: no figures for the Ranks view (a summary made "
+                                       "before they were)", l->ranks[r].file);
+        parts[n++] = &l->ranks[r].rank_parts;
+    }
+    struct strtab strings;
+    struct coll_result cr;
+    bool blame = false;
+    if (rc == 0 && strtab_init(&strings) == 0) {
+        struct err ignored = {0, ""};   // without records, the ranks without blame
+        blame = app_light_coll_result(l, selected, &strings, a, &cr, &ignored) == 0;
+        rc = ranks_reduce(parts, n, blame ? &cr : NULL, a, out, e);
+        if (rc == ERR_PARSE)
+            rc = err_set(e, ERR_PARSE, "a summary's figures for the Ranks view are not sound");
+        strtab_fini(&strings);
+    } else if (rc == 0) {
+        rc = err_set(e, ERR_NOMEM, "out of memory");
+    }
+    free(parts);
     return rc;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis/ranks.h"
 #include "app/session.h"
 #include "summary/colls_io.h"
 #include "summary/shard.h"
@@ -40,6 +41,7 @@ enum {
     SUMMARY_SOURCE_TASK = HTXS_NSTORED,
     SUMMARY_TILES_TASK,
     SUMMARY_COLLS_TASK,
+    SUMMARY_RANKS_TASK,
     SUMMARY_NTASKS
 };
 struct summary_work {
@@ -53,6 +55,8 @@ struct summary_work {
     struct tiles tiles;
     struct coll_record *recs;
     size_t nrecs;
+    struct arena ranks_arena;
+    struct table_list ranks;
     int rc[SUMMARY_NTASKS];
     struct err errs[SUMMARY_NTASKS];
 };
@@ -69,6 +73,10 @@ static int summary_task(void *ctx, size_t i)
                                 &sw->tiles);
         if (sw->rc[i])
             err_set(&sw->errs[i], ERR_NOMEM, "%s: out of memory for its tiles", sw->path);
+        return sw->rc[i] < 0;
+    }
+    if (i == SUMMARY_RANKS_TASK) {
+        sw->rc[i] = ranks_parts_run(sw->m, sw->ao, &sw->ranks_arena, &sw->ranks, &sw->errs[i]);
         return sw->rc[i] < 0;
     }
     if (i == SUMMARY_COLLS_TASK) {
@@ -128,12 +136,15 @@ static int summarize_file(const struct htx_options *opts, const char *path, stru
     for (size_t i = 0; i < HTXS_NSTORED; i++)
         arena_init(&sw.arenas[i], 1 << 20);
     arena_init(&sw.tiles_arena, 1 << 20);
+    arena_init(&sw.ranks_arena, 1 << 16);
     if (rc == 0)
         rc = run_summary_work(&sw, opts->threads, e);
     struct htxs_writer w;
     htxs_writer_init(&w);
     for (size_t i = 0; i < HTXS_NSTORED && rc == 0; i++)
         htxs_tables_write(&w, SEMANTICS_HTX, (int)htxs_stored_analyses[i], &sw.lists[i]);
+    if (rc == 0)
+        htxs_tables_write(&w, SEMANTICS_HTX, HTXS_RANKS_PARTS, &sw.ranks);
     if (rc == 0) {
         const struct rank_model *r = &m->ranks[0];
         struct htxs_rank rank = {.rank = r->rank, .events = r->complete_events};
@@ -162,6 +173,7 @@ static int summarize_file(const struct htx_options *opts, const char *path, stru
     for (size_t i = 0; i < HTXS_NSTORED; i++)
         arena_fini(&sw.arenas[i]);
     arena_fini(&sw.tiles_arena);
+    arena_fini(&sw.ranks_arena);
     free(sw.recs);
     return rc;
 }

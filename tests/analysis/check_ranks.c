@@ -8,6 +8,7 @@
 
 #include "planted_job.h"
 #include "analysis/analysis.h"
+#include "analysis/collectives.h"
 #include "analysis/ranks.h"
 #include "model/model.h"
 
@@ -102,6 +103,64 @@ START_TEST(rank_overview_should_follow_the_selection)
 }
 END_TEST
 
+/* The overview from each rank's part alone (what a summary stores) and the
+ * job's collectives is the overview on the job; a part that is not one is
+ * refused. */
+START_TEST(rank_parts_should_reduce_to_the_overview)
+{
+    const int world = 4;
+    struct planted_job job;
+    struct model *m = make_job(&job, world, 2, 800);
+    struct analysis_opts o;
+    analysis_opts_default(&o);
+    struct arena a;
+    arena_init(&a, 0);
+    struct err e = {0, ""};
+    struct table_list whole = {.count = 0}, parts[4], reduced = {.count = 0};
+    ck_assert_int_eq(ranks_overview_run(m, &o, &a, &whole, &e), 0);
+    const struct table_list *p[4];
+    for (int r = 0; r < world; r++) {   // each rank alone, as summarize sees it
+        int64_t rank = r;
+        struct selection sel = {.ranks = &rank, .nranks = 1};
+        ck_assert_int_eq(model_select(m, &sel, &e), 0);
+        memset(&parts[r], 0, sizeof parts[r]);
+        ck_assert_int_eq(ranks_parts_run(m, &o, &a, &parts[r], &e), 0);
+        p[world - 1 - r] = &parts[r];   // in any order
+    }
+    ck_assert_int_eq(model_select(m, NULL, &e), 0);
+    struct coll_result cr;
+    ck_assert_int_eq(coll_analyze(m, &o, &a, &cr, &e), 0);
+    ck_assert_int_eq(ranks_reduce(p, (size_t)world, &cr, &a, &reduced, &e), 0);
+    ck_assert_uint_eq(reduced.count, 2);
+    for (size_t t = 0; t < 2; t++) {
+        const struct table *x = whole.tables[t], *y = reduced.tables[t];
+        ck_assert_uint_eq(x->nrows, y->nrows);
+        ck_assert_uint_eq(x->ncols, y->ncols);
+        for (size_t i = 0; i < x->nrows; i++)
+            for (size_t c = 0; c < x->ncols; c++) {
+                const struct cell *u = table_cell(x, i, c), *v = table_cell(y, i, c);
+                ck_assert_int_eq(u->type, v->type);
+                ck_assert_msg(u->type == CELL_INT ? u->v.i == v->v.i
+                                                  : (isnan(u->v.d) && isnan(v->v.d)) ||
+                                                        u->v.d == v->v.d,
+                              "%s row %zu column %zu differs", x->name, i, c);
+            }
+    }
+    /* not a part: no steps table, or more steps than it has rows */
+    struct table_list broken = parts[0];
+    broken.count = 1;
+    const struct table_list *bp = &broken;
+    struct table_list none = {.count = 0};
+    ck_assert_int_eq(ranks_reduce(&bp, 1, NULL, &a, &none, &e), ERR_PARSE);
+    broken = parts[1];
+    table_cell(broken.tables[0], 0, 1)->v.i += 1;
+    bp = &broken;
+    ck_assert_int_eq(ranks_reduce(&bp, 1, NULL, &a, &none, &e), ERR_PARSE);
+    arena_fini(&a);
+    planted_job_remove(&job);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("ranks");
@@ -109,6 +168,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, rank_overview_should_put_the_planted_straggler_first);
     tcase_add_test(tc, rank_overview_should_follow_the_selection);
+    tcase_add_test(tc, rank_parts_should_reduce_to_the_overview);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

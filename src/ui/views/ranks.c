@@ -77,9 +77,27 @@ static struct table *with_strips(struct ui_state *st, const struct table *overvi
     return t;
 }
 
-/* A light job (st->light): the blame comes from the summaries' collective
- * records (the straggler ranking), the utilization strips from their
- * tiles; the steps need the events. */
+/* The Ranks view's tables of a light job, as with the events: each rank's
+ * stored figures and steps, the blame from the collectives matched from
+ * the records. ERR_EMPTY when the summaries predate the figures. */
+static int light_overview(struct ui_state *st, const struct model *m, struct table_list *tl,
+                          struct ui_doc *d, struct err *e)
+{
+    bool *selected = calloc(m->nranks + 1, sizeof *selected);
+    if (!selected)
+        return ERR_NOMEM;
+    for (size_t i = 0; i < m->nranks; i++)
+        selected[i] = m->ranks[i].selected;
+    int rc = m->nranks == st->light->n
+                 ? app_light_rank_tables(st->light, selected, &d->arena, tl, e)
+                 : ERR_EMPTY;
+    free(selected);
+    return rc;
+}
+
+/* A light job (st->light) whose summaries predate the Ranks view's figures:
+ * the blame comes from their collective records (the straggler ranking),
+ * the utilization strips from their tiles; the steps need the events. */
 static int light_ranks(struct ui_state *st, const struct model *m, struct ui_doc *d)
 {
     struct table_list blame = {.count = 0}, busy = {.count = 0};
@@ -105,9 +123,11 @@ int ui_ranks_decorate(struct ui_state *st, const struct model *m, struct ui_doc 
 {
     struct table_list tl = {.count = 0};
     struct err e = {0, ""};
-    if (st->light)
+    int rc = st->light ? light_overview(st, m, &tl, d, &e)
+                       : ranks_overview_run(m, &st->aopts, &d->arena, &tl, &e);
+    if (st->light && rc == ERR_EMPTY)
         return light_ranks(st, m, d);
-    if (ranks_overview_run(m, &st->aopts, &d->arena, &tl, &e) != 0) {
+    if (rc != 0) {
         snprintf(d->error, sizeof d->error, "ranks: %.200s", e.msg);
         return e.code == ERR_NOMEM ? ERR_NOMEM : ui_doc_text(d, "ranks failed: %s", e.msg);
     }
@@ -116,7 +136,9 @@ int ui_ranks_decorate(struct ui_state *st, const struct model *m, struct ui_doc 
         return ERR_NOMEM;
     /* where in time each rank's GPU was busy, one line a rank */
     struct table_list busy = {.count = 0};
-    if (utilization_run(m, &st->aopts, &d->arena, &busy, &e) != 0)
+    if ((st->light ? app_light_model_tables(st->light, m, ANALYSIS_UTILIZATION, &d->arena, &busy,
+                                            &e)
+                   : utilization_run(m, &st->aopts, &d->arena, &busy, &e)) != 0)
         return e.code == ERR_NOMEM ? ERR_NOMEM : ui_doc_text(d, "utilization failed: %s", e.msg);
     struct table *strips = format_utilization_strips(busy.tables[0], st->ascii, &d->arena);
     if (!strips || ui_doc_add_table(d, strips))
