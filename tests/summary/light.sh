@@ -48,6 +48,10 @@ for rank in 0 1 2 3; do
     grep "^│r$rank s7 " light-1 | grep -q '█' || fail "rank $rank's stream 7 shows no computation"
 done
 
+# Zoomed in past a summary's buckets, the timeline says how to see more.
+screen "++++++++++++" light-zoom --events=skip sums
+has light-zoom "past rank 0's buckets of"
+
 # Enter on the timeline names the summary that has the rank's events.
 screen "<Enter>" light-enter --events=skip sums
 has light-enter "events not loaded: htx sums/rank-00000.htxs shows rank 0's"

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/light.h"
 #include "ui/views/timeline_details.h"
 #include "ui/widgets/text.h"
 #include "ui/views/timeline_lanes.h"
@@ -145,7 +146,21 @@ static unsigned zoom(struct ui_state *st, double factor)
 unsigned ui_act_tl_zoom_in(struct ui_state *st, const struct model *m)
 {
     (void)m;
-    return zoom(st, 0.5);
+    unsigned f = zoom(st, 0.5);
+    /* A light job past its summaries' buckets: a column is less than a
+     * bucket, which holds no more detail; the rank's events do. */
+    if (st->light && st->tl.lane < st->nlanes && st->lanes[st->tl.lane].rank < st->light->n) {
+        const struct app_light_rank *r = &st->light->ranks[st->lanes[st->tl.lane].rank];
+        struct ui_timescale ts;
+        ui_timeline_scale(st, &ts);
+        int64_t col = ts.cols > 0 ? (st->tl.t1 - st->tl.t0) / ts.cols : 0;
+        char width[32];
+        ui_format_duration((int64_t)1 << r->tiles.width_log2, width, sizeof width);
+        if (r->has_tiles && col < ((int64_t)1 << r->tiles.width_log2))
+            ui_state_message(st, false, "past rank %lld's buckets of %s: Enter opens it with "
+                             "its events", (long long)r->rank.rank, width);
+    }
+    return f;
 }
 
 unsigned ui_act_tl_zoom_out(struct ui_state *st, const struct model *m)
