@@ -298,11 +298,9 @@ static int cmp_entry(const void *a, const void *b)
     return (x->len > y->len) - (x->len < y->len);
 }
 
-/* Sets entry's key to the short name of the model string id. */
-static int set_short_key(const struct model *m, uint32_t id, struct arena *a,
-                         struct diff_entry *en)
+/* Sets entry's key to the short name of name. */
+static int set_short_key(const char *name, struct arena *a, struct diff_entry *en)
 {
-    const char *name = model_str(m, id);
     size_t len = strlen(name);   /* shorten_name works on C strings */
     char *buf = arena_alloc(a, len + 1);
     if (!buf)
@@ -331,6 +329,16 @@ static size_t sort_merge(struct diff_entry *v, size_t n)
     return k;
 }
 
+/* Merges out's k entries by key and says whether every total is whole us. */
+static void finish_summary(struct diff_summary *out, size_t k)
+{
+    out->n = sort_merge(out->entries, k);
+    out->whole_us = true;
+    for (size_t i = 0; i < out->n; i++)
+        if (out->entries[i].dur_ns % 1000 != 0)
+            out->whole_us = false;
+}
+
 static int collect(const struct model *m, const struct acc *acc, size_t nstr, bool short_names,
                    struct arena *a, struct diff_summary *out)
 {
@@ -348,30 +356,139 @@ static int collect(const struct model *m, const struct acc *acc, size_t nstr, bo
         en->count = acc[id].count;
         en->dur_ns = acc[id].dur;
         if (short_names) {
-            if (set_short_key(m, (uint32_t)id, a, en))
+            if (set_short_key(model_str(m, (uint32_t)id), a, en))
                 return ERR_NOMEM;
         } else {
             en->key = model_str(m, (uint32_t)id);
             en->len = strtab_len(&m->strings, (uint32_t)id);
         }
     }
-    out->n = sort_merge(out->entries, k);
-    out->whole_us = true;
-    for (size_t i = 0; i < out->n; i++)
-        if (out->entries[i].dur_ns % 1000 != 0)
-            out->whole_us = false;
+    finish_summary(out, k);
     return 0;
 }
 
-/* Counts and sums the rows of the model's selected ranks (or of `only` when
- * not NULL) by name. The summary's arrays live in a; full-name keys point
- * into the model's string table. */
-static int diff_summarize(const struct model *m, const struct rank_model *only,
-                   const struct diff_filter *f, struct arena *a, struct diff_summary *out,
-                   struct err *e)
+/* ---- parts: what each rank adds, for a job read from its summaries ---------- */
+
+static const struct table_col part_cols[] = {
+    {"rank", NULL, COL_KEY},   {"name", NULL, COL_KEY},    {"cpu_count", NULL, 0},
+    {"cpu_dur_ns", "ns", 0},   {"gpu_count", NULL, 0},     {"gpu_dur_ns", "ns", 0},
+};
+#define NPART_COLS (sizeof part_cols / sizeof part_cols[0])
+
+int diff_parts_run(const struct model *m, const struct analysis_opts *o, struct arena *a,
+                   struct table_list *out, struct err *e)
+{
+    (void)o;
+    size_t nstr = strtab_count(&m->strings);
+    struct acc *acc = calloc(2 * (nstr ? nstr : 1), sizeof *acc);   // cpu, then gpu
+    struct table *t = table_list_new(a, out, DIFF_PARTS, "Ops by rank", part_cols, NPART_COLS, e);
+    if (!acc || !t) {
+        free(acc);
+        return t ? err_set(e, ERR_NOMEM, "diff: out of memory") : e->code;
+    }
+    struct diff_filter cpu = {DIFF_DEVICE_CPU, false, NULL, false};
+    struct diff_filter gpu = {DIFF_DEVICE_GPU, false, NULL, false};
+    int rc = 0;
+    for (size_t r = 0; r < m->nranks && rc == 0; r++) {
+        const struct rank_model *rk = &m->ranks[r];
+        if (!rk->selected)
+            continue;
+        memset(acc, 0, 2 * (nstr ? nstr : 1) * sizeof *acc);
+        accumulate(m, rk, &cpu, acc, nstr);
+        accumulate(m, rk, &gpu, acc + nstr, nstr);
+        for (size_t id = 0; id < nstr && rc == 0; id++) {
+            if (!acc[id].count && !acc[nstr + id].count)
+                continue;
+            struct cell *row = table_add_row(t);
+            if (!row) {
+                rc = ERR_NOMEM;
+                break;
+            }
+            row[0] = cell_int(rk->rank);
+            row[1] = cell_str(t, model_str(m, (uint32_t)id));
+            row[2] = cell_int(acc[id].count);
+            row[3] = cell_int(acc[id].dur);
+            row[4] = cell_int(acc[nstr + id].count);
+            row[5] = cell_int(acc[nstr + id].dur);
+        }
+    }
+    free(acc);
+    return rc ? err_set(e, ERR_NOMEM, "diff: out of memory") : 0;
+}
+
+const char *diff_parts_check(const struct table *parts)
+{
+    if (strcmp(parts->name, DIFF_PARTS) != 0 || parts->ncols != NPART_COLS)
+        return "not a diff part";
+    for (size_t i = 0; i < parts->nrows; i++) {
+        const struct cell *row = table_cell(parts, i, 0);
+        if (row[0].type != CELL_INT || row[1].type != CELL_STR || !row[1].v.s)
+            return "a row without its rank or name";
+        for (int c = 2; c < 6; c++)
+            if (row[c].type != CELL_INT || row[c].v.i < 0)
+                return "a count or duration that is not one";
+        if (i && row[0].v.i < table_cell(parts, i - 1, 0)->v.i)
+            return "ranks out of order";
+    }
+    return NULL;
+}
+
+/* The entries of a side's parts: the rows of rank `only` (or of the plan's
+ * ranks, or all), by the filter's device; keys are the rows' names. */
+static int summarize_parts(const struct table *parts, const int64_t *only,
+                           const struct diff_filter *f, struct arena *a, struct diff_summary *out)
+{
+    out->entries = arena_calloc(a, parts->nrows ? parts->nrows : 1, sizeof *out->entries);
+    if (!out->entries)
+        return ERR_NOMEM;
+    size_t k = 0;
+    for (size_t i = 0; i < parts->nrows; i++) {
+        const struct cell *row = table_cell(parts, i, 0);
+        int64_t rank = row[0].v.i;
+        if (only ? rank != *only
+                 : f->plan && !sorted_contains(f->plan->ranks, f->plan->nranks, rank))
+            continue;
+        int64_t count = 0, dur = 0;
+        if (f->device != DIFF_DEVICE_GPU && (__builtin_add_overflow(count, row[2].v.i, &count) ||
+                                             __builtin_add_overflow(dur, row[3].v.i, &dur)))
+            return ERR_LIMIT;
+        if (f->device != DIFF_DEVICE_CPU && (__builtin_add_overflow(count, row[4].v.i, &count) ||
+                                             __builtin_add_overflow(dur, row[5].v.i, &dur)))
+            return ERR_LIMIT;
+        if (count == 0)
+            continue;
+        struct diff_entry *en = &out->entries[k++];
+        en->count = count;
+        en->dur_ns = dur;
+        if (f->short_names) {
+            if (set_short_key(row[1].v.s, a, en))
+                return ERR_NOMEM;
+        } else {
+            en->key = row[1].v.s;
+            en->len = strlen(row[1].v.s);
+        }
+    }
+    finish_summary(out, k);
+    return 0;
+}
+
+/* Counts and sums the rows of a side's ranks (the model's selected ones, or
+ * the plan's in its parts; or `only` when not NULL) by name. The summary's
+ * arrays live in a; full-name keys point into the model's string table or
+ * the parts. */
+static int diff_summarize(const struct diff_side *side, const int64_t *only,
+                          const struct diff_filter *f, struct arena *a, struct diff_summary *out,
+                          struct err *e)
 {
     memset(out, 0, sizeof *out);
     out->whole_us = true;
+    if (!side->m) {
+        int rc = summarize_parts(side->parts, only, f, a, out);
+        return rc ? err_set(e, rc, rc == ERR_NOMEM ? "diff: out of memory"
+                                                   : "diff: totals past int64")
+                  : 0;
+    }
+    const struct model *m = side->m;
     size_t nstr = strtab_count(&m->strings);
     struct acc *acc = calloc(nstr ? nstr : 1, sizeof *acc);
     if (!acc)
@@ -379,7 +496,7 @@ static int diff_summarize(const struct model *m, const struct rank_model *only,
     bool empty_plan = f->plan && f->plan->filter_iterations && f->plan->niterations == 0;
     for (size_t r = 0; r < m->nranks && !empty_plan; r++) {
         const struct rank_model *rk = &m->ranks[r];
-        if (only ? rk != only : !rank_in_filter(rk, f))
+        if (only ? rk->rank != *only : !rank_in_filter(rk, f))
             continue;
         accumulate(m, rk, f, acc, nstr);
     }
@@ -513,25 +630,54 @@ int diff_find_regressions(const struct diff_result *gpu, double pct, int64_t min
 
 /* ---- the whole diff ------------------------------------------------------- */
 
+static bool side_hta(const struct diff_side *s)
+{
+    return s->m ? s->m->sem.diff_hta_quirks : false;   // parts: htx's
+}
+
+/* Both sides summarized (only: one rank each, NULL: the plans') and joined. */
+static int compare_sides(const struct diff_side *c, const int64_t *conly,
+                         const struct diff_side *t, const int64_t *tonly,
+                         const struct diff_run_opts *o, bool short_names, struct arena *a,
+                         struct diff_result *out, struct err *e)
+{
+    struct diff_filter cf = {o->device, short_names, o->control, o->from_events};
+    struct diff_filter tf = {o->device, short_names, o->test, o->from_events};
+    struct diff_summary cs, ts;
+    int rc = diff_summarize(c, conly, &cf, a, &cs, e);
+    if (!rc)
+        rc = diff_summarize(t, tonly, &tf, a, &ts, e);
+    if (!rc)
+        rc = diff_join(&cs, &ts, side_hta(c), a, out, e);
+    return rc;
+}
+
+int diff_compare_side_pair(const struct diff_side *control, const struct diff_side *test,
+                           const struct diff_run_opts *o, bool short_names, struct arena *a,
+                           struct diff_result *out, struct err *e)
+{
+    return compare_sides(control, NULL, test, NULL, o, short_names, a, out, e);
+}
+
 int diff_compare_sides(const struct model *cm, const struct rank_model *conly,
                        const struct model *tm, const struct rank_model *tonly,
                        const struct diff_run_opts *o, bool short_names, struct arena *a,
                        struct diff_result *out, struct err *e)
 {
-    struct diff_filter cf = {o->device, short_names, o->control, o->from_events};
-    struct diff_filter tf = {o->device, short_names, o->test, o->from_events};
-    struct diff_summary cs, ts;
-    int rc = diff_summarize(cm, conly, &cf, a, &cs, e);
-    if (!rc)
-        rc = diff_summarize(tm, tonly, &tf, a, &ts, e);
-    if (!rc)
-        rc = diff_join(&cs, &ts, cm->sem.diff_hta_quirks, a, out, e);
-    return rc;
+    struct diff_side c = {cm, NULL}, t = {tm, NULL};
+    return compare_sides(&c, conly ? &conly->rank : NULL, &t, tonly ? &tonly->rank : NULL, o,
+                         short_names, a, out, e);
+}
+
+/* Whether the side has that rank (parts: every rank of its plan). */
+static bool side_has_rank(const struct diff_side *s, int64_t rank)
+{
+    return !s->m || model_find_rank(s->m, rank) != NULL;
 }
 
 /* One compare_traces_by_rank block per pair of selected ranks, paired by
  * position (control's i-th rank against test's i-th). */
-static int add_by_rank(const struct model *cm, const struct model *tm,
+static int add_by_rank(const struct diff_side *cs, const struct diff_side *ts,
                        const struct diff_run_opts *o, const struct diff_table_opts *to,
                        struct arena *a, struct table_list *tl, struct err *e)
 {
@@ -540,13 +686,12 @@ static int add_by_rank(const struct model *cm, const struct model *tm,
         return err_set(e, ERR_NOMEM, "diff: out of memory");
     size_t np = o->control->nranks < o->test->nranks ? o->control->nranks : o->test->nranks;
     for (size_t i = 0; i < np; i++) {
-        const struct rank_model *cr = model_find_rank(cm, o->control->ranks[i]);
-        const struct rank_model *tr = model_find_rank(tm, o->test->ranks[i]);
+        const int64_t *cr = &o->control->ranks[i], *tr = &o->test->ranks[i];
         struct diff_result r;
-        if (!cr || !tr)
+        if (!side_has_rank(cs, *cr) || !side_has_rank(ts, *tr))
             continue;
-        int rc = diff_compare_sides(cm, cr, tm, tr, o, o->short_names, a, &r, e);
-        if (!rc && diff_by_rank_table_add(t, cr->rank, tr->rank, &r, to))
+        int rc = compare_sides(cs, cr, ts, tr, o, o->short_names, a, &r, e);
+        if (!rc && diff_by_rank_table_add(t, *cr, *tr, &r, to))
             rc = err_set(e, ERR_NOMEM, "diff: out of memory");
         if (rc)
             return rc;
@@ -571,16 +716,23 @@ int diff_run(const struct model *control, const struct model *test,
              const struct diff_run_opts *o, struct arena *a, struct diff_output *out,
              struct err *e)
 {
-    bool hta = control->sem.diff_hta_quirks;
+    struct diff_side c = {control, NULL}, t = {test, NULL};
+    return diff_run_sides(&c, &t, o, a, out, e);
+}
+
+int diff_run_sides(const struct diff_side *control, const struct diff_side *test,
+                   const struct diff_run_opts *o, struct arena *a, struct diff_output *out,
+                   struct err *e)
+{
+    bool hta = side_hta(control);
     struct diff_table_opts to = {hta, o->short_names};
     memset(out, 0, sizeof *out);
-    int rc = diff_compare_sides(control, NULL, test, NULL, o, o->short_names, a, &out->result,
-                                e);
+    int rc = compare_sides(control, NULL, test, NULL, o, o->short_names, a, &out->result, e);
     if (rc)
         return rc;
     /* HTA's ops_diff always compares full names. */
     if (hta && o->short_names)
-        rc = diff_compare_sides(control, NULL, test, NULL, o, false, a, &out->ops, e);
+        rc = compare_sides(control, NULL, test, NULL, o, false, a, &out->ops, e);
     else
         out->ops = out->result;
     if (rc)

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/analysis.h"
 #include "analysis/table.h"
 #include "model/model.h"
 #include "model/semantics.h"
@@ -202,6 +203,25 @@ struct diff_output {
     struct table_list tables;    /* compare_traces, [compare_traces_by_rank], ops_diff */
 };
 
+/* One side of a diff: a loaded model, or (issue 12) the per-rank parts a
+ * job's summaries store (diff_parts_run), which answer a diff of whole
+ * ranks (no iteration chosen, no window) under htx's semantics without the
+ * events. */
+struct diff_side {
+    const struct model *m;        /* NULL: parts */
+    const struct table *parts;    /* DIFF_PARTS rows of the side's ranks, by rank */
+};
+
+/* A rank's part: per name, how often and how long it ran on the CPU side
+ * and on the GPU side, over the rank's rows: table DIFF_PARTS with the
+ * columns rank, name, cpu_count, cpu_dur_ns, gpu_count, gpu_dur_ns (the
+ * selected ranks of m, in rank order). */
+#define DIFF_PARTS "diff_ops_by_rank"
+int diff_parts_run(const struct model *m, const struct analysis_opts *o, struct arena *a,
+                   struct table_list *out, struct err *e);
+/* NULL when t is such a part (read from a summary), else what is wrong. */
+const char *diff_parts_check(const struct table *t);
+
 /* Summarizes both sides (only = one rank each, NULL = the selected ranks)
  * and joins them in the order of control->sem. Results live in a. */
 int diff_compare_sides(const struct model *control, const struct rank_model *control_only,
@@ -209,10 +229,19 @@ int diff_compare_sides(const struct model *control, const struct rank_model *con
                        const struct diff_run_opts *o, bool short_names, struct arena *a,
                        struct diff_result *out, struct err *e);
 
+/* The same for two sides, their plans' ranks. */
+int diff_compare_side_pair(const struct diff_side *control, const struct diff_side *test,
+                           const struct diff_run_opts *o, bool short_names, struct arena *a,
+                           struct diff_result *out, struct err *e);
+
 /* Runs the whole diff; semantics come from control->sem (diff_hta_quirks).
  * Results live in a. */
 int diff_run(const struct model *control, const struct model *test,
              const struct diff_run_opts *o, struct arena *a, struct diff_output *out,
              struct err *e);
+/* The same for two sides (parts: htx's semantics). */
+int diff_run_sides(const struct diff_side *control, const struct diff_side *test,
+                   const struct diff_run_opts *o, struct arena *a, struct diff_output *out,
+                   struct err *e);
 
 #endif

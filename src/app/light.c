@@ -134,6 +134,8 @@ static int read_rank(struct app_light *l, struct app_light_rank *r, bool warn_st
             r->rank_parts = tl;
             r->has_rank_parts = true;
         }
+        if (rc == 0 && sem == 0 && an == HTXS_DIFF_PARTS && tl.count == 1 && !r->diff_parts)
+            r->diff_parts = tl.tables[0];
     }
     if (rc == 0)
         rc = optional(htxs_tiles_read(&doc, r->file, &l->arena, &r->tiles, e), r, &r->tiles.rank,
@@ -519,5 +521,37 @@ int app_light_choose(const char *const *paths, size_t npaths, enum htx_events mo
     if (mode == HTX_EVENTS_SKIP || too_big)
         return 1;
     app_light_fini(l);
+    return 0;
+}
+
+int app_light_diff_side(const struct app_light *l, struct arena *a, struct diff_side *side,
+                        struct err *e)
+{
+    memset(side, 0, sizeof *side);
+    size_t rows = 0;
+    for (size_t r = 0; r < l->n; r++) {
+        const struct table *t = l->ranks[r].diff_parts;
+        if (!t)
+            return err_set(e, ERR_EMPTY, "%s: no ops by rank for a diff (a summary made before "
+                                         "they were)", l->ranks[r].file);
+        const char *why = diff_parts_check(t);
+        for (size_t i = 0; !why && i < t->nrows; i++)
+            if (table_cell(t, i, 0)->v.i != l->ranks[r].rank.rank)
+                why = "ops of another rank";
+        if (why)
+            return err_set(e, ERR_PARSE, "%s: %s", l->ranks[r].file, why);
+        rows += t->nrows;
+    }
+    const struct table *first = l->n ? l->ranks[0].diff_parts : NULL;
+    struct table *all = first ? table_new(a, first->name, first->title, first->cols, first->ncols)
+                              : NULL;
+    if (!all || table_reserve(all, rows))
+        return err_set(e, l->n ? ERR_NOMEM : ERR_EMPTY, l->n ? "out of memory" : "no rank");
+    for (size_t r = 0; r < l->n; r++) {
+        const struct table *t = l->ranks[r].diff_parts;
+        for (size_t i = 0; i < t->nrows; i++)
+            memcpy(table_add_row(all), table_cell(t, i, 0), t->ncols * sizeof(struct cell));
+    }
+    side->parts = all;
     return 0;
 }

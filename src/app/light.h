@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "analysis/analysis.h"
+#include "analysis/diff.h"
 #include "analysis/tiles.h"
 #include "app/options.h"
 #include "model/model.h"
@@ -32,6 +33,7 @@ struct app_light_rank {
     bool has_colls;
     struct table_list rank_parts;                /* its part of the Ranks view */
     bool has_rank_parts;
+    struct table *diff_parts;                    /* its part of a diff, or NULL */
 };
 
 struct app_light {
@@ -82,6 +84,12 @@ int app_light_coll_result(const struct app_light *l, const bool *selected, struc
  * records. ERR_EMPTY when a summary has no part (made before they were). */
 int app_light_rank_tables(const struct app_light *l, const bool *selected, struct arena *a,
                           struct table_list *out, struct err *e);
+
+/* The job as one side of a diff (analysis/diff.h): its ranks' parts, in
+ * rank order, one table in a. ERR_EMPTY when a summary has none (made
+ * before they were), ERR_PARSE naming one that is not sound. */
+int app_light_diff_side(const struct app_light *l, struct arena *a, struct diff_side *side,
+                        struct err *e);
 
 /* app_light_tables over the ranks m (its light model) selects; ERR_EMPTY
  * when m's semantics are not htx's (the summaries hold htx's tables). */

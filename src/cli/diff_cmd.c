@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "app/diff_request.h"
+#include "app/light.h"
 #include "analysis/diff_triage.h"
 #include "cli/diff_out.h"
 #include "app/format.h"
@@ -19,8 +20,10 @@
 struct side {
     const char *label;   /* "control" or "test" */
     const char *path;
-    struct model *m;
+    struct model *m;     /* loaded, or the light model of its summaries */
     struct diff_plan plan;
+    struct app_light light;
+    struct diff_side src;   /* what is compared: m, or the summaries' parts */
 };
 
 /* ---- loading and selecting ------------------------------------------------ */
@@ -109,7 +112,7 @@ static int run_gate(const struct htx_options *opts, const struct side *c, const 
     struct diff_run_opts g = {DIFF_DEVICE_GPU, false, &c->plan, &t->plan, false, false};
     struct diff_result gpu;
     struct diff_regression *r;
-    if (diff_compare_sides(c->m, NULL, t->m, NULL, &g, false, a, &gpu, &e) ||
+    if (diff_compare_side_pair(&c->src, &t->src, &g, false, a, &gpu, &e) ||
         diff_find_regressions(&gpu, opts->fail_on_regression_pct, opts->min_duration_ns, a, &r,
                               crossed, &e))
         return fail("regression gate", &e);
@@ -186,17 +189,120 @@ static enum diff_device device_of(enum htx_device d)
                                                                        : DIFF_DEVICE_ALL;
 }
 
-static int diff_report(const struct htx_options *opts, struct side *sides, struct arena *a)
+/* Why the sides' summaries alone cannot answer this diff, or NULL. */
+static const char *needs_events(const struct htx_options *opts, const struct semantics *sem)
 {
-    struct semantics sem;
-    app_diff_semantics(opts, &sem);
+    struct semantics htx;
+    semantics_init(&htx, SEMANTICS_HTX);
+    if (memcmp(sem, &htx, sizeof htx) != 0)
+        return "these options change what the summaries hold";
+    if (opts->has_window)
+        return "a time window";
     for (int k = 0; k < 2; k++) {
-        int rc = load_side(opts, &sem, &sides[k]);
+        struct diff_request_side req;
+        app_diff_request(opts, k == 1, &req);
+        if (req.niterations && !req.all_iterations)
+            return "chosen iterations";
+    }
+    for (int k = 0; k < 2; k++) {
+        char **files;
+        size_t n, traces;
+        struct err e = {0, ""};
+        const char *path = opts->paths[k];
+        int rc = app_light_files(&path, 1, &files, &n, &traces, &e);
+        app_light_free_files(files, n);
+        if (rc || traces || n == 0)
+            return "these paths name traces, not only rank summaries";
+    }
+    return NULL;
+}
+
+/* A side from its rank summaries without their events: their parts, and
+ * their light model for what the report lists. 0, ERR_EMPTY when a summary
+ * predates the parts (the events answer instead), or an error in e. */
+static int light_side(struct side *s, struct arena *a, struct err *e)
+{
+    char **files;
+    size_t n, traces;
+    int rc = app_light_files(&s->path, 1, &files, &n, &traces, e);
+    if (rc == 0)
+        rc = app_light_open(&s->light, files, n, true, e);
+    app_light_free_files(files, n);
+    if (rc == 0)
+        rc = app_light_diff_side(&s->light, a, &s->src, e);
+    if (rc == 0) {
+        struct semantics sem;
+        semantics_init(&sem, SEMANTICS_HTX);
+        s->m = app_light_model(&s->light, &sem, e);
+        rc = s->m ? 0 : e->code;
+    }
+    return rc;
+}
+
+static int light_sides(const struct htx_options *opts, struct side *sides, struct arena *a,
+                       struct err *e)
+{
+    for (int k = 0; k < 2; k++) {
+        int rc = light_side(&sides[k], a, e);
+        if (rc == 0) {
+            struct diff_request_side req;
+            app_diff_request(opts, k == 1, &req);
+            rc = diff_resolve_side(sides[k].m, &req, sides[k].label, a, &sides[k].plan, e);
+        }
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static void free_sides(struct side *sides)
+{
+    for (int k = 0; k < 2; k++) {
+        model_free(sides[k].m);
+        app_light_fini(&sides[k].light);
+        sides[k].m = NULL;
+        sides[k].src = (struct diff_side){NULL, NULL};
+    }
+}
+
+/* The sides from their summaries (when they answer and --events allows), or
+ * their events, loaded and selected. */
+static int open_sides(const struct htx_options *opts, const struct semantics *sem,
+                      struct side *sides, struct arena *a)
+{
+    const char *why = needs_events(opts, sem);
+    struct err e = {0, ""};
+    if (opts->events == HTX_EVENTS_SKIP && why) {
+        err_set(&e, ERR_USAGE, "--events=skip: the diff needs the events: %s", why);
+        return app_fail(&e);
+    }
+    if (!why && opts->events != HTX_EVENTS_LOAD) {
+        int rc = light_sides(opts, sides, a, &e);
+        if (rc == 0)
+            return 0;
+        free_sides(sides);
+        if (rc != ERR_EMPTY || opts->events == HTX_EVENTS_SKIP)
+            return rc == ERR_USAGE ? app_fail(&e) : fail("diff", &e);
+        // summaries made before the parts: their events answer
+    }
+    for (int k = 0; k < 2; k++) {
+        int rc = load_side(opts, sem, &sides[k]);
         if (!rc)
             rc = select_side(opts, &sides[k], a);
         if (rc)
             return rc;
+        sides[k].src = (struct diff_side){sides[k].m, NULL};
     }
+    return 0;
+}
+
+static int diff_report(const struct htx_options *opts, struct side *sides, struct arena *a)
+{
+    struct semantics sem;
+    app_diff_semantics(opts, &sem);
+    int rc = open_sides(opts, &sem, sides, a);
+    if (rc)
+        return rc;
     bool hta = sem.diff_hta_quirks;
     struct diff_run_opts ro = {
         device_of(opts->device), opts->short_names, &sides[0].plan, &sides[1].plan,
@@ -204,7 +310,7 @@ static int diff_report(const struct htx_options *opts, struct side *sides, struc
     };
     struct diff_output out;
     struct err e = {0, ""};
-    if (diff_run(sides[0].m, sides[1].m, &ro, a, &out, &e))
+    if (diff_run_sides(&sides[0].src, &sides[1].src, &ro, a, &out, &e))
         return fail("diff", &e);
     if (triage_tables(opts, hta, &out.tables, a) < 0) {
         err_set(&e, ERR_NOMEM, "out of memory");
@@ -212,11 +318,11 @@ static int diff_report(const struct htx_options *opts, struct side *sides, struc
     }
     size_t crossed = 0;
     if (opts->has_fail_on_regression) {
-        int rc = run_gate(opts, &sides[0], &sides[1], a, &out, &crossed);
+        rc = run_gate(opts, &sides[0], &sides[1], a, &out, &crossed);
         if (rc)
             return rc;
     }
-    int rc = write_report(opts, sides, &out.tables, hta);
+    rc = write_report(opts, sides, &out.tables, hta);
     return rc ? rc : crossed ? EXIT_REGRESSION : 0;
 }
 
@@ -226,15 +332,16 @@ int cli_diff_main(const struct htx_options *opts)
         fprintf(stderr, "htx diff: expected CONTROL and TEST\n");
         return 2;
     }
-    struct side sides[2] = {
-        {"control", opts->paths[0], NULL, {0}},
-        {"test", opts->paths[1], NULL, {0}},
-    };
+    struct side sides[2];
+    memset(sides, 0, sizeof sides);
+    sides[0].label = "control";
+    sides[0].path = opts->paths[0];
+    sides[1].label = "test";
+    sides[1].path = opts->paths[1];
     struct arena a;
     arena_init(&a, 1 << 20);
     int rc = diff_report(opts, sides, &a);
+    free_sides(sides);
     arena_fini(&a);
-    model_free(sides[0].m);
-    model_free(sides[1].m);
     return rc;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis/diff.h"
 #include "analysis/ranks.h"
 #include "app/session.h"
 #include "summary/colls_io.h"
@@ -42,6 +43,7 @@ enum {
     SUMMARY_TILES_TASK,
     SUMMARY_COLLS_TASK,
     SUMMARY_RANKS_TASK,
+    SUMMARY_DIFF_TASK,
     SUMMARY_NTASKS
 };
 struct summary_work {
@@ -55,8 +57,8 @@ struct summary_work {
     struct tiles tiles;
     struct coll_record *recs;
     size_t nrecs;
-    struct arena ranks_arena;
-    struct table_list ranks;
+    struct arena ranks_arena, diff_arena;
+    struct table_list ranks, diff;
     int rc[SUMMARY_NTASKS];
     struct err errs[SUMMARY_NTASKS];
 };
@@ -73,6 +75,10 @@ static int summary_task(void *ctx, size_t i)
                                 &sw->tiles);
         if (sw->rc[i])
             err_set(&sw->errs[i], ERR_NOMEM, "%s: out of memory for its tiles", sw->path);
+        return sw->rc[i] < 0;
+    }
+    if (i == SUMMARY_DIFF_TASK) {
+        sw->rc[i] = diff_parts_run(sw->m, sw->ao, &sw->diff_arena, &sw->diff, &sw->errs[i]);
         return sw->rc[i] < 0;
     }
     if (i == SUMMARY_RANKS_TASK) {
@@ -137,14 +143,17 @@ static int summarize_file(const struct htx_options *opts, const char *path, stru
         arena_init(&sw.arenas[i], 1 << 20);
     arena_init(&sw.tiles_arena, 1 << 20);
     arena_init(&sw.ranks_arena, 1 << 16);
+    arena_init(&sw.diff_arena, 1 << 16);
     if (rc == 0)
         rc = run_summary_work(&sw, opts->threads, e);
     struct htxs_writer w;
     htxs_writer_init(&w);
     for (size_t i = 0; i < HTXS_NSTORED && rc == 0; i++)
         htxs_tables_write(&w, SEMANTICS_HTX, (int)htxs_stored_analyses[i], &sw.lists[i]);
-    if (rc == 0)
+    if (rc == 0) {
         htxs_tables_write(&w, SEMANTICS_HTX, HTXS_RANKS_PARTS, &sw.ranks);
+        htxs_tables_write(&w, SEMANTICS_HTX, HTXS_DIFF_PARTS, &sw.diff);
+    }
     if (rc == 0) {
         const struct rank_model *r = &m->ranks[0];
         struct htxs_rank rank = {.rank = r->rank, .events = r->complete_events};
@@ -174,6 +183,7 @@ static int summarize_file(const struct htx_options *opts, const char *path, stru
         arena_fini(&sw.arenas[i]);
     arena_fini(&sw.tiles_arena);
     arena_fini(&sw.ranks_arena);
+    arena_fini(&sw.diff_arena);
     free(sw.recs);
     return rc;
 }

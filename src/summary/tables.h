@@ -28,8 +28,10 @@ extern const enum analysis_id htxs_stored_analyses[HTXS_NSTORED];
 /* What summarize runs on a rank to store analysis id's tables. */
 analysis_fn htxs_stored_run(enum analysis_id id);
 /* Tables stored under a number past the analyses': the rank's part of the
- * TUI's Ranks view (analysis/ranks.h: ranks_parts_run). */
+ * TUI's Ranks view (analysis/ranks.h: ranks_parts_run) and of a diff
+ * (analysis/diff.h: diff_parts_run). */
 #define HTXS_RANKS_PARTS 64
+#define HTXS_DIFF_PARTS 65
 /* Whether a summary answers analysis id without its events: a stored
  * table, its tiles (utilization) or its collective records (collectives,
  * stragglers). */

@@ -535,6 +535,54 @@ START_TEST(diff_should_read_the_same_rows_from_events)
 }
 END_TEST
 
+/* A job's summaries hold each rank's part (diff_parts_run): the diff of
+ * whole ranks from the parts alone is the diff from the events, for every
+ * device and both key kinds; a part that is not one is named. */
+static void check_from_parts(const struct diff_request_side *req, enum diff_device dev,
+                             bool short_names)
+{
+    struct run r;
+    run_init(&r, two_ranks(SEMANTICS_HTX), two_ranks(SEMANTICS_HTX));
+    struct err e = {0, ""};
+    ck_assert_int_eq(run_diff(&r, req, req, dev, short_names, &e), 0);
+    struct table_list cp = {.count = 0}, tp = {.count = 0};
+    ck_assert_int_eq(model_select(r.c, NULL, &e), 0);
+    ck_assert_int_eq(model_select(r.t, NULL, &e), 0);
+    ck_assert_int_eq(diff_parts_run(r.c, NULL, &r.a, &cp, &e), 0);
+    ck_assert_int_eq(diff_parts_run(r.t, NULL, &r.a, &tp, &e), 0);
+    ck_assert_ptr_null(diff_parts_check(cp.tables[0]));
+    struct diff_side c = {NULL, cp.tables[0]}, t = {NULL, tp.tables[0]};
+    struct diff_run_opts o = {dev, short_names, &r.cp, &r.tp, true, false};
+    struct diff_output out;
+    ck_assert_int_eq(diff_run_sides(&c, &t, &o, &r.a, &out, &e), 0);
+    assert_same_result(&r.out.result, &out.result);
+    ck_assert_uint_eq(r.out.tables.count, out.tables.count);
+    for (size_t k = 0; k < out.tables.count; k++)
+        ck_assert_uint_eq(r.out.tables.tables[k]->nrows, out.tables.tables[k]->nrows);
+    /* not a part: a negative count, ranks out of order, another table */
+    struct table *bad = cp.tables[0];
+    int64_t keep = table_cell(bad, 0, 2)->v.i;
+    table_cell(bad, 0, 2)->v.i = -1;
+    ck_assert_ptr_nonnull(diff_parts_check(bad));
+    table_cell(bad, 0, 2)->v.i = keep;
+    if (bad->nrows > 1) {
+        table_cell(bad, 0, 0)->v.i = 99;
+        ck_assert_ptr_nonnull(diff_parts_check(bad));
+    }
+    ck_assert_ptr_nonnull(diff_parts_check(r.out.tables.tables[0]));
+    run_fini(&r);
+}
+
+START_TEST(diff_should_read_whole_ranks_from_their_parts)
+{
+    int64_t rank1 = 1;
+    struct diff_request_side one = {.ranks = &rank1, .nranks = 1};
+    check_from_parts(NULL, DIFF_DEVICE_ALL, false);
+    check_from_parts(NULL, DIFF_DEVICE_GPU, true);
+    check_from_parts(&one, DIFF_DEVICE_CPU, false);
+}
+END_TEST
+
 /* ---- regression gate -------------------------------------------------------- */
 
 START_TEST(regressions_should_report_growth_beyond_threshold_above_floor)
@@ -763,6 +811,7 @@ static Suite *diff_suite(void)
     tcase_add_test(tc, diff_should_pair_ranks_by_position_under_htx);
     tcase_add_test(tc, diff_valid_iterations_should_read_step_numbers);
     tcase_add_test(tc, diff_should_read_the_same_rows_from_events);
+    tcase_add_test(tc, diff_should_read_whole_ranks_from_their_parts);
     suite_add_tcase(s, tc);
     tc = tcase_create("regressions");
     tcase_add_test(tc, regressions_should_report_growth_beyond_threshold_above_floor);

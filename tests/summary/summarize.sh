@@ -86,6 +86,36 @@ expect 0 "$HTX" summarize -o sum-odd --comm-patterns=gemm --drop-last-step --sem
     --consecutive-kernel-delay=5us coll
 same_output coll sum-odd report --format=json $what
 
+# same_diff CONTROL TEST SUM-CONTROL SUM-TEST: diff --report from the
+# summaries' ops by rank alone (--events=skip: no event read) prints what it
+# prints from the traces, in every format (text but the paths it names),
+# with the options those parts answer; those they do not are refused.
+same_diff() {
+    local opts fmt
+    for opts in "" --device=gpu "--short-names --device=cpu" "--sort=delta --top=4" \
+        --fail-on-regression=5 --rank=0 "--control-rank=0 --test-rank=0" --iteration=all; do
+        for fmt in json csv text; do
+            local trc=0 src=0
+            # shellcheck disable=SC2086
+            "$HTX" diff --report --format=$fmt $opts "$1" "$2" >"$tmp/t.out" 2>&1 || trc=$?
+            # shellcheck disable=SC2086
+            "$HTX" diff --report --events=skip --format=$fmt $opts "$3" "$4" >"$tmp/s.out" 2>&1 ||
+                src=$?
+            if [ $fmt = text ]; then   # the lines naming the paths given
+                sed -i -E '/^(control |test    )/d' "$tmp/t.out" "$tmp/s.out"
+            fi
+            [ "$trc" = "$src" ] && cmp -s "$tmp/t.out" "$tmp/s.out" ||
+                fail "diff $opts $fmt from the summaries $3 $4 (exit $src, $trc on the traces): $(diff "$tmp/t.out" "$tmp/s.out" | head -5)"
+        done
+    done
+    expect 2 "$HTX" diff --report --events=skip --iteration=1 "$3" "$4" && has err "chosen iterations"
+    expect 2 "$HTX" diff --report --events=skip --window=0:1ms "$3" "$4" && has err "a time window"
+    expect 2 "$HTX" diff --report --events=skip "$1" "$4" && has err "name traces"
+}
+"$gen" -q -o ddp2 -r 4 -i 3 -l 2 --seed=7
+expect 0 "$HTX" summarize -o sum-ddp2 ddp2
+same_diff ddp ddp2 sum-ddp sum-ddp2
+
 # Every set of real traces in ../shared, when present, and diff --report
 # between the summaries of a pair.
 if [ -d "$HTX_SHARED/traces" ]; then
@@ -103,6 +133,7 @@ if [ -d "$HTX_SHARED/traces" ]; then
                 fail "diff --report on the summaries of $pair failed: $(head -3 "$tmp/s.out")"
             cmp -s "$tmp/t.out" "$tmp/s.out" || fail "diff --report $pair $sem differs on summaries"
         done
+        same_diff "shared-$pair-control" "shared-$pair-test" "sum-shared-$pair-control" "sum-shared-$pair-test"
     done
 else
     echo "summarize.sh: $HTX_SHARED/traces absent: the real traces are skipped"
