@@ -148,7 +148,7 @@ START_TEST(colls_should_round_trip_and_refuse_what_is_malformed)
         {9, 5},                    // a pg_ranks past the strings
         {11, -2},                  // a seq below -1
         {14, INT64_MAX},           // a start past the limit
-        {15, INT64_C(1) << 63},    // a duration past the limit
+        {15, (INT64_C(1) << 62) + 1}, // a duration past the limit
         {16, INT64_C(1) << 40},    // an iteration past int32
         {17, -1},                  // a position before the first
     };
