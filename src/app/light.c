@@ -102,8 +102,23 @@ static int optional(int rc, const struct app_light_rank *r, const int64_t *rank,
     return rc;
 }
 
-/* One summary, checked whole: its record, its stored tables under htx's
- * semantics, its tiles; the document is let go (its events stay on disk). */
+/* Whether l wants the tables of analysis an (stored index k) under
+ * semantics sem. */
+static bool wants_tables(const struct app_light *l, int sem, int an, int k)
+{
+    if (sem != 0)
+        return false;
+    if (k >= 0)
+        return (l->want & APP_LIGHT_TABLE(k)) != 0;
+    return an == HTXS_RANKS_PARTS   ? (l->want & APP_LIGHT_RANK_PARTS) != 0
+           : an == HTXS_DIFF_PARTS ? (l->want & APP_LIGHT_DIFF_PARTS) != 0
+                                    : false;
+}
+
+/* One summary, checked whole: its record, and what l wants of its stored
+ * tables under htx's semantics, its tiles and its collective records; the
+ * document is let go (its events stay on disk). A tables section tagged
+ * with what it holds is skipped unread when it is not wanted. */
 static int read_rank(struct app_light *l, struct app_light_rank *r, bool warn_stale,
                      struct err *e)
 {
@@ -122,10 +137,17 @@ static int read_rank(struct app_light *l, struct app_light_rank *r, bool warn_st
         const struct htxs_section *sec = &doc.sections[s];
         if (!htxs_is_tables(sec))
             continue;
+        if (sec->tag) {   // (0: made before tags: read to know)
+            int tag_an = (int)((sec->tag - 1) & 0xffff), tag_sem = (int)((sec->tag - 1) >> 16);
+            if (!wants_tables(l, tag_sem, tag_an, stored_index(tag_an)))
+                continue;
+        }
         struct table_list tl = {.count = 0};
         int sem, an;
         rc = htxs_tables_read(sec, r->file, &l->arena, &sem, &an, &tl, e);
         int k = stored_index(an);
+        if (rc == 0 && !wants_tables(l, sem, an, k))
+            continue;
         if (rc == 0 && sem == 0 && k >= 0 && !r->has_tables[k]) {
             r->tables[k] = tl;
             r->has_tables[k] = true;
@@ -137,10 +159,10 @@ static int read_rank(struct app_light *l, struct app_light_rank *r, bool warn_st
         if (rc == 0 && sem == 0 && an == HTXS_DIFF_PARTS && tl.count == 1 && !r->diff_parts)
             r->diff_parts = tl.tables[0];
     }
-    if (rc == 0)
+    if (rc == 0 && (l->want & APP_LIGHT_TILES))
         rc = optional(htxs_tiles_read(&doc, r->file, &l->arena, &r->tiles, e), r, &r->tiles.rank,
                       "tiles", &r->has_tiles, e);
-    if (rc == 0)
+    if (rc == 0 && (l->want & APP_LIGHT_COLLS))
         rc = optional(htxs_colls_read(&doc, r->file, &l->arena, &r->colls, e), r, &r->colls.rank,
                       "collectives", &r->has_colls, e);
     htxs_doc_fini(&doc);
@@ -153,9 +175,11 @@ static int by_rank(const void *a, const void *b)
     return (x->rank.rank > y->rank.rank) - (x->rank.rank < y->rank.rank);
 }
 
-int app_light_open(struct app_light *l, char **files, size_t n, bool warn_stale, struct err *e)
+int app_light_open(struct app_light *l, char **files, size_t n, unsigned want, bool warn_stale,
+                   struct err *e)
 {
     memset(l, 0, sizeof *l);
+    l->want = want;
     arena_init(&l->arena, 1 << 20);
     l->ranks = calloc(n ? n : 1, sizeof *l->ranks);
     if (!l->ranks)
@@ -348,6 +372,16 @@ static int coll_tables(const struct app_light *l, const bool *selected, enum ana
     return rc;
 }
 
+unsigned app_light_want(enum analysis_id id)
+{
+    if (id == ANALYSIS_UTILIZATION)
+        return APP_LIGHT_TILES;
+    if (id == ANALYSIS_COLLECTIVES || id == ANALYSIS_STRAGGLERS)
+        return APP_LIGHT_COLLS;
+    int k = stored_index((int)id);
+    return k >= 0 ? APP_LIGHT_TABLE(k) : 0;
+}
+
 int app_light_tables(const struct app_light *l, const bool *selected, enum analysis_id id,
                      struct arena *a, struct table_list *out, struct err *e)
 {
@@ -477,7 +511,7 @@ int app_light_preview(const char *const *paths, size_t npaths, struct app_cache 
         traces = 0;
     }
     if (rc == 0 && nfiles && !traces)
-        rc = app_light_open(l, files, nfiles, false, e);
+        rc = app_light_open(l, files, nfiles, APP_LIGHT_VIEWS, false, e);
     app_light_free_files(files, nfiles);
     if (rc)
         return rc;
@@ -513,7 +547,7 @@ int app_light_choose(const char *const *paths, size_t npaths, enum htx_events mo
     }
     bool fits = counted && !(memory_limit && events > memory_limit / APP_LIGHT_BYTES_PER_EVENT);
     if (rc == 0 && !fits)
-        rc = app_light_open(l, files, nfiles, false, e);
+        rc = app_light_open(l, files, nfiles, APP_LIGHT_VIEWS, false, e);
     app_light_free_files(files, nfiles);
     if (rc || fits)
         return rc;

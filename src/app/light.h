@@ -39,6 +39,7 @@ struct app_light_rank {
 struct app_light {
     struct app_light_rank *ranks;                /* ascending rank */
     size_t n;
+    unsigned want;                               /* APP_LIGHT_*: what was read */
     uint64_t events;                             /* over every rank */
     struct arena arena;                          /* tables, tiles, names */
 };
@@ -50,11 +51,25 @@ int app_light_files(const char *const *paths, size_t npaths, char ***files, size
                     size_t *traces, struct err *e);
 void app_light_free_files(char **files, size_t n);
 
-/* Reads every summary whole (checked) and keeps its record, stored tables
- * and tiles; one rank per summary (two summaries of a rank name both).
+/* What app_light_open keeps of each summary besides its record: the tables
+ * of htxs_stored_analyses[k], the tiles, the collective records, the parts
+ * of the Ranks view and of a diff. The rest is not decoded (what a report
+ * of a 1024-rank job does not ask for costs it nothing). */
+#define APP_LIGHT_TABLE(k) (1u << (k))
+#define APP_LIGHT_TILES (1u << 8)
+#define APP_LIGHT_COLLS (1u << 9)
+#define APP_LIGHT_RANK_PARTS (1u << 10)
+#define APP_LIGHT_DIFF_PARTS (1u << 11)
+#define APP_LIGHT_VIEWS (~APP_LIGHT_DIFF_PARTS)   /* what the TUI shows */
+
+/* Reads every summary whole (checked) and keeps its record and what `want`
+ * names; one rank per summary (two summaries of a rank name both).
  * warn_stale: a summary whose trace changed is named on stderr. 0, or the
  * first error naming its file (l is then empty). */
-int app_light_open(struct app_light *l, char **files, size_t n, bool warn_stale, struct err *e);
+int app_light_open(struct app_light *l, char **files, size_t n, unsigned want, bool warn_stale,
+                   struct err *e);
+/* What app_light_tables needs for analysis id. */
+unsigned app_light_want(enum analysis_id id);
 void app_light_fini(struct app_light *l);
 
 /* Analysis id over the ranks with selected[i] (NULL: all), as the analysis

@@ -226,7 +226,7 @@ static int light_side(struct side *s, struct arena *a, struct err *e)
     size_t n, traces;
     int rc = app_light_files(&s->path, 1, &files, &n, &traces, e);
     if (rc == 0)
-        rc = app_light_open(&s->light, files, n, true, e);
+        rc = app_light_open(&s->light, files, n, APP_LIGHT_DIFF_PARTS | APP_LIGHT_TILES, true, e);
     app_light_free_files(files, n);
     if (rc == 0)
         rc = app_light_diff_side(&s->light, a, &s->src, e);

@@ -26,8 +26,12 @@ static bool rank_selected(const struct htx_options *opts, int64_t rank)
 static int report_summaries(const struct htx_options *opts, char **files, size_t nfiles)
 {
     struct err e = {0, ""};
+    unsigned want = 0;
+    for (size_t i = 0; i < ANALYSIS_COUNT; i++)
+        if (opts->analyses[i])
+            want |= app_light_want((enum analysis_id)i);
     struct app_light l;
-    int rc = app_light_open(&l, files, nfiles, true, &e);
+    int rc = app_light_open(&l, files, nfiles, want, true, &e);
     bool *selected = rc ? NULL : calloc(l.n + 1, sizeof *selected);
     if (rc == 0 && !selected)
         rc = err_set(&e, ERR_NOMEM, "out of memory");

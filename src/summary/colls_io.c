@@ -158,7 +158,7 @@ void htxs_colls_write(struct htxs_writer *w, int64_t rank, const int64_t *origin
         struct htxs_writer raw;
         htxs_writer_init(&raw);
         put_colls(&raw, rank, origin, strings, recs, n, &l);
-        if (raw.failed || htxs_put_deflated(w, HTXS_COLLS, &raw) != 0)
+        if (raw.failed || htxs_put_deflated(w, HTXS_COLLS, 0, &raw) != 0)
             w->failed = 1;
         htxs_writer_fini(&raw);
     }

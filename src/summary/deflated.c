@@ -6,7 +6,8 @@
 
 #include "trace/zbuf.h"
 
-int htxs_put_deflated(struct htxs_writer *w, uint32_t kind, const struct htxs_writer *raw)
+int htxs_put_deflated(struct htxs_writer *w, uint32_t kind, uint32_t tag,
+                      const struct htxs_writer *raw)
 {
     size_t len;
     const uint8_t *bytes = htxs_writer_body(raw, &len);
@@ -16,7 +17,7 @@ int htxs_put_deflated(struct htxs_writer *w, uint32_t kind, const struct htxs_wr
         free(z);
         return -1;
     }
-    htxs_begin_section(w, kind);
+    htxs_begin_section_tagged(w, kind, tag);
     htxs_put_u64(w, len);
     htxs_put_bytes(w, z, zlen);
     htxs_end_section(w);
@@ -38,6 +39,6 @@ int htxs_inflate_section(const struct htxs_section *s, const char *name, const c
     int rc = trace_inflate_exact(name, deflated, s->data + 8, (size_t)(s->len - 8), raw_len, raw,
                                  e);
     if (rc == 0)
-        *plain = (struct htxs_section){s->kind, *raw, raw_len};
+        *plain = (struct htxs_section){s->kind, *raw, raw_len, s->tag};
     return rc;
 }

@@ -10,9 +10,11 @@
 #include "util/err.h"
 #include "util/htxs.h"
 
-/* Appends section `kind` holding raw's body deflated. 0, or -1 when it
- * could not be deflated (w untouched: the caller may write it plain). */
-int htxs_put_deflated(struct htxs_writer *w, uint32_t kind, const struct htxs_writer *raw);
+/* Appends section `kind` (tagged, util/htxs.h) holding raw's body deflated.
+ * 0, or -1 when it could not be deflated (w untouched: the caller may write
+ * it plain). */
+int htxs_put_deflated(struct htxs_writer *w, uint32_t kind, uint32_t tag,
+                      const struct htxs_writer *raw);
 
 /* Section s's contents inflated (at most max bytes) into *raw (the caller
  * frees it), and a section of s's kind over them in *plain. ERR_PARSE

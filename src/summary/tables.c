@@ -82,14 +82,20 @@ static void put_tables(struct htxs_writer *w, int semantics, int analysis,
  * rank's tables were a fifth of its summary (2.5 KB of 12 KB at 807
  * events; 0.85 KB deflated). Written plain (HTXS_TABLES) when memory is
  * short for the deflating. */
+uint32_t htxs_tables_tag(int semantics, int analysis)
+{
+    return 1u + (uint32_t)(analysis & 0xffff) + ((uint32_t)(semantics & 0xff) << 16);
+}
+
 void htxs_tables_write(struct htxs_writer *w, int semantics, int analysis,
                        const struct table_list *l)
 {
     struct htxs_writer raw;
     htxs_writer_init(&raw);
     put_tables(&raw, semantics, analysis, l);
-    if (htxs_put_deflated(w, HTXS_TABLES_Z, &raw) != 0) {
-        htxs_begin_section(w, HTXS_TABLES);
+    uint32_t tag = htxs_tables_tag(semantics, analysis);
+    if (htxs_put_deflated(w, HTXS_TABLES_Z, tag, &raw) != 0) {
+        htxs_begin_section_tagged(w, HTXS_TABLES, tag);
         put_tables(w, semantics, analysis, l);
         htxs_end_section(w);
     }
@@ -266,7 +272,7 @@ int htxs_rank_peek(const char *path, struct htxs_rank *r, struct err *e)
         return err_set(e, ERR_PARSE, "%s: no rank section", path);
     if (rc)
         return rc;
-    struct htxs_section s = {HTXS_RANK, data, len};
+    struct htxs_section s = {HTXS_RANK, data, len, 0};
     rc = read_rank_section(&s, path, r, e);
     free(data);
     return rc;

@@ -41,6 +41,10 @@ bool htxs_answers(enum analysis_id id);
 void htxs_tables_write(struct htxs_writer *w, int semantics, int analysis,
                        const struct table_list *l);
 
+/* The tag of a tables section (util/htxs.h): which semantics and analysis,
+ * so that a reader skips the tables it does not want unread. */
+uint32_t htxs_tables_tag(int semantics, int analysis);
+
 /* Whether s holds tables (plain or deflated). */
 bool htxs_is_tables(const struct htxs_section *s);
 

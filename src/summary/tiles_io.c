@@ -104,7 +104,7 @@ void htxs_tiles_write(struct htxs_writer *w, const struct tiles *t)
     struct htxs_writer raw;
     htxs_writer_init(&raw);
     put_tiles(&raw, t);
-    if (htxs_put_deflated(w, HTXS_TILES, &raw) != 0)
+    if (htxs_put_deflated(w, HTXS_TILES, 0, &raw) != 0)
         w->failed = 1;
     htxs_writer_fini(&raw);
 }

@@ -157,11 +157,16 @@ void htxs_put_str(struct htxs_writer *w, const char *s, size_t n)
 
 void htxs_begin_section(struct htxs_writer *w, uint32_t kind)
 {
+    htxs_begin_section_tagged(w, kind, 0);
+}
+
+void htxs_begin_section_tagged(struct htxs_writer *w, uint32_t kind, uint32_t tag)
+{
     if (w->section_start)
         w->failed = 1; /* sections do not nest */
     size_t at = w->len;
     htxs_put_u32(w, kind);
-    htxs_put_u32(w, 0);
+    htxs_put_u32(w, tag);
     htxs_put_u64(w, 0);
     if (!w->failed) {
         w->section_start = at;
@@ -294,6 +299,7 @@ int htxs_parse(struct htxs_doc *doc, const uint8_t *buf, size_t len, const char 
                            (unsigned long long)n);
         }
         s[i].kind = (uint32_t)le_load(buf + at - HTXS_SECTION_HEADER_LEN, 4);
+        s[i].tag = (uint32_t)le_load(buf + at - HTXS_SECTION_HEADER_LEN + 4, 4);
         s[i].data = buf + at;
         s[i].len = n;
         at += (size_t)n;

@@ -78,6 +78,9 @@ struct htxs_piece {
 void htxs_writer_init(struct htxs_writer *w);
 void htxs_writer_fini(struct htxs_writer *w);
 void htxs_begin_section(struct htxs_writer *w, uint32_t kind);
+/* The same with a tag in the header (its second word, 0 before tags were):
+ * what the section holds, so a reader can skip it without reading it. */
+void htxs_begin_section_tagged(struct htxs_writer *w, uint32_t kind, uint32_t tag);
 void htxs_end_section(struct htxs_writer *w);
 void htxs_put_u32(struct htxs_writer *w, uint32_t v);
 void htxs_put_u64(struct htxs_writer *w, uint64_t v);
@@ -110,6 +113,7 @@ struct htxs_section {
     uint32_t kind;
     const uint8_t *data;
     uint64_t len;
+    uint32_t tag;   /* the header's second word: what the section holds, 0 unknown */
 };
 
 struct htxs_doc {

@@ -32,7 +32,7 @@ static int read_raw(const int64_t *v, const bool *is_signed, size_t n, struct er
             htxs_put_varint(&raw, (uint64_t)v[i]);
     }
     htxs_writer_init(&w);
-    ck_assert_int_eq(htxs_put_deflated(&w, HTXS_COLLS, &raw), 0);
+    ck_assert_int_eq(htxs_put_deflated(&w, HTXS_COLLS, 0, &raw), 0);
     const uint8_t *bytes;
     size_t len;
     ck_assert_int_eq(htxs_writer_finish(&w, &bytes, &len, e), 0);
