@@ -23,7 +23,8 @@ if [ ! -f "$cache/.done" ] || [ "$gen" -nt "$cache/.done" ]; then
     "$gen" -q -o "$cache" -r "$ranks" -i 2 -l 1
     touch "$cache/.done"
 fi
-what=--analysis=temporal,idle,overlap,utilization   # what summaries answer without events
+# what summaries answer without events (--events=skip on them makes sure)
+what=--analysis=temporal,kernels,idle,overlap,collectives,stragglers,utilization
 
 spread() {
     printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
@@ -37,14 +38,14 @@ measure() {   # sets secs, kb
 
 maps=() sums=() traces=() sum_kb=0 trace_kb=0
 all_sums=() all_traces=() all_sum_kb=0 all_trace_kb=0
-tui_sums=() tui_traces=() tui_sum_kb=0 tui_trace_kb=0
+tui_sums=() tui_traces=() tui_sum_kb=0 tui_trace_kb=0 tui_light=() tui_light_kb=0
 echo q >"$tmp/q.keys"
 for _ in $(seq "$runs"); do
     rm -rf "$tmp/sum"
     measure bash -c 'ls "$1"/*.json* | parallel --will-cite -j "$(nproc)" -X "$2" summarize -o "$3"' \
         _ "$cache" "$htx" "$tmp/sum"
     maps+=("$secs")
-    measure "$htx" report --format=json $what "$tmp/sum"
+    measure "$htx" report --events=skip --format=json $what "$tmp/sum"
     sums+=("$secs"); sum_kb=$kb
     cp "$tmp/out" "$tmp/from-summaries.json"
     measure "$htx" report --format=json $what "$cache"
@@ -60,6 +61,8 @@ for _ in $(seq "$runs"); do
     tui_sums+=("$secs"); tui_sum_kb=$kb
     measure "$htx" --no-cache --script="$tmp/q.keys" --dump-screen="$tmp/t.screen" --force "$cache"
     tui_traces+=("$secs"); tui_trace_kb=$kb
+    measure "$htx" --events=skip --script="$tmp/q.keys" --dump-screen="$tmp/l.screen" --force "$tmp/sum"
+    tui_light+=("$secs"); tui_light_kb=$kb
 done
 bytes=$(cat "$tmp"/sum/*.htxs | wc -c)
 json=$(for f in "$cache"/*.json*; do gzip -dc -f "$f"; done | wc -c)
@@ -68,9 +71,11 @@ printf '%d ranks, %d MB of JSON (%.0f KB a rank)\n' "$ranks" $((json / 1000000))
 printf '  map (GNU parallel, %d jobs):       %s s\n' "$(nproc)" "$(spread "${maps[@]}")"
 printf '  summaries:                      %d bytes a rank (%.3f %% of the JSON)\n' \
     $((bytes / ranks)) "$(calc "100 * $bytes / $json")"
-printf '  report from summaries:          %s s, %.0f MB RSS\n' "$(spread "${sums[@]}")" "$(calc "$sum_kb / 1000")"
+printf '  (report: %s)\n' "${what#--analysis=}"
+printf '  report from summaries:          %s s, %.0f MB RSS (--events=skip: no event read)\n' "$(spread "${sums[@]}")" "$(calc "$sum_kb / 1000")"
 printf '  report from traces:             %s s, %.0f MB RSS (same JSON)\n' "$(spread "${traces[@]}")" "$(calc "$trace_kb / 1000")"
 printf '  every analysis, from summaries: %s s, %.0f MB RSS\n' "$(spread "${all_sums[@]}")" "$(calc "$all_sum_kb / 1000")"
 printf '  every analysis, from traces:    %s s, %.0f MB RSS (same JSON)\n' "$(spread "${all_traces[@]}")" "$(calc "$all_trace_kb / 1000")"
 printf '  TUI first screen, summaries:    %s s, %.0f MB RSS (target < 2 s, < 1 GB)\n' "$(spread "${tui_sums[@]}")" "$(calc "$tui_sum_kb / 1000")"
 printf '  TUI first screen, traces:       %s s, %.0f MB RSS\n' "$(spread "${tui_traces[@]}")" "$(calc "$tui_trace_kb / 1000")"
+printf '  TUI first screen, no events:    %s s, %.0f MB RSS (--events=skip)\n' "$(spread "${tui_light[@]}")" "$(calc "$tui_light_kb / 1000")"
