@@ -22,7 +22,7 @@ libcore_a_SOURCES += \
 	src/analysis/callgraph.c src/analysis/callgraph.h \
 	src/analysis/sequences.c \
 	src/analysis/ranks.c src/analysis/ranks.h \
-	src/analysis/collectives.c src/analysis/collectives.h \
+	src/analysis/collectives.c src/analysis/collectives.h src/analysis/collective_names.c \
 	src/analysis/collective_tables.c \
 	src/analysis/stragglers_hta.c src/analysis/stragglers_hta.h \
 	src/analysis/diff.c src/analysis/diff.h src/analysis/diff_table.c \

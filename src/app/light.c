@@ -395,6 +395,14 @@ int app_light_tables(const struct app_light *l, const bool *selected, enum analy
     return stored_tables(l, selected, k, a, out, e);
 }
 
+bool *app_light_model_selection(const struct model *m)
+{
+    bool *selected = calloc(m->nranks + 1, sizeof *selected);
+    for (size_t i = 0; selected && i < m->nranks; i++)
+        selected[i] = m->ranks[i].selected;
+    return selected;
+}
+
 int app_light_model_tables(const struct app_light *l, const struct model *m, enum analysis_id id,
                            struct arena *a, struct table_list *out, struct err *e)
 {
@@ -402,11 +410,9 @@ int app_light_model_tables(const struct app_light *l, const struct model *m, enu
     semantics_init(&htx, SEMANTICS_HTX);
     if (memcmp(&m->sem, &htx, sizeof htx) != 0)
         return err_set(e, ERR_EMPTY, "the summaries hold the tables of htx's semantics");
-    bool *selected = calloc(m->nranks + 1, sizeof *selected);
+    bool *selected = app_light_model_selection(m);
     if (!selected)
         return err_set(e, ERR_NOMEM, "out of memory");
-    for (size_t i = 0; i < m->nranks; i++)
-        selected[i] = m->ranks[i].selected;
     int rc = m->nranks == l->n ? app_light_tables(l, selected, id, a, out, e)
                                : err_set(e, ERR_INTERNAL, "not the job's model");
     free(selected);

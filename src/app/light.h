@@ -106,6 +106,10 @@ int app_light_rank_tables(const struct app_light *l, const bool *selected, struc
 int app_light_diff_side(const struct app_light *l, struct arena *a, struct diff_side *side,
                         struct err *e);
 
+/* Which ranks m (a light job's model) selects, by index: malloc'ed (the
+ * caller frees it), NULL when out of memory. */
+bool *app_light_model_selection(const struct model *m);
+
 /* app_light_tables over the ranks m (its light model) selects; ERR_EMPTY
  * when m's semantics are not htx's (the summaries hold htx's tables). */
 int app_light_model_tables(const struct app_light *l, const struct model *m, enum analysis_id id,

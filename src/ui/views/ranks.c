@@ -83,11 +83,9 @@ static struct table *with_strips(struct ui_state *st, const struct table *overvi
 static int light_overview(struct ui_state *st, const struct model *m, struct table_list *tl,
                           struct ui_doc *d, struct err *e)
 {
-    bool *selected = calloc(m->nranks + 1, sizeof *selected);
+    bool *selected = app_light_model_selection(m);
     if (!selected)
         return ERR_NOMEM;
-    for (size_t i = 0; i < m->nranks; i++)
-        selected[i] = m->ranks[i].selected;
     int rc = m->nranks == st->light->n
                  ? app_light_rank_tables(st->light, selected, &d->arena, tl, e)
                  : ERR_EMPTY;
@@ -207,12 +205,10 @@ static unsigned light_collective_enter(struct ui_state *st, const struct model *
     struct strtab strings;
     struct coll_result r;
     struct err e = {0, ""};
-    bool *selected = calloc(m->nranks + 1, sizeof *selected);
+    bool *selected = app_light_model_selection(m);
     arena_init(&a, 1 << 16);
     st->open_summary = NULL;
     int rc = selected && strtab_init(&strings) == 0 ? 0 : ERR_NOMEM;
-    for (size_t i = 0; rc == 0 && i < m->nranks; i++)
-        selected[i] = m->ranks[i].selected;
     if (rc == 0) {
         rc = app_light_coll_result(st->light, selected, &strings, &a, &r, &e);
         if (rc == 0 && row < r.ncolls) {
