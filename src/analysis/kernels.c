@@ -365,14 +365,6 @@ static int cmp_kref(const void *a, const void *b)
     return d;
 }
 
-static const struct table *part_table(const struct table_list *p, const char *name, size_t ncols)
-{
-    for (size_t i = 0; i < p->count; i++)
-        if (strcmp(p->tables[i]->name, name) == 0)
-            return p->tables[i]->ncols == ncols ? p->tables[i] : NULL;
-    return NULL;
-}
-
 static bool is_str(const struct cell *c)
 {
     return c->type == CELL_STR && c->v.s;
@@ -413,8 +405,8 @@ int kernels_reduce(const struct semantics *sem, const struct table_list *const *
     const size_t nk = sizeof kernel_cols / sizeof kernel_cols[0];
     size_t nrows = 0;
     for (size_t p = 0; p < n; p++) {
-        const struct table *k = part_table(parts[p], "kernel_breakdown", nk);
-        if (!k || !part_table(parts[p], KERNELS_PART_TYPES, 2))
+        const struct table *k = table_list_find(parts[p], "kernel_breakdown", nk);
+        if (!k || !table_list_find(parts[p], KERNELS_PART_TYPES, 2))
             return err_set(e, ERR_PARSE, "kernel breakdown: part %zu is not one", p);
         nrows += k->nrows;
     }
@@ -425,8 +417,8 @@ int kernels_reduce(const struct semantics *sem, const struct table_list *const *
         return err_set(e, ERR_NOMEM, "kernel breakdown: out of memory");
     size_t nref = 0;
     for (size_t p = 0; p < n; p++)
-        if (!add_part_types(part_table(parts[p], KERNELS_PART_TYPES, 2), &sums) ||
-            !add_part_kernels(part_table(parts[p], "kernel_breakdown", nk), refs, &nref)) {
+        if (!add_part_types(table_list_find(parts[p], KERNELS_PART_TYPES, 2), &sums) ||
+            !add_part_kernels(table_list_find(parts[p], "kernel_breakdown", nk), refs, &nref)) {
             free(refs);
             return err_set(e, ERR_PARSE, "kernel breakdown: part %zu is not one", p);
         }

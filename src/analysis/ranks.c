@@ -264,20 +264,12 @@ int ranks_parts_run(const struct model *m, const struct analysis_opts *o, struct
     return rc ? err_set(e, ERR_NOMEM, "ranks: out of memory") : 0;
 }
 
-static const struct table *part_table(const struct table_list *p, const char *name, size_t ncols)
-{
-    for (size_t i = 0; i < p->count; i++)
-        if (strcmp(p->tables[i]->name, name) == 0)
-            return p->tables[i]->ncols == ncols ? p->tables[i] : NULL;
-    return NULL;
-}
-
 /* One part's figures appended to f (with their steps, in the part's order);
  * false when the part is not one. */
 static bool add_part(const struct table_list *p, struct rank_figures *f, size_t *n, size_t cap)
 {
-    const struct table *t = part_table(p, RANKS_PART_FIGURES, NCOLS(figure_cols));
-    const struct table *st = part_table(p, "rank_steps", NCOLS(step_cols));
+    const struct table *t = table_list_find(p, RANKS_PART_FIGURES, NCOLS(figure_cols));
+    const struct table *st = table_list_find(p, "rank_steps", NCOLS(step_cols));
     if (!t || !st)
         return false;
     size_t next = 0;   // the part's steps, rank after rank
@@ -319,7 +311,7 @@ int ranks_reduce(const struct table_list *const *parts, size_t nparts,
 {
     size_t cap = 0;
     for (size_t p = 0; p < nparts; p++) {
-        const struct table *t = part_table(parts[p], RANKS_PART_FIGURES, NCOLS(figure_cols));
+        const struct table *t = table_list_find(parts[p], RANKS_PART_FIGURES, NCOLS(figure_cols));
         cap += t ? t->nrows : 0;
     }
     struct rank_figures *f = calloc(cap ? cap : 1, sizeof *f);

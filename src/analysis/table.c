@@ -165,3 +165,11 @@ double cell_as_double(const struct cell *c)
         return NAN;
     }
 }
+
+const struct table *table_list_find(const struct table_list *l, const char *name, size_t ncols)
+{
+    for (size_t i = 0; i < l->count; i++)
+        if (strcmp(l->tables[i]->name, name) == 0)
+            return l->tables[i]->ncols == ncols ? l->tables[i] : NULL;
+    return NULL;
+}

@@ -97,6 +97,10 @@ struct table_list {
  * list already holds TABLE_LIST_MAX tables. */
 int table_list_add(struct table_list *l, struct table *t);
 
+/* The table of l called name with ncols columns, or NULL (none, or one of
+ * another shape: a part read from a summary that is not one). */
+const struct table *table_list_find(const struct table_list *l, const char *name, size_t ncols);
+
 /* table_new and table_list_add in one: the new table, or NULL with e set
  * (ERR_NOMEM, or ERR_LIMIT when the list is full). */
 struct table *table_list_new(struct arena *a, struct table_list *l, const char *name,

@@ -21,7 +21,6 @@
 #include "trace/pack.h"
 #include "util/htxs.h"
 #include "util/htxs_source.h"
-#include "util/le.h"
 #include "util/str.h"
 #include "util/vec.h"
 
@@ -185,21 +184,23 @@ struct pending {
     bool has_extra;
 };
 
-/* Appends the sections of body (a writer's body: header, payload, ...). */
-static void copy_sections(struct htxs_writer *w, const uint8_t *body, size_t len)
+/* Appends the sections of extra (a writer of whole sections), tags and all. */
+static void copy_sections(struct htxs_writer *w, struct htxs_writer *extra)
 {
-    size_t at = 0;
-    while (len - at >= HTXS_SECTION_HEADER_LEN) {
-        uint32_t kind = (uint32_t)le_load(body + at, 4);
-        uint64_t n = le_load(body + at + 8, 8);
-        at += HTXS_SECTION_HEADER_LEN;
-        if (n > len - at)
-            return;
-        htxs_begin_section(w, kind);
-        htxs_put_bytes(w, body + at, (size_t)n);
+    const uint8_t *buf;
+    size_t len;
+    struct htxs_doc doc;
+    struct err ignored = {0, ""};
+    if (htxs_writer_finish(extra, &buf, &len, &ignored) != 0 ||
+        htxs_parse(&doc, buf, len, "cache entry", &ignored) != 0)
+        return;
+    for (uint32_t i = 0; i < doc.nsections; i++) {
+        const struct htxs_section *s = &doc.sections[i];
+        htxs_begin_section_tagged(w, s->kind, s->tag);
+        htxs_put_bytes(w, s->data, (size_t)s->len);
         htxs_end_section(w);
-        at += (size_t)n;
     }
+    htxs_doc_fini(&doc);
 }
 
 /* Writes one entry (source record + events). Nothing is reported: a cache
@@ -216,10 +217,8 @@ static void write_entry(struct pending *w)
         struct htxs_writer hw;
         htxs_writer_init(&hw);
         htxs_source_write(&hw, &src);
-        size_t xlen;
-        const uint8_t *x = w->has_extra ? htxs_writer_body(&w->extra, &xlen) : NULL;
-        if (x)
-            copy_sections(&hw, x, xlen);
+        if (w->has_extra)
+            copy_sections(&hw, &w->extra);
         htxs_begin_section(&hw, HTXS_EVENTS);
         htxs_put_borrowed(&hw, pack, len);
         htxs_end_section(&hw);

@@ -319,7 +319,6 @@ static void open_rank(struct ui_state *st, const char *summary)
 struct behind {
     struct loader l;
     bool active;
-    const struct ui_config *c;
     struct app_light *light;   /* the light job shown meanwhile: let go at the swap */
     size_t shown;              /* the ranks done last said */
 };
@@ -327,7 +326,6 @@ struct behind {
 static void start_behind(struct behind *b, const struct ui_config *c, struct app_light *light)
 {
     memset(b, 0, sizeof *b);
-    b->c = c;
     b->light = light;
     b->l.c = c;
     b->l.paths = c->paths;
@@ -365,7 +363,7 @@ static unsigned swap_in(struct ui_state *st, struct model **m, struct behind *b,
     model_free(*m);
     app_light_fini(b->light);
     *m = full;
-    if (setup_state(st, full, NULL, b->c, NULL, rows, cols, &e) != 0) {
+    if (setup_state(st, full, NULL, b->l.c, NULL, rows, cols, &e) != 0) {
         ui_state_message(st, true, "%s", e.msg);
         return UI_REDRAW | UI_RELAYOUT;
     }

@@ -214,3 +214,12 @@ bool ui_view_is_doc(enum ui_view_id v)
 {
     return v >= UI_VIEW_OVERVIEW && v <= UI_VIEW_DIAGNOSTICS;
 }
+
+unsigned ui_state_open_light_rank(struct ui_state *st, size_t r, const char *why)
+{
+    const struct app_light_rank *lr = &st->light->ranks[r];
+    st->open_summary = lr->file;
+    ui_state_message(st, false, "events not loaded: htx %s shows rank %lld's%s%s%s", lr->file,
+                     (long long)lr->rank.rank, why ? " (" : "", why ? why : "", why ? ")" : "");
+    return UI_REDRAW | UI_OPEN_RANK;
+}

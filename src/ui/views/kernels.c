@@ -224,12 +224,8 @@ static unsigned light_enter(struct ui_state *st, int64_t rank)
 {
     const struct app_light *l = st->light;
     for (size_t i = 0; rank >= 0 && i < l->n; i++)
-        if (l->ranks[i].rank.rank == rank) {
-            st->open_summary = l->ranks[i].file;
-            ui_state_message(st, false, "events not loaded: htx %s shows rank %lld's",
-                             st->open_summary, (long long)rank);
-            return UI_REDRAW | UI_OPEN_RANK;
-        }
+        if (l->ranks[i].rank.rank == rank)
+            return ui_state_open_light_rank(st, i, NULL);
     ui_state_message(st, false, "a kernel's instances need the events: Right/l lists its ranks, "
                      "Enter on one opens that rank with them");
     return UI_REDRAW;

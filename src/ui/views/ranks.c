@@ -207,17 +207,15 @@ static unsigned light_collective_enter(struct ui_state *st, const struct model *
     struct err e = {0, ""};
     bool *selected = app_light_model_selection(m);
     arena_init(&a, 1 << 16);
-    st->open_summary = NULL;
+    unsigned flags = UI_REDRAW;
     int rc = selected && strtab_init(&strings) == 0 ? 0 : ERR_NOMEM;
     if (rc == 0) {
         rc = app_light_coll_result(st->light, selected, &strings, &a, &r, &e);
         if (rc == 0 && row < r.ncolls) {
             const struct collective *c = &r.colls[row];
-            const struct coll_instance *last = &c->inst[c->last];
-            st->open_summary = st->light->ranks[last->rank_index].file;
-            ui_state_message(st, false, "events not loaded: htx %s shows rank %lld's (last at "
-                             "%s)", st->open_summary, (long long)last->rank,
-                             strtab_str(&strings, c->name));
+            char why[160];
+            snprintf(why, sizeof why, "last at %s", strtab_str(&strings, c->name));
+            flags = ui_state_open_light_rank(st, c->inst[c->last].rank_index, why);
         } else {
             ui_state_message(st, true, "%s", rc ? e.msg : "the collective is gone");
         }
@@ -227,7 +225,7 @@ static unsigned light_collective_enter(struct ui_state *st, const struct model *
     }
     free(selected);
     arena_fini(&a);
-    return st->open_summary ? UI_REDRAW | UI_OPEN_RANK : UI_REDRAW;
+    return flags;
 }
 
 unsigned ui_act_collectives_enter(struct ui_state *st, const struct model *m)

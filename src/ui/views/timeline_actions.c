@@ -187,11 +187,7 @@ unsigned ui_act_tl_details(struct ui_state *st, const struct model *m)
         // the lanes come from the summaries' tiles: the rank's events are in
         // its summary, opened by a child htx (the loop runs it; in test mode
         // the message stays)
-        size_t r = st->lanes[st->tl.lane].rank;
-        st->open_summary = st->light->ranks[r].file;
-        ui_state_message(st, false, "events not loaded: htx %s shows rank %lld's",
-                         st->open_summary, (long long)st->light->ranks[r].rank.rank);
-        return UI_REDRAW | UI_OPEN_RANK;
+        return ui_state_open_light_rank(st, st->lanes[st->tl.lane].rank, NULL);
     }
     if (pos == MODEL_NONE) {
         ui_state_message(st, false, "no event under the cursor");
