@@ -91,14 +91,10 @@ static int resort_points(const struct model *m, struct point *p, size_t n)
 }
 
 /* Appends one type's merged starts then ends, then re-sorts. */
-static int add_type_points(struct busy_classes *c, const struct rank_model *r, size_t bit_index,
-                           struct point **pts, size_t *n, size_t *cap)
+static int add_type_points(const struct model *m, const struct interval *iv, size_t k,
+                           size_t bit_index, struct point **pts, size_t *n, size_t *cap)
 {
-    struct interval *iv;
-    size_t k;
-    int rc = busy_merged(c, r, BUSY_CLASS_BIT(type_order[bit_index]), &iv, &k);
-    if (rc == 0 && k > (SIZE_MAX - *n) / 2)
-        rc = ERR_NOMEM;
+    int rc = k > (SIZE_MAX - *n) / 2 ? ERR_NOMEM : 0;
     if (rc == 0)
         rc = vec_reserve((void **)pts, cap, sizeof **pts, *n + 2 * k);
     if (rc == 0) {
@@ -107,9 +103,8 @@ static int add_type_points(struct busy_classes *c, const struct rank_model *r, s
             (*pts)[(*n)++] = (struct point){iv[i].start, bit};
         for (size_t i = 0; i < k; i++)
             (*pts)[(*n)++] = (struct point){iv[i].end, -bit};
-        rc = resort_points(c->m, *pts, *n);
+        rc = resort_points(m, *pts, *n);
     }
-    free(iv);
     return rc;
 }
 
@@ -120,29 +115,99 @@ static int64_t segment_ns(const struct model *m, int64_t d)
     return m->sem.ns_rounding ? d / 1000 * 1000 : d;
 }
 
-static int sweep_rank(struct busy_classes *c, const struct rank_model *r, size_t ntypes,
-                      struct label_sums *sums)
+/* The segment from one boundary to the next, under the mask after the first. */
+static void add_segment(const struct model *m, int64_t mask, int64_t d, size_t ntypes,
+                        struct label_sums *sums)
+{
+    if (mask <= 0)
+        return;
+    d = segment_ns(m, d);
+    /* Zero-length segments between tied boundaries make HTA list a label
+     * with sum 0; htx (stable ties) does not. */
+    if (d == 0 && !m->sem.unstable_sort)
+        return;
+    unsigned label = (unsigned)(mask & ((1 << ntypes) - 1));
+    sums->ns[label] += d;
+    sums->present[label] = true;
+}
+
+/* §3.2's boundaries: each type's points appended and the whole re-sorted. */
+static int sweep_sorted(const struct model *m, struct interval *const *iv, const size_t *k,
+                        size_t ntypes, struct label_sums *sums)
 {
     struct point *pts = NULL;
     size_t n = 0, cap = 0;
     int rc = 0;
     for (size_t b = 0; b < ntypes && rc == 0; b++)
-        rc = add_type_points(c, r, b, &pts, &n, &cap);
+        rc = add_type_points(m, iv[b], k[b], b, &pts, &n, &cap);
     int64_t mask = 0;
     for (size_t i = 0; rc == 0 && i + 1 < n; i++) {
         mask += pts[i].bit;
-        if (mask <= 0)
-            continue;
-        int64_t d = segment_ns(c->m, pts[i + 1].t - pts[i].t);
-        /* Zero-length segments between tied boundaries make HTA list a
-         * label with sum 0; htx (stable ties) does not. */
-        if (d == 0 && !c->m->sem.unstable_sort)
-            continue;
-        unsigned label = (unsigned)(mask & ((1 << ntypes) - 1));
-        sums->ns[label] += d;
-        sums->present[label] = true;
+        add_segment(m, mask, pts[i + 1].t - pts[i].t, ntypes, sums);
     }
     free(pts);
+    return rc;
+}
+
+/* Run j of the boundaries: type j / 2's merged starts (j even) or ends. */
+static int64_t run_point(struct interval *const *iv, size_t j, size_t p)
+{
+    return j % 2 ? iv[j / 2][p].end : iv[j / 2][p].start;
+}
+
+static bool runs_ordered(struct interval *const *iv, const size_t *k, size_t ntypes)
+{
+    for (size_t j = 0; j < 2 * ntypes; j++)
+        for (size_t p = 1; p < k[j / 2]; p++)
+            if (run_point(iv, j, p) < run_point(iv, j, p - 1))
+                return false;
+    return true;
+}
+
+/* The same boundaries without the sorts: re-sorting stably after each type
+ * orders them by time, ties in run order (type 0's starts, its ends, type
+ * 1's starts, ...), which is the merge of the runs when each is in order. */
+static void sweep_merged(const struct model *m, struct interval *const *iv, const size_t *k,
+                         size_t ntypes, struct label_sums *sums)
+{
+    size_t at[6] = {0, 0, 0, 0, 0, 0};
+    int64_t mask = 0, prev = 0;
+    for (bool first = true;; first = false) {
+        size_t best = SIZE_MAX;
+        int64_t t = 0;
+        for (size_t j = 0; j < 2 * ntypes; j++)
+            if (at[j] < k[j / 2] && (best == SIZE_MAX || run_point(iv, j, at[j]) < t)) {
+                best = j;
+                t = run_point(iv, j, at[j]);
+            }
+        if (best == SIZE_MAX)
+            return;
+        if (!first)
+            add_segment(m, mask, t - prev, ntypes, sums);
+        int bit = 1 << (best / 2);
+        mask += best % 2 ? -bit : bit;
+        prev = t;
+        at[best]++;
+    }
+}
+
+static int sweep_rank(struct busy_classes *c, const struct rank_model *r, size_t ntypes,
+                      struct label_sums *sums)
+{
+    unsigned masks[3];
+    struct interval *iv[3];
+    size_t k[3];
+    for (size_t b = 0; b < ntypes; b++)
+        masks[b] = BUSY_CLASS_BIT(type_order[b]);
+    int rc = busy_merged_each(c, r, masks, ntypes, iv, k);
+    if (rc)
+        return rc;
+    if (!c->m->sem.unstable_sort && runs_ordered(iv, k, ntypes))
+        sweep_merged(c->m, iv, k, ntypes, sums);
+    else
+        rc = sweep_sorted(c->m, iv, k, ntypes, sums);
+    for (size_t b = 0; b < ntypes; b++)
+        free(iv[b]);
     return rc;
 }
 
