@@ -69,7 +69,8 @@ static int rank_steps(const struct rank_model *r, int64_t **numbers, double **ou
     size_t k = 0;
     for (size_t i = 0; i < r->nrows; i++) {
         int32_t it = r->events[r->rows[i]].iteration;
-        if (it >= 0)
+        // rows come mostly step by step: a run of one step adds it once
+        if (it >= 0 && (k == 0 || kept[k - 1] != it))
             kept[k++] = it;
     }
     k = sort_unique_i64(kept, k);
