@@ -6,6 +6,7 @@ libcore_a_SOURCES += \
 	src/app/format_csv.c src/app/format_text.c \
 	src/app/session.c src/app/session.h \
 	src/app/light.c src/app/light.h src/app/light_colls.c \
+	src/app/light_diff.c src/app/light_diff.h \
 	src/app/diff_request.c src/app/diff_request.h \
 	src/app/prefs.c src/app/prefs.h \
 	src/app/name_fit.c src/app/name_fit.h \

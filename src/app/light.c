@@ -13,6 +13,7 @@
 #include "summary/tiles_io.h"
 #include "trace/discover.h"
 #include "util/htxs_source.h"
+#include "util/sort.h"
 #include "util/str.h"
 #include "util/vec.h"
 
@@ -562,6 +563,31 @@ int app_light_choose(const char *const *paths, size_t npaths, enum htx_events mo
         return 1;
     app_light_fini(l);
     return 0;
+}
+
+static const struct table *rank_steps_of(const struct app_light_rank *r)
+{
+    return r->has_rank_parts ? table_list_find(&r->rank_parts, "rank_steps", 3) : NULL;
+}
+
+size_t app_light_step_count(const struct app_light *l)
+{
+    size_t total = 0;
+    for (size_t r = 0; r < l->n; r++)
+        total += rank_steps_of(&l->ranks[r]) ? rank_steps_of(&l->ranks[r])->nrows : 0;
+    int64_t *v = malloc((total ? total : 1) * sizeof *v);
+    if (!v)
+        return 0;
+    size_t k = 0;
+    for (size_t r = 0; r < l->n; r++) {
+        const struct table *t = rank_steps_of(&l->ranks[r]);
+        for (size_t i = 0; t && i < t->nrows; i++)
+            if (table_cell(t, i, 1)->type == CELL_INT)
+                v[k++] = table_cell(t, i, 1)->v.i;
+    }
+    k = sort_unique_i64(v, k);
+    free(v);
+    return k;
 }
 
 int app_light_diff_side(const struct app_light *l, struct arena *a, struct diff_side *side,

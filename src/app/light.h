@@ -100,6 +100,11 @@ int app_light_coll_result(const struct app_light *l, const bool *selected, struc
 int app_light_rank_tables(const struct app_light *l, const bool *selected, struct arena *a,
                           struct table_list *out, struct err *e);
 
+/* How many distinct step numbers the ranks' stored Ranks parts name (a
+ * light model has no iterations: its steps are in those parts); 0 when
+ * none does, or out of memory. */
+size_t app_light_step_count(const struct app_light *l);
+
 /* The job as one side of a diff (analysis/diff.h): its ranks' parts, in
  * rank order, one table in a. ERR_EMPTY when a summary has none (made
  * before they were), ERR_PARSE naming one that is not sound. */

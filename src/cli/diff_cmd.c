@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "app/diff_request.h"
-#include "app/light.h"
+#include "app/light_diff.h"
 #include "analysis/diff_triage.h"
 #include "cli/diff_out.h"
 #include "app/format.h"
@@ -22,7 +22,6 @@ struct side {
     const char *path;
     struct model *m;     /* loaded, or the light model of its summaries */
     struct diff_plan plan;
-    struct app_light light;
     struct diff_side src;   /* what is compared: m, or the summaries' parts */
 };
 
@@ -189,98 +188,49 @@ static enum diff_device device_of(enum htx_device d)
                                                                        : DIFF_DEVICE_ALL;
 }
 
-/* Why the sides' summaries alone cannot answer this diff, or NULL. */
-static const char *needs_events(const struct htx_options *opts, const struct semantics *sem)
+/* The sides from their summaries: the light models and parts move to the
+ * sides; what they borrow stays in ld. */
+static int light_sides(const struct htx_options *opts, struct side *sides,
+                       struct app_light_diff *ld, struct arena *a, struct err *e)
 {
-    struct semantics htx;
-    semantics_init(&htx, SEMANTICS_HTX);
-    if (memcmp(sem, &htx, sizeof htx) != 0)
-        return "these options change what the summaries hold";
-    if (opts->has_window)
-        return "a time window";
-    for (int k = 0; k < 2; k++) {
+    int rc = app_light_diff_open(opts, APP_LIGHT_TILES, true, ld, e);
+    for (int k = 0; k < 2 && rc == 0; k++) {
+        sides[k].m = ld->m[k];
+        ld->m[k] = NULL;
+        sides[k].src = ld->src[k];
         struct diff_request_side req;
         app_diff_request(opts, k == 1, &req);
-        if (req.niterations && !req.all_iterations)
-            return "chosen iterations";
-    }
-    for (int k = 0; k < 2; k++) {
-        char **files;
-        size_t n, traces;
-        struct err e = {0, ""};
-        const char *path = opts->paths[k];
-        int rc = app_light_files(&path, 1, &files, &n, &traces, &e);
-        app_light_free_files(files, n);
-        if (rc || traces || n == 0)
-            return "these paths name traces, not only rank summaries";
-    }
-    return NULL;
-}
-
-/* A side from its rank summaries without their events: their parts, and
- * their light model for what the report lists. 0, ERR_EMPTY when a summary
- * predates the parts (the events answer instead), or an error in e. */
-static int light_side(struct side *s, struct arena *a, struct err *e)
-{
-    char **files;
-    size_t n, traces;
-    int rc = app_light_files(&s->path, 1, &files, &n, &traces, e);
-    if (rc == 0)
-        rc = app_light_open(&s->light, files, n, APP_LIGHT_DIFF_PARTS | APP_LIGHT_TILES, true, e);
-    app_light_free_files(files, n);
-    if (rc == 0)
-        rc = app_light_diff_side(&s->light, a, &s->src, e);
-    if (rc == 0) {
-        struct semantics sem;
-        semantics_init(&sem, SEMANTICS_HTX);
-        s->m = app_light_model(&s->light, &sem, e);
-        rc = s->m ? 0 : e->code;
+        rc = diff_resolve_side(sides[k].m, &req, sides[k].label, a, &sides[k].plan, e);
     }
     return rc;
 }
 
-static int light_sides(const struct htx_options *opts, struct side *sides, struct arena *a,
-                       struct err *e)
-{
-    for (int k = 0; k < 2; k++) {
-        int rc = light_side(&sides[k], a, e);
-        if (rc == 0) {
-            struct diff_request_side req;
-            app_diff_request(opts, k == 1, &req);
-            rc = diff_resolve_side(sides[k].m, &req, sides[k].label, a, &sides[k].plan, e);
-        }
-        if (rc)
-            return rc;
-    }
-    return 0;
-}
-
-static void free_sides(struct side *sides)
+static void free_sides(struct side *sides, struct app_light_diff *ld)
 {
     for (int k = 0; k < 2; k++) {
         model_free(sides[k].m);
-        app_light_fini(&sides[k].light);
         sides[k].m = NULL;
         sides[k].src = (struct diff_side){NULL, NULL};
     }
+    app_light_diff_fini(ld);
 }
 
 /* The sides from their summaries (when they answer and --events allows), or
  * their events, loaded and selected. */
 static int open_sides(const struct htx_options *opts, const struct semantics *sem,
-                      struct side *sides, struct arena *a)
+                      struct side *sides, struct app_light_diff *ld, struct arena *a)
 {
-    const char *why = needs_events(opts, sem);
+    const char *why = app_diff_needs_events(opts, sem);
     struct err e = {0, ""};
     if (opts->events == HTX_EVENTS_SKIP && why) {
         err_set(&e, ERR_USAGE, "--events=skip: the diff needs the events: %s", why);
         return app_fail(&e);
     }
     if (!why && opts->events != HTX_EVENTS_LOAD) {
-        int rc = light_sides(opts, sides, a, &e);
+        int rc = light_sides(opts, sides, ld, a, &e);
         if (rc == 0)
             return 0;
-        free_sides(sides);
+        free_sides(sides, ld);
         if (rc != ERR_EMPTY || opts->events == HTX_EVENTS_SKIP)
             return rc == ERR_USAGE ? app_fail(&e) : fail("diff", &e);
         // summaries made before the parts: their events answer
@@ -296,11 +246,12 @@ static int open_sides(const struct htx_options *opts, const struct semantics *se
     return 0;
 }
 
-static int diff_report(const struct htx_options *opts, struct side *sides, struct arena *a)
+static int diff_report(const struct htx_options *opts, struct side *sides,
+                       struct app_light_diff *ld, struct arena *a)
 {
     struct semantics sem;
     app_diff_semantics(opts, &sem);
-    int rc = open_sides(opts, &sem, sides, a);
+    int rc = open_sides(opts, &sem, sides, ld, a);
     if (rc)
         return rc;
     bool hta = sem.diff_hta_quirks;
@@ -340,8 +291,10 @@ int cli_diff_main(const struct htx_options *opts)
     sides[1].path = opts->paths[1];
     struct arena a;
     arena_init(&a, 1 << 20);
-    int rc = diff_report(opts, sides, &a);
-    free_sides(sides);
+    struct app_light_diff ld;
+    memset(&ld, 0, sizeof ld);
+    int rc = diff_report(opts, sides, &ld, &a);
+    free_sides(sides, &ld);
     arena_fini(&a);
     return rc;
 }

@@ -1,20 +1,19 @@
 #include "config.h"
 #include "ui/app.h"
 
-#include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "app/light.h"
 #include "app/cache.h"
 #include "app/session.h"
 #include "ui/actions.h"
+#include "ui/load.h"
+#include "ui/setup.h"
 #include "ui/term/draw.h"
 #include "ui/widgets/keys.h"
 #include "util/outfile.h"
@@ -27,218 +26,6 @@
 
 #define SCRIPT_MAX (1 << 20)
 
-/* ---- loading on a thread, so the UI stays responsive ---- */
-
-struct loader {
-    const struct ui_config *c;
-    const char *const *paths;
-    size_t npaths;
-    pthread_t thread;
-    pthread_mutex_t lock;
-    struct load_progress progress;
-    bool done, cancel;
-    struct model *m;
-    struct err e;
-};
-
-static int on_progress(void *ctx, const struct load_progress *p)
-{
-    struct loader *l = ctx;
-    pthread_mutex_lock(&l->lock);
-    l->progress = *p;
-    int cancel = l->cancel;
-    pthread_mutex_unlock(&l->lock);
-    return cancel;
-}
-
-static struct model *load(const struct ui_config *c, const char *const *paths, size_t npaths,
-                          struct loader *l, struct err *e)
-{
-    struct load_opts lo;
-
-    memset(&lo, 0, sizeof lo);
-    lo.threads = c->threads;
-    lo.limits = c->limits;
-    if (l) {
-        lo.progress = on_progress;
-        lo.progress_ctx = l;
-    }
-    if (c->cache)
-        app_cache_attach(c->cache, &lo);
-    struct model *m = model_load(paths, npaths, &c->sem, &lo, e);
-    if (m && c->cache)
-        app_cache_model(c->cache, m);   // before any other thread reads m
-    return m;
-}
-
-static void *load_thread(void *arg)
-{
-    struct loader *l = arg;
-    struct err e = {0, ""};
-    struct model *m = load(l->c, l->paths, l->npaths, l, &e);
-
-    pthread_mutex_lock(&l->lock);
-    l->m = m;
-    l->e = e;
-    l->done = true;
-    pthread_mutex_unlock(&l->lock);
-    return NULL;
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static const char *title_of(const struct ui_config *c, char *buf, size_t n)
-{
-    if (c->test_path && c->npaths == 1)
-        snprintf(buf, n, "%s vs %s", c->paths[0], c->test_path);
-    else if (c->npaths == 1)
-        return c->paths[0];
-    else
-        snprintf(buf, n, "%zu paths", c->npaths);
-    return buf;
-}
-
-/* Shows progress until the loader finishes; q, Esc or a signal cancels. */
-static struct model *load_with_progress(const struct ui_config *c, const char *const *paths,
-                                        size_t npaths, struct ui_grid *g, struct err *e,
-                                        bool *cancelled)
-{
-    struct loader l;
-    char tb[512];
-    double t0 = now();
-
-    memset(&l, 0, sizeof l);
-    l.c = c;
-    l.paths = paths;
-    l.npaths = npaths;
-    pthread_mutex_init(&l.lock, NULL);
-    if (pthread_create(&l.thread, NULL, load_thread, &l) != 0) {
-        pthread_mutex_destroy(&l.lock);
-        return load(c, paths, npaths, NULL, e);
-    }
-    for (;;) {
-        pthread_mutex_lock(&l.lock);
-        bool done = l.done;
-        struct load_progress p = l.progress;
-        pthread_mutex_unlock(&l.lock);
-        if (done)
-            break;
-        ui_screen_loading(g, npaths == 1 ? paths[0] : title_of(c, tb, sizeof tb), &p,
-                          now() - t0);
-        ui_draw_grid(g, false);
-        struct ui_mouse_event mev;
-        int key = ui_term_read(100, &mev);
-        if (key == 'q' || key == UI_KEY_ESC || key == UI_KEY_CTRL('c') || key == UI_KEY_INTERRUPT) {
-            pthread_mutex_lock(&l.lock);
-            l.cancel = true;
-            pthread_mutex_unlock(&l.lock);
-            *cancelled = true;
-        } else if (key == UI_KEY_RESIZE) {
-            int rows, cols;
-            ui_term_size(&rows, &cols);
-            ui_grid_resize(g, rows, cols);
-        }
-    }
-    pthread_join(l.thread, NULL);
-    pthread_mutex_destroy(&l.lock);
-    *e = l.e;
-    return l.m;
-}
-
-/* ---- the state the options ask for ---- */
-
-static int apply_ranks(struct ui_state *st, const struct ui_config *c, struct err *e)
-{
-    if (c->nranks == 0)
-        return 0;
-    for (size_t r = 0; r < st->nranks; r++)
-        st->ranks[r].included = false;
-    for (size_t i = 0; i < c->nranks; i++) {
-        size_t r = 0;
-        while (r < st->nranks && st->ranks[r].number != c->ranks[i])
-            r++;
-        if (r == st->nranks)
-            return err_set(e, ERR_USAGE, "--rank: the trace has no rank %lld",
-                           (long long)c->ranks[i]);
-        st->ranks[r].included = true;
-    }
-    return 0;
-}
-
-static int apply_iterations(struct ui_state *st, const struct ui_config *c, struct err *e)
-{
-    for (size_t i = 0; i < c->niterations; i++) {
-        size_t k = 0;
-        while (k < st->niterations && st->iterations[k] != c->iterations[i])
-            k++;
-        if (k == st->niterations)
-            return err_set(e, ERR_USAGE, "--iteration: the trace has no iteration %lld",
-                           (long long)c->iterations[i]);
-        st->iteration = (long)k;
-    }
-    if (c->niterations > 1) {
-        st->iteration = UI_ITER_LIST;
-        st->iter_list = c->iterations;
-        st->niter_list = c->niterations;
-    }
-    return 0;
-}
-
-static int setup_state(struct ui_state *st, struct model *m, const struct model *test,
-                       const struct ui_config *c, const struct app_light *light, int rows,
-                       int cols, struct err *e)
-{
-    static char title[512];
-
-    if (ui_state_init(st, m, rows, cols) != 0)
-        return err_set(e, ERR_NOMEM, "out of memory");
-    st->light = light && light->n ? light : NULL;
-    st->ascii = c->ascii;
-    st->no_mouse = c->no_mouse;
-    st->no_osc52 = c->no_osc52;
-    st->title = title_of(c, title, sizeof title);
-    st->analyses = c->analyses;
-    st->nanalyses = c->nanalyses;
-    st->aopts = c->aopts;
-    int rc = apply_ranks(st, c, e);
-    if (rc == 0)
-        rc = apply_iterations(st, c, e);
-    if (rc != 0)
-        return rc;
-    st->has_window = c->has_window;
-    st->window_start = c->window_start;
-    st->window_end = c->window_end;
-    if (test && c->diff_open) {
-        rc = c->diff_open(st, m, test, c->diff_ctx, e);
-        if (rc != 0)
-            return rc;
-        st->view = st->prev_view = UI_VIEW_DIFF;
-        if (c->diff_sort >= 0)
-            ui_diff_set_sort(st, c->diff_sort ? UI_DIFF_SORT_NAME : UI_DIFF_SORT_DDUR);
-    }
-    if (c->start_view) {
-        bool found = false;
-        for (int id = 0; id < UI_VIEW_COUNT && !found; id++) {
-            const struct ui_view_ops *v = ui_view_get(st, (enum ui_view_id)id);
-            if (v && v->key == c->start_view) {
-                st->view = st->prev_view = (enum ui_view_id)id;
-                found = true;
-            }
-        }
-        if (!found)
-            ui_state_message(st, true, "view %c opens with htx diff CONTROL TEST", c->start_view);
-    }
-    rc = ui_sync(st, m, UI_RESELECT | UI_RELANE, e);
-    if (rc == 0 && m->nfailed)
-        ui_state_message(st, true, "%zu file(s) failed to load: press i for details", m->nfailed);
-    return rc;
-}
-
 /* The models the config names: the trace, or CONTROL and TEST for a diff.
  * Returns 0 or an exit status (the message already printed or shown). */
 struct models {
@@ -250,6 +37,16 @@ static void models_free(struct models *ms)
     model_free(ms->m);
     model_free(ms->test);
     ms->m = ms->test = NULL;
+}
+
+/* A diff without its events: its two light models move to ms; the
+ * control's light job (which the other views read) stays in the config. */
+static const struct app_light *take_light_diff(const struct ui_config *c, struct models *ms)
+{
+    ms->m = c->light_diff->m[0];
+    ms->test = c->light_diff->m[1];
+    c->light_diff->m[0] = c->light_diff->m[1] = NULL;
+    return &c->light_diff->light[0];
 }
 
 /* ---- interactive ---- */
@@ -290,150 +87,39 @@ static unsigned handle_key(struct ui_state *st, struct model *m, struct ui_grid 
     return f;
 }
 
-/* A light job's rank with its events: htx itself on the rank's summary, as
- * a child on the terminal; the job's screen comes back when it quits. */
-static void open_rank(struct ui_state *st, const char *summary)
-{
-    char self[4096];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0) {
-        ui_state_message(st, true, "cannot find htx's own program to open %s", summary);
-        return;
-    }
-    self[n] = '\0';
-    char events[] = "--events=load", *path = strdup(summary);
-    char *argv[] = {self, events, path, NULL};
-    int status = path ? ui_term_run_child(argv) : -1;
-    int why = errno;
-    free(path);
-    if (status == 0)
-        ui_state_message(st, false, "back from %s", summary);
-    else if (status < 0)
-        ui_state_message(st, true, "htx %s: could not start (%s)", summary, strerror(why));
-    else
-        ui_state_message(st, true, "htx %s: exit status %d", summary, status);
-}
-
-/* A light job's events loading behind its first screen (open_job): the
- * loader's progress in the status line, then the job again with them. */
-struct behind {
-    struct loader l;
-    bool active;
-    struct app_light *light;   /* the light job shown meanwhile: let go at the swap */
-    size_t shown;              /* the ranks done last said */
-};
-
-static void start_behind(struct behind *b, const struct ui_config *c, struct app_light *light)
-{
-    memset(b, 0, sizeof *b);
-    b->light = light;
-    b->l.c = c;
-    b->l.paths = c->paths;
-    b->l.npaths = c->npaths;
-    pthread_mutex_init(&b->l.lock, NULL);
-    b->active = pthread_create(&b->l.thread, NULL, load_thread, &b->l) == 0;
-    if (!b->active)
-        pthread_mutex_destroy(&b->l.lock);
-}
-
-/* Cancels and waits for a load still running (the job quits). */
-static void stop_behind(struct behind *b)
-{
-    if (!b->active)
-        return;
-    pthread_mutex_lock(&b->l.lock);
-    b->l.cancel = true;
-    pthread_mutex_unlock(&b->l.lock);
-    pthread_join(b->l.thread, NULL);
-    pthread_mutex_destroy(&b->l.lock);
-    model_free(b->l.m);
-    b->active = false;
-}
-
-/* The same view, zoom and lane on the job with its events: the state is
- * made again for the new model (every index into the old one goes). */
-static unsigned swap_in(struct ui_state *st, struct model **m, struct behind *b, struct model *full)
-{
-    enum ui_view_id view = st->view, prev = st->prev_view;
-    enum ui_focus focus = st->focus;
-    struct ui_timeline tl = st->tl;
-    int rows = st->rows, cols = st->cols;
-    struct err e = {0, ""};
-    ui_state_fini(st);
-    model_free(*m);
-    app_light_fini(b->light);
-    *m = full;
-    if (setup_state(st, full, NULL, b->l.c, NULL, rows, cols, &e) != 0) {
-        ui_state_message(st, true, "%s", e.msg);
-        return UI_REDRAW | UI_RELAYOUT;
-    }
-    st->view = view;
-    st->prev_view = prev;
-    st->focus = focus;
-    st->tl.t0 = tl.t0;
-    st->tl.t1 = tl.t1;
-    st->tl.cursor = tl.cursor;
-    if (tl.lane < st->nlanes) {
-        st->tl.lane = tl.lane;
-        st->tl.lane_top = tl.lane_top < st->nlanes ? tl.lane_top : tl.lane;
-    }
-    ui_sync(st, full, UI_RESELECT | UI_RELANE, &e);
-    ui_state_message(st, false, "events loaded: every view has them");
-    return UI_REDRAW | UI_RELAYOUT;
-}
-
-/* Polls the load behind: progress said, or the swap when it is done. */
-static unsigned poll_behind(struct ui_state *st, struct model **m, struct behind *b)
-{
-    if (!b->active)
-        return 0;
-    pthread_mutex_lock(&b->l.lock);
-    bool done = b->l.done;
-    struct load_progress p = b->l.progress;
-    pthread_mutex_unlock(&b->l.lock);
-    if (!done) {
-        if (p.ranks_done == b->shown && b->shown)
-            return 0;
-        b->shown = p.ranks_done ? p.ranks_done : 1;
-        ui_state_message(st, false, "loading the events behind this screen: %zu of %zu ranks",
-                         p.ranks_done, p.ranks_total);
-        return UI_REDRAW;
-    }
-    pthread_join(b->l.thread, NULL);
-    pthread_mutex_destroy(&b->l.lock);
-    b->active = false;
-    if (!b->l.m) {
-        ui_state_message(st, true, "the events could not be loaded: %s", b->l.e.msg);
-        return UI_REDRAW;
-    }
-    return swap_in(st, m, b, b->l.m);
-}
-
-static void run_loop(struct ui_state *st, struct model **mp, struct ui_grid *g, struct behind *b)
+static void run_loop(const struct ui_config *c, struct ui_state *st, struct model **mp,
+                     struct ui_grid *g, struct ui_behind *b, struct ui_drill *d)
 {
     unsigned flags = UI_REDRAW | UI_RELAYOUT;
 
     for (;;) {
-        flags |= poll_behind(st, mp, b);
-        struct model *m = *mp;
+        flags |= ui_behind_poll(st, mp, b);
+        flags |= ui_drill_poll(st, d, g);
+        struct ui_state *cur = d->shown ? &d->st : st;
+        struct model *m = d->shown ? d->m : *mp;
         if (flags & (UI_REDRAW | UI_RELAYOUT)) {
-            ui_screen_compose(st, m, g);
+            ui_screen_compose(cur, m, g);
             ui_draw_grid(g, (flags & UI_RELAYOUT) != 0);
         }
         struct ui_mouse_event mev = {0, 0, 0};
-        int key = ui_term_read(b->active ? 100 : 250, &mev);
+        int key = ui_term_read(b->active || d->loading ? 100 : 250, &mev);
         if (key == UI_KEY_NONE) {
             flags = 0;
             continue;
         }
-        flags = handle_key(st, m, g, key, &mev);
-        if ((flags & UI_QUIT) || st->quit)
-            return;
-        if ((flags & UI_OPEN_RANK) && st->open_summary && b->active) {
-            ui_state_message(st, false, "the events are loading behind this screen: a moment");
-        } else if ((flags & UI_OPEN_RANK) && st->open_summary) {
-            open_rank(st, st->open_summary);
-            flags |= UI_RELAYOUT;
+        flags = handle_key(cur, m, g, key, &mev);
+        if ((flags & UI_QUIT) || cur->quit) {
+            if (!d->shown || key == UI_KEY_INTERRUPT)   // a signal leaves htx
+                return;
+            ui_drill_leave(st, *mp, d, g);
+            flags = UI_REDRAW | UI_RELAYOUT;
+        } else if ((flags & UI_OPEN_RANK) && cur->open_summary) {
+            if (b->active)
+                ui_state_message(cur, false, "the events are loading behind this screen: a moment");
+            else if (d->loading)
+                ui_state_message(cur, false, "rank %lld's events are loading: a moment", d->rank);
+            else
+                ui_drill_start(d, c, cur);
         }
     }
 }
@@ -442,7 +128,7 @@ static void run_loop(struct ui_state *st, struct model **mp, struct ui_grid *g, 
  * app_light_choose says so (light then open, the model light), else its
  * events, loaded (with a progress screen on g when given). */
 static struct model *open_job(const struct ui_config *c, struct app_light *light,
-                              struct ui_grid *g, struct behind *b, struct err *e,
+                              struct ui_grid *g, struct ui_behind *b, struct err *e,
                               bool *cancelled)
 {
     memset(light, 0, sizeof *light);
@@ -467,15 +153,15 @@ static struct model *open_job(const struct ui_config *c, struct app_light *light
             !(m = app_light_model(light, &c->sem, &ignored)))
             app_light_fini(light);
         if (m) {
-            start_behind(b, c, light);
+            ui_behind_start(b, c, light);
             if (b->active)
                 return m;
             model_free(m);
             app_light_fini(light);
         }
     }
-    return g ? load_with_progress(c, c->paths, c->npaths, g, e, cancelled)
-             : load(c, c->paths, c->npaths, NULL, e);
+    return g ? ui_load_with_progress(c, c->paths, c->npaths, g, e, cancelled)
+             : ui_load(c, c->paths, c->npaths, NULL, e);
 }
 
 static int interactive(const struct ui_config *c)
@@ -503,10 +189,17 @@ static int interactive(const struct ui_config *c)
     }
     struct models ms = {NULL, NULL};
     struct app_light light;
-    struct behind behind = {.active = false};
-    ms.m = open_job(c, &light, &g, &behind, &e, &cancelled);
-    if (ms.m && c->test_path && !cancelled)
-        ms.test = load_with_progress(c, &c->test_path, 1, &g, &e, &cancelled);
+    struct ui_behind behind = {.active = false};
+    struct ui_drill drill = {.loading = false, .shown = false};
+    const struct app_light *shown = &light;
+    memset(&light, 0, sizeof light);
+    if (c->light_diff) {
+        shown = take_light_diff(c, &ms);
+    } else {
+        ms.m = open_job(c, &light, &g, &behind, &e, &cancelled);
+        if (ms.m && c->test_path && !cancelled)
+            ms.test = ui_load_with_progress(c, &c->test_path, 1, &g, &e, &cancelled);
+    }
     int status = 0;
     if (!ms.m || (c->test_path && !ms.test)) {
         ui_term_close();
@@ -519,11 +212,12 @@ static int interactive(const struct ui_config *c)
         return cancelled ? 0 : err_exit_status(e.code ? e.code : ERR_IO);
     }
     ui_term_size(&rows, &cols);
-    if (setup_state(&st, ms.m, ms.test, c, &light, rows, cols, &e) != 0 && e.code == ERR_USAGE)
+    if (ui_setup_state(&st, ms.m, ms.test, c, shown, rows, cols, &e) != 0 && e.code == ERR_USAGE)
         status = 2;
     else
-        run_loop(&st, &ms.m, &g, &behind);
-    stop_behind(&behind);
+        run_loop(c, &st, &ms.m, &g, &behind, &drill);
+    ui_drill_stop(&drill);
+    ui_behind_stop(&behind);
     ui_term_close();
     if (status)
         app_fail(&e);
@@ -635,15 +329,20 @@ static int scripted(const struct ui_config *c)
     int status = ui_grid_init(&g, to.rows, to.cols, c->ascii) != 0 ? 1 : 0;
     struct models ms = {NULL, NULL};
     struct app_light light = {0};
-    ms.m = status ? NULL : open_job(c, &light, NULL, NULL, &e, NULL);
-    if (ms.m && c->test_path)
-        ms.test = load(c, &c->test_path, 1, NULL, &e);
+    const struct app_light *shown = &light;
+    if (!status && c->light_diff) {
+        shown = take_light_diff(c, &ms);
+    } else if (!status) {
+        ms.m = open_job(c, &light, NULL, NULL, &e, NULL);
+        if (ms.m && c->test_path)
+            ms.test = ui_load(c, &c->test_path, 1, NULL, &e);
+    }
     struct model *m = ms.m;
     memset(&st, 0, sizeof st);
     if (!ms.m || (c->test_path && !ms.test)) {
         ui_screen_message(&g, " htx", e.msg);
         status = err_exit_status(e.code ? e.code : ERR_NOMEM);
-    } else if (setup_state(&st, m, ms.test, c, &light, to.rows, to.cols, &e) != 0 &&
+    } else if (ui_setup_state(&st, m, ms.test, c, shown, to.rows, to.cols, &e) != 0 &&
                e.code == ERR_USAGE) {
         ui_screen_message(&g, " htx", e.msg);
         status = 2;

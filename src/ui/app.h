@@ -8,6 +8,7 @@
 #include "analysis/analysis.h"
 #include "model/model.h"
 #include "model/semantics.h"
+#include "app/light_diff.h"
 #include "ui/state.h"
 
 /* The TUI's run loop, independent of the command line: what to open, how,
@@ -48,9 +49,14 @@ struct ui_config {
      * the models are freed. NULL test_path: no diff. */
     const char *test_path;
     int (*diff_open)(struct ui_state *st, const struct model *control,
-                     const struct model *test, const void *ctx, struct err *e);
+                     const struct model *test, const struct diff_side *parts,
+                     const void *ctx, struct err *e);
     void (*diff_close)(struct ui_state *st);
     const void *diff_ctx;
+    /* htx diff without the events (app/light_diff.h): the two light models
+     * (taken from it) and their parts; the control's light job feeds the
+     * other views. NULL: the paths are loaded. */
+    struct app_light_diff *light_diff;
 };
 
 /* Loads the traces with a progress screen (q cancels), then runs the TUI

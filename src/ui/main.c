@@ -2,9 +2,12 @@
 #include "ui/ui.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "analysis/analysis.h"
 #include "app/cache.h"
+#include "app/diff_request.h"
+#include "app/light_diff.h"
 #include "app/options.h"
 #include "app/session.h"
 #include "ui/app.h"
@@ -15,9 +18,9 @@
  * rest of the UI builds and is tested without every analysis linked. */
 
 static int open_diff(struct ui_state *st, const struct model *control, const struct model *test,
-                     const void *ctx, struct err *e)
+                     const struct diff_side *parts, const void *ctx, struct err *e)
 {
-    return ui_diff_open(st, control, test, ctx, e);
+    return ui_diff_open(st, control, test, parts, ctx, e);
 }
 
 int ui_main(const struct htx_options *opts)
@@ -76,7 +79,22 @@ int ui_main(const struct htx_options *opts)
             return app_fail(&e);
         // else: nowhere to keep a cache; run without
     }
+    struct app_light_diff light_diff;
+    memset(&light_diff, 0, sizeof light_diff);
+    if (c.test_path) {
+        struct semantics sem;
+        app_diff_semantics(opts, &sem);
+        int rc = app_light_diff_choose(opts, &sem, c.limits.max_memory, &light_diff, &e);
+        if (rc < 0) {
+            app_light_diff_fini(&light_diff);
+            if (c.cache)
+                app_cache_fini(&cache);
+            return app_fail(&e);
+        }
+        c.light_diff = rc == 1 ? &light_diff : NULL;
+    }
     int status = ui_run(&c);
+    app_light_diff_fini(&light_diff);
     if (c.cache)
         app_cache_fini(&cache);
     return status;

@@ -49,7 +49,7 @@ enum ui_reaction {
     UI_QUIT = 1 << 2,
     UI_RESELECT = 1 << 3,  /* ranks/iteration/window changed: model_select, recompute */
     UI_RELANE = 1 << 4,    /* streams/threads switched: rebuild lanes and tables */
-    UI_OPEN_RANK = 1 << 5, /* open st->open_summary with its events in a child htx */
+    UI_OPEN_RANK = 1 << 5, /* open st->open_summary with its events */
 };
 
 enum ui_focus { UI_FOCUS_RANKS = 0, UI_FOCUS_MAIN };
@@ -181,7 +181,9 @@ struct ui_state {
     /* The job read from its summaries without events (app/light.h), whose
      * model is light: views take its tables and tiles. NULL: events loaded. */
     const struct app_light *light;
+    size_t light_steps;                      /* the steps its summaries name (title) */
     const char *open_summary;                /* UI_OPEN_RANK: a light rank's summary */
+    long long open_rank;                     /* and its rank */
 
     /* screen */
     int rows, cols;

@@ -9,6 +9,7 @@
 # sync (selection -> derived data), screen composition and the main loop.
 libui_a_SOURCES += \
 	src/ui/ui.h src/ui/main.c src/ui/app.c src/ui/app.h \
+	src/ui/load.c src/ui/load.h src/ui/setup.c src/ui/setup.h \
 	src/ui/state.c src/ui/state.h src/ui/view.c src/ui/view.h \
 	src/ui/actions.c src/ui/actions.h src/ui/bindings.c \
 	src/ui/sync.c src/ui/sync.h src/ui/screen.c src/ui/screen.h \

@@ -25,11 +25,12 @@ screen() {
     expect 0 "$HTX" --script="$tmp/keys" --dump-screen="$out" --size=36x140 "$@"
 }
 
-# The stored tables' views: the same screen either way (but the title line).
+# The stored tables' views: the same screen either way, the title's
+# iterations (counted from the Ranks parts) included.
 for view in 2 3 4 5 C R; do
     screen "$view" "full-$view" --events=load sums
     screen "$view" "light-$view" --events=skip sums
-    cmp -s <(tail -n +2 "full-$view") <(tail -n +2 "light-$view") ||
+    cmp -s "full-$view" "light-$view" ||
         fail "view $view without events differs: $(diff "full-$view" "light-$view" | head -6)"
 done
 
@@ -71,6 +72,12 @@ done
 screen 6 light-6 --events=skip sums
 has light-6 "Launch needs the events, which are not loaded."
 has light-6 "open its summary alone"
+# Enter there opens the left pane's rank with its events (on a terminal).
+screen "6<Enter>" light-6-enter --events=skip sums
+has light-6-enter "events not loaded: htx sums/rank-00000.htxs shows rank 0's"
+printf '9<Tab><Down><Down><Tab><Enter>\n' >"$tmp/keys"   # the rank pane shown
+expect 0 "$HTX" --script="$tmp/keys" --dump-screen=light-9-enter --size=36x140 --events=skip sums
+has light-9-enter "events not loaded: htx sums/rank-00002.htxs shows rank 2's"
 # Kernels: a kernel's instances need the events; Enter on one of its rank
 # rows names (and on a terminal opens) that rank's summary.
 screen "3l<Enter>" light-3-enter --events=skip sums
@@ -94,8 +101,50 @@ expect 0 "$HTX" --script="$tmp/keys" --dump-screen=auto-big --size=36x140 sums
 grep -q "needs the events" auto-big && fail "--events=auto left the events out under the limit"
 has auto-big "Launch"
 
-# On a terminal, Enter on a light lane opens that rank with its events (a
-# child htx on its summary); quitting it brings the job back.
+# htx diff on two jobs' summaries without their events: the diff view
+# compares the ranks' stored parts, the same screens as with the events
+# (every op, a rank of each side, CPU ops only, GPU kernels by name, the
+# other views on the control); what needs the events says so.
+"$gen" -q --pair -o pair -r 3 -i 3 -l 2
+expect 0 "$HTX" summarize -o pc pair/control
+expect 0 "$HTX" summarize -o pt pair/test
+diff_screen() {   # KEYS OUT OPTIONS...
+    local keys=$1 out=$2
+    shift 2
+    printf 'p%s\n' "$keys" >"$tmp/keys"
+    expect 0 "$HTX" diff --script="$tmp/keys" --dump-screen="$out" --size=36x140 "$@"
+}
+for keys in "" r rrT O Ks 3 R; do
+    diff_screen "$keys" full-diff --force --events=load pc pt
+    diff_screen "$keys" light-diff --force --events=skip pc pt
+    cmp -s full-diff light-diff ||
+        fail "diff after '$keys' without events differs: $(diff full-diff light-diff | head -6)"
+done
+has light-diff "3 ranks · 3 iterations"
+diff_screen "" light-diff-0 --events=skip pc pt
+has light-diff-0 "A  aten::rms_norm"
+diff_screen "]" light-diff-iter --events=skip pc pt
+has light-diff-iter "iterations need the events: htx diff --events=load"
+diff_screen "<Enter>" light-diff-enter --events=skip pc pt
+has light-diff-enter "an op's instances need the events"
+# auto: sides whose events pass HTX_MAX_MEMORY are compared from their parts
+printf 'p]\n' >"$tmp/keys"
+expect 0 env HTX_MAX_MEMORY=1K "$HTX" diff --script="$tmp/keys" --dump-screen=diff-auto-small \
+    --size=36x140 pc pt
+has diff-auto-small "iterations need the events"
+expect 0 "$HTX" diff --script="$tmp/keys" --dump-screen=diff-auto-big --size=36x140 pc pt
+grep -q "need the events" diff-auto-big && fail "diff --events=auto left the events out under the limit"
+# skip refuses what the parts cannot answer, and says why
+expect 2 "$HTX" diff --events=skip --script="$tmp/keys" --dump-screen=x pair/control pair/test
+has err "the diff needs the events: these paths name traces"
+expect 2 "$HTX" diff --events=skip --iteration=2 --script="$tmp/keys" --dump-screen=x pc pt
+has err "the diff needs the events: chosen iterations"
+expect 2 "$HTX" diff --events=skip --semantics=hta --script="$tmp/keys" --dump-screen=x pc pt
+has err "the diff needs the events"
+
+# On a terminal, Enter on a light lane loads that rank's events from its
+# summary behind the job's screen, then shows the rank alone with them; q
+# brings the job back.
 command -v tmux >/dev/null 2>&1 || fail "tmux is not installed (make deps)"
 export TMUX_TMPDIR=$tmp
 export LSAN_OPTIONS="suppressions=$HTX_SRCDIR/tests/lsan.supp:print_suppressions=0"
@@ -119,7 +168,8 @@ tmux -f /dev/null new-session -d -s "$session" -x 140 -y 36 \
 wait_for "12 lanes"
 tmux send-keys -t "$session" Enter
 wait_for "sums/rank-00000.htxs · 1 rank"
-pane | grep -q "needs the events" && fail "the child htx did not load the events"
+wait_for "rank 0 with its events: q goes back to the job"
+pane | grep -q "needs the events" && fail "the rank was shown without its events"
 tmux send-keys -t "$session" 3
 wait_for "Kernel time by type"
 tmux send-keys -t "$session" q

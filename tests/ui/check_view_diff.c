@@ -73,7 +73,7 @@ static void open_fixture(struct fixture *f, enum semantics_mode mode)
     htx_options_init(&f->opts);
     f->opts.semantics = mode;
     struct err e = {0, ""};
-    ck_assert_int_eq(ui_diff_open(&f->st, f->c, f->t, &f->opts, &e), 0);
+    ck_assert_int_eq(ui_diff_open(&f->st, f->c, f->t, NULL, &f->opts, &e), 0);
     ck_assert_ptr_eq(f->st.diff_view, &ui_view_diff);
     f->st.view = UI_VIEW_DIFF;
     ck_assert_int_eq(ui_view_diff.refresh(&f->st, f->c, &e), 0);

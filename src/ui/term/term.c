@@ -151,43 +151,6 @@ void ui_term_close(void)
     null_out = null_in = NULL;
 }
 
-int ui_term_run_child(char *const argv[])
-{
-    if (!active || headless)
-        return -1;
-    def_prog_mode();
-    endwin();
-    fflush(stdout);
-    struct sigaction ignore, old_int, old_quit;
-    memset(&ignore, 0, sizeof ignore);
-    ignore.sa_handler = SIG_IGN;
-    sigemptyset(&ignore.sa_mask);
-    /* ignored only in this process, after the fork: the child's handlers
-     * are ours (caught), which exec resets to the defaults */
-    pid_t pid = fork();
-    if (pid == 0) {
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    int status = -1;
-    if (pid > 0) {
-        sigaction(SIGINT, &ignore, &old_int);
-        sigaction(SIGQUIT, &ignore, &old_quit);
-        int ws;
-        pid_t got;
-        while ((got = waitpid(pid, &ws, 0)) < 0 && errno == EINTR)
-            ;
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGQUIT, &old_quit, NULL);
-        if (got == pid)
-            status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-    }
-    reset_prog_mode();
-    clearok(curscr, TRUE);
-    refresh();
-    return status;
-}
-
 void ui_term_size(int *rows, int *cols)
 {
     getmaxyx(stdscr, *rows, *cols);

@@ -31,13 +31,6 @@ int ui_term_open(const struct ui_term_opts *o, struct err *e);
 /* Restores the terminal (idempotent). */
 void ui_term_close(void);
 
-/* Runs argv (argv[0] a path) as a child on the terminal, curses put aside
- * meanwhile (the shell-escape way: the screen is restored and repainted
- * after): Ctrl-C and Ctrl-\ reach the child alone. Returns the child's exit
- * status, 128 + signal when a signal ended it, or -1 when it could not be
- * started (errno kept). Headless: -1 at once. */
-int ui_term_run_child(char *const argv[]);
-
 /* Current size of the terminal. */
 void ui_term_size(int *rows, int *cols);
 

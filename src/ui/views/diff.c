@@ -53,7 +53,8 @@ static int side_iterations(struct ui_diff_side *s, struct arena *a, struct err *
 }
 
 int ui_diff_open(struct ui_state *st, const struct model *control, const struct model *test,
-                 const struct htx_options *opts, struct err *e)
+                 const struct diff_side *parts, const struct htx_options *opts,
+                 struct err *e)
 {
     struct ui_diff *d = calloc(1, sizeof *d);
     if (!d)
@@ -67,6 +68,7 @@ int ui_diff_open(struct ui_state *st, const struct model *control, const struct 
         struct ui_diff_side *s = &d->side[k];
         s->label = labels[k];
         s->m = models[k];
+        s->src = parts ? parts[k] : (struct diff_side){models[k], NULL};
         s->rank = s->iter = -1;
         app_diff_request(opts, k == 1, &s->initial);
         int rc = side_iterations(s, &d->keep, e);
@@ -80,6 +82,7 @@ int ui_diff_open(struct ui_state *st, const struct model *control, const struct 
                 : opts->device == HTX_DEVICE_GPU ? DIFF_DEVICE_GPU : DIFF_DEVICE_ALL;
     d->short_names = opts->short_names;
     d->hta = control->sem.diff_hta_quirks;
+    d->light = parts != NULL;
     d->change_mask = ALL_CHANGES;
     d->sort = UI_DIFF_SORT_DDUR;
     d->chart = true;
@@ -142,8 +145,8 @@ static int recompute(struct ui_diff *d, struct err *e)
     }
     struct diff_run_opts o = {d->device, d->short_names, &d->side[0].plan, &d->side[1].plan,
                               false, true};
-    return diff_compare_sides(d->side[0].m, NULL, d->side[1].m, NULL, &o, d->short_names,
-                              &d->arena, &d->res, e);
+    return diff_compare_side_pair(&d->side[0].src, &d->side[1].src, &o, d->short_names,
+                                  &d->arena, &d->res, e);
 }
 
 int ui_diff_update(struct ui_diff *d, struct err *e)

@@ -33,7 +33,8 @@ enum ui_diff_sort { UI_DIFF_SORT_DDUR = 0, UI_DIFF_SORT_DCOUNT, UI_DIFF_SORT_NAM
 /* One side's choice: which ranks and iterations it compares. */
 struct ui_diff_side {
     const char *label;            /* "control" or "test" */
-    const struct model *m;
+    const struct model *m;        /* loaded, or the light model of its summaries */
+    struct diff_side src;         /* what is compared: m, or the summaries' parts */
     struct diff_request_side initial; /* from the options (lists borrowed from them) */
     long rank;                    /* -1 = initial, 0..nranks-1 = that rank, nranks = all */
     long iter;                    /* -1 = initial, 0..niters-1 = that one, niters = all */
@@ -71,6 +72,7 @@ struct ui_diff {
     enum diff_device device;
     bool short_names;
     bool hta;                     /* --semantics=hta: TraceDiff's choices */
+    bool light;                   /* the sides are summaries' parts: no events */
     bool dirty;                   /* the sides or the device changed: recompute */
     struct arena keep;            /* iteration lists: live until ui_diff_close */
     struct arena arena;           /* results: reset by every recompute */
@@ -99,14 +101,17 @@ struct ui_diff {
     struct arena detail_arena;    /* the detail's lanes: reset by every open */
 };
 
-/* Sets up the diff view over two loaded models: st->diff_view and st->diff.
+/* Sets up the diff view over two models: st->diff_view and st->diff. With
+ * parts (the two sides' summaries' parts, analysis/diff.h), the models are
+ * light and the parts are compared: whole ranks, no instances.
  * The first refresh computes the diff. The sides start with what opts asks
  * (--control-rank ... --device, --short-names; HTA's defaults under
  * --semantics=hta). Borrows both models and opts' lists until
  * ui_diff_close, which the caller runs before ui_state_fini and before
  * freeing the models. Returns 0 or ERR_NOMEM. */
 int ui_diff_open(struct ui_state *st, const struct model *control, const struct model *test,
-                 const struct htx_options *opts, struct err *e);
+                 const struct diff_side *parts, const struct htx_options *opts,
+                 struct err *e);
 void ui_diff_close(struct ui_state *st);
 
 extern const struct ui_view_ops ui_view_diff;

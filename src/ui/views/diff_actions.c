@@ -236,6 +236,10 @@ unsigned ui_act_diff_test_rank(struct ui_state *st, const struct model *m)
 static unsigned step_iter(struct ui_state *st, bool both, int dir)
 {
     struct ui_diff *d = diff_of(st);
+    if (d->light) {
+        ui_state_message(st, true, "iterations need the events: htx diff --events=load");
+        return UI_REDRAW;
+    }
     for (int k = both ? 0 : 1; k < 2; k++)
         d->side[k].iter = cycle(d->side[k].iter, d->side[k].niters, dir);
     unsigned r = recomputed(st, d);
@@ -289,6 +293,10 @@ unsigned ui_act_diff_enter(struct ui_state *st, const struct model *m)
     }
     if (d->nvis == 0)
         return UI_REDRAW;
+    if (d->light) {
+        ui_state_message(st, true, "an op's instances need the events: htx diff --events=load");
+        return UI_REDRAW;
+    }
     if (ui_diff_open_detail(d, d->cur))
         ui_state_message(st, true, "out of memory");
     return UI_REDRAW;

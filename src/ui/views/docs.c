@@ -443,7 +443,8 @@ static int light_analysis(struct ui_state *st, const struct model *m, struct ui_
                              "timeline come from their tables, records and tiles (under htx's "
                              "semantics).");
         if (rc == 0)
-            rc = ui_doc_text(d, "A rank's events: open its summary alone, e.g. htx %s",
+            rc = ui_doc_text(d, "A rank's events: Enter loads those of the left pane's rank "
+                             "here, or open its summary alone, e.g. htx %s",
                              l->n ? l->ranks[0].file : "DIR/rank-N.htxs");
         return rc;
     }

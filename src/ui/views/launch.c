@@ -125,7 +125,9 @@ int ui_launch_decorate(struct ui_state *st, const struct model *m, struct ui_doc
 unsigned ui_act_launch_enter(struct ui_state *st, const struct model *m)
 {
     struct ui_doc *d = &st->docs[st->view];
-    if (d->ntables == 0 || d->tv[d->cur].nrows == 0)
+    if (d->ntables == 0)
+        return ui_act_doc_enter(st, m);   // without events: the rank's
+    if (d->tv[d->cur].nrows == 0)
         return 0;
     const struct ui_tview *v = &d->tv[d->cur];
     int rc = table_col_index(v->t, "rank"), cc = table_col_index(v->t, "correlation");

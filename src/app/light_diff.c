@@ -1,0 +1,123 @@
+#include "config.h"
+#include "app/light_diff.h"
+
+#include <string.h>
+
+#include "app/diff_request.h"
+#include "summary/tables.h"
+
+const char *app_diff_needs_events(const struct htx_options *opts, const struct semantics *sem)
+{
+    struct semantics htx;
+    semantics_init(&htx, SEMANTICS_HTX);
+    if (memcmp(sem, &htx, sizeof htx) != 0)
+        return "these options change what the summaries hold";
+    if (opts->has_window)
+        return "a time window";
+    for (int k = 0; k < 2; k++) {
+        struct diff_request_side req;
+        app_diff_request(opts, k == 1, &req);
+        if (req.niterations && !req.all_iterations)
+            return "chosen iterations";
+    }
+    for (int k = 0; k < 2; k++) {
+        char **files;
+        size_t n, traces;
+        struct err e = {0, ""};
+        const char *path = opts->paths[k];
+        int rc = app_light_files(&path, 1, &files, &n, &traces, &e);
+        app_light_free_files(files, n);
+        if (rc || traces || n == 0)
+            return "these paths name traces, not only rank summaries";
+    }
+    return NULL;
+}
+
+static int open_side(const char *path, unsigned want, bool warn_stale, struct app_light_diff *d,
+                     int k, struct err *e)
+{
+    char **files;
+    size_t n, traces;
+    int rc = app_light_files(&path, 1, &files, &n, &traces, e);
+    if (rc == 0)
+        rc = app_light_open(&d->light[k], files, n, want | APP_LIGHT_DIFF_PARTS, warn_stale, e);
+    app_light_free_files(files, n);
+    if (rc == 0)
+        rc = app_light_diff_side(&d->light[k], &d->arena, &d->src[k], e);
+    if (rc == 0) {
+        struct semantics sem;
+        semantics_init(&sem, SEMANTICS_HTX);
+        d->m[k] = app_light_model(&d->light[k], &sem, e);
+        rc = d->m[k] ? 0 : e->code;
+    }
+    return rc;
+}
+
+int app_light_diff_open(const struct htx_options *opts, unsigned want, bool warn_stale,
+                        struct app_light_diff *d, struct err *e)
+{
+    memset(d, 0, sizeof *d);
+    arena_init(&d->arena, 1 << 16);
+    int rc = open_side(opts->paths[0], want, warn_stale, d, 0, e);
+    if (rc == 0)
+        rc = open_side(opts->paths[1], APP_LIGHT_TILES, warn_stale, d, 1, e);
+    return rc;
+}
+
+/* The events the summaries under path hold, from their rank records alone;
+ * UINT64_MAX when one cannot be read so (opening it names what is wrong). */
+static uint64_t side_events(const char *path)
+{
+    char **files;
+    size_t n, traces;
+    struct err ignored = {0, ""};
+    if (app_light_files(&path, 1, &files, &n, &traces, &ignored))
+        return UINT64_MAX;
+    uint64_t events = 0;
+    for (size_t i = 0; i < n && events != UINT64_MAX; i++) {
+        struct htxs_rank r;
+        if (htxs_rank_peek(files[i], &r, &ignored) != 0 ||
+            __builtin_add_overflow(events, r.events, &events))
+            events = UINT64_MAX;
+    }
+    app_light_free_files(files, n);
+    return events;
+}
+
+int app_light_diff_choose(const struct htx_options *opts, const struct semantics *sem,
+                          uint64_t memory_limit, struct app_light_diff *d, struct err *e)
+{
+    memset(d, 0, sizeof *d);
+    arena_init(&d->arena, 1 << 16);
+    if (opts->events == HTX_EVENTS_LOAD)
+        return 0;
+    const char *why = app_diff_needs_events(opts, sem);
+    if (why && opts->events == HTX_EVENTS_SKIP)
+        return err_set(e, ERR_USAGE, "--events=skip: the diff needs the events: %s", why);
+    if (why)
+        return 0;
+    if (opts->events == HTX_EVENTS_AUTO) {
+        uint64_t c = side_events(opts->paths[0]), t = side_events(opts->paths[1]), all;
+        bool known = c != UINT64_MAX && t != UINT64_MAX && !__builtin_add_overflow(c, t, &all);
+        if (known && (!memory_limit || all <= memory_limit / APP_LIGHT_BYTES_PER_EVENT))
+            return 0;
+    }
+    int rc = app_light_diff_open(opts, APP_LIGHT_VIEWS, false, d, e);
+    if (rc == ERR_EMPTY && opts->events == HTX_EVENTS_AUTO) {
+        app_light_diff_fini(d);   // summaries made before the parts: their events answer
+        memset(d, 0, sizeof *d);
+        arena_init(&d->arena, 1 << 16);
+        return 0;
+    }
+    return rc ? rc : 1;
+}
+
+void app_light_diff_fini(struct app_light_diff *d)
+{
+    for (int k = 0; k < 2; k++) {
+        model_free(d->m[k]);
+        d->m[k] = NULL;
+        app_light_fini(&d->light[k]);
+    }
+    arena_fini(&d->arena);
+}

@@ -1,0 +1,49 @@
+#ifndef HTX_APP_LIGHT_DIFF_H
+#define HTX_APP_LIGHT_DIFF_H
+
+/* A diff's two sides from their rank summaries without their events
+ * (issue 12): `htx diff --report` and the TUI's diff view compare the ranks'
+ * stored parts (analysis/diff.h), which give what the events give for
+ * whole ranks under htx's semantics. */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis/diff.h"
+#include "app/light.h"
+#include "app/options.h"
+#include "model/model.h"
+#include "util/arena.h"
+#include "util/err.h"
+
+struct app_light_diff {
+    struct app_light light[2];   /* control, test */
+    struct model *m[2];          /* their light models (ranks, for plans and headers);
+                                    the caller may take them (and set NULL) */
+    struct diff_side src[2];     /* their parts, in arena */
+    struct arena arena;
+};
+
+/* Why the summaries alone cannot answer the diff opts asks for (under sem),
+ * or NULL: another semantics, a window, chosen iterations, or paths that
+ * name traces. */
+const char *app_diff_needs_events(const struct htx_options *opts, const struct semantics *sem);
+
+/* Opens both sides (opts->paths[0] and [1]): the control with want
+ * (APP_LIGHT_*; the diff's parts are always read), the test with what the
+ * diff needs. 0; ERR_EMPTY when a summary predates the parts (the events
+ * answer instead); or an error naming the file. Release d with
+ * app_light_diff_fini, also after a failure. */
+int app_light_diff_open(const struct htx_options *opts, unsigned want, bool warn_stale,
+                        struct app_light_diff *d, struct err *e);
+
+/* Whether the TUI diffs without the events: 1 with d open (--events=skip,
+ * or auto and the two sides' events would take more than memory_limit
+ * bytes), 0 with d empty (load them), or an error: ERR_USAGE when skip
+ * meets a diff that needs them, or those of app_light_diff_open. */
+int app_light_diff_choose(const struct htx_options *opts, const struct semantics *sem,
+                          uint64_t memory_limit, struct app_light_diff *d, struct err *e);
+
+void app_light_diff_fini(struct app_light_diff *d);
+
+#endif

@@ -1,0 +1,312 @@
+#include "config.h"
+#include "ui/load.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "app/cache.h"
+#include "app/session.h"
+#include "ui/screen.h"
+#include "ui/setup.h"
+#include "ui/sync.h"
+#include "ui/term/draw.h"
+#include "ui/term/term.h"
+#include "ui/widgets/keys.h"
+#include "ui/widgets/text.h"
+
+static int on_progress(void *ctx, const struct load_progress *p)
+{
+    struct ui_loader *l = ctx;
+    pthread_mutex_lock(&l->lock);
+    l->progress = *p;
+    int cancel = l->cancel;
+    pthread_mutex_unlock(&l->lock);
+    return cancel;
+}
+
+struct model *ui_load(const struct ui_config *c, const char *const *paths, size_t npaths,
+                          struct ui_loader *l, struct err *e)
+{
+    struct load_opts lo;
+
+    memset(&lo, 0, sizeof lo);
+    lo.threads = c->threads;
+    lo.limits = c->limits;
+    if (l) {
+        lo.progress = on_progress;
+        lo.progress_ctx = l;
+    }
+    if (c->cache)
+        app_cache_attach(c->cache, &lo);
+    struct model *m = model_load(paths, npaths, &c->sem, &lo, e);
+    if (m && c->cache)
+        app_cache_model(c->cache, m);   // before any other thread reads m
+    return m;
+}
+
+static void *load_thread(void *arg)
+{
+    struct ui_loader *l = arg;
+    struct err e = {0, ""};
+    struct model *m = ui_load(l->c, l->paths, l->npaths, l, &e);
+
+    pthread_mutex_lock(&l->lock);
+    l->m = m;
+    l->e = e;
+    l->done = true;
+    pthread_mutex_unlock(&l->lock);
+    return NULL;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+
+/* Shows progress until the loader finishes; q, Esc or a signal cancels. */
+struct model *ui_load_with_progress(const struct ui_config *c, const char *const *paths,
+                                        size_t npaths, struct ui_grid *g, struct err *e,
+                                        bool *cancelled)
+{
+    struct ui_loader l;
+    char tb[512];
+    double t0 = now();
+
+    memset(&l, 0, sizeof l);
+    l.c = c;
+    l.paths = paths;
+    l.npaths = npaths;
+    pthread_mutex_init(&l.lock, NULL);
+    if (pthread_create(&l.thread, NULL, load_thread, &l) != 0) {
+        pthread_mutex_destroy(&l.lock);
+        return ui_load(c, paths, npaths, NULL, e);
+    }
+    for (;;) {
+        pthread_mutex_lock(&l.lock);
+        bool done = l.done;
+        struct load_progress p = l.progress;
+        pthread_mutex_unlock(&l.lock);
+        if (done)
+            break;
+        ui_screen_loading(g, npaths == 1 ? paths[0] : ui_config_title(c, tb, sizeof tb), &p,
+                          now() - t0);
+        ui_draw_grid(g, false);
+        struct ui_mouse_event mev;
+        int key = ui_term_read(100, &mev);
+        if (key == 'q' || key == UI_KEY_ESC || key == UI_KEY_CTRL('c') || key == UI_KEY_INTERRUPT) {
+            pthread_mutex_lock(&l.lock);
+            l.cancel = true;
+            pthread_mutex_unlock(&l.lock);
+            *cancelled = true;
+        } else if (key == UI_KEY_RESIZE) {
+            int rows, cols;
+            ui_term_size(&rows, &cols);
+            ui_grid_resize(g, rows, cols);
+        }
+    }
+    pthread_join(l.thread, NULL);
+    pthread_mutex_destroy(&l.lock);
+    *e = l.e;
+    return l.m;
+}
+
+void ui_behind_start(struct ui_behind *b, const struct ui_config *c, struct app_light *light)
+{
+    memset(b, 0, sizeof *b);
+    b->light = light;
+    b->l.c = c;
+    b->l.paths = c->paths;
+    b->l.npaths = c->npaths;
+    pthread_mutex_init(&b->l.lock, NULL);
+    b->active = pthread_create(&b->l.thread, NULL, load_thread, &b->l) == 0;
+    if (!b->active)
+        pthread_mutex_destroy(&b->l.lock);
+}
+
+/* Cancels and waits for a load still running (the job quits). */
+void ui_behind_stop(struct ui_behind *b)
+{
+    if (!b->active)
+        return;
+    pthread_mutex_lock(&b->l.lock);
+    b->l.cancel = true;
+    pthread_mutex_unlock(&b->l.lock);
+    pthread_join(b->l.thread, NULL);
+    pthread_mutex_destroy(&b->l.lock);
+    model_free(b->l.m);
+    b->active = false;
+}
+
+/* The same view, zoom and lane on the job with its events: the state is
+ * made again for the new model (every index into the old one goes). */
+static unsigned swap_in(struct ui_state *st, struct model **m, struct ui_behind *b, struct model *full)
+{
+    enum ui_view_id view = st->view, prev = st->prev_view;
+    enum ui_focus focus = st->focus;
+    struct ui_timeline tl = st->tl;
+    int rows = st->rows, cols = st->cols;
+    struct err e = {0, ""};
+    ui_state_fini(st);
+    model_free(*m);
+    app_light_fini(b->light);
+    *m = full;
+    if (ui_setup_state(st, full, NULL, b->l.c, NULL, rows, cols, &e) != 0) {
+        ui_state_message(st, true, "%s", e.msg);
+        return UI_REDRAW | UI_RELAYOUT;
+    }
+    st->view = view;
+    st->prev_view = prev;
+    st->focus = focus;
+    st->tl.t0 = tl.t0;
+    st->tl.t1 = tl.t1;
+    st->tl.cursor = tl.cursor;
+    if (tl.lane < st->nlanes) {
+        st->tl.lane = tl.lane;
+        st->tl.lane_top = tl.lane_top < st->nlanes ? tl.lane_top : tl.lane;
+    }
+    ui_sync(st, full, UI_RESELECT | UI_RELANE, &e);
+    ui_state_message(st, false, "events loaded: every view has them");
+    return UI_REDRAW | UI_RELAYOUT;
+}
+
+/* Polls the load behind: progress said, or the swap when it is done. */
+unsigned ui_behind_poll(struct ui_state *st, struct model **m, struct ui_behind *b)
+{
+    if (!b->active)
+        return 0;
+    pthread_mutex_lock(&b->l.lock);
+    bool done = b->l.done;
+    struct load_progress p = b->l.progress;
+    pthread_mutex_unlock(&b->l.lock);
+    if (!done) {
+        if (p.ranks_done == b->shown && b->shown)
+            return 0;
+        b->shown = p.ranks_done ? p.ranks_done : 1;
+        ui_state_message(st, false, "loading the events behind this screen: %zu of %zu ranks",
+                         p.ranks_done, p.ranks_total);
+        return UI_REDRAW;
+    }
+    pthread_join(b->l.thread, NULL);
+    pthread_mutex_destroy(&b->l.lock);
+    b->active = false;
+    if (!b->l.m) {
+        ui_state_message(st, true, "the events could not be loaded: %s", b->l.e.msg);
+        return UI_REDRAW;
+    }
+    return swap_in(st, m, b, b->l.m);
+}
+
+
+void ui_drill_start(struct ui_drill *d, const struct ui_config *c, struct ui_state *job)
+{
+    memset(d, 0, sizeof *d);
+    d->file = job->open_summary;
+    d->rank = job->open_rank;
+    d->view = job->view;
+    d->c = *c;
+    d->c.paths = &d->file;
+    d->c.npaths = 1;
+    d->c.test_path = NULL;
+    d->c.light_diff = NULL;
+    d->c.ranks = d->c.iterations = NULL;
+    d->c.nranks = d->c.niterations = 0;
+    d->c.has_window = false;
+    d->c.start_view = 0;
+    d->l.c = &d->c;
+    d->l.paths = d->c.paths;
+    d->l.npaths = 1;
+    pthread_mutex_init(&d->l.lock, NULL);
+    d->loading = pthread_create(&d->l.thread, NULL, load_thread, &d->l) == 0;
+    if (!d->loading) {
+        pthread_mutex_destroy(&d->l.lock);
+        ui_state_message(job, true, "%s: no thread to load it on", d->file);
+        return;
+    }
+    ui_state_message(job, false, "loading rank %lld's events from %s behind this screen", d->rank,
+                     d->file);
+}
+
+/* Polls the rank's load: progress said on the job's screen, or the rank
+ * shown when it is done. */
+unsigned ui_drill_poll(struct ui_state *job, struct ui_drill *d, const struct ui_grid *g)
+{
+    if (!d->loading)
+        return 0;
+    pthread_mutex_lock(&d->l.lock);
+    bool done = d->l.done;
+    struct load_progress p = d->l.progress;
+    pthread_mutex_unlock(&d->l.lock);
+    if (!done) {
+        if (p.bytes_read == d->said)
+            return 0;
+        d->said = p.bytes_read;
+        char read[32], total[32];
+        ui_format_bytes(p.bytes_read, read, sizeof read);
+        ui_format_bytes(p.bytes_total, total, sizeof total);
+        ui_state_message(job, false, "loading rank %lld's events behind this screen: %s of %s, "
+                         "%llu events", d->rank, read, total, (unsigned long long)p.events);
+        return UI_REDRAW;
+    }
+    pthread_join(d->l.thread, NULL);
+    pthread_mutex_destroy(&d->l.lock);
+    d->loading = false;
+    struct err e = {0, ""};
+    if (!d->l.m) {
+        ui_state_message(job, true, "rank %lld's events could not be loaded: %s", d->rank,
+                         d->l.e.msg);
+        return UI_REDRAW;
+    }
+    if (ui_setup_state(&d->st, d->l.m, NULL, &d->c, NULL, g->rows, g->cols, &e) != 0) {
+        ui_state_fini(&d->st);
+        model_free(d->l.m);
+        ui_state_message(job, true, "rank %lld: %s", d->rank, e.msg);
+        return UI_REDRAW;
+    }
+    d->m = d->l.m;
+    if (d->view != UI_VIEW_DIFF) {
+        d->st.view = d->st.prev_view = d->view;
+        ui_sync(&d->st, d->m, UI_RESELECT, &e);
+    }
+    ui_state_message(&d->st, false, "rank %lld with its events: q goes back to the job", d->rank);
+    d->shown = true;
+    return UI_REDRAW | UI_RELAYOUT;
+}
+
+/* The job again, as it was (but the terminal's size, which may have changed). */
+void ui_drill_leave(struct ui_state *job, struct model *m, struct ui_drill *d,
+                        const struct ui_grid *g)
+{
+    struct err e = {0, ""};
+    ui_state_fini(&d->st);
+    model_free(d->m);
+    d->m = NULL;
+    d->shown = false;
+    job->rows = g->rows;
+    job->cols = g->cols;
+    ui_sync(job, m, UI_RELAYOUT, &e);
+    ui_state_message(job, false, "back from %s", d->file);
+}
+
+/* The job quits: a rank's load cancelled, a rank shown let go. */
+void ui_drill_stop(struct ui_drill *d)
+{
+    if (d->loading) {
+        pthread_mutex_lock(&d->l.lock);
+        d->l.cancel = true;
+        pthread_mutex_unlock(&d->l.lock);
+        pthread_join(d->l.thread, NULL);
+        pthread_mutex_destroy(&d->l.lock);
+        model_free(d->l.m);
+        d->loading = false;
+    }
+    if (d->shown) {
+        ui_state_fini(&d->st);
+        model_free(d->m);
+        d->shown = false;
+    }
+}

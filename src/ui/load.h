@@ -1,0 +1,87 @@
+#ifndef HTX_UI_LOAD_H
+#define HTX_UI_LOAD_H
+
+/* The TUI's models loaded on a thread, so the UI stays responsive: with a
+ * progress screen before the first one; a light job's events behind its
+ * first screen (behind); one rank of a light job with its events while the
+ * job stays on screen (drill). */
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "app/light.h"
+#include "model/model.h"
+#include "ui/app.h"
+#include "ui/state.h"
+#include "ui/widgets/grid.h"
+#include "util/err.h"
+
+struct ui_loader {
+    const struct ui_config *c;
+    const char *const *paths;
+    size_t npaths;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    struct load_progress progress;
+    bool done, cancel;
+    struct model *m;
+    struct err e;
+};
+
+/* Loads paths as the config says (its cache, limits and threads), with
+ * l's progress and cancel when given. */
+struct model *ui_load(const struct ui_config *c, const char *const *paths, size_t npaths,
+                      struct ui_loader *l, struct err *e);
+/* The same on a thread, with a progress screen on g until it is done; q,
+ * Esc or a signal cancels (*cancelled). */
+struct model *ui_load_with_progress(const struct ui_config *c, const char *const *paths,
+                                    size_t npaths, struct ui_grid *g, struct err *e,
+                                    bool *cancelled);
+
+/* A light job's events loading behind its first screen (open_job): the
+ * loader's progress in the status line, then the job again with them. */
+struct ui_behind {
+    struct ui_loader l;
+    bool active;
+    struct app_light *light;   /* the light job shown meanwhile: let go at the swap */
+    size_t shown;              /* the ranks done last said */
+};
+
+/* Starts loading c's paths behind light's screen (b->active when it runs). */
+void ui_behind_start(struct ui_behind *b, const struct ui_config *c, struct app_light *light);
+/* Cancels and waits for a load still running (the job quits). */
+void ui_behind_stop(struct ui_behind *b);
+/* Says the progress in st, or swaps the loaded job in (*m, st made again,
+ * the light job let go) when it is done: UI_* flags. */
+unsigned ui_behind_poll(struct ui_state *st, struct model **m, struct ui_behind *b);
+
+/* One rank of a light job with its events (Enter on its lane, its kernel
+ * row or its collective): its summary loads on a thread while the job stays
+ * on screen and the status line counts bytes and events; then the rank is
+ * shown alone, in a state of its own on the job's view, until q brings the
+ * job back as it was. */
+struct ui_drill {
+    struct ui_loader l;
+    struct ui_config c;        /* the job's, on the one summary */
+    const char *file;          /* the summary (the job's light ranks own it) */
+    long long rank;
+    enum ui_view_id view;      /* the job's when asked */
+    bool loading, shown;
+    uint64_t said;             /* the bytes read last said */
+    struct ui_state st;        /* the rank's, while shown */
+    struct model *m;
+};
+
+/* Starts loading job->open_summary, the rank job->open_rank (UI_OPEN_RANK). */
+void ui_drill_start(struct ui_drill *d, const struct ui_config *c, struct ui_state *job);
+/* Says the progress in job, or sets up d->st when it is done (d->shown). */
+unsigned ui_drill_poll(struct ui_state *job, struct ui_drill *d, const struct ui_grid *g);
+/* Lets the rank go: the job (m) again, at g's size. */
+void ui_drill_leave(struct ui_state *job, struct model *m, struct ui_drill *d,
+                    const struct ui_grid *g);
+/* The job quits: a load cancelled, a rank shown let go. */
+void ui_drill_stop(struct ui_drill *d);
+
+#endif
