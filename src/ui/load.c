@@ -27,7 +27,7 @@ static int on_progress(void *ctx, const struct load_progress *p)
 }
 
 struct model *ui_load(const struct ui_config *c, const char *const *paths, size_t npaths,
-                          struct ui_loader *l, struct err *e)
+                      struct ui_loader *l, struct err *e)
 {
     struct load_opts lo;
 
@@ -60,6 +60,53 @@ static void *load_thread(void *arg)
     return NULL;
 }
 
+/* Starts l loading paths on a thread of its own; false when none starts. */
+static bool loader_start(struct ui_loader *l, const struct ui_config *c, const char *const *paths,
+                         size_t npaths)
+{
+    memset(l, 0, sizeof *l);
+    l->c = c;
+    l->paths = paths;
+    l->npaths = npaths;
+    pthread_mutex_init(&l->lock, NULL);
+    if (pthread_create(&l->thread, NULL, load_thread, l) == 0)
+        return true;
+    pthread_mutex_destroy(&l->lock);
+    return false;
+}
+
+static void loader_ask_cancel(struct ui_loader *l)
+{
+    pthread_mutex_lock(&l->lock);
+    l->cancel = true;
+    pthread_mutex_unlock(&l->lock);
+}
+
+/* Whether l is done (its thread then joined: l->m or l->e is the result),
+ * with its progress so far in *p. */
+static bool loader_poll(struct ui_loader *l, struct load_progress *p)
+{
+    pthread_mutex_lock(&l->lock);
+    bool done = l->done;
+    *p = l->progress;
+    pthread_mutex_unlock(&l->lock);
+    if (done) {
+        pthread_join(l->thread, NULL);
+        pthread_mutex_destroy(&l->lock);
+    }
+    return done;
+}
+
+/* Cancels a running l, waits for it and lets its model go. */
+static void loader_stop(struct ui_loader *l)
+{
+    loader_ask_cancel(l);
+    pthread_join(l->thread, NULL);
+    pthread_mutex_destroy(&l->lock);
+    model_free(l->m);
+    l->m = NULL;
+}
+
 static double now(void)
 {
     struct timespec ts;
@@ -67,31 +114,19 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-
-/* Shows progress until the loader finishes; q, Esc or a signal cancels. */
 struct model *ui_load_with_progress(const struct ui_config *c, const char *const *paths,
-                                        size_t npaths, struct ui_grid *g, struct err *e,
-                                        bool *cancelled)
+                                    size_t npaths, struct ui_grid *g, struct err *e,
+                                    bool *cancelled)
 {
     struct ui_loader l;
     char tb[512];
     double t0 = now();
 
-    memset(&l, 0, sizeof l);
-    l.c = c;
-    l.paths = paths;
-    l.npaths = npaths;
-    pthread_mutex_init(&l.lock, NULL);
-    if (pthread_create(&l.thread, NULL, load_thread, &l) != 0) {
-        pthread_mutex_destroy(&l.lock);
+    if (!loader_start(&l, c, paths, npaths))
         return ui_load(c, paths, npaths, NULL, e);
-    }
     for (;;) {
-        pthread_mutex_lock(&l.lock);
-        bool done = l.done;
-        struct load_progress p = l.progress;
-        pthread_mutex_unlock(&l.lock);
-        if (done)
+        struct load_progress p;
+        if (loader_poll(&l, &p))
             break;
         ui_screen_loading(g, npaths == 1 ? paths[0] : ui_config_title(c, tb, sizeof tb), &p,
                           now() - t0);
@@ -99,9 +134,7 @@ struct model *ui_load_with_progress(const struct ui_config *c, const char *const
         struct ui_mouse_event mev;
         int key = ui_term_read(100, &mev);
         if (key == 'q' || key == UI_KEY_ESC || key == UI_KEY_CTRL('c') || key == UI_KEY_INTERRUPT) {
-            pthread_mutex_lock(&l.lock);
-            l.cancel = true;
-            pthread_mutex_unlock(&l.lock);
+            loader_ask_cancel(&l);
             *cancelled = true;
         } else if (key == UI_KEY_RESIZE) {
             int rows, cols;
@@ -109,8 +142,6 @@ struct model *ui_load_with_progress(const struct ui_config *c, const char *const
             ui_grid_resize(g, rows, cols);
         }
     }
-    pthread_join(l.thread, NULL);
-    pthread_mutex_destroy(&l.lock);
     *e = l.e;
     return l.m;
 }
@@ -119,13 +150,7 @@ void ui_behind_start(struct ui_behind *b, const struct ui_config *c, struct app_
 {
     memset(b, 0, sizeof *b);
     b->light = light;
-    b->l.c = c;
-    b->l.paths = c->paths;
-    b->l.npaths = c->npaths;
-    pthread_mutex_init(&b->l.lock, NULL);
-    b->active = pthread_create(&b->l.thread, NULL, load_thread, &b->l) == 0;
-    if (!b->active)
-        pthread_mutex_destroy(&b->l.lock);
+    b->active = loader_start(&b->l, c, c->paths, c->npaths);
 }
 
 /* Cancels and waits for a load still running (the job quits). */
@@ -133,18 +158,14 @@ void ui_behind_stop(struct ui_behind *b)
 {
     if (!b->active)
         return;
-    pthread_mutex_lock(&b->l.lock);
-    b->l.cancel = true;
-    pthread_mutex_unlock(&b->l.lock);
-    pthread_join(b->l.thread, NULL);
-    pthread_mutex_destroy(&b->l.lock);
-    model_free(b->l.m);
+    loader_stop(&b->l);
     b->active = false;
 }
 
 /* The same view, zoom and lane on the job with its events: the state is
  * made again for the new model (every index into the old one goes). */
-static unsigned swap_in(struct ui_state *st, struct model **m, struct ui_behind *b, struct model *full)
+static unsigned swap_in(struct ui_state *st, struct model **m, struct ui_behind *b,
+                        struct model *full)
 {
     enum ui_view_id view = st->view, prev = st->prev_view;
     enum ui_focus focus = st->focus;
@@ -179,11 +200,8 @@ unsigned ui_behind_poll(struct ui_state *st, struct model **m, struct ui_behind 
 {
     if (!b->active)
         return 0;
-    pthread_mutex_lock(&b->l.lock);
-    bool done = b->l.done;
-    struct load_progress p = b->l.progress;
-    pthread_mutex_unlock(&b->l.lock);
-    if (!done) {
+    struct load_progress p;
+    if (!loader_poll(&b->l, &p)) {
         if (p.ranks_done == b->shown && b->shown)
             return 0;
         b->shown = p.ranks_done ? p.ranks_done : 1;
@@ -191,8 +209,6 @@ unsigned ui_behind_poll(struct ui_state *st, struct model **m, struct ui_behind 
                          p.ranks_done, p.ranks_total);
         return UI_REDRAW;
     }
-    pthread_join(b->l.thread, NULL);
-    pthread_mutex_destroy(&b->l.lock);
     b->active = false;
     if (!b->l.m) {
         ui_state_message(st, true, "the events could not be loaded: %s", b->l.e.msg);
@@ -217,13 +233,8 @@ void ui_drill_start(struct ui_drill *d, const struct ui_config *c, struct ui_sta
     d->c.nranks = d->c.niterations = 0;
     d->c.has_window = false;
     d->c.start_view = 0;
-    d->l.c = &d->c;
-    d->l.paths = d->c.paths;
-    d->l.npaths = 1;
-    pthread_mutex_init(&d->l.lock, NULL);
-    d->loading = pthread_create(&d->l.thread, NULL, load_thread, &d->l) == 0;
+    d->loading = loader_start(&d->l, &d->c, d->c.paths, 1);
     if (!d->loading) {
-        pthread_mutex_destroy(&d->l.lock);
         ui_state_message(job, true, "%s: no thread to load it on", d->file);
         return;
     }
@@ -237,11 +248,8 @@ unsigned ui_drill_poll(struct ui_state *job, struct ui_drill *d, const struct ui
 {
     if (!d->loading)
         return 0;
-    pthread_mutex_lock(&d->l.lock);
-    bool done = d->l.done;
-    struct load_progress p = d->l.progress;
-    pthread_mutex_unlock(&d->l.lock);
-    if (!done) {
+    struct load_progress p;
+    if (!loader_poll(&d->l, &p)) {
         if (p.bytes_read == d->said)
             return 0;
         d->said = p.bytes_read;
@@ -252,8 +260,6 @@ unsigned ui_drill_poll(struct ui_state *job, struct ui_drill *d, const struct ui
                          "%llu events", d->rank, read, total, (unsigned long long)p.events);
         return UI_REDRAW;
     }
-    pthread_join(d->l.thread, NULL);
-    pthread_mutex_destroy(&d->l.lock);
     d->loading = false;
     struct err e = {0, ""};
     if (!d->l.m) {
@@ -296,12 +302,7 @@ void ui_drill_leave(struct ui_state *job, struct model *m, struct ui_drill *d,
 void ui_drill_stop(struct ui_drill *d)
 {
     if (d->loading) {
-        pthread_mutex_lock(&d->l.lock);
-        d->l.cancel = true;
-        pthread_mutex_unlock(&d->l.lock);
-        pthread_join(d->l.thread, NULL);
-        pthread_mutex_destroy(&d->l.lock);
-        model_free(d->l.m);
+        loader_stop(&d->l);
         d->loading = false;
     }
     if (d->shown) {

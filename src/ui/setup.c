@@ -57,8 +57,8 @@ static int apply_iterations(struct ui_state *st, const struct ui_config *c, stru
 }
 
 int ui_setup_state(struct ui_state *st, struct model *m, const struct model *test,
-                       const struct ui_config *c, const struct app_light *light, int rows,
-                       int cols, struct err *e)
+                   const struct ui_config *c, const struct app_light *light, int rows, int cols,
+                   struct err *e)
 {
     static char title[512];
 
