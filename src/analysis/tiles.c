@@ -327,6 +327,109 @@ const struct tile_lane *tiles_find_lane(const struct tiles *t, enum tile_lane_ki
     return NULL;
 }
 
+size_t tiles_bytes(const struct tiles *t)
+{
+    size_t bytes = t->nlanes * sizeof *t->lanes;
+    for (size_t l = 0; l < t->nlanes; l++)
+        for (int cl = 0; cl < TILE_NCLASSES; cl++)
+            bytes += t->lanes[l].runs[cl].n * (sizeof(int64_t) * 2);
+    return bytes;
+}
+
+/* How many buckets run has at d doublings of its width. */
+static size_t coarse_count(const struct tile_run *run, unsigned d)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < run->n; i++)
+        n += i == 0 || tiles_bucket_of(run->index[i], d) != tiles_bucket_of(run->index[i - 1], d);
+    return n;
+}
+
+static int coarsen_run(const struct tile_run *in, unsigned d, struct arena *a,
+                       struct tile_run *out)
+{
+    size_t n = coarse_count(in, d);
+    memset(out, 0, sizeof *out);
+    if (n == 0)
+        return 0;
+    out->index = arena_calloc(a, n, sizeof *out->index);
+    out->cum = arena_calloc(a, n, sizeof *out->cum);
+    if (!out->index || !out->cum)
+        return ERR_NOMEM;
+    // a coarse bucket's cumulative sum is that of the last fine bucket in it
+    for (size_t i = 0; i < in->n; i++) {
+        int64_t b = tiles_bucket_of(in->index[i], d);
+        if (out->n == 0 || out->index[out->n - 1] != b)
+            out->index[out->n++] = b;
+        out->cum[out->n - 1] = in->cum[i];
+    }
+    return 0;
+}
+
+int tiles_coarsen(const struct tiles *in, unsigned width_log2, struct arena *a,
+                  struct tiles *out)
+{
+    unsigned d = width_log2 > in->width_log2 ? width_log2 - in->width_log2 : 0;
+    *out = *in;
+    out->width_log2 = in->width_log2 + d;
+    out->first = tiles_bucket_of(in->first, d);
+    out->count = in->count ? tiles_bucket_of(in->first + in->count - 1, d) - out->first + 1 : 0;
+    out->lanes = arena_calloc(a, in->nlanes ? in->nlanes : 1, sizeof *out->lanes);
+    if (!out->lanes)
+        return ERR_NOMEM;
+    for (size_t l = 0; l < in->nlanes; l++) {
+        const struct tile_lane *src = &in->lanes[l];
+        struct tile_lane *dst = &out->lanes[l];
+        *dst = *src;
+        if (src->pid && !(dst->pid = arena_strndup(a, src->pid, strlen(src->pid))))
+            return ERR_NOMEM;
+        if (src->tid && !(dst->tid = arena_strndup(a, src->tid, strlen(src->tid))))
+            return ERR_NOMEM;
+        for (int cl = 0; cl < TILE_NCLASSES; cl++) {
+            /* runs a reader shares (BUSY = the lane's one class; a lane
+             * the same as the GPU lane) stay shared */
+            const struct tile_run *shared = NULL;
+            for (int k = 0; k < cl && !shared && src->runs[cl].n; k++)
+                if (src->runs[k].index == src->runs[cl].index)
+                    shared = &dst->runs[k];
+            for (int k = 0; l > 0 && k < TILE_NCLASSES && !shared && src->runs[cl].n; k++)
+                if (in->lanes[0].runs[k].index == src->runs[cl].index)
+                    shared = &out->lanes[0].runs[k];
+            if (shared)
+                dst->runs[cl] = *shared;
+            else if (coarsen_run(&src->runs[cl], d, a, &dst->runs[cl]))
+                return ERR_NOMEM;
+        }
+    }
+    return 0;
+}
+
+/* Whether in's span at width 2^w stays in tiles_check's range. */
+static bool span_fits(const struct tiles *in, unsigned w)
+{
+    unsigned d = w - in->width_log2;
+    int64_t first = tiles_bucket_of(in->first, d);
+    int64_t count = in->count ? tiles_bucket_of(in->first + in->count - 1, d) - first + 1 : 0;
+    const int64_t width = (int64_t)1 << w;
+    return w <= TILES_MAX_WIDTH_LOG2 && first >= INT64_MIN / width + 1 &&
+           first <= INT64_MAX / width - count - 1;
+}
+
+int tiles_fit(const struct tiles *in, size_t budget, struct arena *a, struct tiles *out)
+{
+    unsigned w = in->width_log2;
+    for (; budget && span_fits(in, w + 1); w++) {
+        size_t bytes = in->nlanes * sizeof *in->lanes;
+        for (size_t l = 0; l < in->nlanes; l++)
+            for (int cl = 0; cl < TILE_NCLASSES; cl++)
+                bytes += coarse_count(&in->lanes[l].runs[cl], w - in->width_log2) *
+                         (sizeof(int64_t) * 2);
+        if (bytes <= budget)
+            break;
+    }
+    return tiles_coarsen(in, w, a, out);
+}
+
 const char *tiles_check(const struct tiles *t)
 {
     if (t->width_log2 > TILES_MAX_WIDTH_LOG2)

@@ -91,6 +91,20 @@ int64_t tiles_sum(const struct tile_run *run, int64_t lo, int64_t hi);
 const struct tile_lane *tiles_find_lane(const struct tiles *t, enum tile_lane_kind kind,
                                         int64_t stream);
 
+/* The bytes t's runs take (their index and cumulative arrays). */
+size_t tiles_bytes(const struct tiles *t);
+
+/* in at the coarser width 2^width_log2 (>= in's: equal copies it) in a: each
+ * bucket the sum of the finer ones it covers, so every range sum at that
+ * width or coarser is in's. Lanes' names copied; runs shared within a lane
+ * stay shared. 0 or ERR_NOMEM (out partly made). */
+int tiles_coarsen(const struct tiles *in, unsigned width_log2, struct arena *a,
+                  struct tiles *out);
+
+/* tiles_coarsen at the finest width (from in's up) whose runs take at most
+ * budget bytes (0: in's width), in a. */
+int tiles_fit(const struct tiles *in, size_t budget, struct arena *a, struct tiles *out);
+
 /* Checks what a reader filled in: widths and spans in range (the exact span
  * inside the buckets'), every run's
  * buckets ascending inside the span, each bucket's time within (0, w], the

@@ -120,6 +120,25 @@ static bool wants_tables(const struct app_light *l, int sem, int an, int k)
  * tables under htx's semantics, its tiles and its collective records; the
  * document is let go (its events stay on disk). A tables section tagged
  * with what it holds is skipped unread when it is not wanted. */
+/* The rank's tiles, in l's arena: as stored, or fitted to l's share (read
+ * into scratch, then coarsened into l's arena). */
+static int read_tiles(struct app_light *l, struct app_light_rank *r, const struct htxs_doc *doc,
+                      struct err *e)
+{
+    struct arena scratch;
+    arena_init(&scratch, 1 << 16);
+    int rc = htxs_tiles_read(doc, r->file, l->tiles_share ? &scratch : &l->arena, &r->tiles, e);
+    rc = optional(rc, r, &r->tiles.rank, "tiles", &r->has_tiles, e);
+    if (rc == 0 && r->has_tiles && l->tiles_share) {
+        struct tiles fitted;
+        if (tiles_fit(&r->tiles, l->tiles_share, &l->arena, &fitted))
+            rc = err_set(e, ERR_NOMEM, "%s: out of memory for its tiles", r->file);
+        r->tiles = fitted;
+    }
+    arena_fini(&scratch);
+    return rc;
+}
+
 static int read_rank(struct app_light *l, struct app_light_rank *r, bool warn_stale,
                      struct err *e)
 {
@@ -161,8 +180,7 @@ static int read_rank(struct app_light *l, struct app_light_rank *r, bool warn_st
             r->diff_parts = tl.tables[0];
     }
     if (rc == 0 && (l->want & APP_LIGHT_TILES))
-        rc = optional(htxs_tiles_read(&doc, r->file, &l->arena, &r->tiles, e), r, &r->tiles.rank,
-                      "tiles", &r->has_tiles, e);
+        rc = read_tiles(l, r, &doc, e);
     if (rc == 0 && (l->want & APP_LIGHT_COLLS))
         rc = optional(htxs_colls_read(&doc, r->file, &l->arena, &r->colls, e), r, &r->colls.rank,
                       "collectives", &r->has_colls, e);
@@ -176,11 +194,19 @@ static int by_rank(const void *a, const void *b)
     return (x->rank.rank > y->rank.rank) - (x->rank.rank < y->rank.rank);
 }
 
+size_t app_light_tiles_budget(uint64_t memory_limit)
+{
+    return memory_limit && memory_limit / 4 < APP_LIGHT_TILES_MAX ? (size_t)(memory_limit / 4)
+                                                                  : APP_LIGHT_TILES_MAX;
+}
+
 int app_light_open(struct app_light *l, char **files, size_t n, unsigned want, bool warn_stale,
-                   struct err *e)
+                   size_t tiles_budget, struct err *e)
 {
     memset(l, 0, sizeof *l);
     l->want = want;
+    l->tiles_share = tiles_budget ? (tiles_budget / (n ? n : 1) ? tiles_budget / (n ? n : 1) : 1)
+                                  : 0;
     arena_init(&l->arena, 1 << 20);
     l->ranks = calloc(n ? n : 1, sizeof *l->ranks);
     if (!l->ranks)
@@ -517,8 +543,8 @@ int app_light_preview(const char *const *paths, size_t npaths, struct app_cache 
         rc = cache_entries(paths, npaths, cache, &files, &nfiles, e);
         traces = 0;
     }
-    if (rc == 0 && nfiles && !traces)
-        rc = app_light_open(l, files, nfiles, APP_LIGHT_VIEWS, false, e);
+    if (rc == 0 && nfiles && !traces)   // the events load behind: the tiles as stored
+        rc = app_light_open(l, files, nfiles, APP_LIGHT_VIEWS, false, 0, e);
     app_light_free_files(files, nfiles);
     if (rc)
         return rc;
@@ -554,7 +580,8 @@ int app_light_choose(const char *const *paths, size_t npaths, enum htx_events mo
     }
     bool fits = counted && !(memory_limit && events > memory_limit / APP_LIGHT_BYTES_PER_EVENT);
     if (rc == 0 && !fits)
-        rc = app_light_open(l, files, nfiles, APP_LIGHT_VIEWS, false, e);
+        rc = app_light_open(l, files, nfiles, APP_LIGHT_VIEWS, false,
+                            app_light_tiles_budget(memory_limit), e);
     app_light_free_files(files, nfiles);
     if (rc || fits)
         return rc;

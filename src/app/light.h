@@ -41,6 +41,8 @@ struct app_light {
     size_t n;
     unsigned want;                               /* APP_LIGHT_*: what was read */
     uint64_t events;                             /* over every rank */
+    size_t tiles_share;                          /* a rank's tiles at most (bytes), coarsened
+                                                    to fit; 0: as stored */
     struct arena arena;                          /* tables, tiles, names */
 };
 
@@ -64,10 +66,19 @@ void app_light_free_files(char **files, size_t n);
 
 /* Reads every summary whole (checked) and keeps its record and what `want`
  * names; one rank per summary (two summaries of a rank name both).
- * warn_stale: a summary whose trace changed is named on stderr. 0, or the
- * first error naming its file (l is then empty). */
+ * warn_stale: a summary whose trace changed is named on stderr.
+ * tiles_budget (0: none): the tiles of all ranks together take at most
+ * about that many bytes, each rank's coarsened (tiles_fit) to its share;
+ * what is made from them is then as exact as their coarser width. 0, or
+ * the first error naming its file (l is then empty). */
 int app_light_open(struct app_light *l, char **files, size_t n, unsigned want, bool warn_stale,
-                   struct err *e);
+                   size_t tiles_budget, struct err *e);
+
+/* What the TUI lets a light job's tiles take: a quarter of memory_limit
+ * (HTX_MAX_MEMORY; 0: no limit), APP_LIGHT_TILES_MAX at most. A thousand
+ * ranks of a GB have about 2 MB of tiles each, 2 GB in all. */
+#define APP_LIGHT_TILES_MAX ((size_t)256 << 20)
+size_t app_light_tiles_budget(uint64_t memory_limit);
 /* What app_light_tables needs for analysis id. */
 unsigned app_light_want(enum analysis_id id);
 void app_light_fini(struct app_light *l);

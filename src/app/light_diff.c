@@ -33,14 +33,15 @@ const char *app_diff_needs_events(const struct htx_options *opts, const struct s
     return NULL;
 }
 
-static int open_side(const char *path, unsigned want, bool warn_stale, struct app_light_diff *d,
-                     int k, struct err *e)
+static int open_side(const char *path, unsigned want, bool warn_stale, size_t tiles_budget,
+                     struct app_light_diff *d, int k, struct err *e)
 {
     char **files;
     size_t n, traces;
     int rc = app_light_files(&path, 1, &files, &n, &traces, e);
     if (rc == 0)
-        rc = app_light_open(&d->light[k], files, n, want | APP_LIGHT_DIFF_PARTS, warn_stale, e);
+        rc = app_light_open(&d->light[k], files, n, want | APP_LIGHT_DIFF_PARTS, warn_stale,
+                            tiles_budget, e);
     app_light_free_files(files, n);
     if (rc == 0)
         rc = app_light_diff_side(&d->light[k], &d->arena, &d->src[k], e);
@@ -54,13 +55,13 @@ static int open_side(const char *path, unsigned want, bool warn_stale, struct ap
 }
 
 int app_light_diff_open(const struct htx_options *opts, unsigned want, bool warn_stale,
-                        struct app_light_diff *d, struct err *e)
+                        size_t tiles_budget, struct app_light_diff *d, struct err *e)
 {
     memset(d, 0, sizeof *d);
     arena_init(&d->arena, 1 << 16);
-    int rc = open_side(opts->paths[0], want, warn_stale, d, 0, e);
+    int rc = open_side(opts->paths[0], want, warn_stale, tiles_budget / 2, d, 0, e);
     if (rc == 0)
-        rc = open_side(opts->paths[1], APP_LIGHT_TILES, warn_stale, d, 1, e);
+        rc = open_side(opts->paths[1], APP_LIGHT_TILES, warn_stale, tiles_budget / 2, d, 1, e);
     return rc;
 }
 
@@ -102,7 +103,8 @@ int app_light_diff_choose(const struct htx_options *opts, const struct semantics
         if (known && (!memory_limit || all <= memory_limit / APP_LIGHT_BYTES_PER_EVENT))
             return 0;
     }
-    int rc = app_light_diff_open(opts, APP_LIGHT_VIEWS, false, d, e);
+    int rc = app_light_diff_open(opts, APP_LIGHT_VIEWS, false,
+                                 app_light_tiles_budget(memory_limit), d, e);
     if (rc == ERR_EMPTY && opts->events == HTX_EVENTS_AUTO) {
         app_light_diff_fini(d);   // summaries made before the parts: their events answer
         memset(d, 0, sizeof *d);

@@ -31,11 +31,11 @@ const char *app_diff_needs_events(const struct htx_options *opts, const struct s
 
 /* Opens both sides (opts->paths[0] and [1]): the control with want
  * (APP_LIGHT_*; the diff's parts are always read), the test with what the
- * diff needs. 0; ERR_EMPTY when a summary predates the parts (the events
+ * diff needs; their tiles share tiles_budget (app_light_open). 0; ERR_EMPTY when a summary predates the parts (the events
  * answer instead); or an error naming the file. Release d with
  * app_light_diff_fini, also after a failure. */
 int app_light_diff_open(const struct htx_options *opts, unsigned want, bool warn_stale,
-                        struct app_light_diff *d, struct err *e);
+                        size_t tiles_budget, struct app_light_diff *d, struct err *e);
 
 /* Whether the TUI diffs without the events: 1 with d open (--events=skip,
  * or auto and the two sides' events would take more than memory_limit

@@ -193,7 +193,7 @@ static enum diff_device device_of(enum htx_device d)
 static int light_sides(const struct htx_options *opts, struct side *sides,
                        struct app_light_diff *ld, struct arena *a, struct err *e)
 {
-    int rc = app_light_diff_open(opts, APP_LIGHT_TILES, true, ld, e);
+    int rc = app_light_diff_open(opts, APP_LIGHT_TILES, true, 0, ld, e);
     for (int k = 0; k < 2 && rc == 0; k++) {
         sides[k].m = ld->m[k];
         ld->m[k] = NULL;

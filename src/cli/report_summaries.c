@@ -31,7 +31,7 @@ static int report_summaries(const struct htx_options *opts, char **files, size_t
         if (opts->analyses[i])
             want |= app_light_want((enum analysis_id)i);
     struct app_light l;
-    int rc = app_light_open(&l, files, nfiles, want, true, &e);
+    int rc = app_light_open(&l, files, nfiles, want, true, 0, &e);
     bool *selected = rc ? NULL : calloc(l.n + 1, sizeof *selected);
     if (rc == 0 && !selected)
         rc = err_set(&e, ERR_NOMEM, "out of memory");

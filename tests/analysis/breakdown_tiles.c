@@ -116,6 +116,60 @@ START_TEST(tiles_should_hold_the_busy_time_of_every_bucket_at_every_level)
 }
 END_TEST
 
+/* A coarser copy holds the same busy time in each of its buckets, at its
+ * width and every coarser one; tiles_fit picks the finest width that fits. */
+START_TEST(tiles_coarsen_should_keep_every_bucket_sum)
+{
+    struct model *m = bd_load(TILES_EVENTS, SEMANTICS_HTX);
+    struct analysis_opts o;
+    analysis_opts_default(&o);
+    struct tiles t;
+    ck_assert_int_eq(tiles_build(m, &m->ranks[0], &o, false, &bd_scratch, &t), 0);
+    static const int64_t comp[][2] = {{1010, 1310}, {1300, 1500}};
+    static const int64_t busy[][2] = {{1010, 1310}, {1200, 1800}, {1300, 1500}, {1900, 1950}};
+    static const int64_t cpu1[][2] = {{1000, 1900}};
+    for (unsigned d = 0; d <= 6; d++) {
+        struct tiles c;
+        ck_assert_int_eq(tiles_coarsen(&t, t.width_log2 + d, &bd_scratch, &c), 0);
+        ck_assert_ptr_null(tiles_check(&c));
+        ck_assert_uint_eq(c.width_log2, t.width_log2 + d);
+        ck_assert_uint_eq(c.nlanes, t.nlanes);
+        ck_assert_int_eq(c.start_ns, t.start_ns);
+        ck_assert_int_le(c.first << c.width_log2, t.first << t.width_log2);
+        ck_assert_int_ge((c.first + c.count) << c.width_log2,
+                         (t.first + t.count) << t.width_log2);
+        const struct tile_lane *gpu = tiles_find_lane(&c, TILE_LANE_GPU, -1);
+        assert_run_is(&c, &gpu->runs[TILE_COMPUTATION], comp, 2, "coarse computation");
+        assert_run_is(&c, &gpu->runs[TILE_BUSY], busy, 4, "coarse busy");
+        ck_assert_str_eq(c.lanes[3].tid, "1");
+        ck_assert_ptr_ne(c.lanes[3].tid, t.lanes[3].tid);   // copied, not borrowed
+        assert_run_is(&c, &c.lanes[3].runs[TILE_BUSY], cpu1, 1, "coarse thread 1");
+        ck_assert_uint_le(tiles_bytes(&c), tiles_bytes(&t));
+    }
+    /* a budget the tiles fit keeps their width; a smaller one coarsens
+     * until they fit; one nothing fits goes to the widest */
+    struct tiles f;
+    ck_assert_int_eq(tiles_fit(&t, tiles_bytes(&t), &bd_scratch, &f), 0);
+    ck_assert_uint_eq(f.width_log2, t.width_log2);
+    ck_assert_int_eq(tiles_fit(&t, 0, &bd_scratch, &f), 0);
+    ck_assert_uint_eq(f.width_log2, t.width_log2);
+    ck_assert_int_eq(tiles_fit(&t, tiles_bytes(&t) - 1, &bd_scratch, &f), 0);
+    ck_assert_uint_gt(f.width_log2, t.width_log2);
+    ck_assert_uint_le(tiles_bytes(&f), tiles_bytes(&t) - 1);
+    struct tiles wider;
+    ck_assert_int_eq(tiles_coarsen(&t, f.width_log2 - 1, &bd_scratch, &wider), 0);
+    ck_assert_uint_gt(tiles_bytes(&wider), tiles_bytes(&t) - 1);   // the finest that fits
+    ck_assert_int_eq(tiles_fit(&t, 1, &bd_scratch, &f), 0);
+    ck_assert_uint_ge(f.width_log2, 60);   // as wide as a sound span allows
+    ck_assert_ptr_null(tiles_check(&f));
+    ck_assert_uint_eq(f.count, 1);
+    const struct tile_run *all = &f.lanes[0].runs[TILE_BUSY];
+    ck_assert_uint_eq(all->n, 1);
+    ck_assert_int_eq(all->cum[0], 840000);   // the whole busy time in one bucket
+    model_free(m);
+}
+END_TEST
+
 START_TEST(tiles_should_floor_times_before_zero)
 {
     ck_assert_int_eq(tiles_bucket_of(7, 3), 0);
@@ -334,6 +388,7 @@ TCase *breakdown_tiles_tcase(void)
     TCase *tc = tcase_create("tiles");
     tcase_add_checked_fixture(tc, bd_setup, bd_teardown);
     tcase_add_test(tc, tiles_should_hold_the_busy_time_of_every_bucket_at_every_level);
+    tcase_add_test(tc, tiles_coarsen_should_keep_every_bucket_sum);
     tcase_add_test(tc, tiles_should_floor_times_before_zero);
     tcase_add_test(tc, tiles_table_should_nest_ranks_of_different_widths);
     tcase_add_test(tc, tiles_check_should_name_what_is_unsound);

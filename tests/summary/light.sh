@@ -53,6 +53,21 @@ done
 screen "++++++++++++" light-zoom --events=skip sums
 has light-zoom "past rank 0's buckets of"
 
+# A job whose tiles would pass a quarter of HTX_MAX_MEMORY keeps them
+# coarser: the same lanes, busy where they were, wider buckets zoomed in.
+printf 'p\n' >"$tmp/keys"
+expect 0 env HTX_MAX_MEMORY=64K "$HTX" --script="$tmp/keys" --dump-screen=coarse-1 --size=36x140 sums
+[ "$(grep -c '^│r[0-9] s' coarse-1)" = 12 ] || fail "not 12 lanes from coarser tiles: $(head -8 coarse-1)"
+for rank in 0 1 2 3; do
+    grep "^│r$rank s7 " coarse-1 | grep -q '█' || fail "rank $rank's stream 7 is idle in coarser tiles"
+done
+cmp -s coarse-1 light-1 && fail "a 16 KB budget for the tiles left them as stored"
+printf 'p++++\n' >"$tmp/keys"
+expect 0 env HTX_MAX_MEMORY=64K "$HTX" --script="$tmp/keys" --dump-screen=coarse-zoom --size=36x140 sums
+expect 0 "$HTX" --events=skip --script="$tmp/keys" --dump-screen=fine-zoom --size=36x140 sums
+has coarse-zoom "past rank 0's buckets of 2.1 ms"
+has fine-zoom "past rank 0's buckets of 1.05 ms"
+
 # Enter on the timeline names the summary that has the rank's events.
 screen "<Enter>" light-enter --events=skip sums
 has light-enter "events not loaded: htx sums/rank-00000.htxs shows rank 0's"
