@@ -143,7 +143,7 @@ static int read_rank(struct app_light *l, struct app_light_rank *r, bool warn_st
                      struct err *e)
 {
     struct htxs_doc doc;
-    int rc = htxs_load_file(&doc, r->file, e);
+    int rc = htxs_load_file_sparse(&doc, r->file, HTXS_EVENTS, e);   // the events stay on disk
     if (rc)
         return rc;
     struct htxs_source src;

@@ -56,6 +56,7 @@ void htxs_writer_init(struct htxs_writer *w)
 void htxs_writer_fini(struct htxs_writer *w)
 {
     free(w->buf);
+    free(w->checks);
     memset(w, 0, sizeof *w);
 }
 
@@ -171,7 +172,22 @@ void htxs_begin_section_tagged(struct htxs_writer *w, uint32_t kind, uint32_t ta
     if (!w->failed) {
         w->section_start = at;
         w->section_borrowed = w->borrowed_len;
+        w->section_nborrowed = w->nborrowed;
     }
+}
+
+/* The open section's payload's CRC-32 (borrowed runs included). */
+static uint32_t payload_crc(const struct htxs_writer *w)
+{
+    uint32_t crc = 0;
+    size_t from = w->section_start + HTXS_SECTION_HEADER_LEN;
+    for (size_t i = w->section_nborrowed; i < w->nborrowed; i++) {
+        const struct htxs_borrowed *b = &w->borrowed[i];
+        crc = htxs_crc32(crc, w->buf + from, b->at - from);
+        crc = htxs_crc32(crc, b->p, b->n);
+        from = b->at;
+    }
+    return htxs_crc32(crc, w->buf + from, w->len - from);
 }
 
 void htxs_end_section(struct htxs_writer *w)
@@ -184,6 +200,20 @@ void htxs_end_section(struct htxs_writer *w)
         le_store(w->buf + w->section_start + 8,
                  w->len - w->section_start - HTXS_SECTION_HEADER_LEN +
                      (w->borrowed_len - w->section_borrowed), 8);
+    if (!w->failed && w->nchecks + 2 > w->checks_cap) {
+        size_t cap = w->checks_cap ? 2 * w->checks_cap : 16;
+        uint32_t *c = realloc(w->checks, cap * sizeof *c);
+        if (c) {
+            w->checks = c;
+            w->checks_cap = cap;
+        } else {
+            w->failed = 1;
+        }
+    }
+    if (!w->failed) {
+        w->checks[w->nchecks++] = htxs_crc32(0, w->buf + w->section_start, HTXS_SECTION_HEADER_LEN);
+        w->checks[w->nchecks++] = payload_crc(w);
+    }
     w->section_start = 0;
     w->sections++;
 }
@@ -202,14 +232,25 @@ int htxs_writer_pieces(struct htxs_writer *w, struct htxs_piece pieces[HTXS_MAX_
     *n = 0;
     if (w->section_start)
         w->failed = 1;
-    uint8_t *crc = reserve(w, HTXS_TRAILER_LEN);
-    if (w->failed || !crc)
+    /* the header as it will be (with the checks section and the trailer),
+     * so that the checks hold its checksum first */
+    size_t nchecks = w->nchecks;
+    uint64_t checks_len = HTXS_SECTION_HEADER_LEN + 4 * ((uint64_t)nchecks + 1);   // + header's
+    if (!reserve(w, 0) || w->failed)
         return err_set(e, ERR_NOMEM, "summary too large or out of memory");
     memcpy(w->buf, HTXS_MAGIC, HTXS_MAGIC_LEN); /* includes the NUL */
     le_store(w->buf + 8, HTXS_MAJOR, 2);
     le_store(w->buf + 10, HTXS_MINOR, 2);
-    le_store(w->buf + 12, w->sections, 4);
-    le_store(w->buf + 16, w->len + w->borrowed_len, 8);
+    le_store(w->buf + 12, w->sections + 1, 4);
+    le_store(w->buf + 16, w->len + w->borrowed_len + checks_len + HTXS_TRAILER_LEN, 8);
+    htxs_begin_section(w, HTXS_CHECKS);
+    htxs_put_u32(w, htxs_crc32(0, w->buf, HTXS_HEADER_LEN));
+    for (size_t i = 0; i < nchecks && !w->failed; i++)
+        htxs_put_u32(w, w->checks[i]);
+    htxs_end_section(w);
+    uint8_t *crc = reserve(w, HTXS_TRAILER_LEN);
+    if (w->failed || !crc)
+        return err_set(e, ERR_NOMEM, "summary too large or out of memory");
     size_t from = 0;
     for (size_t i = 0; i < w->nborrowed; i++) {
         const struct htxs_borrowed *b = &w->borrowed[i];

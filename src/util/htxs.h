@@ -7,6 +7,9 @@
  *   header   magic "HTXSUMM\0" (8) | u16 major | u16 minor | u32 section count | u64 file length
  *   section  u32 kind | u32 reserved (0) | u64 payload length | payload   (repeated)
  *   trailer  u32 CRC-32 (IEEE, as zlib's crc32) of every byte before it
+ * From minor 5 the last section is HTXS_CHECKS: the CRC-32 of the file
+ * header, then of each section before it, of its header and of its payload, so a reader that wants the small sections
+ * (not a rank's events) checks them without reading the rest.
  *
  * Sections are typed so a later kind (e.g. the collectives of issue 13) is
  * one writer and one reader function: readers of the same major version skip
@@ -24,12 +27,13 @@
 #define HTXS_MAGIC "HTXSUMM"
 #define HTXS_MAGIC_LEN 8
 #define HTXS_MAJOR 1
-/* 4: the kernel breakdown's per-rank parts among the tables, and the
+/* 5: a last section of per-section checksums (HTXS_CHECKS);
+ * 4: the kernel breakdown's per-rank parts among the tables, and the
  * collective records (HTXS_COLLS); 3: a tiles
  * section (HTXS_TILES); 2: tables and events deflated with
  * trace/pack_dict.h's dictionary; 1: tables deflated (HTXS_TABLES_Z);
  * 0: plain tables. All read. */
-#define HTXS_MINOR 4
+#define HTXS_MINOR 5
 #define HTXS_HEADER_LEN 24
 #define HTXS_SECTION_HEADER_LEN 16
 #define HTXS_TRAILER_LEN 4
@@ -45,6 +49,8 @@ enum htxs_kind {
     HTXS_TILES = 6,    /* the rank's busy time over time (analysis/tiles.h), deflated (summary/tiles_io.h) */
     HTXS_COLLS = 7,    /* the rank's communication kernels as collective records, deflated
                           (summary/colls_io.h) */
+    HTXS_CHECKS = 8,   /* last: u32 CRC-32 of the file header, then of each section
+                          before it, of its header and of its payload */
 };
 
 /* Writer: an in-memory buffer that grows; any failure is sticky and reported
@@ -67,6 +73,9 @@ struct htxs_writer {
     struct htxs_borrowed borrowed[HTXS_MAX_BORROWED];
     size_t nborrowed;
     uint64_t borrowed_len;
+    size_t section_nborrowed;  /* nborrowed when the open section began */
+    uint32_t *checks;          /* each ended section's header and payload CRC-32s (HTXS_CHECKS) */
+    size_t nchecks, checks_cap;
 };
 /* A stretch of the file as written: HTXS_MAX_PIECES at most. */
 struct htxs_piece {
@@ -96,7 +105,7 @@ void htxs_put_varint(struct htxs_writer *w, uint64_t v);
 void htxs_put_svarint(struct htxs_writer *w, int64_t v);
 /* A string: u32 length then the bytes (no NUL). */
 void htxs_put_str(struct htxs_writer *w, const char *s, size_t n);
-/* Writes header and checksum; the file is then pieces[0..*n), in order
+/* Writes the HTXS_CHECKS section, header and checksum; the file is then pieces[0..*n), in order
  * (pointing into w and into the borrowed bytes). ERR_NOMEM when a put failed
  * or the file would pass HTXS_MAX_FILE. Call once. */
 int htxs_writer_pieces(struct htxs_writer *w, struct htxs_piece pieces[HTXS_MAX_PIECES], size_t *n,
@@ -129,6 +138,13 @@ struct htxs_doc {
  * truncated, checksum, section bounds). */
 int htxs_parse(struct htxs_doc *doc, const uint8_t *buf, size_t len, const char *name, struct err *e);
 int htxs_load_file(struct htxs_doc *doc, const char *path, struct err *e);
+/* htxs_load_file without the payloads of the sections of kind skip (their
+ * data NULL, their len kept): the others are read alone and each checked
+ * against HTXS_CHECKS, the header and every section bound as htxs_parse
+ * checks them; the skipped ones are neither read nor checked. A summary
+ * older than the checks is loaded whole. Errors as htxs_load_file's. */
+int htxs_load_file_sparse(struct htxs_doc *doc, const char *path, uint32_t skip,
+                          struct err *e);
 void htxs_doc_fini(struct htxs_doc *doc);
 /* The first section of `kind` of the summary at path, read without the
  * rest of the file, and so without the check of its checksum: for a hint

@@ -6,5 +6,6 @@
 /* The Check cases of tests/summary/check_summary's files besides its own. */
 TCase *tiles_io_tcase(void);   /* check_tiles_io.c */
 TCase *colls_io_tcase(void);   /* check_colls_io.c */
+TCase *sparse_tcase(void);     /* check_sparse.c */
 
 #endif
