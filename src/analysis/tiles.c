@@ -339,6 +339,8 @@ size_t tiles_bytes(const struct tiles *t)
 /* How many buckets run has at d doublings of its width. */
 static size_t coarse_count(const struct tile_run *run, unsigned d)
 {
+    if (d == 0)
+        return run->n;
     size_t n = 0;
     for (size_t i = 0; i < run->n; i++)
         n += i == 0 || tiles_bucket_of(run->index[i], d) != tiles_bucket_of(run->index[i - 1], d);
@@ -352,10 +354,16 @@ static int coarsen_run(const struct tile_run *in, unsigned d, struct arena *a,
     memset(out, 0, sizeof *out);
     if (n == 0)
         return 0;
-    out->index = arena_calloc(a, n, sizeof *out->index);
-    out->cum = arena_calloc(a, n, sizeof *out->cum);
+    out->index = arena_alloc(a, n * sizeof *out->index);   // n <= in->n: no overflow
+    out->cum = arena_alloc(a, n * sizeof *out->cum);
     if (!out->index || !out->cum)
         return ERR_NOMEM;
+    if (d == 0) {   // a copy
+        memcpy(out->index, in->index, n * sizeof *out->index);
+        memcpy(out->cum, in->cum, n * sizeof *out->cum);
+        out->n = n;
+        return 0;
+    }
     // a coarse bucket's cumulative sum is that of the last fine bucket in it
     for (size_t i = 0; i < in->n; i++) {
         int64_t b = tiles_bucket_of(in->index[i], d);
@@ -418,7 +426,7 @@ static bool span_fits(const struct tiles *in, unsigned w)
 int tiles_fit(const struct tiles *in, size_t budget, struct arena *a, struct tiles *out)
 {
     unsigned w = in->width_log2;
-    for (; budget && span_fits(in, w + 1); w++) {
+    for (; budget && tiles_bytes(in) > budget && span_fits(in, w + 1); w++) {
         size_t bytes = in->nlanes * sizeof *in->lanes;
         for (size_t l = 0; l < in->nlanes; l++)
             for (int cl = 0; cl < TILE_NCLASSES; cl++)
@@ -462,10 +470,17 @@ const char *tiles_check(const struct tiles *t)
         const struct tile_run *all = &lane->runs[TILE_BUSY];
         for (int cl = 0; cl < TILE_BUSY; cl++) {
             const struct tile_run *run = &lane->runs[cl];
-            for (size_t i = 0; i < run->n; i++)
-                if (tiles_sum(run, run->index[i], run->index[i] + 1) >
-                    tiles_sum(all, run->index[i], run->index[i] + 1))
+            size_t j = 0;   // both ascending: one walk, not a search a bucket
+            for (size_t i = 0; i < run->n; i++) {
+                while (j < all->n && all->index[j] < run->index[i])
+                    j++;
+                int64_t mine = run->cum[i] - (i ? run->cum[i - 1] : 0);
+                int64_t lane_busy = j < all->n && all->index[j] == run->index[i]
+                                        ? all->cum[j] - (j ? all->cum[j - 1] : 0)
+                                        : 0;
+                if (mine > lane_busy)
                     return "a class busier than the lane";
+            }
         }
     }
     return NULL;

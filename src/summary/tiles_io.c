@@ -139,8 +139,8 @@ static int get_run(struct htxs_cur *c, struct arena *a, const struct tiles *t, u
     }
     if (c->bad || n > (uint64_t)t->count)
         return ERR_PARSE;
-    run->index = arena_calloc(a, (size_t)n, sizeof *run->index);
-    run->cum = arena_calloc(a, (size_t)n, sizeof *run->cum);
+    run->index = arena_alloc(a, (size_t)n * sizeof *run->index);   // n <= TILES_MAX_SPAN
+    run->cum = arena_alloc(a, (size_t)n * sizeof *run->cum);
     if (!run->index || !run->cum)
         return ERR_NOMEM;
     int64_t prev = t->first - 1, cum = 0;
