@@ -13,6 +13,7 @@
 #include "summary/tiles_io.h"
 #include "trace/discover.h"
 #include "util/htxs_source.h"
+#include "util/pool.h"
 #include "util/sort.h"
 #include "util/str.h"
 #include "util/vec.h"
@@ -127,11 +128,11 @@ static int read_tiles(struct app_light *l, struct app_light_rank *r, const struc
 {
     struct arena scratch;
     arena_init(&scratch, 1 << 16);
-    int rc = htxs_tiles_read(doc, r->file, l->tiles_share ? &scratch : &l->arena, &r->tiles, e);
+    int rc = htxs_tiles_read(doc, r->file, l->tiles_share ? &scratch : &r->arena, &r->tiles, e);
     rc = optional(rc, r, &r->tiles.rank, "tiles", &r->has_tiles, e);
     if (rc == 0 && r->has_tiles && l->tiles_share) {
         struct tiles fitted;
-        if (tiles_fit(&r->tiles, l->tiles_share, &l->arena, &fitted))
+        if (tiles_fit(&r->tiles, l->tiles_share, &r->arena, &fitted))
             rc = err_set(e, ERR_NOMEM, "%s: out of memory for its tiles", r->file);
         r->tiles = fitted;
     }
@@ -164,7 +165,7 @@ static int read_rank(struct app_light *l, struct app_light_rank *r, bool warn_st
         }
         struct table_list tl = {.count = 0};
         int sem, an;
-        rc = htxs_tables_read(sec, r->file, &l->arena, &sem, &an, &tl, e);
+        rc = htxs_tables_read(sec, r->file, &r->arena, &sem, &an, &tl, e);
         int k = stored_index(an);
         if (rc == 0 && !wants_tables(l, sem, an, k))
             continue;
@@ -182,7 +183,7 @@ static int read_rank(struct app_light *l, struct app_light_rank *r, bool warn_st
     if (rc == 0 && (l->want & APP_LIGHT_TILES))
         rc = read_tiles(l, r, &doc, e);
     if (rc == 0 && (l->want & APP_LIGHT_COLLS))
-        rc = optional(htxs_colls_read(&doc, r->file, &l->arena, &r->colls, e), r, &r->colls.rank,
+        rc = optional(htxs_colls_read(&doc, r->file, &r->arena, &r->colls, e), r, &r->colls.rank,
                       "collectives", &r->has_colls, e);
     htxs_doc_fini(&doc);
     return rc;
@@ -200,6 +201,20 @@ size_t app_light_tiles_budget(uint64_t memory_limit)
                                                                   : APP_LIGHT_TILES_MAX;
 }
 
+struct reading {
+    struct app_light *l;
+    bool warn_stale;
+    int *rc;
+    struct err *errs;
+};
+
+static int read_task(void *ctx, size_t i)
+{
+    struct reading *rd = ctx;
+    rd->rc[i] = read_rank(rd->l, &rd->l->ranks[i], rd->warn_stale, &rd->errs[i]);
+    return rd->rc[i] != 0;
+}
+
 int app_light_open(struct app_light *l, char **files, size_t n, unsigned want, bool warn_stale,
                    size_t tiles_budget, struct err *e)
 {
@@ -207,17 +222,31 @@ int app_light_open(struct app_light *l, char **files, size_t n, unsigned want, b
     l->want = want;
     l->tiles_share = tiles_budget ? (tiles_budget / (n ? n : 1) ? tiles_budget / (n ? n : 1) : 1)
                                   : 0;
-    arena_init(&l->arena, 1 << 20);
+    arena_init(&l->arena, 1 << 16);
     l->ranks = calloc(n ? n : 1, sizeof *l->ranks);
-    if (!l->ranks)
+    struct reading rd = {l, warn_stale, calloc(n ? n : 1, sizeof *rd.rc),
+                         calloc(n ? n : 1, sizeof *rd.errs)};
+    if (!l->ranks || !rd.rc || !rd.errs) {
+        free(rd.rc);
+        free(rd.errs);
+        app_light_fini(l);
         return err_set(e, ERR_NOMEM, "out of memory");
-    int rc = 0;
-    for (size_t i = 0; i < n && rc == 0; i++) {
+    }
+    for (size_t i = 0; i < n; i++) {
         l->ranks[i].file = files[i];   // borrowed until the ranks are sorted: copied below
-        rc = read_rank(l, &l->ranks[i], warn_stale, e);
-        l->n++;
+        arena_init(&l->ranks[i].arena, 1 << 16);
+    }
+    l->n = n;
+    pool_run(n, 0, read_task, &rd);   // each rank into its own arena
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {   // the first failure, in the files' order
+        rc = rd.rc[i];
+        if (rc)
+            *e = rd.errs[i];
         l->events += l->ranks[i].rank.events;
     }
+    free(rd.rc);
+    free(rd.errs);
     if (rc == 0)
         qsort(l->ranks, l->n, sizeof *l->ranks, by_rank);
     for (size_t i = 1; i < l->n && rc == 0; i++)
@@ -236,6 +265,8 @@ int app_light_open(struct app_light *l, char **files, size_t n, unsigned want, b
 
 void app_light_fini(struct app_light *l)
 {
+    for (size_t i = 0; i < l->n; i++)
+        arena_fini(&l->ranks[i].arena);
     free(l->ranks);
     arena_fini(&l->arena);
     memset(l, 0, sizeof *l);

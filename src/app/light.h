@@ -34,6 +34,8 @@ struct app_light_rank {
     struct table_list rank_parts;                /* its part of the Ranks view */
     bool has_rank_parts;
     struct table *diff_parts;                    /* its part of a diff, or NULL */
+    struct arena arena;                          /* what is read of it (ranks are read
+                                                    side by side) */
 };
 
 struct app_light {
@@ -43,7 +45,7 @@ struct app_light {
     uint64_t events;                             /* over every rank */
     size_t tiles_share;                          /* a rank's tiles at most (bytes), coarsened
                                                     to fit; 0: as stored */
-    struct arena arena;                          /* tables, tiles, names */
+    struct arena arena;                          /* the files' names */
 };
 
 /* The summary files the paths name (a directory's *.htxs, sorted; a file as
