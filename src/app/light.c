@@ -234,7 +234,7 @@ int app_light_open(struct app_light *l, char **files, size_t n, unsigned want, b
     }
     for (size_t i = 0; i < n; i++) {
         l->ranks[i].file = files[i];   // borrowed until the ranks are sorted: copied below
-        arena_init(&l->ranks[i].arena, 1 << 16);
+        arena_init(&l->ranks[i].arena, 1 << 13);   // small ranks are a few KB
     }
     l->n = n;
     pool_run(n, 0, read_task, &rd);   // each rank into its own arena
