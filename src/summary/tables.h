@@ -40,6 +40,10 @@ bool htxs_answers(enum analysis_id id);
 /* One analysis' tables: which semantics (0 htx, 1 hta) and analysis. */
 void htxs_tables_write(struct htxs_writer *w, int semantics, int analysis,
                        const struct table_list *l);
+/* The same as one HTXS_TABLES section, plain (what summaries held before
+ * format 1.5, and the writer's fallback when memory is short for deflating). */
+void htxs_tables_write_plain(struct htxs_writer *w, int semantics, int analysis,
+                             const struct table_list *l);
 
 /* The tag of a tables section (util/htxs.h): which semantics and analysis,
  * so that a reader skips the tables it does not want unread. */

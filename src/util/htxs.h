@@ -49,6 +49,8 @@ enum htxs_kind {
     HTXS_TILES = 6,    /* the rank's busy time over time (analysis/tiles.h), deflated (summary/tiles_io.h) */
     HTXS_COLLS = 7,    /* the rank's communication kernels as collective records, deflated
                           (summary/colls_io.h) */
+    HTXS_TABLES_VZ = 9, /* HTXS_TABLES' contents with varint counts and cells, deflated
+                           (summary/tables.c) */
     HTXS_CHECKS = 8,   /* last: u32 CRC-32 of the file header, then of each section
                           before it, of its header and of its payload */
 };

@@ -500,7 +500,7 @@ START_TEST(tables_should_be_deflated_and_read_back_exactly)
     ck_assert_int_eq(htxs_writer_finish(&w, &buf, &len, &e), 0);
     struct htxs_doc doc;
     ck_assert_int_eq(htxs_parse(&doc, buf, len, "t.htxs", &e), 0);
-    const struct htxs_section *s = htxs_find(&doc, HTXS_TABLES_Z);
+    const struct htxs_section *s = htxs_find(&doc, HTXS_TABLES_VZ);   // compact, deflated
     ck_assert_ptr_nonnull(s);
     ck_assert(htxs_is_tables(s));
 
@@ -517,7 +517,7 @@ START_TEST(tables_should_be_deflated_and_read_back_exactly)
     uint64_t raw_len = 0;
     for (int i = 0; i < 8; i++)
         raw_len |= (uint64_t)s->data[i] << (8 * i);
-    ck_assert_uint_lt(s->len, raw_len / 2);   /* deflated to less than half */
+    ck_assert_uint_lt(s->len, raw_len);   /* deflated */
 
     /* the stream names htx's dictionary (format 1.2), and only it inflates it */
     uint8_t *raw = malloc(raw_len);
@@ -530,16 +530,38 @@ START_TEST(tables_should_be_deflated_and_read_back_exactly)
     ck_assert_int_eq(inflate_with(raw, raw_len, s->data + 8, s->len - 8, dict, dict_len),
                      Z_STREAM_END);
 
-    /* the plain contents under kind HTXS_TABLES (format 1.0) read the same */
-    struct htxs_section plain = {HTXS_TABLES, raw, raw_len, 0};
+    /* compact contents are not plain ones: read as HTXS_TABLES, refused */
+    struct htxs_section misread = {HTXS_TABLES, raw, raw_len, 0};
     struct table_list got2 = {0};
-    ck_assert_int_eq(htxs_tables_read(&plain, "t.htxs", &a, &sem, &an, &got2, &e), 0);
+    ck_assert_int_eq(htxs_tables_read(&misread, "t.htxs", &a, &sem, &an, &got2, &e), ERR_PARSE);
+
+    /* plain contents under kind HTXS_TABLES (formats 1.0 to 1.4) read the same */
+    struct htxs_writer pw;
+    htxs_writer_init(&pw);
+    htxs_tables_write_plain(&pw, 1, 7, &l);
+    const uint8_t *pbuf;
+    size_t plen;
+    ck_assert_int_eq(htxs_writer_finish(&pw, &pbuf, &plen, &e), 0);
+    struct htxs_doc pdoc;
+    ck_assert_int_eq(htxs_parse(&pdoc, pbuf, plen, "p.htxs", &e), 0);
+    const struct htxs_section *ps = htxs_find(&pdoc, HTXS_TABLES);
+    ck_assert_ptr_nonnull(ps);
+    ck_assert_uint_eq(ps->tag, htxs_tables_tag(1, 7));
+    ck_assert_int_eq(htxs_tables_read(ps, "p.htxs", &a, &sem, &an, &got2, &e), 0);
     same_tables(&l, &got2);
+    ck_assert_uint_gt(ps->len, raw_len);   // the compact contents are smaller
+    free(raw);
+    raw_len = ps->len;
+    raw = malloc(raw_len);
+    memcpy(raw, ps->data, raw_len);
+    htxs_doc_fini(&pdoc);
+    htxs_writer_fini(&pw);
 
     /* deflated without a dictionary (format 1.1): read the same */
     uLongf zl = compressBound((uLong)raw_len);
     uint8_t *old = malloc(8 + zl);
-    memcpy(old, s->data, 8);
+    for (int i = 0; i < 8; i++)
+        old[i] = (uint8_t)(raw_len >> (8 * i));
     ck_assert_int_eq(compress2(old + 8, &zl, raw, (uLong)raw_len, 6), Z_OK);
     struct htxs_section v11 = {HTXS_TABLES_Z, old, 8 + zl, 0};
     struct table_list got3 = {0};
@@ -565,7 +587,7 @@ START_TEST(tables_should_be_deflated_and_read_back_exactly)
 
     /* a length that lies, a flipped byte in the stream, a cut stream */
     uint8_t *bad = malloc(s->len);
-    struct htxs_section bs = {HTXS_TABLES_Z, bad, s->len, 0};
+    struct htxs_section bs = {HTXS_TABLES_VZ, bad, s->len, 0};
     memcpy(bad, s->data, s->len);
     bad[0] ^= 1;
     struct table_list none = {0};
@@ -584,6 +606,86 @@ START_TEST(tables_should_be_deflated_and_read_back_exactly)
     ck_assert_int_eq(htxs_tables_read(&bs, "t.htxs", &a, &sem, &an, &none, &e), ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(e.msg, "impossible length"));
     free(bad);
+    free(raw);
+    htxs_doc_fini(&doc);
+    htxs_writer_fini(&w);
+    arena_fini(&a);
+}
+END_TEST
+
+/* raw (compact contents) as an HTXS_TABLES_VZ section's payload, deflated
+ * with htx's dictionary (malloc'ed). */
+static uint8_t *vz_of(const uint8_t *raw, size_t n, size_t *len)
+{
+    size_t dict_len;
+    const unsigned char *dict = trace_pack_dictionary(&dict_len);
+    uLong bound = compressBound((uLong)n) + 64;
+    uint8_t *out = malloc(8 + bound);
+    for (int i = 0; i < 8; i++)
+        out[i] = (uint8_t)((uint64_t)n >> (8 * i));
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    ck_assert_int_eq(deflateInit(&z, 6), Z_OK);
+    ck_assert_int_eq(deflateSetDictionary(&z, dict, (uInt)dict_len), Z_OK);
+    z.next_in = (Bytef *)raw;
+    z.avail_in = (uInt)n;
+    z.next_out = out + 8;
+    z.avail_out = (uInt)bound;
+    ck_assert_int_eq(deflate(&z, Z_FINISH), Z_STREAM_END);
+    *len = 8 + z.total_out;
+    deflateEnd(&z);
+    return out;
+}
+
+/* Compact contents cut anywhere are refused; with any byte changed they are
+ * refused or read as some tables, never read out of bounds (ASan). */
+START_TEST(compact_tables_should_refuse_every_cut_and_survive_every_flip)
+{
+    struct arena a;
+    arena_init(&a, 0);
+    struct table_list l = {0};
+    table_list_add(&l, sample_table(&a, "first"));
+    struct htxs_writer w;
+    htxs_writer_init(&w);
+    htxs_tables_write(&w, 0, 3, &l);
+    const uint8_t *buf;
+    size_t len;
+    struct err e;
+    ck_assert_int_eq(htxs_writer_finish(&w, &buf, &len, &e), 0);
+    struct htxs_doc doc;
+    ck_assert_int_eq(htxs_parse(&doc, buf, len, "c.htxs", &e), 0);
+    const struct htxs_section *s = htxs_find(&doc, HTXS_TABLES_VZ);
+    uint64_t raw_len = 0;
+    for (int i = 0; i < 8; i++)
+        raw_len |= (uint64_t)s->data[i] << (8 * i);
+    uint8_t *raw = malloc(raw_len);
+    size_t dict_len;
+    const unsigned char *dict = trace_pack_dictionary(&dict_len);
+    ck_assert_int_eq(inflate_with(raw, raw_len, s->data + 8, s->len - 8, dict, dict_len),
+                     Z_STREAM_END);
+    int sem, an;
+    for (size_t cut = 0; cut < raw_len; cut++) {
+        size_t vl;
+        uint8_t *v = vz_of(raw, cut, &vl);
+        struct htxs_section vs = {HTXS_TABLES_VZ, v, vl, 0};
+        struct table_list got = {0};
+        ck_assert_int_eq(htxs_tables_read(&vs, "c.htxs", &a, &sem, &an, &got, &e), ERR_PARSE);
+        ck_assert_ptr_nonnull(strstr(e.msg, "c.htxs"));
+        free(v);
+    }
+    uint8_t *flipped = malloc(raw_len);
+    for (size_t i = 0; i < raw_len; i++) {
+        memcpy(flipped, raw, raw_len);
+        flipped[i] ^= 0x81;
+        size_t vl;
+        uint8_t *v = vz_of(flipped, raw_len, &vl);
+        struct htxs_section vs = {HTXS_TABLES_VZ, v, vl, 0};
+        struct table_list got = {0};
+        int rc = htxs_tables_read(&vs, "c.htxs", &a, &sem, &an, &got, &e);
+        ck_assert_msg(rc == 0 || rc == ERR_PARSE, "byte %zu: %d", i, rc);
+        free(v);
+    }
+    free(flipped);
     free(raw);
     htxs_doc_fini(&doc);
     htxs_writer_fini(&w);
@@ -649,6 +751,7 @@ int main(void)
     tcase_add_test(tc, rank_record_should_be_peeked_at_alone);
     tcase_add_test(tc, tables_should_be_deflated_and_read_back_exactly);
     tcase_add_test(tc, writer_should_write_borrowed_bytes_in_place);
+    tcase_add_test(tc, compact_tables_should_refuse_every_cut_and_survive_every_flip);
     tcase_add_test(tc, shard_should_come_from_the_option_or_the_scheduler);
     suite_add_tcase(s, tc);
     suite_add_tcase(s, tiles_io_tcase());
