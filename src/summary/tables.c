@@ -164,9 +164,11 @@ static char *get_str(struct htxs_cur *c, bool compact, struct arena *a, bool *no
     size_t n = 0;
     const char *s;
     if (compact) {
-        n = (size_t)get_n(c, true, true, (uint64_t)(c->end - c->p));
+        uint64_t len = htxs_get_varint(c);   // then the bytes left are known
+        c->bad |= len > (uint64_t)(c->end - c->p);
+        n = c->bad ? 0 : (size_t)len;
         s = c->bad ? NULL : (const char *)c->p;
-        c->p += c->bad ? 0 : n;
+        c->p += n;
     } else {
         s = htxs_get_str(c, &n);
     }
@@ -224,7 +226,9 @@ static struct table *get_table(struct htxs_cur *c, bool compact, struct arena *a
             c->bad |= !*nomem;
     }
     // Every cell takes at least a byte (4 plain): more rows than that is a lie.
-    uint64_t nrows = get_n(c, compact, true, (uint64_t)(c->end - c->p) / (compact ? 1 : 4) / ncols);
+    uint64_t nrows = get_n(c, compact, true, UINT64_MAX);
+    if (nrows > (uint64_t)(c->end - c->p) / (compact ? 1 : 4) / ncols)
+        c->bad = 1;
     if (c->bad || *nomem) {
         c->bad |= !*nomem;
         return NULL;
