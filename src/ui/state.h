@@ -249,12 +249,12 @@ struct ui_state {
 int ui_state_init(struct ui_state *st, const struct model *m, int rows, int cols);
 void ui_state_fini(struct ui_state *st);
 
-/* Sets a status message (printf-style). */
 /* A light job's rank r (index into st->light->ranks) with its events: names
  * its summary in the status line (with why, when not NULL, in brackets)
- * and asks the loop to open it in a child htx. Returns the flags. */
+ * and asks the loop to load and show it (ui/load.c). Returns the flags. */
 unsigned ui_state_open_light_rank(struct ui_state *st, size_t r, const char *why);
 
+/* Sets a status message (printf-style). */
 void ui_state_message(struct ui_state *st, bool error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

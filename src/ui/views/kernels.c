@@ -218,8 +218,8 @@ unsigned ui_act_kernels_collapse(struct ui_state *st, const struct model *m)
 }
 
 /* A light job (the kernel tables from the summaries): a rank row opens
- * that rank with its events (a child htx on its summary); a kernel row
- * says how to get there. */
+ * that rank with its events (loaded from its summary); a kernel row says
+ * how to get there. */
 static unsigned light_enter(struct ui_state *st, int64_t rank)
 {
     const struct app_light *l = st->light;

@@ -197,8 +197,8 @@ static int by_arrival_desc(const void *a, const void *b)
     return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
-/* A light job: the instances need the events; Enter opens the last
- * arriver's summary with them (a child htx). */
+/* A light job: the instances need the events; Enter loads the last
+ * arriver's from its summary (ui/load.c's drill). */
 static unsigned light_collective_enter(struct ui_state *st, const struct model *m, size_t row)
 {
     struct arena a;

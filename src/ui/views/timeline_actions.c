@@ -185,8 +185,8 @@ unsigned ui_act_tl_details(struct ui_state *st, const struct model *m)
     if (pos == MODEL_NONE && st->light && st->tl.lane < st->nlanes &&
         st->lanes[st->tl.lane].rank < st->light->n) {
         // the lanes come from the summaries' tiles: the rank's events are in
-        // its summary, opened by a child htx (the loop runs it; in test mode
-        // the message stays)
+        // its summary, loaded behind the screen (the loop does it; in test
+        // mode the message stays)
         return ui_state_open_light_rank(st, st->lanes[st->tl.lane].rank, NULL);
     }
     if (pos == MODEL_NONE) {
