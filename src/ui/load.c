@@ -217,7 +217,6 @@ unsigned ui_behind_poll(struct ui_state *st, struct model **m, struct ui_behind 
     return swap_in(st, m, b, b->l.m);
 }
 
-
 void ui_drill_start(struct ui_drill *d, const struct ui_config *c, struct ui_state *job)
 {
     memset(d, 0, sizeof *d);
@@ -285,7 +284,7 @@ unsigned ui_drill_poll(struct ui_state *job, struct ui_drill *d, const struct ui
 
 /* The job again, as it was (but the terminal's size, which may have changed). */
 void ui_drill_leave(struct ui_state *job, struct model *m, struct ui_drill *d,
-                        const struct ui_grid *g)
+                    const struct ui_grid *g)
 {
     struct err e = {0, ""};
     ui_state_fini(&d->st);

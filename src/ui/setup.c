@@ -60,8 +60,6 @@ int ui_setup_state(struct ui_state *st, struct model *m, const struct model *tes
                    const struct ui_config *c, const struct app_light *light, int rows, int cols,
                    struct err *e)
 {
-    static char title[512];
-
     if (ui_state_init(st, m, rows, cols) != 0)
         return err_set(e, ERR_NOMEM, "out of memory");
     st->light = light && light->n ? light : NULL;
@@ -69,7 +67,7 @@ int ui_setup_state(struct ui_state *st, struct model *m, const struct model *tes
     st->ascii = c->ascii;
     st->no_mouse = c->no_mouse;
     st->no_osc52 = c->no_osc52;
-    st->title = ui_config_title(c, title, sizeof title);
+    st->title = ui_config_title(c, st->title_buf, sizeof st->title_buf);
     st->analyses = c->analyses;
     st->nanalyses = c->nanalyses;
     st->aopts = c->aopts;

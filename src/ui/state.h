@@ -174,6 +174,7 @@ struct ui_state {
     /* configuration */
     bool ascii, no_mouse, no_osc52;
     const char *title;                       /* what was opened (path) */
+    char title_buf[512];                     /* its text when made ("A vs B", "N paths") */
     const struct analysis_info *analyses;    /* analysis_list() or a test's */
     size_t nanalyses;
     struct analysis_opts aopts;
