@@ -327,15 +327,6 @@ const struct tile_lane *tiles_find_lane(const struct tiles *t, enum tile_lane_ki
     return NULL;
 }
 
-size_t tiles_bytes(const struct tiles *t)
-{
-    size_t bytes = t->nlanes * sizeof *t->lanes;
-    for (size_t l = 0; l < t->nlanes; l++)
-        for (int cl = 0; cl < TILE_NCLASSES; cl++)
-            bytes += t->lanes[l].runs[cl].n * (sizeof(int64_t) * 2);
-    return bytes;
-}
-
 /* How many buckets run has at d doublings of its width. */
 static size_t coarse_count(const struct tile_run *run, unsigned d)
 {
@@ -345,6 +336,21 @@ static size_t coarse_count(const struct tile_run *run, unsigned d)
     for (size_t i = 0; i < run->n; i++)
         n += i == 0 || tiles_bucket_of(run->index[i], d) != tiles_bucket_of(run->index[i - 1], d);
     return n;
+}
+
+/* The bytes t's runs would take at d doublings of their width. */
+static size_t bytes_at(const struct tiles *t, unsigned d)
+{
+    size_t bytes = t->nlanes * sizeof *t->lanes;
+    for (size_t l = 0; l < t->nlanes; l++)
+        for (int cl = 0; cl < TILE_NCLASSES; cl++)
+            bytes += coarse_count(&t->lanes[l].runs[cl], d) * (sizeof(int64_t) * 2);
+    return bytes;
+}
+
+size_t tiles_bytes(const struct tiles *t)
+{
+    return bytes_at(t, 0);
 }
 
 static int coarsen_run(const struct tile_run *in, unsigned d, struct arena *a,
@@ -426,15 +432,8 @@ static bool span_fits(const struct tiles *in, unsigned w)
 int tiles_fit(const struct tiles *in, size_t budget, struct arena *a, struct tiles *out)
 {
     unsigned w = in->width_log2;
-    for (; budget && tiles_bytes(in) > budget && span_fits(in, w + 1); w++) {
-        size_t bytes = in->nlanes * sizeof *in->lanes;
-        for (size_t l = 0; l < in->nlanes; l++)
-            for (int cl = 0; cl < TILE_NCLASSES; cl++)
-                bytes += coarse_count(&in->lanes[l].runs[cl], w - in->width_log2) *
-                         (sizeof(int64_t) * 2);
-        if (bytes <= budget)
-            break;
-    }
+    while (budget && bytes_at(in, w - in->width_log2) > budget && span_fits(in, w + 1))
+        w++;
     return tiles_coarsen(in, w, a, out);
 }
 

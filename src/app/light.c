@@ -220,8 +220,8 @@ int app_light_open(struct app_light *l, char **files, size_t n, unsigned want, b
 {
     memset(l, 0, sizeof *l);
     l->want = want;
-    l->tiles_share = tiles_budget ? (tiles_budget / (n ? n : 1) ? tiles_budget / (n ? n : 1) : 1)
-                                  : 0;
+    size_t share = n ? tiles_budget / n : tiles_budget;
+    l->tiles_share = tiles_budget && share == 0 ? 1 : share;   // 0: no budget
     arena_init(&l->arena, 1 << 16);
     l->ranks = calloc(n ? n : 1, sizeof *l->ranks);
     struct reading rd = {l, warn_stale, calloc(n ? n : 1, sizeof *rd.rc),
@@ -582,6 +582,19 @@ int app_light_preview(const char *const *paths, size_t npaths, struct app_cache 
     return l->n > 0;
 }
 
+bool app_light_peek_events(char *const *files, size_t n, uint64_t *events)
+{
+    *events = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct htxs_rank r;
+        struct err ignored = {0, ""};
+        if (htxs_rank_peek(files[i], &r, &ignored) != 0 ||
+            __builtin_add_overflow(*events, r.events, events))
+            return false;
+    }
+    return true;
+}
+
 int app_light_choose(const char *const *paths, size_t npaths, enum htx_events mode,
                      uint64_t memory_limit, struct app_light *l, struct err *e)
 {
@@ -602,13 +615,8 @@ int app_light_choose(const char *const *paths, size_t npaths, enum htx_events mo
      * checks every summary whole when it reads the events); a summary that
      * cannot be peeked at is opened below, which names what is wrong */
     uint64_t events = 0;
-    bool counted = rc == 0 && mode == HTX_EVENTS_AUTO;
-    for (size_t i = 0; counted && i < nfiles; i++) {
-        struct htxs_rank r;
-        struct err ignored = {0, ""};
-        counted = htxs_rank_peek(files[i], &r, &ignored) == 0;
-        events += counted ? r.events : 0;
-    }
+    bool counted =
+        rc == 0 && mode == HTX_EVENTS_AUTO && app_light_peek_events(files, nfiles, &events);
     bool fits = counted && !(memory_limit && events > memory_limit / APP_LIGHT_BYTES_PER_EVENT);
     if (rc == 0 && !fits)
         rc = app_light_open(l, files, nfiles, APP_LIGHT_VIEWS, false,

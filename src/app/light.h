@@ -147,6 +147,11 @@ struct app_cache;
 int app_light_preview(const char *const *paths, size_t npaths, struct app_cache *cache,
                       struct app_light *l, struct err *e);
 
+/* The events files[0..n) hold, from their rank records alone (no checksum:
+ * a hint for choosing how to open them); false when one cannot be read so
+ * or the sum overflows. */
+bool app_light_peek_events(char *const *files, size_t n, uint64_t *events);
+
 /* Whether the TUI shows paths without their events: they name rank
  * summaries only, and mode is skip, or auto and their events would take
  * more than memory_limit bytes (0: no limit) at APP_LIGHT_BYTES_PER_EVENT.

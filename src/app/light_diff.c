@@ -74,13 +74,9 @@ static uint64_t side_events(const char *path)
     struct err ignored = {0, ""};
     if (app_light_files(&path, 1, &files, &n, &traces, &ignored))
         return UINT64_MAX;
-    uint64_t events = 0;
-    for (size_t i = 0; i < n && events != UINT64_MAX; i++) {
-        struct htxs_rank r;
-        if (htxs_rank_peek(files[i], &r, &ignored) != 0 ||
-            __builtin_add_overflow(events, r.events, &events))
-            events = UINT64_MAX;
-    }
+    uint64_t events;
+    if (!app_light_peek_events(files, n, &events))
+        events = UINT64_MAX;
     app_light_free_files(files, n);
     return events;
 }
@@ -88,8 +84,7 @@ static uint64_t side_events(const char *path)
 int app_light_diff_choose(const struct htx_options *opts, const struct semantics *sem,
                           uint64_t memory_limit, struct app_light_diff *d, struct err *e)
 {
-    memset(d, 0, sizeof *d);
-    arena_init(&d->arena, 1 << 16);
+    memset(d, 0, sizeof *d);   // empty: fini lets it go as it is
     if (opts->events == HTX_EVENTS_LOAD)
         return 0;
     const char *why = app_diff_needs_events(opts, sem);
@@ -107,8 +102,6 @@ int app_light_diff_choose(const struct htx_options *opts, const struct semantics
                                  app_light_tiles_budget(memory_limit), d, e);
     if (rc == ERR_EMPTY && opts->events == HTX_EVENTS_AUTO) {
         app_light_diff_fini(d);   // summaries made before the parts: their events answer
-        memset(d, 0, sizeof *d);
-        arena_init(&d->arena, 1 << 16);
         return 0;
     }
     return rc ? rc : 1;
@@ -122,4 +115,5 @@ void app_light_diff_fini(struct app_light_diff *d)
         app_light_fini(&d->light[k]);
     }
     arena_fini(&d->arena);
+    memset(d, 0, sizeof *d);
 }
