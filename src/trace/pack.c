@@ -4,10 +4,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "trace/pack_format.h"
-#include "trace/pack_dict.h"
+#include "trace/deflater.h"
 #include "util/le.h"
 #include "util/ring.h"
 #include "util/strtab.h"
@@ -15,9 +14,6 @@
 
 #define STAGE_START (1u << 16)   /* first size of the raw records' buffer */
 #define MAX_VARINT 10
-/* zlib level 6: a quarter smaller than level 1 at the same summarize time
- * (measured on the ../shared traces: 0.63-2.2 % of the JSON, not 0.87-2.5 %). */
-#define PACK_LEVEL 6
 
 /* ---- recording ------------------------------------------------------------ */
 
@@ -41,8 +37,7 @@ struct trace_pack {
     uint8_t *stage;        /* raw records, deflated by trace_pack_finish */
     size_t staged, stage_cap;
     uint64_t raw_len;
-    z_stream z;
-    bool z_ready;
+    struct trace_deflater *deflater;
     uint8_t *out;          /* header + deflated records */
     size_t out_len, out_cap;
     int64_t *prev_ts;      /* by tid string id */
@@ -50,6 +45,8 @@ struct trace_pack {
     int64_t prev_corr;
     uint64_t prev_index;
     uint32_t hint[4];      /* the last event's name, cat, pid, tid ids */
+    uint32_t hint_no_id[4];   /* the same for strings the next sink gave no id (a flow's name
+                                 and cat): so that they do not miss the others' hints */
     struct colbuf {        /* the open block's columns (pack_format.h) */
         uint8_t *b;
         size_t len, cap;
@@ -80,31 +77,10 @@ static int out_reserve(struct trace_pack *p, size_t more)
     return 0;
 }
 
-/* Deflates n raw bytes (all of them when last), in pieces zlib's 32-bit
- * counts can take. */
+/* Deflates n raw bytes (all of them when last) after the header. */
 static int deflate_bytes(struct trace_pack *p, const uint8_t *b, size_t n, bool last)
 {
-    size_t done = 0;
-    for (;;) {
-        size_t piece = n - done > (1u << 30) ? 1u << 30 : n - done;
-        bool end = last && done + piece == n;
-        p->z.next_in = (Bytef *)(uintptr_t)(b + done);
-        p->z.avail_in = (uInt)piece;
-        int zr;
-        do {
-            if (out_reserve(p, 1 << 16))
-                return ERR_NOMEM;
-            p->z.next_out = p->out + p->out_len;
-            p->z.avail_out = (uInt)(p->out_cap - p->out_len);
-            zr = deflate(&p->z, end ? Z_FINISH : Z_NO_FLUSH);
-            p->out_len = p->out_cap - p->z.avail_out;
-            if (zr != Z_OK && zr != Z_BUF_ERROR && zr != Z_STREAM_END)
-                return ERR_INTERNAL;
-        } while (end ? zr != Z_STREAM_END : p->z.avail_in > 0);
-        done += piece;
-        if (done == n)
-            return 0;
-    }
+    return trace_deflater_put(p->deflater, b, n, last, &p->out, &p->out_len, &p->out_cap);
 }
 
 /* ---- deflating behind the recorder (trace_pack_deflate_behind) ------------
@@ -234,7 +210,7 @@ static void emit_bytes(struct trace_pack *p, const void *b, size_t n)
 }
 
 /* Room for `more` bytes in column c; NULL when memory ran out (sticky). */
-static inline uint8_t *col_room(struct trace_pack *p, enum pack_col c, size_t more)
+static uint8_t *col_room(struct trace_pack *p, enum pack_col c, size_t more)
 {
     struct colbuf *cb = &p->col[c];
     if (cb->len + more <= cb->cap)
@@ -248,13 +224,27 @@ static inline uint8_t *col_room(struct trace_pack *p, enum pack_col c, size_t mo
     return cb->b + cb->len;
 }
 
-static void put_bytes(struct trace_pack *p, enum pack_col c, const void *b, size_t n)
+/* The puts run for every field of every event on the reader's thread: their
+ * common case (room in the column) is inlined, the growth is not. */
+#define HOT static inline __attribute__((always_inline))
+
+HOT void put_bytes(struct trace_pack *p, enum pack_col c, const void *b, size_t n)
 {
     uint8_t *d = col_room(p, c, n);
     if (!d)
         return;
     memcpy(d, b, n);
     p->col[c].len += n;
+}
+
+HOT void put_byte(struct trace_pack *p, enum pack_col c, uint8_t v)
+{
+    struct colbuf *cb = &p->col[c];
+    uint8_t *d = cb->len < cb->cap ? cb->b + cb->len : col_room(p, c, 1);
+    if (!d)
+        return;
+    *d = v;
+    cb->len++;
 }
 
 /* v as a LEB128 varint at b (room for MAX_VARINT); its length. */
@@ -268,13 +258,13 @@ static inline size_t varint_at(uint8_t *b, uint64_t v)
     return n;
 }
 
-static void put_u(struct trace_pack *p, enum pack_col c, uint64_t v)
+HOT void put_u(struct trace_pack *p, enum pack_col c, uint64_t v)
 {
-    uint8_t *b = col_room(p, c, MAX_VARINT);
+    struct colbuf *cb = &p->col[c];
+    uint8_t *b = cb->len + MAX_VARINT <= cb->cap ? cb->b + cb->len : col_room(p, c, MAX_VARINT);
     if (b)
-        p->col[c].len += varint_at(b, v);
+        cb->len += varint_at(b, v);
 }
-
 /* The open block's header and columns into the raw stream. */
 static void close_block(struct trace_pack *p)
 {
@@ -307,7 +297,7 @@ static void end_record(struct trace_pack *p)
         close_block(p);
 }
 
-static void put_s(struct trace_pack *p, enum pack_col c, int64_t v)
+HOT void put_s(struct trace_pack *p, enum pack_col c, int64_t v)
 {
     put_u(p, c, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
 }
@@ -382,18 +372,11 @@ static uint32_t put_str_hinted(struct trace_pack *p, enum pack_col c, const char
     return id;
 }
 
-/* put_str_hinted, through the next sink's id of the string when it gave
- * one (its_id, UINT32_MAX when not): a string met before costs a lookup in
- * an array, not a hash. */
-static uint32_t put_str_known(struct trace_pack *p, enum pack_col c, const char *s, size_t len,
-                              uint32_t *hint,
-                              uint32_t its_id)
+/* The first time the next sink's id its_id is met: put_str_hinted, and
+ * the pack's id kept for it. */
+static uint32_t put_str_new_id(struct trace_pack *p, enum pack_col c, const char *s, size_t len,
+                               uint32_t *hint, uint32_t its_id)
 {
-    if (its_id < p->id_of_cap && p->id_of[its_id]) {
-        uint32_t id = p->id_of[its_id] - 1;
-        put_u(p, c, id);
-        return id;
-    }
     uint32_t id = put_str_hinted(p, c, s, len, hint);
     if (its_id == UINT32_MAX || p->error)
         return id;
@@ -412,6 +395,20 @@ static uint32_t put_str_known(struct trace_pack *p, enum pack_col c, const char 
     }
     p->id_of[its_id] = id + 1;
     return id;
+}
+
+/* put_str_hinted, through the next sink's id of the string when it gave
+ * one (its_id, UINT32_MAX when not): a string met before costs a lookup in
+ * an array, not a hash. */
+HOT uint32_t put_str_known(struct trace_pack *p, enum pack_col c, const char *s, size_t len,
+                           uint32_t *hint, uint32_t its_id)
+{
+    if (its_id < p->id_of_cap && p->id_of[its_id]) {
+        uint32_t id = p->id_of[its_id] - 1;
+        put_u(p, c, id);
+        return id;
+    }
+    return put_str_new_id(p, c, s, len, hint, its_id);
 }
 
 static uint32_t put_str(struct trace_pack *p, enum pack_col c, const char *s, size_t len)
@@ -458,7 +455,7 @@ static uint32_t event_mask(const struct trace_event *ev)
     return m;
 }
 
-static void put_index(struct trace_pack *p, uint64_t index)
+HOT void put_index(struct trace_pack *p, uint64_t index)
 {
     put_s(p, C_INDEX, (int64_t)(index - p->prev_index - 1));
     p->prev_index = index;
@@ -473,19 +470,20 @@ static void record_event(struct trace_pack *p, const struct trace_event *ev, con
         ids = none;
     uint32_t m = event_mask(ev);
     uint8_t op = OP_EVENT, ph = (uint8_t)ev->ph;
-    put_bytes(p, C_SHAPE, &op, 1);
+    put_byte(p, C_SHAPE, op);
     put_u(p, C_SHAPE, m);
-    put_bytes(p, C_SHAPE, &ph, 1);
+    put_byte(p, C_SHAPE, ph);
     put_index(p, ev->index);
+#define HINT(k) (ids[k] == UINT32_MAX ? &p->hint_no_id[k] : &p->hint[k])
     if (m & M_NAME)
-        put_str_known(p, C_NAME, ev->name.s, ev->name.len, &p->hint[0], ids[0]);
+        put_str_known(p, C_NAME, ev->name.s, ev->name.len, HINT(0), ids[0]);
     if (m & M_CAT)
-        put_str_known(p, C_CAT, ev->cat.s, ev->cat.len, &p->hint[1], ids[1]);
+        put_str_known(p, C_CAT, ev->cat.s, ev->cat.len, HINT(1), ids[1]);
     if (m & M_PID)
-        put_str_known(p, C_PID, ev->pid.s, ev->pid.len, &p->hint[2], ids[2]);
-    uint32_t tid = (m & M_TID) ? put_str_known(p, C_TID, ev->tid.s, ev->tid.len, &p->hint[3],
-                                               ids[3])
+        put_str_known(p, C_PID, ev->pid.s, ev->pid.len, HINT(2), ids[2]);
+    uint32_t tid = (m & M_TID) ? put_str_known(p, C_TID, ev->tid.s, ev->tid.len, HINT(3), ids[3])
                                : 0;
+#undef HINT
     int64_t *prev = thread_slot(&p->prev_ts, &p->prev_ts_cap, tid);
     if (!prev) {
         p->error = ERR_NOMEM;
@@ -498,7 +496,7 @@ static void record_event(struct trace_pack *p, const struct trace_event *ev, con
     int64_t delta = (int64_t)((uint64_t)ev->ts.ns - (uint64_t)*prev);
     uint8_t units = (uint8_t)((delta % 1000 == 0 ? UNITS_TS_US : 0) |
                               (ev->dur.ns % 1000 == 0 ? UNITS_DUR_US : 0));
-    put_bytes(p, C_UNITS, &units, 1);
+    put_byte(p, C_UNITS, units);
     put_s(p, C_TS, units & UNITS_TS_US ? delta / 1000 : delta);
     *prev = ev->ts.ns;
     if (m & M_TS_US)
@@ -516,7 +514,7 @@ static void record_event(struct trace_pack *p, const struct trace_event *ev, con
         put_f64(p, ev->mem_bw_gbps);
     if (m & M_BYTES)
         put_s(p, C_BYTES, ev->bytes.v);
-    for (size_t i = 0; i < PACK_NARGS; i++) {
+    for (size_t i = 0; i < PACK_NARGS && (m & PACK_ARG_BITS); i++) {   // most events have none
         const void *f = (const char *)ev + pack_args[i].offset;
         if (!(m & pack_args[i].bit))
             continue;
@@ -535,7 +533,7 @@ static void record_event(struct trace_pack *p, const struct trace_event *ev, con
 static void record_meta(struct trace_pack *p, const struct trace_meta *mt)
 {
     uint8_t op = OP_META;
-    put_bytes(p, C_SHAPE, &op, 1);
+    put_byte(p, C_SHAPE, op);
     put_u(p, C_MISC, (uint64_t)mt->has_rank | (uint64_t)mt->has_world_size << 1 |
                  (uint64_t)mt->has_base_time << 2);
     put_s(p, C_MISC, mt->rank);
@@ -566,7 +564,7 @@ static void rec_warning(void *ctx, const struct trace_warning *w)
 {
     struct trace_pack *p = ctx;
     uint8_t op = OP_WARNING;
-    put_bytes(p, C_SHAPE, &op, 1);
+    put_byte(p, C_SHAPE, op);
     put_index(p, w->index);
     put_u(p, C_MISC, w->offset);
     put_str(p, C_MISC, w->what, strlen(w->what));
@@ -598,17 +596,14 @@ struct trace_pack *trace_pack_new(const char *source_path)
     p->stage = malloc(STAGE_START);
     p->stage_cap = STAGE_START;
     p->prev_index = UINT64_MAX;   // the first element is index 0: delta 0
-    if (!p->source || !p->stage || strtab_init(&p->dict) ||
-        deflateInit(&p->z, PACK_LEVEL) != Z_OK) {
+    if (!p->source || !p->stage || strtab_init(&p->dict)) {
         free(p->source);
         free(p->stage);
         free(p);
         return NULL;
     }
-    p->z_ready = true;
-    size_t dict_len;
-    const unsigned char *dict = trace_pack_dictionary(&dict_len);
-    if (deflateSetDictionary(&p->z, dict, (uInt)dict_len) != Z_OK) {
+    p->deflater = trace_deflater_new();
+    if (!p->deflater) {
         trace_pack_free(p);
         return NULL;
     }
@@ -628,8 +623,7 @@ void trace_pack_free(struct trace_pack *p)
         return;
     if (p->behind)
         behind_stop(p, false);
-    if (p->z_ready)
-        deflateEnd(&p->z);
+    trace_deflater_free(p->deflater);
     strtab_fini(&p->dict);
     for (int k = 0; k < PACK_NCOLS; k++)
         free(p->col[k].b);
@@ -662,7 +656,7 @@ void trace_pack_seal(struct trace_pack *p)
     if (p->sealed || p->finished)
         return;
     uint8_t op = OP_END;
-    put_bytes(p, C_SHAPE, &op, 1);
+    put_byte(p, C_SHAPE, op);
     p->block_records++;
     close_block(p);
     if (p->behind)

@@ -84,6 +84,9 @@ static const struct pack_arg pack_args[] = {
     {M_SEQ_LOWER, offsetof(struct trace_event, seq_lower), false},
 };
 #define PACK_NARGS (sizeof pack_args / sizeof pack_args[0])
+#define PACK_ARG_BITS                                                                      \
+    (M_ARG_NAME | M_COLL_NAME | M_PG_NAME | M_PG_RANKS | M_DTYPE | M_GROUP_SIZE | M_IN_NELEMS | \
+     M_OUT_NELEMS | M_SEQ | M_SEQ_LOWER)
 
 #define HEADER_FIXED 16          /* version, raw length, path length */
 

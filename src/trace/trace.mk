@@ -12,6 +12,7 @@ libcore_a_SOURCES += \
 	src/trace/pack.c src/trace/unpack.c src/trace/pack.h src/trace/pack_format.h \
 	src/trace/pack_dict.c src/trace/pack_dict.h \
 	src/trace/zbuf.c src/trace/zbuf.h \
+	src/trace/deflater.c src/trace/deflater.h \
 	src/trace/discover.c \
 	src/trace/counters_write.c src/trace/counters_write.h
 EXTRA_DIST += contrib/pack-dict/make_pack_dict.py

@@ -1,6 +1,7 @@
 #include "config.h"
 #include "trace/zbuf.h"
 
+#include "trace/deflater.h"
 #include "trace/pack_dict.h"
 #include "util/memory.h"
 
@@ -16,33 +17,16 @@ int trace_deflate_buffer(const void *in, size_t n, uint8_t **out, size_t *out_le
 {
     *out = NULL;
     *out_len = 0;
-    if (n > (1u << 30))   /* one call of zlib's 32-bit counts */
-        return ERR_LIMIT;
-    z_stream s;
-    memset(&s, 0, sizeof s);
-    if (deflateInit(&s, 6) != Z_OK)
-        return ERR_NOMEM;
-    size_t dict_len;
-    const unsigned char *dict = trace_pack_dictionary(&dict_len);
-    uLong cap = deflateBound(&s, (uLong)n) + 16;   // + the dictionary's id
-    uint8_t *buf = malloc(cap);
-    int zr = buf ? deflateSetDictionary(&s, dict, (uInt)dict_len) : Z_MEM_ERROR;
-    if (zr == Z_OK) {
-        s.next_in = (Bytef *)in;
-        s.avail_in = (uInt)n;
-        s.next_out = buf;
-        s.avail_out = (uInt)cap;
-        zr = deflate(&s, Z_FINISH);
+    size_t cap = 0;
+    struct trace_deflater *d = trace_deflater_new();
+    int rc = d ? trace_deflater_put(d, in, n, true, out, out_len, &cap) : ERR_NOMEM;
+    trace_deflater_free(d);
+    if (rc) {
+        free(*out);
+        *out = NULL;
+        *out_len = 0;
     }
-    size_t len = cap - s.avail_out;
-    deflateEnd(&s);
-    if (zr != Z_STREAM_END) {
-        free(buf);
-        return ERR_NOMEM;
-    }
-    *out = buf;
-    *out_len = len;
-    return 0;
+    return rc;
 }
 
 /* Bytes for one call of an inflater whose counts are 32-bit. */
@@ -51,25 +35,23 @@ static uint32_t step_of(uint64_t left)
     return left > (1u << 30) ? 1u << 30 : (uint32_t)left;
 }
 
-#ifdef HAVE_ISAL
-static uLong dict_id;
+static uint32_t dict_id;
 static pthread_once_t dict_id_once = PTHREAD_ONCE_INIT;
 
 static void compute_dictionary_id(void)
 {
     size_t n;
     const unsigned char *dict = trace_pack_dictionary(&n);
-    dict_id = adler32(adler32(0L, Z_NULL, 0), dict, (uInt)n);
+    dict_id = (uint32_t)adler32(adler32(0L, Z_NULL, 0), dict, (uInt)n);
 }
 
-/* The dictionary's Adler-32, as zlib headers name it: computed once, not
- * at each of a job's thousands of inflates. */
-static uLong dictionary_id(void)
+uint32_t trace_pack_dictionary_id(void)
 {
     pthread_once(&dict_id_once, compute_dictionary_id);
     return dict_id;
 }
 
+#ifdef HAVE_ISAL
 /* The zlib stream z through ISA-L (2-3x zlib's speed), with the checks
  * zlib makes: the dictionary the header names (by its Adler-32), the
  * stream's own Adler-32, its end where z ends and raw_len bytes out. */
@@ -80,7 +62,7 @@ static int inflate_isal(const char *name, const char *what, const uint8_t *z, si
     const unsigned char *dict = trace_pack_dictionary(&dict_len);
     if (zlen >= 6 && (z[1] & 0x20)) {   // FDICT: the dictionary's Adler-32 follows
         uLong want = (uLong)z[2] << 24 | (uLong)z[3] << 16 | (uLong)z[4] << 8 | z[5];
-        if (want != dictionary_id())
+        if (want != trace_pack_dictionary_id())
             return err_set(e, ERR_PARSE, "%s: %s: deflated with an unknown dictionary "
                            "(another version?)", name, what);
     }

@@ -9,9 +9,14 @@
 
 #include "util/err.h"
 
-/* in[0..n) deflated at level 6 with trace/pack_dict.h's dictionary into a
- * new buffer (*out, *out_len; the caller frees it). 0 or ERR_NOMEM. */
+/* in[0..n) deflated with trace/pack_dict.h's dictionary (trace/deflater.h)
+ * into a new buffer (*out, *out_len; the caller frees it). 0, ERR_NOMEM or
+ * ERR_INTERNAL. */
 int trace_deflate_buffer(const void *in, size_t n, uint8_t **out, size_t *out_len);
+
+/* The dictionary's Adler-32, by which a zlib header names it: computed
+ * once, not at each of a job's thousands of inflates. */
+uint32_t trace_pack_dictionary_id(void);
 
 /* Inflates z[0..zlen), made with or without the dictionary, into a new
  * buffer of exactly raw_len bytes (*raw; the caller frees it). ERR_PARSE

@@ -61,5 +61,6 @@ char *doc_with(const char *elements);
 Suite *trace_events_suite(void);
 Suite *trace_files_suite(void);
 Suite *trace_pack_suite(void);
+Suite *trace_deflater_suite(void);
 
 #endif

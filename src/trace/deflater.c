@@ -1,0 +1,224 @@
+#include "config.h"
+#include "trace/deflater.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+#ifdef HAVE_ISAL
+#include <isa-l/igzip_lib.h>
+#endif
+
+#include "trace/pack_dict.h"
+#include "trace/zbuf.h"
+#include "util/err.h"
+#include "util/vec.h"
+
+#define ZLIB_LEVEL 6
+/* Bytes for one call of a deflater whose counts are 32-bit. */
+#define STEP_MAX ((size_t)1 << 30)
+
+struct trace_deflater {
+    z_stream z;
+    bool z_ready;       /* deflating with zlib as the bytes come */
+    uint8_t *hold;      /* bytes not yet deflated, at most TRACE_DEFLATER_HOLD */
+    size_t held, hold_cap;
+#ifdef HAVE_ISAL
+    bool isal_wanted;   /* built with ISA-L and HTX_DEFLATE is not "zlib" */
+    struct isal_zstream *isal;   /* the stream passed TRACE_DEFLATER_HOLD */
+    uint8_t *level_buf;
+    uint32_t adler;     /* of the bytes given to ISA-L, for the zlib trailer */
+#endif
+};
+
+static int reserve(uint8_t **out, size_t *len, size_t *cap, size_t more)
+{
+    if (more > SIZE_MAX - *len)
+        return ERR_NOMEM;
+    return vec_reserve((void **)out, cap, 1, *len + more);
+}
+
+static int zlib_start(struct trace_deflater *d)
+{
+    size_t dict_len;
+    const unsigned char *dict = trace_pack_dictionary(&dict_len);
+    if (deflateInit(&d->z, ZLIB_LEVEL) != Z_OK)
+        return ERR_NOMEM;
+    d->z_ready = true;
+    return deflateSetDictionary(&d->z, dict, (uInt)dict_len) == Z_OK ? 0 : ERR_INTERNAL;
+}
+
+static int zlib_put(struct trace_deflater *d, const uint8_t *in, size_t n, bool last,
+                    uint8_t **out, size_t *len, size_t *cap)
+{
+    size_t done = 0;
+    for (;;) {
+        size_t piece = n - done > STEP_MAX ? STEP_MAX : n - done;
+        bool end = last && done + piece == n;
+        d->z.next_in = (Bytef *)(uintptr_t)(in + done);
+        d->z.avail_in = (uInt)piece;
+        int zr;
+        do {
+            if (reserve(out, len, cap, (size_t)1 << 16))
+                return ERR_NOMEM;
+            size_t room = *cap - *len > STEP_MAX ? STEP_MAX : *cap - *len;
+            d->z.next_out = *out + *len;
+            d->z.avail_out = (uInt)room;
+            zr = deflate(&d->z, end ? Z_FINISH : Z_NO_FLUSH);
+            *len += room - d->z.avail_out;
+            if (zr != Z_OK && zr != Z_BUF_ERROR && zr != Z_STREAM_END)
+                return ERR_INTERNAL;
+        } while (end ? zr != Z_STREAM_END : d->z.avail_in > 0);
+        done += piece;
+        if (done == n)
+            return 0;
+    }
+}
+
+#ifdef HAVE_ISAL
+#define ISAL_LEVEL 2
+#define ISAL_LEVEL_BUF ISAL_DEF_LVL2_DEFAULT
+
+static void put_be32(uint8_t *at, uint32_t v)
+{
+    at[0] = (uint8_t)(v >> 24);
+    at[1] = (uint8_t)(v >> 16);
+    at[2] = (uint8_t)(v >> 8);
+    at[3] = (uint8_t)v;
+}
+
+/* ISA-L writes raw deflate; the zlib header and trailer around it are
+ * written here: CMF 0x78 (deflate, 32 KiB window, as ISA-L's), FLG 0x20
+ * (FDICT, "fastest", and a check that makes 0x7820 a multiple of 31), the
+ * dictionary's Adler-32, and at the end the data's. */
+static int isal_start(struct trace_deflater *d, uint8_t **out, size_t *len, size_t *cap)
+{
+    size_t dict_len;
+    const unsigned char *dict = trace_pack_dictionary(&dict_len);
+    d->isal = malloc(sizeof *d->isal);
+    d->level_buf = malloc(ISAL_LEVEL_BUF);
+    if (!d->isal || !d->level_buf || reserve(out, len, cap, 6))
+        return ERR_NOMEM;
+    isal_deflate_init(d->isal);
+    d->isal->level = ISAL_LEVEL;
+    d->isal->level_buf = d->level_buf;
+    d->isal->level_buf_size = ISAL_LEVEL_BUF;
+    d->isal->gzip_flag = IGZIP_DEFLATE;
+    if (isal_deflate_set_dict(d->isal, (uint8_t *)(uintptr_t)dict, (uint32_t)dict_len) !=
+        COMP_OK)
+        return ERR_INTERNAL;
+    d->adler = 1;
+    (*out)[*len] = 0x78;
+    (*out)[*len + 1] = 0x20;
+    put_be32(*out + *len + 2, (uint32_t)trace_pack_dictionary_id());
+    *len += 6;
+    return 0;
+}
+
+/* n <= TRACE_DEFLATER_HOLD bytes through ISA-L, with room for all of their
+ * output at once (stored blocks at worst), so each call is made alike. */
+static int isal_put(struct trace_deflater *d, const uint8_t *in, size_t n, bool last,
+                    uint8_t **out, size_t *len, size_t *cap)
+{
+    struct isal_zstream *s = d->isal;
+    d->adler = isal_adler32(d->adler, in, n);
+    s->next_in = (uint8_t *)(uintptr_t)in;
+    s->avail_in = (uint32_t)n;
+    s->end_of_stream = last;
+    s->flush = NO_FLUSH;
+    for (;;) {
+        if (reserve(out, len, cap, n + n / 16 + ((size_t)1 << 16)))
+            return ERR_NOMEM;
+        size_t room = *cap - *len > STEP_MAX ? STEP_MAX : *cap - *len;
+        uint32_t in_before = s->avail_in;
+        s->next_out = *out + *len;
+        s->avail_out = (uint32_t)room;
+        if (isal_deflate(s) != COMP_OK)
+            return ERR_INTERNAL;
+        *len += room - s->avail_out;
+        bool done = s->avail_in == 0 && (!last || s->internal_state.state == ZSTATE_END);
+        if (done)
+            break;
+        if (s->avail_in == in_before && s->avail_out == room)
+            return ERR_INTERNAL;   // no progress
+    }
+    if (last) {
+        if (reserve(out, len, cap, 4))
+            return ERR_NOMEM;
+        put_be32(*out + *len, d->adler);
+        *len += 4;
+    }
+    return 0;
+}
+
+/* Holds the bytes until the stream ends or passes TRACE_DEFLATER_HOLD. */
+static int held_put(struct trace_deflater *d, const uint8_t *in, size_t n, bool last,
+                    uint8_t **out, size_t *len, size_t *cap)
+{
+    while (n > 0) {
+        size_t k = TRACE_DEFLATER_HOLD - d->held;
+        k = n < k ? n : k;
+        if (vec_reserve((void **)&d->hold, &d->hold_cap, 1, d->held + k))
+            return ERR_NOMEM;
+        memcpy(d->hold + d->held, in, k);
+        d->held += k;
+        in += k;
+        n -= k;
+        if (d->held == TRACE_DEFLATER_HOLD) {
+            int rc = d->isal ? 0 : isal_start(d, out, len, cap);
+            if (rc == 0)
+                rc = isal_put(d, d->hold, d->held, false, out, len, cap);
+            if (rc)
+                return rc;
+            d->held = 0;
+        }
+    }
+    if (!last)
+        return 0;
+    if (d->isal)
+        return isal_put(d, d->hold, d->held, true, out, len, cap);
+    int rc = zlib_start(d);   // the whole stream is held: zlib's smaller output
+    return rc ? rc : zlib_put(d, d->hold, d->held, true, out, len, cap);
+}
+#endif
+
+struct trace_deflater *trace_deflater_new(void)
+{
+    struct trace_deflater *d = calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+#ifdef HAVE_ISAL
+    const char *which = getenv("HTX_DEFLATE");   // as HTX_INFLATE chooses the inflater
+    d->isal_wanted = !which || strcmp(which, "zlib") != 0;
+    if (d->isal_wanted)
+        return d;
+#endif
+    if (zlib_start(d)) {
+        trace_deflater_free(d);
+        return NULL;
+    }
+    return d;
+}
+
+int trace_deflater_put(struct trace_deflater *d, const uint8_t *in, size_t n, bool last,
+                       uint8_t **out, size_t *len, size_t *cap)
+{
+#ifdef HAVE_ISAL
+    if (d->isal_wanted)
+        return held_put(d, in, n, last, out, len, cap);
+#endif
+    return zlib_put(d, in, n, last, out, len, cap);
+}
+
+void trace_deflater_free(struct trace_deflater *d)
+{
+    if (!d)
+        return;
+    if (d->z_ready)
+        deflateEnd(&d->z);
+    free(d->hold);
+#ifdef HAVE_ISAL
+    free(d->isal);
+    free(d->level_buf);
+#endif
+    free(d);
+}

@@ -1,0 +1,38 @@
+#ifndef HTX_TRACE_DEFLATER_H
+#define HTX_TRACE_DEFLATER_H
+
+/* One zlib stream with trace/pack_dict.h's dictionary, fed in pieces and
+ * appended to a growing buffer: how a summary's packed events and its
+ * tables are deflated. Any zlib inflater reads what it makes
+ * (trace/zbuf.h: trace_inflate_exact).
+ *
+ * Which deflater: a stream that ends within TRACE_DEFLATER_HOLD bytes is
+ * deflated by zlib at level 6 when it ends: there a byte saved counts more
+ * than the time (a small rank's summary is mostly its events). A longer one
+ * goes through Intel ISA-L's level 2 when htx is built with it and
+ * HTX_DEFLATE is not "zlib": 11x zlib's speed on a 1 GB rank's records
+ * (0.055 s against 0.64 s), 8 % larger (5.37 MB against 4.96 MB), which
+ * is what made `htx summarize` slower than `htx info` on two cores. ISA-L
+ * is given whole TRACE_DEFLATER_HOLD pieces, so its output depends on the
+ * bytes only, not on how they were fed. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TRACE_DEFLATER_HOLD ((size_t)4 << 20)
+
+struct trace_deflater;
+
+/* NULL when out of memory. */
+struct trace_deflater *trace_deflater_new(void);
+
+/* Deflates in[0..n), and ends the stream when last (then only free may
+ * follow), appending to *out (length *len, capacity *cap; grown with
+ * realloc). 0, ERR_NOMEM, or ERR_INTERNAL when the deflater failed. */
+int trace_deflater_put(struct trace_deflater *d, const uint8_t *in, size_t n, bool last,
+                       uint8_t **out, size_t *len, size_t *cap);
+
+void trace_deflater_free(struct trace_deflater *d);
+
+#endif

@@ -1,0 +1,192 @@
+#include "config.h"
+
+#include <check.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "check_trace.h"
+#include "trace/deflater.h"
+#include "trace/pack_dict.h"
+#include "trace/zbuf.h"
+
+/* The deflater (trace/deflater.h): one zlib stream whatever the pieces it
+ * was fed in, read by both inflaters; zlib's level 6 for a stream within
+ * the hold, ISA-L past it when built with it, zlib under HTX_DEFLATE=zlib. */
+
+/* Loop tests run with _i 0 (the default deflater) and 1 (HTX_DEFLATE=zlib). */
+static void deflate_by(int i)
+{
+    if (i)
+        setenv("HTX_DEFLATE", "zlib", 1);
+    else
+        unsetenv("HTX_DEFLATE");
+}
+
+/* n bytes shaped like packed records: small varints, repeated names, some
+ * noise, so that they deflate as records do. */
+static uint8_t *records_like(size_t n)
+{
+    static const char *names[] = {"aten::mm", "cudaLaunchKernel", "ncclKernel_AllReduce",
+                                  "void at::native::vectorized_elementwise_kernel<4>"};
+    uint8_t *b = malloc(n);
+    ck_assert_ptr_nonnull(b);
+    uint32_t x = 12345;
+    for (size_t i = 0; i < n;) {
+        x = x * 1103515245u + 12345u;
+        if ((x >> 16) % 5 == 0) {
+            const char *s = names[(x >> 8) % 4];
+            for (size_t k = 0; s[k] && i < n; k++)
+                b[i++] = (uint8_t)s[k];
+        } else {
+            b[i++] = (uint8_t)((x >> 16) % 40);
+        }
+    }
+    return b;
+}
+
+static uint8_t *deflate_in_pieces(const uint8_t *in, size_t n, const size_t *pieces,
+                                  size_t npieces, size_t *len)
+{
+    struct trace_deflater *d = trace_deflater_new();
+    ck_assert_ptr_nonnull(d);
+    uint8_t *out = NULL;
+    size_t cap = 0, done = 0;
+    *len = 0;
+    for (size_t i = 0; done < n || i == 0; i++) {
+        size_t k = pieces[i % npieces];
+        k = k < n - done ? k : n - done;
+        bool last = done + k == n;
+        ck_assert_int_eq(trace_deflater_put(d, in + done, k, last, &out, len, &cap), 0);
+        done += k;
+        if (last)
+            break;
+    }
+    trace_deflater_free(d);
+    return out;
+}
+
+static void assert_inflates_to(const uint8_t *z, size_t zlen, const uint8_t *raw, size_t n)
+{
+    for (int zlib = 0; zlib < 2; zlib++) {
+        if (zlib)
+            setenv("HTX_INFLATE", "zlib", 1);
+        else
+            unsetenv("HTX_INFLATE");
+        uint8_t *back = NULL;
+        struct err e = {0, ""};
+        ck_assert_int_eq(trace_inflate_exact("t", "stream", z, zlen, n, &back, &e), 0);
+        ck_assert(n == 0 || memcmp(back, raw, n) == 0);
+        free(back);
+    }
+    unsetenv("HTX_INFLATE");
+}
+
+/* The header names the dictionary; FLEVEL tells the deflater: 2 for zlib's
+ * level 6, 0 for ISA-L's header. */
+static int header_level(const uint8_t *z, size_t zlen)
+{
+    ck_assert_uint_ge(zlen, 6);
+    ck_assert_uint_eq(z[0], 0x78);
+    ck_assert_uint_eq(((unsigned)z[0] << 8 | z[1]) % 31, 0);
+    ck_assert(z[1] & 0x20);
+    uint32_t id = (uint32_t)z[2] << 24 | (uint32_t)z[3] << 16 | (uint32_t)z[4] << 8 | z[5];
+    ck_assert_uint_eq(id, trace_pack_dictionary_id());
+    return z[1] >> 6;
+}
+
+START_TEST(deflater_should_make_one_stream_whatever_the_pieces)
+{
+    deflate_by(_i);
+    size_t n = 2 * TRACE_DEFLATER_HOLD + 12345;
+    uint8_t *raw = records_like(n);
+    size_t whole_len, pieces_len, odd_len;
+    const size_t whole[] = {n}, ring[] = {(size_t)1 << 20},
+                 odd[] = {1, 7, TRACE_DEFLATER_HOLD - 3, 65536 + 5, 0};
+    uint8_t *z_whole = deflate_in_pieces(raw, n, whole, 1, &whole_len);
+    uint8_t *z_ring = deflate_in_pieces(raw, n, ring, 1, &pieces_len);
+    uint8_t *z_odd = deflate_in_pieces(raw, n, odd, 5, &odd_len);
+    ck_assert_uint_eq(whole_len, pieces_len);
+    ck_assert_uint_eq(whole_len, odd_len);
+    ck_assert(memcmp(z_whole, z_ring, whole_len) == 0);
+    ck_assert(memcmp(z_whole, z_odd, whole_len) == 0);
+    ck_assert_uint_lt(whole_len, n / 2);
+#ifdef HAVE_ISAL
+    ck_assert_int_eq(header_level(z_whole, whole_len), _i ? 2 : 0);
+#else
+    ck_assert_int_eq(header_level(z_whole, whole_len), 2);
+#endif
+    assert_inflates_to(z_whole, whole_len, raw, n);
+
+    // A stream cut short, or one byte changed, is refused by both inflaters.
+    for (int zlib = 0; zlib < 2; zlib++) {
+        if (zlib)
+            setenv("HTX_INFLATE", "zlib", 1);
+        uint8_t *back = NULL;
+        struct err e = {0, ""};
+        ck_assert_int_eq(trace_inflate_exact("t", "s", z_whole, whole_len - 1, n, &back, &e),
+                         ERR_PARSE);
+        z_whole[whole_len - 2] ^= 0x10;   // the data's Adler-32
+        ck_assert_int_eq(trace_inflate_exact("t", "s", z_whole, whole_len, n, &back, &e),
+                         ERR_PARSE);
+        z_whole[whole_len - 2] ^= 0x10;
+        unsetenv("HTX_INFLATE");
+    }
+    free(z_whole), free(z_ring), free(z_odd), free(raw);
+}
+END_TEST
+
+/* Within the hold, the bytes zlib's level 6 makes with the dictionary; at
+ * the hold and past it, ISA-L's when built with it. */
+START_TEST(deflater_should_keep_zlib_for_a_stream_within_the_hold)
+{
+    deflate_by(_i);
+    const size_t sizes[] = {0, 1, 100000, TRACE_DEFLATER_HOLD - 1, TRACE_DEFLATER_HOLD};
+    uint8_t *raw = records_like(TRACE_DEFLATER_HOLD);
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        size_t n = sizes[s], len;
+        const size_t third[] = {n / 3 + 1};
+        uint8_t *z = deflate_in_pieces(raw, n, third, 1, &len);
+        assert_inflates_to(z, len, raw, n);
+        bool isal = false;
+#ifdef HAVE_ISAL
+        isal = !_i && n == TRACE_DEFLATER_HOLD;
+#endif
+        ck_assert_int_eq(header_level(z, len), isal ? 0 : 2);
+        if (!isal) {
+            size_t dict_len;
+            const unsigned char *dict = trace_pack_dictionary(&dict_len);
+            z_stream zs;
+            memset(&zs, 0, sizeof zs);
+            ck_assert_int_eq(deflateInit(&zs, 6), Z_OK);
+            ck_assert_int_eq(deflateSetDictionary(&zs, dict, (uInt)dict_len), Z_OK);
+            uLong bound = deflateBound(&zs, (uLong)n) + 16;
+            uint8_t *want = malloc(bound);
+            zs.next_in = raw;
+            zs.avail_in = (uInt)n;
+            zs.next_out = want;
+            zs.avail_out = (uInt)bound;
+            ck_assert_int_eq(deflate(&zs, Z_FINISH), Z_STREAM_END);
+            ck_assert_uint_eq(len, zs.total_out);
+            ck_assert(memcmp(z, want, len) == 0);
+            deflateEnd(&zs);
+            free(want);
+        }
+        free(z);
+    }
+    free(raw);
+}
+END_TEST
+
+Suite *trace_deflater_suite(void)
+{
+    Suite *s = suite_create("trace_deflater");
+    TCase *t = tcase_create("deflater");
+    tcase_set_timeout(t, 120);
+    tcase_add_loop_test(t, deflater_should_make_one_stream_whatever_the_pieces, 0, 2);
+    tcase_add_loop_test(t, deflater_should_keep_zlib_for_a_stream_within_the_hold, 0, 2);
+    suite_add_tcase(s, t);
+    return s;
+}
