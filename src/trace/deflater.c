@@ -54,7 +54,7 @@ static int zlib_put(struct trace_deflater *d, const uint8_t *in, size_t n, bool 
     for (;;) {
         size_t piece = n - done > STEP_MAX ? STEP_MAX : n - done;
         bool end = last && done + piece == n;
-        d->z.next_in = (Bytef *)(uintptr_t)(in + done);
+        d->z.next_in = piece ? (Bytef *)(uintptr_t)(in + done) : Z_NULL;   // (in may be NULL)
         d->z.avail_in = (uInt)piece;
         int zr;
         do {

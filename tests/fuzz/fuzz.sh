@@ -4,7 +4,7 @@
 #
 #   tests/fuzz/fuzz.sh CONFIGURED_BUILD_DIR OUT_DIR SECONDS
 #
-# Targets (FUZZ_TARGETS, default all six), each a tests/fuzz/fuzz_NAME.c:
+# Targets (FUZZ_TARGETS, default all seven), each a tests/fuzz/fuzz_NAME.c:
 #   load      trace bytes (plain and gzip) through the reader, the model,
 #             every analysis and every output format (the slow, deep one)
 #   reader    the scanner, field parser and string decoder alone
@@ -13,11 +13,14 @@
 #   analysis  one analysis per input (first byte), with its output formats
 #   text      the TUI's text sanitiser, fake screen (grid) and layout, the
 #             CLI escapers and the test-mode script parser (tests/fuzz/text)
-# Crashes of every target are kept in tests/fuzz/regressions (text and
-# number: their own directories) and replayed by make check.
+#   summary   rank summaries, whole (checksum mended) and section by section
+#             (contents deflated by the harness), through every reader
+#             (seeds: tests/fuzz/summary, and summaries of htx-gen output)
+# Crashes of every target are kept in tests/fuzz/regressions (text, number
+# and summary: their own directories) and replayed by make check.
 #
-# SECONDS is the whole run, shared by the targets (load 30%, analysis 20%,
-# reader and model 15% each, text and number 10% each: CI's make fuzz),
+# SECONDS is the whole run, shared by the targets (load 25%, analysis 18%,
+# reader, model and summary 13% each, text and number 9% each: CI's make fuzz),
 # or, with FUZZ_PER_TARGET=1 (make fuzz-long), each target's own time.
 #
 # Seeds: the committed corpora, plus small documents cut at run time
@@ -31,7 +34,7 @@ set -euo pipefail
 build=${1:?usage: fuzz.sh BUILD_DIR OUT_DIR SECONDS}
 out=${2:?usage: fuzz.sh BUILD_DIR OUT_DIR SECONDS}
 seconds=${3:-60}
-targets=${FUZZ_TARGETS:-load reader model analysis text number}
+targets=${FUZZ_TARGETS:-load reader model analysis text number summary}
 srcdir=$(cd "$(dirname "$0")/../.." && pwd)
 CC=${FUZZ_CC:-clang}
 
@@ -69,7 +72,7 @@ compile() {
 }
 
 core=$(cd "$srcdir" && ls src/util/*.c src/trace/*.c src/model/*.c src/analysis/*.c src/summary/tiles_io.c \
-    src/summary/deflated.c src/summary/colls_io.c \
+    src/summary/deflated.c src/summary/colls_io.c src/summary/tables.c \
     src/app/format_*.c)
 # shellcheck disable=SC2086
 core_objs=$(compile $core)
@@ -124,6 +127,30 @@ if [ ! -d "$out/seeds-analysis" ]; then
     done
     mv "$out/seeds-analysis.tmp" "$out/seeds-analysis"
 fi
+# The summary target's: summaries of a small generated job, whole and by section.
+if [ ! -d "$out/seeds-summary" ]; then
+    mkdir -p "$out/seeds-summary.tmp"
+    seeder_obj=$(compile tests/fuzz/summary_seeds.c)
+    # shellcheck disable=SC2086
+    $CC -fsanitize=address,undefined $seeder_obj $core_objs -o "$out/summary-seeds" \
+        $(pkg-config --libs libcjson zlib) $isal_libs -lm -pthread
+    if make -s -C "$build" src/htx tests/gen/htx-gen >/dev/null 2>&1; then
+        for seed in 4 5; do
+            rm -rf "$out/gen" "$out/sum"
+            "$build/tests/gen/htx-gen" -q -o "$out/gen" -r 2 -i 2 -l 1 --seed=$seed
+            "$build/src/htx" summarize "$out/gen" -o "$out/sum" >/dev/null
+            for f in "$out"/sum/*.htxs; do
+                cp "$f" "$out/sum/gen$seed-$(basename "$f")"
+            done
+            ASAN_OPTIONS=detect_leaks=0 "$out/summary-seeds" "$out/seeds-summary.tmp" \
+                "$out"/sum/gen$seed-*.htxs || true
+        done
+        rm -rf "$out/gen" "$out/sum"
+    else
+        echo "fuzz: htx or htx-gen did not build: summary seeds from tests/fuzz/summary only" >&2
+    fi
+    mv "$out/seeds-summary.tmp" "$out/seeds-summary"
+fi
 echo "fuzz: $(ls "$seeds" | wc -l) seed documents in $seeds"
 
 # run TARGET SECONDS KEEP_DIR [SEED_DIR...]: builds and runs one target;
@@ -173,16 +200,17 @@ share() {
 status=0
 for target in $targets; do
     case $target in
-    load) run load "$(share 30)" "$srcdir/tests/fuzz/regressions" "$srcdir/tests/fuzz/corpus" \
+    load) run load "$(share 25)" "$srcdir/tests/fuzz/regressions" "$srcdir/tests/fuzz/corpus" \
               "$seeds" || status=1 ;;
-    reader) run reader "$(share 15)" "$srcdir/tests/fuzz/regressions" "$srcdir/tests/fuzz/corpus" \
+    reader) run reader "$(share 13)" "$srcdir/tests/fuzz/regressions" "$srcdir/tests/fuzz/corpus" \
                 "$seeds" || status=1 ;;
-    model) run model "$(share 15)" "$srcdir/tests/fuzz/regressions" "$srcdir/tests/fuzz/corpus" \
+    model) run model "$(share 13)" "$srcdir/tests/fuzz/regressions" "$srcdir/tests/fuzz/corpus" \
                "$seeds" || status=1 ;;
-    analysis) run analysis "$(share 20)" "$srcdir/tests/fuzz/regressions" \
+    analysis) run analysis "$(share 18)" "$srcdir/tests/fuzz/regressions" \
                   "$out/seeds-analysis" || status=1 ;;
-    text) FUZZ_MAX_LEN=4096 run text "$(share 10)" "$srcdir/tests/fuzz/text" || status=1 ;;
-    number) FUZZ_MAX_LEN=256 run number "$(share 10)" "$srcdir/tests/fuzz/number" || status=1 ;;
+    text) FUZZ_MAX_LEN=4096 run text "$(share 9)" "$srcdir/tests/fuzz/text" || status=1 ;;
+    number) FUZZ_MAX_LEN=256 run number "$(share 9)" "$srcdir/tests/fuzz/number" || status=1 ;;
+    summary) run summary "$(share 13)" "$srcdir/tests/fuzz/summary" "$out/seeds-summary" || status=1 ;;
     *) echo "fuzz: unknown target $target" >&2; status=1 ;;
     esac
 done

@@ -41,6 +41,15 @@ tests_fuzz_replay_text_LDADD = libui.a $(CORE_LIBS)
 TESTS += tests/fuzz/replay-reader tests/fuzz/replay-model tests/fuzz/replay-analysis \
 	tests/fuzz/replay-text
 
+# The summary target (rank summaries, whole and by section) over its seeds
+# and regressions (tests/fuzz/summary).
+check_PROGRAMS += tests/fuzz/replay-summary
+tests_fuzz_replay_summary_SOURCES = $(FUZZ_SPLIT_SOURCES) tests/fuzz/fuzz_summary.c
+tests_fuzz_replay_summary_CPPFLAGS = $(AM_CPPFLAGS) $(CJSON_CFLAGS) $(ZLIB_CFLAGS) \
+	'-DFUZZ_REPLAY_DIRS="tests/fuzz/summary"'
+tests_fuzz_replay_summary_LDADD = $(CORE_LIBS)
+TESTS += tests/fuzz/replay-summary
+
 # valgrind.sh skips unless make check-valgrind runs it (HTX_VALGRIND=1).
 HOSTILE_TESTS = tests/hostile/truncated.sh tests/hostile/gzip.sh tests/hostile/json.sh \
 	tests/hostile/files.sh tests/hostile/outputs.sh tests/hostile/edges.sh \
@@ -48,4 +57,5 @@ HOSTILE_TESTS = tests/hostile/truncated.sh tests/hostile/gzip.sh tests/hostile/j
 TESTS += $(HOSTILE_TESTS)
 EXTRA_DIST += $(HOSTILE_TESTS) tests/hostile/bigtrace.sh \
 	tests/fuzz/corpus tests/fuzz/regressions tests/fuzz/number tests/fuzz/text \
+	tests/fuzz/summary tests/fuzz/summary_seeds.c \
 	tests/fuzz/fuzz.dict tests/fuzz/fuzz.sh tests/fuzz/seed_slices.c

@@ -1,0 +1,206 @@
+#include "config.h"
+#include "fuzz.h"
+
+#include <string.h>
+
+#include "analysis/diff.h"
+#include "analysis/kernels.h"
+#include "model/semantics.h"
+#include "summary/colls_io.h"
+#include "summary/deflated.h"
+#include "summary/tables.h"
+#include "summary/tiles_io.h"
+#include "trace/pack.h"
+#include "trace/zbuf.h"
+#include "util/arena.h"
+#include "util/htxs.h"
+#include "util/htxs_source.h"
+#include "util/le.h"
+
+/* Rank summaries (util/htxs.h) as they come from another machine: every
+ * section through its reader, the tables through every output format, the
+ * kernel parts through their reduce, the events through a replay. The first
+ * byte chooses what the rest is:
+ *   0  a whole summary, whose length field and trailing checksum the harness
+ *      mends, so that mutations reach the sections instead of the checksum;
+ *   1  the contents of a tables section (summary/tables.c), deflated here;
+ *   2  the contents of a tiles section (summary/tiles_io.c), deflated here;
+ *   3  the contents of a collectives section (summary/colls_io.c), deflated here;
+ *   4  a pack's raw records (trace/pack_format.h), deflated here behind a pack header.
+ * A refusal must name the summary; nothing may read out of bounds, leak or
+ * hang. Seeds: tests/fuzz/summary (made by tests/fuzz/summary_seeds.sh). */
+
+#define NAME "fuzz.htxs"
+
+static int count_event(void *ctx, const struct trace_event *ev, struct err *e)
+{
+    (void)e;
+    uint64_t *n = ctx;
+    CHECK(ev->name.len == 0 || ev->name.s);
+    ++*n;
+    return 0;
+}
+
+static void check_refusal(int rc, const struct err *e)
+{
+    if (rc == 0 || rc == ERR_EMPTY)
+        return;
+    CHECK(rc < 0 && e->msg[0] != '\0');
+    if (rc != ERR_NOMEM && !strstr(e->msg, NAME))
+        fprintf(stderr, "fuzz: a refusal without the summary's name: %s\n", e->msg);
+    CHECK(rc == ERR_NOMEM || strstr(e->msg, NAME) != NULL);
+}
+
+static void read_tables(const struct htxs_section *s)
+{
+    struct arena a;
+    arena_init(&a, 1 << 12);
+    struct table_list l = {.count = 0};
+    int sem, an;
+    struct err e = {0, ""};
+    int rc = htxs_tables_read(s, NAME, &a, &sem, &an, &l, &e);
+    check_refusal(rc, &e);
+    if (rc == 0) {
+        for (size_t i = 0; i < l.count; i++) {
+            fuzz_check_formats(l.tables[i]);
+            (void)diff_parts_check(l.tables[i]);
+        }
+        if (an == ANALYSIS_KERNELS) {
+            struct semantics sm;
+            semantics_init(&sm, sem ? SEMANTICS_HTA : SEMANTICS_HTX);
+            const struct table_list *parts[] = {&l};
+            struct table_list out = {.count = 0};
+            rc = kernels_reduce(&sm, parts, 1, &a, &out, &e);   // (the app names the file)
+            CHECK(rc == 0 || (rc < 0 && e.msg[0] != '\0'));
+            for (size_t i = 0; rc == 0 && i < out.count; i++)
+                fuzz_check_formats(out.tables[i]);
+        }
+    }
+    arena_fini(&a);
+}
+
+static void read_doc(const struct htxs_doc *doc)
+{
+    struct err e = {0, ""};
+    struct htxs_rank rank;
+    check_refusal(htxs_rank_read(doc, NAME, &rank, &e), &e);
+    struct htxs_source src;
+    e = (struct err){0, ""};
+    check_refusal(htxs_source_read(&src, doc, NAME, &e), &e);
+    struct arena a;
+    arena_init(&a, 1 << 12);
+    struct tiles t;
+    e = (struct err){0, ""};
+    check_refusal(htxs_tiles_read(doc, NAME, &a, &t, &e), &e);
+    struct htxs_colls c;
+    e = (struct err){0, ""};
+    check_refusal(htxs_colls_read(doc, NAME, &a, &c, &e), &e);
+    arena_fini(&a);
+    for (uint32_t i = 0; i < doc->nsections; i++) {
+        const struct htxs_section *s = &doc->sections[i];
+        if (htxs_is_tables(s))
+            read_tables(s);
+        if (s->kind == HTXS_EVENTS) {
+            uint64_t n = 0;
+            struct trace_sink sink = {&n, count_event, NULL, NULL, NULL};
+            e = (struct err){0, ""};
+            int rc = trace_unpack(NAME, s->data, (size_t)s->len, NULL, &sink, NULL, &e);
+            CHECK(rc == 0 || (rc < 0 && e.msg[0] != '\0'));
+        }
+    }
+}
+
+/* A summary whose one section of `kind` holds data deflated. */
+static void one_deflated_section(uint32_t kind, uint32_t tag, const uint8_t *data, size_t size)
+{
+    struct htxs_writer raw, w;
+    htxs_writer_init(&raw);
+    htxs_writer_init(&w);
+    htxs_put_bytes(&raw, data, size);
+    const uint8_t *buf;
+    size_t len;
+    struct err e = {0, ""};
+    struct htxs_doc doc;
+    if (htxs_put_deflated(&w, kind, tag, &raw) == 0 && htxs_writer_finish(&w, &buf, &len, &e) == 0 &&
+        htxs_parse(&doc, buf, len, NAME, &e) == 0) {
+        read_doc(&doc);
+        htxs_doc_fini(&doc);
+    }
+    htxs_writer_fini(&raw);
+    htxs_writer_fini(&w);
+}
+
+static void whole_summary(const uint8_t *data, size_t size)
+{
+    uint8_t *buf = malloc(size ? size : 1);
+    CHECK(buf);
+    memcpy(buf, data, size);
+    if (size >= HTXS_HEADER_LEN + HTXS_TRAILER_LEN) {
+        le_store(buf + 16, size, 8);
+        le_store(buf + size - HTXS_TRAILER_LEN, htxs_crc32(0, buf, size - HTXS_TRAILER_LEN), 4);
+    }
+    struct htxs_doc doc;
+    struct err e = {0, ""};
+    int rc = htxs_parse(&doc, buf, size, NAME, &e);
+    check_refusal(rc, &e);
+    if (rc == 0) {
+        read_doc(&doc);
+        htxs_doc_fini(&doc);
+    }
+    free(buf);
+}
+
+static void packed_records(const uint8_t *data, size_t size)
+{
+    static const char path[] = "rank-0.json";
+    uint8_t *z = NULL;
+    size_t zlen = 0;
+    if (trace_deflate_buffer(data, size, &z, &zlen) != 0)
+        return;
+    size_t head = 16 + sizeof path - 1, len = head + zlen;
+    uint8_t *pack = malloc(len);
+    CHECK(pack);
+    le_store(pack, TRACE_PACK_VERSION, 4);
+    le_store(pack + 4, size, 8);
+    le_store(pack + 12, sizeof path - 1, 4);
+    memcpy(pack + 16, path, sizeof path - 1);
+    memcpy(pack + head, z, zlen);
+    uint64_t n = 0;
+    struct trace_sink sink = {&n, count_event, NULL, NULL, NULL};
+    struct err e = {0, ""};
+    int rc = trace_unpack(NAME, pack, len, NULL, &sink, NULL, &e);
+    CHECK(rc == 0 || (rc < 0 && e.msg[0] != '\0'));
+    free(pack);
+    free(z);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size == 0)
+        return 0;
+    const uint8_t *rest = data + 1;
+    size_t n = size - 1;
+    switch (data[0] % 5) {
+    case 0:
+        whole_summary(rest, n);
+        break;
+    case 1: {
+        // The tag names a stored analysis or a part (summary/tables.h), as the writer's do.
+        static const int analyses[] = {ANALYSIS_TEMPORAL, ANALYSIS_KERNELS, ANALYSIS_IDLE,
+                                       ANALYSIS_OVERLAP, HTXS_RANKS_PARTS, HTXS_DIFF_PARTS};
+        int an = analyses[(data[0] / 5) % (sizeof analyses / sizeof analyses[0])];
+        one_deflated_section(HTXS_TABLES_VZ, htxs_tables_tag(0, an), rest, n);
+        break;
+    }
+    case 2:
+        one_deflated_section(HTXS_TILES, 0, rest, n);
+        break;
+    case 3:
+        one_deflated_section(HTXS_COLLS, 0, rest, n);
+        break;
+    default:
+        packed_records(rest, n);
+        break;
+    }
+    return 0;
+}
