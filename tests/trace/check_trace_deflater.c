@@ -177,6 +177,14 @@ START_TEST(deflater_should_keep_zlib_for_a_stream_within_the_hold)
         free(z);
     }
     free(raw);
+
+    // Nothing at all, given as NULL (an empty table's body), is an empty stream.
+    uint8_t *z = NULL;
+    size_t zlen = 0;
+    ck_assert_int_eq(trace_deflate_buffer(NULL, 0, &z, &zlen), 0);
+    ck_assert_int_eq(header_level(z, zlen), 2);
+    assert_inflates_to(z, zlen, NULL, 0);
+    free(z);
 }
 END_TEST
 
