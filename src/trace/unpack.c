@@ -238,13 +238,15 @@ static struct trace_str get_str_id(struct reader *r, enum pack_col c, uint32_t *
     *id_out = 0;
     if (r->bad)
         return none;
-    *id_out = (uint32_t)id;
-    if (id < r->ndict)
+    if (id < r->ndict) {
+        *id_out = (uint32_t)id;
         return r->dict[id];
-    if (id != r->ndict) {
+    }
+    if (id != r->ndict) {   // (*id_out stays 0: a caller indexing by it allocates nothing for it)
         fail(r, "string id out of range");
         return none;
     }
+    *id_out = (uint32_t)id;
     return define_str(r);
 }
 
@@ -326,6 +328,8 @@ static void read_event(struct reader *r, struct replay *st, struct trace_event *
     if (m & M_TID)
         ev->tid = get_str_id(r, C_TID, &tid);
     ev->tid_is_num = m & M_TID_NUM;
+    if (r->bad)
+        return;
     int64_t *prev = thread_slot(&st->prev_ts, &st->prev_ts_cap, tid);
     if (!prev) {
         fail(r, NULL);
