@@ -265,6 +265,7 @@ HOT void put_u(struct trace_pack *p, enum pack_col c, uint64_t v)
     if (b)
         cb->len += varint_at(b, v);
 }
+
 /* The open block's header and columns into the raw stream. */
 static void close_block(struct trace_pack *p)
 {
