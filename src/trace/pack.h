@@ -34,6 +34,9 @@
 #define TRACE_PACK_VERSION 4
 /* The source path is the trace's path as given when it was packed. */
 #define TRACE_PACK_PATH_MAX 4096
+/* A pack starts with u32 version | u64 raw records' length | u32 path
+ * length, all little-endian, then the path, then the records' zlib stream. */
+#define TRACE_PACK_HEADER_FIXED 16
 
 struct trace_pack;
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "trace/event.h"
+#include "trace/pack.h"
 
 enum { OP_END = 0, OP_EVENT = 1, OP_WARNING = 2, OP_META = 3 };
 
@@ -88,7 +89,7 @@ static const struct pack_arg pack_args[] = {
     (M_ARG_NAME | M_COLL_NAME | M_PG_NAME | M_PG_RANKS | M_DTYPE | M_GROUP_SIZE | M_IN_NELEMS | \
      M_OUT_NELEMS | M_SEQ | M_SEQ_LOWER)
 
-#define HEADER_FIXED 16          /* version, raw length, path length */
+#define HEADER_FIXED TRACE_PACK_HEADER_FIXED   /* version, raw length, path length (pack.h) */
 
 /* Times are deltas from the previous time on the same thread (tid string
  * id): a thread's events are nearly in order, and a flow starts where its

@@ -157,13 +157,13 @@ static void packed_records(const uint8_t *data, size_t size)
     size_t zlen = 0;
     if (trace_deflate_buffer(data, size, &z, &zlen) != 0)
         return;
-    size_t head = 16 + sizeof path - 1, len = head + zlen;
+    size_t head = TRACE_PACK_HEADER_FIXED + sizeof path - 1, len = head + zlen;
     uint8_t *pack = malloc(len);
     CHECK(pack);
     le_store(pack, TRACE_PACK_VERSION, 4);
     le_store(pack + 4, size, 8);
     le_store(pack + 12, sizeof path - 1, 4);
-    memcpy(pack + 16, path, sizeof path - 1);
+    memcpy(pack + TRACE_PACK_HEADER_FIXED, path, sizeof path - 1);
     memcpy(pack + head, z, zlen);
     uint64_t n = 0;
     struct trace_sink sink = {&n, count_event, NULL, NULL, NULL};

@@ -16,6 +16,7 @@
 
 #include "summary/deflated.h"
 #include "summary/tables.h"
+#include "trace/pack.h"
 #include "trace/zbuf.h"
 #include "util/htxs.h"
 #include "util/le.h"
@@ -56,11 +57,13 @@ static int seeds_of(const char *dir, const char *file)
         if (s->kind == HTXS_TABLES_VZ || s->kind == HTXS_TILES || s->kind == HTXS_COLLS) {
             if (htxs_inflate_section(s, file, "section", (uint64_t)1 << 26, &raw, &plain, &e) == 0)
                 status |= write_seed(dir, base, "section", i, mode, raw, (size_t)plain.len);
-        } else if (s->kind == HTXS_EVENTS && s->len >= 16) {
-            uint64_t raw_len = le_load(s->data + 4, 8), path_len = le_load(s->data + 12, 4);
-            if (path_len <= s->len - 16 &&
-                trace_inflate_exact(file, "events", s->data + 16 + path_len,
-                                    (size_t)(s->len - 16 - path_len), raw_len, &raw, &e) == 0)
+        } else if (s->kind == HTXS_EVENTS) {
+            size_t path_len;
+            const char *path = trace_pack_source(s->data, (size_t)s->len, &path_len);
+            const uint8_t *z = path ? (const uint8_t *)path + path_len : NULL;
+            uint64_t raw_len = path ? le_load(s->data + 4, 8) : 0;
+            if (z && trace_inflate_exact(file, "events", z, (size_t)(s->data + s->len - z),
+                                         raw_len, &raw, &e) == 0)
                 status |= write_seed(dir, base, "events", i, 4, raw, (size_t)raw_len);
         }
         free(raw);

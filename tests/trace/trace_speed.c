@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "trace/event.h"
@@ -97,10 +98,15 @@ int main(int argc, char **argv)
     int repeat = 3, i = 1;
     bool pack = false;
     for (; i < argc && argv[i][0] == '-'; i++) {
-        if (argv[i][1] == 'p')
+        if (strcmp(argv[i], "-p") == 0) {
             pack = true;
-        else if (argv[i][1] == 'r' && i + 1 < argc)
+        } else if (strcmp(argv[i], "-r") == 0 && i + 1 < argc) {
             repeat = atoi(argv[++i]);
+        } else {
+            fprintf(stderr, "trace_speed: unknown option %s\nusage: trace_speed [-r N] [-p] FILE...\n",
+                    argv[i]);
+            return 2;
+        }
     }
     int status = 0;
     for (; i < argc; i++)
