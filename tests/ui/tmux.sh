@@ -159,13 +159,20 @@ done
 # brings the screen back intact.
 start "htx-tstp-$$" ""
 pid=$(htx_pid)
+[ -n "$pid" ] || fail "htx is not running"
+# Stopped is a state of T, whatever follows it: "Tl" while a second thread
+# (the cache writer, say) was alive when the stop came, since it stops too.
+stopped() {
+    case $(ps -o stat= -p "$pid") in T*) return 0 ;; esac
+    return 1
+}
 keys C-z
 i=0
-while [ "$(ps -o stat= -p "$pid")" != T ] && [ $i -lt 100 ]; do
+while ! stopped && [ $i -lt 100 ]; do
     sleep 0.1
     i=$((i + 1))
 done
-[ "$(ps -o stat= -p "$pid")" = T ] || fail "Ctrl-Z did not suspend htx"
+stopped || fail "Ctrl-Z did not suspend htx (state: $(ps -o stat= -p "$pid"))"
 restored "Ctrl-Z"
 keys "fg" Enter
 wait_for "Ranks / streams" 10
