@@ -42,11 +42,6 @@ static void launch_names(const struct model *m, const struct analysis_opts *o,
         name_set_add(s, m, htx_memory_launches, N_OF(htx_memory_launches));
 }
 
-/* One output row: a CPU launch joined with one of its GPU events. */
-struct launch {
-    int64_t correlation, cpu_dur, gpu_dur, delay;   /* ns */
-};
-
 struct gkey {
     int64_t corr;
     size_t seq;      /* row order */
@@ -146,50 +141,6 @@ static size_t gpu_first(const struct gkey *g, size_t n, int64_t corr)
     return lo;
 }
 
-static struct launch *grow(struct arena *a, struct launch *rows, size_t n, size_t *cap)
-{
-    struct launch *bigger = gpu_alloc(a, *cap * 2, sizeof *bigger);
-    if (bigger)
-        memcpy(bigger, rows, n * sizeof *rows);
-    *cap *= 2;
-    return bigger;
-}
-
-/* The inner join of §3.5 in HTA's order: CPU rows as they appear, each with
- * its GPU rows in row order. */
-static int join_rank(const struct model *m, const struct analysis_opts *o,
-                     const struct rank_model *r, struct arena *a, struct launch **out,
-                     size_t *nout)
-{
-    struct name_set names;
-    launch_names(m, o, &names);
-    int64_t *set;
-    size_t nset = launch_correlations(m, r, &names, &set), ng = 0;
-    struct gkey *g = nset == SIZE_MAX ? NULL : gpu_rows(m, r, set, nset, &ng);
-    free(set);
-    size_t n = 0, cap = ng ? ng : 1;
-    struct launch *rows = g ? gpu_alloc(a, cap, sizeof *rows) : NULL;
-    for (size_t i = 0; i < r->nrows && rows && ng; i++) {
-        const struct event *c = &r->events[r->rows[i]];
-        /* most CPU rows (operators, correlation -1) fall outside g's range */
-        if (!is_cpu_row(m, &names, c) || event_correlation(c) < g[0].corr ||
-            event_correlation(c) > g[ng - 1].corr)
-            continue;
-        for (size_t k = gpu_first(g, ng, event_correlation(c)); k < ng && g[k].corr == event_correlation(c);
-             k++) {
-            if (n == cap && !(rows = grow(a, rows, n, &cap)))
-                break;   /* several CPU rows per correlation */
-            const struct event *gev = &r->events[g[k].pos];
-            int64_t delay = gev->ts - c->ts - c->dur;
-            rows[n++] = (struct launch){event_correlation(c), c->dur, gev->dur, delay > 0 ? delay : 0};
-        }
-    }
-    free(g);
-    *out = rows;
-    *nout = n;
-    return rows ? 0 : ERR_NOMEM;
-}
-
 /* ---- launch_run: the tables ---- */
 
 enum { T_ALL = 0, T_SUMMARY, T_SHORT, T_RUNTIME, T_DELAY, T_COUNT };
@@ -225,78 +176,147 @@ static int make_tables(struct arena *a, struct table *t[T_COUNT])
     return 0;
 }
 
-static int add_launch_row(struct table *t, int64_t rank, const struct launch *l)
+/* The three lists HTA only plots (§3.5), with its cut-offs: the bits of
+ * enum in_list a launch's row goes in, decided on its nanoseconds. */
+enum in_list { IN_SHORT = 1, IN_RUNTIME = 2, IN_DELAY = 4 };
+
+static unsigned lists_of(const struct analysis_opts *o, int64_t cpu_dur, int64_t gpu_dur,
+                         int64_t delay)
+{
+    unsigned in = 0;
+    if (cpu_dur <= o->runtime_cutoff_ns && gpu_dur < cpu_dur)
+        in |= IN_SHORT;
+    if (cpu_dur > o->runtime_cutoff_ns)
+        in |= IN_RUNTIME;
+    if (delay > o->launch_delay_cutoff_ns)
+        in |= IN_DELAY;
+    return in;
+}
+
+/* Appends the row of a CPU launch c joined with its GPU event gev. */
+static int add_launch_row(struct table *t, int64_t rank, const struct event *c,
+                          const struct event *gev, unsigned *in, const struct analysis_opts *o)
 {
     struct cell *row = table_add_row(t);
     if (!row)
         return ERR_NOMEM;
+    int64_t delay = gev->ts - c->ts - c->dur;
+    if (delay < 0)
+        delay = 0;
     row[0] = cell_int(rank);
-    row[1] = cell_int(l->correlation);
-    row[2] = cell_double((double)l->cpu_dur / 1000.0);
-    row[3] = cell_double((double)l->gpu_dur / 1000.0);
-    row[4] = cell_double((double)l->delay / 1000.0);
+    row[1] = cell_int(event_correlation(c));
+    row[2] = cell_double((double)c->dur / 1000.0);
+    row[3] = cell_double((double)gev->dur / 1000.0);
+    row[4] = cell_double((double)delay / 1000.0);
+    *in = lists_of(o, c->dur, gev->dur, delay);
     return 0;
 }
 
-/* The three lists HTA only plots (§3.5), with its cut-offs. */
-static int add_to_lists(const struct analysis_opts *o, struct table *t[T_COUNT], int64_t rank,
-                        const struct launch *l)
+/* A rank's launches: the inner join of §3.5 in HTA's order (CPU rows as
+ * they appear, each with its GPU rows in row order), appended to the table
+ * of every launch as they are found. The rows are the only copy of a
+ * launch: *in (caller frees) says which lists each of the *n goes in. */
+static int join_rank(const struct model *m, const struct analysis_opts *o,
+                     const struct rank_model *r, struct table *all, uint8_t **in, size_t *n)
 {
-    int rc = 0;
-    if (l->cpu_dur <= o->runtime_cutoff_ns && l->gpu_dur < l->cpu_dur)
-        rc |= add_launch_row(t[T_SHORT], rank, l);
-    if (l->cpu_dur > o->runtime_cutoff_ns)
-        rc |= add_launch_row(t[T_RUNTIME], rank, l);
-    if (l->delay > o->launch_delay_cutoff_ns)
-        rc |= add_launch_row(t[T_DELAY], rank, l);
+    struct name_set names;
+    launch_names(m, o, &names);
+    int64_t *set;
+    size_t nset = launch_correlations(m, r, &names, &set), ng = 0;
+    struct gkey *g = nset == SIZE_MAX ? NULL : gpu_rows(m, r, set, nset, &ng);
+    free(set);
+    size_t cap = ng ? ng : 1;
+    *n = 0;
+    *in = g && table_reserve(all, ng) == 0 ? malloc(cap) : NULL;
+    int rc = *in ? 0 : ERR_NOMEM;
+    for (size_t i = 0; i < r->nrows && rc == 0 && ng; i++) {
+        const struct event *c = &r->events[r->rows[i]];
+        int64_t corr = event_correlation(c);
+        /* most CPU rows (operators, correlation -1) fall outside g's range */
+        if (!is_cpu_row(m, &names, c) || corr < g[0].corr || corr > g[ng - 1].corr)
+            continue;
+        for (size_t k = gpu_first(g, ng, corr); k < ng && g[k].corr == corr && rc == 0; k++) {
+            if (*n == cap) {   /* several CPU rows per correlation */
+                uint8_t *bigger = realloc(*in, 2 * cap);
+                if (!bigger) {
+                    rc = ERR_NOMEM;
+                    break;
+                }
+                *in = bigger;
+                cap *= 2;
+            }
+            unsigned lists;
+            rc = add_launch_row(all, r->rank, c, &r->events[g[k].pos], &lists, o);
+            (*in)[(*n)++] = (uint8_t)lists;
+        }
+    }
+    free(g);
+    if (rc) {
+        free(*in);
+        *in = NULL;
+    }
     return rc;
 }
 
-static int add_summary(struct table *t, int64_t rank, const struct launch *rows, size_t n,
-                       struct arena *a)
+/* The distribution of one column over rows [first, first + n) of t. The
+ * values are the rows' own cells, so the summary is of what is printed. */
+static int add_summary(struct table *t, int64_t rank, const struct table *all, size_t first,
+                       size_t n)
 {
     static const char *const metrics[] = {"cpu_duration", "gpu_duration", "launch_delay"};
-    double *v = gpu_alloc(a, n, sizeof *v);
+    double *v = malloc(n * sizeof *v);   // (freed here, not held with the tables)
     if (!v)
         return ERR_NOMEM;
     for (size_t k = 0; k < N_OF(metrics); k++) {
-        for (size_t i = 0; i < n; i++) {
-            int64_t x = k == 0 ? rows[i].cpu_dur : k == 1 ? rows[i].gpu_dur : rows[i].delay;
-            v[i] = (double)x / 1000.0;
-        }
+        for (size_t i = 0; i < n; i++)
+            v[i] = table_cell(all, first + i, 2 + k)->v.d;
         struct describe d;
         describe_values(v, n, &d);
         struct cell *row = table_add_row(t);
-        if (!row)
+        if (!row) {
+            free(v);
             return ERR_NOMEM;
+        }
         row[0] = cell_int(rank);
         row[1] = cell_str(t, metrics[k]);
         describe_put_cells(row, 2, &d);
     }
+    free(v);
     return 0;
 }
 
 static int launch_rank(const struct model *m, const struct analysis_opts *o,
-                       const struct rank_model *r, struct arena *a, struct table *t[T_COUNT])
+                       const struct rank_model *r, struct table *t[T_COUNT])
 {
-    struct launch *rows;
-    size_t n;
-    if (join_rank(m, o, r, a, &rows, &n))
+    struct table *all = t[T_ALL];
+    size_t first = all->nrows, n;
+    uint8_t *in;
+    if (join_rank(m, o, r, all, &in, &n))
         return ERR_NOMEM;
-    size_t in_list[T_COUNT] = {[T_ALL] = n};
-    for (size_t i = 0; i < n; i++) {
-        const struct launch *l = &rows[i];
-        in_list[T_SHORT] += l->cpu_dur <= o->runtime_cutoff_ns && l->gpu_dur < l->cpu_dur;
-        in_list[T_RUNTIME] += l->cpu_dur > o->runtime_cutoff_ns;
-        in_list[T_DELAY] += l->delay > o->launch_delay_cutoff_ns;
+    static const struct { int table; unsigned bit; } lists[] = {
+        {T_SHORT, IN_SHORT}, {T_RUNTIME, IN_RUNTIME}, {T_DELAY, IN_DELAY},
+    };
+    // The summary's scratch (a sorted copy of each column) comes and goes
+    // before the lists are made, so that it never adds to them.
+    int rc = n ? add_summary(t[T_SUMMARY], r->rank, all, first, n) : 0;
+    for (size_t l = 0; l < N_OF(lists) && rc == 0; l++) {
+        struct table *list = t[lists[l].table];
+        size_t count = 0;
+        for (size_t i = 0; i < n; i++)
+            count += (in[i] & lists[l].bit) != 0;
+        rc = table_reserve(list, count);
+        for (size_t i = 0; i < n && rc == 0; i++) {
+            if (!(in[i] & lists[l].bit))
+                continue;
+            struct cell *row = table_add_row(list);
+            if (!row)
+                rc = ERR_NOMEM;
+            else
+                memcpy(row, table_cell(all, first + i, 0), all->ncols * sizeof *row);
+        }
     }
-    for (int k = 0; k < T_COUNT; k++)
-        if (k != T_SUMMARY && table_reserve(t[k], in_list[k]))
-            return ERR_NOMEM;
-    for (size_t i = 0; i < n; i++)
-        if (add_launch_row(t[T_ALL], r->rank, &rows[i]) || add_to_lists(o, t, r->rank, &rows[i]))
-            return ERR_NOMEM;
-    return n ? add_summary(t[T_SUMMARY], r->rank, rows, n, a) : 0;
+    free(in);
+    return rc;
 }
 
 static void set_notes(const struct model *m, const struct analysis_opts *o,
@@ -327,7 +347,7 @@ int launch_run(const struct model *m, const struct analysis_opts *o, struct aren
     if (make_tables(scratch, t))
         return err_set(e, ERR_NOMEM, "launch statistics: out of memory");
     for (size_t i = 0; i < m->nranks; i++) {
-        if (m->ranks[i].selected && launch_rank(m, o, &m->ranks[i], scratch, t))
+        if (m->ranks[i].selected && launch_rank(m, o, &m->ranks[i], t))
             return err_set(e, ERR_NOMEM, "launch statistics: out of memory");
     }
     set_notes(m, o, t);

@@ -21,13 +21,13 @@ static const char *const queue_launch_names[] = {
     "runFunction - job_prep_and_submit_for_execution",
 };
 
-/* One change of a stream's queue: +1 at a launch, -1 at its kernel. */
+/* One change of a stream's queue: +1 at a launch, -1 at its kernel. Which
+ * of the two is where it is (the +1 points come first), and the stream and
+ * thread are those of the GPU event: 16 bytes, there are two a kernel. */
 struct qpoint {
     int64_t ts;
-    int32_t stream;
-    uint32_t thread;   /* the GPU event's (struct event) */
-    uint32_t index;
-    int32_t delta;
+    uint32_t gpu;      /* the GPU event's position in rank->events */
+    uint32_t index;    /* traceEvents index of the event at ts */
 };
 
 /* A GPU row keyed by correlation, seq = its place among the GPU rows. */
@@ -98,18 +98,19 @@ static void free_rows(struct qrows *q)
     free(q->gpu);
 }
 
-static struct qpoint make_point(const struct event *at, const struct event *gpu, int32_t delta)
+static struct qpoint make_point(const struct event *at, uint32_t gpu)
 {
-    struct qpoint p = {at->ts, gpu->stream, gpu->thread, at->index, delta};
+    struct qpoint p = {at->ts, gpu, at->index};
     return p;
 }
 
 /* HTA's concatenation: for each launch in row order its GPU events (+1 at the
  * launch's ts), then every GPU event (-1 at its own ts). HTA asserts that
  * each correlation has one launch; here the first launch of a correlation
- * enqueues all its GPU events and later ones are counted in *unpaired. */
+ * enqueues all its GPU events and later ones are counted in *unpaired.
+ * The first *nplus points are the +1 ones. */
 static int concat_points(const struct rank_model *r, const struct qrows *q, struct qpoint **out,
-                         size_t *nout, uint64_t *unpaired)
+                         size_t *nout, size_t *nplus, uint64_t *unpaired)
 {
     struct gkey *keys = util_alloc_resident(q->ngpu, sizeof *keys);
     bool *claimed = calloc(q->ngpu ? q->ngpu : 1, sizeof *claimed);
@@ -141,13 +142,12 @@ static int concat_points(const struct rank_model *r, const struct qrows *q, stru
         }
         for (; k < q->ngpu && corrs[k] == event_correlation(l); k++) {
             claimed[k] = true;
-            pts[n++] = make_point(l, &r->events[q->gpu[keys[k].seq]], +1);
+            pts[n++] = make_point(l, q->gpu[keys[k].seq]);
         }
     }
-    for (size_t i = 0; i < q->ngpu; i++) {
-        const struct event *g = &r->events[q->gpu[i]];
-        pts[n++] = make_point(g, g, -1);
-    }
+    *nplus = n;
+    for (size_t i = 0; i < q->ngpu; i++)
+        pts[n++] = make_point(&r->events[q->gpu[i]], q->gpu[i]);
     free(keys);
     free(claimed);
     free(corrs);
@@ -156,55 +156,68 @@ static int concat_points(const struct rank_model *r, const struct qrows *q, stru
     return 0;
 }
 
+static int32_t point_stream(const struct rank_model *r, const struct qpoint *p)
+{
+    return r->events[p->gpu].stream;
+}
+
 /* Sorted by ts (HTA's sort), then grouped by stream ascending keeping that
- * order: a counting sort over the distinct streams. The four arrays are the
- * caller's to free. */
-static int order_points(const struct model *m, const struct qpoint *pts, size_t n,
-                        size_t **order, int64_t **streams, size_t *nstreams, size_t **bounds)
+ * order: a counting sort over the distinct streams. The three arrays are the
+ * caller's to free. One buffer holds the sort's keys, then the streams, then
+ * the order: the scratch is 16 bytes a point besides the sort's own. */
+static int order_points(const struct model *m, const struct rank_model *r,
+                        const struct qpoint *pts, size_t n, size_t **order, int64_t **streams,
+                        size_t *nstreams, size_t **bounds)
 {
     size_t *perm = util_alloc_resident(n, sizeof *perm);
-    size_t *out = util_alloc_resident(n, sizeof *out);
-    int64_t *s = util_alloc_resident(n, sizeof *s);
-    *order = out;
-    *streams = s;
+    void *buf = util_alloc_resident(n, sizeof(int64_t) > sizeof(size_t) ? sizeof(int64_t)
+                                                                         : sizeof(size_t));
+    int64_t *s = buf;
+    *order = NULL;
+    *streams = NULL;
     *bounds = NULL;
-    int rc = perm && out && s ? 0 : ERR_NOMEM;
+    int rc = perm && buf ? 0 : ERR_NOMEM;
     for (size_t i = 0; i < n && rc == 0; i++)   /* the times alone: the sort's fast key */
         s[i] = pts[i].ts;
     if (rc == 0)
         rc = sem_argsort(m, perm, n, s, less_i64);
-    if (rc) {
+    for (size_t i = 0; i < n && rc == 0; i++)
+        s[i] = point_stream(r, &pts[i]);
+    size_t ns = rc == 0 ? sort_unique_i64(s, n) : 0;
+    int64_t *st = rc == 0 ? malloc((ns ? ns : 1) * sizeof *st) : NULL;
+    size_t *start = rc == 0 ? calloc(ns + 1, sizeof *start) : NULL;
+    size_t *fill = rc == 0 ? util_alloc_resident(ns, sizeof *fill) : NULL;
+    if (!st || !start || !fill) {
         free(perm);
-        return rc;
-    }
-    for (size_t i = 0; i < n; i++)
-        s[i] = pts[i].stream;
-    size_t ns = sort_unique_i64(s, n);
-    size_t *start = calloc(ns + 1, sizeof *start);
-    size_t *fill = util_alloc_resident(ns, sizeof *fill);
-    *bounds = start;
-    if (!start || !fill) {
-        free(perm);
+        free(buf);
+        free(st);
+        free(start);
         free(fill);
         return ERR_NOMEM;
     }
+    memcpy(st, s, ns * sizeof *st);
+    size_t *out = buf;   // the keys and streams are done with: the order takes their place
     for (size_t i = 0; i < n; i++)
-        start[i64_set_find(s, ns, pts[i].stream) + 1]++;
+        start[i64_set_find(st, ns, point_stream(r, &pts[i])) + 1]++;
     for (size_t k = 0; k < ns; k++)
         start[k + 1] += start[k];
     for (size_t k = 0; k < ns; k++)
         fill[k] = start[k];
     for (size_t i = 0; i < n; i++) {
-        size_t k = i64_set_find(s, ns, pts[perm[i]].stream);
+        size_t k = i64_set_find(st, ns, point_stream(r, &pts[perm[i]]));
         out[fill[k]++] = perm[i];
     }
     free(perm);
     free(fill);
+    *order = out;
+    *streams = st;
+    *bounds = start;
     *nstreams = ns;
     return 0;
 }
 
-static int fill_series(const struct model *m, struct queue_series *qs, const struct qpoint *pts,
+static int fill_series(const struct model *m, const struct rank_model *r,
+                       struct queue_series *qs, const struct qpoint *pts, size_t nplus,
                        const size_t *order, size_t n, struct arena *a)
 {
     qs->n = n;
@@ -216,13 +229,14 @@ static int fill_series(const struct model *m, struct queue_series *qs, const str
     int64_t q = 0;
     for (size_t i = 0; i < n; i++) {
         const struct qpoint *p = &pts[order[i]];
-        q += p->delta;
+        q += order[i] < nplus ? 1 : -1;
         qs->ts[i] = p->ts;
         qs->queue_length[i] = q;
         qs->index[i] = p->index;
     }
-    qs->pid = n ? m->pidtids[pts[order[0]].thread].pid : 0;
-    qs->tid = n ? m->pidtids[pts[order[0]].thread].tid : 0;
+    uint32_t thread = n ? r->events[pts[order[0]].gpu].thread : 0;
+    qs->pid = n ? m->pidtids[thread].pid : 0;
+    qs->tid = n ? m->pidtids[thread].tid : 0;
     return 0;
 }
 
@@ -241,20 +255,21 @@ int queue_series_build(const struct model *m, const struct rank_model *r, struct
     *unpaired = 0;
     struct qrows q;
     struct qpoint *pts = NULL;
-    size_t n = 0, *order = NULL, ns = 0, *bounds = NULL;
+    size_t n = 0, nplus = 0, *order = NULL, ns = 0, *bounds = NULL;
     int64_t *streams = NULL;
     int rc = collect_rows(m, r, &q);
     if (rc == 0)
-        rc = concat_points(r, &q, &pts, &n, unpaired);
+        rc = concat_points(r, &q, &pts, &n, &nplus, unpaired);
     free_rows(&q);
     if (rc == 0)
-        rc = order_points(m, pts, n, &order, &streams, &ns, &bounds);
+        rc = order_points(m, r, pts, n, &order, &streams, &ns, &bounds);
     struct queue_series *qs = rc == 0 && n ? gpu_alloc(a, ns, sizeof *qs) : NULL;
     if (rc == 0 && n && !qs)
         rc = ERR_NOMEM;
     for (size_t k = 0; k < ns && rc == 0 && n; k++) {
         qs[k].stream = streams[k];
-        rc = fill_series(m, &qs[k], pts, order + bounds[k], bounds[k + 1] - bounds[k], a);
+        rc = fill_series(m, r, &qs[k], pts, nplus, order + bounds[k], bounds[k + 1] - bounds[k],
+                         a);
     }
     free(pts);
     free(order);
