@@ -124,15 +124,22 @@ struct model *ui_load_with_progress(const struct ui_config *c, const char *const
 
     if (!loader_start(&l, c, paths, npaths))
         return ui_load(c, paths, npaths, NULL, e);
+    // The box is drawn ten times a second, but the load is looked at every
+    // 20 ms: the first screen follows the load by no more than that.
+    double drawn = -1;
     for (;;) {
         struct load_progress p;
         if (loader_poll(&l, &p))
             break;
-        ui_screen_loading(g, npaths == 1 ? paths[0] : ui_config_title(c, tb, sizeof tb), &p,
-                          now() - t0);
-        ui_draw_grid(g, false);
+        double t = now();
+        if (drawn < 0 || t - drawn >= 0.1) {
+            ui_screen_loading(g, npaths == 1 ? paths[0] : ui_config_title(c, tb, sizeof tb), &p,
+                              t - t0);
+            ui_draw_grid(g, false);
+            drawn = t;
+        }
         struct ui_mouse_event mev;
-        int key = ui_term_read(100, &mev);
+        int key = ui_term_read(20, &mev);
         if (key == 'q' || key == UI_KEY_ESC || key == UI_KEY_CTRL('c') || key == UI_KEY_INTERRUPT) {
             loader_ask_cancel(&l);
             *cancelled = true;
@@ -140,6 +147,7 @@ struct model *ui_load_with_progress(const struct ui_config *c, const char *const
             int rows, cols;
             ui_term_size(&rows, &cols);
             ui_grid_resize(g, rows, cols);
+            drawn = -1;
         }
     }
     *e = l.e;
