@@ -344,7 +344,7 @@ int trace_read_buffer(const char *name, const void *buf, size_t len,
     return rc;
 }
 
-/* ---- one plain file read by two threads ----------------------------------
+/* ---- one file read by two threads ----------------------------------------
  * A second thread reads the elements from a guessed element start in the
  * middle of the file to the end of traceEvents, into a sink of its own,
  * while the caller's thread reads the document from the start. The guess is
@@ -353,11 +353,19 @@ int trace_read_buffer(const char *name, const void *buf, size_t len,
  * the array. Any other outcome (the guess inside a string or a nested
  * object, a second half that fails or warns, adopt refusing) leaves the
  * first thread reading on as if alone: the result is always the sequential
- * one. */
+ * one.
+ * A gzip file has no middle to seek to: the second thread inflates it from
+ * the start, without parsing (a fifth of the time parsing takes), to a
+ * little past the middle of the document, makes its guess there and
+ * publishes it. At the end of the array it reads on to the end of the
+ * document, which the first thread, having met that element, takes from
+ * it instead of inflating the second half again. */
 
 /* Files smaller than this are read by one thread: the second would save
  * less than it costs to start. */
 #define SPLIT_MIN_BYTES ((uint64_t)32 << 20)
+/* The same for gzip files, compressed: traces deflate about tenfold. */
+#define SPLIT_MIN_GZIP_BYTES ((uint64_t)3 << 20)
 /* Bytes searched for an element start after the middle of the file. */
 #define SPLIT_WINDOW ((size_t)1 << 20)
 
@@ -366,7 +374,11 @@ struct split_run {
     const struct trace_source *first;   /* the first thread's: opened before this starts */
     const struct trace_split_opts *o;
     struct trace_limits lim;
-    uint64_t at;              /* the guessed element start */
+    _Atomic uint64_t at;      /* the guessed element start; 0 until a gzip one is made */
+    bool gzip;
+    uint64_t size;            /* the file's */
+    uint32_t isize;           /* gzip: the last member's length mod 2^32, from its trailer */
+    struct trace_scan_rest rest;   /* gzip: the document after the array */
     pthread_t thread;
     bool running;             /* joined by split_stop or at the point */
     atomic_bool stop;
@@ -406,13 +418,17 @@ static size_t element_start_in(const unsigned char *buf, size_t len)
     return SIZE_MAX;
 }
 
-/* A guessed element start after the middle of a plain file of size bytes,
- * or 0 for none (not plain, too small, nothing found). */
-static uint64_t guess_split_point(int fd, uint64_t size)
+static bool is_gzip_file(int fd)
 {
     unsigned char magic[2];
-    if (size < SPLIT_MIN_BYTES || pread(fd, magic, 2, 0) != 2 ||
-        (magic[0] == 0x1f && magic[1] == 0x8b))
+    return pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+}
+
+/* A guessed element start after the middle of a plain file of size bytes,
+ * or 0 for none (too small, nothing found). */
+static uint64_t guess_split_point(int fd, uint64_t size)
+{
+    if (size < SPLIT_MIN_BYTES)
         return 0;
     unsigned char *buf = malloc(SPLIT_WINDOW);
     if (!buf)
@@ -422,6 +438,57 @@ static uint64_t guess_split_point(int fd, uint64_t size)
     size_t at = n > 0 ? element_start_in(buf, (size_t)n) : SIZE_MAX;
     free(buf);
     return at == SIZE_MAX ? 0 : from + at;
+}
+
+/* The document's length: the gzip trailer's, plus the 4 GiB multiple that
+ * brings it nearest to the estimate from the ratio so far, when that
+ * agrees with the estimate within a half (else, more members than one: the
+ * estimate). */
+static uint64_t gzip_doc_length(uint32_t isize, uint64_t estimate)
+{
+    uint64_t k = estimate > isize ? (estimate - isize + ((uint64_t)1 << 31)) >> 32 : 0;
+    uint64_t length = isize + (k << 32);
+    uint64_t off = length > estimate ? length - estimate : estimate - length;
+    return off <= estimate / 2 ? length : estimate;
+}
+
+/* The share of a gzip document the first thread parses: the second one
+ * inflates the first part before it parses, and inflates as it parses. */
+#define SPLIT_GZIP_SHARE 0.58
+
+/* The gzip guess: src inflated to SPLIT_GZIP_SHARE of the document (its
+ * length known once an eighth of the file is in), then an element start
+ * looked for window after window (w holds SPLIT_WINDOW bytes). Sets *start
+ * and the bytes of w from there (*from, *n), and publishes the guess. */
+static int guess_gzip_split(struct split_run *sp, struct trace_source *src, char *w,
+                            uint64_t *start, size_t *from, size_t *n)
+{
+    uint64_t target = UINT64_MAX;
+    for (;;) {
+        if (atomic_load_explicit(&sp->stop, memory_order_relaxed))
+            return err_set(&sp->err, ERR_CANCEL, "stopped");
+        uint64_t doc = trace_source_doc_bytes(src);
+        size_t got = 0;
+        int rc = trace_source_read(src, w, SPLIT_WINDOW, &got, &sp->err);
+        if (rc)
+            return rc;
+        if (!got)
+            return err_set(&sp->err, ERR_PARSE, "no element start after the middle");
+        uint64_t input = trace_source_input_bytes(src);
+        if (target == UINT64_MAX && input >= sp->size / 8 && input > 0) {
+            double estimate = (double)(doc + got) / (double)input * (double)sp->size;
+            uint64_t length = gzip_doc_length(sp->isize, estimate < 1e18 ? (uint64_t)estimate : 0);
+            target = (uint64_t)((double)length * SPLIT_GZIP_SHARE);
+        }
+        size_t i = doc + got >= target ? element_start_in((const unsigned char *)w, got) : SIZE_MAX;
+        if (i == SIZE_MAX)
+            continue;
+        *start = doc + i;
+        *from = i;
+        *n = got - i;
+        atomic_store(&sp->at, *start);
+        return 0;
+    }
 }
 
 static void *split_main(void *arg)
@@ -444,9 +511,17 @@ static void *split_main(void *arg)
     struct trace_scan_handler h = {.ctx = &r, .element = on_element,
                                    .element_prefix = on_element_prefix};
     sp->rc = ensure_scratch(&r, READER_SCRATCH, &sp->err);
+    uint64_t start = atomic_load(&sp->at);
+    char *w = sp->gzip ? malloc(SPLIT_WINDOW) : NULL;
+    size_t from = 0, n = 0;
+    if (sp->rc == 0 && sp->gzip)
+        sp->rc = w ? guess_gzip_split(sp, src, w, &start, &from, &n)
+                   : err_set(&sp->err, ERR_NOMEM, "out of memory");
     if (sp->rc == 0)
-        sp->rc = trace_scan_elements_from(src, sp->at, &sp->lim, &h, &sp->stop, &sp->end,
-                                          &sp->count, &sp->err);
+        sp->rc = trace_scan_elements_from(src, start, w ? w + from : NULL, n, &sp->lim, &h,
+                                          &sp->stop, &sp->end, &sp->count,
+                                          sp->gzip ? &sp->rest : NULL, &sp->err);
+    free(w);
     free(r.scratch);
     trace_source_close(src);
     return NULL;
@@ -465,9 +540,10 @@ static int on_split_point(void *ctx, uint64_t index, uint64_t offset, struct tra
                           struct err *e)
 {
     struct split_run *sp = ((struct reader *)ctx)->split;
-    if (!sp->running || offset < sp->at)
+    uint64_t at = sp->running ? atomic_load(&sp->at) : 0;
+    if (!at || offset < at)   // (a gzip guess not made yet)
         return 0;
-    if (offset > sp->at) {   /* the guess was inside an element */
+    if (offset > at) {   /* the guess was inside an element, or made too late */
         split_stop(sp);
         return 0;
     }
@@ -479,7 +555,7 @@ static int on_split_point(void *ctx, uint64_t index, uint64_t offset, struct tra
     if (rc > 0)
         return 0;
     if (rc == 0)
-        *jump = (struct trace_jump){sp->end, sp->count};
+        *jump = (struct trace_jump){sp->end, sp->count, sp->rest.text, sp->rest.len};
     return rc;
 }
 
@@ -489,29 +565,42 @@ int trace_read_file_split(const char *path, const struct trace_sink *sink,
 {
     if (file_is_summary(path))
         return read_summary_file(path, sink, split, limits, e);
-    uint64_t at = 0;
+    uint64_t at = 0, size = 0;
+    bool gzip = false;
+    unsigned char trailer[4];
+    uint32_t isize = 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
-    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-        at = guess_split_point(fd, (uint64_t)st.st_size);
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        size = (uint64_t)st.st_size;
+        gzip = is_gzip_file(fd);
+        if (!gzip)
+            at = guess_split_point(fd, size);
+        else if (size >= 4 && pread(fd, trailer, 4, (off_t)(size - 4)) == 4)
+            isize = (uint32_t)trailer[0] | (uint32_t)trailer[1] << 8 |
+                    (uint32_t)trailer[2] << 16 | (uint32_t)trailer[3] << 24;
+    }
     if (fd >= 0)
         close(fd);
-    // No split (gzip, small, no element boundary found): the plain read,
-    // which keeps the inflating thread for gzip.
-    if (!at)
+    // No split (small, no element boundary found): the plain read, which
+    // keeps the inflating thread for gzip.
+    if (!at && !(gzip && size >= SPLIT_MIN_GZIP_BYTES))
         return trace_read_file(path, sink, limits, e);
     struct trace_source_opts o = source_opts(sink, limits);
-    o.read_ahead = false;
+    o.read_ahead = o.read_ahead && gzip;
     struct trace_source *src = trace_source_open_file(path, &o, e);
     if (!src) {
         err_prefix(e, "%s", path);
         return e ? e->code : ERR_IO;
     }
     struct split_run sp = {.path = path, .first = src, .o = split,
-                           .lim = trace_limits_resolve(limits), .at = at};
+                           .lim = trace_limits_resolve(limits), .gzip = gzip, .size = size,
+                           .isize = isize};
+    atomic_init(&sp.at, at);
     atomic_init(&sp.stop, false);
-    sp.running = sp.at && pthread_create(&sp.thread, NULL, split_main, &sp) == 0;
+    sp.running = pthread_create(&sp.thread, NULL, split_main, &sp) == 0;
     int rc = read_source(src, path, sink, limits, 0, sp.running ? &sp : NULL, e);
+    free(sp.rest.text);
     if (rc && rc != ERR_CANCEL && rc != ERR_NOMEM)
         rc = explain_failure(src, path, rc, e);
     trace_source_close(src);

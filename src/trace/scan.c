@@ -316,14 +316,32 @@ static int element_and_separator(struct scan *sc, uint64_t index, int *sep, stru
 
 /* Continues at offset, where the traceEvents array ends (its elements up to
  * there were read by another scan of the same file). */
-static int jump_to_end(struct scan *sc, uint64_t offset, struct err *e)
+static int jump_to_end(struct scan *sc, const struct trace_jump *jump, struct err *e)
 {
-    int rc = trace_source_seek(sc->src, offset, e);
-    if (rc)
-        return rc;
-    sc->base = offset;
-    sc->pos = sc->end = 0;
-    sc->eof = false;
+    int rc = 0;
+    uint64_t offset = jump->offset;
+    if (jump->rest) {   // the document's last bytes, read by the other scan: the source is done
+        if (jump->rest_len > sc->cap) {
+            char *nb = realloc(sc->buf, jump->rest_len);
+            if (!nb)
+                return err_set(e, ERR_NOMEM, "out of memory for a %zu-byte buffer", jump->rest_len);
+            sc->buf = nb;
+            sc->cap = jump->rest_len;
+        }
+        memcpy(sc->buf, jump->rest, jump->rest_len);
+        sc->base = offset;
+        sc->pos = 0;
+        sc->end = jump->rest_len;
+        sc->eof = true;
+    } else if (offset >= sc->base + sc->pos && offset <= sc->base + sc->end) {
+        sc->pos = (size_t)(offset - sc->base);   // read already (a gzip source goes forward only)
+    } else {
+        if ((rc = trace_source_seek(sc->src, offset, e)) != 0)
+            return rc;
+        sc->base = offset;
+        sc->pos = sc->end = 0;
+        sc->eof = false;
+    }
     int c = peek(sc, e, &rc);
     if (rc)
         return rc;
@@ -347,12 +365,12 @@ static int scan_elements(struct scan *sc, struct err *e)
     for (uint64_t index = 0;; index++) {
         if (c < 0)
             return truncated(sc, "\"traceEvents\"", e);
-        struct trace_jump jump = {0, 0};
+        struct trace_jump jump = {0, 0, NULL, 0};
         if (sc->h->at_element &&
             (rc = sc->h->at_element(sc->h->ctx, index, sc->base + sc->pos, &jump, e)) != 0)
             return rc;
         if (jump.count)
-            return jump_to_end(sc, jump.offset, e);
+            return jump_to_end(sc, &jump, e);
         rc = element_and_separator(sc, index, &c, e);
         if (rc)
             return rc;
@@ -550,18 +568,62 @@ static int scan_init(struct scan *sc, struct trace_source *src, const struct tra
     return 0;
 }
 
-int trace_scan_elements_from(struct trace_source *src, uint64_t start,
-                             const struct trace_limits *lim, const struct trace_scan_handler *h,
-                             const atomic_bool *stop, uint64_t *end, uint64_t *count,
+/* The document from buf[pos] (its ']' closing traceEvents) to its end,
+ * when that is no longer than the limit on metadata; else nothing. */
+static void read_rest(struct scan *sc, struct trace_scan_rest *rest)
+{
+    size_t cap = sc->lim.max_meta_bytes < SIZE_MAX / 2 ? sc->lim.max_meta_bytes : SIZE_MAX / 2;
+    size_t len = sc->end - sc->pos;
+    char *buf = len <= cap ? malloc(len ? len : 1) : NULL;
+    if (buf)
+        memcpy(buf, sc->buf + sc->pos, len);
+    for (size_t want = len; buf && !sc->eof;) {
+        if (len == want) {
+            want = len < 4096 ? 4096 : len * 2;
+            char *nb = want <= cap ? realloc(buf, want) : NULL;
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+        }
+        size_t got = 0;
+        struct err ignored = {0, ""};   // the first scan meets it again when it reads on
+        if (trace_source_read(sc->src, buf + len, want - len, &got, &ignored) != 0) {
+            free(buf);
+            buf = NULL;
+        } else if (!got) {
+            sc->eof = true;
+        }
+        len += got;
+    }
+    rest->text = buf;
+    rest->len = buf ? len : 0;
+}
+
+int trace_scan_elements_from(struct trace_source *src, uint64_t start, const char *read,
+                             size_t nread, const struct trace_limits *lim,
+                             const struct trace_scan_handler *h, const atomic_bool *stop,
+                             uint64_t *end, uint64_t *count, struct trace_scan_rest *rest,
                              struct err *e)
 {
+    if (rest)
+        *rest = (struct trace_scan_rest){NULL, 0};
     struct scan sc;
-    int rc = scan_init(&sc, src, lim, 0, h, e);
-    if (rc == 0)
+    int rc = scan_init(&sc, src, lim, nread > TRACE_SCAN_BUFFER ? nread : nread ? TRACE_SCAN_BUFFER : 0,
+                       h, e);
+    if (rc == 0 && nread) {
+        memcpy(sc.buf, read, nread);
+        sc.end = nread;
+    } else if (rc == 0) {
         rc = trace_source_seek(src, start, e);
+    }
     sc.base = start;
     if (rc == 0)
         rc = scan_element_run(&sc, stop, end, count, e);
+    if (rc == 0 && rest)
+        read_rest(&sc, rest);
     free(sc.buf);
     free(sc.key);
     return rc;

@@ -45,6 +45,19 @@ enum trace_split_result trace_split_run(struct trace_split *sp, const char *text
 
 struct trace_jump {
     uint64_t offset, count;
+    /* When not NULL: the document's bytes from offset to its end, read by
+     * the scan that read the elements; the scan then reads no more of its
+     * source (a gzip one would inflate them all again). Borrowed. */
+    const char *rest;
+    size_t rest_len;
+};
+
+/* What follows the elements a second scan read: the document's bytes from
+ * the ']' that ends their array (malloc'd; text NULL when they could not be
+ * read, or are longer than the limit on metadata). */
+struct trace_scan_rest {
+    char *text;
+    size_t len;
 };
 
 struct trace_scan_handler {
@@ -62,7 +75,7 @@ struct trace_scan_handler {
     /* May be NULL. Called before each element of traceEvents (at offset,
      * its first byte) is read: setting jump->count has the scan take the
      * next jump->count elements as read and go on at jump->offset, which
-     * must be the ']' that closes the array (a plain file only). */
+     * must be the ']' that closes the array. */
     int (*at_element)(void *ctx, uint64_t index, uint64_t offset, struct trace_jump *jump,
                       struct err *e);
     /* A top-level member other than traceEvents: the decoded key and the raw
@@ -84,14 +97,18 @@ struct trace_scan_handler {
 int trace_scan_document(struct trace_source *src, const struct trace_limits *lim, size_t buf_size,
                         const struct trace_scan_handler *h, struct err *e);
 
-/* Reads traceEvents elements from offset start of a plain file's document
- * (src seeks there) to the ']' that ends their array, numbering them from
- * 0: *end is the offset of that ']', *count how many. Stops with
- * ERR_CANCEL once *stop is set; ERR_PARSE when start is not an element or
- * what follows is not a list of them. */
-int trace_scan_elements_from(struct trace_source *src, uint64_t start,
-                             const struct trace_limits *lim, const struct trace_scan_handler *h,
-                             const atomic_bool *stop, uint64_t *end, uint64_t *count,
+/* Reads traceEvents elements from offset start of a document to the ']'
+ * that ends their array, numbering them from 0: *end is the offset of that
+ * ']', *count how many. With nread 0, src seeks to start; else src was read
+ * up to start + nread already, and read holds those last nread bytes (a
+ * gzip document, which seeks only forward). With rest, what follows the
+ * array is read too (rest may be NULL). Stops with ERR_CANCEL once
+ * *stop is set; ERR_PARSE when start is not an element or what follows is
+ * not a list of them. */
+int trace_scan_elements_from(struct trace_source *src, uint64_t start, const char *read,
+                             size_t nread, const struct trace_limits *lim,
+                             const struct trace_scan_handler *h, const atomic_bool *stop,
+                             uint64_t *end, uint64_t *count, struct trace_scan_rest *rest,
                              struct err *e);
 
 /* Limits with the defaults of event.h filled in. */

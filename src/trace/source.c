@@ -613,14 +613,88 @@ static int ahead_read(struct trace_source *s, char *dst, size_t cap, size_t *got
     return 0;
 }
 
+/* The first read's set-up: what the input is, and for gzip its decoder
+ * (and the inflating thread when reading ahead). */
+static int start(struct trace_source *s, struct err *e)
+{
+    int rc = detect(s, e);
+    if (rc == 0 && s->gzip)
+        in_set(s);
+    if (rc == 0 && s->gzip && s->o.read_ahead)
+        rc = ahead_start(s, e);
+    return rc;
+}
+
+/* Ahead of the reader: whole blocks let go, no byte copied. */
+static int ahead_skip(struct trace_source *s, uint64_t n, struct err *e)
+{
+    struct read_ahead *a = s->ahead;
+    while (n) {
+        if (!a->block) {
+            int rc;
+            a->block = ring_full(&a->ring, &a->len, &a->file_bytes, &rc, e);
+            a->pos = 0;
+            if (!a->block)
+                return rc ? rc : err_set(e, ERR_PARSE, "the document ends before its offset");
+        }
+        size_t k = a->len - a->pos;
+        k = k < n ? k : (size_t)n;
+        a->pos += k;
+        a->delivered += k;
+        n -= k;
+        if (a->pos == a->len) {
+            ring_release(&a->ring);
+            a->block = NULL;
+        }
+        if (s->o.progress && a->file_bytes >= s->next_progress) {
+            s->next_progress = a->file_bytes + s->o.progress_every;
+            if (s->o.progress(s->o.progress_ctx, a->file_bytes))
+                return err_set(e, ERR_CANCEL, "cancelled");
+        }
+    }
+    return 0;
+}
+
+/* Forward in a gzip document: the bytes before offset are inflated (their
+ * CRC and limits checked as when read) and let go. */
+static int gzip_skip_to(struct trace_source *s, uint64_t offset, struct err *e)
+{
+    uint64_t at = trace_source_doc_bytes(s);
+    if (offset < at)
+        return err_set(e, ERR_INTERNAL, "a gzip document is only read forward");
+    if (s->ahead)
+        return ahead_skip(s, offset - at, e);
+    size_t cap = AHEAD_BLOCK;
+    char *scratch = malloc(cap);
+    if (!scratch)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    int rc = 0;
+    while (rc == 0 && at < offset) {
+        size_t got, want = offset - at < cap ? (size_t)(offset - at) : cap;
+        rc = read_direct(s, scratch, want, &got, e);
+        if (rc == 0 && !got)
+            rc = err_set(e, ERR_PARSE, "the document ends before its offset");
+        at += got;
+    }
+    free(scratch);
+    return rc;
+}
+
+uint64_t trace_source_input_bytes(const struct trace_source *s)
+{
+    return s->ahead ? s->ahead->file_bytes : trace_source_file_bytes(s);
+}
+
 int trace_source_seek(struct trace_source *s, uint64_t offset, struct err *e)
 {
     if (!s->detected) {
-        int rc = detect(s, e);
+        int rc = start(s, e);
         if (rc)
             return rc;
     }
-    if (s->fd < 0 || s->gzip || s->ahead || offset > (uint64_t)s->opened.st_size)
+    if (s->gzip)
+        return gzip_skip_to(s, offset, e);
+    if (s->fd < 0 || s->ahead || offset > (uint64_t)s->opened.st_size)
         return err_set(e, ERR_INTERNAL, "only a plain file can be read from an offset");
     if (lseek(s->fd, (off_t)offset, SEEK_SET) < 0)
         return err_set(e, ERR_IO, "seek error: %s", strerror(errno));
@@ -634,12 +708,8 @@ int trace_source_read(struct trace_source *s, char *dst, size_t cap, size_t *got
 {
     *got = 0;
     if (!s->detected) {
-        int rc = detect(s, e);
+        int rc = start(s, e);
         if (rc)
-            return rc;
-        if (s->gzip)
-            in_set(s);
-        if (s->gzip && s->o.read_ahead && (rc = ahead_start(s, e)) != 0)
             return rc;
     }
     return s->ahead ? ahead_read(s, dst, cap, got, e) : read_direct(s, dst, cap, got, e);

@@ -59,9 +59,16 @@ uint64_t trace_source_size_hint(const struct trace_source *s);
  * between two opens is another file. */
 bool trace_source_same_file(const struct trace_source *a, const struct trace_source *b);
 
-/* Goes to byte offset of a plain (not gzip) file: the next read starts
- * there. ERR_INTERNAL for any other source, ERR_IO when the seek fails. */
+/* Goes to byte offset of the document: the next read starts there. A plain
+ * file goes anywhere; a gzip document (file or memory) only forward, by
+ * inflating what is skipped, so its errors (a bad CRC, the limit) are met
+ * there as by reading. ERR_INTERNAL for a plain document in memory or a
+ * gzip one backward, ERR_IO when the seek fails. */
 int trace_source_seek(struct trace_source *s, uint64_t offset, struct err *e);
+
+/* Input (compressed, for gzip) bytes consumed so far: what the document
+ * read so far took of the file. With read_ahead, as of the block read last. */
+uint64_t trace_source_input_bytes(const struct trace_source *s);
 
 /* Whether the document turned out to be gzip (false before the first read). */
 bool trace_source_is_gzip(const struct trace_source *s);

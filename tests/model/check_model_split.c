@@ -5,16 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "model/model.h"
 #include "trace/read.h"
 
-/* One large plain file read on two threads (trace_read_file_split): the
- * model is the one a single thread reads, byte for byte, whether the guessed
- * middle is a real element start, lies inside a string, or the second half
- * warns. */
+/* One large file, plain or gzip, read on two threads (trace_read_file_split):
+ * the model is the one a single thread reads, byte for byte, whether the
+ * guessed middle is a real element start, lies inside a nested object, or
+ * the second half warns; and a broken gzip file fails as it does read by one
+ * thread. */
 
-enum doc_kind { DOC_PLAIN, DOC_TRAP, DOC_WARN };
+enum doc_kind { DOC_PLAIN, DOC_TRAP, DOC_WARN, DOC_GZIP, DOC_GZIP_TRAP, DOC_GZIP_WARN };
 
 #define DOC_EVENTS 260000   /* about 45 MB: over the size the split starts at */
 
@@ -58,31 +60,84 @@ static void write_event(FILE *f, size_t i, enum doc_kind kind)
 /* The trap: an element at the middle whose args hold a 4 MB array of
  * objects, so the guess lands on one of them: a start of an object after
  * "}, " that is not a traceEvents element. (Inside a string the guess
- * cannot land: a string holds no unescaped quote.) */
-static void write_trap(FILE *f)
+ * cannot land: a string holds no unescaped quote.) For gzip, where the guess
+ * is made past the middle of the document, 12 MB of numbers that do not
+ * deflate well, so that most of the file is the trap. */
+static void write_trap(FILE *f, bool gzip)
 {
     fputs("  {\"ph\": \"i\", \"name\": \"trap\", \"pid\": 10, \"tid\": 100, \"ts\": 5, "
           "\"args\": {\"list\": [{\"x\": 0}", f);
-    for (int k = 0; k < (4 << 20) / 12; k++)
-        fputs(", {\"x\": 1}", f);
+    uint64_t x = 88172645463325252u;
+    for (int k = 0; k < (gzip ? 12 << 20 : 4 << 20) / (gzip ? 20 : 12); k++) {
+        if (!gzip) {
+            fputs(", {\"x\": 1}", f);
+            continue;
+        }
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        fprintf(f, ", {\"x\": %llu}", (unsigned long long)(100000000u + x % 900000000u));
+    }
     fputs("]}},\n", f);
 }
 
-static void write_doc(const char *path, enum doc_kind kind)
+static bool is_gzip_kind(enum doc_kind kind)
 {
+    return kind >= DOC_GZIP;
+}
+
+/* The plain kind a gzip one writes. */
+static enum doc_kind plain_kind(enum doc_kind kind)
+{
+    return is_gzip_kind(kind) ? (enum doc_kind)(kind - DOC_GZIP) : kind;
+}
+
+/* Replaces the plain file at path by its gzip, of level 1 (fast to make). */
+static void gzip_in_place(const char *path)
+{
+    FILE *in = fopen(path, "rb");
+    ck_assert_ptr_nonnull(in);
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.gz", path);
+    gzFile out = gzopen(tmp, "wb1");
+    ck_assert_ptr_nonnull(out);
+    static char buf[1 << 16];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        ck_assert_int_eq(gzwrite(out, buf, (unsigned)n), (int)n);
+    fclose(in);
+    ck_assert_int_eq(gzclose(out), Z_OK);
+    ck_assert_int_eq(rename(tmp, path), 0);
+}
+
+/* Bytes of a member written after traceEvents (0: none). */
+static size_t doc_padding;
+
+static void write_doc(const char *path, enum doc_kind gz_kind)
+{
+    enum doc_kind kind = plain_kind(gz_kind);
     FILE *f = fopen(path, "w");
     ck_assert_ptr_nonnull(f);
     fputs("{\n  \"schemaVersion\": 1,\n  \"distributedInfo\": {\"rank\": 3, \"world_size\": 8},\n"
           "  \"traceEvents\": [\n", f);
     for (size_t i = 0; i < DOC_EVENTS; i++) {
         if (kind == DOC_TRAP && i == DOC_EVENTS / 2)
-            write_trap(f);
+            write_trap(f, is_gzip_kind(gz_kind));
         write_event(f, i, kind);
         fputs(i + 1 < DOC_EVENTS ? ",\n" : "\n", f);
     }
-    fputs("  ],\n  \"traceName\": \"split.json\",\n  \"baseTimeNanoseconds\": 1700000000000000000\n}\n",
+    fputs("  ],\n", f);
+    if (doc_padding) {
+        fputs("  \"padding\": \"", f);
+        for (size_t k = 0; k < doc_padding; k++)
+            fputc('a' + (int)(k * 7919 % 26), f);
+        fputs("\",\n", f);
+    }
+    fputs("  \"traceName\": \"split.json\",\n  \"baseTimeNanoseconds\": 1700000000000000000\n}\n",
           f);
     ck_assert_int_eq(fclose(f), 0);
+    if (is_gzip_kind(gz_kind))
+        gzip_in_place(path);
 }
 
 static struct model *load(const char *path, int threads)
@@ -191,7 +246,8 @@ START_TEST(split_read_should_hand_the_second_half_over_where_it_starts)
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
     close(fd);
-    write_doc(path, DOC_PLAIN);
+    bool gzip = _i == 1;
+    write_doc(path, gzip ? DOC_GZIP : DOC_PLAIN);
     struct halves h = {.answer = 0};
     read_split(path, &h);
     ck_assert_int_eq(h.adopted, 1);
@@ -206,7 +262,7 @@ START_TEST(split_read_should_hand_the_second_half_over_where_it_starts)
     ck_assert_int_eq(h.adopted, 1);
     ck_assert(h.head.ordered);
     ck_assert_uint_eq(h.head.events, DOC_EVENTS);
-    write_doc(path, DOC_TRAP);                        /* the guess inside a string */
+    write_doc(path, gzip ? DOC_GZIP_TRAP : DOC_TRAP);   /* the guess inside an element */
     h = (struct halves){.answer = 0};
     read_split(path, &h);
     ck_assert_int_eq(h.adopted, 0);
@@ -224,10 +280,68 @@ START_TEST(split_load_should_build_the_model_one_thread_builds)
     write_doc(path, (enum doc_kind)_i);
     struct model *two = load(path, 2), *one = load(path, 1);
     check_same_model(two, one);
-    if (_i == DOC_WARN)
+    if (plain_kind((enum doc_kind)_i) == DOC_WARN)
         ck_assert_uint_gt(one->ranks[0].nwarnings, 0);
     model_free(two);
     model_free(one);
+    unlink(path);
+}
+END_TEST
+
+/* A gzip file broken after its middle, where only the first thread's read
+ * (or the second's read of what follows the array) meets the damage: the
+ * last with 6 MB after the array, so that the second thread reads all of
+ * its elements before it meets the bad CRC. */
+enum gzip_break {
+    BREAK_TRUNCATED, BREAK_CRC, BREAK_GARBAGE, BREAK_LIMIT, BREAK_CRC_AFTER_A_LONG_TAIL,
+    BREAK_COUNT
+};
+
+static char *load_error(const char *path, int threads, uint64_t max_uncompressed, int how)
+{
+    struct load_opts o = {.threads = threads};
+    o.limits.max_uncompressed = max_uncompressed;
+    struct semantics sem;
+    semantics_init(&sem, SEMANTICS_HTX);
+    struct err e = {0, ""};
+    const char *paths[] = {path};
+    struct model *m = model_load(paths, 1, &sem, &o, &e);
+    ck_assert_msg(m == NULL, "break %d: loaded with %d thread(s)", how, threads);
+    ck_assert_int_ne(e.code, 0);
+    return strdup(e.msg);
+}
+
+START_TEST(broken_gzip_split_should_fail_as_one_thread_fails)
+{
+    char path[] = "/tmp/htx-split-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    doc_padding = _i == BREAK_CRC_AFTER_A_LONG_TAIL ? (size_t)6 << 20 : 0;
+    write_doc(path, DOC_GZIP);
+    doc_padding = 0;
+    FILE *f = fopen(path, "r+b");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+    long size = ftell(f);
+    uint64_t limit = 0;
+    if (_i == BREAK_TRUNCATED) {
+        ck_assert_int_eq(ftruncate(fileno(f), size - 1000), 0);
+    } else if (_i == BREAK_CRC || _i == BREAK_CRC_AFTER_A_LONG_TAIL) {
+        ck_assert_int_eq(fseek(f, size - 8, SEEK_SET), 0);   // the trailer's CRC-32
+        int c = fgetc(f);
+        ck_assert_int_eq(fseek(f, size - 8, SEEK_SET), 0);
+        fputc(c ^ 0x55, f);
+    } else if (_i == BREAK_GARBAGE) {
+        fputs("not gzip", f);
+    } else {
+        limit = 40u << 20;   // the document is about 45 MB
+    }
+    ck_assert_int_eq(fclose(f), 0);
+    char *two = load_error(path, 2, limit, _i), *one = load_error(path, 1, limit, _i);
+    ck_assert_str_eq(two, one);
+    free(two);
+    free(one);
     unlink(path);
 }
 END_TEST
@@ -239,9 +353,10 @@ Suite *model_split_suite(void)
     Suite *s = suite_create("model_split");
     TCase *tc = tcase_create("two threads");
     tcase_set_timeout(tc, 120);
-    tcase_add_test(tc, split_read_should_hand_the_second_half_over_where_it_starts);
+    tcase_add_loop_test(tc, split_read_should_hand_the_second_half_over_where_it_starts, 0, 2);
     tcase_add_loop_test(tc, split_load_should_build_the_model_one_thread_builds, DOC_PLAIN,
-                        DOC_WARN + 1);
+                        DOC_GZIP_WARN + 1);
+    tcase_add_loop_test(tc, broken_gzip_split_should_fail_as_one_thread_fails, 0, BREAK_COUNT);
     suite_add_tcase(s, tc);
     return s;
 }

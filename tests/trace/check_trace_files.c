@@ -14,6 +14,7 @@
 
 #include "trace/discover.h"
 #include "trace/event.h"
+#include "trace/source.h"
 
 /* The reader on files: gzip by content, broken gzip, limits, progress,
  * discovery, and every real trace in ../shared checked against counts this
@@ -558,6 +559,53 @@ START_TEST(gzip_should_accept_zero_padding_after_the_last_member)
 }
 END_TEST
 
+/* Forward seeks in gzip (the second thread of a split read starts mid
+ * document; the first skips what it read): the bytes after the seek are
+ * the document's, with and without the inflating thread, with either
+ * inflater; backward, or past the end, is an error. */
+START_TEST(gzip_should_seek_forward_only)
+{
+    inflate_with(_i & 2 ? "zlib" : NULL);
+    size_t n = (3u << 20) + 333;
+    char *doc = malloc(n);
+    ck_assert_ptr_nonnull(doc);
+    uint32_t x = 2463534242u;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        doc[i] = (char)('a' + x % 16);   // deflates, but not to nothing
+    }
+    size_t gz_len;
+    unsigned char *gz = gzip_bytes(doc, n, &gz_len);
+    struct trace_source_opts o = {.read_ahead = (_i & 1) != 0};
+    struct err e = {0, ""};
+    struct trace_source *src = trace_source_open_buffer(gz, gz_len, &o, &e);
+    ck_assert_ptr_nonnull(src);
+    char buf[100];
+    size_t got;
+    ck_assert_int_eq(trace_source_seek(src, 5, &e), 0);   // before the first read
+    ck_assert_int_eq(trace_source_read(src, buf, sizeof buf, &got, &e), 0);
+    ck_assert_uint_eq(got, sizeof buf);
+    ck_assert_int_eq(memcmp(buf, doc + 5, got), 0);
+    static const uint64_t to[] = {105, 1u << 20, (2u << 20) + 17, (3u << 20) + 233};
+    for (size_t k = 0; k < sizeof to / sizeof to[0]; k++) {
+        ck_assert_msg(trace_source_seek(src, to[k], &e) == 0, "%s", e.msg);
+        ck_assert_uint_eq(trace_source_doc_bytes(src), to[k]);
+        ck_assert_uint_le(trace_source_input_bytes(src), gz_len);
+        ck_assert_int_eq(trace_source_read(src, buf, sizeof buf, &got, &e), 0);
+        ck_assert_uint_eq(got, sizeof buf);
+        ck_assert_int_eq(memcmp(buf, doc + to[k], got), 0);
+    }
+    ck_assert_int_eq(trace_source_seek(src, 1000, &e), ERR_INTERNAL);
+    ck_assert_int_eq(trace_source_seek(src, n + 1, &e), ERR_PARSE);
+    trace_source_close(src);
+    free(gz);
+    free(doc);
+    inflate_with(NULL);
+}
+END_TEST
+
 START_TEST(gz_name_without_gzip_data_should_say_not_gzip)
 {
     static const char doc[] = "{\"traceEvents\": []}";
@@ -646,6 +694,7 @@ Suite *trace_files_suite(void)
     tcase_add_test(t, progress_should_be_reported_and_cancel);
     tcase_add_test(t, gzip_should_accept_zero_padding_after_the_last_member);
     tcase_add_test(t, gz_name_without_gzip_data_should_say_not_gzip);
+    tcase_add_loop_test(t, gzip_should_seek_forward_only, 0, 4);
     tcase_add_test(t, plain_file_over_the_limit_should_stop_before_reading);
     tcase_add_test(t, file_changed_while_read_should_be_named);
     suite_add_tcase(s, t);
