@@ -156,31 +156,47 @@ static int start_builder(struct load_job *j, struct trace_sink *sink)
     return 0;
 }
 
-/* The second half of a plain file or of a summary's events, read by a
- * thread of its own. */
+/* The second half of a large file or of a summary's events, read by a
+ * thread of its own; packed by a recorder of its own when the file is. */
 struct tail_half {
     struct rank_builder *b, tail;
+    struct trace_pack *pack, *second;
 };
 
 static int adopt_tail(void *ctx, uint64_t first_index, struct err *e)
 {
     struct tail_half *t = ctx;
-    return rank_builder_adopt(t->b, &t->tail, first_index, e);
+    int rc = rank_builder_adopt(t->b, &t->tail, first_index, e);
+    if (rc == 0 && t->pack && trace_pack_adopt(t->pack, t->second, first_index) != 0)
+        rc = err_set(e, ERR_NOMEM, "out of memory");
+    return rc;
 }
 
-/* A core no file needs reads the second half of a large plain file or of
- * a summary's events (trace_read_file_split); the builders join where the
- * halves meet. path is the job's file or the summary standing in for it. */
+/* A core no file needs reads the second half of a large file or of a
+ * summary's events (trace_read_file_split); the builders (and the packs,
+ * with pack) join where the halves meet. path is the job's file or the
+ * summary standing in for it. */
 static int read_split(struct load_job *j, const char *path, const struct trace_sink *sink,
-                      const struct trace_limits *lim)
+                      const struct trace_limits *lim, struct trace_pack *pack)
 {
-    struct tail_half t = {.b = &j->b};
+    struct tail_half t = {.b = &j->b, .pack = pack};
     if (rank_builder_init(&t.tail))
         return err_set(&j->err, ERR_NOMEM, "%s: out of memory", j->path);
-    struct trace_sink tail_sink;
-    rank_builder_sink(&t.tail, &tail_sink);
+    struct trace_sink tail_sink, builder_sink;
+    rank_builder_sink(&t.tail, &builder_sink);
+    tail_sink = builder_sink;
+    if (pack) {
+        if (!(t.second = trace_pack_new(j->path))) {
+            rank_builder_fini(&t.tail);
+            return err_set(&j->err, ERR_NOMEM, "%s: out of memory", j->path);
+        }
+        trace_pack_mark_second(t.second);
+        trace_pack_sink(t.second, &builder_sink, &tail_sink);
+        trace_pack_reuse_ids(t.second, rank_builder_event_ids, &t.tail);
+    }
     struct trace_split_opts split = {&tail_sink, adopt_tail, &t};
     int rc = trace_read_file_split(path, sink, &split, lim, &j->err);
+    trace_pack_free(t.second);
     rank_builder_fini(&t.tail);
     return rc;
 }
@@ -200,7 +216,7 @@ static bool read_cached(struct load_job *j, struct trace_sink *sink,
     struct stat st;   // progress is in bytes of the cached file: shown as the trace's
     j->progress_scale = stat(instead, &st) == 0 && st.st_size > 0
                             ? (double)j->size / (double)st.st_size : 0;
-    j->rc = j->loader->read_ahead ? read_split(j, instead, sink, lim)
+    j->rc = j->loader->read_ahead ? read_split(j, instead, sink, lim, NULL)
                                   : trace_read_file(instead, sink, lim, &j->err);
     j->progress_scale = 0;
     free(instead);
@@ -233,8 +249,8 @@ static void read_trace(struct load_job *j, struct trace_sink sink, const struct 
     }
     if (j->buf)
         j->rc = trace_read_buffer(j->path, j->buf, j->len, &sink, lim, &j->err);
-    else if (!pack && j->loader->read_ahead)
-        j->rc = read_split(j, j->path, &sink, lim);
+    else if (j->loader->read_ahead)
+        j->rc = read_split(j, j->path, &sink, lim, pack);
     else
         j->rc = trace_read_file(j->path, &sink, lim, &j->err);
     if (!j->rc && !j->b.error && pack) {   // a builder error is reported by run_job

@@ -52,6 +52,8 @@ struct trace_pack {
         size_t len, cap;
     } col[PACK_NCOLS];
     uint32_t block_records;
+    bool second;           /* trace_pack_mark_second: its blocks say so */
+    bool adopted;          /* it holds a second half's blocks: version 5 */
     int error;
     bool finished;
     bool sealed;           /* trace_pack_seal: the end is recorded */
@@ -274,7 +276,8 @@ static void close_block(struct trace_pack *p)
     uint8_t head[(PACK_NCOLS + 1) * MAX_VARINT];
     size_t n = 0;
     for (int k = -1; k < PACK_NCOLS; k++)
-        n += varint_at(head + n, k < 0 ? PACK_NCOLS : p->col[k].len);
+        n += varint_at(head + n, k >= 0 ? p->col[k].len
+                                        : PACK_NCOLS | (p->second ? PACK_BLOCK_SECOND : 0));
     emit_bytes(p, head, n);
     for (int k = 0; k < PACK_NCOLS; k++) {
         if (p->col[k].len)
@@ -636,6 +639,73 @@ void trace_pack_free(struct trace_pack *p)
     free(p);
 }
 
+void trace_pack_mark_second(struct trace_pack *p)
+{
+    p->second = true;
+}
+
+/* The varint at *b (before end), b moved past it; false past the end. The
+ * bytes are a recorder's own: this only keeps a bug from reading on. */
+static bool varint_from(const uint8_t **b, const uint8_t *end, uint64_t *v)
+{
+    *v = 0;
+    for (int shift = 0; shift < 64 && *b < end; shift += 7) {
+        uint8_t x = *(*b)++;
+        *v |= (uint64_t)(x & 0x7f) << shift;
+        if (!(x & 0x80))
+            return true;
+    }
+    return false;
+}
+
+int trace_pack_adopt(struct trace_pack *p, struct trace_pack *second, uint64_t first_index)
+{
+    close_block(second);
+    if (second->error || p->error)
+        return second->error ? second->error : p->error;
+    close_block(p);
+    const uint8_t *b = second->stage, *end = second->stage + second->staged;
+    while (b < end) {
+        uint64_t len[PACK_NCOLS + 1], total = 0;
+        for (int k = 0; k <= PACK_NCOLS; k++)
+            if (!varint_from(&b, end, &len[k]))
+                return p->error = ERR_INTERNAL;
+        for (int k = 1; k <= PACK_NCOLS; k++)
+            total += len[k];
+        if (total > (uint64_t)(end - b))
+            return p->error = ERR_INTERNAL;
+        // A block's first element index is its delta from "none" (as at
+        // the pack's start): the second half's, from its own 0, moves on.
+        const uint8_t *col = b, *index = b;
+        for (int k = 0; k < C_INDEX; k++)
+            index += len[1 + k];
+        uint8_t first[MAX_VARINT];
+        size_t nfirst = 0;
+        const uint8_t *rest = index;
+        uint64_t z;
+        if (len[1 + C_INDEX]) {
+            if (!varint_from(&rest, index + len[1 + C_INDEX], &z))
+                return p->error = ERR_INTERNAL;
+            int64_t local = (int64_t)(z >> 1) ^ -(int64_t)(z & 1);
+            int64_t moved = (int64_t)((uint64_t)local + first_index);
+            nfirst = varint_at(first, ((uint64_t)moved << 1) ^ (uint64_t)(moved >> 63));
+            len[1 + C_INDEX] = len[1 + C_INDEX] - (uint64_t)(rest - index) + nfirst;
+        }
+        uint8_t head[(PACK_NCOLS + 1) * MAX_VARINT];
+        size_t n = 0;
+        for (int k = 0; k <= PACK_NCOLS; k++)
+            n += varint_at(head + n, len[k]);
+        emit_bytes(p, head, n);
+        emit_bytes(p, col, (size_t)(index - col));
+        emit_bytes(p, first, nfirst);
+        emit_bytes(p, rest, (size_t)(b + total - rest));
+        b += total;
+    }
+    second->staged = 0;
+    p->adopted = true;
+    return p->error;
+}
+
 void trace_pack_reuse_ids(struct trace_pack *p, trace_pack_ids_fn ids, void *ctx)
 {
     p->ids = ids;
@@ -680,7 +750,7 @@ int trace_pack_finish(struct trace_pack *p, const uint8_t **out, size_t *len, st
         p->staged = p->stage_cap = 0;
         p->finished = true;
         size_t n = strlen(p->source);
-        le_store(p->out, TRACE_PACK_VERSION, 4);
+        le_store(p->out, p->adopted ? PACK_SECOND_VERSION : TRACE_PACK_VERSION, 4);
         le_store(p->out + 4, p->raw_len, 8);
         le_store(p->out + 12, n, 4);
     }

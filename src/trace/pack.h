@@ -14,7 +14,9 @@
  *   zlib stream of the raw records (from version 3 with trace/pack_dict.h's
  *   preset dictionary)
  * Raw records, each an op byte: 1 event, 2 warning, 3 metadata, 0 end;
- * from version 4 their fields are stored by columns (pack_format.h).
+ * from version 4 their fields are stored by columns (pack_format.h), and
+ * from version 5 a file read by two threads is packed by two recorders, the
+ * second half's blocks marked as having a dictionary of their own.
  * Integers are LEB128 varints (signed ones zigzag'd, times and correlations
  * as deltas from the previous event's), strings go through a dictionary
  * (a reference to an earlier string, or the next id followed by the bytes),
@@ -32,6 +34,9 @@
  * evenly spaced integers ("[0, 1, ..., 1023]", a process group's ranks),
  * its first value, step and count. 1: length and bytes only. All read. */
 #define TRACE_PACK_VERSION 4
+/* 5: also blocks of a second reading thread's records (pack_format.h);
+ * written only by a pack that adopted some. All read. */
+#define TRACE_PACK_VERSION_MAX 5
 /* The source path is the trace's path as given when it was packed. */
 #define TRACE_PACK_PATH_MAX 4096
 /* A pack starts with u32 version | u64 raw records' length | u32 path
@@ -56,6 +61,15 @@ typedef const uint32_t *(*trace_pack_ids_fn)(void *ctx, uint64_t index);
  * of its strings: an id seen before stands for the string, which is then
  * not hashed again (the pack is the same). Call it before the first record. */
 void trace_pack_reuse_ids(struct trace_pack *p, trace_pack_ids_fn ids, void *ctx);
+/* Makes p (new, nothing recorded yet) the recorder of a file's second
+ * half, read by a thread of its own (trace_read_file_split): its records
+ * join another pack's with trace_pack_adopt, and it is never finished. */
+void trace_pack_mark_second(struct trace_pack *p);
+/* Appends the records of second (trace_pack_mark_second), whose element
+ * indices count from 0, after p's, as the elements from first_index on:
+ * what adopting a second half (trace_split_opts.adopt) does to the pack.
+ * 0, or the error either recorder met (ERR_NOMEM). */
+int trace_pack_adopt(struct trace_pack *p, struct trace_pack *second, uint64_t first_index);
 /* Deflates the records on a thread of their own while they are recorded,
  * instead of all at trace_pack_finish, so that a caller with a core to
  * spare (summarize) gets the pack when the reading ends; the raw records

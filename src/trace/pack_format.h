@@ -57,6 +57,13 @@ enum pack_col {
     PACK_NCOLS
 };
 #define PACK_COLUMNS_VERSION 4
+/* Version 5 (TRACE_PACK_VERSION_MAX): a block may hold the records of a
+ * file's second half, read by a thread of its own (trace_pack_adopt): its
+ * strings go through a dictionary of their own, and its header's first
+ * varint is PACK_NCOLS | PACK_BLOCK_SECOND. A pack with no such block is
+ * written as version 4. */
+#define PACK_SECOND_VERSION 5
+#define PACK_BLOCK_SECOND 0x100
 /* A block closes after this many records, or once its new strings pass
  * PACK_BLOCK_STRBYTES: deflate's 32 KiB window sees each column's recent
  * past, and the recorder holds one block. */

@@ -33,6 +33,11 @@ struct reader {
     uint32_t version;  // the pack's TRACE_PACK_VERSION
     struct trace_str *dict;
     size_t ndict, dict_cap;
+    /* The pack's string ids -> dict: one numbering for the first reading
+     * thread's blocks, one for the second's (version 5, pack_format.h). */
+    bool second;       // the current block is the second's
+    uint32_t *ids[2];
+    size_t nids[2], ids_cap[2];
     char **runs;       // the texts of strings written as runs, owned
     size_t nruns, runs_cap;
     uint64_t run_bytes;
@@ -102,9 +107,11 @@ static double get_f64(struct reader *r)
  * their *total, c then at the first column. false, with r failed, when
  * malformed. */
 static bool block_header(struct reader *r, struct cursor *c, uint64_t len[PACK_NCOLS],
-                         uint64_t *total)
+                         uint64_t *total, bool *second)
 {
-    if (cursor_u(r, c) != PACK_NCOLS) {
+    uint64_t head = cursor_u(r, c);
+    *second = head == (PACK_NCOLS | PACK_BLOCK_SECOND) && r->version >= PACK_SECOND_VERSION;
+    if (head != PACK_NCOLS && !*second) {
         fail(r, "unknown block");
         return false;
     }
@@ -126,7 +133,7 @@ static bool block_header(struct reader *r, struct cursor *c, uint64_t len[PACK_N
 static void read_block(struct reader *r)
 {
     uint64_t len[PACK_NCOLS], total;
-    if (!block_header(r, &r->blocks, len, &total))
+    if (!block_header(r, &r->blocks, len, &total, &r->second))
         return;
     for (int k = 0; k < PACK_NCOLS; k++) {
         r->cur[k] = (struct cursor){r->blocks.p, r->blocks.p + len[k]};
@@ -226,6 +233,18 @@ static struct trace_str define_str(struct reader *r)
         r->dict = n;
         r->dict_cap = cap;
     }
+    int k = r->second;
+    if (r->nids[k] == r->ids_cap[k]) {
+        size_t cap = r->ids_cap[k] * 2;
+        uint32_t *n = realloc(r->ids[k], cap * sizeof *n);
+        if (!n) {
+            fail(r, NULL);
+            return none;
+        }
+        r->ids[k] = n;
+        r->ids_cap[k] = cap;
+    }
+    r->ids[k][r->nids[k]++] = (uint32_t)r->ndict;
     struct trace_str s = {text, (size_t)len};
     r->dict[r->ndict++] = s;
     return s;
@@ -238,15 +257,16 @@ static struct trace_str get_str_id(struct reader *r, enum pack_col c, uint32_t *
     *id_out = 0;
     if (r->bad)
         return none;
-    if (id < r->ndict) {
-        *id_out = (uint32_t)id;
-        return r->dict[id];
+    int k = r->second;
+    if (id < r->nids[k]) {
+        *id_out = r->ids[k][id];
+        return r->dict[*id_out];
     }
-    if (id != r->ndict) {   // (*id_out stays 0: a caller indexing by it allocates nothing for it)
+    if (id != r->nids[k]) {   // (*id_out stays 0: a caller indexing by it allocates nothing for it)
         fail(r, "string id out of range");
         return none;
     }
-    *id_out = (uint32_t)id;
+    *id_out = (uint32_t)r->ndict;   // (what define_str gives it)
     return define_str(r);
 }
 
@@ -408,7 +428,7 @@ static void read_meta(struct reader *r, struct trace_meta *mt, struct trace_str 
 const char *trace_pack_source(const void *pack, size_t len, size_t *path_len)
 {
     const uint8_t *b = pack;
-    if (len < HEADER_FIXED || le_load(b, 4) < 1 || le_load(b, 4) > TRACE_PACK_VERSION)
+    if (len < HEADER_FIXED || le_load(b, 4) < 1 || le_load(b, 4) > TRACE_PACK_VERSION_MAX)
         return NULL;
     uint64_t n = le_load(b + 12, 4);
     if (n > TRACE_PACK_PATH_MAX || n > len - HEADER_FIXED)
@@ -438,8 +458,10 @@ struct pack_run {
     uint64_t max_memory;
 };
 
+static void decode_fini(struct decode *d);
+
 /* A reading of the records from raw + from (a block's start from version
- * 4) to raw + to. */
+ * 4) to raw + to; nothing to let go when it fails. */
 static int decode_init(struct decode *d, const struct pack_run *pr, size_t from, size_t to)
 {
     memset(d, 0, sizeof *d);
@@ -460,12 +482,23 @@ static int decode_init(struct decode *d, const struct pack_run *pr, size_t from,
     r->dict[0] = (struct trace_str){"", 0};
     r->ndict = 1;
     r->dict_cap = 1024;
+    for (int k = 0; k < 2; k++) {   // both numberings start with it
+        if (!(r->ids[k] = malloc(1024 * sizeof *r->ids[k]))) {
+            decode_fini(d);
+            return ERR_NOMEM;
+        }
+        r->ids[k][0] = 0;
+        r->nids[k] = 1;
+        r->ids_cap[k] = 1024;
+    }
     return 0;
 }
 
 static void decode_fini(struct decode *d)
 {
     free(d->r.dict);
+    free(d->r.ids[0]);
+    free(d->r.ids[1]);
     for (size_t i = 0; i < d->r.nruns; i++)
         free(d->r.runs[i]);
     free(d->r.runs);
@@ -597,7 +630,9 @@ static size_t middle_block(const struct pack_run *pr)
             return at;
         uint64_t len[PACK_NCOLS], total;
         struct reader scratch = {0};   // a bad header: the one-thread replay tells
-        if (!block_header(&scratch, &c, len, &total))
+        scratch.version = pr->version;
+        bool second;
+        if (!block_header(&scratch, &c, len, &total, &second))
             return 0;
         c.p += total;
     }
@@ -613,7 +648,7 @@ static bool learn_strings(struct decode *d, const struct pack_run *pr, size_t at
     bool ok = true;
     while (ok && c.p < c.end) {
         uint64_t len[PACK_NCOLS], total;
-        if (!block_header(r, &c, len, &total))
+        if (!block_header(r, &c, len, &total, &r->second))
             return false;
         const uint8_t *col = c.p;
         struct cursor lens = {0}, bytes = {0};

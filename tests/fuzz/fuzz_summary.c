@@ -160,7 +160,7 @@ static void packed_records(const uint8_t *data, size_t size)
     size_t head = TRACE_PACK_HEADER_FIXED + sizeof path - 1, len = head + zlen;
     uint8_t *pack = malloc(len);
     CHECK(pack);
-    le_store(pack, TRACE_PACK_VERSION, 4);
+    le_store(pack, TRACE_PACK_VERSION_MAX, 4);   // what version 4 holds, and a second half's blocks
     le_store(pack + 4, size, 8);
     le_store(pack + 12, sizeof path - 1, 4);
     memcpy(pack + TRACE_PACK_HEADER_FIXED, path, sizeof path - 1);

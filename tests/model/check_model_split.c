@@ -8,7 +8,11 @@
 #include <zlib.h>
 
 #include "model/model.h"
+#include "summary/write.h"
+#include "trace/pack.h"
 #include "trace/read.h"
+#include "util/htxs.h"
+#include "util/le.h"
 
 /* One large file, plain or gzip, read on two threads (trace_read_file_split):
  * the model is the one a single thread reads, byte for byte, whether the
@@ -288,6 +292,81 @@ START_TEST(split_load_should_build_the_model_one_thread_builds)
 }
 END_TEST
 
+/* Packed as it is read (summarize, the cache), by two threads: the pack
+ * holds the second half's blocks (version 5), and replays, on one thread or
+ * two, into the model one thread reads from the trace. */
+static int keep_pack(void *ctx, const char *path, struct trace_pack *pack, struct err *e)
+{
+    (void)path;
+    const uint8_t *bytes;
+    size_t len;
+    ck_assert_int_eq(trace_pack_finish(pack, &bytes, &len, e), 0);
+    struct htxs_writer w;   // a rank summary holding only the events
+    htxs_writer_init(&w);
+    htxs_begin_section(&w, HTXS_EVENTS);
+    htxs_put_bytes(&w, bytes, len);
+    htxs_end_section(&w);
+    ck_assert_int_eq(htxs_writer_save(&w, ctx, 0, e), 0);
+    htxs_writer_fini(&w);
+    trace_pack_free(pack);
+    return 0;
+}
+
+static uint32_t pack_version(const char *summary)
+{
+    struct htxs_doc doc;
+    struct err e = {0, ""};
+    ck_assert_int_eq(htxs_load_file(&doc, summary, &e), 0);
+    const struct htxs_section *events = htxs_find(&doc, HTXS_EVENTS);
+    ck_assert_ptr_nonnull(events);
+    uint32_t v = (uint32_t)le_load(events->data, 4);
+    htxs_doc_fini(&doc);
+    return v;
+}
+
+START_TEST(split_pack_should_replay_the_model_one_thread_reads)
+{
+    enum doc_kind kind = _i == 0 ? DOC_PLAIN : DOC_GZIP;
+    char path[] = "/tmp/htx-split-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    write_doc(path, kind);
+    char summary[64], one_summary[64];
+    snprintf(summary, sizeof summary, "%s.htxs", path);
+    snprintf(one_summary, sizeof one_summary, "%s-1.htxs", path);
+    struct semantics sem;
+    semantics_init(&sem, SEMANTICS_HTX);
+    const char *paths[] = {path};
+    for (int threads = 2; threads >= 1; threads--) {
+        struct load_opts o = {.threads = threads, .packed = keep_pack,
+                              .packed_ctx = threads == 2 ? summary : one_summary};
+        o.pack_behind = threads == 2;
+        struct err e = {0, ""};
+        struct model *m = model_load(paths, 1, &sem, &o, &e);
+        ck_assert_msg(m != NULL, "%s", e.msg);
+        model_free(m);
+    }
+    ck_assert_uint_eq(pack_version(summary), 5);       // the second half was adopted
+    ck_assert_uint_eq(pack_version(one_summary), TRACE_PACK_VERSION);
+    struct model *trace = load(path, 1);
+    const char *summaries[] = {summary, one_summary};
+    for (int k = 0; k < 2; k++)
+        for (int threads = 1; threads <= 2; threads++) {   // replayed on one thread and on two
+            struct load_opts o = {.threads = threads};
+            struct err e = {0, ""};
+            struct model *m = model_load(&summaries[k], 1, &sem, &o, &e);
+            ck_assert_msg(m != NULL, "%s", e.msg);
+            check_same_model(m, trace);
+            model_free(m);
+        }
+    model_free(trace);
+    unlink(summary);
+    unlink(one_summary);
+    unlink(path);
+}
+END_TEST
+
 /* A gzip file broken after its middle, where only the first thread's read
  * (or the second's read of what follows the array) meets the damage: the
  * last with 6 MB after the array, so that the second thread reads all of
@@ -357,6 +436,7 @@ Suite *model_split_suite(void)
     tcase_add_loop_test(tc, split_load_should_build_the_model_one_thread_builds, DOC_PLAIN,
                         DOC_GZIP_WARN + 1);
     tcase_add_loop_test(tc, broken_gzip_split_should_fail_as_one_thread_fails, 0, BREAK_COUNT);
+    tcase_add_loop_test(tc, split_pack_should_replay_the_model_one_thread_reads, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -605,13 +605,172 @@ START_TEST(pack_should_refuse_another_version)
 {
     size_t len;
     uint8_t *pack = make_pack(rich_doc, &len);
-    pack[0] = TRACE_PACK_VERSION + 1;
+    pack[0] = TRACE_PACK_VERSION_MAX + 1;
     char *text = NULL;
     struct err e = {0, ""};
     ck_assert_int_eq(replay_log(pack, len, &text, &e), ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(e.msg, "another version"));
     free(text);
     free(pack);
+}
+END_TEST
+
+/* A file read by two threads (trace_read_file_split) is packed by two
+ * recorders: the first thread's takes the elements before index k, the
+ * second's (trace_pack_mark_second) those from k on, numbered from 0, and
+ * trace_pack_adopt joins them before the metadata. The replay is the one
+ * reader's, whatever k: strings new to either half or known to both, several
+ * blocks a half, warnings in either. */
+struct halves {
+    struct trace_pack *first, *second;
+    struct trace_sink to_first, to_second;
+    uint64_t k;
+    bool adopted;
+};
+
+static int route_event(void *ctx, const struct trace_event *ev, struct err *e)
+{
+    struct halves *h = ctx;
+    if (ev->index < h->k)
+        return h->to_first.event(h->to_first.ctx, ev, e);
+    struct trace_event moved = *ev;
+    moved.index -= h->k;
+    return h->to_second.event(h->to_second.ctx, &moved, e);
+}
+
+static void route_warning(void *ctx, const struct trace_warning *w)
+{
+    struct halves *h = ctx;
+    struct trace_warning moved = *w;
+    if (w->index >= h->k)
+        moved.index -= h->k;
+    (w->index < h->k ? &h->to_first : &h->to_second)->warning(
+        (w->index < h->k ? &h->to_first : &h->to_second)->ctx, &moved);
+}
+
+static int route_meta(void *ctx, const struct trace_meta *m, struct err *e)
+{
+    struct halves *h = ctx;
+    ck_assert_int_eq(trace_pack_adopt(h->first, h->second, h->k), 0);
+    h->adopted = true;
+    return h->to_first.meta(h->to_first.ctx, m, e);
+}
+
+/* Each element as a line of its strings and times, its index from the
+ * first the sink was given (a second thread's are numbered from 0). */
+struct lines {
+    char **text;
+    size_t n, cap;
+};
+
+static int line_event(void *ctx, const struct trace_event *ev, struct err *e)
+{
+    (void)e;
+    struct lines *l = ctx;
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 1024;
+        l->text = realloc(l->text, l->cap * sizeof *l->text);
+        ck_assert_ptr_nonnull(l->text);
+    }
+    char buf[512];
+    snprintf(buf, sizeof buf, "%.*s|%.*s|%.*s|%.*s|%lld|%lld|%lld", (int)ev->name.len,
+             ev->name.s ? ev->name.s : "", (int)ev->cat.len, ev->cat.s ? ev->cat.s : "",
+             (int)ev->pid.len, ev->pid.s ? ev->pid.s : "", (int)ev->tid.len,
+             ev->tid.s ? ev->tid.s : "", (long long)ev->ts.ns, (long long)ev->dur.ns,
+             (long long)ev->correlation.v);
+    l->text[l->n++] = strdup(buf);
+    return 0;
+}
+
+static void lines_fini(struct lines *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->text[i]);
+    free(l->text);
+}
+
+/* Many elements (several blocks), names new and repeated, and malformed
+ * ones (warnings) on both sides of any k tried. */
+static char *many_elements(size_t n)
+{
+    size_t cap = n * 200 + 256, len = 0;
+    char *doc = malloc(cap);
+    ck_assert_ptr_nonnull(doc);
+    len += (size_t)snprintf(doc + len, cap - len, "{\"traceEvents\": [");
+    for (size_t i = 0; i < n; i++) {
+        if (i % 997 == 5)
+            len += (size_t)snprintf(doc + len, cap - len, "{\"ph\": 5},");
+        else
+            len += (size_t)snprintf(doc + len, cap - len,
+                                    "{\"ph\": \"X\", \"cat\": \"c%zu\", \"name\": \"n%zu\", "
+                                    "\"pid\": %zu, \"tid\": %zu, \"ts\": %zu, \"dur\": 3, "
+                                    "\"args\": {\"correlation\": %zu}},",
+                                    i % 3, i % 1500 + (i > n / 2 ? i : 0), i % 2, i % 5, 10 * i,
+                                    i);
+    }
+    len += (size_t)snprintf(doc + len, cap - len,
+                            "{}], \"distributedInfo\": {\"rank\": 2}, \"displayTimeUnit\": "
+                            "\"late unit\"}");
+    return doc;
+}
+
+START_TEST(pack_of_two_halves_should_replay_as_one_reader)
+{
+    inflate_by(_i);
+    size_t n = 8 * 8192 + 77;   // past the 1 MiB of records a replay on two threads needs
+    char *doc = many_elements(n);
+    struct trace_pack *whole = trace_pack_new("doc");
+    char *expected = log_of_json(doc, whole);
+    trace_pack_free(whole);
+    static const uint64_t ks[] = {0, 1, 4000, 8192, 45000};
+    for (size_t t = 0; t < sizeof ks / sizeof ks[0]; t++) {
+        struct event_log log;
+        struct trace_sink logged = event_log_sink(&log);
+        struct halves h = {0};
+        h.first = trace_pack_new("doc");
+        h.second = trace_pack_new("doc");
+        h.k = ks[t];
+        ck_assert_ptr_nonnull(h.first);
+        ck_assert_ptr_nonnull(h.second);
+        trace_pack_mark_second(h.second);
+        trace_pack_sink(h.first, &logged, &h.to_first);
+        trace_pack_sink(h.second, &logged, &h.to_second);
+        struct trace_sink route = {&h, route_event, route_warning, route_meta, NULL};
+        struct err e = {0, ""};
+        ck_assert_int_eq(trace_read_buffer("doc", doc, strlen(doc), &route, NULL, &e), 0);
+        ck_assert(h.adopted);
+        event_log_fini(&log);
+        const uint8_t *pack;
+        size_t len;
+        ck_assert_int_eq(trace_pack_finish(h.first, &pack, &len, &e), 0);
+        ck_assert_uint_eq(le_load(pack, 4), TRACE_PACK_VERSION_MAX);
+        char *text = NULL;
+        ck_assert_msg(replay_log(pack, len, &text, &e) == 0, "k %llu: %s",
+                      (unsigned long long)h.k, e.msg);
+        ck_assert_str_eq(text, expected);
+        free(text);
+        // and on two threads, the second starting at a middle block (which
+        // may be the second half's): every element as one thread gives it
+        struct lines one = {0}, head = {0}, tail = {0};
+        struct trace_sink one_sink = {&one, line_event, NULL, NULL, NULL};
+        ck_assert_int_eq(trace_unpack("pack", pack, len, NULL, &one_sink, NULL, &e), 0);
+        struct trace_sink head_sink = {&head, line_event, NULL, NULL, NULL};
+        struct trace_sink tail_sink = {&tail, line_event, NULL, NULL, NULL};
+        struct adoption a = {0, 0, 0};
+        struct trace_split_opts split = {&tail_sink, adopt_answer, &a};
+        ck_assert_int_eq(trace_unpack_split("pack", pack, len, NULL, &head_sink, &split, NULL, &e),
+                         0);
+        ck_assert_int_eq(a.calls, 1);
+        ck_assert_uint_eq(head.n + tail.n, one.n);
+        for (size_t i = 0; i < one.n; i++)
+            ck_assert_str_eq(i < head.n ? head.text[i] : tail.text[i - head.n], one.text[i]);
+        lines_fini(&one), lines_fini(&head), lines_fini(&tail);
+        trace_pack_free(h.first);
+        trace_pack_free(h.second);
+    }
+    free(expected);
+    free(doc);
+    inflate_by(0);
 }
 END_TEST
 
@@ -727,6 +886,7 @@ Suite *trace_pack_suite(void)
     tcase_add_test(t, pack_should_read_version_1_strings_and_refuse_bad_runs);
     tcase_add_test(t, pack_should_read_columns_in_blocks_and_refuse_bad_blocks);
     tcase_add_test(t, pack_should_refuse_another_version);
+    tcase_add_loop_test(t, pack_of_two_halves_should_replay_as_one_reader, 0, 2);
     tcase_add_loop_test(t, pack_should_deflate_with_the_frozen_dictionary, 0, 2);
     suite_add_tcase(s, t);
     return s;
