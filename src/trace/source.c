@@ -583,6 +583,21 @@ static uint64_t ahead_delivered(const struct trace_source *s)
     return s->ahead->delivered;
 }
 
+/* Reading ahead, the reading thread reports progress, as of the block it
+ * takes from. */
+static int ahead_progress(struct trace_source *s, struct err *e)
+{
+    uint64_t done = s->ahead->file_bytes;
+    if (!s->o.progress || done < s->next_progress)
+        return 0;
+    s->next_progress = done + s->o.progress_every;
+    if (s->o.progress(s->o.progress_ctx, done))
+        return err_set(e, ERR_CANCEL, "cancelled");
+    return 0;
+}
+
+/* Up to cap bytes of the block being taken: copied to dst, or only let go
+ * when dst is NULL (a forward seek). */
 static int ahead_read(struct trace_source *s, char *dst, size_t cap, size_t *got, struct err *e)
 {
     struct read_ahead *a = s->ahead;
@@ -596,7 +611,8 @@ static int ahead_read(struct trace_source *s, char *dst, size_t cap, size_t *got
     }
     size_t n = a->len - a->pos;
     n = n < cap ? n : cap;
-    memcpy(dst, a->block + a->pos, n);
+    if (dst)
+        memcpy(dst, a->block + a->pos, n);
     a->pos += n;
     if (a->pos == a->len) {
         ring_release(&a->ring);
@@ -604,13 +620,7 @@ static int ahead_read(struct trace_source *s, char *dst, size_t cap, size_t *got
     }
     a->delivered += n;
     *got = n;
-    uint64_t done = a->file_bytes;
-    if (s->o.progress && done >= s->next_progress) {
-        s->next_progress = done + s->o.progress_every;
-        if (s->o.progress(s->o.progress_ctx, done))
-            return err_set(e, ERR_CANCEL, "cancelled");
-    }
-    return 0;
+    return ahead_progress(s, e);
 }
 
 /* The first read's set-up: what the input is, and for gzip its decoder
@@ -628,29 +638,14 @@ static int start(struct trace_source *s, struct err *e)
 /* Ahead of the reader: whole blocks let go, no byte copied. */
 static int ahead_skip(struct trace_source *s, uint64_t n, struct err *e)
 {
-    struct read_ahead *a = s->ahead;
     while (n) {
-        if (!a->block) {
-            int rc;
-            a->block = ring_full(&a->ring, &a->len, &a->file_bytes, &rc, e);
-            a->pos = 0;
-            if (!a->block)
-                return rc ? rc : err_set(e, ERR_PARSE, "the document ends before its offset");
-        }
-        size_t k = a->len - a->pos;
-        k = k < n ? k : (size_t)n;
-        a->pos += k;
-        a->delivered += k;
-        n -= k;
-        if (a->pos == a->len) {
-            ring_release(&a->ring);
-            a->block = NULL;
-        }
-        if (s->o.progress && a->file_bytes >= s->next_progress) {
-            s->next_progress = a->file_bytes + s->o.progress_every;
-            if (s->o.progress(s->o.progress_ctx, a->file_bytes))
-                return err_set(e, ERR_CANCEL, "cancelled");
-        }
+        size_t got;
+        int rc = ahead_read(s, NULL, n < SIZE_MAX ? (size_t)n : SIZE_MAX, &got, e);
+        if (rc)
+            return rc;
+        if (!got)
+            return err_set(e, ERR_PARSE, "the document ends before its offset");
+        n -= got;
     }
     return 0;
 }
