@@ -170,8 +170,8 @@ static int order_points(const struct model *m, const struct rank_model *r,
                         size_t *nstreams, size_t **bounds)
 {
     size_t *perm = util_alloc_resident(n, sizeof *perm);
-    void *buf = util_alloc_resident(n, sizeof(int64_t) > sizeof(size_t) ? sizeof(int64_t)
-                                                                         : sizeof(size_t));
+    _Static_assert(sizeof(size_t) <= sizeof(int64_t), "the order takes the keys' place");
+    void *buf = util_alloc_resident(n, sizeof(int64_t));
     int64_t *s = buf;
     *order = NULL;
     *streams = NULL;

@@ -7,6 +7,7 @@
 
 #include "trace/pack_format.h"
 #include "trace/deflater.h"
+#include "util/htxs.h"
 #include "util/le.h"
 #include "util/ring.h"
 #include "util/strtab.h"
@@ -301,9 +302,14 @@ static void end_record(struct trace_pack *p)
         close_block(p);
 }
 
+static inline uint64_t zigzag(int64_t v)
+{
+    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
 HOT void put_s(struct trace_pack *p, enum pack_col c, int64_t v)
 {
-    put_u(p, c, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+    put_u(p, c, zigzag(v));
 }
 
 static void put_f64(struct trace_pack *p, double d)
@@ -644,53 +650,38 @@ void trace_pack_mark_second(struct trace_pack *p)
     p->second = true;
 }
 
-/* The varint at *b (before end), b moved past it; false past the end. The
- * bytes are a recorder's own: this only keeps a bug from reading on. */
-static bool varint_from(const uint8_t **b, const uint8_t *end, uint64_t *v)
-{
-    *v = 0;
-    for (int shift = 0; shift < 64 && *b < end; shift += 7) {
-        uint8_t x = *(*b)++;
-        *v |= (uint64_t)(x & 0x7f) << shift;
-        if (!(x & 0x80))
-            return true;
-    }
-    return false;
-}
-
 int trace_pack_adopt(struct trace_pack *p, struct trace_pack *second, uint64_t first_index)
 {
     close_block(second);
     if (second->error || p->error)
         return second->error ? second->error : p->error;
     close_block(p);
-    const uint8_t *b = second->stage, *end = second->stage + second->staged;
-    while (b < end) {
+    // (The bytes are a recorder's own: the checks only keep a bug from reading on.)
+    struct htxs_cur blocks = {second->stage, second->stage + second->staged, 0};
+    while (blocks.p < blocks.end) {
         uint64_t len[PACK_NCOLS + 1], total = 0;
         for (int k = 0; k <= PACK_NCOLS; k++)
-            if (!varint_from(&b, end, &len[k]))
-                return p->error = ERR_INTERNAL;
+            len[k] = htxs_get_varint(&blocks);
         for (int k = 1; k <= PACK_NCOLS; k++)
             total += len[k];
-        if (total > (uint64_t)(end - b))
+        if (blocks.bad || total > (uint64_t)(blocks.end - blocks.p))
             return p->error = ERR_INTERNAL;
         // A block's first element index is its delta from "none" (as at
         // the pack's start): the second half's, from its own 0, moves on.
-        const uint8_t *col = b, *index = b;
+        const uint8_t *b = blocks.p, *col = b, *index = b;
         for (int k = 0; k < C_INDEX; k++)
             index += len[1 + k];
         uint8_t first[MAX_VARINT];
         size_t nfirst = 0;
-        const uint8_t *rest = index;
-        uint64_t z;
+        struct htxs_cur in_index = {index, index + len[1 + C_INDEX], 0};
         if (len[1 + C_INDEX]) {
-            if (!varint_from(&rest, index + len[1 + C_INDEX], &z))
+            int64_t local = htxs_get_svarint(&in_index);
+            if (in_index.bad)
                 return p->error = ERR_INTERNAL;
-            int64_t local = (int64_t)(z >> 1) ^ -(int64_t)(z & 1);
-            int64_t moved = (int64_t)((uint64_t)local + first_index);
-            nfirst = varint_at(first, ((uint64_t)moved << 1) ^ (uint64_t)(moved >> 63));
-            len[1 + C_INDEX] = len[1 + C_INDEX] - (uint64_t)(rest - index) + nfirst;
+            nfirst = varint_at(first, zigzag((int64_t)((uint64_t)local + first_index)));
+            len[1 + C_INDEX] = len[1 + C_INDEX] - (uint64_t)(in_index.p - index) + nfirst;
         }
+        const uint8_t *rest = in_index.p;
         uint8_t head[(PACK_NCOLS + 1) * MAX_VARINT];
         size_t n = 0;
         for (int k = 0; k <= PACK_NCOLS; k++)
@@ -699,7 +690,7 @@ int trace_pack_adopt(struct trace_pack *p, struct trace_pack *second, uint64_t f
         emit_bytes(p, col, (size_t)(index - col));
         emit_bytes(p, first, nfirst);
         emit_bytes(p, rest, (size_t)(b + total - rest));
-        b += total;
+        blocks.p = b + total;
     }
     second->staged = 0;
     p->adopted = true;

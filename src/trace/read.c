@@ -17,6 +17,7 @@
 #include "trace/scan.h"
 #include "util/htxs.h"
 #include "util/htxs_source.h"
+#include "util/le.h"
 #include "util/memory.h"
 #include "util/str.h"
 
@@ -577,8 +578,7 @@ int trace_read_file_split(const char *path, const struct trace_sink *sink,
         if (!gzip)
             at = guess_split_point(fd, size);
         else if (size >= 4 && pread(fd, trailer, 4, (off_t)(size - 4)) == 4)
-            isize = (uint32_t)trailer[0] | (uint32_t)trailer[1] << 8 |
-                    (uint32_t)trailer[2] << 16 | (uint32_t)trailer[3] << 24;
+            isize = (uint32_t)le_load(trailer, 4);
     }
     if (fd >= 0)
         close(fd);

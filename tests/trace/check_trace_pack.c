@@ -225,10 +225,13 @@ START_TEST(pack_deflated_behind_should_be_the_same_pack)
 }
 END_TEST
 
-/* Events a sink was given, in order: their indices and times. */
+/* Events a sink was given, in order: their indices, times, and a line of
+ * their strings, times and correlation (indices count from the first the
+ * sink was given: a second thread's from 0). */
 struct seen {
     uint64_t *index;
     int64_t *ts;
+    char **line;
     size_t n, cap;
 };
 
@@ -240,11 +243,28 @@ static int see_event(void *ctx, const struct trace_event *ev, struct err *e)
         s->cap = s->cap ? 2 * s->cap : 1024;
         s->index = realloc(s->index, s->cap * sizeof *s->index);
         s->ts = realloc(s->ts, s->cap * sizeof *s->ts);
-        ck_assert(s->index && s->ts);
+        s->line = realloc(s->line, s->cap * sizeof *s->line);
+        ck_assert(s->index && s->ts && s->line);
     }
+    char buf[512];
+    snprintf(buf, sizeof buf, "%.*s|%.*s|%.*s|%.*s|%lld|%lld|%lld", (int)ev->name.len,
+             ev->name.s ? ev->name.s : "", (int)ev->cat.len, ev->cat.s ? ev->cat.s : "",
+             (int)ev->pid.len, ev->pid.s ? ev->pid.s : "", (int)ev->tid.len,
+             ev->tid.s ? ev->tid.s : "", (long long)ev->ts.ns, (long long)ev->dur.ns,
+             (long long)ev->correlation.v);
+    s->line[s->n] = strdup(buf);
     s->index[s->n] = ev->index;
     s->ts[s->n++] = ev->ts.ns;
     return 0;
+}
+
+static void seen_fini(struct seen *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        free(s->line[i]);
+    free(s->line);
+    free(s->index);
+    free(s->ts);
 }
 
 struct adoption {
@@ -297,7 +317,7 @@ START_TEST(pack_should_replay_on_two_threads_as_on_one)
                 ck_assert_int_eq(tail.ts[i], (int64_t)(k * 1000 + k % 7));
             }
         }
-        free(head.index), free(head.ts), free(tail.index), free(tail.ts);
+        seen_fini(&head), seen_fini(&tail);
     }
     /* Damage in the second half fails the replay as on one thread. */
     pack[len - 9] ^= 0x20;
@@ -312,7 +332,7 @@ START_TEST(pack_should_replay_on_two_threads_as_on_one)
     struct trace_sink one_sink = {&one, see_event, NULL, NULL, NULL};
     ck_assert_int_eq(rc, trace_unpack("pack", pack, len, NULL, &one_sink, NULL, &e1));
     ck_assert_int_ne(rc, 0);
-    free(head.index), free(head.ts), free(tail.index), free(tail.ts), free(one.index), free(one.ts);
+    seen_fini(&head), seen_fini(&tail), seen_fini(&one);
     free(pack);
 }
 END_TEST
@@ -656,39 +676,6 @@ static int route_meta(void *ctx, const struct trace_meta *m, struct err *e)
     return h->to_first.meta(h->to_first.ctx, m, e);
 }
 
-/* Each element as a line of its strings and times, its index from the
- * first the sink was given (a second thread's are numbered from 0). */
-struct lines {
-    char **text;
-    size_t n, cap;
-};
-
-static int line_event(void *ctx, const struct trace_event *ev, struct err *e)
-{
-    (void)e;
-    struct lines *l = ctx;
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 1024;
-        l->text = realloc(l->text, l->cap * sizeof *l->text);
-        ck_assert_ptr_nonnull(l->text);
-    }
-    char buf[512];
-    snprintf(buf, sizeof buf, "%.*s|%.*s|%.*s|%.*s|%lld|%lld|%lld", (int)ev->name.len,
-             ev->name.s ? ev->name.s : "", (int)ev->cat.len, ev->cat.s ? ev->cat.s : "",
-             (int)ev->pid.len, ev->pid.s ? ev->pid.s : "", (int)ev->tid.len,
-             ev->tid.s ? ev->tid.s : "", (long long)ev->ts.ns, (long long)ev->dur.ns,
-             (long long)ev->correlation.v);
-    l->text[l->n++] = strdup(buf);
-    return 0;
-}
-
-static void lines_fini(struct lines *l)
-{
-    for (size_t i = 0; i < l->n; i++)
-        free(l->text[i]);
-    free(l->text);
-}
-
 /* Many elements (several blocks), names new and repeated, and malformed
  * ones (warnings) on both sides of any k tried. */
 static char *many_elements(size_t n)
@@ -751,11 +738,11 @@ START_TEST(pack_of_two_halves_should_replay_as_one_reader)
         free(text);
         // and on two threads, the second starting at a middle block (which
         // may be the second half's): every element as one thread gives it
-        struct lines one = {0}, head = {0}, tail = {0};
-        struct trace_sink one_sink = {&one, line_event, NULL, NULL, NULL};
+        struct seen one = {0}, head = {0}, tail = {0};
+        struct trace_sink one_sink = {&one, see_event, NULL, NULL, NULL};
         ck_assert_int_eq(trace_unpack("pack", pack, len, NULL, &one_sink, NULL, &e), 0);
-        struct trace_sink head_sink = {&head, line_event, NULL, NULL, NULL};
-        struct trace_sink tail_sink = {&tail, line_event, NULL, NULL, NULL};
+        struct trace_sink head_sink = {&head, see_event, NULL, NULL, NULL};
+        struct trace_sink tail_sink = {&tail, see_event, NULL, NULL, NULL};
         struct adoption a = {0, 0, 0};
         struct trace_split_opts split = {&tail_sink, adopt_answer, &a};
         ck_assert_int_eq(trace_unpack_split("pack", pack, len, NULL, &head_sink, &split, NULL, &e),
@@ -763,8 +750,8 @@ START_TEST(pack_of_two_halves_should_replay_as_one_reader)
         ck_assert_int_eq(a.calls, 1);
         ck_assert_uint_eq(head.n + tail.n, one.n);
         for (size_t i = 0; i < one.n; i++)
-            ck_assert_str_eq(i < head.n ? head.text[i] : tail.text[i - head.n], one.text[i]);
-        lines_fini(&one), lines_fini(&head), lines_fini(&tail);
+            ck_assert_str_eq(i < head.n ? head.line[i] : tail.line[i - head.n], one.line[i]);
+        seen_fini(&one), seen_fini(&head), seen_fini(&tail);
         trace_pack_free(h.first);
         trace_pack_free(h.second);
     }
