@@ -13,6 +13,7 @@
 #include "ui/sync.h"
 #include "ui/term/draw.h"
 #include "ui/term/term.h"
+#include "ui/views/diff.h"
 #include "ui/widgets/keys.h"
 #include "ui/widgets/text.h"
 
@@ -230,62 +231,129 @@ void ui_drill_start(struct ui_drill *d, const struct ui_config *c, struct ui_sta
     memset(d, 0, sizeof *d);
     d->file = job->open_summary;
     d->rank = job->open_rank;
+    d->test_file = job->open_test_summary;
+    d->test_rank = job->open_test_rank;
+    job->open_test_summary = NULL;
     d->view = job->view;
     d->c = *c;
     d->c.paths = &d->file;
     d->c.npaths = 1;
-    d->c.test_path = NULL;
+    d->c.test_path = d->test_file;
     d->c.light_diff = NULL;
     d->c.ranks = d->c.iterations = NULL;
     d->c.nranks = d->c.niterations = 0;
     d->c.has_window = false;
     d->c.start_view = 0;
     d->loading = loader_start(&d->l, &d->c, d->c.paths, 1);
+    if (d->loading && d->test_file) {
+        d->loading_test = loader_start(&d->lt, &d->c, &d->test_file, 1);
+        if (!d->loading_test) {
+            loader_stop(&d->l);
+            d->loading = false;
+        }
+    }
     if (!d->loading) {
         ui_state_message(job, true, "%s: no thread to load it on", d->file);
         return;
     }
-    ui_state_message(job, false, "loading rank %lld's events from %s behind this screen", d->rank,
-                     d->file);
+    if (d->test_file)
+        ui_state_message(job, false, "loading rank %lld's events from %s and rank %lld's from %s "
+                         "behind this screen", d->rank, d->file, d->test_rank, d->test_file);
+    else
+        ui_state_message(job, false, "loading rank %lld's events from %s behind this screen",
+                         d->rank, d->file);
+}
+
+/* Whether the loads are done (each joined once); their bytes and events so far in *p. */
+static bool drill_loaded(struct ui_drill *d, struct load_progress *p)
+{
+    struct load_progress pt = {0};
+    bool done = true;
+    if (d->loading && !loader_poll(&d->l, p))
+        done = false;
+    else
+        d->loading = false;
+    if (d->loading_test && !loader_poll(&d->lt, &pt))
+        done = false;
+    else
+        d->loading_test = false;
+    p->bytes_read += pt.bytes_read;
+    p->bytes_total += pt.bytes_total;
+    p->events += pt.events;
+    return done;
+}
+
+/* The rank (or a diff's two) shown on d's own state: 0, or an error in e. */
+static int drill_show(struct ui_drill *d, const struct ui_grid *g, struct err *e)
+{
+    if (ui_setup_state(&d->st, d->m, d->test, &d->c, NULL, g->rows, g->cols, e) != 0)
+        return e->code;
+    if (d->st.diff)   // each side is its one rank, whichever the options named
+        ui_diff_compare_whole(&d->st);
+    if (d->view != UI_VIEW_DIFF) {
+        d->st.view = d->st.prev_view = d->view;
+        ui_sync(&d->st, d->m, UI_RESELECT, e);
+    }
+    return 0;
+}
+
+static void drill_free(struct ui_drill *d)
+{
+    if (d->st.diff && d->c.diff_close)
+        d->c.diff_close(&d->st);
+    ui_state_fini(&d->st);
+    model_free(d->m);
+    model_free(d->test);
+    d->m = d->test = NULL;
 }
 
 /* Polls the rank's load: progress said on the job's screen, or the rank
  * shown when it is done. */
 unsigned ui_drill_poll(struct ui_state *job, struct ui_drill *d, const struct ui_grid *g)
 {
-    if (!d->loading)
+    if (!d->loading && !d->loading_test)
         return 0;
-    struct load_progress p;
-    if (!loader_poll(&d->l, &p)) {
+    struct load_progress p = {0};
+    if (!drill_loaded(d, &p)) {
         if (p.bytes_read == d->said)
             return 0;
         d->said = p.bytes_read;
         char read[32], total[32];
         ui_format_bytes(p.bytes_read, read, sizeof read);
         ui_format_bytes(p.bytes_total, total, sizeof total);
-        ui_state_message(job, false, "loading rank %lld's events behind this screen: %s of %s, "
-                         "%llu events", d->rank, read, total, (unsigned long long)p.events);
-        return UI_REDRAW;
-    }
-    d->loading = false;
-    struct err e = {0, ""};
-    if (!d->l.m) {
-        ui_state_message(job, true, "rank %lld's events could not be loaded: %s", d->rank,
-                         d->l.e.msg);
-        return UI_REDRAW;
-    }
-    if (ui_setup_state(&d->st, d->l.m, NULL, &d->c, NULL, g->rows, g->cols, &e) != 0) {
-        ui_state_fini(&d->st);
-        model_free(d->l.m);
-        ui_state_message(job, true, "rank %lld: %s", d->rank, e.msg);
+        if (d->test_file)
+            ui_state_message(job, false, "loading ranks %lld and %lld's events behind this screen: "
+                             "%s of %s, %llu events", d->rank, d->test_rank, read, total,
+                             (unsigned long long)p.events);
+        else
+            ui_state_message(job, false, "loading rank %lld's events behind this screen: %s of "
+                             "%s, %llu events", d->rank, read, total, (unsigned long long)p.events);
         return UI_REDRAW;
     }
     d->m = d->l.m;
-    if (d->view != UI_VIEW_DIFF) {
-        d->st.view = d->st.prev_view = d->view;
-        ui_sync(&d->st, d->m, UI_RESELECT, &e);
+    d->test = d->test_file ? d->lt.m : NULL;
+    d->l.m = d->lt.m = NULL;
+    const char *failed = !d->m ? d->file : d->test_file && !d->test ? d->test_file : NULL;
+    if (failed) {
+        ui_state_message(job, true, "%s: the events could not be loaded: %s", failed,
+                         (!d->m ? &d->l.e : &d->lt.e)->msg);
+        model_free(d->m);
+        model_free(d->test);
+        d->m = d->test = NULL;
+        return UI_REDRAW;
     }
-    ui_state_message(&d->st, false, "rank %lld with its events: q goes back to the job", d->rank);
+    struct err e = {0, ""};
+    if (drill_show(d, g, &e) != 0) {
+        drill_free(d);
+        ui_state_message(job, true, "rank %lld: %s", d->rank, e.msg);
+        return UI_REDRAW;
+    }
+    if (d->test_file)
+        ui_state_message(&d->st, false, "rank %lld | rank %lld with their events: ] [ step "
+                         "iterations, Enter an op's; q goes back to the job", d->rank, d->test_rank);
+    else
+        ui_state_message(&d->st, false, "rank %lld with its events: q goes back to the job",
+                         d->rank);
     d->shown = true;
     return UI_REDRAW | UI_RELAYOUT;
 }
@@ -295,26 +363,27 @@ void ui_drill_leave(struct ui_state *job, struct model *m, struct ui_drill *d,
                     const struct ui_grid *g)
 {
     struct err e = {0, ""};
-    ui_state_fini(&d->st);
-    model_free(d->m);
-    d->m = NULL;
+    drill_free(d);
     d->shown = false;
     job->rows = g->rows;
     job->cols = g->cols;
     ui_sync(job, m, UI_RELAYOUT, &e);
-    ui_state_message(job, false, "back from %s", d->file);
+    if (d->test_file)
+        ui_state_message(job, false, "back from %s | %s", d->file, d->test_file);
+    else
+        ui_state_message(job, false, "back from %s", d->file);
 }
 
 /* The job quits: a rank's load cancelled, a rank shown let go. */
 void ui_drill_stop(struct ui_drill *d)
 {
-    if (d->loading) {
+    if (d->loading)
         loader_stop(&d->l);
-        d->loading = false;
-    }
+    if (d->loading_test)
+        loader_stop(&d->lt);
+    d->loading = d->loading_test = false;
     if (d->shown) {
-        ui_state_fini(&d->st);
-        model_free(d->m);
+        drill_free(d);
         d->shown = false;
     }
 }

@@ -61,17 +61,19 @@ unsigned ui_behind_poll(struct ui_state *st, struct model **m, struct ui_behind 
  * row or its collective): its summary loads on a thread while the job stays
  * on screen and the status line counts bytes and events; then the rank is
  * shown alone, in a state of its own on the job's view, until q brings the
- * job back as it was. */
+ * job back as it was. In a light diff, one rank a side (its iterations or
+ * an op's instances): both load, then their diff is shown. */
 struct ui_drill {
-    struct ui_loader l;
-    struct ui_config c;        /* the job's, on the one summary */
+    struct ui_loader l, lt;    /* the rank's load; the test rank's (a diff) */
+    struct ui_config c;        /* the job's, on the one summary (and the test's) */
     const char *file;          /* the summary (the job's light ranks own it) */
-    long long rank;
+    const char *test_file;     /* a diff's test rank's summary, or NULL */
+    long long rank, test_rank;
     enum ui_view_id view;      /* the job's when asked */
-    bool loading, shown;
+    bool loading, loading_test, shown;
     uint64_t said;             /* the bytes read last said */
-    struct ui_state st;        /* the rank's, while shown */
-    struct model *m;
+    struct ui_state st;        /* the rank's (or the ranks' diff), while shown */
+    struct model *m, *test;
 };
 
 /* Starts loading job->open_summary, the rank job->open_rank (UI_OPEN_RANK). */

@@ -64,6 +64,8 @@ int ui_setup_state(struct ui_state *st, struct model *m, const struct model *tes
         return err_set(e, ERR_NOMEM, "out of memory");
     st->light = light && light->n ? light : NULL;
     st->light_steps = st->light ? app_light_step_count(st->light) : 0;
+    st->light_test = test && c->light_diff && c->light_diff->light[1].n ? &c->light_diff->light[1]
+                                                                        : NULL;
     st->ascii = c->ascii;
     st->no_mouse = c->no_mouse;
     st->no_osc52 = c->no_osc52;

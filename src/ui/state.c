@@ -220,6 +220,7 @@ unsigned ui_state_open_light_rank(struct ui_state *st, size_t r, const char *why
     const struct app_light_rank *lr = &st->light->ranks[r];
     st->open_summary = lr->file;
     st->open_rank = (long long)lr->rank.rank;
+    st->open_test_summary = NULL;
     ui_state_message(st, false, "events not loaded: htx %s shows rank %lld's%s%s%s", lr->file,
                      (long long)lr->rank.rank, why ? " (" : "", why ? why : "", why ? ")" : "");
     return UI_REDRAW | UI_OPEN_RANK;

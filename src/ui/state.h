@@ -183,8 +183,11 @@ struct ui_state {
      * model is light: views take its tables and tiles. NULL: events loaded. */
     const struct app_light *light;
     size_t light_steps;                      /* the steps its summaries name (title) */
+    const struct app_light *light_test;      /* a light diff's test side, or NULL */
     const char *open_summary;                /* UI_OPEN_RANK: a light rank's summary */
     long long open_rank;                     /* and its rank */
+    const char *open_test_summary;           /* and in a light diff, the test side's */
+    long long open_test_rank;
 
     /* screen */
     int rows, cols;

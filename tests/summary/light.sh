@@ -139,9 +139,13 @@ has light-diff "3 ranks · 3 iterations"
 diff_screen "" light-diff-0 --events=skip pc pt
 has light-diff-0 "A  aten::rms_norm"
 diff_screen "]" light-diff-iter --events=skip pc pt
-has light-diff-iter "iterations need the events: htx diff --events=load"
+has light-diff-iter "iterations need the events of one rank a side: pick them with r and T"
 diff_screen "<Enter>" light-diff-enter --events=skip pc pt
-has light-diff-enter "an op's instances need the events"
+has light-diff-enter "an op's instances need the events of one rank a side"
+# With a rank a side, those name the summaries that load them (on a
+# terminal, below, they load).
+diff_screen "rrTT]" light-diff-ranks --events=skip pc pt
+has light-diff-ranks "events not loaded: htx diff pc/rank-00001.htxs pt/rank-00001.htxs shows iterations"
 # auto: sides whose events pass HTX_MAX_MEMORY are compared from their parts
 printf 'p]\n' >"$tmp/keys"
 expect 0 env HTX_MAX_MEMORY=1K "$HTX" diff --script="$tmp/keys" --dump-screen=diff-auto-small \
@@ -192,6 +196,29 @@ wait_for "back from sums/rank-00000.htxs"
 wait_for "4 ranks"
 tmux send-keys -t "$session" q
 wait_for "light-exit=0"
+tmux kill-session -t "$session" 2>/dev/null || true
+
+# In a light diff on a terminal, ] with one rank a side loads both ranks'
+# events from their summaries behind the diff, then diffs them with their
+# iterations (] steps them, Enter shows an op's instances); q brings the
+# light diff back.
+session=htx-light-diff-$$
+tmux -f /dev/null new-session -d -s "$session" -x 140 -y 36 \
+    "\"$HTX\" diff --events=skip pc pt; echo diff-exit=\$?; sleep 30"
+wait_for "3 ranks · 3 iterations"
+tmux send-keys -t "$session" r r T T ']'
+wait_for "rank 1 | rank 1 with their events"
+wait_for "pc/rank-00001.htxs vs pt/rank-00001.htxs · 1 rank · 3 iterations"
+tmux send-keys -t "$session" ']'
+wait_for "control r1 · iter 1 | test r1 · iter 1"
+tmux send-keys -t "$session" Enter
+wait_for "control r1 · iter 1:"
+pane | grep -q "need the events" && fail "the ranks' diff was shown without their events"
+tmux send-keys -t "$session" Enter q
+wait_for "back from pc/rank-00001.htxs | pt/rank-00001.htxs"
+wait_for "3 ranks · 3 iterations"
+tmux send-keys -t "$session" q
+wait_for "diff-exit=0"
 tmux kill-session -t "$session" 2>/dev/null || true
 
 # --events=auto on summaries whose events fit, on a terminal: the job from

@@ -92,6 +92,14 @@ int ui_diff_open(struct ui_state *st, const struct model *control, const struct 
     return 0;
 }
 
+void ui_diff_compare_whole(struct ui_state *st)
+{
+    struct ui_diff *d = st->diff;
+    for (int k = 0; k < 2; k++)
+        d->side[k].rank = (long)d->side[k].m->nranks;
+    d->dirty = true;
+}
+
 void ui_diff_close(struct ui_state *st)
 {
     struct ui_diff *d = st->diff;

@@ -112,6 +112,9 @@ struct ui_diff {
 int ui_diff_open(struct ui_state *st, const struct model *control, const struct model *test,
                  const struct diff_side *parts, const struct htx_options *opts,
                  struct err *e);
+/* Each side compares all its ranks, whichever the options named: a light
+ * diff's ranks loaded alone (ui/load.c's drill) are each side's only one. */
+void ui_diff_compare_whole(struct ui_state *st);
 void ui_diff_close(struct ui_state *st);
 
 extern const struct ui_view_ops ui_view_diff;

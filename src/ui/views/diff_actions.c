@@ -233,13 +233,45 @@ unsigned ui_act_diff_test_rank(struct ui_state *st, const struct model *m)
     return step_rank(st, 1);
 }
 
+/* The summary of the one rank side k compares in a light diff, or NULL. */
+static const struct app_light_rank *light_rank(const struct ui_state *st, const struct ui_diff *d,
+                                               int k)
+{
+    const struct app_light *l = k == 0 ? st->light : st->light_test;
+    const struct diff_plan *p = &d->side[k].plan;
+    if (!l || d->dirty || p->nranks != 1)
+        return NULL;
+    for (size_t i = 0; i < l->n; i++)
+        if (l->ranks[i].rank.rank == p->ranks[0])
+            return &l->ranks[i];
+    return NULL;
+}
+
+/* A light diff has no events: what needs them (what) is done on the one
+ * rank each side compares, loaded with its events from its summary behind
+ * the screen (ui/load.c's drill), as Enter on a light job's lane does. */
+static unsigned open_light_ranks(struct ui_state *st, const struct ui_diff *d, const char *what)
+{
+    const struct app_light_rank *r[2] = {light_rank(st, d, 0), light_rank(st, d, 1)};
+    if (!r[0] || !r[1]) {
+        ui_state_message(st, true, "%s need the events of one rank a side: pick them with r "
+                         "and T, or htx diff --events=load", what);
+        return UI_REDRAW;
+    }
+    st->open_summary = r[0]->file;
+    st->open_rank = (long long)r[0]->rank.rank;
+    st->open_test_summary = r[1]->file;
+    st->open_test_rank = (long long)r[1]->rank.rank;
+    ui_state_message(st, false, "events not loaded: htx diff %s %s shows %s", r[0]->file, r[1]->file,
+                     what);
+    return UI_REDRAW | UI_OPEN_RANK;
+}
+
 static unsigned step_iter(struct ui_state *st, bool both, int dir)
 {
     struct ui_diff *d = diff_of(st);
-    if (d->light) {
-        ui_state_message(st, true, "iterations need the events: htx diff --events=load");
-        return UI_REDRAW;
-    }
+    if (d->light)
+        return open_light_ranks(st, d, "iterations");
     for (int k = both ? 0 : 1; k < 2; k++)
         d->side[k].iter = cycle(d->side[k].iter, d->side[k].niters, dir);
     unsigned r = recomputed(st, d);
@@ -293,10 +325,8 @@ unsigned ui_act_diff_enter(struct ui_state *st, const struct model *m)
     }
     if (d->nvis == 0)
         return UI_REDRAW;
-    if (d->light) {
-        ui_state_message(st, true, "an op's instances need the events: htx diff --events=load");
-        return UI_REDRAW;
-    }
+    if (d->light)
+        return open_light_ranks(st, d, "an op's instances");
     if (ui_diff_open_detail(d, d->cur))
         ui_state_message(st, true, "out of memory");
     return UI_REDRAW;
