@@ -138,8 +138,12 @@ bench_load() {
     printf '%-34s %s s  %s MB/s of JSON\n' "gzip -dc ($label)" "$(spread "${gz[@]}")" \
         "$(div "$(( json_bytes * ${#files[@]} ))" "$(awk -v s="$gz_med" 'BEGIN{print s*1e6}')" %.0f)"
     printf '%-34s %s s  %s MB peak; %s events\n' "$cmd" "$(spread "${hx[@]}")" "$(div "$rss_med" 1000 %.1f)" "$events"
-    printf '%-34s %sx gzip (target <= 0.90); %s B/event (target <= 64); %s events/s\n' "  $runs runs:" \
-        "$(spread "${ratio[@]}")" "$(div "$(( ${rss_med%.*} * 1024 ))" "$events" %.0f)" \
+    # Issue 14's 0.9 is for one file, whose inflating and parsing can take a
+    # core each; with a file a core, each gzip -dc has a core of its own too.
+    local target="target <= 0.90"
+    [ "${#files[@]}" -eq 1 ] || target="one file's target 0.90; here a core a file for both"
+    printf '%-34s %sx gzip (%s); %s B/event (target <= 64); %s events/s\n' "  $runs runs:" \
+        "$(spread "${ratio[@]}")" "$target" "$(div "$(( ${rss_med%.*} * 1024 ))" "$events" %.0f)" \
         "$(div "$events" "$(median "${hx[@]}")" %.0f)"
 }
 
