@@ -40,6 +40,14 @@ static inline endpoint make_ep(uint32_t node, bool close)
     return node << 1 | (uint32_t)close;
 }
 
+/* An endpoint with its time: most comparisons in a merge are decided by
+ * the times, without reading the two events (random accesses, most of the
+ * call graph's time on a big rank). */
+struct timed_ep {
+    int64_t t;
+    endpoint p;
+};
+
 struct thread_rec {
     uint64_t key;        /* pid << 32 | tid (string ids) */
     size_t first, count; /* into by_thread */
@@ -58,6 +66,8 @@ struct build {
     endpoint *ep;         /* scratch: 2 per nested event of one thread */
     uint32_t *stack;      /* scratch: open events of one thread */
     size_t stack_cap;
+    struct timed_ep *heap; /* scratch: the pending closes of a merge */
+    size_t heap_cap;
     uint32_t *pos2node;   /* rank->events position -> nested node */
     uint32_t id_zero;     /* string id of "0" */
 };
@@ -198,39 +208,58 @@ static bool ep_in_order(const struct build *b, endpoint x, endpoint y)
     return c < 0 || (c == 0 && ep_node(x) < ep_node(y));
 }
 
-/* The pending closes, a binary heap in b->stack by ep_in_order. */
-static int heap_push(struct build *b, size_t *n, endpoint p)
+/* ep_in_order, the times compared first (they are ep_time's). */
+static bool timed_in_order(const struct build *b, struct timed_ep x, struct timed_ep y)
 {
-    if (*n == b->stack_cap &&
-        vec_reserve((void **)&b->stack, &b->stack_cap, sizeof *b->stack, *n + 1))
+    if (x.t != y.t)
+        return x.t < y.t;
+    return ep_in_order(b, x.p, y.p);
+}
+
+/* The pending closes, a binary heap in b->heap by ep_in_order. */
+static int heap_push(struct build *b, size_t *n, struct timed_ep p)
+{
+    if (*n == b->heap_cap &&
+        vec_reserve((void **)&b->heap, &b->heap_cap, sizeof *b->heap, *n + 1))
         return ERR_NOMEM;
     size_t i = (*n)++;
-    while (i > 0 && ep_in_order(b, p, b->stack[(i - 1) / 2])) {
-        b->stack[i] = b->stack[(i - 1) / 2];
+    while (i > 0 && timed_in_order(b, p, b->heap[(i - 1) / 2])) {
+        b->heap[i] = b->heap[(i - 1) / 2];
         i = (i - 1) / 2;
     }
-    b->stack[i] = p;
+    b->heap[i] = p;
     return 0;
 }
 
-static endpoint heap_pop(struct build *b, size_t *n)
+static struct timed_ep heap_pop(struct build *b, size_t *n)
 {
-    endpoint top = b->stack[0], last = b->stack[--*n];
+    struct timed_ep top = b->heap[0], last = b->heap[--*n];
     size_t i = 0;
     for (;;) {
         size_t c = 2 * i + 1;
         if (c >= *n)
             break;
-        if (c + 1 < *n && ep_in_order(b, b->stack[c + 1], b->stack[c]))
+        if (c + 1 < *n && timed_in_order(b, b->heap[c + 1], b->heap[c]))
             c++;
-        if (!ep_in_order(b, b->stack[c], last))
+        if (!timed_in_order(b, b->heap[c], last))
             break;
-        b->stack[i] = b->stack[c];
+        b->heap[i] = b->heap[c];
         i = c;
     }
     if (*n)
-        b->stack[i] = last;
+        b->heap[i] = last;
     return top;
+}
+
+/* Appends p to the merge's output (ep[*w]) when it comes strictly after
+ * the last appended (*last); false when it does not. */
+static bool append_in_order(struct build *b, size_t *w, struct timed_ep *last, struct timed_ep p)
+{
+    if (*w && !timed_in_order(b, *last, p))
+        return false;
+    b->ep[(*w)++] = p.p;
+    *last = p;
+    return true;
 }
 
 /* The model's index of this (pid, tid): its CPU-side events by start,
@@ -247,11 +276,11 @@ static const struct thread_index *model_thread(const struct build *b, const stru
 
 /* The sorted endpoints without the sort, in O(n log depth): the opens in
  * the model's nesting order, each preceded by the pending closes that come
- * before it (a heap as deep as the nesting). The result is checked: only a
- * strictly ordered array (ep_in_order between neighbours) is the stable
- * sort's unique result. 1 when ep[0..2 nopens) holds it, 0 when the caller
- * must sort (the model's order differs: negative durations, rows repeated,
- * another set of events), or ERR_NOMEM. */
+ * before it (a heap as deep as the nesting). The result is checked as it
+ * is made: only a strictly ordered array (ep_in_order between neighbours)
+ * is the stable sort's unique result. 1 when ep[0..2 nopens) holds it, 0
+ * when the caller must sort (the model's order differs: negative
+ * durations, rows repeated, another set of events), or ERR_NOMEM. */
 static int merge_in_nesting_order(struct build *b, const struct thread_rec *t, size_t nopens)
 {
     const struct thread_index *ti = model_thread(b, t);
@@ -265,18 +294,21 @@ static int merge_in_nesting_order(struct build *b, const struct thread_rec *t, s
         opens[i] = make_ep(node, false);
     }
     size_t w = 0, pending = 0;
+    struct timed_ep last = {0, 0};
     for (size_t i = 0; i < nopens; i++) {
-        endpoint open = opens[i];
-        while (pending && ep_in_order(b, b->stack[0], open))
-            b->ep[w++] = heap_pop(b, &pending);
-        b->ep[w++] = open;
-        if (heap_push(b, &pending, make_ep(ep_node(open), true)))
+        const struct event *ev = node_ev(b, ep_node(opens[i]));
+        struct timed_ep open = {ep_time(ev, false), opens[i]};
+        while (pending && timed_in_order(b, b->heap[0], open))
+            if (!append_in_order(b, &w, &last, heap_pop(b, &pending)))
+                return 0;
+        if (!append_in_order(b, &w, &last, open))
+            return 0;
+        struct timed_ep close = {ep_time(ev, true), make_ep(ep_node(open.p), true)};
+        if (heap_push(b, &pending, close))
             return ERR_NOMEM;
     }
     while (pending)
-        b->ep[w++] = heap_pop(b, &pending);
-    for (size_t i = 1; i < w; i++)
-        if (!ep_in_order(b, b->ep[i - 1], b->ep[i]))
+        if (!append_in_order(b, &w, &last, heap_pop(b, &pending)))
             return 0;
     return 1;
 }
@@ -286,14 +318,16 @@ static int merge_in_nesting_order(struct build *b, const struct thread_rec *t, s
 static int nest_thread(struct build *b, struct thread_rec *t)
 {
     size_t nopens = 0;
+    bool has_zero = false;   // else order_time_points has nothing to do
     for (size_t i = 0; i < t->count; i++) {
         uint32_t node = b->by_thread[t->first + i];
         const struct event *ev = node_ev(b, node);
         if (!is_nestable(b, ev))
             continue;
         const char *name = model_str(b->m, ev->name);
-        t->has_step |= starts_with(name, "ProfilerStep#");
-        t->has_autograd |= starts_with(name, "autograd::");
+        t->has_step |= name[0] == 'P' && starts_with(name, "ProfilerStep#");
+        t->has_autograd |= name[0] == 'a' && starts_with(name, "autograd::");
+        has_zero |= ev->dur == 0;
         b->ep[nopens++] = make_ep(node, false);
         b->pos2node[b->r->rows[node]] = node;
     }
@@ -316,7 +350,8 @@ static int nest_thread(struct build *b, struct thread_rec *t)
     } else {
         b->cg->merged_threads++;
     }
-    order_time_points(b, b->ep, nep);
+    if (has_zero)
+        order_time_points(b, b->ep, nep);
     size_t depth = 0;
     for (size_t i = 0; i < nep; i++) {
         endpoint p = b->ep[i];
@@ -620,9 +655,11 @@ static void free_build(struct build *b)
     free(b->threads);
     free(b->ep);
     free(b->stack);
+    free(b->heap);
     free(b->pos2node);
     b->by_thread = b->stack = b->pos2node = NULL;
     b->ep = NULL;
+    b->heap = NULL;
     b->threads = NULL;
 }
 
