@@ -312,19 +312,15 @@ static int make_tables(struct arena *a, struct queue_tables *t)
 static int summarise(const struct model *m, const struct queue_series *qs, struct arena *a,
                      struct describe *d)
 {
+    if (!m->sem.sample_weighted_summaries)
+        return describe_levels_time_weighted(qs->queue_length, qs->ts, qs->n, a, d);
     double *v = gpu_alloc(a, qs->n, sizeof *v);
-    double *w = gpu_alloc(a, qs->n, sizeof *w);
-    if (!v || !w)
+    if (!v)
         return ERR_NOMEM;
-    for (size_t i = 0; i < qs->n; i++) {
+    for (size_t i = 0; i < qs->n; i++)
         v[i] = (double)qs->queue_length[i];
-        w[i] = i + 1 < qs->n ? (double)(qs->ts[i + 1] - qs->ts[i]) : 0.0;
-    }
-    if (m->sem.sample_weighted_summaries) {
-        describe_values(v, qs->n, d);
-        return 0;
-    }
-    return describe_time_weighted(v, w, qs->n, a, d);
+    describe_values(v, qs->n, d);
+    return 0;
 }
 
 /* HTA's trace duration for the blocked ratio: max(ts) - min(ts) over rows. */

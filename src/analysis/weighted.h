@@ -2,6 +2,7 @@
 #define HTX_ANALYSIS_WEIGHTED_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "analysis/stats.h"
 #include "analysis/table.h"
@@ -25,6 +26,15 @@
  * Borrows values/weights; scratch memory comes from a. Returns 0 or ERR_NOMEM. */
 int describe_time_weighted(const double *values, const double *weights, size_t n,
                            struct arena *a, struct describe *out);
+
+/* The same summary of a step function of integer levels: levels[i] held
+ * from ts[i] to ts[i + 1] (weights (double)(ts[i + 1] - ts[i]), none for
+ * the last sample), bit for bit what describe_time_weighted gives on those
+ * values and weights: the stable sort by value is a counting sort over the
+ * levels (4 bytes a sample of scratch, not 32, and no comparison sort)
+ * when they span fewer values than there are samples. Returns 0 or ERR_NOMEM. */
+int describe_levels_time_weighted(const int64_t *levels, const int64_t *ts, size_t n,
+                                  struct arena *a, struct describe *out);
 
 /* Writes count, mean, std, min, 25%, 50%, 75%, max into row[first..first+8)
  * (count as an integer, the rest as doubles; NaN stays NaN). Numbers only:

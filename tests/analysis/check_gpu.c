@@ -500,6 +500,62 @@ START_TEST(weighted_should_fall_back_to_equal_weights_and_handle_empty_input)
 }
 END_TEST
 
+/* Bit for bit what the doubles' summary gives, whether the levels are
+ * counted (a few values, ties, negative levels, zero and equal times) or
+ * too sparse and sorted. */
+static void check_levels_like_doubles(const int64_t *levels, const int64_t *ts, size_t n)
+{
+    struct arena a;
+    arena_init(&a, 0);
+    double *v = malloc((n ? n : 1) * sizeof *v), *w = malloc((n ? n : 1) * sizeof *w);
+    ck_assert(v && w);
+    for (size_t i = 0; i < n; i++) {
+        v[i] = (double)levels[i];
+        w[i] = i + 1 < n ? (double)(ts[i + 1] - ts[i]) : 0.0;
+    }
+    struct describe want, got;
+    ck_assert_int_eq(describe_time_weighted(v, w, n, &a, &want), 0);
+    ck_assert_int_eq(describe_levels_time_weighted(levels, ts, n, &a, &got), 0);
+    const double x[] = {want.count, want.mean, want.std, want.min,
+                        want.p25,   want.p50,  want.p75, want.max};
+    const double y[] = {got.count, got.mean, got.std, got.min,
+                        got.p25,   got.p50,  got.p75, got.max};
+    for (size_t k = 0; k < sizeof x / sizeof x[0]; k++)
+        ck_assert_msg(memcmp(&x[k], &y[k], sizeof x[k]) == 0 || (isnan(x[k]) && isnan(y[k])),
+                      "field %zu of %zu levels: %.17g, not %.17g", k, n, y[k], x[k]);
+    free(v);
+    free(w);
+    arena_fini(&a);
+}
+
+START_TEST(levels_summary_should_equal_the_doubles_summary)
+{
+    enum { N = 5000 };
+    int64_t *levels = malloc(N * sizeof *levels), *ts = malloc(N * sizeof *ts);
+    ck_assert(levels && ts);
+    uint64_t seed = 12345;
+    for (int shape = 0; shape < 5; shape++) {
+        int64_t t = -1000;
+        for (size_t i = 0; i < N; i++) {
+            seed = seed * 6364136223846793005u + 1442695040888963407u;
+            uint32_t r = (uint32_t)(seed >> 33);
+            levels[i] = shape == 0 ? (int64_t)(r % 7)                   // few levels, many ties
+                        : shape == 1 ? (int64_t)(r % 40) - 20          // negative ones too
+                        : shape == 2 ? (int64_t)r * 1000003            // sparse: the sort
+                        : shape == 3 ? 3                               // one level
+                                     : (int64_t)(i % 3);
+            t += shape == 4 ? 0 : (int64_t)(r % 5 == 0 ? 0 : r % 997);   // equal times too
+            ts[i] = t;
+        }
+        for (size_t n = 0; n <= N; n = n ? n * 4 : 1)
+            check_levels_like_doubles(levels, ts, n);
+        check_levels_like_doubles(levels, ts, N);
+    }
+    free(levels);
+    free(ts);
+}
+END_TEST
+
 Suite *gpu_suite(void);
 
 Suite *gpu_suite(void)
@@ -528,6 +584,7 @@ Suite *gpu_suite(void)
     tcase_add_test(tc, membw_should_drop_float_residue_under_htx_only);
     tcase_add_test(tc, membw_should_give_an_empty_table_when_no_transfer_has_bandwidth);
     tcase_add_test(tc, weighted_should_fall_back_to_equal_weights_and_handle_empty_input);
+    tcase_add_test(tc, levels_summary_should_equal_the_doubles_summary);
     suite_add_tcase(s, tc);
     return s;
 }
