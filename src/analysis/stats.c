@@ -2,6 +2,7 @@
 #include "analysis/stats.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +54,72 @@ static inline bool double_less(const double *a, const double *b)
 }
 
 SORT_DEFINE_STABLE(sort_doubles, double, double_less)
+
+/* The order of doubles (no NaN) as unsigned integers, 0.0 and -0.0 one key
+ * (they compare equal, so a stable sort keeps them in input order). */
+static inline uint64_t double_key(double d)
+{
+    if (d == 0.0)
+        d = 0.0;
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u >> 63 ? ~u : u | (uint64_t)1 << 63;
+}
+
+#define RADIX_BITS 16
+#define RADIX_PASSES (64 / RADIX_BITS)
+#define RADIX_BUCKETS ((size_t)1 << RADIX_BITS)
+/* Below this a radix sort's counting costs more than the merge sort. */
+#define RADIX_MIN ((size_t)1 << 16)
+
+/* The stable sort of v[0..n) (no NaN) by least significant digits first, a
+ * pass a 16-bit digit that is not the same in every key: the order of the
+ * stable merge sort (sort_doubles) in a few passes over the values. 0, or
+ * ERR_NOMEM with v untouched. */
+static int radix_sort_doubles(double *v, size_t n)
+{
+    double *tmp = malloc(n * sizeof *tmp);
+    uint32_t *count = calloc(RADIX_PASSES * RADIX_BUCKETS, sizeof *count);
+    if (!tmp || !count || n > UINT32_MAX) {
+        free(tmp);
+        free(count);
+        return ERR_NOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = double_key(v[i]);
+        for (int p = 0; p < RADIX_PASSES; p++)
+            count[(size_t)p * RADIX_BUCKETS + (k >> (p * RADIX_BITS) & (RADIX_BUCKETS - 1))]++;
+    }
+    double *src = v, *dst = tmp;
+    for (int p = 0; p < RADIX_PASSES; p++) {
+        uint32_t *c = count + (size_t)p * RADIX_BUCKETS;
+        if (c[double_key(src[0]) >> (p * RADIX_BITS) & (RADIX_BUCKETS - 1)] == n)
+            continue;   // one digit everywhere: the pass would not move anything
+        uint32_t at = 0;
+        for (size_t d = 0; d < RADIX_BUCKETS; d++) {
+            uint32_t here = c[d];
+            c[d] = at;
+            at += here;
+        }
+        for (size_t i = 0; i < n; i++)
+            dst[c[double_key(src[i]) >> (p * RADIX_BITS) & (RADIX_BUCKETS - 1)]++] = src[i];
+        double *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != v)
+        memcpy(v, src, n * sizeof *v);
+    free(tmp);
+    free(count);
+    return 0;
+}
+
+int stats_sort_values(double *v, size_t n)
+{
+    if (n >= RADIX_MIN && radix_sort_doubles(v, n) == 0)
+        return 0;
+    return sort_doubles(v, n);
+}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -110,7 +177,7 @@ void describe_values(double *values, size_t n, struct describe *out)
     } else {
         out->std = NAN;
     }
-    if (sort_doubles(values, k) == 0) {
+    if (stats_sort_values(values, k) == 0) {
         describe_sorted(values, k, out);
         return;
     }

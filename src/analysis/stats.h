@@ -29,6 +29,11 @@ double sum_pairwise(const double *v, size_t n);
  * values (pandas Series.quantile(q)); NaN when n = 0. */
 double quantile_linear(const double *sorted, size_t n, double q);
 
+/* v[0..n) (no NaN) ascending, equal values (0.0 and -0.0) in input order:
+ * a stable merge sort, or by 16-bit digits when n is large. 0, or
+ * ERR_NOMEM with v untouched. */
+int stats_sort_values(double *v, size_t n);
+
 /* pandas describe(): NaNs ignored, sample std, linear percentiles. Sorts
  * values in place. count = 0 gives NaN for everything else. */
 struct describe {

@@ -302,6 +302,51 @@ START_TEST(describe_should_match_pandas)
 }
 END_TEST
 
+struct indexed {
+    double v;
+    size_t i;
+};
+
+static int cmp_indexed(const void *pa, const void *pb)
+{
+    const struct indexed *a = pa, *b = pb;
+    if (a->v != b->v)
+        return a->v < b->v ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+/* The digit sort (many values) and the merge sort (few) give the stable
+ * order bit for bit: ties, 0.0 among -0.0, negatives, infinities,
+ * subnormals, and keys alike in their high or low digits. */
+START_TEST(sort_values_should_keep_equal_values_in_input_order)
+{
+    enum { N = 200000 };
+    double *v = malloc(N * sizeof *v);
+    struct indexed *ref = malloc(N * sizeof *ref);
+    ck_assert(v && ref);
+    uint64_t seed = 99;
+    static const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, 4.9e-324, -4.9e-324, 1.0, -1.0};
+    for (int shape = 0; shape < 4; shape++) {
+        size_t n = shape == 3 ? 1000 : N;   // the last below the digit sort's threshold
+        for (size_t i = 0; i < n; i++) {
+            seed = seed * 6364136223846793005u + 1442695040888963407u;
+            uint32_t r = (uint32_t)(seed >> 33);
+            v[i] = shape == 0 ? specials[r % 8]
+                   : shape == 1 ? (double)((int)(r % 2001) - 1000) / 8.0
+                   : ldexp((double)(r % 1000), (int)(r % 61) - 30) * (r & 1 ? -1 : 1);
+            ref[i] = (struct indexed){v[i], i};
+        }
+        qsort(ref, n, sizeof *ref, cmp_indexed);
+        ck_assert_int_eq(stats_sort_values(v, n), 0);
+        for (size_t i = 0; i < n; i++)
+            ck_assert_msg(memcmp(&v[i], &ref[i].v, sizeof v[i]) == 0,
+                          "shape %d, value %zu: %g, not %g", shape, i, v[i], ref[i].v);
+    }
+    free(v);
+    free(ref);
+}
+END_TEST
+
 START_TEST(quantile_should_interpolate_linearly)
 {
     /* §2.4 worked example: cumulative sums, ratio 0.8 over 6 names: p = 4. */
@@ -507,6 +552,7 @@ static Suite *common_suite(void)
     tcase_add_test(num, round_should_round_half_to_even_on_the_binary_double);
     tcase_add_test(num, describe_should_match_pandas);
     tcase_add_test(num, quantile_should_interpolate_linearly);
+    tcase_add_test(num, sort_values_should_keep_equal_values_in_input_order);
     tcase_add_test(num, sum_pairwise_should_add_many_values);
     suite_add_tcase(s, num);
     TCase *iv = tcase_create("intervals");
