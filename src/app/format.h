@@ -30,11 +30,15 @@ void format_opts_default(struct format_opts *o);
 /* Shortest decimal text that reads back as exactly x ("%.15g" .. "%.17g").
  * x must be finite. Writes at most 32 bytes into out. */
 void format_double_roundtrip(double x, char out[32]);
+/* The same text; returns its length. */
+size_t format_double_text(double x, char out[32]);
 
 /* v in decimal, as printf's %lld and %llu write it, with unlocked stdio:
  * the caller's FILE is written by one thread at a time. */
 void format_int(FILE *f, long long v);
 void format_uint(FILE *f, unsigned long long v);
+/* The same text into out (not terminated); returns its length (at most 20). */
+size_t format_int_text(long long v, char out[24]);
 
 /* Writes s for a terminal: control characters (C0, DEL, C1) and bytes that
  * are not valid UTF-8 become \n, \t, \xNN or \u{NN} escapes, so no escape

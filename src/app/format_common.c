@@ -24,13 +24,16 @@ void format_opts_default(struct format_opts *o)
  * (trailing zeros dropped, never an exponent for 0.001 <= |x| < 10^12)
  * and reads back as x. Writes that text without printf; false when x is
  * not such a number. */
-static bool write_thousandths(double x, char out[32])
+static size_t write_thousandths(double x, char out[32])
 {
     if (!(fabs(x) >= 0.001 && fabs(x) < 1e12))
-        return false;
-    long long k = llround(x * 1000.0);
+        return 0;
+    // llround without the call: |x * 1000| < 10^15, and a k off by one
+    // for a value not k / 1000 fails the check below as llround's would
+    double y = x * 1000.0;
+    long long k = (long long)(y + (y < 0 ? -0.5 : 0.5));
     if ((double)k / 1000.0 != x)
-        return false;
+        return 0;
     unsigned long long mag = k < 0 ? 0ULL - (unsigned long long)k : (unsigned long long)k;
     char digits[24];
     int n = 0;
@@ -51,42 +54,65 @@ static bool write_thousandths(double x, char out[32])
             p--;
     }
     *p = '\0';
-    return true;
+    return (size_t)(p - out);
+}
+
+size_t format_double_text(double x, char out[32])
+{
+    size_t n = write_thousandths(x, out);
+    if (n)
+        return n;
+    for (int prec = 15;; prec++) {
+        int len = snprintf(out, 32, "%.*g", prec, x);
+        if (prec == 17 || strtod(out, NULL) == x)
+            return len > 0 ? (size_t)len : 0;
+    }
 }
 
 void format_double_roundtrip(double x, char out[32])
 {
-    if (write_thousandths(x, out))
-        return;
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(out, 32, "%.*g", prec, x);
-        if (prec == 17 || strtod(out, NULL) == x)
-            return;
-    }
+    format_double_text(x, out);
 }
 
-/* The digits of v, without printf: a launch table has two integers a row. */
-static void put_digits(FILE *f, unsigned long long v, bool negative)
+/* The digits of v, without printf (a launch table has two integers a
+ * row), at the end of buf; returns where they start. */
+static size_t digits(unsigned long long v, bool negative, char buf[24])
 {
-    char buf[24];
-    size_t at = sizeof buf;
+    size_t at = 24;
     do {
         buf[--at] = (char)('0' + v % 10);
         v /= 10;
     } while (v);
     if (negative)
         buf[--at] = '-';
-    fwrite_unlocked(buf + at, 1, sizeof buf - at, f);
+    return at;
+}
+
+static unsigned long long magnitude(long long v)
+{
+    return v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
 }
 
 void format_int(FILE *f, long long v)
 {
-    put_digits(f, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v, v < 0);
+    char buf[24];
+    size_t at = digits(magnitude(v), v < 0, buf);
+    fwrite_unlocked(buf + at, 1, sizeof buf - at, f);
 }
 
 void format_uint(FILE *f, unsigned long long v)
 {
-    put_digits(f, v, false);
+    char buf[24];
+    size_t at = digits(v, false, buf);
+    fwrite_unlocked(buf + at, 1, sizeof buf - at, f);
+}
+
+size_t format_int_text(long long v, char out[24])
+{
+    char buf[24];
+    size_t at = digits(magnitude(v), v < 0, buf);
+    memcpy(out, buf + at, sizeof buf - at);
+    return sizeof buf - at;
 }
 
 static bool is_control(uint32_t cp)

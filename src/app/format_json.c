@@ -184,11 +184,120 @@ static char *escaped_keys(const struct table *t, size_t *offsets)
     return buf;
 }
 
+/* Rows gathered into a buffer and written a buffer at a time: a launch
+ * table is hundreds of thousands of rows, and a stdio call a piece was most
+ * of its time. */
+struct row_text {
+    char buf[1 << 16];
+    size_t len;
+    FILE *f;
+};
+
+static void row_flush(struct row_text *rt)
+{
+    fwrite_unlocked(rt->buf, 1, rt->len, rt->f);
+    rt->len = 0;
+}
+
+static void row_put(void *ctx, const char *s, size_t n)
+{
+    struct row_text *rt = ctx;
+    if (n > sizeof rt->buf - rt->len) {
+        row_flush(rt);
+        if (n > sizeof rt->buf) {
+            fwrite_unlocked(s, 1, n, rt->f);
+            return;
+        }
+    }
+    memcpy(rt->buf + rt->len, s, n);
+    rt->len += n;
+}
+
+/* The bytes before a row's object: what before_item and open_container
+ * write for an element of the array at w's depth (first or not). */
+static size_t row_prefix(const struct jsonw *w, bool first, char *out)
+{
+    size_t n = 0;
+    if (!first)
+        out[n++] = ',';
+    if (w->depth <= w->compact_depth) {
+        out[n++] = '\n';
+        for (int i = 0; i < w->depth; i++, n += 2)
+            memcpy(out + n, "  ", 2);
+    } else if (!first) {
+        out[n++] = ' ';
+    }
+    out[n++] = '{';
+    return n;
+}
+
+/* Every row of t, each an object on one line (its items past the compact
+ * depth): the bytes the item-by-item writer gives, written through a
+ * buffer. False, with nothing written, when there is no memory for it. */
+static bool write_compact_rows(struct jsonw *w, const struct table *t, const char *keys,
+                               const size_t *at)
+{
+    char prefix[2][2 * JSONW_MAX_DEPTH + 4];
+    size_t plen[2] = {row_prefix(w, false, prefix[0]), row_prefix(w, true, prefix[1])};
+    struct row_text *rt = malloc(sizeof *rt);
+    if (!rt)
+        return false;
+    rt->len = 0;
+    rt->f = w->f;
+    bool first = w->first[w->depth];
+    for (size_t r = 0; r < t->nrows; r++, first = false) {
+        row_put(rt, prefix[first], plen[first]);
+        for (size_t c = 0; c < t->ncols; c++) {
+            if (c > 0)
+                row_put(rt, ", ", 2);
+            row_put(rt, keys + at[c], at[c + 1] - at[c]);
+            const struct cell *cell = table_cell(t, r, c);
+            char num[32];
+            switch (cell->type) {
+            case CELL_INT:
+                row_put(rt, num, format_int_text((long long)cell->v.i, num));
+                break;
+            case CELL_DOUBLE:
+                if (isfinite(cell->v.d))
+                    row_put(rt, num, format_double_text(cell->v.d, num));
+                else
+                    row_put(rt, "null", 4);
+                break;
+            case CELL_STR:
+                row_put(rt, "\"", 1);
+                json_escape(cell->v.s ? cell->v.s : "", row_put, rt);
+                row_put(rt, "\"", 1);
+                break;
+            case CELL_BOOL:
+                row_put(rt, cell->v.b ? "true" : "false", cell->v.b ? 4 : 5);
+                break;
+            default:
+                row_put(rt, "null", 4);
+            }
+        }
+        row_put(rt, "}", 1);
+    }
+    row_flush(rt);
+    free(rt);
+    if (t->nrows)
+        w->first[w->depth] = false;
+    return true;
+}
+
 void format_table_json_rows(struct jsonw *w, const struct table *t)
 {
     size_t *at = malloc((t->ncols + 1) * sizeof *at);
     char *keys = at ? escaped_keys(t, at) : NULL;
     jsonw_begin_array(w);
+    // The rows' items on one line (deeper than the compact depth), and a
+    // row's object one level deeper than the array (below the depth limit).
+    if (keys && t->ncols && w->depth + 1 > w->compact_depth && w->depth + 1 < JSONW_MAX_DEPTH &&
+        write_compact_rows(w, t, keys, at)) {
+        jsonw_end_array(w);
+        free(keys);
+        free(at);
+        return;
+    }
     for (size_t r = 0; r < t->nrows; r++) {
         jsonw_begin_object(w);
         for (size_t c = 0; c < t->ncols; c++) {

@@ -197,6 +197,86 @@ START_TEST(json_should_write_tables_that_parse_back)
 }
 END_TEST
 
+/* t's rows as the table writer gives them, or item by item through the
+ * writer's calls, as an object's member at compact depth `compact`. */
+static char *json_rows(const struct table *t, int compact, bool by_items)
+{
+    struct capture c;
+    capture_open(&c);
+    struct jsonw w;
+    jsonw_init(&w, c.f, compact);
+    jsonw_begin_object(&w);
+    jsonw_key(&w, "rows");
+    if (!by_items) {
+        format_table_json_rows(&w, t);
+    } else {
+        jsonw_begin_array(&w);
+        for (size_t r = 0; r < t->nrows; r++) {
+            jsonw_begin_object(&w);
+            for (size_t k = 0; k < t->ncols; k++) {
+                const struct cell *cell = table_cell(t, r, k);
+                jsonw_key(&w, t->cols[k].name);
+                if (cell->type == CELL_INT)
+                    jsonw_int(&w, cell->v.i);
+                else if (cell->type == CELL_DOUBLE)
+                    jsonw_double(&w, cell->v.d);
+                else if (cell->type == CELL_STR)
+                    jsonw_string(&w, cell->v.s);
+                else if (cell->type == CELL_BOOL)
+                    jsonw_bool(&w, cell->v.b);
+                else
+                    jsonw_null(&w);
+            }
+            jsonw_end_object(&w);
+        }
+        jsonw_end_array(&w);
+    }
+    jsonw_end_object(&w);
+    jsonw_finish(&w);
+    capture_close(&c);
+    return c.buf;
+}
+
+/* Rows on one line are gathered into a buffer a row at a time: the same
+ * bytes as the writer's item by item, whatever the cells (numbers of every
+ * kind, escapes, a string longer than the buffer, thousands of rows past
+ * its size), and the same at a compact depth that puts each item on a line. */
+START_TEST(json_rows_should_write_what_the_items_write)
+{
+    struct arena a;
+    arena_init(&a, 1 << 16);
+    struct table *t = sample_table(&a);
+    size_t big = 200000;
+    char *huge = malloc(big + 1);
+    ck_assert_ptr_nonnull(huge);
+    for (size_t i = 0; i < big; i++)
+        huge[i] = i % 1000 == 999 ? '"' : (char)('a' + i % 26);
+    huge[big] = '\0';
+    static const double numbers[] = {0.0, -0.0, 0.001, 1.5, -2.25, 1e300, 4.9e-324, 123456.789,
+                                     1.0 / 3.0, 999999999999.999, NAN, INFINITY, 7e15};
+    for (size_t i = 0; i < 5000; i++) {
+        struct cell *r = table_add_row(t);
+        r[0] = i == 17 ? cell_str(t, huge) : i % 7 == 0 ? cell_str(t, "tab\there \xc3\xa9") : cell_bool(i & 1);
+        r[1] = cell_double(numbers[i % (sizeof numbers / sizeof numbers[0])]);
+        r[2] = i % 5 == 0 ? cell_null() : cell_double((double)i / 1000.0);
+        r[3] = cell_int(i % 3 == 0 ? INT64_MIN + (int64_t)i : (int64_t)i * 1000003 - 5000);
+    }
+    for (int compact = 0; compact <= 3; compact++) {
+        char *fast = json_rows(t, compact, false), *items = json_rows(t, compact, true);
+        ck_assert_msg(strcmp(fast, items) == 0, "compact depth %d: the rows differ", compact);
+        free(fast);
+        free(items);
+    }
+    struct table *none = table_new(&a, "none", "No rows", t->cols, t->ncols);
+    char *fast = json_rows(none, 2, false), *items = json_rows(none, 2, true);
+    ck_assert_str_eq(fast, items);
+    free(fast);
+    free(items);
+    free(huge);
+    arena_fini(&a);
+}
+END_TEST
+
 START_TEST(text_should_draw_bars_in_eighths)
 {
     char bar[128];
@@ -389,6 +469,7 @@ Suite *cli_format_suite(void)
     tcase_add_test(fmt, json_should_escape_controls_and_invalid_utf8);
     tcase_add_test(fmt, json_should_round_trip_doubles_and_keep_integers);
     tcase_add_test(fmt, json_should_write_tables_that_parse_back);
+    tcase_add_test(fmt, json_rows_should_write_what_the_items_write);
     tcase_add_test(fmt, text_should_draw_bars_in_eighths);
     tcase_add_test(fmt, text_should_align_columns_and_escape_names);
     tcase_add_test(fmt, text_should_clip_long_strings_and_say_when_empty);
