@@ -349,6 +349,7 @@ FLAG_SETTER(set_no_osc52, o->no_osc52 = true)
 FLAG_SETTER(set_no_cache, o->no_cache = true)
 FLAG_SETTER(set_force, o->force = true)
 FLAG_SETTER(set_report, o->diff_report = true)
+FLAG_SETTER(set_timings, o->timings = true)
 FLAG_SETTER(set_include_last, o->last_step = HTX_LAST_STEP_INCLUDE)
 FLAG_SETTER(set_drop_last, o->last_step = HTX_LAST_STEP_DROP)
 
@@ -407,6 +408,7 @@ static const struct opt_spec specs[] = {
     {"drop-last-step", ARG_NONE, set_drop_last},
     {"force", ARG_NONE, set_force},
     {"report", ARG_NONE, set_report},
+    {"timings", ARG_NONE, set_timings},
     {"fail-on-regression", ARG_REQUIRED, set_fail_on_regression},
     {"sort", ARG_REQUIRED, set_diff_sort},
     {"view", ARG_REQUIRED, set_view},
@@ -801,6 +803,8 @@ const char *htx_usage(void)
            "  --operator=NAME           operator for kernel sequences (aten::linear)\n"
            "  --comm-patterns=LIST, --memory-patterns=LIST  kernel name prefixes to classify\n"
            "  --short-names             shorten kernel names in text output and the TUI\n"
+           "  --timings                 htx report: how long the load and each analysis took, on\n"
+           "                            stderr\n"
            "Semantics:\n"
            "  --semantics=htx|hta       htx fixes HTA's mistakes (default); hta reproduces them\n"
            "  --include-last-step, --drop-last-step  keep or drop the last ProfilerStep\n"

@@ -54,6 +54,7 @@ struct htx_int_list {
 struct htx_options {
     enum htx_command cmd;
     bool diff_report;              /* htx diff --report */
+    bool timings;                  /* htx report --timings: the phases' times on stderr */
     const char **paths;            /* PATH operands (into argv) */
     size_t npaths;
 

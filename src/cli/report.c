@@ -2,11 +2,13 @@
 #include "cli/commands.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
 #include "app/session.h"
+#include "util/clock.h"
 #include "util/pool.h"
 
 /* `htx report`: runs the analyses --analysis names (all by default) over
@@ -33,6 +35,7 @@ struct analysis_job {
     struct err err;
     int rc;
     bool started, done;
+    double began, ended;          /* --timings: its run, util_seconds() */
 };
 
 struct analysis_run {
@@ -167,10 +170,12 @@ static int analysis_task(void *ctx, size_t unused)
     bool big = is_big(j);
     if (big && !big_held)
         pthread_mutex_lock(&run->one_big);
+    j->began = util_seconds();
     j->rc = j->a->run(run->m, run->ao, &j->arena, &j->list, &j->err);
     if (j->rc == 0 && run->opts->semantics == SEMANTICS_HTX &&
         report_triage_kernel_tables(&j->list, &j->arena) < 0)
         j->rc = err_set(&j->err, ERR_NOMEM, "out of memory");
+    j->ended = util_seconds();
     pthread_mutex_lock(&run->lock);
     bool waits = run->next != i;
     pthread_mutex_unlock(&run->lock);
@@ -186,10 +191,18 @@ static int analysis_task(void *ctx, size_t unused)
     return j->rc < 0;
 }
 
-/* Runs the analyses --analysis names into rw. Returns 0, or an error in e
- * (the first failing analysis in report order, or a write error). */
+/* --timings: when each analysis ran. */
+struct timing {
+    const char *name;
+    double began, ended;
+};
+
+/* Runs the analyses --analysis names into rw, saying when each ran in
+ * times[0..*ntimes). Returns 0, or an error in e (the first failing
+ * analysis in report order, or a write error). */
 static int run_analyses(const struct model *m, const struct htx_options *opts,
-                        struct report_writer *rw, struct err *e)
+                        struct report_writer *rw, struct timing *times, size_t *ntimes,
+                        struct err *e)
 {
     struct analysis_opts ao;
     htx_options_analysis(opts, &ao);
@@ -207,6 +220,9 @@ static int run_analyses(const struct model *m, const struct htx_options *opts,
     struct analysis_run run = {m, &ao, opts, jobs, njobs, PTHREAD_MUTEX_INITIALIZER,
                                PTHREAD_MUTEX_INITIALIZER, 0, false, rw, false};
     pool_run(njobs, opts->threads, analysis_task, &run);
+    for (size_t k = 0; k < njobs; k++)
+        times[k] = (struct timing){jobs[k].a->name, jobs[k].began, jobs[k].ended};
+    *ntimes = njobs;
     int rc = 0;
     for (size_t k = 0; k < njobs; k++) {
         if (rc == 0 && jobs[k].rc < 0) {
@@ -238,12 +254,32 @@ static int warn_comm_missing(const struct model *m, const struct htx_options *op
     return 0;
 }
 
+/* --timings on stderr: the load, the analyses (with the writing of their
+ * tables, which runs beside them) against it, each analysis from the
+ * analyses' start, and the output's copy to stdout. */
+static void print_timings(double start, double loaded, double analysed, double out,
+                          const struct timing *times, size_t n)
+{
+    double load = loaded - start, analyses = analysed - loaded;
+    fprintf(stderr, "htx: timings: load %.3f s\n", load);
+    fprintf(stderr, "htx: timings: analyses %.3f s, %.3fx the load (their tables written as "
+            "they finish, on %zu analyses)\n", analyses, load > 0 ? analyses / load : 0.0, n);
+    for (size_t k = 0; k < n; k++)
+        fprintf(stderr, "htx: timings:   %-12s %.3f s from %.3f s\n", times[k].name,
+                times[k].ended - times[k].began, times[k].began - loaded);
+    fprintf(stderr, "htx: timings: output %.3f s\n", out - analysed);
+}
+
 int cli_report_main(const struct htx_options *opts)
 {
     struct err e = {0, ""};
+    double start = util_seconds();
     struct model *m = app_open(opts, &e);
     if (!m)
         return app_fail(&e);
+    double loaded = util_seconds(), analysed = loaded;
+    struct timing times[ANALYSIS_COUNT];
+    size_t ntimes = 0;
     struct app_out out = {0};
     struct report_inputs in = {0};
     int rc = warn_comm_missing(m, opts, &e);
@@ -256,14 +292,17 @@ int cli_report_main(const struct htx_options *opts)
         output_opts(opts, &fo);
         struct report_writer rw;
         report_begin(&rw, out.f, &in, opts, &fo);
-        rc = run_analyses(m, opts, &rw, &e);
+        rc = run_analyses(m, opts, &rw, times, &ntimes, &e);
         if (report_end(&rw) < 0 && !rc)
             rc = err_set(&e, ERR_NOMEM, "report: cannot build the output");
+        analysed = util_seconds();
         if (rc)
             app_out_discard(&out);
         else
             rc = app_out_commit(&out, stdout, &e);
     }
+    if (!rc && opts->timings)
+        print_timings(start, loaded, analysed, util_seconds(), times, ntimes);
     free((void *)in.ranks);
     model_free(m);
     return rc ? app_fail(&e) : 0;

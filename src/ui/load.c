@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "app/cache.h"
 #include "app/session.h"
@@ -16,6 +15,7 @@
 #include "ui/views/diff.h"
 #include "ui/widgets/keys.h"
 #include "ui/widgets/text.h"
+#include "util/clock.h"
 
 static int on_progress(void *ctx, const struct load_progress *p)
 {
@@ -108,12 +108,6 @@ static void loader_stop(struct ui_loader *l)
     l->m = NULL;
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 struct model *ui_load_with_progress(const struct ui_config *c, const char *const *paths,
                                     size_t npaths, struct ui_grid *g, struct err *e,
@@ -121,7 +115,7 @@ struct model *ui_load_with_progress(const struct ui_config *c, const char *const
 {
     struct ui_loader l;
     char tb[512];
-    double t0 = now();
+    double t0 = util_seconds();
 
     if (!loader_start(&l, c, paths, npaths))
         return ui_load(c, paths, npaths, NULL, e);
@@ -132,7 +126,7 @@ struct model *ui_load_with_progress(const struct ui_config *c, const char *const
         struct load_progress p;
         if (loader_poll(&l, &p))
             break;
-        double t = now();
+        double t = util_seconds();
         if (drawn < 0 || t - drawn >= 0.1) {
             ui_screen_loading(g, npaths == 1 ? paths[0] : ui_config_title(c, tb, sizeof tb), &p,
                               t - t0);

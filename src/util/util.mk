@@ -10,7 +10,7 @@ libcore_a_SOURCES += \
 	src/util/json_escape.c src/util/json_escape.h \
 	src/util/outfile.c src/util/outfile.h \
 	src/util/memory.c src/util/memory.h \
-	src/util/str.h src/util/pool.c src/util/pool.h \
+	src/util/str.h src/util/pool.c src/util/pool.h src/util/clock.h \
 	src/util/ring.c src/util/ring.h \
 	src/util/le.h src/util/htxs.c src/util/htxs.h src/util/htxs_sparse.c \
 	src/util/htxs_source.c src/util/htxs_source.h

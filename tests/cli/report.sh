@@ -100,6 +100,21 @@ if grep -q "warning: several ranks" "$tmp/diag-job.screen"; then
 fi
 expect 0 "$HTX" report --analysis=kernels --rank=0 "$tmp/nocomm" && empty err
 
+# --timings: the same report, and on stderr the load, the analyses against
+# it and a line for each analysis run.
+expect 0 "$HTX" report --format=json job && cp "$tmp/out" "$tmp/plain.json"
+expect 0 "$HTX" report --format=json --timings job
+cmp -s "$tmp/out" "$tmp/plain.json" || fail "--timings changed the report"
+has_match err '^htx: timings: load [0-9.]* s$'
+has_match err '^htx: timings: analyses [0-9.]* s, [0-9.]*x the load'
+for a in temporal kernels idle overlap launch queue membw annotations sequences collectives \
+    stragglers utilization; do
+    has_match err "^htx: timings:   $a  *[0-9.]* s from [0-9.]* s$"
+done
+has_match err '^htx: timings: output [0-9.]* s$'
+expect 0 "$HTX" report --analysis=temporal --timings job && same_as report-temporal.txt
+[ "$(grep -c '^htx: timings:   ' "$tmp/err")" = 1 ] || fail "--analysis=temporal --timings: not one analysis timed"
+
 # Errors leave stdout empty.
 expect 1 "$HTX" report --format=json bad/truncated.json.gz && empty out
 expect 2 "$HTX" report --format=json --rank=5 job && empty out
