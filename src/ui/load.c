@@ -258,23 +258,19 @@ void ui_drill_start(struct ui_drill *d, const struct ui_config *c, struct ui_sta
                          d->rank, d->file);
 }
 
-/* Whether the loads are done (each joined once); their bytes and events so far in *p. */
+/* Whether the loads are done (each joined once); their bytes and events so
+ * far, together, in *p (a load done first counts as it ended). */
 static bool drill_loaded(struct ui_drill *d, struct load_progress *p)
 {
-    struct load_progress pt = {0};
-    bool done = true;
-    if (d->loading && !loader_poll(&d->l, p))
-        done = false;
-    else
+    if (d->loading && loader_poll(&d->l, &d->seen))
         d->loading = false;
-    if (d->loading_test && !loader_poll(&d->lt, &pt))
-        done = false;
-    else
+    if (d->loading_test && loader_poll(&d->lt, &d->seen_test))
         d->loading_test = false;
-    p->bytes_read += pt.bytes_read;
-    p->bytes_total += pt.bytes_total;
-    p->events += pt.events;
-    return done;
+    *p = d->seen;
+    p->bytes_read += d->seen_test.bytes_read;
+    p->bytes_total += d->seen_test.bytes_total;
+    p->events += d->seen_test.events;
+    return !d->loading && !d->loading_test;
 }
 
 /* The rank (or a diff's two) shown on d's own state: 0, or an error in e. */

@@ -71,6 +71,7 @@ struct ui_drill {
     long long rank, test_rank;
     enum ui_view_id view;      /* the job's when asked */
     bool loading, loading_test, shown;
+    struct load_progress seen, seen_test;   /* each load's last progress */
     uint64_t said;             /* the bytes read last said */
     struct ui_state st;        /* the rank's (or the ranks' diff), while shown */
     struct model *m, *test;
