@@ -161,6 +161,40 @@ static int32_t point_stream(const struct rank_model *r, const struct qpoint *p)
     return r->events[p->gpu].stream;
 }
 
+/* A rank has a few streams: the points' distinct ones, ascending, found
+ * without sorting every point's (st holds up to FEW_STREAMS); false when
+ * there are more. */
+#define FEW_STREAMS 64
+static bool few_streams(const struct rank_model *r, const struct qpoint *pts, size_t n,
+                        int64_t st[FEW_STREAMS], size_t *ns)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t s = point_stream(r, &pts[i]);
+        if (k && st[k - 1] == s)   // neighbours are mostly on one stream
+            continue;
+        size_t j = 0;
+        while (j < k && st[j] != s)
+            j++;
+        if (j < k) {   // keep the last one met last, for the next points
+            st[j] = st[k - 1];
+            st[k - 1] = s;
+            continue;
+        }
+        if (k == FEW_STREAMS)
+            return false;
+        st[k++] = s;
+    }
+    for (size_t i = 1; i < k; i++)
+        for (size_t j = i; j > 0 && st[j - 1] > st[j]; j--) {
+            int64_t t = st[j];
+            st[j] = st[j - 1];
+            st[j - 1] = t;
+        }
+    *ns = k;
+    return true;
+}
+
 /* Sorted by ts (HTA's sort), then grouped by stream ascending keeping that
  * order: a counting sort over the distinct streams. The three arrays are the
  * caller's to free. One buffer holds the sort's keys, then the streams, then
@@ -181,9 +215,13 @@ static int order_points(const struct model *m, const struct rank_model *r,
         s[i] = pts[i].ts;
     if (rc == 0)
         rc = sem_argsort(m, perm, n, s, less_i64);
-    for (size_t i = 0; i < n && rc == 0; i++)
+    int64_t few[FEW_STREAMS];
+    size_t ns = 0;
+    bool counted = rc == 0 && few_streams(r, pts, n, few, &ns);
+    for (size_t i = 0; i < n && rc == 0 && !counted; i++)
         s[i] = point_stream(r, &pts[i]);
-    size_t ns = rc == 0 ? sort_unique_i64(s, n) : 0;
+    if (rc == 0 && !counted)
+        ns = sort_unique_i64(s, n);
     int64_t *st = rc == 0 ? malloc((ns ? ns : 1) * sizeof *st) : NULL;
     size_t *start = rc == 0 ? calloc(ns + 1, sizeof *start) : NULL;
     size_t *fill = rc == 0 ? util_alloc_resident(ns, sizeof *fill) : NULL;
@@ -195,7 +233,7 @@ static int order_points(const struct model *m, const struct rank_model *r,
         free(fill);
         return ERR_NOMEM;
     }
-    memcpy(st, s, ns * sizeof *st);
+    memcpy(st, counted ? few : s, ns * sizeof *st);
     size_t *out = buf;   // the keys and streams are done with: the order takes their place
     for (size_t i = 0; i < n; i++)
         start[i64_set_find(st, ns, point_stream(r, &pts[i])) + 1]++;

@@ -22,78 +22,53 @@ static inline bool wpoint_less(const struct wpoint *a, const struct wpoint *b)
  * order, so ties must keep theirs for the same rounding. NaNs were left out. */
 SORT_DEFINE_STABLE(sort_wpoints, struct wpoint, wpoint_less)
 
-/* The samples in value order (ties in sample order): sorted points, or a
- * step function's integer levels through their counting order (idx). */
-struct wseq {
-    const struct wpoint *pts;
-    const uint32_t *idx;
-    const int64_t *levels, *ts;
-    size_t n;
-    bool unit;             /* levels: every weight 1 */
-};
-
 /* The weight of a level held from ts[i] to ts[i + 1] (none for the last). */
-static double level_weight(const struct wseq *s, size_t i)
+static double level_weight(const int64_t *ts, size_t n, size_t i)
 {
-    double w = i + 1 < s->n ? (double)(s->ts[i + 1] - s->ts[i]) : 0.0;
+    double w = i + 1 < n ? (double)(ts[i + 1] - ts[i]) : 0.0;
     return w > 0.0 ? w : 0.0;
 }
 
-static struct wpoint seq_at(const struct wseq *s, size_t k)
-{
-    if (s->pts)
-        return s->pts[k];
-    size_t i = s->idx[k];
-    return (struct wpoint){(double)s->levels[i], s->unit ? 1.0 : level_weight(s, i)};
-}
-
 /* Smallest value whose cumulative weight reaches p * total. */
-static double weighted_quantile(const struct wseq *s, double total, double p)
+static double weighted_quantile(const struct wpoint *pts, size_t n, double total, double p)
 {
     double target = p * total, acc = 0.0;
-    for (size_t i = 0; i < s->n; i++) {
-        struct wpoint pt = seq_at(s, i);
-        if (pt.w <= 0.0)
+    for (size_t i = 0; i < n; i++) {
+        if (pts[i].w <= 0.0)
             continue;
-        acc += pt.w;
+        acc += pts[i].w;
         if (acc >= target)
-            return pt.v;
+            return pts[i].v;
     }
     /* Rounding left acc a hair below target: the largest held value. */
-    for (size_t i = s->n; i-- > 0;) {
-        struct wpoint pt = seq_at(s, i);
-        if (pt.w > 0.0)
-            return pt.v;
-    }
+    for (size_t i = n; i-- > 0;)
+        if (pts[i].w > 0.0)
+            return pts[i].v;
     return NAN;
 }
 
-/* The summary of samples in value order whose weights sum to total (> 0):
- * every sum runs in that order, so that both orders give the same bits. */
-static void describe_sorted(const struct wseq *s, double total, struct describe *out)
+/* The summary of points in value order (ties in sample order) whose
+ * weights sum to total (> 0): every sum runs in that order. */
+static void describe_sorted(const struct wpoint *pts, size_t m, double total,
+                            struct describe *out)
 {
     double sum = 0.0;
-    for (size_t i = 0; i < s->n; i++) {
-        struct wpoint pt = seq_at(s, i);
-        sum += pt.w * pt.v;
-    }
+    for (size_t i = 0; i < m; i++)
+        sum += pts[i].w * pts[i].v;
     double mean = sum / total, var = 0.0;
-    for (size_t i = 0; i < s->n; i++) {
-        struct wpoint pt = seq_at(s, i);
-        var += pt.w * (pt.v - mean) * (pt.v - mean);
-    }
+    for (size_t i = 0; i < m; i++)
+        var += pts[i].w * (pts[i].v - mean) * (pts[i].v - mean);
     out->mean = mean;
     out->std = sqrt(var / total);
-    out->p25 = weighted_quantile(s, total, 0.25);
-    out->p50 = weighted_quantile(s, total, 0.5);
-    out->p75 = weighted_quantile(s, total, 0.75);
-    for (size_t i = 0; i < s->n; i++) {
-        struct wpoint pt = seq_at(s, i);
-        if (pt.w <= 0.0)
+    out->p25 = weighted_quantile(pts, m, total, 0.25);
+    out->p50 = weighted_quantile(pts, m, total, 0.5);
+    out->p75 = weighted_quantile(pts, m, total, 0.75);
+    for (size_t i = 0; i < m; i++) {
+        if (pts[i].w <= 0.0)
             continue;
         if (isnan(out->min))
-            out->min = pt.v;
-        out->max = pt.v;
+            out->min = pts[i].v;
+        out->max = pts[i].v;
     }
 }
 
@@ -124,8 +99,7 @@ int describe_time_weighted(const double *values, const double *weights, size_t n
     }
     if (sort_wpoints(pts, m))
         return ERR_NOMEM;
-    struct wseq s = {.pts = pts, .n = m};
-    describe_sorted(&s, total, out);
+    describe_sorted(pts, m, total, out);
     return 0;
 }
 
@@ -141,36 +115,36 @@ int describe_levels_time_weighted(const int64_t *levels, const int64_t *ts, size
         hi = levels[i] > hi ? levels[i] : hi;
     }
     uint64_t span = (uint64_t)hi - (uint64_t)lo;
-    if (span >= n || n > UINT32_MAX) {   // too sparse to count: the sort
+    if (span >= n) {   // too sparse to count: the sort
         double *v = arena_alloc(a, n * sizeof *v), *w = arena_alloc(a, n * sizeof *w);
         if (!v || !w)
             return ERR_NOMEM;
-        struct wseq s = {.levels = levels, .ts = ts, .n = n};
         for (size_t i = 0; i < n; i++) {
             v[i] = (double)levels[i];
-            w[i] = level_weight(&s, i);
+            w[i] = level_weight(ts, n, i);
         }
         return describe_time_weighted(v, w, n, a, out);
     }
     size_t *start = arena_calloc(a, (size_t)span + 2, sizeof *start);
-    uint32_t *idx = arena_alloc(a, n * sizeof *idx);
-    if (!start || !idx)
+    struct wpoint *pts = arena_calloc(a, n, sizeof *pts);
+    if (!start || !pts)
         return ERR_NOMEM;
-    struct wseq s = {.idx = idx, .levels = levels, .ts = ts, .n = n};
     double total = 0.0;   // in sample order, as describe_time_weighted sums it
     for (size_t i = 0; i < n; i++) {
-        total += level_weight(&s, i);
+        total += level_weight(ts, n, i);
         start[(uint64_t)levels[i] - (uint64_t)lo + 1]++;
     }
     for (size_t k = 0; k <= span; k++)
         start[k + 1] += start[k];
     for (size_t i = 0; i < n; i++)   // a stable counting sort: ties keep sample order
-        idx[start[(uint64_t)levels[i] - (uint64_t)lo]++] = (uint32_t)i;
+        pts[start[(uint64_t)levels[i] - (uint64_t)lo]++] =
+            (struct wpoint){(double)levels[i], level_weight(ts, n, i)};
     if (total <= 0.0) {
-        s.unit = true;
+        for (size_t i = 0; i < n; i++)
+            pts[i].w = 1.0;
         total = (double)n;
     }
-    describe_sorted(&s, total, out);
+    describe_sorted(pts, n, total, out);
     return 0;
 }
 

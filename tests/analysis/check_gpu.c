@@ -240,6 +240,54 @@ START_TEST(queue_should_build_the_running_count_per_stream)
 }
 END_TEST
 
+/* A rank's streams in ascending order with their own points, however many
+ * (up to 64 they are found without sorting every point's, past that by the
+ * sort) and in whatever order the kernels come: nstreams streams, stream s
+ * with s + 1 kernels (launched one after another, each stream's kernels
+ * interleaved with the others'). */
+START_TEST(queue_should_find_every_stream_in_order)
+{
+    static const size_t counts[] = {1, 63, 64, 65, 70};
+    size_t nstreams = counts[_i];
+    size_t cap = 1 << 20, len = 0;
+    char *doc = malloc(cap);
+    ck_assert_ptr_nonnull(doc);
+    len += (size_t)snprintf(doc + len, cap - len, "{\"traceEvents\":[");
+    size_t corr = 1;
+    for (size_t round = 0; round < nstreams; round++)
+        for (size_t k = 0; k < nstreams; k++) {
+            size_t s = (k * 37 + 11) % nstreams;   // scrambled
+            if (round > s)
+                continue;
+            len += (size_t)snprintf(doc + len, cap - len, "%s" EV("cuda_runtime", "cudaLaunchKernel",
+                                    1, 1, %zu, 1, "\"correlation\":%zu") "," EV("kernel", "k", 0,
+                                    %zu, %zu, 1, "\"stream\":%zu,\"correlation\":%zu"),
+                                    corr > 1 ? "," : "", 10 * corr, corr, 100 + s, 10 * corr + 5,
+                                    100 + s, corr);
+            corr++;
+        }
+    len += (size_t)snprintf(doc + len, cap - len, "]}");
+    ck_assert_uint_lt(len, cap);
+    struct model *m = gpu_load_doc(doc, SEMANTICS_HTX);
+    struct arena a;
+    arena_init(&a, 0);
+    struct queue_series *qs;
+    size_t n;
+    struct err e = {0, ""};
+    ck_assert_int_eq(queue_series_build(m, &m->ranks[0], &a, &qs, &n, NULL, &e), 0);
+    ck_assert_uint_eq(n, nstreams);
+    for (size_t s = 0; s < nstreams; s++) {
+        ck_assert_int_eq(qs[s].stream, (int64_t)(100 + s));
+        ck_assert_uint_eq(qs[s].n, 2 * (s + 1));   // each kernel: +1 at its launch, -1 at itself
+        for (size_t i = 1; i < qs[s].n; i++)
+            ck_assert_int_le(qs[s].ts[i - 1], qs[s].ts[i]);
+    }
+    arena_fini(&a);
+    model_free(m);
+    free(doc);
+}
+END_TEST
+
 START_TEST(queue_should_summarise_each_change_point_once_under_hta)
 {
     struct gpu_case c;
@@ -570,6 +618,7 @@ Suite *gpu_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("queue");
     tcase_add_test(tc, queue_should_build_the_running_count_per_stream);
+    tcase_add_loop_test(tc, queue_should_find_every_stream_in_order, 0, 5);
     tcase_add_test(tc, queue_should_summarise_each_change_point_once_under_hta);
     tcase_add_test(tc, queue_should_weight_by_time_under_htx);
     tcase_add_test(tc, queue_should_report_time_blocked_per_stream);
