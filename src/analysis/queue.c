@@ -79,15 +79,27 @@ static int collect_rows(const struct model *m, const struct rank_model *r, struc
     for (size_t i = 0; i < q->nlaunch; i++)
         corr[i] = event_correlation(&r->events[q->launch[i]]);
     size_t ncorr = sort_unique_i64(corr, q->nlaunch);
+    // A GPU event's partner is the last CPU event of its correlation: when
+    // that is one of the launches, the correlation is theirs without a
+    // search (without the bits, every one is searched).
+    uint64_t *launch_at = calloc(r->nevents / 64 + 1, sizeof *launch_at);
+    for (size_t i = 0; i < q->nlaunch && launch_at; i++)
+        launch_at[q->launch[i] / 64] |= (uint64_t)1 << (q->launch[i] % 64);
     cap = 0;
     for (size_t i = 0; i < r->nrows && ncorr && rc == 0; i++) {
         const struct event *ev = &r->events[r->rows[i]];
-        if (!model_is_gpu_side(m, ev) || !i64_set_has(corr, ncorr, event_correlation(ev)))
+        if (!model_is_gpu_side(m, ev))
+            continue;
+        uint32_t p = ev->partner;
+        bool launched = launch_at && p < r->nevents && (launch_at[p / 64] >> (p % 64) & 1) &&
+                        event_correlation(&r->events[p]) == event_correlation(ev);
+        if (!launched && !i64_set_has(corr, ncorr, event_correlation(ev)))
             continue;
         rc = q->ngpu == cap ? VEC_PUSH_SLOT(q->gpu, q->ngpu, cap) : 0;
         if (rc == 0)
             q->gpu[q->ngpu++] = r->rows[i];
     }
+    free(launch_at);
     free(corr);
     return rc;
 }

@@ -288,6 +288,37 @@ START_TEST(queue_should_find_every_stream_in_order)
 }
 END_TEST
 
+/* A kernel whose correlation's last CPU event is not its launch (another
+ * runtime call of that correlation comes later) is still the launch's. */
+START_TEST(queue_should_find_a_launch_that_is_not_the_partner)
+{
+    static const char *doc =
+        "{\"traceEvents\":["
+        EV("cuda_runtime", "cudaLaunchKernel", 1, 1, 0, 1, "\"correlation\":1") ","
+        EV("cuda_runtime", "cudaLaunchKernel", 1, 1, 1, 1, "\"correlation\":2") ","
+        EV("cuda_runtime", "cudaEventRecord", 1, 1, 2, 1, "\"correlation\":1") ","
+        EV("kernel", "k", 0, 7, 5, 1, "\"stream\":7,\"correlation\":1") ","
+        EV("kernel", "k", 0, 7, 6, 1, "\"stream\":7,\"correlation\":2")
+        "]}";
+    for (int mode = 0; mode < 2; mode++) {
+        struct model *m = gpu_load_doc(doc, mode ? SEMANTICS_HTA : SEMANTICS_HTX);
+        struct arena a;
+        arena_init(&a, 0);
+        struct queue_series *qs;
+        size_t n;
+        struct err e = {0, ""};
+        ck_assert_int_eq(queue_series_build(m, &m->ranks[0], &a, &qs, &n, NULL, &e), 0);
+        ck_assert_uint_eq(n, 1);
+        ck_assert_uint_eq(qs[0].n, 4);
+        static const int64_t want_q[] = {1, 2, 1, 0};
+        for (size_t i = 0; i < 4; i++)
+            ck_assert_int_eq(qs[0].queue_length[i], want_q[i]);
+        arena_fini(&a);
+        model_free(m);
+    }
+}
+END_TEST
+
 START_TEST(queue_should_summarise_each_change_point_once_under_hta)
 {
     struct gpu_case c;
@@ -619,6 +650,7 @@ Suite *gpu_suite(void)
     tc = tcase_create("queue");
     tcase_add_test(tc, queue_should_build_the_running_count_per_stream);
     tcase_add_loop_test(tc, queue_should_find_every_stream_in_order, 0, 5);
+    tcase_add_test(tc, queue_should_find_a_launch_that_is_not_the_partner);
     tcase_add_test(tc, queue_should_summarise_each_change_point_once_under_hta);
     tcase_add_test(tc, queue_should_weight_by_time_under_htx);
     tcase_add_test(tc, queue_should_report_time_blocked_per_stream);
