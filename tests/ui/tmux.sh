@@ -200,7 +200,10 @@ colours() {   # the colour parameters of the SGR sequences on the screen
     tmux capture-pane -p -e -t "$session" | grep -o "$(printf '\033')\[[0-9;]*m" |
         tr ';[m' '\n\n\n' | grep -E '^(3[0-8]|4[0-8]|9[0-7]|10[0-7])$' || true
 }
+# tmux shows the pty's bytes as they come: a capture right after the tab bar
+# appears may hold half a frame, so each check waits for the whole of it.
 start "htx-color-$$" "TERM=xterm-256color"
+wait_for "Ranks / streams"
 colours | grep -q 38 || fail "no 256-colour output"
 keys q
 tmux kill-session -t "$session"
@@ -209,7 +212,7 @@ start "htx-nocolor-$$" "TERM=xterm-256color NO_COLOR=1"
 keys q
 tmux kill-session -t "$session"
 start "htx-ascii-$$" "LC_ALL=C"
-screen | grep -q "+ Ranks / streams" || fail "no ASCII boxes in the C locale"
+wait_for "+ Ranks / streams"   # ASCII boxes in the C locale
 keys q
 wait_for "htx-exit=0" 10
 
