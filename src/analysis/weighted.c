@@ -2,7 +2,6 @@
 #include "analysis/weighted.h"
 
 #include <math.h>
-#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 

@@ -212,16 +212,39 @@ static const char *queue_doc =
     EV("kernel", "k", 0, 7, 7, 1, "\"stream\":7,\"correlation\":3")
     "]}";
 
-START_TEST(queue_should_build_the_running_count_per_stream)
-{
-    struct model *m = gpu_load_doc(queue_doc, SEMANTICS_HTA);
+/* The queue series of a document's only rank; the model and the arena
+ * holding the series stay until queue_case_fini. */
+struct queue_case {
+    struct model *m;
     struct arena a;
-    arena_init(&a, 0);
     struct queue_series *qs;
     size_t n;
-    uint64_t unpaired = 99;
+};
+
+static void queue_case_build(struct queue_case *c, const char *doc, enum semantics_mode mode,
+                             uint64_t *unpaired)
+{
+    c->m = gpu_load_doc(doc, mode);
+    arena_init(&c->a, 0);
     struct err e = {0, ""};
-    ck_assert_int_eq(queue_series_build(m, &m->ranks[0], &a, &qs, &n, &unpaired, &e), 0);
+    ck_assert_int_eq(queue_series_build(c->m, &c->m->ranks[0], &c->a, &c->qs, &c->n, unpaired, &e),
+                     0);
+}
+
+static void queue_case_fini(struct queue_case *c)
+{
+    arena_fini(&c->a);
+    model_free(c->m);
+}
+
+START_TEST(queue_should_build_the_running_count_per_stream)
+{
+    struct queue_case c;
+    uint64_t unpaired = 99;
+    queue_case_build(&c, queue_doc, SEMANTICS_HTA, &unpaired);
+    struct model *m = c.m;
+    struct queue_series *qs = c.qs;
+    size_t n = c.n;
     ck_assert_uint_eq(n, 2);
     ck_assert_uint_eq(unpaired, 0);
     ck_assert_int_eq(qs[0].stream, 7);
@@ -235,8 +258,7 @@ START_TEST(queue_should_build_the_running_count_per_stream)
     ck_assert_int_eq(qs[1].stream, 9);
     ck_assert_uint_eq(qs[1].n, 2);
     ck_assert_str_eq(model_str(m, qs[1].tid), "9");
-    arena_fini(&a);
-    model_free(m);
+    queue_case_fini(&c);
 }
 END_TEST
 
@@ -268,22 +290,17 @@ START_TEST(queue_should_find_every_stream_in_order)
         }
     len += (size_t)snprintf(doc + len, cap - len, "]}");
     ck_assert_uint_lt(len, cap);
-    struct model *m = gpu_load_doc(doc, SEMANTICS_HTX);
-    struct arena a;
-    arena_init(&a, 0);
-    struct queue_series *qs;
-    size_t n;
-    struct err e = {0, ""};
-    ck_assert_int_eq(queue_series_build(m, &m->ranks[0], &a, &qs, &n, NULL, &e), 0);
-    ck_assert_uint_eq(n, nstreams);
+    struct queue_case c;
+    queue_case_build(&c, doc, SEMANTICS_HTX, NULL);
+    const struct queue_series *qs = c.qs;
+    ck_assert_uint_eq(c.n, nstreams);
     for (size_t s = 0; s < nstreams; s++) {
         ck_assert_int_eq(qs[s].stream, (int64_t)(100 + s));
         ck_assert_uint_eq(qs[s].n, 2 * (s + 1));   // each kernel: +1 at its launch, -1 at itself
         for (size_t i = 1; i < qs[s].n; i++)
             ck_assert_int_le(qs[s].ts[i - 1], qs[s].ts[i]);
     }
-    arena_fini(&a);
-    model_free(m);
+    queue_case_fini(&c);
     free(doc);
 }
 END_TEST
@@ -301,20 +318,14 @@ START_TEST(queue_should_find_a_launch_that_is_not_the_partner)
         EV("kernel", "k", 0, 7, 6, 1, "\"stream\":7,\"correlation\":2")
         "]}";
     for (int mode = 0; mode < 2; mode++) {
-        struct model *m = gpu_load_doc(doc, mode ? SEMANTICS_HTA : SEMANTICS_HTX);
-        struct arena a;
-        arena_init(&a, 0);
-        struct queue_series *qs;
-        size_t n;
-        struct err e = {0, ""};
-        ck_assert_int_eq(queue_series_build(m, &m->ranks[0], &a, &qs, &n, NULL, &e), 0);
-        ck_assert_uint_eq(n, 1);
-        ck_assert_uint_eq(qs[0].n, 4);
+        struct queue_case c;
+        queue_case_build(&c, doc, mode ? SEMANTICS_HTA : SEMANTICS_HTX, NULL);
+        ck_assert_uint_eq(c.n, 1);
+        ck_assert_uint_eq(c.qs[0].n, 4);
         static const int64_t want_q[] = {1, 2, 1, 0};
         for (size_t i = 0; i < 4; i++)
-            ck_assert_int_eq(qs[0].queue_length[i], want_q[i]);
-        arena_fini(&a);
-        model_free(m);
+            ck_assert_int_eq(c.qs[0].queue_length[i], want_q[i]);
+        queue_case_fini(&c);
     }
 }
 END_TEST
@@ -413,19 +424,13 @@ START_TEST(queue_should_put_a_launch_before_its_kernel_at_equal_ts)
     static const char *doc = "{\"traceEvents\":["
         EV("cuda_runtime", "cudaLaunchKernel", 1, 1, 10, 1, "\"correlation\":5") ","
         EV("kernel", "k", 0, 7, 10, 1, "\"stream\":7,\"correlation\":5") "]}";
-    struct model *m = gpu_load_doc(doc, SEMANTICS_HTA);
-    struct arena a;
-    arena_init(&a, 0);
-    struct queue_series *qs;
-    size_t n;
-    struct err e = {0, ""};
-    ck_assert_int_eq(queue_series_build(m, &m->ranks[0], &a, &qs, &n, NULL, &e), 0);
-    ck_assert_uint_eq(n, 1);
-    ck_assert_uint_eq(qs[0].n, 2);
-    ck_assert_int_eq(qs[0].queue_length[0], 1);
-    ck_assert_int_eq(qs[0].queue_length[1], 0);
-    arena_fini(&a);
-    model_free(m);
+    struct queue_case c;
+    queue_case_build(&c, doc, SEMANTICS_HTA, NULL);
+    ck_assert_uint_eq(c.n, 1);
+    ck_assert_uint_eq(c.qs[0].n, 2);
+    ck_assert_int_eq(c.qs[0].queue_length[0], 1);
+    ck_assert_int_eq(c.qs[0].queue_length[1], 0);
+    queue_case_fini(&c);
 }
 END_TEST
 
