@@ -326,7 +326,8 @@ two_marks() {
 bench_progress() {
     command -v tmux > /dev/null || { echo "progress: tmux is not installed (make deps)"; return 0; }
     local i t boxes=() firsts=() cached=() loaded=()
-    export TMUX_TMPDIR=$tmp
+    export TMUX_TMPDIR=$tmp   # a server of its own, even when make bench runs in a tmux
+    unset TMUX TMUX_PANE
     export XDG_CACHE_HOME=$tmp/xdg-cache
     for ((i = 0; i < runs; i++)); do
         t=$(two_marks "" "$1" "1 Timeline" "events loaded") ||

@@ -11,6 +11,8 @@
 #   - running htx and checking what it printed (`run`, `expect`, `same_as`,
 #     `same_as_masked`, `has`, `has_match`, `empty`, `valid_json`), with
 #     `use_data NAME` choosing tests/data/NAME and tests/expected/NAME;
+#   - a real terminal (`tmux_start`, `tmux_open`, `pane`, `keys`,
+#     `wait_for`, `tmux_close`: tmux on a server of the test's own);
 #   - hostile-input cases (`expect_case`, `expect_stderr`: time limit, no
 #     crash, no sanitizer report, no raw ESC) and small trace builders.
 set -eu
@@ -151,6 +153,62 @@ valid_json() {
     if ! "$JSON_VALID" "$tmp/out"; then
         fail "stdout is not valid JSON"
     fi
+}
+
+# ---- a real terminal: tmux ------------------------------------------------------
+
+# tmux_start: a tmux server of this test's own, its socket in $tmpdir (never
+# the one of a tmux the tests run in, nor another test's: a test that ends
+# its server must not end a neighbour's), killed when the test ends. One
+# session lives as long as the test, so that a session ending never stops
+# the server while the next one starts (a client that meets a server on its
+# way out fails with "server exited unexpectedly"). A missing tmux is a
+# failure, not a skip: the README's set-up installs it.
+tmux_start() {
+    command -v tmux >/dev/null 2>&1 || { keep_going=0; fail "tmux is not installed (make deps)"; }
+    unset TMUX TMUX_PANE
+    trap 'tmux kill-server 2>/dev/null || true; rm -rf "$tmpdir"' EXIT
+    tmux new-session -d -s "keep-$$" "sleep 3600"
+}
+
+tmux() {
+    command tmux -f /dev/null -S "$tmpdir/tmux.socket" "$@"
+}
+
+# tmux_open SESSION COLS ROWS COMMAND: a new session running COMMAND in a
+# shell, now the current one ($session) for pane, keys and wait_for.
+tmux_open() {
+    session=$1
+    tmux new-session -d -s "$1" -x "$2" -y "$3" "$4"
+}
+
+pane() {
+    tmux capture-pane -p -t "$session"
+}
+
+keys() {
+    tmux send-keys -t "$session" "$@"
+}
+
+# wait_for TEXT [SECONDS]: polls the pane (default 20 s) until it shows TEXT
+# (a fixed string); fails with the pane if it never does.
+wait_for() {
+    _tries=$((${2:-20} * 10))
+    while [ "$_tries" -gt 0 ]; do
+        if pane | grep -q -F -- "$1"; then
+            return 0
+        fi
+        sleep 0.1
+        _tries=$((_tries - 1))
+    done
+    pane >&2
+    fail "the pane never showed '$1'"
+    return 1
+}
+
+# tmux_close: ends the current session (its process gets SIGHUP).
+tmux_close() {
+    tmux kill-session -t "$session" 2>/dev/null || true
 }
 
 # ---- hostile-input cases --------------------------------------------------------

@@ -49,24 +49,12 @@ done
 
 # On a terminal, the second open shows the first screen from the entries at
 # once and loads the events behind it.
-if command -v tmux >/dev/null 2>&1; then
-    export TMUX_TMPDIR=$tmp
-    session=htx-cache-$$
-    trap 'tmux kill-server 2>/dev/null || true; rm -rf "$tmp"' EXIT
-    tmux -f /dev/null new-session -d -s "$session" -x 140 -y 36 "\"$HTX\" job; echo cache-exit=\$?; sleep 30"
-    i=0
-    until tmux capture-pane -p -t "$session" | grep -q "events loaded: every view has them"; do
-        i=$((i + 1))
-        [ $i -lt 200 ] || { fail "the cached job did not show before its events: $(tmux capture-pane -p -t "$session" | tail -2)"; break; }
-        sleep 0.1
-    done
-    tmux send-keys -t "$session" q
-    sleep 0.5
-    tmux capture-pane -p -t "$session" | grep -q "cache-exit=0" || fail "htx did not quit"
-    tmux kill-server 2>/dev/null || true
-else
-    fail "tmux is not installed (make deps)"
-fi
+tmux_start
+tmux_open "htx-cache-$$" 140 36 "\"$HTX\" job; echo cache-exit=\$?; sleep 30"
+wait_for "events loaded: every view has them"
+keys q
+wait_for "cache-exit=0" 5
+tmux_close
 
 # A changed trace: its entry is ignored and rewritten.
 sleep 1

@@ -164,77 +164,57 @@ has err "the diff needs the events"
 # On a terminal, Enter on a light lane loads that rank's events from its
 # summary behind the job's screen, then shows the rank alone with them; q
 # brings the job back.
-command -v tmux >/dev/null 2>&1 || fail "tmux is not installed (make deps)"
-export TMUX_TMPDIR=$tmp
 export LSAN_OPTIONS="suppressions=$HTX_SRCDIR/tests/lsan.supp:print_suppressions=0"
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
-session=htx-light-$$
-trap 'tmux kill-server 2>/dev/null || true; rm -rf "$tmp"' EXIT
-pane() { tmux capture-pane -p -t "$session"; }
-wait_for() {   # TEXT: polls the pane for 20 s
-    local i=0
-    while [ $i -lt 200 ]; do
-        pane | grep -q -F -- "$1" && return 0
-        sleep 0.1
-        i=$((i + 1))
-    done
-    pane >&2
-    fail "the pane never showed '$1'"
-    return 1
-}
-tmux -f /dev/null new-session -d -s "$session" -x 140 -y 36 \
-    "\"$HTX\" --events=skip sums; echo light-exit=\$?; sleep 30"
+tmux_start
+tmux_open "htx-light-$$" 140 36 "\"$HTX\" --events=skip sums; echo light-exit=\$?; sleep 30"
 wait_for "12 lanes"
-tmux send-keys -t "$session" Enter
+keys Enter
 wait_for "sums/rank-00000.htxs · 1 rank"
 wait_for "rank 0 with its events: q goes back to the job"
 pane | grep -q "needs the events" && fail "the rank was shown without its events"
-tmux send-keys -t "$session" 3
+keys 3
 wait_for "Kernel time by type"
-tmux send-keys -t "$session" q
+keys q
 wait_for "back from sums/rank-00000.htxs"
 wait_for "4 ranks"
-tmux send-keys -t "$session" q
+keys q
 wait_for "light-exit=0"
-tmux kill-session -t "$session" 2>/dev/null || true
+tmux_close
 
 # In a light diff on a terminal, ] with one rank a side loads both ranks'
 # events from their summaries behind the diff, then diffs them with their
 # iterations (] steps them, Enter shows an op's instances); q brings the
 # light diff back.
-session=htx-light-diff-$$
-tmux -f /dev/null new-session -d -s "$session" -x 140 -y 36 \
-    "\"$HTX\" diff --events=skip pc pt; echo diff-exit=\$?; sleep 30"
+tmux_open "htx-light-diff-$$" 140 36 "\"$HTX\" diff --events=skip pc pt; echo diff-exit=\$?; sleep 30"
 wait_for "3 ranks · 3 iterations"
-tmux send-keys -t "$session" r r T T ']'
+keys r r T T ']'
 wait_for "rank 1 | rank 1 with their events"
 wait_for "pc/rank-00001.htxs vs pt/rank-00001.htxs · 1 rank · 3 iterations"
-tmux send-keys -t "$session" ']'
+keys ']'
 wait_for "control r1 · iter 1 | test r1 · iter 1"
-tmux send-keys -t "$session" Enter
+keys Enter
 wait_for "control r1 · iter 1:"
 pane | grep -q "need the events" && fail "the ranks' diff was shown without their events"
-tmux send-keys -t "$session" Enter q
+keys Enter q
 wait_for "back from pc/rank-00001.htxs | pt/rank-00001.htxs"
 wait_for "3 ranks · 3 iterations"
-tmux send-keys -t "$session" q
+keys q
 wait_for "diff-exit=0"
-tmux kill-session -t "$session" 2>/dev/null || true
+tmux_close
 
 # --events=auto on summaries whose events fit, on a terminal: the job from
 # its tables and tiles at once, its events loaded behind, then every view
 # with them (the Launch view needs them).
-session=htx-behind-$$
-tmux -f /dev/null new-session -d -s "$session" -x 140 -y 36 \
-    "\"$HTX\" sums; echo behind-exit=\$?; sleep 30"
+tmux_open "htx-behind-$$" 140 36 "\"$HTX\" sums; echo behind-exit=\$?; sleep 30"
 wait_for "events loaded: every view has them"
 wait_for "3 iterations"
-tmux send-keys -t "$session" 6
+keys 6
 wait_for "Kernel launches"
 pane | grep -q "needs the events" && fail "a view still needs the events once they are loaded"
-tmux send-keys -t "$session" q
+keys q
 wait_for "behind-exit=0"
-tmux kill-server 2>/dev/null || true
+tmux_close
 
 # skip is for summaries only; a damaged summary is named.
 expect 2 "$HTX" --events=skip --script="$tmp/keys" --dump-screen=x --size=36x140 job

@@ -3,47 +3,20 @@
 # 120x40 tmux pane; wait for the main screen; visit every view with its key
 # and check what it shows; open the help; resize to 60x15 and back; Ctrl-C;
 # then the process must be gone and the pane back to a normal shell screen
-# (alternate screen off, cursor visible). A missing tmux is a failure, not a
-# skip: the README's set-up installs it.
+# (alternate screen off, cursor visible).
 . "$(dirname "$0")/../lib.sh"
 
-command -v tmux >/dev/null 2>&1 || fail "tmux is not installed (make deps)"
 [ -x "$HTX" ] || fail "$HTX is not built"
 sample=$HTX_SRCDIR/assets/sample
 [ -d "$sample" ] || fail "$sample is missing"
 
-session=htx-ui-$$
-export TMUX_TMPDIR=$tmpdir
 # Under AddressSanitizer: ncurses' mouse support for TERM=linux loads the GPM
 # library, which keeps one small allocation for the life of the process.
 # Slow unwinding gives LeakSanitizer the whole stack so the suppression
 # (that one library frame) applies; both are ignored by normal builds.
 export LSAN_OPTIONS="suppressions=$HTX_SRCDIR/tests/lsan.supp:print_suppressions=0"
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
-trap 'tmux kill-server 2>/dev/null || true; rm -rf "$tmpdir"' EXIT
-
-screen() {
-    tmux capture-pane -p -t "$session"
-}
-
-# wait_for TEXT [SECONDS]: polls the screen (default 20 s).
-wait_for() {
-    i=0
-    n=$((${2:-20} * 10))
-    while [ $i -lt $n ]; do
-        if screen | grep -q -F -- "$1"; then
-            return 0
-        fi
-        sleep 0.1
-        i=$((i + 1))
-    done
-    screen >&2
-    fail "the screen never showed '$1'"
-}
-
-keys() {
-    tmux send-keys -t "$session" "$@"
-}
+tmux_start
 
 # The top kernel by total time, from the same analysis headless: view 3
 # must show (the start of) its name.
@@ -57,25 +30,21 @@ cd "$tmpdir"
 # as a user has) in a new pane runs htx on the sample, then prints how htx
 # ended, so the test sees both the exit and the shell screen after it.
 run_in_shell() {
-    session=$1
-    cols=$2
-    rows=$3
+    _name=$1
+    _cols=$2
+    _rows=$3
     shift 3
-    tmux -f /dev/null new-session -d -s "$session" -x "$cols" -y "$rows" \
-        "env PS1='$ ' $* sh -i"
+    tmux_open "$_name" "$_cols" "$_rows" "env PS1='$ ' $* sh -i"
     wait_for '$' 10
     # The inner sh reports how htx ended; like htx it is stopped by Ctrl-Z
     # and outlives the Ctrl-C that ends htx (which then dies by SIGINT).
     keys "clear; sh -c 'trap : INT; \"$HTX\" \"$sample\"; echo htx-exit=\$?'" Enter
 }
 
-# A session that lives for the whole test, so that killing the others never
-# stops the server while the next one starts.
-tmux -f /dev/null new-session -d -s "keep-$$" "sleep 3600"
 run_in_shell "htx-ui-$$" 120 40
 wait_for "1 Timeline" 30
 wait_for "r0 s7"
-screen | grep -q "Ranks / streams" || fail "no rank/stream pane"
+pane | grep -q "Ranks / streams" || fail "no rank/stream pane"
 
 check_view() {   # KEY TEXT
     keys "$1"
@@ -97,13 +66,13 @@ wait_for "Help: keys"
 wait_for "show this help"
 keys Escape
 i=0
-while screen | grep -q "Help: keys" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-screen | grep -q "Help: keys" && fail "Esc did not close the help"
+while pane | grep -q "Help: keys" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+pane | grep -q "Help: keys" && fail "Esc did not close the help"
 
 tmux resize-window -t "$session" -x 60 -y 15
 wait_for "1 Timeline"
-[ "$(screen | wc -L)" -le 60 ] || fail "lines wider than the 60-column pane"
-screen | grep -q "r0 s7" || fail "no lanes at 60x15"
+[ "$(pane | wc -L)" -le 60 ] || fail "lines wider than the 60-column pane"
+pane | grep -q "r0 s7" || fail "no lanes at 60x15"
 tmux resize-window -t "$session" -x 30 -y 8
 wait_for "terminal too small"
 tmux resize-window -t "$session" -x 120 -y 40
@@ -116,10 +85,10 @@ wait_for "htx-exit=130" 10
     fail "the terminal was left in the alternate screen"
 [ "$(tmux display-message -p -t "$session" '#{cursor_flag}')" = 1 ] ||
     fail "the cursor was left hidden"
-screen | grep -q "1 Timeline" && fail "the TUI is still on the screen after Ctrl-C"
+pane | grep -q "1 Timeline" && fail "the TUI is still on the screen after Ctrl-C"
 keys "echo shell-ok" Enter
 wait_for "shell-ok" 5
-tmux kill-session -t "$session"
+tmux_close
 
 # ---- the same set-up for the checks below ---------------------------------
 start() {   # NAME ENV...
@@ -152,7 +121,7 @@ for sig in TERM:143 HUP:129 SEGV:139; do
     wait_for "htx-exit=${sig#*:}" 10
     restored "SIG${sig%:*}"
     kill -0 "$pid" 2>/dev/null && fail "htx survived SIG${sig%:*}"
-    tmux kill-session -t "$session"
+    tmux_close
 done
 
 # Ctrl-Z suspends (the terminal is restored, the shell takes over) and fg
@@ -181,7 +150,7 @@ keys 3
 wait_for "Kernel time by type"
 keys q
 wait_for "htx-exit=0" 10
-tmux kill-session -t "$session"
+tmux_close
 
 # Terminal types: each draws the main screen and quits cleanly.
 for term in xterm vt100 linux screen tmux-256color; do
@@ -191,7 +160,7 @@ for term in xterm vt100 linux screen tmux-256color; do
     keys q
     wait_for "htx-exit=0" 10
     restored "TERM=$term"
-    tmux kill-session -t "$session"
+    tmux_close
 done
 
 # Colours: 256 colours by default, none with NO_COLOR (only attributes and
@@ -206,11 +175,11 @@ start "htx-color-$$" "TERM=xterm-256color"
 wait_for "Ranks / streams"
 colours | grep -q 38 || fail "no 256-colour output"
 keys q
-tmux kill-session -t "$session"
+tmux_close
 start "htx-nocolor-$$" "TERM=xterm-256color NO_COLOR=1"
 [ -z "$(colours)" ] || fail "colours despite NO_COLOR"
 keys q
-tmux kill-session -t "$session"
+tmux_close
 start "htx-ascii-$$" "LC_ALL=C"
 wait_for "+ Ranks / streams"   # ASCII boxes in the C locale
 keys q
@@ -218,10 +187,9 @@ wait_for "htx-exit=0" 10
 
 # A terminal that goes away with no SIGHUP (the tmux server killed hard, as
 # an SSH link can drop): htx must leave, not read the dead pty in a loop.
-tmux new-session -d -s "hup-$$" -x 100 -y 30 "'$HTX' '$sample'"
-pid=$(tmux display-message -p -t "hup-$$" '#{pane_pid}')
-server=$(tmux display-message -p -t "hup-$$" '#{pid}')   # this test's own server
-session=hup-$$
+tmux_open "hup-$$" 100 30 "'$HTX' '$sample'"
+pid=$(tmux display-message -p -t "$session" '#{pane_pid}')
+server=$(tmux display-message -p -t "$session" '#{pid}')   # this test's own server
 wait_for "Ranks / streams" 20
 kill -9 "$server"
 i=0
