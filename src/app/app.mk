@@ -10,4 +10,5 @@ libcore_a_SOURCES += \
 	src/app/diff_request.c src/app/diff_request.h \
 	src/app/prefs.c src/app/prefs.h \
 	src/app/name_fit.c src/app/name_fit.h \
-	src/app/cache.c src/app/cache.h
+	src/app/cache.c src/app/cache.h \
+	src/app/rank_summary.c src/app/rank_summary.h

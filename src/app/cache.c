@@ -11,12 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis/collectives.h"
-#include "analysis/tiles.h"
+#include "app/rank_summary.h"
 #include "app/session.h"
-#include "summary/colls_io.h"
 #include "summary/tables.h"
-#include "summary/tiles_io.h"
 #include "summary/write.h"
 #include "trace/pack.h"
 #include "util/htxs.h"
@@ -50,12 +47,13 @@ int app_cache_init(struct app_cache *c, struct err *e)
     return 0;
 }
 
-void app_cache_fini(struct app_cache *c)
+void app_cache_fini(struct app_cache *c, bool complete)
 {
     if (c->dir[0]) {
         pthread_mutex_lock(&c->lock);
         release_held(c);   // a load that did not finish: its packs without the rest
         c->closing = true;
+        c->hurry = !complete;
         pthread_cond_signal(&c->queued);
         bool joinable = c->writer_started;
         pthread_mutex_unlock(&c->lock);
@@ -75,16 +73,16 @@ static bool entry_of_real(const struct app_cache *c, const char *real, char *out
     return n > 0 && (size_t)n < size;
 }
 
-/* lo->cached: the entry, when it is whole and made from the trace as it is. */
-static char *cached(void *ctx, const char *path)
-{
-    return app_cache_entry(ctx, path);
-}
-
-char *app_cache_entry(struct app_cache *c, const char *path)
+/* The entry of the trace at path when it is whole and made from the trace
+ * as it is now (malloc'ed), else NULL; then *real is the trace's real path
+ * (malloc'ed) and *summary whether the entry holds the whole summary, not
+ * only the events (a first write that htx quit before completing, or an
+ * entry of an htx before the entries were summaries). */
+static char *lookup(struct app_cache *c, const char *path, char **real_out, bool *summary)
 {
     char entry[4200];
     char *real = realpath(path, NULL);
+    *real_out = NULL;
     if (!real || !entry_of_real(c, real, entry, sizeof entry)) {
         free(real);
         return NULL;
@@ -95,12 +93,43 @@ char *app_cache_entry(struct app_cache *c, const char *path)
                  htxs_source_read(&src, &doc, entry, NULL) == 0 &&
                  strcmp(src.path, real) == 0 && htxs_find(&doc, HTXS_EVENTS) &&
                  htxs_source_check(&src, true) == HTXS_FRESH;
+    *summary = false;
+    for (uint32_t i = 0; fresh && i < doc.nsections && !*summary; i++)
+        *summary = htxs_is_tables(&doc.sections[i]);
     htxs_doc_fini(&doc);
-    free(real);
-    if (!fresh)
+    if (!fresh) {
+        free(real);
         return NULL;
+    }
     utimensat(AT_FDCWD, entry, NULL, 0);   // used now: the last to be pruned
+    *real_out = real;
     return strdup(entry);
+}
+
+char *app_cache_entry(struct app_cache *c, const char *path)
+{
+    char *real;
+    bool summary;
+    char *entry = lookup(c, path, &real, &summary);
+    free(real);
+    return entry;
+}
+
+static void hold(struct app_cache *c, char *real, const char *entry, struct trace_pack *pack);
+
+/* lo->cached: the entry, when it is whole and made from the trace as it
+ * is; one with the events only is completed once this load is done. */
+static char *cached(void *ctx, const char *path)
+{
+    struct app_cache *c = ctx;
+    char *real;
+    bool summary;
+    char *entry = lookup(c, path, &real, &summary);
+    if (entry && !summary)
+        hold(c, real, entry, NULL);
+    else
+        free(real);
+    return entry;
 }
 
 struct entry_info {
@@ -180,31 +209,58 @@ struct pending {
     char *real;             /* the trace's real path */
     char entry[4200];
     struct trace_pack *pack;
-    struct htxs_writer extra;   /* sections from the model: rank, tiles, collective records */
-    bool has_extra;
 };
 
-/* Appends the sections of extra (a writer of whole sections), tags and all. */
-static void copy_sections(struct htxs_writer *w, struct htxs_writer *extra)
+/* model_load's progress: cancels once htx quits without waiting for the
+ * entries to be completed (app_cache_fini). */
+static int stop_when_hurried(void *ctx, const struct load_progress *p)
 {
-    const uint8_t *buf;
-    size_t len;
-    struct htxs_doc doc;
-    struct err ignored = {0, ""};
-    if (htxs_writer_finish(extra, &buf, &len, &ignored) != 0 ||
-        htxs_parse(&doc, buf, len, "cache entry", &ignored) != 0)
-        return;
-    for (uint32_t i = 0; i < doc.nsections; i++) {
-        const struct htxs_section *s = &doc.sections[i];
-        htxs_begin_section_tagged(w, s->kind, s->tag);
-        htxs_put_bytes(w, s->data, (size_t)s->len);
-        htxs_end_section(w);
-    }
-    htxs_doc_fini(&doc);
+    (void)p;
+    struct app_cache *c = ctx;
+    pthread_mutex_lock(&c->lock);
+    bool hurry = c->hurry;
+    pthread_mutex_unlock(&c->lock);
+    return hurry;
 }
 
-/* Writes one entry (source record + events). Nothing is reported: a cache
- * that cannot be written is only a slower next start. */
+/* Makes the entry the whole summary that `htx summarize` writes of the
+ * trace (app/rank_summary.h): the model of that one rank, replayed from the
+ * entry's events on this thread, then its tables, tiles and collective
+ * records. A trace without a rank number, or an htx that quits meanwhile
+ * in a hurry, leaves the entry as it is. */
+static void complete_entry(struct pending *w)
+{
+    struct semantics sem;
+    struct analysis_opts ao;
+    app_rank_summary_options(&sem, &ao);
+    struct load_opts lo;
+    memset(&lo, 0, sizeof lo);
+    lo.threads = 1;   // a core stays with the TUI
+    lo.progress = stop_when_hurried;
+    lo.progress_ctx = w->c;
+    struct err ignored = {0, ""};
+    const char *paths[] = {w->entry};
+    struct model *m = model_load(paths, 1, &sem, &lo, &ignored);
+    struct htxs_doc doc;
+    if (m && m->nfailed == 0 && !stop_when_hurried(w->c, NULL) &&
+        htxs_load_file(&doc, w->entry, NULL) == 0) {
+        const struct htxs_section *s = htxs_find(&doc, HTXS_EVENTS);
+        struct htxs_writer hw;
+        htxs_writer_init(&hw);
+        struct rank_summary_events events = {NULL, s ? s->data : NULL, s ? (size_t)s->len : 0};
+        if (s && app_rank_summary(m, &ao, 1, &events, w->real, &hw, &ignored) == 0)
+            htxs_writer_save(&hw, w->entry, 1, &ignored);
+        htxs_writer_fini(&hw);
+        htxs_doc_fini(&doc);
+    }
+    model_free(m);
+}
+
+/* Writes one entry: from a pack, the source record and the events at once
+ * (what a reopen needs to skip the JSON), then the rest of the summary;
+ * without one, the rest of the summary of an entry that has its events
+ * only. Nothing is reported: a cache that cannot be written is only a
+ * slower next start. */
 static void write_entry(struct pending *w)
 {
     struct app_cache *c = w->c;
@@ -212,23 +268,23 @@ static void write_entry(struct pending *w)
     size_t len;
     struct htxs_source src;
     struct err ignored = {0, ""};
-    if (trace_pack_finish(w->pack, &pack, &len, &ignored) == 0 && len <= c->max_bytes &&
-        htxs_source_of(&src, w->real, NULL) == 0) {
+    bool saved = !w->pack;
+    if (w->pack && trace_pack_finish(w->pack, &pack, &len, &ignored) == 0 &&
+        len <= c->max_bytes && htxs_source_of(&src, w->real, NULL) == 0) {
         struct htxs_writer hw;
         htxs_writer_init(&hw);
         htxs_source_write(&hw, &src);
-        if (w->has_extra)
-            copy_sections(&hw, &w->extra);
         htxs_begin_section(&hw, HTXS_EVENTS);
         htxs_put_borrowed(&hw, pack, len);
         htxs_end_section(&hw);
-        if (make_dir(c->dir) && htxs_writer_save(&hw, w->entry, 1, &ignored) == 0)
-            prune(c, w->entry);   // only this thread prunes
+        saved = make_dir(c->dir) && htxs_writer_save(&hw, w->entry, 1, &ignored) == 0;
         htxs_writer_fini(&hw);
     }
+    if (saved) {
+        complete_entry(w);
+        prune(c, w->entry);   // only this thread prunes
+    }
     trace_pack_free(w->pack);
-    if (w->has_extra)
-        htxs_writer_fini(&w->extra);
     free(w->real);
     free(w);
 }
@@ -253,34 +309,43 @@ static void *writer(void *arg)
     return NULL;
 }
 
-/* lo->packed: queues the pack for the writer thread. */
+/* Holds the writing of entry (of the trace at real, taken) until the load
+ * is done: from pack (taken), or the completion of an entry with the events
+ * only when pack is NULL. Nothing when out of memory or closing. */
+static void hold(struct app_cache *c, char *real, const char *entry, struct trace_pack *pack)
+{
+    struct pending *w = calloc(1, sizeof *w);
+    bool taken = false;
+    if (w && strlen(entry) < sizeof w->entry) {
+        *w = (struct pending){.c = c, .real = real, .pack = pack};
+        strcpy(w->entry, entry);
+        pthread_mutex_lock(&c->lock);
+        taken = !c->closing;
+        if (taken) {
+            w->next = c->held;
+            c->held = w;
+        }
+        pthread_mutex_unlock(&c->lock);
+    }
+    if (!taken) {
+        trace_pack_free(pack);
+        free(real);
+        free(w);
+    }
+}
+
+/* lo->packed: holds the pack for the writer thread. */
 static int packed(void *ctx, const char *path, struct trace_pack *pack, struct err *e)
 {
     (void)e;
     struct app_cache *c = ctx;
-    struct pending *w = calloc(1, sizeof *w);
-    if (w)
-        w->real = realpath(path, NULL);
-    if (!w || !w->real || !entry_of_real(c, w->real, w->entry, sizeof w->entry)) {
-        if (w)
-            free(w->real);
-        free(w);
+    char entry[4200];
+    char *real = realpath(path, NULL);
+    if (real && entry_of_real(c, real, entry, sizeof entry)) {
+        hold(c, real, entry, pack);
+    } else {
+        free(real);
         trace_pack_free(pack);
-        return 0;
-    }
-    w->c = c;
-    w->pack = pack;
-    pthread_mutex_lock(&c->lock);
-    bool taken = !c->closing;
-    if (taken) {
-        w->next = c->held;
-        c->held = w;
-    }
-    pthread_mutex_unlock(&c->lock);
-    if (!taken) {
-        trace_pack_free(pack);
-        free(w->real);
-        free(w);
     }
     return 0;
 }
@@ -308,49 +373,8 @@ static void release_held(struct app_cache *c)
     pthread_cond_signal(&c->queued);
 }
 
-/* The sections of rank r for its entry. */
-static void rank_extra(const struct model *m, size_t r, bool canonical, struct htxs_writer *x)
+void app_cache_loaded(struct app_cache *c)
 {
-    const struct rank_model *rm = &m->ranks[r];
-    struct htxs_rank rec = {.rank = rm->rank, .events = rm->complete_events};
-    snprintf(rec.path, sizeof rec.path, "%s", rm->path);
-    htxs_rank_write(x, &rec);
-    struct analysis_opts ao;
-    analysis_opts_default(&ao);
-    if (canonical) {
-        struct arena a;
-        arena_init(&a, 1 << 20);
-        struct tiles t;
-        if (tiles_build(m, rm, &ao, false, &a, &t) == 0)
-            htxs_tiles_write(x, &t);
-        arena_fini(&a);
-        struct coll_record *recs;
-        size_t n;
-        if (coll_rank_records(m, &ao, r, &recs, &n) == 0)
-            htxs_colls_write(x, rm->rank, m->has_origin ? &m->origin_ns : NULL, &m->strings,
-                             recs, n);
-        free(recs);
-    }
-}
-
-void app_cache_model(struct app_cache *c, const struct model *m)
-{
-    struct semantics htx;
-    semantics_init(&htx, SEMANTICS_HTX);
-    bool canonical = memcmp(&m->sem, &htx, sizeof htx) == 0;   // what a summary holds
-    pthread_mutex_lock(&c->lock);
-    struct pending *held = c->held;
-    pthread_mutex_unlock(&c->lock);
-    for (size_t r = 0; r < m->nranks && held; r++) {
-        char *real = m->ranks[r].path ? realpath(m->ranks[r].path, NULL) : NULL;
-        for (struct pending *w = held; real && w; w = w->next)
-            if (!w->has_extra && strcmp(w->real, real) == 0) {
-                htxs_writer_init(&w->extra);
-                rank_extra(m, r, canonical, &w->extra);
-                w->has_extra = true;
-            }
-        free(real);
-    }
     pthread_mutex_lock(&c->lock);
     release_held(c);
     pthread_mutex_unlock(&c->lock);

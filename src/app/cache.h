@@ -2,9 +2,12 @@
 #define HTX_APP_CACHE_H
 
 /* The trace cache (issue 12): opening a trace in the TUI also packs it
- * (trace/pack.h) into a rank summary under $XDG_CACHE_HOME/htx (default
- * ~/.cache/htx), one entry per trace named after a hash of its real path;
- * reopening an unchanged trace reads that entry instead of the JSON.
+ * (trace/pack.h) and makes of it the rank summary `htx summarize` makes
+ * (app/rank_summary.h; the same bytes when both are given the trace's real
+ * path), under $XDG_CACHE_HOME/htx (default ~/.cache/htx), one entry per
+ * trace named after a hash of its real path; reopening an unchanged trace
+ * shows the job from the entries at once (their tables and tiles) and reads
+ * the events from them instead of the JSON.
  *
  * Never trusted: an entry is used only when its source record (the trace's
  * real path, size, mtime and the hashes of its first and last MiB,
@@ -12,9 +15,11 @@
  * or corrupt entry is ignored and rewritten, and one that fails while
  * replaying makes the loader read the trace (model/model.h). Writing an
  * entry never fails the load: a cache that cannot be written is skipped.
- * Entries are deflated and written by one writer thread, in the order the
- * ranks finish loading, so the first screen does not wait for them;
- * app_cache_fini waits for the last.
+ * Entries are written by one writer thread once the load is done, in the
+ * order the ranks finished loading, so the first screen does not wait for
+ * them: first the events (deflated) with the source record, then the whole
+ * summary, made from a model of that rank replayed from the entry (a
+ * second model of one rank at a time, on one core).
  *
  * Bounded: after each write, the least recently used entries (by mtime: a
  * hit touches its entry) are removed until the directory holds at most
@@ -41,6 +46,7 @@ struct app_cache {
     pthread_cond_t queued;
     pthread_t writer;
     bool writer_started, closing;
+    bool hurry;             /* closing without completing entries */
 };
 
 /* Finds the directory from the environment (XDG_CACHE_HOME, else HOME) and
@@ -48,19 +54,23 @@ struct app_cache {
  * when there is no place for a cache (then run without one). The directory
  * is created on the first write. */
 int app_cache_init(struct app_cache *c, struct err *e);
-/* Waits for the entries being written, then frees c. */
-void app_cache_fini(struct app_cache *c);
+/* Waits for the entries being written, then frees c. complete: each is
+ * also completed (a script's run, whose next step may read them);
+ * otherwise (a user who quits) the completion of an entry stops at its
+ * next step and the entry keeps its events alone, to be completed by the
+ * next open that reads it. */
+void app_cache_fini(struct app_cache *c, bool complete);
 
 /* Makes a load use the cache (sets lo->cached and lo->packed). The packs
- * are held until app_cache_model (or app_cache_fini) lets them be written. */
+ * are held until app_cache_loaded (or app_cache_fini) lets them be written. */
 void app_cache_attach(struct app_cache *c, struct load_opts *lo);
 
-/* The model the held packs were loaded into, just loaded (not yet used by
- * another thread): each entry also gets its rank's record, its collective
- * records and, under htx's semantics, its tiles, so that the next open of
- * an unchanged trace can show its first screen from them at once (the
- * TUI, app_light_preview); then they are written. */
-void app_cache_model(struct app_cache *c, const struct model *m);
+/* The load the held packs came from is done: they are written now, each
+ * entry the rank summary `htx summarize` writes of its trace (made on the
+ * writer thread, from the entry's events: the first screen does not wait
+ * for it), so that the next open of an unchanged trace can show every
+ * stored view at once (the TUI, app_light_preview). */
+void app_cache_loaded(struct app_cache *c);
 
 /* The entry of the trace at path when it is whole and made from the trace
  * as it is now (malloc'ed; the caller frees it), else NULL. */

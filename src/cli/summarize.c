@@ -7,18 +7,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "analysis/diff.h"
-#include "analysis/ranks.h"
+#include "app/rank_summary.h"
 #include "app/session.h"
-#include "summary/colls_io.h"
 #include "summary/shard.h"
-#include "summary/tables.h"
-#include "summary/tiles_io.h"
 #include "summary/write.h"
 #include "trace/discover.h"
 #include "trace/pack.h"
-#include "util/htxs_source.h"
-#include "util/pool.h"
 #include "util/str.h"
 
 /* `htx summarize` (issue 12, the map step): one summary per rank file,
@@ -32,80 +26,6 @@ static int keep_pack(void *ctx, const char *path, struct trace_pack *pack, struc
     (void)path;
     (void)e;
     *(struct trace_pack **)ctx = pack;
-    return 0;
-}
-
-/* What a summary computes from the loaded model, side by side on the pool:
- * its analyses, the source record (hashing the trace's first and last
- * MiB), the tiles and the collective records. */
-enum {
-    SUMMARY_SOURCE_TASK = HTXS_NSTORED,
-    SUMMARY_TILES_TASK,
-    SUMMARY_COLLS_TASK,
-    SUMMARY_RANKS_TASK,
-    SUMMARY_DIFF_TASK,
-    SUMMARY_NTASKS
-};
-struct summary_work {
-    const struct model *m;
-    const struct analysis_opts *ao;
-    const char *path;
-    struct arena arenas[HTXS_NSTORED];
-    struct table_list lists[HTXS_NSTORED];
-    struct htxs_source src;
-    struct arena tiles_arena;
-    struct tiles tiles;
-    struct coll_record *recs;
-    size_t nrecs;
-    struct arena ranks_arena, diff_arena;
-    struct table_list ranks, diff;
-    int rc[SUMMARY_NTASKS];
-    struct err errs[SUMMARY_NTASKS];
-};
-
-static int summary_task(void *ctx, size_t i)
-{
-    struct summary_work *sw = ctx;
-    if (i == SUMMARY_SOURCE_TASK) {
-        sw->rc[i] = htxs_source_of(&sw->src, sw->path, &sw->errs[i]);
-        return sw->rc[i] < 0;
-    }
-    if (i == SUMMARY_TILES_TASK) {
-        sw->rc[i] = tiles_build(sw->m, &sw->m->ranks[0], sw->ao, false, &sw->tiles_arena,
-                                &sw->tiles);
-        if (sw->rc[i])
-            err_set(&sw->errs[i], ERR_NOMEM, "%s: out of memory for its tiles", sw->path);
-        return sw->rc[i] < 0;
-    }
-    if (i == SUMMARY_DIFF_TASK) {
-        sw->rc[i] = diff_parts_run(sw->m, sw->ao, &sw->diff_arena, &sw->diff, &sw->errs[i]);
-        return sw->rc[i] < 0;
-    }
-    if (i == SUMMARY_RANKS_TASK) {
-        sw->rc[i] = ranks_parts_run(sw->m, sw->ao, &sw->ranks_arena, &sw->ranks, &sw->errs[i]);
-        return sw->rc[i] < 0;
-    }
-    if (i == SUMMARY_COLLS_TASK) {
-        sw->rc[i] = coll_records(sw->m, sw->ao, &sw->recs, &sw->nrecs);
-        if (sw->rc[i])
-            err_set(&sw->errs[i], ERR_NOMEM, "%s: out of memory for its collectives", sw->path);
-        return sw->rc[i] < 0;
-    }
-    analysis_fn run = htxs_stored_run(htxs_stored_analyses[i]);
-    sw->rc[i] = run ? run(sw->m, sw->ao, &sw->arenas[i], &sw->lists[i], &sw->errs[i])
-                    : err_set(&sw->errs[i], ERR_INTERNAL, "no analysis");
-    return sw->rc[i] < 0;
-}
-
-/* 0, or the first failure's error in e. */
-static int run_summary_work(struct summary_work *sw, int threads, struct err *e)
-{
-    pool_run(SUMMARY_NTASKS, threads, summary_task, sw);
-    for (size_t i = 0; i < SUMMARY_NTASKS; i++)
-        if (sw->rc[i] < 0) {
-            *e = sw->errs[i];
-            return sw->rc[i];
-        }
     return 0;
 }
 
@@ -132,59 +52,22 @@ static int summarize_file(const struct htx_options *opts, const char *path, stru
     struct model *m = model_load(paths, 1, &sem, &lo, e);
     if (!m)
         rc = e->code ? e->code : ERR_PARSE;
-    else if (m->nranks != 1)
-        rc = err_set(e, ERR_PARSE, "%s: not one rank", path);
-    else if (m->ranks[0].rank < 0)
-        rc = err_set(e, ERR_PARSE, "%s: no rank number", path);
     struct analysis_opts ao;
     htx_options_analysis(&o, &ao);
-    struct summary_work sw = {.m = m, .ao = &ao, .path = path};
-    for (size_t i = 0; i < HTXS_NSTORED; i++)
-        arena_init(&sw.arenas[i], 1 << 20);
-    arena_init(&sw.tiles_arena, 1 << 20);
-    arena_init(&sw.ranks_arena, 1 << 16);
-    arena_init(&sw.diff_arena, 1 << 16);
-    if (rc == 0)
-        rc = run_summary_work(&sw, opts->threads, e);
     struct htxs_writer w;
     htxs_writer_init(&w);
-    for (size_t i = 0; i < HTXS_NSTORED && rc == 0; i++)
-        htxs_tables_write(&w, SEMANTICS_HTX, (int)htxs_stored_analyses[i], &sw.lists[i]);
+    struct rank_summary_events events = {.pack = pack};
+    if (rc == 0)
+        rc = app_rank_summary(m, &ao, opts->threads, &events, path, &w, e);
     if (rc == 0) {
-        htxs_tables_write(&w, SEMANTICS_HTX, HTXS_RANKS_PARTS, &sw.ranks);
-        htxs_tables_write(&w, SEMANTICS_HTX, HTXS_DIFF_PARTS, &sw.diff);
-    }
-    if (rc == 0) {
-        const struct rank_model *r = &m->ranks[0];
-        struct htxs_rank rank = {.rank = r->rank, .events = r->complete_events};
-        snprintf(rank.path, sizeof rank.path, "%s", r->path);
-        htxs_rank_write(&w, &rank);
-        htxs_tiles_write(&w, &sw.tiles);
-        htxs_colls_write(&w, r->rank, m->has_origin ? &m->origin_ns : NULL, &m->strings,
-                         sw.recs, sw.nrecs);
-        const uint8_t *bytes;
-        size_t len;
-        rc = trace_pack_finish(pack, &bytes, &len, e);
-        if (rc == 0) {
-            htxs_begin_section(&w, HTXS_EVENTS);
-            htxs_put_borrowed(&w, bytes, len);
-            htxs_end_section(&w);
-            htxs_source_write(&w, &sw.src);
-            char out[4200];
-            snprintf(out, sizeof out, "%s/rank-%05lld%s", opts->output, (long long)rank.rank,
-                     HTXS_SUFFIX);
-            rc = htxs_writer_save(&w, out, opts->force, e);
-        }
+        char out[4200];
+        snprintf(out, sizeof out, "%s/rank-%05lld%s", opts->output,
+                 (long long)m->ranks[0].rank, HTXS_SUFFIX);
+        rc = htxs_writer_save(&w, out, opts->force, e);
     }
     htxs_writer_fini(&w);
     trace_pack_free(pack);
     model_free(m);
-    for (size_t i = 0; i < HTXS_NSTORED; i++)
-        arena_fini(&sw.arenas[i]);
-    arena_fini(&sw.tiles_arena);
-    arena_fini(&sw.ranks_arena);
-    arena_fini(&sw.diff_arena);
-    free(sw.recs);
     return rc;
 }
 

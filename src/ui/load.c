@@ -43,7 +43,7 @@ struct model *ui_load(const struct ui_config *c, const char *const *paths, size_
         app_cache_attach(c->cache, &lo);
     struct model *m = model_load(paths, npaths, &c->sem, &lo, e);
     if (m && c->cache)
-        app_cache_model(c->cache, m);   // before any other thread reads m
+        app_cache_loaded(c->cache);
     return m;
 }
 

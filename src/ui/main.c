@@ -88,7 +88,7 @@ int ui_main(const struct htx_options *opts)
         if (rc < 0) {
             app_light_diff_fini(&light_diff);
             if (c.cache)
-                app_cache_fini(&cache);
+                app_cache_fini(&cache, opts->script != NULL);
             return app_fail(&e);
         }
         c.light_diff = rc == 1 ? &light_diff : NULL;
@@ -96,6 +96,6 @@ int ui_main(const struct htx_options *opts)
     int status = ui_run(&c);
     app_light_diff_fini(&light_diff);
     if (c.cache)
-        app_cache_fini(&cache);
+        app_cache_fini(&cache, opts->script != NULL);
     return status;
 }

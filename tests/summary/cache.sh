@@ -1,7 +1,7 @@
 #!/bin/bash
-# The trace cache (issue 12, app/cache.h): the TUI writes a packed copy of
-# each trace it opens under $XDG_CACHE_HOME/htx and reads it on the next
-# open of the unchanged trace (the diagnostics view says so, the screens are
+# The trace cache (issue 12, app/cache.h): the TUI writes the rank summary
+# of each trace it opens under $XDG_CACHE_HOME/htx (what htx summarize
+# writes) and reads it on the next open of the unchanged trace (the diagnostics view says so, the screens are
 # the same; an entry shows the rank's first screen at once on a terminal,
 # the events loading behind); a changed trace or a corrupt entry is never trusted and is
 # rewritten; --no-cache neither reads nor writes; the directory stays under
@@ -37,14 +37,23 @@ grep -q "read from the cache" first && fail "the first open claims the cache"
 open_job second
 [ "$(grep -c "read from the cache" second)" = 2 ] || fail "the second open did not read both ranks from the cache"
 
-# An entry is a rank summary with its tiles and collective records: it
-# shows the rank without its events, as summarize's does.
-printf '\n' >none.keys
+# An entry is the rank summary htx summarize writes of its trace (the same
+# bytes, both given the trace's real path): it shows the rank without its
+# events, timeline and tables, as summarize's does.
+real=$(realpath job)
+expect 0 env XDG_CACHE_HOME="$tmp/xdg-real" "$HTX" --script=keys --dump-screen=real.screen \
+    --size=40x150 "$real"
+expect 0 "$HTX" summarize -o real-sums "$real"
+digests() { (cd "$1" && md5sum -- *.htxs | cut -d' ' -f1 | sort); }
+[ "$(digests "$tmp/xdg-real/htx")" = "$(digests real-sums)" ] ||
+    fail "the entries are not the summaries: $(ls -l "$tmp/xdg-real/htx" real-sums)"
+printf '2\n' >overview.keys
 for e in "$cache"/*.htxs; do
-    expect 0 "$HTX" --events=skip --script=none.keys --dump-screen=entry.screen --force \
+    expect 0 "$HTX" --events=skip --script=overview.keys --dump-screen=entry.screen --force \
         --size=40x150 "$e"
     grep -q '1 rank' entry.screen || fail "$e does not show as a summary: $(head -3 entry.screen)"
-    grep -q "needs the events" entry.screen && fail "$e has no tiles: $(head -8 entry.screen)"
+    grep -q "Time per rank" entry.screen || fail "$e has no tables: $(head -8 entry.screen)"
+    grep -q "needs the events" entry.screen && fail "$e needs its events: $(head -8 entry.screen)"
 done
 
 # On a terminal, the second open shows the first screen from the entries at

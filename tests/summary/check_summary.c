@@ -757,6 +757,7 @@ int main(void)
     suite_add_tcase(s, tiles_io_tcase());
     suite_add_tcase(s, colls_io_tcase());
     suite_add_tcase(s, sparse_tcase());
+    suite_add_tcase(s, cache_tcase());
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
     int failed = srunner_ntests_failed(r);

@@ -7,5 +7,6 @@
 TCase *tiles_io_tcase(void);   /* check_tiles_io.c */
 TCase *colls_io_tcase(void);   /* check_colls_io.c */
 TCase *sparse_tcase(void);     /* check_sparse.c */
+TCase *cache_tcase(void);      /* check_cache.c: the TUI's cache (app/cache.h) */
 
 #endif

@@ -1,0 +1,43 @@
+#ifndef HTX_APP_RANK_SUMMARY_H
+#define HTX_APP_RANK_SUMMARY_H
+
+/* A rank summary's contents (issue 12, util/htxs.h), made one way for
+ * `htx summarize` (cli/summarize.c) and for the TUI's cache (app/cache.h),
+ * so that a cache entry is the summary summarize writes of the same trace. */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/analysis.h"
+#include "model/model.h"
+#include "trace/pack.h"
+#include "util/err.h"
+#include "util/htxs.h"
+
+/* The options a summary is made under: htx's semantics and every default
+ * analysis parameter (htx_options_make_canonical). */
+void app_rank_summary_options(struct semantics *sem, struct analysis_opts *ao);
+
+/* The packed events a summary holds: pack's, finished after the analyses
+ * (so that a pack still deflating on a thread of its own overlaps them),
+ * or, when pack is NULL, bytes[0..len) (a pack already made). Borrowed
+ * until the writer they are put in is done with. */
+struct rank_summary_events {
+    struct trace_pack *pack;
+    const uint8_t *bytes;
+    size_t len;
+};
+
+/* Puts the summary of m into w (new, nothing put yet): the stored
+ * analyses' tables, the rank and diff parts, the rank record, its tiles and
+ * collective records, the events and the source record of the trace at
+ * source_path (hashed on the pool beside the analyses). m is the model of
+ * that one trace, loaded under app_rank_summary_options, with a rank
+ * number; ao is those options'. threads: the pool's (0 = cores, 1 = this
+ * thread only). 0, or an error in e naming source_path (ERR_PARSE when m is
+ * not one rank with a number). */
+int app_rank_summary(const struct model *m, const struct analysis_opts *ao, int threads,
+                     const struct rank_summary_events *events, const char *source_path,
+                     struct htxs_writer *w, struct err *e);
+
+#endif
