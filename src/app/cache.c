@@ -236,6 +236,9 @@ static void complete_entry(struct pending *w)
     struct load_opts lo;
     memset(&lo, 0, sizeof lo);
     lo.threads = 1;   // a core stays with the TUI
+    pthread_mutex_lock(&w->c->lock);
+    lo.limits = w->c->limits;   // the memory guard counts the TUI's model too
+    pthread_mutex_unlock(&w->c->lock);
     lo.progress = stop_when_hurried;
     lo.progress_ctx = w->c;
     struct err ignored = {0, ""};
@@ -382,6 +385,9 @@ void app_cache_loaded(struct app_cache *c)
 
 void app_cache_attach(struct app_cache *c, struct load_opts *lo)
 {
+    pthread_mutex_lock(&c->lock);
+    c->limits = lo->limits;
+    pthread_mutex_unlock(&c->lock);
     lo->cached = cached;
     lo->cached_ctx = c;
     lo->packed = packed;

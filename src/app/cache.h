@@ -47,6 +47,7 @@ struct app_cache {
     pthread_t writer;
     bool writer_started, closing;
     bool hurry;             /* closing without completing entries */
+    struct trace_limits limits;   /* the load's, for the entries' models */
 };
 
 /* Finds the directory from the environment (XDG_CACHE_HOME, else HOME) and
@@ -61,8 +62,10 @@ int app_cache_init(struct app_cache *c, struct err *e);
  * next open that reads it. */
 void app_cache_fini(struct app_cache *c, bool complete);
 
-/* Makes a load use the cache (sets lo->cached and lo->packed). The packs
- * are held until app_cache_loaded (or app_cache_fini) lets them be written. */
+/* Makes a load use the cache (sets lo->cached and lo->packed; its limits,
+ * the memory guard among them, also bound the models the entries are made
+ * from). The packs are held until app_cache_loaded (or app_cache_fini) lets
+ * them be written. */
 void app_cache_attach(struct app_cache *c, struct load_opts *lo);
 
 /* The load the held packs came from is done: they are written now, each
