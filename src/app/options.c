@@ -717,7 +717,7 @@ void htx_options_make_canonical(struct htx_options *o)
     default_analysis(o);
 }
 
-bool htx_options_read_stored_tables(const struct htx_options *o)
+bool htx_options_stored_parameters(const struct htx_options *o, bool kernels)
 {
     struct htx_options d;
     memset(&d, 0, sizeof d);
@@ -725,12 +725,20 @@ bool htx_options_read_stored_tables(const struct htx_options *o)
     /* temporal, idle, overlap, kernels and utilization classify kernels;
      * idle reads the consecutive-kernel delay, kernels its top-N rule; the
      * rest of the parameters are other analyses' */
-    bool kernels = !o->analyses[ANALYSIS_KERNELS] ||
-                   (o->num_kernels == d.num_kernels && o->duration_ratio == d.duration_ratio &&
-                    o->include_memory_kernels == d.include_memory_kernels);
-    return kernels && o->semantics == d.semantics && o->last_step == d.last_step &&
-           o->iterations.all && !o->has_window && !o->comm_patterns && !o->memory_patterns &&
-           o->consecutive_kernel_delay_ns == d.consecutive_kernel_delay_ns;
+    bool top_n = !kernels ||
+                 (o->num_kernels == d.num_kernels && o->duration_ratio == d.duration_ratio &&
+                  o->include_memory_kernels == d.include_memory_kernels);
+    return top_n && o->iterations.all && !o->has_window && !o->comm_patterns &&
+           !o->memory_patterns && o->consecutive_kernel_delay_ns == d.consecutive_kernel_delay_ns;
+}
+
+bool htx_options_read_stored_tables(const struct htx_options *o)
+{
+    struct htx_options d;
+    memset(&d, 0, sizeof d);
+    default_analysis(&d);
+    return o->semantics == d.semantics && o->last_step == d.last_step &&
+           htx_options_stored_parameters(o, o->analyses[ANALYSIS_KERNELS]);
 }
 
 static void fill_selection(struct selection *s, const struct htx_int_list *ranks,

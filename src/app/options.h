@@ -175,6 +175,9 @@ void htx_options_make_canonical(struct htx_options *o);
  * every iteration and the whole time (ranks may be chosen: a rank's tables
  * are its own). */
 bool htx_options_read_stored_tables(const struct htx_options *o);
+/* The same, the semantics aside: o's parameters (kernels: the kernels
+ * table's among them) and its whole-job selection are a summary's. */
+bool htx_options_stored_parameters(const struct htx_options *o, bool kernels);
 
 /* The model selection (ranks, iterations, window) for HTX_CMD_REPORT/INFO/UI;
  * arrays borrow from o. */

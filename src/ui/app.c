@@ -136,6 +136,14 @@ static struct model *open_job(const struct ui_config *c, struct app_light *light
         int rc = app_light_choose(c->paths, c->npaths, c->events, c->limits.max_memory, light, e);
         if (rc < 0)
             return NULL;
+        if (rc == 1 && !c->stored_parameters) {
+            app_light_fini(light);
+            err_set(e, ERR_USAGE, "the rank summaries' tables are made with every analysis "
+                    "parameter at its default, which these options change, and their events "
+                    "are not loaded (--events=skip, or over HTX_MAX_MEMORY): drop those options, "
+                    "or load the events (--events=load)");
+            return NULL;
+        }
         if (rc == 1) {
             struct model *m = app_light_model(light, &c->sem, e);
             if (!m)
@@ -143,12 +151,12 @@ static struct model *open_job(const struct ui_config *c, struct app_light *light
             return m;
         }
         /* summaries whose events fit, or traces whose cache entries are
-         * fresh: on a terminal, their tables and tiles at once and the
-         * events behind (a summary that cannot be shown so is left to the
+         * fresh, under the summaries' parameters: on a terminal, their
+         * tables and tiles at once and the events behind (a summary that cannot be shown so is left to the
          * loader, which names what is wrong) */
         struct err ignored = {0, ""};
         struct model *m = NULL;
-        if (b && c->events == HTX_EVENTS_AUTO &&
+        if (b && c->events == HTX_EVENTS_AUTO && c->stored_parameters &&
             app_light_preview(c->paths, c->npaths, c->cache, light, &ignored) == 1 &&
             !(m = app_light_model(light, &c->sem, &ignored)))
             app_light_fini(light);

@@ -26,6 +26,9 @@ struct ui_config {
     struct trace_limits limits;   /* HTX_MAX_INPUT_SIZE and friends */
     struct app_cache *cache;      /* traces read through it (app/cache.h); NULL: --no-cache */
     enum htx_events events;       /* rank summaries without their events (app/light.h) */
+    bool stored_parameters;       /* the analysis parameters are those of a summary's
+                                     tables (htx_options_stored_parameters): else
+                                     views never take them, and the events load */
     /* initial selection; empty lists mean all */
     const int64_t *ranks;
     size_t nranks;

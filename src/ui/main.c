@@ -59,6 +59,7 @@ int ui_main(const struct htx_options *opts)
     c.threads = opts->threads;
     c.limits = lo.limits;
     c.events = opts->events;
+    c.stored_parameters = htx_options_stored_parameters(opts, true);
     c.no_color = opts->no_color;
     c.ascii = opts->ascii;
     c.no_mouse = opts->no_mouse;

@@ -220,6 +220,19 @@ tmux_close
 expect 2 "$HTX" --events=skip --script="$tmp/keys" --dump-screen=x --size=36x140 job
 has err "--events=skip shows rank summaries"
 expect 2 "$HTX" --events=nope job && has err "auto, load, skip"
+# The summaries' tables hold every analysis parameter at its default:
+# without the events, other parameters are refused (never shown the
+# defaults' tables); with them, the events load and the views follow the
+# options, as on the traces.
+expect 2 "$HTX" --events=skip --num-kernels=2 --script="$tmp/keys" --dump-screen=x --size=36x140 sums
+has err "which these options change"
+printf '3\n' >"$tmp/kernels.keys"
+expect 0 "$HTX" --num-kernels=2 --script="$tmp/kernels.keys" --dump-screen=top2 --size=36x140 sums
+expect 0 "$HTX" --num-kernels=2 --script="$tmp/kernels.keys" --dump-screen=top2-job --size=36x140 job
+# (the title names what was opened)
+[ "$(tail -n +2 top2)" = "$(tail -n +2 top2-job)" ] ||
+    fail "--num-kernels=2 on summaries: $(diff top2 top2-job | head -6)"
+grep -q "others" top2 || fail "--num-kernels=2 kept every kernel: $(sed -n 18,24p top2)"
 mkdir cut && head -c 200 sums/rank-00001.htxs >cut/rank-00001.htxs && cp sums/rank-00000.htxs cut/
 expect 1 "$HTX" --events=skip --script="$tmp/keys" --dump-screen=y --size=36x140 cut
 has err "cut/rank-00001.htxs"
