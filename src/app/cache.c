@@ -115,6 +115,18 @@ char *app_cache_entry(struct app_cache *c, const char *path)
     return entry;
 }
 
+/* Whether the trace at real has a fresh entry that holds the whole summary. */
+static bool entry_is_summary(struct app_cache *c, const char *real)
+{
+    char *real_again;
+    bool summary = false;
+    char *entry = lookup(c, real, &real_again, &summary);
+    bool found = entry != NULL;
+    free(real_again);
+    free(entry);
+    return found && summary;
+}
+
 static void hold(struct app_cache *c, char *real, const char *entry, struct trace_pack *pack);
 
 /* lo->cached: the entry, when it is whole and made from the trace as it
@@ -271,7 +283,7 @@ static void write_entry(struct pending *w)
     size_t len;
     struct htxs_source src;
     struct err ignored = {0, ""};
-    bool saved = !w->pack;
+    bool saved = !w->pack && !entry_is_summary(c, w->real);   // (not completed meanwhile)
     if (w->pack && trace_pack_finish(w->pack, &pack, &len, &ignored) == 0 &&
         len <= c->max_bytes && htxs_source_of(&src, w->real, NULL) == 0) {
         struct htxs_writer hw;
