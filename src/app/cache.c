@@ -238,10 +238,22 @@ static int stop_when_hurried(void *ctx, const struct load_progress *p)
 /* Makes the entry the whole summary that `htx summarize` writes of the
  * trace (app/rank_summary.h): the model of that one rank, replayed from the
  * entry's events on this thread, then its tables, tiles and collective
- * records. A trace without a rank number, or an htx that quits meanwhile
- * in a hurry, leaves the entry as it is. */
+ * records, under the entry's own source record (the trace its events were
+ * read from, whatever the trace is now: the next open checks it). A trace
+ * without a rank number, or an htx that quits meanwhile in a hurry, leaves
+ * the entry as it is. */
 static void complete_entry(struct pending *w)
 {
+    struct htxs_doc doc;
+    struct htxs_source src;
+    const struct htxs_section *events;
+    if (htxs_load_file(&doc, w->entry, NULL) != 0)
+        return;
+    if (htxs_source_read(&src, &doc, w->entry, NULL) != 0 ||
+        !(events = htxs_find(&doc, HTXS_EVENTS))) {
+        htxs_doc_fini(&doc);
+        return;
+    }
     struct semantics sem;
     struct analysis_opts ao;
     app_rank_summary_options(&sem, &ao);
@@ -254,21 +266,20 @@ static void complete_entry(struct pending *w)
     lo.progress = stop_when_hurried;
     lo.progress_ctx = w->c;
     struct err ignored = {0, ""};
-    const char *paths[] = {w->entry};
-    struct model *m = model_load(paths, 1, &sem, &lo, &ignored);
-    struct htxs_doc doc;
-    if (m && m->nfailed == 0 && !stop_when_hurried(w->c, NULL) &&
-        htxs_load_file(&doc, w->entry, NULL) == 0) {
-        const struct htxs_section *s = htxs_find(&doc, HTXS_EVENTS);
+    const char *names[] = {w->entry};
+    const void *bufs[] = {doc.owned};
+    size_t lens[] = {(size_t)doc.len};
+    struct model *m = model_load_buffers_opts(names, bufs, lens, 1, &sem, &lo, &ignored);
+    if (m && m->nfailed == 0 && !stop_when_hurried(w->c, NULL)) {
         struct htxs_writer hw;
         htxs_writer_init(&hw);
-        struct rank_summary_events events = {NULL, s ? s->data : NULL, s ? (size_t)s->len : 0};
-        if (s && app_rank_summary(m, &ao, 1, &events, w->real, &hw, &ignored) == 0)
+        struct rank_summary_parts parts = {NULL, events->data, (size_t)events->len, &src};
+        if (app_rank_summary(m, &ao, 1, &parts, w->real, &hw, &ignored) == 0)
             htxs_writer_save(&hw, w->entry, 1, &ignored);
         htxs_writer_fini(&hw);
-        htxs_doc_fini(&doc);
     }
     model_free(m);
+    htxs_doc_fini(&doc);
 }
 
 /* Writes one entry: from a pack, the source record and the events at once

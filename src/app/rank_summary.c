@@ -40,6 +40,7 @@ struct summary_work {
     const struct model *m;
     const struct analysis_opts *ao;
     const char *path;
+    const struct htxs_source *known_src;
     struct arena arenas[HTXS_NSTORED];
     struct table_list lists[HTXS_NSTORED];
     struct htxs_source src;
@@ -57,7 +58,10 @@ static int summary_task(void *ctx, size_t i)
 {
     struct summary_work *sw = ctx;
     if (i == SUMMARY_SOURCE_TASK) {
-        sw->rc[i] = htxs_source_of(&sw->src, sw->path, &sw->errs[i]);
+        if (sw->known_src)
+            sw->src = *sw->known_src;
+        else
+            sw->rc[i] = htxs_source_of(&sw->src, sw->path, &sw->errs[i]);
         return sw->rc[i] < 0;
     }
     if (i == SUMMARY_TILES_TASK) {
@@ -100,14 +104,14 @@ static int run_summary_work(struct summary_work *sw, int threads, struct err *e)
 }
 
 int app_rank_summary(const struct model *m, const struct analysis_opts *ao, int threads,
-                     const struct rank_summary_events *events, const char *source_path,
+                     const struct rank_summary_parts *parts, const char *source_path,
                      struct htxs_writer *w, struct err *e)
 {
     if (m->nranks != 1)
         return err_set(e, ERR_PARSE, "%s: not one rank", source_path);
     if (m->ranks[0].rank < 0)
         return err_set(e, ERR_PARSE, "%s: no rank number", source_path);
-    struct summary_work sw = {.m = m, .ao = ao, .path = source_path};
+    struct summary_work sw = {.m = m, .ao = ao, .path = source_path, .known_src = parts->source};
     for (size_t i = 0; i < HTXS_NSTORED; i++)
         arena_init(&sw.arenas[i], 1 << 20);
     arena_init(&sw.tiles_arena, 1 << 20);
@@ -126,10 +130,10 @@ int app_rank_summary(const struct model *m, const struct analysis_opts *ao, int 
         htxs_tiles_write(w, &sw.tiles);
         htxs_colls_write(w, r->rank, m->has_origin ? &m->origin_ns : NULL, &m->strings,
                          sw.recs, sw.nrecs);
-        const uint8_t *bytes = events->bytes;
-        size_t len = events->len;
-        if (events->pack)
-            rc = trace_pack_finish(events->pack, &bytes, &len, e);
+        const uint8_t *bytes = parts->events;
+        size_t len = parts->events_len;
+        if (parts->pack)
+            rc = trace_pack_finish(parts->pack, &bytes, &len, e);
         if (rc == 0) {
             htxs_begin_section(w, HTXS_EVENTS);
             htxs_put_borrowed(w, bytes, len);

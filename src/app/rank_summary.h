@@ -13,31 +13,36 @@
 #include "trace/pack.h"
 #include "util/err.h"
 #include "util/htxs.h"
+#include "util/htxs_source.h"
 
 /* The options a summary is made under: htx's semantics and every default
  * analysis parameter (htx_options_make_canonical). */
 void app_rank_summary_options(struct semantics *sem, struct analysis_opts *ao);
 
-/* The packed events a summary holds: pack's, finished after the analyses
- * (so that a pack still deflating on a thread of its own overlaps them),
- * or, when pack is NULL, bytes[0..len) (a pack already made). Borrowed
- * until the writer they are put in is done with. */
-struct rank_summary_events {
+/* What a summary holds that was made before its model: the packed events,
+ * pack's (finished after the analyses, so that a pack still deflating on a
+ * thread of its own overlaps them) or, when pack is NULL,
+ * events[0..events_len) (a pack already made); and the trace's source
+ * record when it is known (the cache's: the one its events were read
+ * with), NULL to make it from the trace now. Borrowed until the writer
+ * they are put in is done with. */
+struct rank_summary_parts {
     struct trace_pack *pack;
-    const uint8_t *bytes;
-    size_t len;
+    const uint8_t *events;
+    size_t events_len;
+    const struct htxs_source *source;
 };
 
 /* Puts the summary of m into w (new, nothing put yet): the stored
  * analyses' tables, the rank and diff parts, the rank record, its tiles and
  * collective records, the events and the source record of the trace at
- * source_path (hashed on the pool beside the analyses). m is the model of
- * that one trace, loaded under app_rank_summary_options, with a rank
- * number; ao is those options'. threads: the pool's (0 = cores, 1 = this
- * thread only). 0, or an error in e naming source_path (ERR_PARSE when m is
- * not one rank with a number). */
+ * source_path (hashed on the pool beside the analyses unless given). m is
+ * the model of that one trace, loaded under app_rank_summary_options, with
+ * a rank number; ao is those options'. threads: the pool's (0 = cores, 1 =
+ * this thread only). 0, or an error in e naming source_path (ERR_PARSE when
+ * m is not one rank with a number). */
 int app_rank_summary(const struct model *m, const struct analysis_opts *ao, int threads,
-                     const struct rank_summary_events *events, const char *source_path,
+                     const struct rank_summary_parts *parts, const char *source_path,
                      struct htxs_writer *w, struct err *e);
 
 #endif

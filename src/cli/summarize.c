@@ -56,9 +56,9 @@ static int summarize_file(const struct htx_options *opts, const char *path, stru
     htx_options_analysis(&o, &ao);
     struct htxs_writer w;
     htxs_writer_init(&w);
-    struct rank_summary_events events = {.pack = pack};
+    struct rank_summary_parts parts = {.pack = pack};
     if (rc == 0)
-        rc = app_rank_summary(m, &ao, opts->threads, &events, path, &w, e);
+        rc = app_rank_summary(m, &ao, opts->threads, &parts, path, &w, e);
     if (rc == 0) {
         char out[4200];
         snprintf(out, sizeof out, "%s/rank-%05lld%s", opts->output,

@@ -608,6 +608,14 @@ struct model *model_load_buffers(const char *const *names, const void *const *bu
                                  const size_t *lens, size_t n, const struct semantics *sem,
                                  struct err *e)
 {
+    struct load_opts opts = {.threads = 1};
+    return model_load_buffers_opts(names, bufs, lens, n, sem, &opts, e);
+}
+
+struct model *model_load_buffers_opts(const char *const *names, const void *const *bufs,
+                                      const size_t *lens, size_t n, const struct semantics *sem,
+                                      const struct load_opts *opts, struct err *e)
+{
     if (n == 0) {
         err_set(e, ERR_EMPTY, "no trace buffers");
         return NULL;
@@ -623,8 +631,7 @@ struct model *model_load_buffers(const char *const *names, const void *const *bu
         jobs[i].len = lens[i];
         jobs[i].size = lens[i];
     }
-    struct load_opts opts = {.threads = 1};
-    struct model *m = load_jobs(jobs, n, sem, &opts, e);
+    struct model *m = load_jobs(jobs, n, sem, opts, e);
     free(jobs);
     return m;
 }

@@ -307,6 +307,12 @@ struct model *model_load(const char *const *paths, size_t npaths, const struct s
 struct model *model_load_buffers(const char *const *names, const void *const *bufs,
                                  const size_t *lens, size_t n, const struct semantics *sem,
                                  struct err *e);
+/* The same under opts (threads, limits, progress and its cancelling; the
+ * cache and packing hooks are not for buffers and must be unset): the
+ * cache's entries are made from the entry it holds in memory. */
+struct model *model_load_buffers_opts(const char *const *names, const void *const *bufs,
+                                      const size_t *lens, size_t n, const struct semantics *sem,
+                                      const struct load_opts *opts, struct err *e);
 
 void model_free(struct model *m);
 

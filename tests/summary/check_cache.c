@@ -99,8 +99,8 @@ static size_t summary_of(const struct cache_case *k, uint8_t **bytes)
     ck_assert_ptr_nonnull(pack);
     struct htxs_writer w;
     htxs_writer_init(&w);
-    struct rank_summary_events events = {.pack = pack};
-    ck_assert_int_eq(app_rank_summary(m, &ao, 1, &events, k->trace, &w, &e), 0);
+    struct rank_summary_parts parts = {.pack = pack};
+    ck_assert_int_eq(app_rank_summary(m, &ao, 1, &parts, k->trace, &w, &e), 0);
     const uint8_t *buf;
     size_t len;
     ck_assert_int_eq(htxs_writer_finish(&w, &buf, &len, &e), 0);
