@@ -175,10 +175,12 @@ start "htx-color-$$" "TERM=xterm-256color"
 wait_for "Ranks / streams"
 colours | grep -q 38 || fail "no 256-colour output"
 keys q
+wait_for "htx-exit=0" 10
 tmux_close
 start "htx-nocolor-$$" "TERM=xterm-256color NO_COLOR=1"
 [ -z "$(colours)" ] || fail "colours despite NO_COLOR"
 keys q
+wait_for "htx-exit=0" 10
 tmux_close
 start "htx-ascii-$$" "LC_ALL=C"
 wait_for "+ Ranks / streams"   # ASCII boxes in the C locale
