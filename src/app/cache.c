@@ -73,6 +73,8 @@ static bool entry_of_real(const struct app_cache *c, const char *real, char *out
     return n > 0 && (size_t)n < size;
 }
 
+static bool is_summary(const struct htxs_doc *doc);
+
 /* The entry of the trace at path when it is whole and made from the trace
  * as it is now (malloc'ed), else NULL; then *real is the trace's real path
  * (malloc'ed) and *summary whether the entry holds the whole summary, not
@@ -93,9 +95,7 @@ static char *lookup(struct app_cache *c, const char *path, char **real_out, bool
                  htxs_source_read(&src, &doc, entry, NULL) == 0 &&
                  strcmp(src.path, real) == 0 && htxs_find(&doc, HTXS_EVENTS) &&
                  htxs_source_check(&src, true) == HTXS_FRESH;
-    *summary = false;
-    for (uint32_t i = 0; fresh && i < doc.nsections && !*summary; i++)
-        *summary = htxs_is_tables(&doc.sections[i]);
+    *summary = fresh && is_summary(&doc);
     htxs_doc_fini(&doc);
     if (!fresh) {
         free(real);
@@ -113,18 +113,6 @@ char *app_cache_entry(struct app_cache *c, const char *path)
     char *entry = lookup(c, path, &real, &summary);
     free(real);
     return entry;
-}
-
-/* Whether the trace at real has a fresh entry that holds the whole summary. */
-static bool entry_is_summary(struct app_cache *c, const char *real)
-{
-    char *real_again;
-    bool summary = false;
-    char *entry = lookup(c, real, &real_again, &summary);
-    bool found = entry != NULL;
-    free(real_again);
-    free(entry);
-    return found && summary;
 }
 
 static void hold(struct app_cache *c, char *real, const char *entry, struct trace_pack *pack);
@@ -235,25 +223,29 @@ static int stop_when_hurried(void *ctx, const struct load_progress *p)
     return hurry;
 }
 
-/* Makes the entry the whole summary that `htx summarize` writes of the
- * trace (app/rank_summary.h): the model of that one rank, replayed from the
- * entry's events on this thread, then its tables, tiles and collective
- * records, under the entry's own source record (the trace its events were
- * read from, whatever the trace is now: the next open checks it). A trace
+/* Whether doc holds the whole summary, not only the events. */
+static bool is_summary(const struct htxs_doc *doc)
+{
+    for (uint32_t i = 0; i < doc->nsections; i++)
+        if (htxs_is_tables(&doc->sections[i]))
+            return true;
+    return false;
+}
+
+/* Makes the entry, doc (bytes: its file's contents), the whole summary that
+ * `htx summarize` writes of the trace (app/rank_summary.h): the model of
+ * that one rank, replayed from those bytes on this thread, then its tables,
+ * tiles and collective records, under the entry's own source record (the
+ * trace its events were read from, whatever the trace is now: the next
+ * open checks it). An entry already whole (completed meanwhile), a trace
  * without a rank number, or an htx that quits meanwhile in a hurry, leaves
  * the entry as it is. */
-static void complete_entry(struct pending *w)
+static void complete_entry(struct pending *w, const struct htxs_doc *doc, const uint8_t *bytes)
 {
-    struct htxs_doc doc;
     struct htxs_source src;
-    const struct htxs_section *events;
-    if (htxs_load_file(&doc, w->entry, NULL) != 0)
+    const struct htxs_section *events = htxs_find(doc, HTXS_EVENTS);
+    if (!events || is_summary(doc) || htxs_source_read(&src, doc, w->entry, NULL) != 0)
         return;
-    if (htxs_source_read(&src, &doc, w->entry, NULL) != 0 ||
-        !(events = htxs_find(&doc, HTXS_EVENTS))) {
-        htxs_doc_fini(&doc);
-        return;
-    }
     struct semantics sem;
     struct analysis_opts ao;
     app_rank_summary_options(&sem, &ao);
@@ -267,8 +259,8 @@ static void complete_entry(struct pending *w)
     lo.progress_ctx = w->c;
     struct err ignored = {0, ""};
     const char *names[] = {w->entry};
-    const void *bufs[] = {doc.owned};
-    size_t lens[] = {(size_t)doc.len};
+    const void *bufs[] = {bytes};
+    size_t lens[] = {(size_t)doc->len};
     struct model *m = model_load_buffers_opts(names, bufs, lens, 1, &sem, &lo, &ignored);
     if (m && m->nfailed == 0 && !stop_when_hurried(w->c, NULL)) {
         struct htxs_writer hw;
@@ -279,36 +271,43 @@ static void complete_entry(struct pending *w)
         htxs_writer_fini(&hw);
     }
     model_free(m);
-    htxs_doc_fini(&doc);
 }
 
 /* Writes one entry: from a pack, the source record and the events at once
- * (what a reopen needs to skip the JSON), then the rest of the summary;
- * without one, the rest of the summary of an entry that has its events
- * only. Nothing is reported: a cache that cannot be written is only a
- * slower next start. */
+ * (what a reopen needs to skip the JSON), then, from the same bytes, the
+ * rest of the summary; without one, the rest of the summary of an entry
+ * that has its events only. Nothing is reported: a cache that cannot be
+ * written is only a slower next start. */
 static void write_entry(struct pending *w)
 {
     struct app_cache *c = w->c;
-    const uint8_t *pack;
+    const uint8_t *pack, *bytes;
     size_t len;
     struct htxs_source src;
+    struct htxs_doc doc;
     struct err ignored = {0, ""};
-    bool saved = !w->pack && !entry_is_summary(c, w->real);   // (not completed meanwhile)
-    if (w->pack && trace_pack_finish(w->pack, &pack, &len, &ignored) == 0 &&
-        len <= c->max_bytes && htxs_source_of(&src, w->real, NULL) == 0) {
+    if (!w->pack) {
+        if (htxs_load_file(&doc, w->entry, NULL) == 0) {
+            complete_entry(w, &doc, doc.owned);
+            htxs_doc_fini(&doc);
+            prune(c, w->entry);   // only this thread prunes
+        }
+    } else if (trace_pack_finish(w->pack, &pack, &len, &ignored) == 0 && len <= c->max_bytes &&
+               htxs_source_of(&src, w->real, NULL) == 0) {
         struct htxs_writer hw;
         htxs_writer_init(&hw);
         htxs_source_write(&hw, &src);
         htxs_begin_section(&hw, HTXS_EVENTS);
         htxs_put_borrowed(&hw, pack, len);
         htxs_end_section(&hw);
-        saved = make_dir(c->dir) && htxs_writer_save(&hw, w->entry, 1, &ignored) == 0;
+        if (htxs_writer_finish(&hw, &bytes, &len, &ignored) == 0 && make_dir(c->dir) &&
+            htxs_write_file(w->entry, bytes, len, 1, &ignored) == 0 &&
+            htxs_parse(&doc, bytes, len, w->entry, NULL) == 0) {
+            complete_entry(w, &doc, bytes);
+            htxs_doc_fini(&doc);
+            prune(c, w->entry);
+        }
         htxs_writer_fini(&hw);
-    }
-    if (saved) {
-        complete_entry(w);
-        prune(c, w->entry);   // only this thread prunes
     }
     trace_pack_free(w->pack);
     free(w->real);
