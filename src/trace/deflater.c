@@ -22,6 +22,8 @@ struct trace_deflater {
     bool z_ready;       /* deflating with zlib as the bytes come */
     uint8_t *hold;      /* bytes not yet deflated, at most TRACE_DEFLATER_HOLD */
     size_t held, hold_cap;
+    size_t start;       /* *len when the stream began: a held stream's zlib output
+                           is dropped from there if it passes the hold */
 #ifdef HAVE_ISAL
     bool isal_wanted;   /* built with ISA-L and HTX_DEFLATE is not "zlib" */
     struct isal_zstream *isal;   /* the stream passed TRACE_DEFLATER_HOLD */
@@ -150,7 +152,12 @@ static int isal_put(struct trace_deflater *d, const uint8_t *in, size_t n, bool 
     return 0;
 }
 
-/* Holds the bytes until the stream ends or passes TRACE_DEFLATER_HOLD. */
+/* Holds the bytes until the stream ends or passes TRACE_DEFLATER_HOLD.
+ * Until it passes, zlib also deflates them as they come (on a caller's
+ * thread of its own, behind the reading: a small rank's zlib time then
+ * hides in the load instead of following it); zlib's output is the same
+ * however its input is cut. A stream that passes the hold drops that
+ * output and starts again with ISA-L from the held bytes. */
 static int held_put(struct trace_deflater *d, const uint8_t *in, size_t n, bool last,
                     uint8_t **out, size_t *len, size_t *cap)
 {
@@ -160,11 +167,25 @@ static int held_put(struct trace_deflater *d, const uint8_t *in, size_t n, bool 
         if (vec_reserve((void **)&d->hold, &d->hold_cap, 1, d->held + k))
             return ERR_NOMEM;
         memcpy(d->hold + d->held, in, k);
+        int rc = 0;
+        if (!d->isal && !d->z_ready) {
+            d->start = *len;
+            rc = zlib_start(d);
+        }
+        if (rc == 0 && d->z_ready)
+            rc = zlib_put(d, d->hold + d->held, k, false, out, len, cap);
+        if (rc)
+            return rc;
         d->held += k;
         in += k;
         n -= k;
         if (d->held == TRACE_DEFLATER_HOLD) {
-            int rc = d->isal ? 0 : isal_start(d, out, len, cap);
+            if (d->z_ready) {
+                deflateEnd(&d->z);
+                d->z_ready = false;
+                *len = d->start;
+            }
+            rc = d->isal ? 0 : isal_start(d, out, len, cap);
             if (rc == 0)
                 rc = isal_put(d, d->hold, d->held, false, out, len, cap);
             if (rc)
@@ -176,8 +197,8 @@ static int held_put(struct trace_deflater *d, const uint8_t *in, size_t n, bool 
         return 0;
     if (d->isal)
         return isal_put(d, d->hold, d->held, true, out, len, cap);
-    int rc = zlib_start(d);   // the whole stream is held: zlib's smaller output
-    return rc ? rc : zlib_put(d, d->hold, d->held, true, out, len, cap);
+    int rc = d->z_ready ? 0 : zlib_start(d);   // the whole stream is held: zlib's smaller output
+    return rc ? rc : zlib_put(d, NULL, 0, true, out, len, cap);
 }
 #endif
 

@@ -7,8 +7,8 @@
  * (trace/zbuf.h: trace_inflate_exact).
  *
  * Which deflater: a stream that ends within TRACE_DEFLATER_HOLD bytes is
- * deflated by zlib at level 6 when it ends: there a byte saved counts more
- * than the time (a small rank's summary is mostly its events). A longer one
+ * deflated by zlib at level 6, as its bytes come: there a byte saved counts
+ * more than the time (a small rank's summary is mostly its events). A longer one
  * goes through Intel ISA-L's level 2 when htx is built with it and
  * HTX_DEFLATE is not "zlib": 11x zlib's speed on a 1 GB rank's records
  * (0.055 s against 0.64 s), 8 % larger (5.37 MB against 4.96 MB), which

@@ -18,9 +18,11 @@
 
 /* ---- recording ------------------------------------------------------------ */
 
-/* Deflating behind: blocks of raw records on their way to the deflater. */
-#define BEHIND_BLOCKS 4
-#define BEHIND_BLOCK ((size_t)1 << 20)
+/* Deflating behind: blocks of raw records on their way to the deflater, small
+ * enough that little is left to deflate when the reading ends (the zlib of a
+ * small rank), as many as a ring holds. */
+#define BEHIND_BLOCKS 8
+#define BEHIND_BLOCK ((size_t)1 << 18)
 
 struct pack_behind {
     pthread_t thread;
