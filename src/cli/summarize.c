@@ -13,6 +13,8 @@
 #include "summary/write.h"
 #include "trace/discover.h"
 #include "trace/pack.h"
+#include "util/htxs_source.h"
+#include "util/pool.h"
 #include "util/str.h"
 
 /* `htx summarize` (issue 12, the map step): one summary per rank file,
@@ -26,6 +28,32 @@ static int keep_pack(void *ctx, const char *path, struct trace_pack *pack, struc
     (void)path;
     (void)e;
     *(struct trace_pack **)ctx = pack;
+    return 0;
+}
+
+/* The load and the source record (the trace's first and last MiB hashed):
+ * side by side, so that the hashing, a few ms, hides in the load of a small
+ * rank instead of following it. */
+struct reading {
+    const char *path;
+    const struct semantics *sem;
+    const struct load_opts *lo;
+    struct model *m;
+    struct err *e;
+    struct htxs_source src;
+    int src_rc;
+    struct err src_err;
+};
+
+static int reading_task(void *ctx, size_t i)
+{
+    struct reading *r = ctx;
+    if (i == 0) {
+        const char *paths[] = {r->path};
+        r->m = model_load(paths, 1, r->sem, r->lo, r->e);
+        return 0;
+    }
+    r->src_rc = htxs_source_of(&r->src, r->path, &r->src_err);
     return 0;
 }
 
@@ -48,15 +76,19 @@ static int summarize_file(const struct htx_options *opts, const char *path, stru
     lo.packed = keep_pack;
     lo.packed_ctx = &pack;
     lo.pack_behind = opts->threads != 1;   // --threads=1: no thread of its own
-    const char *paths[] = {path};
-    struct model *m = model_load(paths, 1, &sem, &lo, e);
+    struct reading rd = {.path = path, .sem = &sem, .lo = &lo, .e = e};
+    err_clear(&rd.src_err);
+    pool_run(2, opts->threads, reading_task, &rd);
+    struct model *m = rd.m;
     if (!m)
         rc = e->code ? e->code : ERR_PARSE;
+    else if (rd.src_rc < 0)
+        rc = (*e = rd.src_err).code;
     struct analysis_opts ao;
     htx_options_analysis(&o, &ao);
     struct htxs_writer w;
     htxs_writer_init(&w);
-    struct rank_summary_parts parts = {.pack = pack};
+    struct rank_summary_parts parts = {.pack = pack, .source = &rd.src};
     if (rc == 0)
         rc = app_rank_summary(m, &ao, opts->threads, &parts, path, &w, e);
     if (rc == 0) {

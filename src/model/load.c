@@ -238,7 +238,9 @@ static void read_trace(struct load_job *j, struct trace_sink sink, const struct 
     struct trace_sink tee;
     if (o && o->packed && !str_ends_with(j->path, ".htxs")) {
         if (!(pack = trace_pack_new(j->path)) ||
-            (o->pack_behind && trace_pack_deflate_behind(pack))) {
+            (o->pack_behind &&
+             trace_pack_deflate_behind(pack, !j->buf && j->loader->read_ahead &&
+                                                 trace_file_is_large(j->path)))) {
             trace_pack_free(pack);
             j->rc = err_set(&j->err, ERR_NOMEM, "%s: out of memory", j->path);
             return;

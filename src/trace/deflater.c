@@ -24,6 +24,7 @@ struct trace_deflater {
     size_t held, hold_cap;
     size_t start;       /* *len when the stream began: a held stream's zlib output
                            is dropped from there if it passes the hold */
+    bool hold_only;     /* trace_deflater_hold_only */
 #ifdef HAVE_ISAL
     bool isal_wanted;   /* built with ISA-L and HTX_DEFLATE is not "zlib" */
     struct isal_zstream *isal;   /* the stream passed TRACE_DEFLATER_HOLD */
@@ -168,7 +169,7 @@ static int held_put(struct trace_deflater *d, const uint8_t *in, size_t n, bool 
             return ERR_NOMEM;
         memcpy(d->hold + d->held, in, k);
         int rc = 0;
-        if (!d->isal && !d->z_ready) {
+        if (!d->isal && !d->z_ready && !d->hold_only) {
             d->start = *len;
             rc = zlib_start(d);
         }
@@ -197,8 +198,10 @@ static int held_put(struct trace_deflater *d, const uint8_t *in, size_t n, bool 
         return 0;
     if (d->isal)
         return isal_put(d, d->hold, d->held, true, out, len, cap);
-    int rc = d->z_ready ? 0 : zlib_start(d);   // the whole stream is held: zlib's smaller output
-    return rc ? rc : zlib_put(d, NULL, 0, true, out, len, cap);
+    if (d->z_ready)   // deflated as it came: zlib's smaller output
+        return zlib_put(d, NULL, 0, true, out, len, cap);
+    int rc = zlib_start(d);   // held only
+    return rc ? rc : zlib_put(d, d->hold, d->held, true, out, len, cap);
 }
 #endif
 
@@ -218,6 +221,11 @@ struct trace_deflater *trace_deflater_new(void)
         return NULL;
     }
     return d;
+}
+
+void trace_deflater_hold_only(struct trace_deflater *d)
+{
+    d->hold_only = true;
 }
 
 int trace_deflater_put(struct trace_deflater *d, const uint8_t *in, size_t n, bool last,

@@ -27,6 +27,12 @@ struct trace_deflater;
 /* NULL when out of memory. */
 struct trace_deflater *trace_deflater_new(void);
 
+/* A stream expected past the hold, fed while every core is busy: its held
+ * bytes are not deflated by zlib as they come (work dropped at the hold),
+ * only at its end if it ends within the hold after all. The output is the
+ * same. Call before the first put. */
+void trace_deflater_hold_only(struct trace_deflater *d);
+
 /* Deflates in[0..n), and ends the stream when last (then only free may
  * follow), appending to *out (length *len, capacity *cap; grown with
  * realloc). 0, ERR_NOMEM, or ERR_INTERNAL when the deflater failed. */

@@ -116,10 +116,12 @@ static void *deflater_main(void *arg)
     return NULL;
 }
 
-int trace_pack_deflate_behind(struct trace_pack *p)
+int trace_pack_deflate_behind(struct trace_pack *p, bool reading_busy)
 {
     if (p->behind || p->raw_len || p->block_records)
         return 0;
+    if (reading_busy)
+        trace_deflater_hold_only(p->deflater);
     struct pack_behind *b = calloc(1, sizeof *b);
     if (!b || ring_init(&b->ring, BEHIND_BLOCKS, BEHIND_BLOCK)) {
         free(b);

@@ -22,6 +22,7 @@
  * (a reference to an earlier string, or the next id followed by the bytes),
  * and a float time's double is stored only when it is not ns / 1000. */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -73,9 +74,12 @@ int trace_pack_adopt(struct trace_pack *p, struct trace_pack *second, uint64_t f
 /* Deflates the records on a thread of their own while they are recorded,
  * instead of all at trace_pack_finish, so that a caller with a core to
  * spare (summarize) gets the pack when the reading ends; the raw records
- * are then never held whole. Call it before the first record; 0, or
+ * are then never held whole. reading_busy: the file is read on every core
+ * (trace_file_is_large), so the first records are held rather than also
+ * deflated by zlib in case the pack ends small (trace_deflater_hold_only);
+ * the pack is the same either way. Call it before the first record; 0, or
  * ERR_NOMEM. Without a thread to spare it silently keeps the default. */
-int trace_pack_deflate_behind(struct trace_pack *p);
+int trace_pack_deflate_behind(struct trace_pack *p, bool reading_busy);
 /* Records the end: a deflating thread gets the last records now and
  * finishes while the caller does other work; trace_pack_finish then only
  * waits for it. Nothing may be recorded after. */

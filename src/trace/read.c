@@ -425,6 +425,17 @@ static bool is_gzip_file(int fd)
     return pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
 }
 
+bool trace_file_is_large(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    bool large = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+                 (uint64_t)st.st_size >= (is_gzip_file(fd) ? SPLIT_MIN_GZIP_BYTES : SPLIT_MIN_BYTES);
+    if (fd >= 0)
+        close(fd);
+    return large;
+}
+
 /* A guessed element start after the middle of a plain file of size bytes,
  * or 0 for none (too small, nothing found). */
 static uint64_t guess_split_point(int fd, uint64_t size)

@@ -1,6 +1,7 @@
 #ifndef HTX_TRACE_READ_H
 #define HTX_TRACE_READ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,6 +31,11 @@ struct trace_split_opts {
 int trace_read_file_split(const char *path, const struct trace_sink *sink,
                           const struct trace_split_opts *split, const struct trace_limits *limits,
                           struct err *e);
+/* Whether the trace at path is large enough for trace_read_file_split to
+ * read it on two threads, by its size and compression alone (a plain file
+ * may still have no element start where it looks); false when it cannot
+ * be read. */
+bool trace_file_is_large(const char *path);
 
 /* The memory guard (trace_limits.max_memory): ERR_LIMIT naming the limit
  * when the process's resident set is over it, else 0 (also when it is 0).

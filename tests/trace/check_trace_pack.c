@@ -10,6 +10,7 @@
 
 #include "check_trace.h"
 #include "event_log.h"
+#include "trace/deflater.h"
 #include "trace/pack.h"
 #include "trace/pack_dict.h"
 #include "trace/read.h"
@@ -153,14 +154,17 @@ END_TEST
  * any one byte changed, unless the change leaves it valid (then it still
  * replays without reading out of bounds: ASan and valgrind watch). */
 /* Deflated behind the recorder (on its own thread, through many ring
- * blocks) or all at finish, a pack is the same bytes: zlib's stream does
- * not depend on how its input was cut. */
-static uint8_t *pack_of_many(size_t n, bool behind, size_t *len)
+ * blocks; its first records deflated by zlib as they come or held while
+ * the reading is busy) or all at finish, a pack is the same bytes: zlib's
+ * stream does not depend on how its input was cut. */
+enum deflating { AT_FINISH, BEHIND, BEHIND_BUSY };
+
+static uint8_t *pack_of_many(size_t n, enum deflating how, size_t *len)
 {
     struct trace_pack *p = trace_pack_new("many.json");
     ck_assert_ptr_nonnull(p);
-    if (behind)
-        ck_assert_int_eq(trace_pack_deflate_behind(p), 0);
+    if (how != AT_FINISH)
+        ck_assert_int_eq(trace_pack_deflate_behind(p, how == BEHIND_BUSY), 0);
     struct trace_sink next = {NULL, ignore_event, NULL, NULL, NULL}, tee;
     trace_pack_sink(p, &next, &tee);
     struct err e = {0, ""};
@@ -205,8 +209,26 @@ static int count_event(void *ctx, const struct trace_event *ev, struct err *e)
 START_TEST(pack_deflated_behind_should_be_the_same_pack)
 {
     size_t n = 80000, at_finish_len, behind_len;
-    uint8_t *at_finish = pack_of_many(n, false, &at_finish_len);
-    uint8_t *behind = pack_of_many(n, true, &behind_len);
+    // Within the hold (zlib's stream, made as the records come or at the end) and past it.
+    const size_t small = 3000;
+    for (int how = BEHIND; how <= BEHIND_BUSY; how++) {
+        size_t a_len, b_len;
+        uint8_t *a = pack_of_many(small, AT_FINISH, &a_len);
+        uint8_t *b = pack_of_many(small, (enum deflating)how, &b_len);
+        ck_assert_uint_lt(le_load(b + 4, 8), TRACE_DEFLATER_HOLD);
+        ck_assert_uint_eq(a_len, b_len);
+        ck_assert(memcmp(a, b, b_len) == 0);
+        free(a);
+        free(b);
+        uint8_t *busy = pack_of_many(n, (enum deflating)how, &b_len);
+        a = pack_of_many(n, AT_FINISH, &a_len);
+        ck_assert_uint_eq(a_len, b_len);
+        ck_assert(memcmp(a, busy, b_len) == 0);
+        free(a);
+        free(busy);
+    }
+    uint8_t *at_finish = pack_of_many(n, AT_FINISH, &at_finish_len);
+    uint8_t *behind = pack_of_many(n, BEHIND, &behind_len);
     ck_assert_uint_eq(at_finish_len, behind_len);
     ck_assert(memcmp(at_finish, behind, behind_len) == 0);
     ck_assert_uint_gt(le_load(behind + 4, 8), (uint64_t)5 << 20);   // several turns of the ring
@@ -220,7 +242,7 @@ START_TEST(pack_deflated_behind_should_be_the_same_pack)
 
     // Freed before finish, the deflating thread is stopped (no leak, no hang).
     struct trace_pack *p = trace_pack_new("cut.json");
-    ck_assert_int_eq(trace_pack_deflate_behind(p), 0);
+    ck_assert_int_eq(trace_pack_deflate_behind(p, false), 0);
     trace_pack_free(p);
 }
 END_TEST
