@@ -281,6 +281,24 @@ static void accumulate(const struct model *m, const struct rank_model *rk,
     }
 }
 
+/* accumulate under the CPU filter into acc and the GPU one into acc + nstr
+ * (neither with a plan), in one pass over the rank's rows. */
+static void accumulate_by_side(const struct model *m, const struct rank_model *rk,
+                               struct acc *acc, size_t nstr)
+{
+    for (size_t i = 0; i < rk->nrows; i++) {
+        uint32_t pos = rk->rows[i];
+        if (pos >= rk->nevents)
+            continue;
+        const struct event *ev = &rk->events[pos];
+        if (ev->name >= nstr || ev->kind == EV_KIND_TRACE_SPAN)
+            continue;
+        struct acc *a = &acc[(model_is_gpu_side(m, ev) ? nstr : 0) + ev->name];
+        a->count++;
+        a->dur += ev->dur;
+    }
+}
+
 static bool rank_in_filter(const struct rank_model *rk, const struct diff_filter *f)
 {
     if (!f->from_events)
@@ -386,16 +404,13 @@ int diff_parts_run(const struct model *m, const struct analysis_opts *o, struct 
         free(acc);
         return t ? err_set(e, ERR_NOMEM, "diff: out of memory") : e->code;
     }
-    struct diff_filter cpu = {DIFF_DEVICE_CPU, false, NULL, false};
-    struct diff_filter gpu = {DIFF_DEVICE_GPU, false, NULL, false};
     int rc = 0;
     for (size_t r = 0; r < m->nranks && rc == 0; r++) {
         const struct rank_model *rk = &m->ranks[r];
         if (!rk->selected)
             continue;
         memset(acc, 0, 2 * (nstr ? nstr : 1) * sizeof *acc);
-        accumulate(m, rk, &cpu, acc, nstr);
-        accumulate(m, rk, &gpu, acc + nstr, nstr);
+        accumulate_by_side(m, rk, acc, nstr);
         for (size_t id = 0; id < nstr && rc == 0; id++) {
             if (!acc[id].count && !acc[nstr + id].count)
                 continue;
