@@ -206,10 +206,10 @@ wait_for() {
     return 1
 }
 
-# tmux_close: ends the current session (its process gets SIGHUP). Wait for
-# an htx told to quit to be gone first: under AddressSanitizer a SIGHUP that
-# meets LeakSanitizer's check at exit can leave the process spinning,
-# orphaned, for the rest of the run.
+# tmux_close: ends the current session (its process gets SIGHUP). A caller
+# that told htx to quit waits for it to be gone first (wait_for "htx-exit=0"):
+# under AddressSanitizer a SIGHUP that meets LeakSanitizer's check at exit
+# can leave the process spinning, orphaned, for the rest of the run.
 tmux_close() {
     tmux kill-session -t "$session" 2>/dev/null || true
 }

@@ -265,8 +265,11 @@ bool diff_event_wanted(const struct model *m, const struct event *ev, const stru
     }
 }
 
+/* Counts and durations, by name id, of the rank's events f wants into acc;
+ * with gpu_acc, the GPU-side ones go there instead (both sides in one pass). */
 static void accumulate(const struct model *m, const struct rank_model *rk,
-                       const struct diff_filter *f, struct acc *acc, size_t nstr)
+                       const struct diff_filter *f, struct acc *acc, struct acc *gpu_acc,
+                       size_t nstr)
 {
     size_t n = f->from_events ? rk->nevents : rk->nrows;
     for (size_t i = 0; i < n; i++) {
@@ -276,26 +279,9 @@ static void accumulate(const struct model *m, const struct rank_model *rk,
         const struct event *ev = &rk->events[pos];
         if (ev->name >= nstr || !diff_event_wanted(m, ev, f))
             continue;
-        acc[ev->name].count++;
-        acc[ev->name].dur += ev->dur;
-    }
-}
-
-/* accumulate under the CPU filter into acc and the GPU one into acc + nstr
- * (neither with a plan), in one pass over the rank's rows. */
-static void accumulate_by_side(const struct model *m, const struct rank_model *rk,
-                               struct acc *acc, size_t nstr)
-{
-    for (size_t i = 0; i < rk->nrows; i++) {
-        uint32_t pos = rk->rows[i];
-        if (pos >= rk->nevents)
-            continue;
-        const struct event *ev = &rk->events[pos];
-        if (ev->name >= nstr || ev->kind == EV_KIND_TRACE_SPAN)
-            continue;
-        struct acc *a = &acc[(model_is_gpu_side(m, ev) ? nstr : 0) + ev->name];
-        a->count++;
-        a->dur += ev->dur;
+        struct acc *a = gpu_acc && model_is_gpu_side(m, ev) ? gpu_acc : acc;
+        a[ev->name].count++;
+        a[ev->name].dur += ev->dur;
     }
 }
 
@@ -404,13 +390,14 @@ int diff_parts_run(const struct model *m, const struct analysis_opts *o, struct 
         free(acc);
         return t ? err_set(e, ERR_NOMEM, "diff: out of memory") : e->code;
     }
+    struct diff_filter all = {DIFF_DEVICE_ALL, false, NULL, false};
     int rc = 0;
     for (size_t r = 0; r < m->nranks && rc == 0; r++) {
         const struct rank_model *rk = &m->ranks[r];
         if (!rk->selected)
             continue;
         memset(acc, 0, 2 * (nstr ? nstr : 1) * sizeof *acc);
-        accumulate_by_side(m, rk, acc, nstr);
+        accumulate(m, rk, &all, acc, acc + nstr, nstr);
         for (size_t id = 0; id < nstr && rc == 0; id++) {
             if (!acc[id].count && !acc[nstr + id].count)
                 continue;
@@ -513,7 +500,7 @@ static int diff_summarize(const struct diff_side *side, const int64_t *only,
         const struct rank_model *rk = &m->ranks[r];
         if (only ? rk->rank != *only : !rank_in_filter(rk, f))
             continue;
-        accumulate(m, rk, f, acc, nstr);
+        accumulate(m, rk, f, acc, NULL, nstr);
     }
     int rc = collect(m, acc, nstr, f->short_names, a, out);
     free(acc);

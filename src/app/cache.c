@@ -286,29 +286,28 @@ static void write_entry(struct pending *w)
     struct htxs_source src;
     struct htxs_doc doc;
     struct err ignored = {0, ""};
+    struct htxs_writer hw;   // the entry's bytes, when written here
+    htxs_writer_init(&hw);
+    bool have = false;
     if (!w->pack) {
-        if (htxs_load_file(&doc, w->entry, NULL) == 0) {
-            complete_entry(w, &doc, doc.owned);
-            htxs_doc_fini(&doc);
-            prune(c, w->entry);   // only this thread prunes
-        }
+        have = htxs_load_file(&doc, w->entry, NULL) == 0;
+        bytes = have ? doc.owned : NULL;
     } else if (trace_pack_finish(w->pack, &pack, &len, &ignored) == 0 && len <= c->max_bytes &&
                htxs_source_of(&src, w->real, NULL) == 0) {
-        struct htxs_writer hw;
-        htxs_writer_init(&hw);
         htxs_source_write(&hw, &src);
         htxs_begin_section(&hw, HTXS_EVENTS);
         htxs_put_borrowed(&hw, pack, len);
         htxs_end_section(&hw);
-        if (htxs_writer_finish(&hw, &bytes, &len, &ignored) == 0 && make_dir(c->dir) &&
-            htxs_write_file(w->entry, bytes, len, 1, &ignored) == 0 &&
-            htxs_parse(&doc, bytes, len, w->entry, NULL) == 0) {
-            complete_entry(w, &doc, bytes);
-            htxs_doc_fini(&doc);
-            prune(c, w->entry);
-        }
-        htxs_writer_fini(&hw);
+        have = htxs_writer_finish(&hw, &bytes, &len, &ignored) == 0 && make_dir(c->dir) &&
+               htxs_write_file(w->entry, bytes, len, 1, &ignored) == 0 &&
+               htxs_parse(&doc, bytes, len, w->entry, NULL) == 0;
     }
+    if (have) {
+        complete_entry(w, &doc, bytes);
+        htxs_doc_fini(&doc);
+        prune(c, w->entry);   // only this thread prunes
+    }
+    htxs_writer_fini(&hw);
     trace_pack_free(w->pack);
     free(w->real);
     free(w);

@@ -26,11 +26,9 @@ void app_rank_summary_options(struct semantics *sem, struct analysis_opts *ao)
 }
 
 /* What a summary computes from the loaded model, side by side on the pool:
- * its analyses, the source record (hashing the trace's first and last
- * MiB), the tiles and the collective records. */
+ * its analyses, the tiles and the collective records. */
 enum {
-    SUMMARY_SOURCE_TASK = HTXS_NSTORED,
-    SUMMARY_TILES_TASK,
+    SUMMARY_TILES_TASK = HTXS_NSTORED,
     SUMMARY_COLLS_TASK,
     SUMMARY_RANKS_TASK,
     SUMMARY_DIFF_TASK,
@@ -40,10 +38,8 @@ struct summary_work {
     const struct model *m;
     const struct analysis_opts *ao;
     const char *path;
-    const struct htxs_source *known_src;
     struct arena arenas[HTXS_NSTORED];
     struct table_list lists[HTXS_NSTORED];
-    struct htxs_source src;
     struct arena tiles_arena;
     struct tiles tiles;
     struct coll_record *recs;
@@ -57,13 +53,6 @@ struct summary_work {
 static int summary_task(void *ctx, size_t i)
 {
     struct summary_work *sw = ctx;
-    if (i == SUMMARY_SOURCE_TASK) {
-        if (sw->known_src)
-            sw->src = *sw->known_src;
-        else
-            sw->rc[i] = htxs_source_of(&sw->src, sw->path, &sw->errs[i]);
-        return sw->rc[i] < 0;
-    }
     if (i == SUMMARY_TILES_TASK) {
         sw->rc[i] = tiles_build(sw->m, &sw->m->ranks[0], sw->ao, false, &sw->tiles_arena,
                                 &sw->tiles);
@@ -111,7 +100,7 @@ int app_rank_summary(const struct model *m, const struct analysis_opts *ao, int 
         return err_set(e, ERR_PARSE, "%s: not one rank", source_path);
     if (m->ranks[0].rank < 0)
         return err_set(e, ERR_PARSE, "%s: no rank number", source_path);
-    struct summary_work sw = {.m = m, .ao = ao, .path = source_path, .known_src = parts->source};
+    struct summary_work sw = {.m = m, .ao = ao, .path = source_path};
     for (size_t i = 0; i < HTXS_NSTORED; i++)
         arena_init(&sw.arenas[i], 1 << 20);
     arena_init(&sw.tiles_arena, 1 << 20);
@@ -138,7 +127,7 @@ int app_rank_summary(const struct model *m, const struct analysis_opts *ao, int 
             htxs_begin_section(w, HTXS_EVENTS);
             htxs_put_borrowed(w, bytes, len);
             htxs_end_section(w);
-            htxs_source_write(w, &sw.src);
+            htxs_source_write(w, parts->source);
         }
     }
     for (size_t i = 0; i < HTXS_NSTORED; i++)

@@ -23,9 +23,9 @@ void app_rank_summary_options(struct semantics *sem, struct analysis_opts *ao);
  * pack's (finished after the analyses, so that a pack still deflating on a
  * thread of its own overlaps them) or, when pack is NULL,
  * events[0..events_len) (a pack already made); and the trace's source
- * record when it is known (the cache's: the one its events were read
- * with), NULL to make it from the trace now. Borrowed until the writer
- * they are put in is done with. */
+ * record, made when its events were read (summarize hashes the trace
+ * beside its load; the cache keeps the record its entry's events were
+ * written under). Borrowed until the writer they are put in is done with. */
 struct rank_summary_parts {
     struct trace_pack *pack;
     const uint8_t *events;
@@ -35,9 +35,8 @@ struct rank_summary_parts {
 
 /* Puts the summary of m into w (new, nothing put yet): the stored
  * analyses' tables, the rank and diff parts, the rank record, its tiles and
- * collective records, the events and the source record of the trace at
- * source_path (hashed on the pool beside the analyses unless given). m is
- * the model of that one trace, loaded under app_rank_summary_options, with
+ * collective records, the events and the source record. m is the model of
+ * the one trace at source_path, loaded under app_rank_summary_options, with
  * a rank number; ao is those options'. threads: the pool's (0 = cores, 1 =
  * this thread only). 0, or an error in e naming source_path (ERR_PARSE when
  * m is not one rank with a number). */

@@ -425,12 +425,18 @@ static bool is_gzip_file(int fd)
     return pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
 }
 
+/* Whether a file of size bytes is worth reading on two threads. */
+static bool size_is_large(uint64_t size, bool gzip)
+{
+    return size >= (gzip ? SPLIT_MIN_GZIP_BYTES : SPLIT_MIN_BYTES);
+}
+
 bool trace_file_is_large(const char *path)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
     bool large = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-                 (uint64_t)st.st_size >= (is_gzip_file(fd) ? SPLIT_MIN_GZIP_BYTES : SPLIT_MIN_BYTES);
+                 size_is_large((uint64_t)st.st_size, is_gzip_file(fd));
     if (fd >= 0)
         close(fd);
     return large;
@@ -440,7 +446,7 @@ bool trace_file_is_large(const char *path)
  * or 0 for none (too small, nothing found). */
 static uint64_t guess_split_point(int fd, uint64_t size)
 {
-    if (size < SPLIT_MIN_BYTES)
+    if (!size_is_large(size, false))
         return 0;
     unsigned char *buf = malloc(SPLIT_WINDOW);
     if (!buf)
@@ -595,7 +601,7 @@ int trace_read_file_split(const char *path, const struct trace_sink *sink,
         close(fd);
     // No split (small, no element boundary found): the plain read, which
     // keeps the inflating thread for gzip.
-    if (!at && !(gzip && size >= SPLIT_MIN_GZIP_BYTES))
+    if (!at && !(gzip && size_is_large(size, true)))
         return trace_read_file(path, sink, limits, e);
     struct trace_source_opts o = source_opts(sink, limits);
     o.read_ahead = o.read_ahead && gzip;

@@ -99,7 +99,9 @@ static size_t summary_of(const struct cache_case *k, uint8_t **bytes)
     ck_assert_ptr_nonnull(pack);
     struct htxs_writer w;
     htxs_writer_init(&w);
-    struct rank_summary_parts parts = {.pack = pack};
+    struct htxs_source src;
+    ck_assert_int_eq(htxs_source_of(&src, k->trace, &e), 0);
+    struct rank_summary_parts parts = {.pack = pack, .source = &src};
     ck_assert_int_eq(app_rank_summary(m, &ao, 1, &parts, k->trace, &w, &e), 0);
     const uint8_t *buf;
     size_t len;

@@ -208,26 +208,26 @@ static int count_event(void *ctx, const struct trace_event *ev, struct err *e)
 
 START_TEST(pack_deflated_behind_should_be_the_same_pack)
 {
-    size_t n = 80000, at_finish_len, behind_len;
+    size_t n = 80000, at_finish_len, behind_len, small_len;
     // Within the hold (zlib's stream, made as the records come or at the end) and past it.
     const size_t small = 3000;
+    uint8_t *small_at_finish = pack_of_many(small, AT_FINISH, &small_len);
+    uint8_t *at_finish = pack_of_many(n, AT_FINISH, &at_finish_len);
     for (int how = BEHIND; how <= BEHIND_BUSY; how++) {
-        size_t a_len, b_len;
-        uint8_t *a = pack_of_many(small, AT_FINISH, &a_len);
+        size_t b_len;
         uint8_t *b = pack_of_many(small, (enum deflating)how, &b_len);
         ck_assert_uint_lt(le_load(b + 4, 8), TRACE_DEFLATER_HOLD);
-        ck_assert_uint_eq(a_len, b_len);
-        ck_assert(memcmp(a, b, b_len) == 0);
-        free(a);
+        ck_assert_uint_eq(small_len, b_len);
+        ck_assert(memcmp(small_at_finish, b, b_len) == 0);
         free(b);
-        uint8_t *busy = pack_of_many(n, (enum deflating)how, &b_len);
-        a = pack_of_many(n, AT_FINISH, &a_len);
-        ck_assert_uint_eq(a_len, b_len);
-        ck_assert(memcmp(a, busy, b_len) == 0);
-        free(a);
-        free(busy);
+        if (how == BEHIND)
+            continue;   // (the pack below)
+        b = pack_of_many(n, (enum deflating)how, &b_len);
+        ck_assert_uint_eq(at_finish_len, b_len);
+        ck_assert(memcmp(at_finish, b, b_len) == 0);
+        free(b);
     }
-    uint8_t *at_finish = pack_of_many(n, AT_FINISH, &at_finish_len);
+    free(small_at_finish);
     uint8_t *behind = pack_of_many(n, BEHIND, &behind_len);
     ck_assert_uint_eq(at_finish_len, behind_len);
     ck_assert(memcmp(at_finish, behind, behind_len) == 0);
