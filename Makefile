@@ -138,8 +138,13 @@ check-valgrind: deps $(VALGRIND_BUILD)/Makefile
 	$(MAKE) -C $(VALGRIND_BUILD) -j$(JOBS)
 	$(call run_suite,$(VALGRIND_BUILD))
 
+# A failed distcheck leaves its build tree: its failing tests' logs are
+# printed, as for the other suites (a CI log is all there is of a clean clone).
 distcheck: all
-	$(MAKE) -C $(BUILD) distcheck DISTCHECK_CONFIGURE_FLAGS="$(CONFIGURE_FLAGS)"
+	@status=0; $(MAKE) -C $(BUILD) distcheck DISTCHECK_CONFIGURE_FLAGS="$(CONFIGURE_FLAGS)" || status=$$?; \
+	if [ $$status != 0 ]; then \
+	    for sub in $(BUILD)/htx-*/_build/sub; do [ -d "$$sub" ] && tests/summary.sh "$$sub" $$status; done; \
+	fi; exit $$status
 
 # The map step under a real one-node Slurm (slurm-wlm and munge; started and
 # stopped by the test, which skips with the reason where they cannot run).

@@ -41,10 +41,26 @@ run_in_shell() {
     keys "clear; sh -c 'trap : INT; \"$HTX\" \"$sample\"; echo htx-exit=\$?'" Enter
 }
 
+# restored WHAT: the terminal is back to normal. tmux reads the pty on its
+# own time, so the bytes htx wrote before it stopped or died may not be
+# parsed yet when the test looks: it polls (5 s) before it fails.
+restored() {
+    _tries=50
+    while [ "$_tries" -gt 0 ]; do
+        [ "$(tmux display-message -p -t "$session" '#{alternate_on}#{cursor_flag}')" = 01 ] &&
+            return 0
+        sleep 0.1
+        _tries=$((_tries - 1))
+    done
+    [ "$(tmux display-message -p -t "$session" '#{alternate_on}')" = 0 ] ||
+        fail "$1: the terminal was left in the alternate screen"
+    fail "$1: the cursor was left hidden"
+}
+
 run_in_shell "htx-ui-$$" 120 40
 wait_for "1 Timeline" 30
 wait_for "r0 s7"
-pane | grep -q "Ranks / streams" || fail "no rank/stream pane"
+wait_for "Ranks / streams"
 
 check_view() {   # KEY TEXT
     keys "$1"
@@ -71,8 +87,8 @@ pane | grep -q "Help: keys" && fail "Esc did not close the help"
 
 tmux resize-window -t "$session" -x 60 -y 15
 wait_for "1 Timeline"
+wait_for "r0 s7"
 [ "$(pane | wc -L)" -le 60 ] || fail "lines wider than the 60-column pane"
-pane | grep -q "r0 s7" || fail "no lanes at 60x15"
 tmux resize-window -t "$session" -x 30 -y 8
 wait_for "terminal too small"
 tmux resize-window -t "$session" -x 120 -y 40
@@ -81,10 +97,7 @@ wait_for "Ranks / streams"
 
 keys C-c
 wait_for "htx-exit=130" 10
-[ "$(tmux display-message -p -t "$session" '#{alternate_on}')" = 0 ] ||
-    fail "the terminal was left in the alternate screen"
-[ "$(tmux display-message -p -t "$session" '#{cursor_flag}')" = 1 ] ||
-    fail "the cursor was left hidden"
+restored "Ctrl-C"
 pane | grep -q "1 Timeline" && fail "the TUI is still on the screen after Ctrl-C"
 keys "echo shell-ok" Enter
 wait_for "shell-ok" 5
@@ -102,13 +115,6 @@ htx_pid() {   # htx is the child of the shell's child
     for p in $(ps -o pid= --ppid "$(tmux display-message -p -t "$session" '#{pane_pid}')"); do
         ps -o pid= -o comm= --ppid "$p" | awk '$2 == "htx" { print $1 }'
     done
-}
-
-restored() {   # WHAT: the terminal is back to normal
-    [ "$(tmux display-message -p -t "$session" '#{alternate_on}')" = 0 ] ||
-        fail "$1: the terminal was left in the alternate screen"
-    [ "$(tmux display-message -p -t "$session" '#{cursor_flag}')" = 1 ] ||
-        fail "$1: the cursor was left hidden"
 }
 
 # SIGTERM, SIGHUP and a crash (SIGSEGV) restore the terminal; the status
@@ -173,11 +179,15 @@ colours() {   # the colour parameters of the SGR sequences on the screen
 # appears may hold half a frame, so each check waits for the whole of it.
 start "htx-color-$$" "TERM=xterm-256color"
 wait_for "Ranks / streams"
+i=0
+while ! colours | grep -q 38 && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 colours | grep -q 38 || fail "no 256-colour output"
 keys q
 wait_for "htx-exit=0" 10
 tmux_close
 start "htx-nocolor-$$" "TERM=xterm-256color NO_COLOR=1"
+wait_for "Ranks / streams"
+wait_for "r0 s7"
 [ -z "$(colours)" ] || fail "colours despite NO_COLOR"
 keys q
 wait_for "htx-exit=0" 10
