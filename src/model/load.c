@@ -245,6 +245,8 @@ static void read_trace(struct load_job *j, struct trace_sink sink, const struct 
             j->rc = err_set(&j->err, ERR_NOMEM, "%s: out of memory", j->path);
             return;
         }
+        if (!j->buf && trace_file_is_small(j->path))
+            trace_pack_small(pack);
         trace_pack_sink(pack, &sink, &tee);
         trace_pack_reuse_ids(pack, rank_builder_event_ids, &j->b);
         sink = tee;

@@ -14,12 +14,14 @@
 #include "util/vec.h"
 
 #define ZLIB_LEVEL 6
+#define ZLIB_SMALL_LEVEL 9   /* trace_deflater_small */
 /* Bytes for one call of a deflater whose counts are 32-bit. */
 #define STEP_MAX ((size_t)1 << 30)
 
 struct trace_deflater {
     z_stream z;
     bool z_ready;       /* deflating with zlib as the bytes come */
+    int level;          /* zlib's */
     uint8_t *hold;      /* bytes not yet deflated, at most TRACE_DEFLATER_HOLD */
     size_t held, hold_cap;
     size_t start;       /* *len when the stream began: a held stream's zlib output
@@ -44,7 +46,7 @@ static int zlib_start(struct trace_deflater *d)
 {
     size_t dict_len;
     const unsigned char *dict = trace_pack_dictionary(&dict_len);
-    if (deflateInit(&d->z, ZLIB_LEVEL) != Z_OK)
+    if (deflateInit(&d->z, d->level) != Z_OK)
         return ERR_NOMEM;
     d->z_ready = true;
     return deflateSetDictionary(&d->z, dict, (uInt)dict_len) == Z_OK ? 0 : ERR_INTERNAL;
@@ -210,17 +212,17 @@ struct trace_deflater *trace_deflater_new(void)
     struct trace_deflater *d = calloc(1, sizeof *d);
     if (!d)
         return NULL;
+    d->level = ZLIB_LEVEL;
 #ifdef HAVE_ISAL
     const char *which = getenv("HTX_DEFLATE");   // as HTX_INFLATE chooses the inflater
     d->isal_wanted = !which || strcmp(which, "zlib") != 0;
-    if (d->isal_wanted)
-        return d;
 #endif
-    if (zlib_start(d)) {
-        trace_deflater_free(d);
-        return NULL;
-    }
     return d;
+}
+
+void trace_deflater_small(struct trace_deflater *d)
+{
+    d->level = ZLIB_SMALL_LEVEL;
 }
 
 void trace_deflater_hold_only(struct trace_deflater *d)
@@ -235,7 +237,8 @@ int trace_deflater_put(struct trace_deflater *d, const uint8_t *in, size_t n, bo
     if (d->isal_wanted)
         return held_put(d, in, n, last, out, len, cap);
 #endif
-    return zlib_put(d, in, n, last, out, len, cap);
+    int rc = d->z_ready ? 0 : zlib_start(d);
+    return rc ? rc : zlib_put(d, in, n, last, out, len, cap);
 }
 
 void trace_deflater_free(struct trace_deflater *d)

@@ -56,7 +56,6 @@ struct trace_pack {
     } col[PACK_NCOLS];
     uint32_t block_records;
     bool second;           /* trace_pack_mark_second: its blocks say so */
-    bool adopted;          /* it holds a second half's blocks: version 5 */
     int error;
     bool finished;
     bool sealed;           /* trace_pack_seal: the end is recorded */
@@ -136,6 +135,11 @@ int trace_pack_deflate_behind(struct trace_pack *p, bool reading_busy)
     }
     b->block = ring_empty(&b->ring);
     return 0;
+}
+
+void trace_pack_small(struct trace_pack *p)
+{
+    trace_deflater_small(p->deflater);
 }
 
 /* Hands the deflating thread its last block and the end: after the last
@@ -284,7 +288,8 @@ static void close_block(struct trace_pack *p)
         n += varint_at(head + n, k >= 0 ? p->col[k].len
                                         : PACK_NCOLS | (p->second ? PACK_BLOCK_SECOND : 0));
     emit_bytes(p, head, n);
-    for (int k = 0; k < PACK_NCOLS; k++) {
+    for (int i = 0; i < PACK_NCOLS; i++) {
+        int k = pack_column_at(TRACE_PACK_VERSION, i);
         if (p->col[k].len)
             emit_bytes(p, p->col[k].b, p->col[k].len);
         p->col[k].len = 0;
@@ -673,7 +678,7 @@ int trace_pack_adopt(struct trace_pack *p, struct trace_pack *second, uint64_t f
         // A block's first element index is its delta from "none" (as at
         // the pack's start): the second half's, from its own 0, moves on.
         const uint8_t *b = blocks.p, *col = b, *index = b;
-        for (int k = 0; k < C_INDEX; k++)
+        for (int i = 0, k; (k = pack_column_at(TRACE_PACK_VERSION, i)) != C_INDEX; i++)
             index += len[1 + k];
         uint8_t first[MAX_VARINT];
         size_t nfirst = 0;
@@ -697,7 +702,6 @@ int trace_pack_adopt(struct trace_pack *p, struct trace_pack *second, uint64_t f
         blocks.p = b + total;
     }
     second->staged = 0;
-    p->adopted = true;
     return p->error;
 }
 
@@ -745,7 +749,7 @@ int trace_pack_finish(struct trace_pack *p, const uint8_t **out, size_t *len, st
         p->staged = p->stage_cap = 0;
         p->finished = true;
         size_t n = strlen(p->source);
-        le_store(p->out, p->adopted ? PACK_SECOND_VERSION : TRACE_PACK_VERSION, 4);
+        le_store(p->out, TRACE_PACK_VERSION, 4);
         le_store(p->out + 4, p->raw_len, 8);
         le_store(p->out + 12, n, 4);
     }

@@ -34,10 +34,11 @@
  * string is its length and bytes, or, when it is the text of a run of
  * evenly spaced integers ("[0, 1, ..., 1023]", a process group's ranks),
  * its first value, step and count. 1: length and bytes only. All read. */
-#define TRACE_PACK_VERSION 4
-/* 5: also blocks of a second reading thread's records (pack_format.h);
- * written only by a pack that adopted some. All read. */
-#define TRACE_PACK_VERSION_MAX 5
+/* 5: also blocks of a second reading thread's records (pack_format.h).
+ * 6: a block's new strings before its other columns (pack_format.h), with
+ * or without a second half's blocks: what is written. All read. */
+#define TRACE_PACK_VERSION 6
+#define TRACE_PACK_VERSION_MAX 6
 /* The source path is the trace's path as given when it was packed. */
 #define TRACE_PACK_PATH_MAX 4096
 /* A pack starts with u32 version | u64 raw records' length | u32 path
@@ -80,6 +81,10 @@ int trace_pack_adopt(struct trace_pack *p, struct trace_pack *second, uint64_t f
  * the pack is the same either way. Call it before the first record; 0, or
  * ERR_NOMEM. Without a thread to spare it silently keeps the default. */
 int trace_pack_deflate_behind(struct trace_pack *p, bool reading_busy);
+/* The trace is small (trace_file_is_small): its records are deflated at
+ * zlib's strongest level, where a byte counts most (a summary within 2 %
+ * of its trace) and costs least. Call it before the first record. */
+void trace_pack_small(struct trace_pack *p);
 /* Records the end: a deflating thread gets the last records now and
  * finishes while the caller does other work; trace_pack_finish then only
  * waits for it. Nothing may be recorded after. */

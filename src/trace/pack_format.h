@@ -60,10 +60,27 @@ enum pack_col {
 /* Version 5 (TRACE_PACK_VERSION_MAX): a block may hold the records of a
  * file's second half, read by a thread of its own (trace_pack_adopt): its
  * strings go through a dictionary of their own, and its header's first
- * varint is PACK_NCOLS | PACK_BLOCK_SECOND. A pack with no such block is
- * written as version 4. */
+ * varint is PACK_NCOLS | PACK_BLOCK_SECOND. */
 #define PACK_SECOND_VERSION 5
 #define PACK_BLOCK_SECOND 0x100
+/* Version 6 (TRACE_PACK_VERSION): a block's new strings come first, their
+ * lengths then their bytes, and the other columns after them in their
+ * order (the header still gives the lengths in enum order). A small rank's
+ * one block then has its names within deflate's 32 KiB window of the
+ * preset dictionary (trace/pack_dict.h) instead of some 40 KiB of ids and
+ * shapes past it: the events of a 1.7 MB trace deflate 6 % smaller. Any
+ * block may be a second half's. */
+#define PACK_STRINGS_FIRST_VERSION 6
+
+/* The column stored i-th in a block of a pack of this version. */
+static inline int pack_column_at(uint32_t version, int i)
+{
+    if (version < PACK_STRINGS_FIRST_VERSION)
+        return i;
+    if (i < 2)
+        return C_STRLEN + i;   // C_STRLEN, C_STRBYTES
+    return i - 2 < C_STRLEN ? i - 2 : i;
+}
 /* A block closes after this many records, or once its new strings pass
  * PACK_BLOCK_STRBYTES: deflate's 32 KiB window sees each column's recent
  * past, and the recorder holds one block. */

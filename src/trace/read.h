@@ -36,6 +36,11 @@ int trace_read_file_split(const char *path, const struct trace_sink *sink,
  * may still have no element start where it looks); false when it cannot
  * be read. */
 bool trace_file_is_large(const char *path);
+/* Whether the trace at path holds at most 4 MiB of JSON: the file's size,
+ * or a gzip file's own (its trailer's) when it is that small itself. Such
+ * a trace's pack is deflated at zlib's level 9 (trace_pack_small). False
+ * when it cannot be read. */
+bool trace_file_is_small(const char *path);
 
 /* The memory guard (trace_limits.max_memory): ERR_LIMIT naming the limit
  * when the process's resident set is over it, else 0 (also when it is 0).

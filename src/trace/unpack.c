@@ -135,7 +135,8 @@ static void read_block(struct reader *r)
     uint64_t len[PACK_NCOLS], total;
     if (!block_header(r, &r->blocks, len, &total, &r->second))
         return;
-    for (int k = 0; k < PACK_NCOLS; k++) {
+    for (int i = 0; i < PACK_NCOLS; i++) {
+        int k = pack_column_at(r->version, i);
         r->cur[k] = (struct cursor){r->blocks.p, r->blocks.p + len[k]};
         r->blocks.p += len[k];
     }
@@ -652,7 +653,8 @@ static bool learn_strings(struct decode *d, const struct pack_run *pr, size_t at
             return false;
         const uint8_t *col = c.p;
         struct cursor lens = {0}, bytes = {0};
-        for (int k = 0; k < PACK_NCOLS; k++) {
+        for (int i = 0; i < PACK_NCOLS; i++) {
+            int k = pack_column_at(r->version, i);
             if (k == C_STRLEN)
                 lens = (struct cursor){col, col + len[k]};
             if (k == C_STRBYTES)

@@ -8,7 +8,8 @@
  * writes, for each summary, OUT_DIR/NAME-whole (mode 0 and the file) and,
  * for each of its deflated sections, the mode byte and the section's
  * contents inflated (tables 1, tiles 2, collectives 3, the events' raw
- * records 4), which the target deflates again. */
+ * records 4, or 9 for a pack of version 6), which the target deflates
+ * again. */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,7 +65,8 @@ static int seeds_of(const char *dir, const char *file)
             uint64_t raw_len = path ? le_load(s->data + 4, 8) : 0;
             if (z && trace_inflate_exact(file, "events", z, (size_t)(s->data + s->len - z),
                                          raw_len, &raw, &e) == 0)
-                status |= write_seed(dir, base, "events", i, 4, raw, (size_t)raw_len);
+                status |= write_seed(dir, base, "events", i,
+                                     le_load(s->data, 4) >= 6 ? 9 : 4, raw, (size_t)raw_len);
         }
         free(raw);
     }

@@ -6,8 +6,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include "model/model.h"
 #include "trace/pack.h"
+#include "trace/read.h"
 #include "util/htxs.h"
 #include "util/le.h"
 
@@ -233,6 +236,48 @@ START_TEST(loader_should_read_a_large_cached_summary_on_two_threads)
 }
 END_TEST
 
+/* The level FLEVEL of the pack's zlib header names: 3 for 9, 2 for 6. */
+static int pack_level(const struct hooks *h)
+{
+    size_t z = TRACE_PACK_HEADER_FIXED + le_load(h->pack + 12, 4);
+    ck_assert_uint_gt(h->pack_len, z + 2);
+    ck_assert_uint_eq(h->pack[z], 0x78);
+    return h->pack[z + 1] >> 6;
+}
+
+static void gzip_file(const char *path, const char *text)
+{
+    gzFile g = gzopen(path, "wb");
+    ck_assert_ptr_nonnull(g);
+    ck_assert_int_eq(gzwrite(g, text, (unsigned)strlen(text)), (int)strlen(text));
+    ck_assert_int_eq(gzclose(g), Z_OK);
+}
+
+/* A trace of at most 4 MiB of JSON (a gzip file's by its trailer) is packed
+ * at zlib's level 9, a larger one at 6: the same records either way. */
+START_TEST(loader_should_pack_a_small_trace_at_level_9)
+{
+    char *big = big_doc(16000, false);
+    ck_assert_uint_gt(strlen(big), (size_t)4 << 20);
+    const char *texts[] = {doc, big};
+    for (int k = 0; k < 4; k++) {
+        bool small = k % 2 == 0, gzip = k >= 2;
+        struct hooks h;
+        setup_files_with(&h, texts[!small]);
+        if (gzip)
+            gzip_file(h.trace, texts[!small]);
+        ck_assert(trace_file_is_small(h.trace) == small);
+        struct model *m = load(&h, true, false);
+        ck_assert_int_eq(pack_level(&h), small ? 3 : 2);
+        model_free(m);
+        remove_files(&h);
+    }
+    free(big);
+    ck_assert(!trace_file_is_small("/nonexistent/rank-0.json"));
+    ck_assert(!trace_file_is_small("/tmp"));
+}
+END_TEST
+
 Suite *model_packed_suite(void);
 
 Suite *model_packed_suite(void)
@@ -242,6 +287,7 @@ Suite *model_packed_suite(void)
     tcase_add_test(tc, loader_should_pack_and_read_back_from_the_cache);
     tcase_add_test(tc, loader_should_not_trust_a_cached_summary_that_fails);
     tcase_add_test(tc, loader_should_read_a_large_cached_summary_on_two_threads);
+    tcase_add_test(tc, loader_should_pack_a_small_trace_at_level_9);
     tcase_set_timeout(tc, 120);   // the large trace is read five times (slow under sanitizers)
     suite_add_tcase(s, tc);
     return s;

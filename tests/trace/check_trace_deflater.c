@@ -13,8 +13,9 @@
 #include "trace/zbuf.h"
 
 /* The deflater (trace/deflater.h): one zlib stream whatever the pieces it
- * was fed in, read by both inflaters; zlib's level 6 for a stream within
- * the hold, ISA-L past it when built with it, zlib under HTX_DEFLATE=zlib. */
+ * was fed in, read by both inflaters; zlib's level 6 (9 for a stream said
+ * small) for a stream within the hold, ISA-L past it when built with it,
+ * zlib under HTX_DEFLATE=zlib. */
 
 /* Loop tests run with _i 0 (the default deflater) and 1 (HTX_DEFLATE=zlib). */
 static void deflate_by(int i)
@@ -48,10 +49,12 @@ static uint8_t *records_like(size_t n)
 }
 
 static uint8_t *deflate_in_pieces(const uint8_t *in, size_t n, const size_t *pieces,
-                                  size_t npieces, size_t *len)
+                                  size_t npieces, bool small, size_t *len)
 {
     struct trace_deflater *d = trace_deflater_new();
     ck_assert_ptr_nonnull(d);
+    if (small)
+        trace_deflater_small(d);
     uint8_t *out = NULL;
     size_t cap = 0, done = 0;
     *len = 0;
@@ -85,7 +88,7 @@ static void assert_inflates_to(const uint8_t *z, size_t zlen, const uint8_t *raw
 }
 
 /* The header names the dictionary; FLEVEL tells the deflater: 2 for zlib's
- * level 6, 0 for ISA-L's header. */
+ * level 6, 3 for its level 9, 0 for ISA-L's header. */
 static int header_level(const uint8_t *z, size_t zlen)
 {
     ck_assert_uint_ge(zlen, 6);
@@ -105,9 +108,9 @@ START_TEST(deflater_should_make_one_stream_whatever_the_pieces)
     size_t whole_len, pieces_len, odd_len;
     const size_t whole[] = {n}, ring[] = {(size_t)1 << 20},
                  odd[] = {1, 7, TRACE_DEFLATER_HOLD - 3, 65536 + 5, 0};
-    uint8_t *z_whole = deflate_in_pieces(raw, n, whole, 1, &whole_len);
-    uint8_t *z_ring = deflate_in_pieces(raw, n, ring, 1, &pieces_len);
-    uint8_t *z_odd = deflate_in_pieces(raw, n, odd, 5, &odd_len);
+    uint8_t *z_whole = deflate_in_pieces(raw, n, whole, 1, false, &whole_len);
+    uint8_t *z_ring = deflate_in_pieces(raw, n, ring, 1, false, &pieces_len);
+    uint8_t *z_odd = deflate_in_pieces(raw, n, odd, 5, false, &odd_len);
     ck_assert_uint_eq(whole_len, pieces_len);
     ck_assert_uint_eq(whole_len, odd_len);
     ck_assert(memcmp(z_whole, z_ring, whole_len) == 0);
@@ -138,29 +141,31 @@ START_TEST(deflater_should_make_one_stream_whatever_the_pieces)
 }
 END_TEST
 
-/* Within the hold, the bytes zlib's level 6 makes with the dictionary; at
- * the hold and past it, ISA-L's when built with it. */
+/* Within the hold, the bytes zlib's level 6 (9 for a stream said small)
+ * makes with the dictionary; at the hold and past it, ISA-L's when built
+ * with it. */
 START_TEST(deflater_should_keep_zlib_for_a_stream_within_the_hold)
 {
     deflate_by(_i);
     const size_t sizes[] = {0, 1, 100000, TRACE_DEFLATER_HOLD - 1, TRACE_DEFLATER_HOLD};
     uint8_t *raw = records_like(TRACE_DEFLATER_HOLD);
-    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-        size_t n = sizes[s], len;
+    for (size_t t = 0; t < 2 * sizeof sizes / sizeof sizes[0]; t++) {
+        size_t n = sizes[t / 2], len;
+        bool small = t % 2;
         const size_t third[] = {n / 3 + 1};
-        uint8_t *z = deflate_in_pieces(raw, n, third, 1, &len);
+        uint8_t *z = deflate_in_pieces(raw, n, third, 1, small, &len);
         assert_inflates_to(z, len, raw, n);
         bool isal = false;
 #ifdef HAVE_ISAL
         isal = !_i && n == TRACE_DEFLATER_HOLD;
 #endif
-        ck_assert_int_eq(header_level(z, len), isal ? 0 : 2);
+        ck_assert_int_eq(header_level(z, len), isal ? 0 : small ? 3 : 2);
         if (!isal) {
             size_t dict_len;
             const unsigned char *dict = trace_pack_dictionary(&dict_len);
             z_stream zs;
             memset(&zs, 0, sizeof zs);
-            ck_assert_int_eq(deflateInit(&zs, 6), Z_OK);
+            ck_assert_int_eq(deflateInit(&zs, small ? 9 : 6), Z_OK);
             ck_assert_int_eq(deflateSetDictionary(&zs, dict, (uInt)dict_len), Z_OK);
             uLong bound = deflateBound(&zs, (uLong)n) + 16;
             uint8_t *want = malloc(bound);
@@ -178,13 +183,23 @@ START_TEST(deflater_should_keep_zlib_for_a_stream_within_the_hold)
     }
     free(raw);
 
-    // Nothing at all, given as NULL (an empty table's body), is an empty stream.
+    // Nothing at all, given as NULL (an empty table's body), is an empty
+    // stream; a buffer (a summary's table) of up to 256 KiB is deflated at
+    // level 9, a larger one at 6.
     uint8_t *z = NULL;
     size_t zlen = 0;
     ck_assert_int_eq(trace_deflate_buffer(NULL, 0, &z, &zlen), 0);
-    ck_assert_int_eq(header_level(z, zlen), 2);
+    ck_assert_int_eq(header_level(z, zlen), 3);
     assert_inflates_to(z, zlen, NULL, 0);
     free(z);
+    raw = records_like((size_t)256 << 10 | 1);
+    for (size_t n = (size_t)256 << 10; n <= ((size_t)256 << 10 | 1); n++) {
+        ck_assert_int_eq(trace_deflate_buffer(raw, n, &z, &zlen), 0);
+        ck_assert_int_eq(header_level(z, zlen), n == (size_t)256 << 10 ? 3 : 2);
+        assert_inflates_to(z, zlen, raw, n);
+        free(z);
+    }
+    free(raw);
 }
 END_TEST
 

@@ -13,7 +13,9 @@
 #include "trace/deflater.h"
 #include "trace/pack.h"
 #include "trace/pack_dict.h"
+#include "trace/pack_format.h"
 #include "trace/read.h"
+#include "util/htxs.h"
 #include "util/le.h"
 
 /* Packed traces (trace/pack.h): a replay gives the sink exactly the calls
@@ -404,6 +406,29 @@ static uint8_t *pack_of_raw_v(uint32_t version, const uint8_t *raw, size_t raw_l
     return out;
 }
 
+/* A pack's raw records, inflated by zlib with the dictionary its stream
+ * asks for (it must ask). */
+static uint8_t *records_of(const uint8_t *pack, size_t len, uint64_t *raw_len)
+{
+    size_t dict_len;
+    const unsigned char *dict = trace_pack_dictionary(&dict_len);
+    size_t z = 16 + le_load(pack + 12, 4);
+    *raw_len = le_load(pack + 4, 8);
+    uint8_t *raw = malloc(*raw_len);
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    ck_assert_int_eq(inflateInit(&zs), Z_OK);
+    zs.next_in = (Bytef *)pack + z;
+    zs.avail_in = (uInt)(len - z);
+    zs.next_out = raw;
+    zs.avail_out = (uInt)*raw_len;
+    ck_assert_int_eq(inflate(&zs, Z_FINISH), Z_NEED_DICT);
+    ck_assert_int_eq(inflateSetDictionary(&zs, dict, (uInt)dict_len), Z_OK);
+    ck_assert_int_eq(inflate(&zs, Z_FINISH), Z_STREAM_END);
+    inflateEnd(&zs);
+    return raw;
+}
+
 /* Hand-made records are easiest in rows, the format up to version 3. */
 static uint8_t *pack_of_raw(const uint8_t *raw, size_t raw_len, uint64_t declared, size_t *len)
 {
@@ -612,6 +637,62 @@ START_TEST(pack_should_read_columns_in_blocks_and_refuse_bad_blocks)
 }
 END_TEST
 
+/* Version 6 stores a block's string columns first. Its records, moved back
+ * to the columns' enum order and called version 5, replay the same: the
+ * order is the version's. */
+START_TEST(pack_should_read_the_column_order_of_its_version)
+{
+    char *doc = blocks_doc(2 * 8192 + 5);
+    struct trace_pack *p = trace_pack_new("blocks.json");
+    char *read = log_of_json(doc, p);
+    const uint8_t *pack;
+    size_t len;
+    struct err e = {0, ""};
+    ck_assert_int_eq(trace_pack_finish(p, &pack, &len, &e), 0);
+    ck_assert_uint_eq(le_load(pack, 4), PACK_STRINGS_FIRST_VERSION);
+    uint64_t raw_len;
+    uint8_t *raw = records_of(pack, len, &raw_len), *v5 = malloc(raw_len);
+    struct htxs_cur c = {raw, raw + raw_len, 0};
+    size_t blocks = 0;
+    while (c.p < c.end) {
+        const uint8_t *head = c.p;
+        ck_assert_uint_eq(htxs_get_varint(&c), PACK_NCOLS);
+        uint64_t col_len[PACK_NCOLS], at[PACK_NCOLS], total = 0;
+        for (int k = 0; k < PACK_NCOLS; k++)
+            col_len[k] = htxs_get_varint(&c);
+        for (int i = 0; i < PACK_NCOLS; i++) {
+            int k = pack_column_at(PACK_STRINGS_FIRST_VERSION, i);
+            at[k] = total;
+            total += col_len[k];
+        }
+        ck_assert(!c.bad && total <= (uint64_t)(c.end - c.p));
+        if (blocks == 0)   // the first block adds the names (op0 to op5999)
+            ck_assert_uint_gt(col_len[C_STRBYTES], 1000);
+        uint8_t *out = v5 + (head - raw);
+        memcpy(out, head, (size_t)(c.p - head));
+        out += c.p - head;
+        for (int k = 0; k < PACK_NCOLS; k++) {
+            memcpy(out, c.p + at[k], col_len[k]);
+            out += col_len[k];
+        }
+        c.p += total;
+        blocks++;
+    }
+    ck_assert_uint_eq(blocks, 3);
+    ck_assert(memcmp(raw, v5, raw_len) != 0);
+    for (uint32_t version = 5; version <= 6; version++) {
+        size_t vlen;
+        uint8_t *vpack = pack_of_raw_v(version, version == 5 ? v5 : raw, raw_len, raw_len, &vlen);
+        char *replayed = NULL;
+        ck_assert_int_eq(replay_log(vpack, vlen, &replayed, &e), 0);
+        ck_assert_str_eq(replayed, read);
+        free(replayed), free(vpack);
+    }
+    free(raw), free(v5), free(read), free(doc);
+    trace_pack_free(p);
+}
+END_TEST
+
 START_TEST(pack_should_read_version_1_strings_and_refuse_bad_runs)
 {
     /* A warning (op 2: index delta 0, offset 0) whose text is new string 1,
@@ -752,7 +833,7 @@ START_TEST(pack_of_two_halves_should_replay_as_one_reader)
         const uint8_t *pack;
         size_t len;
         ck_assert_int_eq(trace_pack_finish(h.first, &pack, &len, &e), 0);
-        ck_assert_uint_eq(le_load(pack, 4), TRACE_PACK_VERSION_MAX);
+        ck_assert_uint_eq(le_load(pack, 4), TRACE_PACK_VERSION);
         char *text = NULL;
         ck_assert_msg(replay_log(pack, len, &text, &e) == 0, "k %llu: %s",
                       (unsigned long long)h.k, e.msg);
@@ -782,29 +863,6 @@ START_TEST(pack_of_two_halves_should_replay_as_one_reader)
     inflate_by(0);
 }
 END_TEST
-
-/* A pack's raw records, inflated by zlib with the dictionary its stream
- * asks for (it must ask). */
-static uint8_t *records_of(const uint8_t *pack, size_t len, uint64_t *raw_len)
-{
-    size_t dict_len;
-    const unsigned char *dict = trace_pack_dictionary(&dict_len);
-    size_t z = 16 + le_load(pack + 12, 4);
-    *raw_len = le_load(pack + 4, 8);
-    uint8_t *raw = malloc(*raw_len);
-    z_stream zs;
-    memset(&zs, 0, sizeof zs);
-    ck_assert_int_eq(inflateInit(&zs), Z_OK);
-    zs.next_in = (Bytef *)pack + z;
-    zs.avail_in = (uInt)(len - z);
-    zs.next_out = raw;
-    zs.avail_out = (uInt)*raw_len;
-    ck_assert_int_eq(inflate(&zs, Z_FINISH), Z_NEED_DICT);
-    ck_assert_int_eq(inflateSetDictionary(&zs, dict, (uInt)dict_len), Z_OK);
-    ck_assert_int_eq(inflate(&zs, Z_FINISH), Z_STREAM_END);
-    inflateEnd(&zs);
-    return raw;
-}
 
 START_TEST(pack_should_deflate_with_the_frozen_dictionary)
 {
@@ -894,6 +952,7 @@ Suite *trace_pack_suite(void)
     tcase_add_test(t, pack_should_write_runs_of_ranks_and_replay_them);
     tcase_add_test(t, pack_should_read_version_1_strings_and_refuse_bad_runs);
     tcase_add_test(t, pack_should_read_columns_in_blocks_and_refuse_bad_blocks);
+    tcase_add_test(t, pack_should_read_the_column_order_of_its_version);
     tcase_add_test(t, pack_should_refuse_another_version);
     tcase_add_loop_test(t, pack_of_two_halves_should_replay_as_one_reader, 0, 2);
     tcase_add_loop_test(t, pack_should_deflate_with_the_frozen_dictionary, 0, 2);
