@@ -577,17 +577,27 @@ static char *blocks_doc(size_t n)
     return doc;
 }
 
+/* blocks_doc(n) read through a new pack: the pack (finished, of the
+ * version written: p owns it) and what the reader read. */
+static struct trace_pack *blocks_pack(size_t n, char **doc, char **read, const uint8_t **pack,
+                                      size_t *len)
+{
+    *doc = blocks_doc(n);
+    struct trace_pack *p = trace_pack_new("blocks.json");
+    *read = log_of_json(*doc, p);
+    struct err e = {0, ""};
+    ck_assert_int_eq(trace_pack_finish(p, pack, len, &e), 0);
+    ck_assert_uint_eq(le_load(*pack, 4), TRACE_PACK_VERSION);
+    return p;
+}
+
 START_TEST(pack_should_read_columns_in_blocks_and_refuse_bad_blocks)
 {
-    size_t n = 3 * 8192 + 123;
-    char *doc = blocks_doc(n);
-    struct trace_pack *p = trace_pack_new("blocks.json");
-    char *read = log_of_json(doc, p);
+    char *doc, *read;
     const uint8_t *pack;
     size_t len;
+    struct trace_pack *p = blocks_pack(3 * 8192 + 123, &doc, &read, &pack, &len);
     struct err e = {0, ""};
-    ck_assert_int_eq(trace_pack_finish(p, &pack, &len, &e), 0);
-    ck_assert_uint_eq(le_load(pack, 4), TRACE_PACK_VERSION);
     char *replayed = NULL;
     ck_assert_int_eq(replay_log(pack, len, &replayed, &e), 0);
     ck_assert_str_eq(replayed, read);
@@ -642,14 +652,12 @@ END_TEST
  * order is the version's. */
 START_TEST(pack_should_read_the_column_order_of_its_version)
 {
-    char *doc = blocks_doc(2 * 8192 + 5);
-    struct trace_pack *p = trace_pack_new("blocks.json");
-    char *read = log_of_json(doc, p);
+    ck_assert_uint_eq(TRACE_PACK_VERSION, PACK_STRINGS_FIRST_VERSION);
+    char *doc, *read;
     const uint8_t *pack;
     size_t len;
+    struct trace_pack *p = blocks_pack(2 * 8192 + 5, &doc, &read, &pack, &len);
     struct err e = {0, ""};
-    ck_assert_int_eq(trace_pack_finish(p, &pack, &len, &e), 0);
-    ck_assert_uint_eq(le_load(pack, 4), PACK_STRINGS_FIRST_VERSION);
     uint64_t raw_len;
     uint8_t *raw = records_of(pack, len, &raw_len), *v5 = malloc(raw_len);
     struct htxs_cur c = {raw, raw + raw_len, 0};
