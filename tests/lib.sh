@@ -190,17 +190,28 @@ keys() {
     tmux send-keys -t "$session" "$@"
 }
 
-# wait_for TEXT [SECONDS]: polls the pane (default 20 s) until it shows TEXT
-# (a fixed string); fails with the pane if it never does.
-wait_for() {
-    _tries=$((${2:-20} * 10))
-    while [ "$_tries" -gt 0 ]; do
-        if pane | grep -q -F -- "$1"; then
-            return 0
-        fi
+# wait_until SECONDS COMMAND...: runs COMMAND every 0.1 s until it
+# succeeds; 1 if it has not within SECONDS. tmux shows what a program wrote
+# on its own time, so a check of the pane or the terminal waits for it.
+wait_until() {
+    _tries=$(($1 * 10))
+    shift
+    while ! "$@"; do
+        [ "$_tries" -gt 0 ] || return 1
         sleep 0.1
         _tries=$((_tries - 1))
     done
+}
+
+# pane_shows TEXT: the pane shows TEXT (a fixed string) now.
+pane_shows() {
+    pane | grep -q -F -- "$1"
+}
+
+# wait_for TEXT [SECONDS]: waits (default 20 s) until the pane shows TEXT;
+# fails with the pane if it never does.
+wait_for() {
+    wait_until "${2:-20}" pane_shows "$1" && return 0
     pane >&2
     fail "the pane never showed '$1'"
     return 1

@@ -237,15 +237,17 @@ static void read_trace(struct load_job *j, struct trace_sink sink, const struct 
     struct trace_pack *pack = NULL;
     struct trace_sink tee;
     if (o && o->packed && !str_ends_with(j->path, ".htxs")) {
+        struct trace_file_size size = {false, false};
+        if (!j->buf)
+            size = trace_file_size_of(j->path);
         if (!(pack = trace_pack_new(j->path)) ||
             (o->pack_behind &&
-             trace_pack_deflate_behind(pack, !j->buf && j->loader->read_ahead &&
-                                                 trace_file_is_large(j->path)))) {
+             trace_pack_deflate_behind(pack, j->loader->read_ahead && size.large))) {
             trace_pack_free(pack);
             j->rc = err_set(&j->err, ERR_NOMEM, "%s: out of memory", j->path);
             return;
         }
-        if (!j->buf && trace_file_is_small(j->path))
+        if (size.small)
             trace_pack_small(pack);
         trace_pack_sink(pack, &sink, &tee);
         trace_pack_reuse_ids(pack, rank_builder_event_ids, &j->b);

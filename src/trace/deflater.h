@@ -34,7 +34,7 @@ struct trace_deflater *trace_deflater_new(void);
  * same. Call before the first put. */
 void trace_deflater_hold_only(struct trace_deflater *d);
 
-/* A stream expected small (trace_file_is_small's trace, a small table):
+/* A stream expected small (trace_file_size_of's small trace, a small table):
  * zlib at level 9, 1 % smaller than 6 and no slower at a few hundred KiB,
  * where level 9 on a 33 MB trace's 1.8 MB records would take 5x the time.
  * Call before the first put. */

@@ -76,12 +76,12 @@ int trace_pack_adopt(struct trace_pack *p, struct trace_pack *second, uint64_t f
  * instead of all at trace_pack_finish, so that a caller with a core to
  * spare (summarize) gets the pack when the reading ends; the raw records
  * are then never held whole. reading_busy: the file is read on every core
- * (trace_file_is_large), so the first records are held rather than also
+ * (trace_file_size_of: large), so the first records are held rather than also
  * deflated by zlib in case the pack ends small (trace_deflater_hold_only);
  * the pack is the same either way. Call it before the first record; 0, or
  * ERR_NOMEM. Without a thread to spare it silently keeps the default. */
 int trace_pack_deflate_behind(struct trace_pack *p, bool reading_busy);
-/* The trace is small (trace_file_is_small): its records are deflated at
+/* The trace is small (trace_file_size_of: small): its records are deflated at
  * zlib's strongest level, where a byte counts most (a summary within 2 %
  * of its trace) and costs least. Call it before the first record. */
 void trace_pack_small(struct trace_pack *p);

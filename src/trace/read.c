@@ -431,35 +431,29 @@ static bool size_is_large(uint64_t size, bool gzip)
     return size >= (gzip ? SPLIT_MIN_GZIP_BYTES : SPLIT_MIN_BYTES);
 }
 
-bool trace_file_is_large(const char *path)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    bool large = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-                 size_is_large((uint64_t)st.st_size, is_gzip_file(fd));
-    if (fd >= 0)
-        close(fd);
-    return large;
-}
-
 #define SMALL_TRACE_BYTES ((uint64_t)4 << 20)
 
-bool trace_file_is_small(const char *path)
+struct trace_file_size trace_file_size_of(const char *path)
 {
+    struct trace_file_size size = {false, false};
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
-    unsigned char isize[4];
-    bool small = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-                 (uint64_t)st.st_size <= SMALL_TRACE_BYTES;
-    // A gzip member's trailer holds its length mod 4 GiB: a multiple of
-    // 4 GiB more, or more members, only cost level 9 on the pack's first
-    // hold (trace/deflater.h) where 6 would have done.
-    if (small && is_gzip_file(fd))
-        small = st.st_size >= 4 && pread(fd, isize, 4, st.st_size - 4) == 4 &&
-                le_load(isize, 4) <= SMALL_TRACE_BYTES;
-    if (fd >= 0)
-        close(fd);
-    return small;
+    if (fd < 0)
+        return size;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        bool gzip = is_gzip_file(fd);
+        unsigned char isize[4];
+        size.large = size_is_large((uint64_t)st.st_size, gzip);
+        size.small = (uint64_t)st.st_size <= SMALL_TRACE_BYTES;
+        // A gzip member's trailer holds its length mod 4 GiB: a multiple of
+        // 4 GiB more, or more members, only cost level 9 on the pack's
+        // first hold (trace/deflater.h) where 6 would have done.
+        if (size.small && gzip)
+            size.small = st.st_size >= 4 && pread(fd, isize, 4, st.st_size - 4) == 4 &&
+                         le_load(isize, 4) <= SMALL_TRACE_BYTES;
+    }
+    close(fd);
+    return size;
 }
 
 /* A guessed element start after the middle of a plain file of size bytes,

@@ -31,16 +31,17 @@ struct trace_split_opts {
 int trace_read_file_split(const char *path, const struct trace_sink *sink,
                           const struct trace_split_opts *split, const struct trace_limits *limits,
                           struct err *e);
-/* Whether the trace at path is large enough for trace_read_file_split to
- * read it on two threads, by its size and compression alone (a plain file
- * may still have no element start where it looks); false when it cannot
- * be read. */
-bool trace_file_is_large(const char *path);
-/* Whether the trace at path holds at most 4 MiB of JSON: the file's size,
- * or a gzip file's own (its trailer's) when it is that small itself. Such
- * a trace's pack is deflated at zlib's level 9 (trace_pack_small). False
- * when it cannot be read. */
-bool trace_file_is_small(const char *path);
+/* What the trace at path is, by its size and compression alone (both
+ * false when it cannot be read):
+ *   large: enough for trace_read_file_split to read it on two threads (a
+ *          plain file may still have no element start where it looks);
+ *   small: at most 4 MiB of JSON: the file's size, or a gzip file's own
+ *          (its trailer's) when it is that small itself. Such a trace's
+ *          pack is deflated at zlib's level 9 (trace_pack_small). */
+struct trace_file_size {
+    bool large, small;
+};
+struct trace_file_size trace_file_size_of(const char *path);
 
 /* The memory guard (trace_limits.max_memory): ERR_LIMIT naming the limit
  * when the process's resident set is over it, else 0 (also when it is 0).

@@ -11,6 +11,7 @@
 #include "summary/tables.h"
 #include "summary/tiles_io.h"
 #include "trace/pack.h"
+#include "trace/pack_format.h"
 #include "trace/zbuf.h"
 #include "util/arena.h"
 #include "util/htxs.h"
@@ -151,8 +152,8 @@ static void whole_summary(const uint8_t *data, size_t size)
     free(buf);
 }
 
-/* version: 5 (the columns in their enum order, as in 4) or 6 (a block's
- * strings first). */
+/* version: PACK_SECOND_VERSION (the columns in their enum order, as in 4)
+ * or PACK_STRINGS_FIRST_VERSION (a block's strings first). */
 static void packed_records(const uint8_t *data, size_t size, uint32_t version)
 {
     static const char path[] = "rank-0.json";
@@ -202,7 +203,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         one_deflated_section(HTXS_COLLS, 0, rest, n);
         break;
     default:
-        packed_records(rest, n, (data[0] / 5) % 2 ? 6 : 5);
+        packed_records(rest, n,
+                       (data[0] / 5) % 2 ? PACK_STRINGS_FIRST_VERSION : PACK_SECOND_VERSION);
         break;
     }
     return 0;

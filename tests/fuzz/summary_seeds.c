@@ -18,6 +18,7 @@
 #include "summary/deflated.h"
 #include "summary/tables.h"
 #include "trace/pack.h"
+#include "trace/pack_format.h"
 #include "trace/zbuf.h"
 #include "util/htxs.h"
 #include "util/le.h"
@@ -66,7 +67,8 @@ static int seeds_of(const char *dir, const char *file)
             if (z && trace_inflate_exact(file, "events", z, (size_t)(s->data + s->len - z),
                                          raw_len, &raw, &e) == 0)
                 status |= write_seed(dir, base, "events", i,
-                                     le_load(s->data, 4) >= 6 ? 9 : 4, raw, (size_t)raw_len);
+                                     le_load(s->data, 4) >= PACK_STRINGS_FIRST_VERSION ? 9 : 4, raw,
+                                     (size_t)raw_len);
         }
         free(raw);
     }

@@ -266,15 +266,15 @@ START_TEST(loader_should_pack_a_small_trace_at_level_9)
         setup_files_with(&h, texts[!small]);
         if (gzip)
             gzip_file(h.trace, texts[!small]);
-        ck_assert(trace_file_is_small(h.trace) == small);
+        ck_assert(trace_file_size_of(h.trace).small == small);
         struct model *m = load(&h, true, false);
         ck_assert_int_eq(pack_level(&h), small ? 3 : 2);
         model_free(m);
         remove_files(&h);
     }
     free(big);
-    ck_assert(!trace_file_is_small("/nonexistent/rank-0.json"));
-    ck_assert(!trace_file_is_small("/tmp"));
+    ck_assert(!trace_file_size_of("/nonexistent/rank-0.json").small);
+    ck_assert(!trace_file_size_of("/tmp").small);
 }
 END_TEST
 

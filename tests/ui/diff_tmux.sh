@@ -31,10 +31,6 @@ wait_for "never runs"
 wait_for "1 call, 8 us in total"
 
 keys Escape q
-i=0
-while tmux has-session -t "$session" 2>/dev/null && [ $i -lt 50 ]; do
-    sleep 0.1
-    i=$((i + 1))
-done
-tmux has-session -t "$session" 2>/dev/null && fail "q did not quit"
+session_gone() { ! tmux has-session -t "$session" 2>/dev/null; }
+wait_until 5 session_gone || fail "q did not quit"
 exit 0

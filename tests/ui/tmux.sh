@@ -41,17 +41,14 @@ run_in_shell() {
     keys "clear; sh -c 'trap : INT; \"$HTX\" \"$sample\"; echo htx-exit=\$?'" Enter
 }
 
-# restored WHAT: the terminal is back to normal. tmux reads the pty on its
-# own time, so the bytes htx wrote before it stopped or died may not be
-# parsed yet when the test looks: it polls (5 s) before it fails.
+# restored WHAT: the terminal is back to normal (alternate screen off,
+# cursor shown). The bytes htx wrote before it stopped or died may not be
+# parsed by tmux yet when the test looks: it waits 5 s before it fails.
+terminal_normal() {
+    [ "$(tmux display-message -p -t "$session" '#{alternate_on}#{cursor_flag}')" = 01 ]
+}
 restored() {
-    _tries=50
-    while [ "$_tries" -gt 0 ]; do
-        [ "$(tmux display-message -p -t "$session" '#{alternate_on}#{cursor_flag}')" = 01 ] &&
-            return 0
-        sleep 0.1
-        _tries=$((_tries - 1))
-    done
+    wait_until 5 terminal_normal && return 0
     [ "$(tmux display-message -p -t "$session" '#{alternate_on}')" = 0 ] ||
         fail "$1: the terminal was left in the alternate screen"
     fail "$1: the cursor was left hidden"
@@ -81,9 +78,8 @@ keys "?"
 wait_for "Help: keys"
 wait_for "show this help"
 keys Escape
-i=0
-while pane | grep -q "Help: keys" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-pane | grep -q "Help: keys" && fail "Esc did not close the help"
+help_closed() { ! pane_shows "Help: keys"; }
+wait_until 5 help_closed || fail "Esc did not close the help"
 
 tmux resize-window -t "$session" -x 60 -y 15
 wait_for "1 Timeline"
@@ -142,12 +138,7 @@ stopped() {
     return 1
 }
 keys C-z
-i=0
-while ! stopped && [ $i -lt 100 ]; do
-    sleep 0.1
-    i=$((i + 1))
-done
-stopped || fail "Ctrl-Z did not suspend htx (state: $(ps -o stat= -p "$pid"))"
+wait_until 10 stopped || fail "Ctrl-Z did not suspend htx (state: $(ps -o stat= -p "$pid"))"
 restored "Ctrl-Z"
 keys "fg" Enter
 wait_for "Ranks / streams" 10
@@ -179,9 +170,8 @@ colours() {   # the colour parameters of the SGR sequences on the screen
 # appears may hold half a frame, so each check waits for the whole of it.
 start "htx-color-$$" "TERM=xterm-256color"
 wait_for "Ranks / streams"
-i=0
-while ! colours | grep -q 38 && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-colours | grep -q 38 || fail "no 256-colour output"
+has_256_colours() { colours | grep -q 38; }
+wait_until 5 has_256_colours || fail "no 256-colour output"
 keys q
 wait_for "htx-exit=0" 10
 tmux_close
@@ -204,12 +194,8 @@ pid=$(tmux display-message -p -t "$session" '#{pane_pid}')
 server=$(tmux display-message -p -t "$session" '#{pid}')   # this test's own server
 wait_for "Ranks / streams" 20
 kill -9 "$server"
-i=0
-while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do
-    sleep 0.1
-    i=$((i + 1))
-done
-if kill -0 "$pid" 2>/dev/null; then
+htx_gone() { ! kill -0 "$pid" 2>/dev/null; }
+if ! wait_until 10 htx_gone; then
     ps -o pid,stat,pcpu,etime,cmd -p "$pid" >&2 || true
     kill -9 "$pid" 2>/dev/null || true
     fail "htx still running 10 s after its terminal went away"
