@@ -595,6 +595,24 @@ bool app_light_peek_events(char *const *files, size_t n, uint64_t *events)
     return true;
 }
 
+bool app_light_events_at_hand(char *const *files, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct htxs_doc doc;
+        struct err ignored = {0, ""};
+        if (htxs_load_file_sparse(&doc, files[i], HTXS_EVENTS, &ignored) != 0)
+            return false;
+        struct htxs_source src;
+        bool at_hand = htxs_find(&doc, HTXS_EVENTS) ||
+                       (htxs_source_read(&src, &doc, files[i], NULL) == 0 &&
+                        htxs_source_check(&src, false) == HTXS_FRESH);
+        htxs_doc_fini(&doc);
+        if (!at_hand)
+            return false;
+    }
+    return true;
+}
+
 int app_light_choose(const char *const *paths, size_t npaths, enum htx_events mode,
                      uint64_t memory_limit, struct app_light *l, struct err *e)
 {
@@ -618,14 +636,16 @@ int app_light_choose(const char *const *paths, size_t npaths, enum htx_events mo
     bool counted =
         rc == 0 && mode == HTX_EVENTS_AUTO && app_light_peek_events(files, nfiles, &events);
     bool fits = counted && !(memory_limit && events > memory_limit / APP_LIGHT_BYTES_PER_EVENT);
-    if (rc == 0 && !fits)
+    bool at_hand = fits && app_light_events_at_hand(files, nfiles);
+    if (rc == 0 && !at_hand)
         rc = app_light_open(l, files, nfiles, APP_LIGHT_VIEWS, false,
                             app_light_tiles_budget(memory_limit), e);
     app_light_free_files(files, nfiles);
-    if (rc || fits)
+    if (rc || at_hand)
         return rc;
     bool too_big = memory_limit && l->events > memory_limit / APP_LIGHT_BYTES_PER_EVENT;
-    if (mode == HTX_EVENTS_SKIP || too_big)
+    l->events_away = fits;
+    if (mode == HTX_EVENTS_SKIP || too_big || l->events_away)
         return 1;
     app_light_fini(l);
     return 0;

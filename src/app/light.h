@@ -43,6 +43,9 @@ struct app_light {
     size_t n;
     unsigned want;                               /* APP_LIGHT_*: what was read */
     uint64_t events;                             /* over every rank */
+    bool events_away;                            /* app_light_choose: the events would fit,
+                                                    but a summary without them names a trace
+                                                    not here, or changed since */
     size_t tiles_share;                          /* a rank's tiles at most (bytes), coarsened
                                                     to fit; 0: as stored */
     struct arena arena;                          /* the files' names */
@@ -152,9 +155,15 @@ int app_light_preview(const char *const *paths, size_t npaths, struct app_cache 
  * or the sum overflows. */
 bool app_light_peek_events(char *const *files, size_t n, uint64_t *events);
 
+/* Whether the events of files[0..n) can be read: each summary holds them,
+ * or names a trace that is here and unchanged (size and mtime: the loader
+ * checks its content too). False also when a summary cannot be read. */
+bool app_light_events_at_hand(char *const *files, size_t n);
+
 /* Whether the TUI shows paths without their events: they name rank
  * summaries only, and mode is skip, or auto and their events would take
- * more than memory_limit bytes (0: no limit) at APP_LIGHT_BYTES_PER_EVENT.
+ * more than memory_limit bytes (0: no limit) at APP_LIGHT_BYTES_PER_EVENT,
+ * or are not at hand (app_light_events_at_hand: l->events_away).
  * Returns 1 with l open (the caller shows and closes it), 0 with l empty
  * (load the events), or an error with e set: ERR_USAGE for skip on paths
  * that are not all summaries, or those of app_light_open. */

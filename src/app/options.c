@@ -348,6 +348,7 @@ FLAG_SETTER(set_no_mouse, o->no_mouse = true)
 FLAG_SETTER(set_no_osc52, o->no_osc52 = true)
 FLAG_SETTER(set_no_cache, o->no_cache = true)
 FLAG_SETTER(set_force, o->force = true)
+FLAG_SETTER(set_with_events, o->with_events = true)
 FLAG_SETTER(set_report, o->diff_report = true)
 FLAG_SETTER(set_timings, o->timings = true)
 FLAG_SETTER(set_include_last, o->last_step = HTX_LAST_STEP_INCLUDE)
@@ -418,6 +419,7 @@ static const struct opt_spec specs[] = {
     {"dump-screen", ARG_REQUIRED, set_dump_screen},
     {"output", ARG_REQUIRED, set_output},
     {"shard", ARG_REQUIRED, set_shard},
+    {"with-events", ARG_NONE, set_with_events},
     {"size", ARG_REQUIRED, set_size},
 };
 
@@ -593,6 +595,8 @@ static int check_operands(const struct htx_options *o, struct err *e)
     if (o->cmd == HTX_CMD_INFO && o->format == HTX_FORMAT_CSV)
         return err_set(e, ERR_USAGE, "%s: --format: bad value 'csv': expected one of text, json",
                        cmd);
+    if (o->with_events && o->cmd != HTX_CMD_SUMMARIZE)
+        return err_set(e, ERR_USAGE, "%s: --with-events belongs to htx summarize", cmd);
     if (o->cmd == HTX_CMD_DIFF) {
         if (o->npaths != 2)
             return err_set(e, ERR_USAGE, "%s: expected CONTROL and TEST, got %zu path%s", cmd,
@@ -827,6 +831,10 @@ const char *htx_usage(void)
            "  -o DIR, --output=DIR      htx summarize: where the summaries go (made if missing)\n"
            "  --shard=I/N|auto          htx summarize: only rank files i with i mod N = I; auto from\n"
            "                            Slurm, Open MPI or PMI (SLURM_ARRAY_TASK_ID, SLURM_PROCID, ...)\n"
+           "  --with-events             htx summarize: keep the trace's events in the summary too, so\n"
+           "                            that it answers everything without its trace (larger, and\n"
+           "                            slower to make; without it, what needs the events reads the\n"
+           "                            trace the summary names)\n"
            "Terminal:\n"
            "  --threads=N               loader threads (default: number of cores)\n"
            "  --no-color, --ascii, --no-mouse, --no-osc52 (y does not copy)\n"

@@ -113,6 +113,7 @@ struct htx_options {
     /* UI test mode (tests/ui): keys from a file, screen dumped to OUT */
     const char *output;            /* summarize: -o / --output DIR */
     const char *shard;             /* summarize: --shard=I/N|auto */
+    bool with_events;              /* summarize: --with-events */
     const char *script;
     const char *dump_screen;
     int rows, cols;                /* --size ROWSxCOLS; 0 = terminal size */

@@ -123,12 +123,13 @@ int app_rank_summary(const struct model *m, const struct analysis_opts *ao, int 
         size_t len = parts->events_len;
         if (parts->pack)
             rc = trace_pack_finish(parts->pack, &bytes, &len, e);
-        if (rc == 0) {
+        if (rc == 0 && bytes) {
             htxs_begin_section(w, HTXS_EVENTS);
             htxs_put_borrowed(w, bytes, len);
             htxs_end_section(w);
-            htxs_source_write(w, parts->source);
         }
+        if (rc == 0)
+            htxs_source_write(w, parts->source);
     }
     for (size_t i = 0; i < HTXS_NSTORED; i++)
         arena_fini(&sw.arenas[i]);

@@ -22,7 +22,9 @@ void app_rank_summary_options(struct semantics *sem, struct analysis_opts *ao);
 /* What a summary holds that was made before its model: the packed events,
  * pack's (finished after the analyses, so that a pack still deflating on a
  * thread of its own overlaps them) or, when pack is NULL,
- * events[0..events_len) (a pack already made); and the trace's source
+ * events[0..events_len) (a pack already made), or none when both are NULL
+ * (a summary without its events: what needs them reads its trace,
+ * trace/read.h); and the trace's source
  * record, made when its events were read (summarize hashes the trace
  * beside its load; the cache keeps the record its entry's events were
  * written under). Borrowed until the writer they are put in is done with. */

@@ -262,6 +262,85 @@ static enum trace_source_state source_state(const struct htxs_doc *doc, const ch
     }
 }
 
+static bool file_is_summary(const char *path);
+
+/* The sink of a summary's trace read in place of the summary's events: the
+ * meta names the trace as a pack's does, and the progress counts in bytes of
+ * the summary, as a pack's replay does. */
+struct as_summarized {
+    struct trace_sink next;
+    const char *trace;
+    uint64_t summary_len, trace_len;
+};
+
+static int summarized_event(void *ctx, const struct trace_event *ev, struct err *e)
+{
+    struct as_summarized *a = ctx;
+    return a->next.event(a->next.ctx, ev, e);
+}
+
+static void summarized_warning(void *ctx, const struct trace_warning *w)
+{
+    struct as_summarized *a = ctx;
+    if (a->next.warning)
+        a->next.warning(a->next.ctx, w);
+}
+
+static int summarized_meta(void *ctx, const struct trace_meta *m, struct err *e)
+{
+    struct as_summarized *a = ctx;
+    struct trace_meta named = *m;
+    named.source_path = (struct trace_str){a->trace, strlen(a->trace)};
+    named.source_state = TRACE_SOURCE_FRESH;
+    return a->next.meta ? a->next.meta(a->next.ctx, &named, e) : 0;
+}
+
+static int summarized_progress(void *ctx, uint64_t bytes)
+{
+    struct as_summarized *a = ctx;
+    if (!a->next.progress)
+        return 0;
+    double share = a->trace_len ? (double)bytes / (double)a->trace_len : 1.0;
+    return a->next.progress(a->next.ctx, (uint64_t)((share < 1.0 ? share : 1.0) *
+                                                    (double)a->summary_len));
+}
+
+/* A summary made without its events (htx summarize without --with-events)
+ * is read as its trace when that is still the file it was made from (the
+ * deep check: its content stands in for the events); else the error says
+ * why it cannot be, naming both. */
+static int read_summarized_trace(const char *name, const struct htxs_doc *doc,
+                                 size_t file_len, const struct trace_sink *sink,
+                                 const struct trace_split_opts *split,
+                                 const struct trace_limits *limits, struct err *e)
+{
+    struct htxs_source src;
+    if (htxs_source_read(&src, doc, name, NULL) != 0)
+        return err_set(e, ERR_PARSE, "%s: a rank summary without its events or its trace's name",
+                       name);
+    switch (htxs_source_check(&src, true)) {
+    case HTXS_FRESH:
+        break;
+    case HTXS_STALE:
+        return err_set(e, ERR_PARSE, "%s: made without its events (htx summarize --with-events "
+                       "keeps them), and its trace %s changed since", name, src.path);
+    default:
+        return err_set(e, ERR_PARSE, "%s: made without its events (htx summarize --with-events "
+                       "keeps them), and its trace %s cannot be read from here", name, src.path);
+    }
+    if (file_is_summary(src.path))   // a summary is never made of one: no loop of them
+        return err_set(e, ERR_PARSE, "%s: its trace %s is a rank summary", name, src.path);
+    struct as_summarized a = {*sink, src.path, file_len, (uint64_t)src.size};
+    struct trace_sink through = {.ctx = &a, .event = summarized_event,
+                                 .warning = summarized_warning, .meta = summarized_meta,
+                                 .progress = summarized_progress};
+    int rc = split ? trace_read_file_split(src.path, &through, split, limits, e)
+                   : trace_read_file(src.path, &through, limits, e);
+    if (rc && rc != ERR_CANCEL)   // (the trace's own message names the trace)
+        err_prefix(e, "%s", name);
+    return rc;
+}
+
 /* A summary's packed events, replayed on two threads when split is set. */
 static int read_summary(const char *name, const struct htxs_doc *doc, size_t file_len,
                         const struct trace_sink *sink, const struct trace_split_opts *split,
@@ -269,7 +348,7 @@ static int read_summary(const char *name, const struct htxs_doc *doc, size_t fil
 {
     const struct htxs_section *s = htxs_find(doc, HTXS_EVENTS);
     if (!s)
-        return err_set(e, ERR_PARSE, "%s: a rank summary without its events", name);
+        return read_summarized_trace(name, doc, file_len, sink, split, limits, e);
     struct trace_pack_origin origin = {source_state(doc, name), file_len};
     return split ? trace_unpack_split(name, s->data, (size_t)s->len, &origin, sink, split,
                                       limits, e)

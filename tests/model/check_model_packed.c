@@ -12,6 +12,7 @@
 #include "trace/pack.h"
 #include "trace/read.h"
 #include "util/htxs.h"
+#include "util/htxs_source.h"
 #include "util/le.h"
 
 /* The loader's pack and cache hooks (load_opts.packed, .cached): a trace
@@ -72,6 +73,42 @@ static void write_summary(const char *path, const uint8_t *events, size_t len)
     ck_assert_uint_eq(fwrite(buf, 1, n, f), n);
     fclose(f);
     htxs_writer_fini(&w);
+}
+
+/* A summary file without events (htx summarize without --with-events): the
+ * source record of the file at trace, as it is now. */
+static void write_summary_of(const char *path, const char *trace)
+{
+    struct htxs_source src;
+    struct err e = {0, ""};
+    ck_assert_msg(htxs_source_of(&src, trace, &e) == 0, "%s", e.msg);
+    struct htxs_writer w;
+    htxs_writer_init(&w);
+    htxs_source_write(&w, &src);
+    const uint8_t *buf;
+    size_t n;
+    ck_assert_int_eq(htxs_writer_finish(&w, &buf, &n, &e), 0);
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(buf, 1, n, f), n);
+    fclose(f);
+    htxs_writer_fini(&w);
+}
+
+static int count_event(void *ctx, const struct trace_event *ev, struct err *e)
+{
+    (void)ev, (void)e;
+    ++*(int *)ctx;
+    return 0;
+}
+
+/* trace_read_file of path into a sink counting events: its result, the
+ * count in *events and the message in e. */
+static int read_counting(const char *path, int *events, struct err *e)
+{
+    *events = 0;
+    struct trace_sink sink = {.ctx = events, .event = count_event};
+    return trace_read_file(path, &sink, NULL, e);
 }
 
 static struct model *load_on(struct hooks *h, bool pack, bool cache, int threads)
@@ -187,6 +224,59 @@ START_TEST(loader_should_not_trust_a_cached_summary_that_fails)
 }
 END_TEST
 
+/* A summary without its events is read as its trace while that is the file
+ * summarized (the model the trace gives, on one thread or two); a trace
+ * changed since, gone, or itself a summary is refused, naming both files. */
+START_TEST(summary_without_events_should_read_its_trace_while_fresh)
+{
+    struct hooks h;
+    setup_files(&h);
+    struct model *plain = load(&h, false, false);
+    write_summary_of(h.summary, h.trace);
+    for (int threads = 1; threads <= 2; threads++) {
+        struct semantics sem;
+        semantics_init(&sem, SEMANTICS_HTX);
+        struct load_opts lo;
+        memset(&lo, 0, sizeof lo);
+        lo.threads = threads;
+        const char *paths[] = {h.summary};
+        struct err e = {0, ""};
+        struct model *m = model_load(paths, 1, &sem, &lo, &e);
+        ck_assert_msg(m != NULL && m->nfailed == 0, "%s", e.msg);
+        same_rank(plain, m);   // the rank is named after the trace, as from a summary's events
+        ck_assert(!m->ranks[0].summary_stale);
+        model_free(m);
+    }
+    int events;
+    struct err e = {0, ""};
+    ck_assert_int_eq(read_counting(h.summary, &events, &e), 0);
+    ck_assert_int_eq(events, 2);
+
+    char loop[128];   // a summary of a summary (htx summarize refuses to make one)
+    snprintf(loop, sizeof loop, "%s/loop.htxs", h.dir);
+    write_summary_of(loop, h.summary);
+    ck_assert_int_eq(read_counting(loop, &events, &e), ERR_PARSE);
+    ck_assert_msg(strstr(e.msg, "loop.htxs: its trace") && strstr(e.msg, "cached.htxs is a rank summary"),
+                  "%s", e.msg);
+    unlink(loop);
+
+    FILE *f = fopen(h.trace, "a");
+    ck_assert_ptr_nonnull(f);
+    fputs(" ", f);
+    fclose(f);
+    ck_assert_int_eq(read_counting(h.summary, &events, &e), ERR_PARSE);
+    ck_assert_int_eq(events, 0);
+    ck_assert_msg(strstr(e.msg, "cached.htxs: made without its events") &&
+                      strstr(e.msg, "rank-4.json changed since"),
+                  "%s", e.msg);
+    unlink(h.trace);
+    ck_assert_int_eq(read_counting(h.summary, &events, &e), ERR_PARSE);
+    ck_assert_msg(strstr(e.msg, "rank-4.json cannot be read from here"), "%s", e.msg);
+    model_free(plain);
+    remove_files(&h);
+}
+END_TEST
+
 /* A trace whose packed records pass 1 MiB (replayed on two threads): n
  * launches and their kernels, the metadata after the events, and, when
  * warn, an element that is no object late in the array. */
@@ -288,6 +378,7 @@ Suite *model_packed_suite(void)
     tcase_add_test(tc, loader_should_not_trust_a_cached_summary_that_fails);
     tcase_add_test(tc, loader_should_read_a_large_cached_summary_on_two_threads);
     tcase_add_test(tc, loader_should_pack_a_small_trace_at_level_9);
+    tcase_add_test(tc, summary_without_events_should_read_its_trace_while_fresh);
     tcase_set_timeout(tc, 120);   // the large trace is read five times (slow under sanitizers)
     suite_add_tcase(s, tc);
     return s;

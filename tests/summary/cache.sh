@@ -37,13 +37,13 @@ grep -q "read from the cache" first && fail "the first open claims the cache"
 open_job second
 [ "$(grep -c "read from the cache" second)" = 2 ] || fail "the second open did not read both ranks from the cache"
 
-# An entry is the rank summary htx summarize writes of its trace (the same
-# bytes, both given the trace's real path): it shows the rank without its
+# An entry is the rank summary htx summarize --with-events writes of its
+# trace (the same bytes, both given the trace's real path): it shows the rank without its
 # events, timeline and tables, as summarize's does.
 real=$(realpath job)
 expect 0 env XDG_CACHE_HOME="$tmp/xdg-real" "$HTX" --script=keys --dump-screen=real.screen \
     --size=40x150 "$real"
-expect 0 "$HTX" summarize -o real-sums "$real"
+expect 0 "$HTX" summarize --with-events -o real-sums "$real"
 digests() { (cd "$1" && md5sum -- *.htxs | cut -d' ' -f1 | sort); }
 [ "$(digests "$tmp/xdg-real/htx")" = "$(digests real-sums)" ] ||
     fail "the entries are not the summaries: $(ls -l "$tmp/xdg-real/htx" real-sums)"

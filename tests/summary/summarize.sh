@@ -65,6 +65,15 @@ for job in ddp coll; do
     same_report "$job" "sum-$job"
 done
 same_report ddp sum-ddp --rank=1,3
+# --with-events: the events too (what needs them is then read from the
+# summary, not its trace), the same answers, in a larger summary.
+expect 0 "$HTX" summarize --with-events -o sum-ev-ddp ddp && empty out
+same_report ddp sum-ev-ddp
+for f in sum-ddp/*.htxs; do
+    [ "$(stat -c %s "$f")" -lt "$(stat -c %s "sum-ev-ddp/$(basename "$f")")" ] ||
+        fail "$f is not smaller than its summary with the events"
+done
+expect 2 "$HTX" report --with-events ddp && has err "--with-events belongs to htx summarize"
 # Options under which the stored tables would be wrong (a selection of
 # iterations or time, other kernel classes, another idle rule, another last
 # step) take the events instead; summaries made under such options store
@@ -188,14 +197,30 @@ mkdir cut && cp sum-ddp/rank-00000.htxs "$tmp/cut.htxs" cut/
 expect 1 "$HTX" report "$what" cut && has err "cut.htxs"
 expect 1 "$HTX" report cut && has err "cut.htxs: truncated summary"
 "$gen" -q -o wide -r 1 -s 30M
-expect 0 "$HTX" summarize -o sum-wide wide
+expect 0 "$HTX" summarize --with-events -o sum-wide wide
 expect 1 env HTX_MAX_MEMORY=8M "$HTX" info sum-wide && has err "rank-00000.htxs: stopped: htx uses"
+expect 0 "$HTX" summarize -o sum-wide-light wide   # its trace is read instead: both named
+expect 1 env HTX_MAX_MEMORY=8M "$HTX" info sum-wide-light &&
+    has err "rank-00000.htxs: wide/rank-0.pt.trace.json.gz: stopped: htx uses"
 printf 'HTXSUMM\0\011\0' | cat - <(tail -c +11 sum-ddp/rank-00001.htxs) >cut/cut.htxs
 expect 1 "$HTX" info cut && has err "cut.htxs"
 sleep 1
 printf ' ' >>ddp/rank-0.pt.trace.json.gz
-expect 0 "$HTX" report "$what" sum-ddp && has err "stale"
-expect 0 "$HTX" report sum-ddp && has err "sum-ddp/rank-00000.htxs: stale: ddp/rank-0.pt.trace.json.gz changed"
-mkdir moved && cp sum-ddp/* moved/ && rm -r ddp
-expect 0 "$HTX" report moved && empty err
+expect 0 "$HTX" report "$what" sum-ddp && has err "sum-ddp/rank-00000.htxs: stale: ddp/rank-0.pt.trace.json.gz changed"
+# What needs the events is read from a summary's trace only while that is
+# the file summarized; a summary with its events answers alone, saying it
+# is stale.
+expect 1 "$HTX" report sum-ddp &&
+    has err "sum-ddp/rank-00000.htxs: made without its events (htx summarize --with-events keeps them), and its trace ddp/rank-0.pt.trace.json.gz changed since (summarize that rank again)"
+expect 0 "$HTX" report sum-ev-ddp && has err "sum-ev-ddp/rank-00000.htxs: stale: ddp/rank-0.pt.trace.json.gz changed"
+mkdir moved moved-ev && cp sum-ddp/* moved/ && cp sum-ev-ddp/* moved-ev/ && rm -r ddp
+expect 0 "$HTX" report "$what" moved && empty err
+expect 1 "$HTX" report moved && has err "moved/rank-00000.htxs: made without its events" &&
+    has err "its trace ddp/rank-0.pt.trace.json.gz cannot be read from here"
+expect 0 "$HTX" report --semantics=hta moved-ev && empty err
+# The TUI shows such summaries without their events, saying why.
+printf '6\nq\n' >away.keys
+expect 0 "$HTX" --script=away.keys --dump-screen=away.screen --size=30x160 moved
+grep -q "made without their .* events (htx summarize --with-events keeps them)" away.screen ||
+    fail "the TUI on summaries away from their traces: $(head -8 away.screen)"
 finish

@@ -432,7 +432,12 @@ static int light_analysis(struct ui_state *st, const struct model *m, struct ui_
     if (rc == ERR_EMPTY) {
         const struct app_light *l = st->light;
         rc = ui_doc_text(d, "%s needs the events, which are not loaded.", a->title);
-        if (rc == 0)
+        if (rc == 0 && l->events_away)
+            rc = ui_doc_text(d, "This job's %zu rank summaries were made without their %llu "
+                             "events (htx summarize --with-events keeps them), and a trace they "
+                             "name is not here, or changed since.", l->n,
+                             (unsigned long long)l->events);
+        else if (rc == 0)
             rc = ui_doc_text(d, "This job's %zu rank summaries hold %llu events: about %llu MB "
                              "once loaded (over HTX_MAX_MEMORY, or --events=skip).", l->n,
                              (unsigned long long)l->events,
