@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # make bench-scale (issue 12): the map step over a 1024-rank job of small
-# ranks made by the generator, run with GNU parallel; then, alternating
-# summaries and traces, the report of the tables' analyses, the report of
-# every analysis and the TUI opened headless (--script with q, no cache).
-# Prints the map time, summary bytes per rank, and the time and peak RSS of
-# each (median [min-max] of BENCH_RUNS runs, default 3), and checks that
-# the reports agree byte for byte.
+# ranks made by the generator, run with GNU parallel, with and without
+# --with-events; then, alternating summaries and traces, the report of the
+# tables' analyses, the report of every analysis and the TUI opened
+# headless (--script with q, no cache). Prints the map times, summary bytes
+# per rank, and the time and peak RSS of each (median [min-max] of
+# BENCH_RUNS runs, default 3), and checks that the reports agree byte for
+# byte.
 # Usage: tests/bench_scale.sh BUILD_DIR   (BENCH_RANKS: 1024)
 set -euo pipefail
 build=$(cd "${1:?usage: bench_scale.sh BUILD_DIR}" && pwd)
@@ -36,15 +37,18 @@ measure() {   # sets secs, kb
     read -r secs kb <"$tmp/time"
 }
 
-maps=() sums=() traces=() sum_kb=0 trace_kb=0
-all_sums=() all_traces=() all_sum_kb=0 all_trace_kb=0
-tui_sums=() tui_traces=() tui_sum_kb=0 tui_trace_kb=0 tui_light=() tui_light_kb=0
+maps=() maps_ev=() sums=() traces=() sum_kb=0 trace_kb=0
+all_sums=() all_traces=() all_sum_kb=0 all_trace_kb=0 all_ev=() all_ev_kb=0
+tui_sums=() tui_traces=() tui_sum_kb=0 tui_trace_kb=0 tui_light=() tui_light_kb=0 tui_ev=() tui_ev_kb=0
 echo q >"$tmp/q.keys"
 for _ in $(seq "$runs"); do
-    rm -rf "$tmp/sum"
+    rm -rf "$tmp/sum" "$tmp/sum-ev"
     measure bash -c 'ls "$1"/*.json* | parallel --will-cite -j "$(nproc)" -X "$2" summarize -o "$3"' \
         _ "$cache" "$htx" "$tmp/sum"
     maps+=("$secs")
+    measure bash -c 'ls "$1"/*.json* | parallel --will-cite -j "$(nproc)" -X "$2" summarize --with-events -o "$3"' \
+        _ "$cache" "$htx" "$tmp/sum-ev"
+    maps_ev+=("$secs")
     measure "$htx" report --events=skip --format=json $what "$tmp/sum"
     sums+=("$secs"); sum_kb=$kb
     cp "$tmp/out" "$tmp/from-summaries.json"
@@ -54,28 +58,39 @@ for _ in $(seq "$runs"); do
     measure "$htx" report --format=json "$tmp/sum"
     all_sums+=("$secs"); all_sum_kb=$kb
     cp "$tmp/out" "$tmp/from-summaries.json"
+    measure "$htx" report --format=json "$tmp/sum-ev"
+    all_ev+=("$secs"); all_ev_kb=$kb
+    cmp -s "$tmp/out" "$tmp/from-summaries.json" || { echo "bench-scale: the full reports differ" >&2; exit 1; }
     measure "$htx" report --format=json "$cache"
     all_traces+=("$secs"); all_trace_kb=$kb
     cmp -s "$tmp/out" "$tmp/from-summaries.json" || { echo "bench-scale: the full reports differ" >&2; exit 1; }
     measure "$htx" --no-cache --script="$tmp/q.keys" --dump-screen="$tmp/s.screen" --force "$tmp/sum"
     tui_sums+=("$secs"); tui_sum_kb=$kb
+    measure "$htx" --no-cache --script="$tmp/q.keys" --dump-screen="$tmp/s.screen" --force "$tmp/sum-ev"
+    tui_ev+=("$secs"); tui_ev_kb=$kb
     measure "$htx" --no-cache --script="$tmp/q.keys" --dump-screen="$tmp/t.screen" --force "$cache"
     tui_traces+=("$secs"); tui_trace_kb=$kb
     measure "$htx" --events=skip --script="$tmp/q.keys" --dump-screen="$tmp/l.screen" --force "$tmp/sum"
     tui_light+=("$secs"); tui_light_kb=$kb
 done
 bytes=$(cat "$tmp"/sum/*.htxs | wc -c)
+bytes_ev=$(cat "$tmp"/sum-ev/*.htxs | wc -c)
 json=$(for f in "$cache"/*.json*; do gzip -dc -f "$f"; done | wc -c)
 calc() { awk "BEGIN { printf \"%.3f\", $1 }"; }
 printf '%d ranks, %d MB of JSON (%.0f KB a rank)\n' "$ranks" $((json / 1000000)) "$(calc "$json / $ranks / 1000")"
 printf '  map (GNU parallel, %d jobs):       %s s\n' "$(nproc)" "$(spread "${maps[@]}")"
+printf '  map --with-events:              %s s\n' "$(spread "${maps_ev[@]}")"
 printf '  summaries:                      %d bytes a rank (%.3f %% of the JSON)\n' \
     $((bytes / ranks)) "$(calc "100 * $bytes / $json")"
+printf '  summaries --with-events:        %d bytes a rank (%.3f %% of the JSON)\n' \
+    $((bytes_ev / ranks)) "$(calc "100 * $bytes_ev / $json")"
 printf '  (report: %s)\n' "${what#--analysis=}"
 printf '  report from summaries:          %s s, %.0f MB RSS (--events=skip: no event read)\n' "$(spread "${sums[@]}")" "$(calc "$sum_kb / 1000")"
 printf '  report from traces:             %s s, %.0f MB RSS (same JSON)\n' "$(spread "${traces[@]}")" "$(calc "$trace_kb / 1000")"
-printf '  every analysis, from summaries: %s s, %.0f MB RSS\n' "$(spread "${all_sums[@]}")" "$(calc "$all_sum_kb / 1000")"
+printf '  every analysis, from summaries: %s s, %.0f MB RSS (their traces read)\n' "$(spread "${all_sums[@]}")" "$(calc "$all_sum_kb / 1000")"
+printf '  ... from --with-events ones:    %s s, %.0f MB RSS (their events read)\n' "$(spread "${all_ev[@]}")" "$(calc "$all_ev_kb / 1000")"
 printf '  every analysis, from traces:    %s s, %.0f MB RSS (same JSON)\n' "$(spread "${all_traces[@]}")" "$(calc "$all_trace_kb / 1000")"
-printf '  TUI first screen, summaries:    %s s, %.0f MB RSS (target < 2 s, < 1 GB)\n' "$(spread "${tui_sums[@]}")" "$(calc "$tui_sum_kb / 1000")"
+printf '  TUI first screen, summaries:    %s s, %.0f MB RSS (target < 2 s, < 1 GB; their traces read)\n' "$(spread "${tui_sums[@]}")" "$(calc "$tui_sum_kb / 1000")"
+printf '  ... --with-events ones:         %s s, %.0f MB RSS (their events read)\n' "$(spread "${tui_ev[@]}")" "$(calc "$tui_ev_kb / 1000")"
 printf '  TUI first screen, traces:       %s s, %.0f MB RSS\n' "$(spread "${tui_traces[@]}")" "$(calc "$tui_trace_kb / 1000")"
 printf '  TUI first screen, no events:    %s s, %.0f MB RSS (--events=skip)\n' "$(spread "${tui_light[@]}")" "$(calc "$tui_light_kb / 1000")"
