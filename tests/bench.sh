@@ -208,26 +208,35 @@ bench_analysis() {
 
 # HOOK bench_summarize: `htx summarize` of one rank against `htx info` of it
 # (issue 12 target: <= 1.10x), per round, and the summary's share of the JSON
-# (target < 2 %). Three times the rounds of the other figures: on a shared
-# machine one command's time ranges over +-30 %: sets of 3 to 9 rounds of
-# the same binaries gave 1.07x to 1.42x on one 260 MB rank.
+# (target < 2 %); then the same with --with-events. Three times the rounds
+# of the other figures: on a shared machine one command's time ranges over
+# +-30 %: sets of 3 to 9 rounds of the same binaries gave 1.07x to 1.42x on
+# one 260 MB rank.
 bench_summarize() {
-    local info=() sum=() ratio=() i bytes=0 rounds=$((3 * runs))
-    for ((i = 0; i < rounds; i++)); do
-        measure "$htx" info --format=json "$1" || return 1
-        info+=("$secs")
-        rm -rf "$tmp/sums"
-        if ! measure "$htx" summarize -o "$tmp/sums" "$1"; then
-            row "htx summarize (1 rank)" "$secs" "$rss_kb" "FAILED: $(head -c 200 "$tmp/err")"
-            return 1
-        fi
-        sum+=("$secs")
-        ratio+=("$(div "$secs" "${info[-1]}" %.4f)")
-        bytes=$(cat "$tmp"/sums/*.htxs | wc -c)
+    local with label target
+    for with in "" --with-events; do
+        local info=() sum=() ratio=() i bytes=0 rounds=$((3 * runs))
+        label="htx summarize${with:+ $with} (1 rank)"
+        target=" (target <= 1.10)"
+        [ -z "$with" ] || target=""
+        for ((i = 0; i < rounds; i++)); do
+            measure "$htx" info --format=json "$1" || return 1
+            info+=("$secs")
+            rm -rf "$tmp/sums"
+            # shellcheck disable=SC2086
+            if ! measure "$htx" summarize $with -o "$tmp/sums" "$1"; then
+                row "$label" "$secs" "$rss_kb" "FAILED: $(head -c 200 "$tmp/err")"
+                return 1
+            fi
+            sum+=("$secs")
+            ratio+=("$(div "$secs" "${info[-1]}" %.4f)")
+            bytes=$(cat "$tmp"/sums/*.htxs | wc -c)
+        done
+        printf '%-34s %s s (info %s s)\n' "$label" "$(spread "${sum[@]}")" "$(spread "${info[@]}")"
+        printf '%-34s %sx info%s; summary %s MB = %s %% of the JSON (target < 2)\n' \
+            "  $rounds runs:" "$(spread "${ratio[@]}")" "$target" "$(mb "$bytes")" \
+            "$(div "$(( bytes * 100 ))" "$json_bytes" %.4f)"
     done
-    printf '%-34s %s s (info %s s)\n' "htx summarize (1 rank)" "$(spread "${sum[@]}")" "$(spread "${info[@]}")"
-    printf '%-34s %sx info (target <= 1.10); summary %s MB = %s %% of the JSON (target < 2)\n' \
-        "  $rounds runs:" "$(spread "${ratio[@]}")" "$(mb "$bytes")" "$(div "$(( bytes * 100 ))" "$json_bytes" %.2f)"
     rm -rf "$tmp/sums"
 }
 

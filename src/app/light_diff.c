@@ -81,6 +81,20 @@ static uint64_t side_events(const char *path)
     return events;
 }
 
+/* Whether the events of the summaries under path can be read
+ * (app_light_events_at_hand); false when they cannot be listed. */
+static bool side_at_hand(const char *path)
+{
+    char **files;
+    size_t n, traces;
+    struct err ignored = {0, ""};
+    if (app_light_files(&path, 1, &files, &n, &traces, &ignored))
+        return false;
+    bool at_hand = app_light_events_at_hand(files, n);
+    app_light_free_files(files, n);
+    return at_hand;
+}
+
 int app_light_diff_choose(const struct htx_options *opts, const struct semantics *sem,
                           uint64_t memory_limit, struct app_light_diff *d, struct err *e)
 {
@@ -92,18 +106,23 @@ int app_light_diff_choose(const struct htx_options *opts, const struct semantics
         return err_set(e, ERR_USAGE, "--events=skip: the diff needs the events: %s", why);
     if (why)
         return 0;
+    bool away = false;
     if (opts->events == HTX_EVENTS_AUTO) {
         uint64_t c = side_events(opts->paths[0]), t = side_events(opts->paths[1]), all;
         bool known = c != UINT64_MAX && t != UINT64_MAX && !__builtin_add_overflow(c, t, &all);
-        if (known && (!memory_limit || all <= memory_limit / APP_LIGHT_BYTES_PER_EVENT))
-            return 0;
+        if (known && (!memory_limit || all <= memory_limit / APP_LIGHT_BYTES_PER_EVENT)) {
+            if (side_at_hand(opts->paths[0]) && side_at_hand(opts->paths[1]))
+                return 0;
+            away = true;
+        }
     }
     int rc = app_light_diff_open(opts, APP_LIGHT_VIEWS, false,
                                  app_light_tiles_budget(memory_limit), d, e);
-    if (rc == ERR_EMPTY && opts->events == HTX_EVENTS_AUTO) {
+    if (rc == ERR_EMPTY && opts->events == HTX_EVENTS_AUTO && !away) {
         app_light_diff_fini(d);   // summaries made before the parts: their events answer
         return 0;
     }
+    d->light[0].events_away = d->light[1].events_away = away;
     return rc ? rc : 1;
 }
 

@@ -223,4 +223,7 @@ printf '6\nq\n' >away.keys
 expect 0 "$HTX" --script=away.keys --dump-screen=away.screen --size=30x160 moved
 grep -q "made without their .* events (htx summarize --with-events keeps them)" away.screen ||
     fail "the TUI on summaries away from their traces: $(head -8 away.screen)"
+printf 'q\n' >q.keys   # and so does its diff view, from the stored ops
+expect 0 "$HTX" diff --script=q.keys --dump-screen=away-diff.screen --size=30x160 moved moved
+grep -q "unchanged" away-diff.screen || fail "the diff of summaries away from their traces: $(head -8 away-diff.screen)"
 finish
