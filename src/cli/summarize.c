@@ -63,9 +63,9 @@ static int reading_task(void *ctx, size_t i)
  * --semantics=hta a report takes the events (its filters change the model,
  * so its tables are not these): the summary's, or its trace's; making both
  * would read the file twice (1.9x `info`). The events are left out by
- * default because recording them costs 13-25 % of the read on traces of
- * 10 MB to 260 MB (`htx summarize` 1.18-1.25x `htx info`, against
- * 1.04-1.09x without). */
+ * default because recording them costs 10-25 % of the read on traces of
+ * 10 MB to 1 GB (`htx summarize` 1.13-1.22x `htx info` with them, against
+ * 1.01-1.06x without, on two cores). */
 static int summarize_file(const struct htx_options *opts, const char *path, struct err *e)
 {
     struct htx_options o = *opts;
