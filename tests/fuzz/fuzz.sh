@@ -138,7 +138,7 @@ if [ ! -d "$out/seeds-summary" ]; then
         for seed in 4 5; do
             rm -rf "$out/gen" "$out/sum"
             "$build/tests/gen/htx-gen" -q -o "$out/gen" -r 2 -i 2 -l 1 --seed=$seed
-            "$build/src/htx" summarize "$out/gen" -o "$out/sum" >/dev/null
+            "$build/src/htx" summarize --with-events "$out/gen" -o "$out/sum" >/dev/null
             for f in "$out"/sum/*.htxs; do
                 cp "$f" "$out/sum/gen$seed-$(basename "$f")"
             done

@@ -9,6 +9,7 @@
 #include <zlib.h>
 
 #include "model/model.h"
+#include "summary/write.h"
 #include "trace/pack.h"
 #include "trace/read.h"
 #include "util/htxs.h"
@@ -64,14 +65,8 @@ static void write_summary(const char *path, const uint8_t *events, size_t len)
     htxs_begin_section(&w, HTXS_EVENTS);
     htxs_put_bytes(&w, events, len);
     htxs_end_section(&w);
-    const uint8_t *buf;
-    size_t n;
     struct err e = {0, ""};
-    ck_assert_int_eq(htxs_writer_finish(&w, &buf, &n, &e), 0);
-    FILE *f = fopen(path, "wb");
-    ck_assert_ptr_nonnull(f);
-    ck_assert_uint_eq(fwrite(buf, 1, n, f), n);
-    fclose(f);
+    ck_assert_msg(htxs_writer_save(&w, path, true, &e) == 0, "%s", e.msg);
     htxs_writer_fini(&w);
 }
 
@@ -85,13 +80,7 @@ static void write_summary_of(const char *path, const char *trace)
     struct htxs_writer w;
     htxs_writer_init(&w);
     htxs_source_write(&w, &src);
-    const uint8_t *buf;
-    size_t n;
-    ck_assert_int_eq(htxs_writer_finish(&w, &buf, &n, &e), 0);
-    FILE *f = fopen(path, "wb");
-    ck_assert_ptr_nonnull(f);
-    ck_assert_uint_eq(fwrite(buf, 1, n, f), n);
-    fclose(f);
+    ck_assert_msg(htxs_writer_save(&w, path, true, &e) == 0, "%s", e.msg);
     htxs_writer_fini(&w);
 }
 
