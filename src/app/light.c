@@ -598,16 +598,12 @@ bool app_light_peek_events(char *const *files, size_t n, uint64_t *events)
 bool app_light_events_at_hand(char *const *files, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        struct htxs_doc doc;
         struct err ignored = {0, ""};
-        if (htxs_load_file_sparse(&doc, files[i], HTXS_EVENTS, &ignored) != 0)
-            return false;
+        uint64_t len;
+        int rc = htxs_peek_section(files[i], HTXS_EVENTS, NULL, &len, &ignored);
         struct htxs_source src;
-        bool at_hand = htxs_find(&doc, HTXS_EVENTS) ||
-                       (htxs_source_read(&src, &doc, files[i], NULL) == 0 &&
-                        htxs_source_check(&src, false) == HTXS_FRESH);
-        htxs_doc_fini(&doc);
-        if (!at_hand)
+        if (rc != 0 && !(rc == ERR_EMPTY && htxs_source_peek(&src, files[i], &ignored) == 0 &&
+                         htxs_source_check(&src, false) == HTXS_FRESH))
             return false;
     }
     return true;

@@ -157,7 +157,9 @@ bool app_light_peek_events(char *const *files, size_t n, uint64_t *events);
 
 /* Whether the events of files[0..n) can be read: each summary holds them,
  * or names a trace that is here and unchanged (size and mtime: the loader
- * checks its content too). False also when a summary cannot be read. */
+ * checks its content too). From their section headers and source records
+ * alone (htxs_peek_section: a hint). False also when a summary cannot be
+ * read so. */
 bool app_light_events_at_hand(char *const *files, size_t n);
 
 /* Whether the TUI shows paths without their events: they name rank

@@ -65,34 +65,23 @@ int app_light_diff_open(const struct htx_options *opts, unsigned want, bool warn
     return rc;
 }
 
-/* The events the summaries under path hold, from their rank records alone;
+/* The events the summaries under path hold, from their rank records alone,
+ * and in *at_hand whether they can be read (app_light_events_at_hand);
  * UINT64_MAX when one cannot be read so (opening it names what is wrong). */
-static uint64_t side_events(const char *path)
+static uint64_t side_events(const char *path, bool *at_hand)
 {
     char **files;
     size_t n, traces;
     struct err ignored = {0, ""};
+    *at_hand = false;
     if (app_light_files(&path, 1, &files, &n, &traces, &ignored))
         return UINT64_MAX;
     uint64_t events;
     if (!app_light_peek_events(files, n, &events))
         events = UINT64_MAX;
+    *at_hand = app_light_events_at_hand(files, n);
     app_light_free_files(files, n);
     return events;
-}
-
-/* Whether the events of the summaries under path can be read
- * (app_light_events_at_hand); false when they cannot be listed. */
-static bool side_at_hand(const char *path)
-{
-    char **files;
-    size_t n, traces;
-    struct err ignored = {0, ""};
-    if (app_light_files(&path, 1, &files, &n, &traces, &ignored))
-        return false;
-    bool at_hand = app_light_events_at_hand(files, n);
-    app_light_free_files(files, n);
-    return at_hand;
 }
 
 int app_light_diff_choose(const struct htx_options *opts, const struct semantics *sem,
@@ -108,10 +97,12 @@ int app_light_diff_choose(const struct htx_options *opts, const struct semantics
         return 0;
     bool away = false;
     if (opts->events == HTX_EVENTS_AUTO) {
-        uint64_t c = side_events(opts->paths[0]), t = side_events(opts->paths[1]), all;
+        bool c_at_hand, t_at_hand;
+        uint64_t c = side_events(opts->paths[0], &c_at_hand),
+                 t = side_events(opts->paths[1], &t_at_hand), all;
         bool known = c != UINT64_MAX && t != UINT64_MAX && !__builtin_add_overflow(c, t, &all);
         if (known && (!memory_limit || all <= memory_limit / APP_LIGHT_BYTES_PER_EVENT)) {
-            if (side_at_hand(opts->paths[0]) && side_at_hand(opts->paths[1]))
+            if (c_at_hand && t_at_hand)
                 return 0;
             away = true;
         }

@@ -250,12 +250,14 @@ static bool is_summary(const void *buf, size_t len)
     return len >= HTXS_MAGIC_LEN && memcmp(buf, HTXS_MAGIC, HTXS_MAGIC_LEN) == 0;
 }
 
-static enum trace_source_state source_state(const struct htxs_doc *doc, const char *name)
+/* The state of the trace a summary records in *src (deep: its hashes too);
+ * TRACE_SOURCE_NONE when it records none. */
+static enum trace_source_state source_state(const struct htxs_doc *doc, const char *name,
+                                            bool deep, struct htxs_source *src)
 {
-    struct htxs_source src;
-    if (htxs_source_read(&src, doc, name, NULL) != 0)
-        return TRACE_SOURCE_UNREACHABLE;
-    switch (htxs_source_check(&src, false)) {
+    if (htxs_source_read(src, doc, name, NULL) != 0)
+        return TRACE_SOURCE_NONE;
+    switch (htxs_source_check(src, deep)) {
     case HTXS_FRESH: return TRACE_SOURCE_FRESH;
     case HTXS_STALE: return TRACE_SOURCE_STALE;
     default: return TRACE_SOURCE_UNREACHABLE;
@@ -315,16 +317,16 @@ static int read_summarized_trace(const char *name, const struct htxs_doc *doc,
                                  const struct trace_limits *limits, struct err *e)
 {
     struct htxs_source src;
-    if (htxs_source_read(&src, doc, name, NULL) != 0)
+    switch (source_state(doc, name, true, &src)) {
+    case TRACE_SOURCE_NONE:
         return err_set(e, ERR_PARSE, "%s: a rank summary without its events or its trace's name",
                        name);
-    switch (htxs_source_check(&src, true)) {
-    case HTXS_FRESH:
+    case TRACE_SOURCE_FRESH:
         break;
-    case HTXS_STALE:
+    case TRACE_SOURCE_STALE:
         return err_set(e, ERR_PARSE, "%s: made without its events (htx summarize --with-events "
                        "keeps them), and its trace %s changed since", name, src.path);
-    default:
+    case TRACE_SOURCE_UNREACHABLE:
         return err_set(e, ERR_PARSE, "%s: made without its events (htx summarize --with-events "
                        "keeps them), and its trace %s cannot be read from here", name, src.path);
     }
@@ -349,7 +351,11 @@ static int read_summary(const char *name, const struct htxs_doc *doc, size_t fil
     const struct htxs_section *s = htxs_find(doc, HTXS_EVENTS);
     if (!s)
         return read_summarized_trace(name, doc, file_len, sink, split, limits, e);
-    struct trace_pack_origin origin = {source_state(doc, name), file_len};
+    struct htxs_source src;
+    enum trace_source_state state = source_state(doc, name, false, &src);
+    // (a summary that names no trace reads as one whose trace is away)
+    struct trace_pack_origin origin = {state == TRACE_SOURCE_NONE ? TRACE_SOURCE_UNREACHABLE : state,
+                                       file_len};
     return split ? trace_unpack_split(name, s->data, (size_t)s->len, &origin, sink, split,
                                       limits, e)
                  : trace_unpack(name, s->data, (size_t)s->len, &origin, sink, limits, e);

@@ -411,7 +411,8 @@ void htxs_doc_fini(struct htxs_doc *doc)
 int htxs_peek_section(const char *path, uint32_t kind, uint8_t **data, uint64_t *len,
                       struct err *e)
 {
-    *data = NULL;
+    if (data)
+        *data = NULL;
     *len = 0;
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -433,6 +434,9 @@ int htxs_peek_section(const char *path, uint32_t kind, uint8_t **data, uint64_t 
         at += HTXS_SECTION_HEADER_LEN;
         if (n > size || at > size - n || n > HTXS_MAX_FILE) {
             rc = err_set(e, ERR_PARSE, "%s: section %u past the end", path, i);
+        } else if (le_load(sh, 4) == kind && !data) {
+            rc = 0;
+            *len = n;
         } else if (le_load(sh, 4) == kind) {
             *data = malloc(n ? (size_t)n : 1);
             if (!*data)
@@ -448,7 +452,7 @@ int htxs_peek_section(const char *path, uint32_t kind, uint8_t **data, uint64_t 
         at += n;
     }
     fclose(f);
-    if (rc) {
+    if (rc && data) {
         free(*data);
         *data = NULL;
     }

@@ -151,7 +151,8 @@ void htxs_doc_fini(struct htxs_doc *doc);
 /* The first section of `kind` of the summary at path, read without the
  * rest of the file, and so without the check of its checksum: for a hint
  * (how many events a rank has, to choose how to open a job), never for
- * what is shown. Malloc'ed into *data (the caller frees it). ERR_EMPTY
+ * what is shown. Malloc'ed into *data (the caller frees it); with data
+ * NULL, only whether there is one (and its length). ERR_EMPTY
  * when it has none, ERR_PARSE when the file is not a summary of this
  * version or its sections do not fit it, ERR_IO, ERR_NOMEM. */
 int htxs_peek_section(const char *path, uint32_t kind, uint8_t **data, uint64_t *len,

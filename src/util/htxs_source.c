@@ -68,10 +68,10 @@ void htxs_source_write(struct htxs_writer *w, const struct htxs_source *src)
     htxs_end_section(w);
 }
 
-int htxs_source_read(struct htxs_source *src, const struct htxs_doc *doc, const char *name, struct err *e)
+static int source_of_section(struct htxs_source *src, const struct htxs_section *s,
+                             const char *name, struct err *e)
 {
     memset(src, 0, sizeof *src);
-    const struct htxs_section *s = htxs_find(doc, HTXS_SOURCE);
     if (!s)
         return err_set(e, ERR_PARSE, "%s: summary has no source record", name);
     struct htxs_cur c;
@@ -87,6 +87,26 @@ int htxs_source_read(struct htxs_source *src, const struct htxs_doc *doc, const 
     memcpy(src->path, p, n);
     src->path[n] = 0;
     return 0;
+}
+
+int htxs_source_read(struct htxs_source *src, const struct htxs_doc *doc, const char *name, struct err *e)
+{
+    return source_of_section(src, htxs_find(doc, HTXS_SOURCE), name, e);
+}
+
+int htxs_source_peek(struct htxs_source *src, const char *path, struct err *e)
+{
+    uint8_t *data;
+    uint64_t len;
+    int rc = htxs_peek_section(path, HTXS_SOURCE, &data, &len, e);
+    if (rc == ERR_EMPTY)
+        return source_of_section(src, NULL, path, e);
+    if (rc)
+        return rc;
+    struct htxs_section s = {HTXS_SOURCE, data, len, 0};
+    rc = source_of_section(src, &s, path, e);
+    free(data);
+    return rc;
 }
 
 enum htxs_freshness htxs_source_check(const struct htxs_source *recorded, bool deep)

@@ -33,6 +33,10 @@ int htxs_source_of(struct htxs_source *src, const char *path, struct err *e);
 void htxs_source_write(struct htxs_writer *w, const struct htxs_source *src);
 /* Reads the HTXS_SOURCE section of doc; ERR_PARSE if absent or malformed. */
 int htxs_source_read(struct htxs_source *src, const struct htxs_doc *doc, const char *name, struct err *e);
+/* The same from the summary at path, its other sections not read
+ * (htxs_peek_section: a hint, its checksum not checked); ERR_PARSE if
+ * absent or malformed, or htxs_peek_section's error. */
+int htxs_source_peek(struct htxs_source *src, const char *path, struct err *e);
 
 enum htxs_freshness {
     HTXS_FRESH = 0,

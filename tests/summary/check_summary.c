@@ -249,6 +249,12 @@ START_TEST(rank_record_should_be_peeked_at_alone)
     uint8_t *data;
     uint64_t n;
     ck_assert_int_eq(htxs_peek_section(out, HTXS_TILES, &data, &n, &e), ERR_EMPTY);
+    ck_assert_int_eq(htxs_peek_section(out, HTXS_TILES, NULL, &n, &e), ERR_EMPTY);
+    ck_assert_int_eq(htxs_peek_section(out, HTXS_SOURCE, NULL, &n, &e), 0);   // whether, alone
+    ck_assert_uint_eq(n, 16);
+    struct htxs_source src;   // 16 bytes that are no source record
+    ck_assert_int_eq(htxs_source_peek(&src, out, &e), ERR_PARSE);
+    ck_assert_ptr_nonnull(strstr(e.msg, "malformed source record"));
     ck_assert_int_eq(htxs_rank_peek(cut, &got, &e), ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(e.msg, "cut.htxs"));
     ck_assert_int_eq(htxs_write_file(cut, (const uint8_t *)"{\"traceEvents\": []}", 19, 1, &e),
@@ -293,6 +299,9 @@ START_TEST(writer_should_refuse_overwrite_and_detect_stale_sources)
     struct htxs_source back;
     ck_assert_int_eq(htxs_source_read(&back, &doc, out, &e), 0);
     htxs_doc_fini(&doc);
+    struct htxs_source peeked;   // the same record, its section read alone
+    ck_assert_int_eq(htxs_source_peek(&peeked, out, &e), 0);
+    ck_assert(memcmp(&peeked, &back, sizeof back) == 0);
     ck_assert_int_eq(htxs_source_check(&back, false), HTXS_FRESH);
     ck_assert_int_eq(htxs_source_check(&back, true), HTXS_FRESH);
 
