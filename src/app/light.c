@@ -9,6 +9,7 @@
 
 #include "analysis/kernels.h"
 #include "app/cache.h"
+#include "app/rank_summary.h"
 #include "app/session.h"
 #include "summary/tiles_io.h"
 #include "trace/discover.h"
@@ -108,10 +109,13 @@ static int optional(int rc, const struct app_light_rank *r, const int64_t *rank,
  * semantics sem. */
 static bool wants_tables(const struct app_light *l, int sem, int an, int k)
 {
-    if (sem != 0)
-        return false;
+    int wanted = l->want & APP_LIGHT_HTA ? SEMANTICS_HTA : SEMANTICS_HTX;
     if (k >= 0)
-        return (l->want & APP_LIGHT_TABLE(k)) != 0;
+        return sem == wanted && (l->want & APP_LIGHT_TABLE(k)) != 0;
+    if (an == HTXS_HTA_JOB)
+        return sem == SEMANTICS_HTA && wanted == SEMANTICS_HTA;
+    if (sem != SEMANTICS_HTX)
+        return false;
     return an == HTXS_RANKS_PARTS   ? (l->want & APP_LIGHT_RANK_PARTS) != 0
            : an == HTXS_DIFF_PARTS ? (l->want & APP_LIGHT_DIFF_PARTS) != 0
                                     : false;
@@ -169,7 +173,11 @@ static int read_rank(struct app_light *l, struct app_light_rank *r, bool warn_st
         int k = stored_index(an);
         if (rc == 0 && !wants_tables(l, sem, an, k))
             continue;
-        if (rc == 0 && sem == 0 && k >= 0 && !r->has_tables[k]) {
+        if (rc == 0 && an == HTXS_HTA_JOB && !r->has_hta_job) {
+            r->hta_job = tl;
+            r->has_hta_job = true;
+        }
+        if (rc == 0 && k >= 0 && !r->has_tables[k]) {
             r->tables[k] = tl;
             r->has_tables[k] = true;
         }
@@ -337,9 +345,14 @@ static struct table *concat(const struct table *const *per_rank, size_t nranks, 
     return t;
 }
 
+static enum semantics_mode light_semantics(const struct app_light *l)
+{
+    return l->want & APP_LIGHT_HTA ? SEMANTICS_HTA : SEMANTICS_HTX;
+}
+
 /* The kernel tables of the n ranks sel, from their parts. */
-static int kernel_tables(const struct app_light_rank **sel, size_t n, int k, struct arena *a,
-                         struct table_list *out, struct err *e)
+static int kernel_tables(const struct app_light *l, const struct app_light_rank **sel, size_t n,
+                         int k, struct arena *a, struct table_list *out, struct err *e)
 {
     const struct table_list **parts = calloc(n + 1, sizeof *parts);
     if (!parts)
@@ -347,7 +360,7 @@ static int kernel_tables(const struct app_light_rank **sel, size_t n, int k, str
     for (size_t r = 0; r < n; r++)
         parts[r] = &sel[r]->tables[k];
     struct semantics sem;
-    semantics_init(&sem, SEMANTICS_HTX);
+    semantics_init(&sem, light_semantics(l));
     int rc = kernels_reduce(&sem, parts, n, a, out, e);
     for (size_t r = 0; rc == ERR_PARSE && r < n; r++)   // name the summary
         if (kernels_reduce(&sem, &parts[r], 1, a, &(struct table_list){.count = 0}, e))
@@ -367,15 +380,17 @@ static int stored_tables(const struct app_light *l, const bool *selected, int k,
         if (selected && !selected[r])
             continue;
         if (!l->ranks[r].has_tables[k])
-            rc = err_set(e, ERR_EMPTY, "%s: no %s tables (a summary made before they were)",
-                         l->ranks[r].file, analysis_get(htxs_stored_analyses[k])->name);
+            rc = err_set(e, ERR_EMPTY, "%s: no %s tables of %s semantics (a summary made "
+                         "before they were)", l->ranks[r].file,
+                         analysis_get(htxs_stored_analyses[k])->name,
+                         light_semantics(l) == SEMANTICS_HTA ? "HTA's" : "htx's");
         else if (n && l->ranks[r].tables[k].count != sel[0]->tables[k].count)
             rc = err_set(e, ERR_PARSE, "%s: not the tables of the other summaries",
                          l->ranks[r].file);
         sel[n++] = &l->ranks[r];
     }
     if (rc == 0 && htxs_stored_analyses[k] == ANALYSIS_KERNELS) {
-        rc = kernel_tables(sel, n, k, a, out, e);
+        rc = kernel_tables(l, sel, n, k, a, out, e);
         n = 0;
     }
     for (size_t j = 0; rc == 0 && n && j < sel[0]->tables[k].count; j++) {
@@ -430,8 +445,44 @@ static int coll_tables(const struct app_light *l, const bool *selected, enum ana
     return rc;
 }
 
-unsigned app_light_want(enum analysis_id id)
+/* Under HTA's semantics, each rank's tables are its job's when the
+ * ranks agree on what HTA's selection of a job reads of every rank. */
+static int hta_job_check(const struct app_light *l, struct err *e)
 {
+    const struct table_list **per = calloc(l->n + 1, sizeof *per);
+    if (!per)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    size_t n = 0;
+    for (size_t r = 0; r < l->n; r++)
+        if (l->ranks[r].has_hta_job)
+            per[n++] = &l->ranks[r].hta_job;
+    bool agree = n == l->n && app_hta_job_agrees(per, n);
+    free(per);
+    return agree ? 0
+                 : err_set(e, ERR_EMPTY, "under HTA's semantics, the ranks' tables depend on "
+                           "each other's steps");
+}
+
+/* Under HTA's semantics, a rank spans what HTA selects of it. */
+static void hta_span(const struct app_light *l, const struct app_light_rank *r, int64_t *start,
+                     int64_t *end)
+{
+    const struct table *t = light_semantics(l) == SEMANTICS_HTA && r->has_hta_job
+                                ? table_list_find(&r->hta_job, APP_HTA_JOB_TABLE, APP_HTA_JOB_COLS)
+                                : NULL;
+    if (t && t->nrows == 1 && table_cell(t, 0, 2)->type == CELL_INT &&
+        table_cell(t, 0, 3)->type == CELL_INT) {
+        *start = table_cell(t, 0, 2)->v.i;
+        *end = table_cell(t, 0, 3)->v.i;
+    }
+}
+
+unsigned app_light_want(enum analysis_id id, int semantics)
+{
+    if (semantics == SEMANTICS_HTA) {
+        int k = stored_index((int)id);
+        return APP_LIGHT_HTA | (k >= 0 ? APP_LIGHT_TABLE(k) : 0);
+    }
     if (id == ANALYSIS_UTILIZATION)
         return APP_LIGHT_TILES;
     if (id == ANALYSIS_COLLECTIVES || id == ANALYSIS_STRAGGLERS)
@@ -443,6 +494,14 @@ unsigned app_light_want(enum analysis_id id)
 int app_light_tables(const struct app_light *l, const bool *selected, enum analysis_id id,
                      struct arena *a, struct table_list *out, struct err *e)
 {
+    if (light_semantics(l) == SEMANTICS_HTA) {
+        int k = stored_index((int)id);
+        if (k < 0)
+            return err_set(e, ERR_EMPTY, "under HTA's semantics the summaries answer the stored "
+                           "analyses only");
+        int rc = hta_job_check(l, e);
+        return rc ? rc : stored_tables(l, selected, k, a, out, e);
+    }
     if (id == ANALYSIS_UTILIZATION)
         return tiles_tables(l, selected, a, out, e);
     if (id == ANALYSIS_COLLECTIVES || id == ANALYSIS_STRAGGLERS)
@@ -464,10 +523,11 @@ bool *app_light_model_selection(const struct model *m)
 int app_light_model_tables(const struct app_light *l, const struct model *m, enum analysis_id id,
                            struct arena *a, struct table_list *out, struct err *e)
 {
-    struct semantics htx;
-    semantics_init(&htx, SEMANTICS_HTX);
-    if (memcmp(&m->sem, &htx, sizeof htx) != 0)
-        return err_set(e, ERR_EMPTY, "the summaries hold the tables of htx's semantics");
+    struct semantics sem;
+    semantics_init(&sem, light_semantics(l));
+    if (memcmp(&m->sem, &sem, sizeof sem) != 0)
+        return err_set(e, ERR_EMPTY, "the summaries were read for the tables of %s semantics",
+                       light_semantics(l) == SEMANTICS_HTA ? "HTA's" : "htx's");
     bool *selected = app_light_model_selection(m);
     if (!selected)
         return err_set(e, ERR_NOMEM, "out of memory");
@@ -512,6 +572,7 @@ struct model *app_light_model(const struct app_light *l, const struct semantics 
             mr->complete_events = lr->rank.events;
             mr->start_ns = lr->tiles.start_ns;
             mr->end_ns = lr->tiles.end_ns;
+            hta_span(l, lr, &mr->start_ns, &mr->end_ns);
             mr->streams = &streams[s];
             mr->thread_pids = &pids[t];
             mr->thread_tids = &tids[t];
@@ -563,7 +624,7 @@ static int cache_entries(const char *const *paths, size_t npaths, struct app_cac
 }
 
 int app_light_preview(const char *const *paths, size_t npaths, struct app_cache *cache,
-                      struct app_light *l, struct err *e)
+                      const struct semantics *sem, struct app_light *l, struct err *e)
 {
     memset(l, 0, sizeof *l);
     char **files;
@@ -575,7 +636,7 @@ int app_light_preview(const char *const *paths, size_t npaths, struct app_cache 
         traces = 0;
     }
     if (rc == 0 && nfiles && !traces)   // the events load behind: the tiles as stored
-        rc = app_light_open(l, files, nfiles, APP_LIGHT_VIEWS, false, 0, e);
+        rc = app_light_open(l, files, nfiles, app_light_views(sem), false, 0, e);
     app_light_free_files(files, nfiles);
     if (rc)
         return rc;
@@ -609,8 +670,16 @@ bool app_light_events_at_hand(char *const *files, size_t n)
     return true;
 }
 
+unsigned app_light_views(const struct semantics *sem)
+{
+    struct semantics hta;
+    semantics_init(&hta, SEMANTICS_HTA);
+    return APP_LIGHT_VIEWS | (memcmp(sem, &hta, sizeof hta) == 0 ? APP_LIGHT_HTA : 0);
+}
+
 int app_light_choose(const char *const *paths, size_t npaths, enum htx_events mode,
-                     uint64_t memory_limit, struct app_light *l, struct err *e)
+                     uint64_t memory_limit, const struct semantics *sem, struct app_light *l,
+                     struct err *e)
 {
     memset(l, 0, sizeof *l);
     if (mode == HTX_EVENTS_LOAD)
@@ -634,7 +703,7 @@ int app_light_choose(const char *const *paths, size_t npaths, enum htx_events mo
     bool fits = counted && !(memory_limit && events > memory_limit / APP_LIGHT_BYTES_PER_EVENT);
     bool at_hand = fits && app_light_events_at_hand(files, nfiles);
     if (rc == 0 && !at_hand)
-        rc = app_light_open(l, files, nfiles, APP_LIGHT_VIEWS, false,
+        rc = app_light_open(l, files, nfiles, app_light_views(sem), false,
                             app_light_tiles_budget(memory_limit), e);
     app_light_free_files(files, nfiles);
     if (rc || at_hand)

@@ -24,9 +24,12 @@
 struct app_light_rank {
     char *file;                                  /* the summary */
     struct htxs_rank rank;                       /* rank, events, trace path */
-    struct table_list tables[HTXS_NSTORED];      /* htxs_stored_analyses, in order */
+    struct table_list tables[HTXS_NSTORED];      /* htxs_stored_analyses, in order, under
+                                                    the semantics wanted (APP_LIGHT_HTA) */
     bool has_tables[HTXS_NSTORED];               /* which were found (a summary of an
                                                     older format lacks some) */
+    struct table_list hta_job;                   /* under APP_LIGHT_HTA: HTXS_HTA_JOB's */
+    bool has_hta_job;
     struct tiles tiles;                          /* count 0 when it has none */
     bool has_tiles;
     struct htxs_colls colls;                     /* its collective records */
@@ -67,7 +70,10 @@ void app_light_free_files(char **files, size_t n);
 #define APP_LIGHT_COLLS (1u << 9)
 #define APP_LIGHT_RANK_PARTS (1u << 10)
 #define APP_LIGHT_DIFF_PARTS (1u << 11)
-#define APP_LIGHT_VIEWS (~APP_LIGHT_DIFF_PARTS)   /* what the TUI shows */
+/* The stored tables wanted are those of HTA's semantics, not htx's (only
+ * the stored analyses' have both). */
+#define APP_LIGHT_HTA (1u << 12)
+#define APP_LIGHT_VIEWS (~(APP_LIGHT_DIFF_PARTS | APP_LIGHT_HTA))   /* what the TUI shows */
 
 /* Reads every summary whole (checked) and keeps its record and what `want`
  * names; one rank per summary (two summaries of a rank name both).
@@ -84,12 +90,15 @@ int app_light_open(struct app_light *l, char **files, size_t n, unsigned want, b
  * ranks of a GB have about 2 MB of tiles each, 2 GB in all. */
 #define APP_LIGHT_TILES_MAX ((size_t)256 << 20)
 size_t app_light_tiles_budget(uint64_t memory_limit);
-/* What app_light_tables needs for analysis id. */
-unsigned app_light_want(enum analysis_id id);
+/* What app_light_tables needs for analysis id under semantics (enum
+ * semantics_mode). */
+unsigned app_light_want(enum analysis_id id, int semantics);
 void app_light_fini(struct app_light *l);
 
 /* Analysis id over the ranks with selected[i] (NULL: all), as the analysis
- * on their events gives it under htx's semantics: the stored tables one
+ * on their events gives it under the semantics l was opened for
+ * (APP_LIGHT_HTA: HTA's, where only the stored analyses are answered, and
+ * only when app_hta_job_agrees): the stored tables one
  * rank after the other, the kernel tables reduced from the ranks' parts,
  * the collectives and stragglers matched from their records, or
  * (utilization) the table of their tiles, in a. ERR_EMPTY when the
@@ -132,7 +141,7 @@ int app_light_diff_side(const struct app_light *l, struct arena *a, struct diff_
 bool *app_light_model_selection(const struct model *m);
 
 /* app_light_tables over the ranks m (its light model) selects; ERR_EMPTY
- * when m's semantics are not htx's (the summaries hold htx's tables). */
+ * when m's semantics are not those l was opened for. */
 int app_light_model_tables(const struct app_light *l, const struct model *m, enum analysis_id id,
                            struct arena *a, struct table_list *out, struct err *e);
 
@@ -148,7 +157,10 @@ struct model *app_light_model(const struct app_light *l, const struct semantics 
  * app_light_open. */
 struct app_cache;
 int app_light_preview(const char *const *paths, size_t npaths, struct app_cache *cache,
-                      struct app_light *l, struct err *e);
+                      const struct semantics *sem, struct app_light *l, struct err *e);
+/* What the TUI reads of summaries under sem: APP_LIGHT_VIEWS, with the
+ * stored tables of HTA's semantics under HTA's. */
+unsigned app_light_views(const struct semantics *sem);
 
 /* The events files[0..n) hold, from their rank records alone (no checksum:
  * a hint for choosing how to open them); false when one cannot be read so
@@ -171,6 +183,7 @@ bool app_light_events_at_hand(char *const *files, size_t n);
  * that are not all summaries, or those of app_light_open. */
 #define APP_LIGHT_BYTES_PER_EVENT 64   /* a loaded event with its indices (DESIGN.md) */
 int app_light_choose(const char *const *paths, size_t npaths, enum htx_events mode,
-                     uint64_t memory_limit, struct app_light *l, struct err *e);
+                     uint64_t memory_limit, const struct semantics *sem, struct app_light *l,
+                     struct err *e);
 
 #endif

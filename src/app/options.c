@@ -741,7 +741,7 @@ bool htx_options_read_stored_tables(const struct htx_options *o)
     struct htx_options d;
     memset(&d, 0, sizeof d);
     default_analysis(&d);
-    return o->semantics == d.semantics && o->last_step == d.last_step &&
+    return o->last_step == d.last_step &&
            htx_options_stored_parameters(o, o->analyses[ANALYSIS_KERNELS]);
 }
 

@@ -171,8 +171,9 @@ void htx_options_analysis(const struct htx_options *o, struct analysis_opts *a);
 void htx_options_make_canonical(struct htx_options *o);
 
 /* Whether the analyses a summary stores (temporal, idle, overlap, kernels,
- * utilization) give, under o, the tables stored: o's semantics, last-step
- * rule and the parameters they read are the canonical ones, and o keeps
+ * utilization) give, under o, the tables stored (a summary holds them
+ * under each semantics): o's last-step rule and the parameters they read
+ * are the canonical ones, and o keeps
  * every iteration and the whole time (ranks may be chosen: a rank's tables
  * are its own). */
 bool htx_options_read_stored_tables(const struct htx_options *o);

@@ -25,14 +25,19 @@ void app_rank_summary_options(struct semantics *sem, struct analysis_opts *ao)
     htx_options_analysis(&o, ao);
 }
 
-/* What a summary computes from the loaded model, side by side on the pool:
- * its analyses, the tiles and the collective records. */
+/* What a summary computes from the loaded model, side by side on the pool
+ * (which starts them in this order): the model's twin under HTA's
+ * semantics, the tiles, the collective records, the parts and the
+ * analyses; then the analyses on the twin. */
 enum {
-    SUMMARY_TILES_TASK = HTXS_NSTORED,
+    SUMMARY_TWIN_TASK,
+    SUMMARY_TILES_TASK,
     SUMMARY_COLLS_TASK,
     SUMMARY_RANKS_TASK,
     SUMMARY_DIFF_TASK,
-    SUMMARY_NTASKS
+    SUMMARY_FIRST_STORED,
+    SUMMARY_FIRST_HTA = SUMMARY_FIRST_STORED + HTXS_NSTORED,
+    SUMMARY_NTASKS = SUMMARY_FIRST_HTA + HTXS_NSTORED
 };
 struct summary_work {
     const struct model *m;
@@ -46,13 +51,149 @@ struct summary_work {
     size_t nrecs;
     struct arena ranks_arena, diff_arena;
     struct table_list ranks, diff;
+    /* The stored analyses under HTA's semantics, on the model's twin
+     * (none when it cannot be made: twin NULL). */
+    struct model *twin;
+    bool twin_made;                  /* (once the twin is let go) */
+    struct arena hta_arenas[HTXS_NSTORED], hta_job_arena;
+    struct table_list hta_lists[HTXS_NSTORED], hta_job;
+    struct htxs_deflated z[SUMMARY_NTASKS];   /* each task's tables, deflated */
     int rc[SUMMARY_NTASKS];
     struct err errs[SUMMARY_NTASKS];
 };
 
+static const struct table_col hta_job_cols[APP_HTA_JOB_COLS] = {
+    {"step_names", NULL, 0},
+    {"mtia", NULL, 0},
+    {"start_ns", NULL, 0},
+    {"end_ns", NULL, 0},
+};
+
+/* The two facts of a rank on which HTA's selection of a job depends
+ * (select.c), its ProfilerStep names and whether it is an MTIA rank; and
+ * the span of what HTA selects of it (absolute ns), the TUI's title. */
+static int hta_job_table(const struct model *m, struct arena *a, struct table_list *out,
+                         struct err *e)
+{
+    struct table *t = table_list_new(a, out, APP_HTA_JOB_TABLE, "HTA's selection",
+                                     hta_job_cols, APP_HTA_JOB_COLS, e);
+    struct cell *row = t ? table_add_row(t) : NULL;
+    if (!row)
+        return t ? err_set(e, ERR_NOMEM, "out of memory") : e->code;
+    row[0] = cell_int((int64_t)model_step_names(m));
+    row[1] = cell_bool(m->ranks[0].device == DEVICE_MTIA);
+    row[2] = cell_int(m->ranks[0].start_ns + m->origin_ns);
+    row[3] = cell_int(m->ranks[0].end_ns + m->origin_ns);
+    return 0;
+}
+
+bool app_hta_job_agrees(const struct table_list *const *per, size_t n)
+{
+    int64_t steps = 0;
+    bool mtia = false;
+    for (size_t r = 0; r < n; r++) {
+        const struct table *t = table_list_find(per[r], APP_HTA_JOB_TABLE, APP_HTA_JOB_COLS);
+        if (!t || t->nrows != 1 || table_cell(t, 0, 0)->type != CELL_INT ||
+            table_cell(t, 0, 1)->type != CELL_BOOL)
+            return false;
+        int64_t s = table_cell(t, 0, 0)->v.i;
+        bool m = table_cell(t, 0, 1)->v.b;
+        if (r == 0) {
+            steps = s;
+            mtia = m;
+        }
+        // Each rank's tables dropped its last step on its own names: the
+        // job's union must agree (all two or more, or none at all).
+        bool agree = n == 1 || (s >= 2 && steps >= 2) || (s == 0 && steps == 0);
+        if (!agree || (steps >= 2 && m != mtia))
+            return false;
+    }
+    return true;
+}
+
+/* The model's twin under HTA's semantics, and what its job needs to know
+ * of it. ERR_EMPTY (the twin cannot be made) leaves the HTA tables out:
+ * what needs them reads the events. */
+static int twin_task(struct summary_work *sw, struct err *e)
+{
+    struct semantics hta;
+    semantics_init(&hta, SEMANTICS_HTA);
+    sw->twin = model_twin(sw->m, &hta, e);
+    if (!sw->twin) {
+        if (e->code != ERR_EMPTY)
+            return e->code;
+        err_clear(e);
+        return 0;
+    }
+    return hta_job_table(sw->twin, &sw->hta_job_arena, &sw->hta_job, e);
+}
+
+static int run_stored(const struct model *m, const struct analysis_opts *ao, size_t k,
+                      struct arena *a, struct table_list *out, struct err *e)
+{
+    analysis_fn run = htxs_stored_run(htxs_stored_analyses[k]);
+    return run ? run(m, ao, a, out, e) : err_set(e, ERR_INTERNAL, "no analysis");
+}
+
+/* The tables task i made, and under which semantics and number they are
+ * stored; NULL for the tiles and records, and for a twin not made. */
+static const struct table_list *task_tables(const struct summary_work *sw, size_t i, int *sem,
+                                            int *an)
+{
+    *sem = i == SUMMARY_TWIN_TASK || i >= SUMMARY_FIRST_HTA ? SEMANTICS_HTA : SEMANTICS_HTX;
+    if (i == SUMMARY_TWIN_TASK) {
+        *an = HTXS_HTA_JOB;
+        return sw->twin_made || sw->twin ? &sw->hta_job : NULL;
+    }
+    if (i >= SUMMARY_FIRST_HTA) {
+        *an = (int)htxs_stored_analyses[i - SUMMARY_FIRST_HTA];
+        return sw->twin_made || sw->twin ? &sw->hta_lists[i - SUMMARY_FIRST_HTA] : NULL;
+    }
+    if (i >= SUMMARY_FIRST_STORED) {
+        *an = (int)htxs_stored_analyses[i - SUMMARY_FIRST_STORED];
+        return &sw->lists[i - SUMMARY_FIRST_STORED];
+    }
+    *an = i == SUMMARY_RANKS_TASK ? HTXS_RANKS_PARTS : HTXS_DIFF_PARTS;
+    return i == SUMMARY_RANKS_TASK ? &sw->ranks : i == SUMMARY_DIFF_TASK ? &sw->diff : NULL;
+}
+
+static int compute_task(struct summary_work *sw, size_t i);
+
+/* Each task deflates the tables it made, on its own thread: the writer
+ * then only appends them. */
 static int summary_task(void *ctx, size_t i)
 {
     struct summary_work *sw = ctx;
+    int stopped = compute_task(sw, i);
+    int sem, an;
+    const struct table_list *l = task_tables(sw, i, &sem, &an);
+    if (sw->rc[i] == 0 && l)
+        htxs_tables_deflate(sem, an, l, &sw->z[i]);
+    return stopped;
+}
+
+/* Appends task i's tables to w, deflated or (short of memory) plain. */
+static void put_task_tables(struct htxs_writer *w, struct summary_work *sw, size_t i)
+{
+    int sem, an;
+    const struct table_list *l = task_tables(sw, i, &sem, &an);
+    if (l)
+        htxs_tables_put(w, sem, an, l, &sw->z[i]);
+}
+
+static int compute_task(struct summary_work *sw, size_t i)
+{
+    if (i == SUMMARY_TWIN_TASK) {
+        sw->rc[i] = twin_task(sw, &sw->errs[i]);
+        return sw->rc[i] < 0;
+    }
+    if (i >= SUMMARY_FIRST_HTA) {
+        size_t k = i - SUMMARY_FIRST_HTA;
+        sw->rc[i] = sw->twin ? run_stored(sw->twin, sw->ao, k, &sw->hta_arenas[k],
+                                          &sw->hta_lists[k], &sw->errs[i])
+                             : 0;
+        return sw->rc[i] < 0;
+    }
     if (i == SUMMARY_TILES_TASK) {
         sw->rc[i] = tiles_build(sw->m, &sw->m->ranks[0], sw->ao, false, &sw->tiles_arena,
                                 &sw->tiles);
@@ -74,16 +215,25 @@ static int summary_task(void *ctx, size_t i)
             err_set(&sw->errs[i], ERR_NOMEM, "%s: out of memory for its collectives", sw->path);
         return sw->rc[i] < 0;
     }
-    analysis_fn run = htxs_stored_run(htxs_stored_analyses[i]);
-    sw->rc[i] = run ? run(sw->m, sw->ao, &sw->arenas[i], &sw->lists[i], &sw->errs[i])
-                    : err_set(&sw->errs[i], ERR_INTERNAL, "no analysis");
+    size_t k = i - SUMMARY_FIRST_STORED;
+    sw->rc[i] = run_stored(sw->m, sw->ao, k, &sw->arenas[k], &sw->lists[k], &sw->errs[i]);
     return sw->rc[i] < 0;
 }
 
-/* 0, or the first failure's error in e. */
+static int twin_analysis_task(void *ctx, size_t k)
+{
+    return summary_task(ctx, SUMMARY_FIRST_HTA + k);
+}
+
+/* 0, or the first failure's error in e. The twin's analyses wait for it. */
 static int run_summary_work(struct summary_work *sw, int threads, struct err *e)
 {
-    pool_run(SUMMARY_NTASKS, threads, summary_task, sw);
+    pool_run(SUMMARY_FIRST_HTA, threads, summary_task, sw);
+    if (sw->twin)
+        pool_run(HTXS_NSTORED, threads, twin_analysis_task, sw);
+    sw->twin_made = sw->twin != NULL;
+    model_twin_free(sw->twin);   // (its events: as many again as the model's)
+    sw->twin = NULL;
     for (size_t i = 0; i < SUMMARY_NTASKS; i++)
         if (sw->rc[i] < 0) {
             *e = sw->errs[i];
@@ -106,12 +256,18 @@ int app_rank_summary(const struct model *m, const struct analysis_opts *ao, int 
     arena_init(&sw.tiles_arena, 1 << 20);
     arena_init(&sw.ranks_arena, 1 << 16);
     arena_init(&sw.diff_arena, 1 << 16);
+    for (size_t i = 0; i < HTXS_NSTORED; i++)
+        arena_init(&sw.hta_arenas[i], 1 << 20);
+    arena_init(&sw.hta_job_arena, 1 << 10);
     int rc = run_summary_work(&sw, threads, e);
     for (size_t i = 0; i < HTXS_NSTORED && rc == 0; i++)
-        htxs_tables_write(w, SEMANTICS_HTX, (int)htxs_stored_analyses[i], &sw.lists[i]);
+        put_task_tables(w, &sw, SUMMARY_FIRST_STORED + i);
     if (rc == 0) {
-        htxs_tables_write(w, SEMANTICS_HTX, HTXS_RANKS_PARTS, &sw.ranks);
-        htxs_tables_write(w, SEMANTICS_HTX, HTXS_DIFF_PARTS, &sw.diff);
+        put_task_tables(w, &sw, SUMMARY_RANKS_TASK);
+        put_task_tables(w, &sw, SUMMARY_DIFF_TASK);
+        for (size_t i = 0; i < HTXS_NSTORED; i++)
+            put_task_tables(w, &sw, SUMMARY_FIRST_HTA + i);
+        put_task_tables(w, &sw, SUMMARY_TWIN_TASK);
         const struct rank_model *r = &m->ranks[0];
         struct htxs_rank rank = {.rank = r->rank, .events = r->complete_events};
         snprintf(rank.path, sizeof rank.path, "%s", r->path);
@@ -136,6 +292,11 @@ int app_rank_summary(const struct model *m, const struct analysis_opts *ao, int 
     arena_fini(&sw.tiles_arena);
     arena_fini(&sw.ranks_arena);
     arena_fini(&sw.diff_arena);
+    for (size_t i = 0; i < HTXS_NSTORED; i++)
+        arena_fini(&sw.hta_arenas[i]);
+    arena_fini(&sw.hta_job_arena);
+    for (size_t i = 0; i < SUMMARY_NTASKS; i++)
+        free(sw.z[i].z);   // (those not put: a failure)
     free(sw.recs);
     return rc;
 }

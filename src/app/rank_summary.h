@@ -46,4 +46,15 @@ int app_rank_summary(const struct model *m, const struct analysis_opts *ao, int 
                      const struct rank_summary_parts *parts, const char *source_path,
                      struct htxs_writer *w, struct err *e);
 
+/* The table a summary stores under HTA's semantics beside its tables
+ * (section HTXS_HTA_JOB): on what the rank's HTA tables depend in the
+ * rest of the job. */
+#define APP_HTA_JOB_TABLE "hta_job"
+#define APP_HTA_JOB_COLS 4   /* step_names, mtia, start_ns, end_ns */
+/* Whether the HTA tables of the n ranks whose HTXS_HTA_JOB tables are per
+ * are those of their job: HTA drops the last step of every rank or of none,
+ * as the job's ProfilerStep names decide, and selects MTIA jobs by the first
+ * rank's device. False also when a rank has no such table. */
+bool app_hta_job_agrees(const struct table_list *const *per, size_t n);
+
 #endif

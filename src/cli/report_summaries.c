@@ -29,7 +29,7 @@ static int report_summaries(const struct htx_options *opts, char **files, size_t
     unsigned want = 0;
     for (size_t i = 0; i < ANALYSIS_COUNT; i++)
         if (opts->analyses[i])
-            want |= app_light_want((enum analysis_id)i);
+            want |= app_light_want((enum analysis_id)i, (int)opts->semantics);
     struct app_light l;
     int rc = app_light_open(&l, files, nfiles, want, true, 0, &e);
     bool *selected = rc ? NULL : calloc(l.n + 1, sizeof *selected);
@@ -102,7 +102,7 @@ static const char *needs_events(const struct htx_options *opts, size_t nfiles, s
     if (!htx_options_read_stored_tables(opts))
         return "these options change what the summaries' tables hold";
     for (size_t i = 0; i < ANALYSIS_COUNT; i++)
-        if (opts->analyses[i] && !htxs_answers((enum analysis_id)i))
+        if (opts->analyses[i] && !htxs_answers((enum analysis_id)i, (int)opts->semantics))
             return analysis_get((enum analysis_id)i)->name;
     return NULL;
 }

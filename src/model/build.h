@@ -92,6 +92,14 @@ int rank_builder_adopt(struct rank_builder *b, struct rank_builder *t, uint64_t 
 int model_finish_rank(struct model *m, struct rank_model *r, const struct rank_builder *b,
                       struct err *e);
 int model_finish(struct model *m, struct err *e);
+/* model_twin: a rank linked already, its events' times absolute, its steps
+ * and iterations those of another semantics: rounded, and its steps and
+ * iterations made again where m's semantics round its times; else the GPU
+ * side's iterations given again. */
+int model_refinish_rank(struct model *m, struct rank_model *r, struct err *e);
+/* select.c, for model_twin: everything selected, on this thread: rows and
+ * stream indices, no thread indices (the analyses of the GPU side read none). */
+int model_select_streams(struct model *m, struct err *e);
 
 /* No profiler writes times beyond ±2^62 ns (146 years) or durations beyond
  * ±2^61 ns: events with such values are skipped with a warning, and a model

@@ -11,9 +11,14 @@
 
 /* HTA parses ts and dur as doubles and, when any ts of the file is
  * fractional, rounds ts up and the end down (spec §1.5). Our integers are
- * exact, so rebuild the double HTA saw from the decimal text. */
+ * exact, so rebuild the double HTA saw from the decimal text: the double
+ * nearest ns / 1000, which one IEEE division of two exact doubles gives
+ * where ns is exact as a double (below 2^53: 104 days of µs), and strtod
+ * of the decimal text beyond. */
 static double us_double(int64_t ns)
 {
+    if (ns > -(INT64_C(1) << 53) && ns < (INT64_C(1) << 53))
+        return (double)ns / 1000.0;
     char buf[40];
     uint64_t mag = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
     snprintf(buf, sizeof buf, "%s%llu.%03llu", ns < 0 ? "-" : "", (unsigned long long)(mag / 1000),
@@ -304,7 +309,8 @@ static bool uses_step_time(const struct event *ev)
     return ev->stream < 0 || (ev->stream == 0 && ev->kind == EV_KIND_CPU_OP);
 }
 
-static int assign_iterations(const struct model *m, struct rank_model *r, struct err *e)
+/* The CPU side takes the step its start falls in. */
+static int assign_step_time(struct rank_model *r, struct err *e)
 {
     int64_t *max_end = malloc((r->niterations ? r->niterations : 1) * sizeof *max_end);
     if (!max_end)
@@ -318,6 +324,13 @@ static int assign_iterations(const struct model *m, struct rank_model *r, struct
         if (uses_step_time(ev))
             ev->iteration = r->niterations ? step_at(r, max_end, ev->ts) : MODEL_ITER_NONE;
     }
+    free(max_end);
+    return 0;
+}
+
+/* The GPU side takes its launcher's step. */
+static void assign_launchers_steps(const struct model *m, struct rank_model *r)
+{
     for (size_t i = 0; i < r->nevents; i++) {
         struct event *ev = &r->events[i];
         if (uses_step_time(ev))
@@ -332,8 +345,14 @@ static int assign_iterations(const struct model *m, struct rank_model *r, struct
         if (ev->iteration == MODEL_ITER_NAN)
             ev->iteration = MODEL_ITER_NONE;
     }
-    free(max_end);
-    return 0;
+}
+
+static int assign_iterations(const struct model *m, struct rank_model *r, struct err *e)
+{
+    int rc = assign_step_time(r, e);
+    if (rc == 0)
+        assign_launchers_steps(m, r);
+    return rc;
 }
 
 /* §1.12, plus "CPU only" when the file has no GPU activity at all. */
@@ -381,6 +400,20 @@ int model_finish_rank(struct model *m, struct rank_model *r, const struct rank_b
     if (r->nevents == 0)
         model_rank_warn(r, "no analyzable events (no element has both \"dur\" and \"cat\")");
     return rc;
+}
+
+int model_refinish_rank(struct model *m, struct rank_model *r, struct err *e)
+{
+    if (m->sem.ns_rounding && r->has_float_ts) {
+        apply_ns_rounding(r);
+        free(r->iterations);
+        r->iterations = NULL;
+        int rc = collect_steps(m, r, e);
+        return rc ? rc : assign_iterations(m, r, e);
+    }
+    // The same times: the same steps, and the CPU side's iterations hold.
+    assign_launchers_steps(m, r);
+    return 0;
 }
 
 /* §1.6: one origin for every rank, the smallest ts of any kept event. */

@@ -335,6 +335,19 @@ struct model_light_rank {
 struct model *model_new_light(const struct semantics *sem, const struct model_light_rank *in,
                               size_t n, struct err *e);
 
+/* What model_load would build from m's files under sem, made from m's
+ * events (m loaded under exact times, not semantics.ns_rounding), with
+ * everything selected. It borrows m's strings, threads and categories: free
+ * it with model_twin_free before m. NULL with e set: ERR_NOMEM, or
+ * ERR_EMPTY when m cannot tell (light ranks; GPU events linked by flows at
+ * fractional times under ns_rounding). */
+struct model *model_twin(const struct model *m, const struct semantics *sem, struct err *e);
+void model_twin_free(struct model *t);
+
+/* How many distinct ProfilerStep names m holds: under semantics.drop_last_step
+ * a job with two or more drops its last step on every rank (§1.10). */
+size_t model_step_names(const struct model *m);
+
 /* Recomputes rows, stream and thread indices for a selection (NULL = all). */
 int model_select(struct model *m, const struct selection *sel, struct err *e);
 

@@ -23,7 +23,7 @@ static int push_row(struct rowbuf *b, uint32_t pos)
     return 0;
 }
 
-static size_t count_step_names(const struct model *m)
+size_t model_step_names(const struct model *m)
 {
     size_t n = 0;
     for (size_t id = 0; id < strtab_count(&m->strings); id++)
@@ -558,6 +558,7 @@ struct select_run {
     struct model *m;
     const struct selection *sel;
     size_t step_names;
+    bool streams_only;
 };
 
 /* A light rank (model_new_light) keeps its lanes: only its selection changes. */
@@ -581,7 +582,9 @@ static int index_task(void *ctx, size_t k)
     struct rank_model *r = &run->m->ranks[k / 2];
     if (r->light)
         return 0;
-    return (k % 2 ? build_threads(run->m, r) : build_streams(run->m, r)) != 0;
+    if (k % 2)
+        return !run->streams_only && build_threads(run->m, r) != 0;
+    return build_streams(run->m, r) != 0;
 }
 
 static int rank_task(void *ctx, size_t i)
@@ -591,15 +594,23 @@ static int rank_task(void *ctx, size_t i)
     if (select_light(r, run->sel))
         return 0;
     return select_rows(run->m, r, run->step_names, run->sel) != 0 ||
-           build_streams(run->m, r) != 0 || build_threads(run->m, r) != 0;
+           build_streams(run->m, r) != 0 ||
+           (!run->streams_only && build_threads(run->m, r) != 0);
 }
 
 int model_select(struct model *m, const struct selection *sel, struct err *e)
 {
-    struct select_run run = {m, sel, count_step_names(m)};
+    struct select_run run = {m, sel, model_step_names(m), false};
     bool stopped = m->nranks >= (size_t)pool_cores()
                        ? pool_run(m->nranks, 0, rank_task, &run)
                        : pool_run(m->nranks, 0, rows_task, &run) ||
                              pool_run(2 * m->nranks, 0, index_task, &run);
+    return stopped ? err_set(e, ERR_NOMEM, "out of memory building indices") : 0;
+}
+
+int model_select_streams(struct model *m, struct err *e)
+{
+    struct select_run run = {m, NULL, model_step_names(m), true};
+    bool stopped = pool_run(m->nranks, 1, rank_task, &run);
     return stopped ? err_set(e, ERR_NOMEM, "out of memory building indices") : 0;
 }

@@ -6,23 +6,37 @@
 
 #include "trace/zbuf.h"
 
+void htxs_deflate_section(uint32_t kind, uint32_t tag, const struct htxs_writer *raw,
+                          struct htxs_deflated *d)
+{
+    size_t len = 0;
+    const uint8_t *bytes = htxs_writer_body(raw, &len);
+    *d = (struct htxs_deflated){kind, tag, len, NULL, 0};
+    if (!bytes || trace_deflate_buffer(bytes, len, &d->z, &d->zlen) != 0) {
+        free(d->z);
+        d->z = NULL;
+    }
+}
+
+int htxs_put_deflated_section(struct htxs_writer *w, struct htxs_deflated *d)
+{
+    if (!d->z)
+        return -1;
+    htxs_begin_section_tagged(w, d->kind, d->tag);
+    htxs_put_u64(w, d->len);
+    htxs_put_bytes(w, d->z, d->zlen);
+    htxs_end_section(w);
+    free(d->z);
+    d->z = NULL;
+    return 0;
+}
+
 int htxs_put_deflated(struct htxs_writer *w, uint32_t kind, uint32_t tag,
                       const struct htxs_writer *raw)
 {
-    size_t len;
-    const uint8_t *bytes = htxs_writer_body(raw, &len);
-    uint8_t *z = NULL;
-    size_t zlen = 0;
-    if (!bytes || trace_deflate_buffer(bytes, len, &z, &zlen) != 0) {
-        free(z);
-        return -1;
-    }
-    htxs_begin_section_tagged(w, kind, tag);
-    htxs_put_u64(w, len);
-    htxs_put_bytes(w, z, zlen);
-    htxs_end_section(w);
-    free(z);
-    return 0;
+    struct htxs_deflated d;
+    htxs_deflate_section(kind, tag, raw, &d);
+    return htxs_put_deflated_section(w, &d);
 }
 
 int htxs_inflate_section(const struct htxs_section *s, const char *name, const char *what,

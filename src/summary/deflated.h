@@ -16,6 +16,21 @@
 int htxs_put_deflated(struct htxs_writer *w, uint32_t kind, uint32_t tag,
                       const struct htxs_writer *raw);
 
+/* The same in two steps, so that the deflating runs on any thread and the
+ * writer takes the sections in its order: a section's deflated contents
+ * (z NULL when they could not be deflated), */
+struct htxs_deflated {
+    uint32_t kind, tag;
+    uint64_t len;        /* of the contents */
+    uint8_t *z;          /* malloc'ed */
+    size_t zlen;
+};
+void htxs_deflate_section(uint32_t kind, uint32_t tag, const struct htxs_writer *raw,
+                          struct htxs_deflated *d);
+/* and their section appended to w (0), or -1 when z is NULL (w untouched).
+ * Either way d is freed. */
+int htxs_put_deflated_section(struct htxs_writer *w, struct htxs_deflated *d);
+
 /* Section s's contents inflated (at most max bytes) into *raw (the caller
  * frees it), and a section of s's kind over them in *plain. ERR_PARSE
  * naming `name` and `what` ("tiles") when malformed, ERR_NOMEM. */

@@ -31,12 +31,13 @@ analysis_fn htxs_stored_run(enum analysis_id id)
     return a ? a->run : NULL;
 }
 
-bool htxs_answers(enum analysis_id id)
+bool htxs_answers(enum analysis_id id, int semantics)
 {
     for (size_t i = 0; i < HTXS_NSTORED; i++)
         if (htxs_stored_analyses[i] == id)
             return true;
-    return id == ANALYSIS_UTILIZATION || id == ANALYSIS_COLLECTIVES || id == ANALYSIS_STRAGGLERS;
+    return semantics == 0 && (id == ANALYSIS_UTILIZATION || id == ANALYSIS_COLLECTIVES ||
+                              id == ANALYSIS_STRAGGLERS);
 }
 
 /* The encodings: plain (u32/u64 counts, u32 cell types, 8-byte numbers)
@@ -123,16 +124,29 @@ uint32_t htxs_tables_tag(int semantics, int analysis)
     return 1u + (uint32_t)(analysis & 0xffff) + ((uint32_t)(semantics & 0xff) << 16);
 }
 
-void htxs_tables_write(struct htxs_writer *w, int semantics, int analysis,
-                       const struct table_list *l)
+void htxs_tables_deflate(int semantics, int analysis, const struct table_list *l,
+                         struct htxs_deflated *d)
 {
     struct htxs_writer raw;
     htxs_writer_init(&raw);
     put_tables(&raw, true, semantics, analysis, l);
-    uint32_t tag = htxs_tables_tag(semantics, analysis);
-    if (htxs_put_deflated(w, HTXS_TABLES_VZ, tag, &raw) != 0)
-        htxs_tables_write_plain(w, semantics, analysis, l);
+    htxs_deflate_section(HTXS_TABLES_VZ, htxs_tables_tag(semantics, analysis), &raw, d);
     htxs_writer_fini(&raw);
+}
+
+void htxs_tables_put(struct htxs_writer *w, int semantics, int analysis,
+                     const struct table_list *l, struct htxs_deflated *d)
+{
+    if (htxs_put_deflated_section(w, d) != 0)
+        htxs_tables_write_plain(w, semantics, analysis, l);
+}
+
+void htxs_tables_write(struct htxs_writer *w, int semantics, int analysis,
+                       const struct table_list *l)
+{
+    struct htxs_deflated d;
+    htxs_tables_deflate(semantics, analysis, l, &d);
+    htxs_tables_put(w, semantics, analysis, l, &d);
 }
 
 void htxs_tables_write_plain(struct htxs_writer *w, int semantics, int analysis,

@@ -12,6 +12,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/table.h"
+#include "summary/deflated.h"
 #include "util/arena.h"
 #include "util/err.h"
 #include "util/htxs.h"
@@ -19,7 +20,7 @@
 
 #define HTXS_MAX_COLS 256
 
-/* The analyses whose tables a summary stores (under htx's semantics and the
+/* The analyses whose tables a summary stores (under each semantics and the
  * defaults): those whose job tables are each rank's one after the other,
  * and the kernel breakdown's per-rank parts (analysis/kernels.h), which
  * reduce to the job's tables. */
@@ -32,14 +33,23 @@ analysis_fn htxs_stored_run(enum analysis_id id);
  * (analysis/diff.h: diff_parts_run). */
 #define HTXS_RANKS_PARTS 64
 #define HTXS_DIFF_PARTS 65
-/* Whether a summary answers analysis id without its events: a stored
- * table, its tiles (utilization) or its collective records (collectives,
- * stragglers). */
-bool htxs_answers(enum analysis_id id);
+/* Under HTA's semantics: on what the rank's HTA tables depend in its job
+ * (app/rank_summary.h: APP_HTA_JOB_TABLE). */
+#define HTXS_HTA_JOB 66
+/* Whether a summary answers analysis id under semantics (0 htx, 1 hta)
+ * without its events: a stored table, or under htx's its tiles
+ * (utilization) or its collective records (collectives, stragglers). */
+bool htxs_answers(enum analysis_id id, int semantics);
 
 /* One analysis' tables: which semantics (0 htx, 1 hta) and analysis. */
 void htxs_tables_write(struct htxs_writer *w, int semantics, int analysis,
                        const struct table_list *l);
+/* htxs_tables_write in two steps: the deflating, on any thread, and the
+ * section put in w (plain when d could not be deflated; d is freed). */
+void htxs_tables_deflate(int semantics, int analysis, const struct table_list *l,
+                         struct htxs_deflated *d);
+void htxs_tables_put(struct htxs_writer *w, int semantics, int analysis,
+                     const struct table_list *l, struct htxs_deflated *d);
 /* The same as one HTXS_TABLES section, plain (what summaries held before
  * format 1.5, and the writer's fallback when memory is short for deflating). */
 void htxs_tables_write_plain(struct htxs_writer *w, int semantics, int analysis,

@@ -133,7 +133,8 @@ static struct model *open_job(const struct ui_config *c, struct app_light *light
 {
     memset(light, 0, sizeof *light);
     if (!c->test_path) {
-        int rc = app_light_choose(c->paths, c->npaths, c->events, c->limits.max_memory, light, e);
+        int rc = app_light_choose(c->paths, c->npaths, c->events, c->limits.max_memory, &c->sem,
+                                  light, e);
         if (rc < 0)
             return NULL;
         if (rc == 1 && !c->stored_parameters) {
@@ -157,7 +158,7 @@ static struct model *open_job(const struct ui_config *c, struct app_light *light
         struct err ignored = {0, ""};
         struct model *m = NULL;
         if (b && c->events == HTX_EVENTS_AUTO && c->stored_parameters &&
-            app_light_preview(c->paths, c->npaths, c->cache, light, &ignored) == 1 &&
+            app_light_preview(c->paths, c->npaths, c->cache, &c->sem, light, &ignored) == 1 &&
             !(m = app_light_model(light, &c->sem, &ignored)))
             app_light_fini(light);
         if (m) {

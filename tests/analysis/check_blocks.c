@@ -141,6 +141,26 @@ START_TEST(argsort_should_sort_adversarial_input_through_heap_sort)
 }
 END_TEST
 
+/* Without ties numpy's order is the only sorted one, which the stable
+ * sort gives at once (ties take numpy's own steps: the tests above). */
+START_TEST(argsort_should_give_the_one_order_of_keys_without_ties)
+{
+    size_t n = 1000, p[1000];
+    int64_t k[1000];
+    for (size_t i = 0; i < n; i++)
+        k[i] = (int64_t)((i * 7919) % n) - 300;   // a permutation of distinct keys
+    argsort_identity(p, n);
+    hta_argsort(p, n, k, less_i64);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_int_eq(k[p[i]], (int64_t)i - 300);
+    double d[4] = {2.5, -1.0, 0.25, 7.0};
+    static const size_t want_d[4] = {1, 2, 0, 3};
+    argsort_identity(p, 4);
+    hta_argsort(p, 4, d, less_double);
+    assert_perm(p, want_d, 4);
+}
+END_TEST
+
 START_TEST(argsort_should_sort_random_inputs)
 {
     srand(7);
@@ -544,6 +564,7 @@ static Suite *common_suite(void)
     tcase_add_test(sort, argsort_should_match_numpy_on_heavy_ties);
     tcase_add_test(sort, argsort_should_sort_adversarial_input_through_heap_sort);
     tcase_add_test(sort, argsort_should_sort_random_inputs);
+    tcase_add_test(sort, argsort_should_give_the_one_order_of_keys_without_ties);
     tcase_add_test(sort, argsort_should_order_ties_alike_in_fast_and_generic_paths);
     tcase_add_test(sort, less_double_should_put_nan_last);
     tcase_add_test(sort, less_str_should_compare_by_code_point);

@@ -304,6 +304,120 @@ START_TEST(model_should_round_fractional_ts_like_hta)
 }
 END_TEST
 
+/* a and b hold the same events, steps, rows and stream indices (a twin
+ * has no thread indices). */
+static void assert_same_model(const struct model *a, const struct model *b)
+{
+    ck_assert_int_eq(a->origin_ns, b->origin_ns);
+    ck_assert_uint_eq(a->nranks, b->nranks);
+    for (size_t k = 0; k < a->nranks; k++) {
+        const struct rank_model *x = &a->ranks[k], *y = &b->ranks[k];
+        ck_assert_int_eq(x->rank, y->rank);
+        ck_assert_int_eq(x->device, y->device);
+        ck_assert_uint_eq(x->nevents, y->nevents);
+        for (size_t i = 0; i < x->nevents; i++) {
+            const struct event *p = &x->events[i], *q = &y->events[i];
+            ck_assert_str_eq(model_str(a, p->name), model_str(b, q->name));
+            ck_assert_int_eq(p->ts, q->ts);
+            ck_assert_int_eq(p->dur, q->dur);
+            ck_assert_int_eq(p->iteration, q->iteration);
+            ck_assert_uint_eq(p->partner, q->partner);
+            ck_assert_int_eq(p->stream, q->stream);
+            ck_assert_uint_eq(p->flags, q->flags);
+        }
+        ck_assert_uint_eq(x->niterations, y->niterations);
+        for (size_t i = 0; i < x->niterations; i++) {
+            const struct iteration *p = &x->iterations[i], *q = &y->iterations[i];
+            ck_assert(p->number == q->number && p->ts == q->ts && p->dur == q->dur &&
+                      p->pos == q->pos);
+        }
+        ck_assert_uint_eq(x->nrows, y->nrows);
+        if (x->nrows)
+            ck_assert_mem_eq(x->rows, y->rows, x->nrows * sizeof *x->rows);
+        ck_assert_uint_eq(x->nstreams, y->nstreams);
+        for (size_t i = 0; i < x->nstreams; i++) {
+            ck_assert_uint_eq(x->streams[i].n, y->streams[i].n);
+            ck_assert_mem_eq(x->streams[i].pos, y->streams[i].pos,
+                             x->streams[i].n * sizeof *x->streams[i].pos);
+        }
+        ck_assert_int_eq(x->start_ns, y->start_ns);
+        ck_assert_int_eq(x->end_ns, y->end_ns);
+        ck_assert_uint_eq(x->nwarnings, y->nwarnings);
+    }
+}
+
+/* The HTA twin of a model loaded under htx's semantics is the model
+ * loaded under HTA's: the steps dropped, the times rounded, stream 0's
+ * kernels without iteration, MTIA's filter, over one rank and two. */
+static void assert_twin_is_hta_load(const char *const *names, const char *const *docs, size_t n)
+{
+    struct err e = {0, ""};
+    struct model *htx = load_docs(names, docs, n, SEMANTICS_HTX, &e);
+    struct model *hta = load_docs(names, docs, n, SEMANTICS_HTA, &e);
+    ck_assert(htx && hta);
+    struct semantics sem;
+    semantics_init(&sem, SEMANTICS_HTA);
+    struct model *twin = model_twin(htx, &sem, &e);
+    ck_assert_msg(twin != NULL, "twin failed: %s", e.msg);
+    assert_same_model(twin, hta);
+    ck_assert_uint_eq(twin->ranks[0].nthreads, 0);
+    // The twin leaves its model as it was: a second one is the same.
+    struct model *again = model_twin(htx, &sem, &e);
+    ck_assert(again != NULL);
+    assert_same_model(again, hta);
+    model_twin_free(again);
+    model_twin_free(twin);
+    model_free(hta);
+    model_free(htx);
+}
+
+START_TEST(twin_should_be_the_model_loaded_under_hta)
+{
+    const char *frac = "{\"traceEvents\":["
+                       "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\","
+                       "\"pid\":1,\"tid\":1,\"ts\":10.2,\"dur\":20.5},"
+                       "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#2\","
+                       "\"pid\":1,\"tid\":1,\"ts\":30.7,\"dur\":20},"
+                       "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,"
+                       "\"ts\":10.4,\"dur\":0.5,\"args\":{\"correlation\":3}},"
+                       "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,"
+                       "\"ts\":12.9,\"dur\":3.3,\"args\":{\"stream\":7,\"correlation\":3}}]}";
+    const char *one[] = {"t.json"};
+    assert_twin_is_hta_load(one, &two_step_doc, 1);
+    assert_twin_is_hta_load(one, &frac, 1);
+    const char *names[] = {"a_rank-0.json", "b_rank-1.json"};
+    const char *docs[] = {frac, two_step_doc};
+    assert_twin_is_hta_load(names, docs, 2);
+}
+END_TEST
+
+START_TEST(twin_should_refuse_flows_at_fractional_times)
+{
+    const char *doc = "{\"traceEvents\":["
+        "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":2,"
+        "\"ts\":100.5,\"dur\":5},"
+        "{\"ph\":\"s\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":42,\"pid\":1,\"tid\":2,\"ts\":100.5},"
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,\"ts\":120,\"dur\":9,"
+        "\"args\":{\"stream\":7}},"
+        "{\"ph\":\"f\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":42,\"pid\":0,\"tid\":7,\"ts\":120,"
+        "\"bp\":\"e\"}]}";
+    struct model *m = load_one(doc, SEMANTICS_HTX);
+    struct semantics sem;
+    semantics_init(&sem, SEMANTICS_HTA);
+    struct err e = {0, ""};
+    ck_assert_ptr_null(model_twin(m, &sem, &e));
+    ck_assert_int_eq(e.code, ERR_EMPTY);
+    ck_assert_ptr_nonnull(strstr(e.msg, "linked by flows at fractional times"));
+    // Under htx's semantics again, nothing is rounded: the twin is made.
+    semantics_init(&sem, SEMANTICS_HTX);
+    struct model *twin = model_twin(m, &sem, &e);
+    ck_assert_ptr_nonnull(twin);
+    assert_same_model(twin, m);
+    model_twin_free(twin);
+    model_free(m);
+}
+END_TEST
+
 START_TEST(model_should_take_rank_from_file_name_then_default)
 {
     const char *names[] = {"job_rank-5.json", "other.json", "x_rank3.json"};
@@ -595,6 +709,8 @@ int main(void)
     tcase_add_test(tc, model_should_select_iterations_and_windows);
     tcase_add_test(tc, model_should_link_by_flows_when_correlation_is_missing);
     tcase_add_test(tc, model_should_apply_htas_mtia_step_filter);
+    tcase_add_test(tc, twin_should_be_the_model_loaded_under_hta);
+    tcase_add_test(tc, twin_should_refuse_flows_at_fractional_times);
     tcase_add_test(tc, loader_progress_should_count_bytes_and_events);
     suite_add_tcase(s, tc);
     TCase *real = tcase_create("shared");

@@ -104,9 +104,17 @@ grep -q "events not loaded: htx sums/rank-0000[0-3].htxs shows rank [0-3]'s" lig
 screen "C<Enter>" light-C-enter --events=skip sums
 grep -q "events not loaded: htx sums/rank-0000[0-3].htxs shows rank [0-3]'s (last at" light-C-enter ||
     fail "Enter on a collective named no summary: $(tail -2 light-C-enter)"
-# Under HTA's semantics the stored tables (htx's) do not answer.
-screen 2 light-hta --events=skip --semantics=hta sums
-has light-hta "Overview needs the events"
+# Under HTA's semantics the stored HTA tables answer the same screens;
+# what only the events (or htx's tables) answer says so.
+for view in 2 3 4 5; do
+    screen "$view" "full-hta-$view" --events=load --semantics=hta sums
+    screen "$view" "light-hta-$view" --events=skip --semantics=hta sums
+    cmp -s "full-hta-$view" "light-hta-$view" ||
+        fail "view $view under hta without events differs: $(diff "full-hta-$view" "light-hta-$view" | head -6)"
+done
+cmp -s full-2 full-hta-2 && fail "view 2 is the same under both semantics: the test cannot tell them apart"
+screen C light-hta-C --events=skip --semantics=hta sums
+has light-hta-C "needs the events"
 
 # auto: events that would pass HTX_MAX_MEMORY are not loaded; under it they are.
 printf 'p6\n' >"$tmp/keys"

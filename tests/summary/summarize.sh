@@ -13,6 +13,7 @@ keep_going=1
 gen=$HTX_BUILDDIR/tests/gen/htx-gen
 [ -x "$gen" ] || fail "$gen is not built"
 what=--analysis=temporal,kernels,idle,overlap,utilization,collectives,stragglers   # what the tables, tiles and records answer
+hta_what=--analysis=temporal,kernels,idle,overlap   # what they answer under HTA's semantics
 
 # same_output TRACES SUMMARIES COMMAND...: the command prints the same
 # stdout and stderr on both.
@@ -52,6 +53,23 @@ same_report() {
                 fail "report --events=$events $fmt on $sums differs: $(diff "$tmp/t.out" "$tmp/s.out" | head -5)"
         done
     done
+    same_hta_tables "$traces" "$sums" "$@"
+}
+
+# same_hta_tables TRACES SUMMARIES [OPTIONS]: under HTA's semantics, the
+# stored analyses from the summaries' tables alone (--events=skip) are the
+# report on the traces.
+same_hta_tables() {
+    local traces=$1 sums=$2 fmt
+    shift 2
+    for fmt in json csv; do
+        "$HTX" report --semantics=hta --format=$fmt $hta_what "$@" "$traces" >"$tmp/t.out" 2>&1
+        "$HTX" report --events=skip --semantics=hta --format=$fmt $hta_what "$@" "$sums" \
+            >"$tmp/s.out" 2>&1 ||
+            fail "report --semantics=hta --events=skip on $sums failed: $(head -3 "$tmp/s.out")"
+        cmp -s "$tmp/t.out" "$tmp/s.out" ||
+            fail "report --semantics=hta $fmt on $sums differs: $(diff "$tmp/t.out" "$tmp/s.out" | head -5)"
+    done
 }
 
 # Generated jobs: a DDP job (gzip and plain ranks), and a collectives job
@@ -65,6 +83,26 @@ for job in ddp coll; do
     same_report "$job" "sum-$job"
 done
 same_report ddp sum-ddp --rank=1,3
+# HTA's tables of a rank are its job's only where the ranks agree on
+# dropping the last step (§1.10): float times (rounded by HTA), and a job
+# whose rank 1 has one step where rank 0 has three (HTA drops the last step
+# of both) is read from its traces, or refused under --events=skip.
+"$gen" -q -o frac -r 2 -i 3 -l 2 --frac
+"$gen" -q -o onestep -r 2 -i 1 -l 2 --seed=3
+cp onestep/rank-1.pt.trace.json.gz frac/
+expect 0 "$HTX" summarize -o sum-frac frac && empty out
+for sem in hta htx; do
+    same_output frac sum-frac report --format=json --semantics=$sem $hta_what
+done
+expect 1 "$HTX" report --events=skip --semantics=hta $hta_what sum-frac &&
+    has err "under HTA's semantics, the ranks' tables depend on each other's steps"
+rm frac/rank-1.pt.trace.json.gz
+"$gen" -q -o frac1 -r 2 -i 3 -l 2 --frac --seed=5
+cp frac1/rank-1.pt.trace.json.gz frac/
+expect 0 "$HTX" summarize -o sum-frac3 frac && empty out
+same_hta_tables frac sum-frac3
+expect 2 "$HTX" report --events=skip --semantics=hta --analysis=utilization sum-frac3 &&
+    has err "utilization is not answered from the summaries' tables"
 # --with-events: the events too (what needs them is then read from the
 # summary, not its trace), the same answers, in a larger summary.
 expect 0 "$HTX" summarize --with-events -o sum-ev-ddp ddp && empty out

@@ -1,0 +1,156 @@
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+
+#include "model/build.h"
+#include "util/memory.h"
+
+/* A twin is what model_load would have built from the same files under
+ * other semantics. The builder and the linking do not read the semantics:
+ * only the rounding of float times, the steps' iterations (finish.c) and
+ * the selection do, so those are redone on a copy of the events, which is
+ * a fraction of reading the files again. */
+
+static void *copy_array(const void *src, size_t n, size_t size, bool *failed)
+{
+    if (!src || n == 0)
+        return NULL;
+    void *dst = malloc(n * size);
+    if (dst)
+        memcpy(dst, src, n * size);
+    else
+        *failed = true;
+    return dst;
+}
+
+static char *copy_text(const char *s, bool *failed)
+{
+    char *c = s ? strdup(s) : NULL;
+    *failed |= s && !c;
+    return c;
+}
+
+/* Under ns_rounding, a float-ts rank whose GPU events lack correlations is
+ * linked by flows against rounded times, which a copy of links made
+ * against exact times cannot reproduce. */
+static bool links_depend_on_rounding(const struct model *m, const struct rank_model *r,
+                                     const struct semantics *sem)
+{
+    if (!sem->ns_rounding || !r->has_float_ts || m->sem.ns_rounding)
+        return false;
+    for (size_t i = 0; i < r->nevents; i++) {
+        const struct event *ev = &r->events[i];
+        bool gpu = ev->kind == EV_KIND_KERNEL || ev->kind == EV_KIND_MEMCPY ||
+                   ev->kind == EV_KIND_MEMSET;
+        if (gpu && event_correlation(ev) < 0)
+            return true;
+    }
+    return false;
+}
+
+static int twin_rank(struct model *t, const struct model *m, const struct rank_model *src,
+                     struct rank_model *r, struct err *e)
+{
+    *r = *src;
+    bool failed = false;
+    r->path = copy_text(src->path, &failed);
+    r->summary_path = copy_text(src->summary_path, &failed);
+    // Scratch freed soon, written whole at once: resident from the start.
+    r->events = src->nevents ? util_alloc_resident(src->nevents, sizeof *r->events) : NULL;
+    failed |= src->nevents && !r->events;
+    if (r->events)
+        memcpy(r->events, src->events, src->nevents * sizeof *r->events);
+    r->bw = copy_array(src->bw, src->nbw, sizeof *r->bw, &failed);
+    r->comm = copy_array(src->comm, src->ncomm, sizeof *r->comm, &failed);
+    r->names = copy_array(src->names, src->nnames, sizeof *r->names, &failed);
+    r->iterations = copy_array(src->iterations, src->niterations, sizeof *r->iterations, &failed);
+    r->rows = NULL;
+    r->streams = NULL;
+    r->threads = NULL;
+    r->thread_pos = NULL;
+    r->nrows = r->nstreams = r->nthreads = 0;
+    for (size_t k = 0; k < src->nwarning_texts; k++)
+        r->warning_texts[k] = copy_text(src->warning_texts[k], &failed);
+    if (failed)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    int64_t back = m->has_origin ? m->origin_ns : 0;
+    for (size_t i = 0; i < r->nevents; i++) {
+        r->events[i].ts += back;
+        r->events[i].flags &= (uint8_t)~EV_FLAG_OVERLAPS;   // the selection marks them again
+    }
+    for (size_t i = 0; i < r->niterations; i++)
+        r->iterations[i].ts += back;
+    // The steps' warnings were given when the rank loaded.
+    uint64_t nwarnings = r->nwarnings;
+    size_t ntexts = r->nwarning_texts;
+    int rc = model_refinish_rank(t, r, e);
+    for (size_t k = ntexts; k < r->nwarning_texts; k++)
+        free(r->warning_texts[k]);
+    r->nwarnings = nwarnings;
+    r->nwarning_texts = ntexts;
+    return rc;
+}
+
+struct model *model_twin(const struct model *m, const struct semantics *sem, struct err *e)
+{
+    for (size_t k = 0; k < m->nranks; k++) {
+        if (m->ranks[k].light) {
+            err_set(e, ERR_EMPTY, "%s: read without its events", m->ranks[k].path);
+            return NULL;
+        }
+        if (links_depend_on_rounding(m, &m->ranks[k], sem)) {
+            err_set(e, ERR_EMPTY,
+                    "%s: GPU events linked by flows at fractional times (they link "
+                    "differently at the times HTA rounds)",
+                    m->ranks[k].path);
+            return NULL;
+        }
+    }
+    if (memcmp(&m->sem, sem, sizeof *sem) != 0 && m->sem.ns_rounding) {
+        err_set(e, ERR_EMPTY, "a twin is made from a model of exact times");
+        return NULL;
+    }
+    struct model *t = calloc(1, sizeof *t);
+    struct rank_model *ranks = calloc(m->nranks + 1, sizeof *ranks);
+    if (!t || !ranks) {
+        free(t);
+        free(ranks);
+        err_set(e, ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    t->sem = *sem;
+    t->strings = m->strings;   // borrowed: model_twin_free leaves them
+    t->id_event_sync = m->id_event_sync;
+    t->id_context_sync = m->id_context_sync;
+    t->pidtids = m->pidtids;
+    t->npidtids = m->npidtids;
+    t->cats = m->cats;
+    t->ncats = m->ncats;
+    t->ranks = ranks;
+    int rc = 0;
+    for (size_t k = 0; k < m->nranks && rc == 0; k++) {
+        rc = twin_rank(t, m, &m->ranks[k], &ranks[k], e);
+        t->nranks = k + 1;
+    }
+    if (rc == 0)
+        rc = model_finish(t, e);
+    if (rc == 0)
+        rc = model_select_streams(t, e);
+    if (rc) {
+        model_twin_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+void model_twin_free(struct model *t)
+{
+    if (!t)
+        return;
+    for (size_t k = 0; k < t->nranks; k++)
+        model_rank_fini(&t->ranks[k]);
+    free(t->ranks);
+    free(t);
+}
