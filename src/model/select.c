@@ -44,6 +44,65 @@ static int all_rows(const struct rank_model *r, struct rowbuf *out)
     return 0;
 }
 
+/* How many kept CPU events carry each correlation (-1: none, which pandas'
+ * join matches too): an array over the ids' range where they are dense, as
+ * CUPTI numbers them, else a hash map. */
+struct corr_counts {
+    uint32_t none;        /* events without a correlation */
+    uint32_t lo;
+    size_t range;
+    uint32_t *dense;      /* [id - lo], when the range is dense */
+    struct hmap sparse;
+};
+
+static int corr_counts_init(struct corr_counts *c, const struct rank_model *r)
+{
+    memset(c, 0, sizeof *c);
+    uint32_t min = UINT32_MAX, max = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < r->nevents; i++)
+        if (r->events[i].flags & EV_FLAG_HAS_CORR) {
+            min = r->events[i].corr < min ? r->events[i].corr : min;
+            max = r->events[i].corr > max ? r->events[i].corr : max;
+            n++;
+        }
+    uint64_t range = n ? (uint64_t)max - min + 1 : 0;
+    if (n && range <= 4 * (uint64_t)n + 4096) {
+        c->lo = min;
+        c->range = (size_t)range;
+        c->dense = calloc(c->range, sizeof *c->dense);
+        return c->dense ? 0 : ERR_NOMEM;
+    }
+    return hmap_init(&c->sparse, 1024) ? ERR_NOMEM : 0;
+}
+
+static void corr_counts_fini(struct corr_counts *c)
+{
+    if (c->dense)
+        free(c->dense);
+    else
+        hmap_fini(&c->sparse);
+}
+
+static uint32_t *corr_count(struct corr_counts *c, const struct event *ev)
+{
+    if (!(ev->flags & EV_FLAG_HAS_CORR))
+        return &c->none;
+    if (c->dense)
+        return &c->dense[ev->corr - c->lo];
+    return hmap_get(&c->sparse, ev->corr);
+}
+
+static int corr_count_add(struct corr_counts *c, const struct event *ev)
+{
+    uint32_t *n = corr_count(c, ev);
+    if (n) {
+        ++*n;
+        return 0;
+    }
+    return hmap_put(&c->sparse, ev->corr, 1);
+}
+
 /* §1.10: keep CPU-side events before the last ProfilerStep starts, and the
  * GPU kernels that a kept CPU event launched (an inner join on correlation,
  * which HTA lets duplicate rows). GPU rows first, then CPU rows. */
@@ -57,8 +116,8 @@ static int trailing_step_rows(const struct model *m, const struct rank_model *r,
             cut = r->iterations[i].ts;
     if (!have_step && !m->sem.filter_empties_stepless_rank)
         return all_rows(r, out);
-    struct hmap kept_corr;   /* correlation -> number of kept CPU events */
-    if (hmap_init(&kept_corr, 1024))
+    struct corr_counts kept;   /* correlation -> number of kept CPU events */
+    if (corr_counts_init(&kept, r))
         return ERR_NOMEM;
     int rc = 0;
     for (size_t i = 0; i < r->nevents && !rc; i++) {
@@ -67,15 +126,14 @@ static int trailing_step_rows(const struct model *m, const struct rank_model *r,
             continue;
         if (!have_step || ev->ts >= cut)
             continue;   /* no step: HTA's cut is the smallest CPU ts, so nothing stays */
-        uint32_t *c = hmap_get(&kept_corr, event_correlation(ev));
-        rc = c ? (++*c, 0) : hmap_put(&kept_corr, event_correlation(ev), 1);
+        rc = corr_count_add(&kept, ev);
     }
     for (size_t i = 0; i < r->nevents && !rc; i++) {
         const struct event *ev = &r->events[i];
         if (!model_is_gpu_kernel_pred(m, ev))
             continue;
-        uint32_t *c = hmap_get(&kept_corr, event_correlation(ev));
-        uint32_t copies = !c ? 0 : m->sem.filter_duplicates_rows ? *c : 1;
+        const uint32_t *c = corr_count(&kept, ev);
+        uint32_t copies = !c || !*c ? 0 : m->sem.filter_duplicates_rows ? *c : 1;
         for (uint32_t k = 0; k < copies && !rc; k++)
             rc = push_row(out, (uint32_t)i);
     }
@@ -85,7 +143,7 @@ static int trailing_step_rows(const struct model *m, const struct rank_model *r,
             ev->ts < cut)
             rc = push_row(out, (uint32_t)i);
     }
-    hmap_fini(&kept_corr);
+    corr_counts_fini(&kept);
     return rc;
 }
 
