@@ -13,8 +13,9 @@
  * Inverted intervals (end < start, HTA's negative durations) take part as
  * they are, and then the order of equal starts matters:
  * intervals_merge_ordered sorts by start only, with the introsort when
- * `unstable` (HTA's sort_values) or stably, from iv's current order (pass the
- * filtered-table order); ERR_NOMEM on allocation failure. */
+ * `unstable` (HTA's sort_values) and some interval is inverted (else any
+ * order of equal starts gives the same groups), or stably, from iv's current
+ * order (pass the filtered-table order); ERR_NOMEM on allocation failure. */
 struct interval { int64_t start, end; };
 size_t intervals_merge(struct interval *iv, size_t n);
 int intervals_merge_ordered(struct interval *iv, size_t n, bool unstable, size_t *k);
