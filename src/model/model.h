@@ -217,6 +217,9 @@ struct rank_model {
      * events or rows; its streams and threads (from the summary's tiles)
      * have no positions; the selection only (de)selects it. */
     bool light;
+    /* A twin's rank (model_twin) whose events, steps and metadata are its
+     * model's, read only: the selection leaves the overlap marks alone. */
+    bool shares_events;
 };
 
 /* A rank file that failed to load; the others still load. */
@@ -335,12 +338,18 @@ struct model_light_rank {
 struct model *model_new_light(const struct semantics *sem, const struct model_light_rank *in,
                               size_t n, struct err *e);
 
-/* What model_load would build from m's files under sem, made from m's
- * events (m loaded under exact times, not semantics.ns_rounding), with
- * everything selected. It borrows m's strings, threads and categories: free
- * it with model_twin_free before m. NULL with e set: ERR_NOMEM, or
- * ERR_EMPTY when m cannot tell (light ranks; GPU events linked by flows at
- * fractional times under ns_rounding). */
+/* m's events as model_load would select them from m's files under sem, with
+ * everything selected, for the analyses of the GPU side: the rows, steps,
+ * times and stream indices of such a load, no thread indices. Made from m
+ * (loaded under exact times, not semantics.ns_rounding): where sem leaves
+ * the times as they are (no ns_rounding of a fractional-time rank) and the
+ * job is not MTIA's (whose filter rewrites events), it reads m's events
+ * (rank_model.shares_events: the GPU side's iterations and the overlap
+ * marks are then m's), else a copy rounded and given sem's iterations. It
+ * borrows m's strings, threads and categories (and events): free it with
+ * model_twin_free before m. NULL with e set: ERR_NOMEM, or ERR_EMPTY when m
+ * cannot tell (light ranks; GPU events linked by flows at fractional times
+ * under ns_rounding). */
 struct model *model_twin(const struct model *m, const struct semantics *sem, struct err *e);
 void model_twin_free(struct model *t);
 

@@ -430,7 +430,8 @@ static int group_rows(const struct model *m, const struct rank_model *r, bool gp
     return rc;
 }
 
-static int fill_stream(struct stream_index *s, const uint32_t *pos, size_t n, struct event *ev)
+static int fill_stream(struct stream_index *s, const uint32_t *pos, size_t n, struct event *ev,
+                       bool mark)
 {
     s->stream = ev[pos[0]].stream;
     s->n = n;
@@ -444,7 +445,8 @@ static int fill_stream(struct stream_index *s, const uint32_t *pos, size_t n, st
         s->pos[i] = pos[i];
         if (i && e->ts < max_end) {
             s->overlapping++;
-            e->flags |= EV_FLAG_OVERLAPS;
+            if (mark)
+                e->flags |= EV_FLAG_OVERLAPS;
         }
         int64_t end = e->ts + e->dur;
         max_end = i == 0 || end > max_end ? end : max_end;
@@ -475,7 +477,8 @@ static int build_streams(const struct model *m, struct rank_model *r)
         size_t n = g.start[k + 1] - g.start[k];
         rc = sort_group(&g.pos[g.start[k]], n, false, r->events);
         if (!rc)
-            rc = fill_stream(&r->streams[r->nstreams++], &g.pos[g.start[k]], n, r->events);
+            rc = fill_stream(&r->streams[r->nstreams++], &g.pos[g.start[k]], n, r->events,
+                             !r->shares_events);
     }
     if (!rc)
         qsort(r->streams, r->nstreams, sizeof *r->streams, cmp_stream_id);

@@ -50,10 +50,28 @@ static bool links_depend_on_rounding(const struct model *m, const struct rank_mo
     return false;
 }
 
+/* A rank of the twin that reads src's events, steps and metadata. */
+static int shared_rank(const struct rank_model *src, struct rank_model *r, struct err *e)
+{
+    *r = *src;
+    bool failed = false;
+    r->path = copy_text(src->path, &failed);
+    r->summary_path = copy_text(src->summary_path, &failed);
+    r->rows = NULL;
+    r->streams = NULL;
+    r->threads = NULL;
+    r->thread_pos = NULL;
+    r->nrows = r->nstreams = r->nthreads = 0;
+    r->nwarning_texts = 0;   // (the model's to give)
+    r->shares_events = true;
+    return failed ? err_set(e, ERR_NOMEM, "out of memory") : 0;
+}
+
 static int twin_rank(struct model *t, const struct model *m, const struct rank_model *src,
                      struct rank_model *r, struct err *e)
 {
     *r = *src;
+    r->shares_events = false;
     bool failed = false;
     r->path = copy_text(src->path, &failed);
     r->summary_path = copy_text(src->summary_path, &failed);
@@ -93,6 +111,18 @@ static int twin_rank(struct model *t, const struct model *m, const struct rank_m
     return rc;
 }
 
+/* Whether the twin can read m's events: sem changes none of their times,
+ * and the job's selection (MTIA's rewrites events) writes none. */
+static bool can_share(const struct model *m, const struct semantics *sem)
+{
+    if (m->nranks && m->ranks[0].device == DEVICE_MTIA && sem->drop_last_step)
+        return false;
+    for (size_t k = 0; k < m->nranks; k++)
+        if (sem->ns_rounding && m->ranks[k].has_float_ts)
+            return false;
+    return true;
+}
+
 struct model *model_twin(const struct model *m, const struct semantics *sem, struct err *e)
 {
     for (size_t k = 0; k < m->nranks; k++) {
@@ -129,13 +159,19 @@ struct model *model_twin(const struct model *m, const struct semantics *sem, str
     t->cats = m->cats;
     t->ncats = m->ncats;
     t->ranks = ranks;
+    bool share = can_share(m, sem);
     int rc = 0;
     for (size_t k = 0; k < m->nranks && rc == 0; k++) {
-        rc = twin_rank(t, m, &m->ranks[k], &ranks[k], e);
+        rc = share ? shared_rank(&m->ranks[k], &ranks[k], e)
+                   : twin_rank(t, m, &m->ranks[k], &ranks[k], e);
         t->nranks = k + 1;
     }
-    if (rc == 0)
+    if (share) {   // the same times: the same time 0
+        t->origin_ns = m->origin_ns;
+        t->has_origin = m->has_origin;
+    } else if (rc == 0) {
         rc = model_finish(t, e);
+    }
     if (rc == 0)
         rc = model_select_streams(t, e);
     if (rc) {
@@ -149,8 +185,17 @@ void model_twin_free(struct model *t)
 {
     if (!t)
         return;
-    for (size_t k = 0; k < t->nranks; k++)
-        model_rank_fini(&t->ranks[k]);
+    for (size_t k = 0; k < t->nranks; k++) {
+        struct rank_model *r = &t->ranks[k];
+        if (r->shares_events) {   // the model's: only the twin's own go
+            r->events = NULL;
+            r->bw = NULL;
+            r->comm = NULL;
+            r->iterations = NULL;
+            r->names = NULL;
+        }
+        model_rank_fini(r);
+    }
     free(t->ranks);
     free(t);
 }
