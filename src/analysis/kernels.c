@@ -191,6 +191,69 @@ static void sweep_merged(const struct model *m, struct interval *const *iv, cons
     }
 }
 
+/* Whether numpy's order of tied boundaries (unstable_sort) can change what
+ * the sweep of `one` (the runs merged) lists. The sums are those of any
+ * order: a segment of positive length starts after the last boundary of
+ * its time, so its mask holds every boundary up to it. Ties decide only
+ * the labels of zero-length segments between them, each the mask after
+ * some of the tied boundaries: when every such mask, for every order, is
+ * a label with a positive sum already, no order lists another. Each run
+ * has one boundary at a time at most (merged intervals do not touch). */
+static bool ties_list_nothing_new(struct interval *const *iv, const size_t *k, size_t ntypes,
+                                  const struct label_sums *one)
+{
+    size_t at[6] = {0, 0, 0, 0, 0, 0};
+    unsigned all = (1u << ntypes) - 1;
+    int64_t mask = 0;
+    for (;;) {
+        int64_t t = 0;
+        bool any = false;
+        for (size_t j = 0; j < 2 * ntypes; j++)
+            if (at[j] < k[j / 2] && (!any || run_point(iv, j, at[j]) < t)) {
+                t = run_point(iv, j, at[j]);
+                any = true;
+            }
+        if (!any)
+            return true;
+        int change[6];
+        size_t n = 0;
+        for (size_t j = 0; j < 2 * ntypes; j++)
+            if (at[j] < k[j / 2] && run_point(iv, j, at[j]) == t) {
+                change[n++] = j % 2 ? -(1 << (j / 2)) : 1 << (j / 2);
+                at[j]++;
+            }
+        int64_t after = mask;
+        for (size_t i = 0; i < n; i++)
+            after += change[i];
+        for (unsigned sub = 1; n >= 2 && sub + 1 < (1u << n); sub++) {
+            int64_t m = mask;
+            for (size_t i = 0; i < n; i++)
+                m += sub >> i & 1 ? change[i] : 0;
+            if (m > 0 && one->ns[m & all] <= 0)
+                return false;
+        }
+        mask = after;
+    }
+}
+
+/* HTA's table of the runs without the three introsorts, added to sums,
+ * where numpy's order of ties cannot change it (ties_list_nothing_new):
+ * true. Else false, sums untouched. */
+static bool sweep_merged_if_exact(const struct model *m, struct interval *const *iv,
+                                  const size_t *k, size_t ntypes, struct label_sums *sums)
+{
+    struct label_sums one;
+    memset(&one, 0, sizeof one);
+    sweep_merged(m, iv, k, ntypes, &one);
+    if (!ties_list_nothing_new(iv, k, ntypes, &one))
+        return false;
+    for (unsigned label = 0; label < LABELS; label++) {
+        sums->ns[label] += one.ns[label];
+        sums->present[label] |= one.present[label];
+    }
+    return true;
+}
+
 static int sweep_rank(struct busy_classes *c, const struct rank_model *r, size_t ntypes,
                       struct label_sums *sums)
 {
@@ -202,9 +265,10 @@ static int sweep_rank(struct busy_classes *c, const struct rank_model *r, size_t
     int rc = busy_merged_each(c, r, masks, ntypes, iv, k);
     if (rc)
         return rc;
-    if (!c->m->sem.unstable_sort && runs_ordered(iv, k, ntypes))
+    bool ordered = runs_ordered(iv, k, ntypes);
+    if (!c->m->sem.unstable_sort && ordered)
         sweep_merged(c->m, iv, k, ntypes, sums);
-    else
+    else if (!ordered || !sweep_merged_if_exact(c->m, iv, k, ntypes, sums))
         rc = sweep_sorted(c->m, iv, k, ntypes, sums);
     for (size_t b = 0; b < ntypes; b++)
         free(iv[b]);

@@ -1,6 +1,7 @@
 #include "config.h"
 #include "app/rank_summary.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,10 +26,10 @@ void app_rank_summary_options(struct semantics *sem, struct analysis_opts *ao)
     htx_options_analysis(&o, ao);
 }
 
-/* What a summary computes from the loaded model, side by side on the pool
- * (which starts them in this order): the model's twin under HTA's
- * semantics, the tiles, the collective records, the parts and the
- * analyses; then the analyses on the twin. */
+/* What a summary computes from the loaded model, side by side on the pool:
+ * the model's twin under HTA's semantics, the tiles, the collective
+ * records, the parts and the analyses, and the analyses on the twin, which
+ * wait for it (take_task's order). */
 enum {
     SUMMARY_TWIN_TASK,
     SUMMARY_TILES_TASK,
@@ -58,6 +59,9 @@ struct summary_work {
     struct arena hta_arenas[HTXS_NSTORED], hta_job_arena;
     struct table_list hta_lists[HTXS_NSTORED], hta_job;
     struct htxs_deflated z[SUMMARY_NTASKS];   /* each task's tables, deflated */
+    pthread_mutex_t lock;            /* over taken and twin_done */
+    pthread_cond_t twin_ready;
+    bool taken[SUMMARY_NTASKS], twin_done;
     int rc[SUMMARY_NTASKS];
     struct err errs[SUMMARY_NTASKS];
 };
@@ -220,19 +224,65 @@ static int compute_task(struct summary_work *sw, size_t i)
     return sw->rc[i] < 0;
 }
 
-static int twin_analysis_task(void *ctx, size_t k)
+/* The next task to run: the twin first; once it is made, the analyses on
+ * it (the longest first, as they come last); else the model's own tasks,
+ * the longest first; and when only the twin's analyses are left, a wait
+ * for it. So no core idles between the two models' work. */
+static size_t take_task(struct summary_work *sw)
 {
-    return summary_task(ctx, SUMMARY_FIRST_HTA + k);
+    static const size_t own[] = {
+        SUMMARY_TILES_TASK, SUMMARY_FIRST_STORED + 3, SUMMARY_FIRST_STORED + 1,
+        SUMMARY_FIRST_STORED + 0, SUMMARY_FIRST_STORED + 2, SUMMARY_RANKS_TASK,
+        SUMMARY_DIFF_TASK, SUMMARY_COLLS_TASK,
+    };
+    static const size_t twins[] = {
+        SUMMARY_FIRST_HTA + 3, SUMMARY_FIRST_HTA + 1, SUMMARY_FIRST_HTA + 0, SUMMARY_FIRST_HTA + 2,
+    };
+    _Static_assert(sizeof own / sizeof own[0] + sizeof twins / sizeof twins[0] + 1 ==
+                       SUMMARY_NTASKS,
+                   "every task in one list");
+    size_t t = SUMMARY_NTASKS;
+    pthread_mutex_lock(&sw->lock);
+    while (t == SUMMARY_NTASKS) {
+        if (!sw->taken[SUMMARY_TWIN_TASK])
+            t = SUMMARY_TWIN_TASK;
+        for (size_t i = 0; t == SUMMARY_NTASKS && sw->twin_done && i < 4; i++)
+            t = sw->taken[twins[i]] ? t : twins[i];
+        for (size_t i = 0; t == SUMMARY_NTASKS && i < sizeof own / sizeof own[0]; i++)
+            t = sw->taken[own[i]] ? t : own[i];
+        if (t == SUMMARY_NTASKS)
+            pthread_cond_wait(&sw->twin_ready, &sw->lock);
+    }
+    sw->taken[t] = true;
+    pthread_mutex_unlock(&sw->lock);
+    return t;
 }
 
-/* 0, or the first failure's error in e. The twin's analyses wait for it. */
+static int queued_task(void *ctx, size_t i)
+{
+    (void)i;   // (which task is take_task's choice)
+    struct summary_work *sw = ctx;
+    size_t t = take_task(sw);
+    int stopped = summary_task(sw, t);
+    if (t == SUMMARY_TWIN_TASK) {
+        pthread_mutex_lock(&sw->lock);
+        sw->twin_done = true;
+        pthread_cond_broadcast(&sw->twin_ready);
+        pthread_mutex_unlock(&sw->lock);
+    }
+    return stopped;
+}
+
+/* 0, or the first failure's error in e. */
 static int run_summary_work(struct summary_work *sw, int threads, struct err *e)
 {
-    pool_run(SUMMARY_FIRST_HTA, threads, summary_task, sw);
-    if (sw->twin)
-        pool_run(HTXS_NSTORED, threads, twin_analysis_task, sw);
+    pthread_mutex_init(&sw->lock, NULL);
+    pthread_cond_init(&sw->twin_ready, NULL);
+    pool_run(SUMMARY_NTASKS, threads, queued_task, sw);
+    pthread_cond_destroy(&sw->twin_ready);
+    pthread_mutex_destroy(&sw->lock);
     sw->twin_made = sw->twin != NULL;
-    model_twin_free(sw->twin);   // (its events: as many again as the model's)
+    model_twin_free(sw->twin);   // (the twin's tables are made)
     sw->twin = NULL;
     for (size_t i = 0; i < SUMMARY_NTASKS; i++)
         if (sw->rc[i] < 0) {

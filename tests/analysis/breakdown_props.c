@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/argsort.h"
+#include "analysis/intervals.h"
 #include "analysis/stats.h"
 #include "analysis/classify.h"
 #include "breakdown_test.h"
@@ -156,10 +158,118 @@ START_TEST(breakdowns_should_agree_with_brute_force_on_generated_traces)
 }
 END_TEST
 
+/* Sparse kernels on a 10 us grid, many boundaries tied, some labels
+ * absent: the kernel type breakdown under HTA against HTA's sweep done by
+ * hand (§3.2: each type's merged starts and ends appended and the whole
+ * re-sorted by numpy's introsort, every segment's label listed, zero-length
+ * ones included), whichever way htx takes to it. */
+#define TIE_KERNELS 24
+
+static const char *tie_trace(unsigned seed, struct interval *iv[3], size_t n[3])
+{
+    static const char *const names[3] = {"sgemm_a", "ncclKernel_AllReduce",
+                                         "Memcpy HtoD (Pageable -> Device)"};
+    static char buf[TIE_KERNELS * 200 + 256];
+    size_t len = (size_t)snprintf(buf, sizeof buf, "%s", CPU_OP(0, 1));
+    size_t count = 3 + seed % TIE_KERNELS;
+    unsigned classes = 1 + seed % 7;   // which types appear at all
+    for (size_t i = 0; i < count; i++) {
+        unsigned c = gen_next(&seed) % 3;
+        if (!(classes >> c & 1))
+            continue;
+        int ts = 1000 + 10 * (int)(gen_next(&seed) % 30);
+        int dur = 10 * (int)(1 + gen_next(&seed) % 4);
+        iv[c][n[c]++] = (struct interval){(int64_t)ts * 1000, (int64_t)(ts + dur) * 1000};
+        len += (size_t)snprintf(buf + len, sizeof buf - len,
+                                "{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"%s\",\"pid\":0,"
+                                "\"tid\":%u,\"ts\":%d,\"dur\":%d,\"args\":{\"stream\":%u}},",
+                                c == 2 ? "gpu_memcpy" : "kernel", names[c], 7 + c, ts, dur, 7 + c);
+    }
+    return buf;
+}
+
+struct tie_point {
+    int64_t t;
+    int bit;
+};
+
+/* HTA's labels (bit c: type c) with their sums in ns; present[] those listed. */
+static void hta_sweep(struct interval *iv[3], size_t n[3], int64_t sums[8], bool present[8])
+{
+    static struct tie_point pts[4 * TIE_KERNELS], tmp[4 * TIE_KERNELS];
+    static int64_t keys[4 * TIE_KERNELS];
+    static size_t perm[4 * TIE_KERNELS];
+    size_t np = 0;
+    for (int c = 0; c < 3; c++) {
+        size_t k = 0;
+        ck_assert_int_eq(intervals_merge_ordered(iv[c], n[c], true, &k), 0);
+        for (size_t i = 0; i < k; i++)
+            pts[np++] = (struct tie_point){iv[c][i].start, 1 << c};
+        for (size_t i = 0; i < k; i++)
+            pts[np++] = (struct tie_point){iv[c][i].end, -(1 << c)};
+        for (size_t i = 0; i < np; i++)
+            keys[i] = pts[i].t;
+        argsort_identity(perm, np);
+        hta_argsort(perm, np, keys, less_i64);
+        for (size_t i = 0; i < np; i++)
+            tmp[i] = pts[perm[i]];
+        memcpy(pts, tmp, np * sizeof *pts);
+    }
+    int64_t mask = 0;
+    for (size_t i = 0; i + 1 < np; i++) {
+        mask += pts[i].bit;
+        if (mask <= 0)
+            continue;
+        sums[mask & 7] += pts[i + 1].t - pts[i].t;
+        present[mask & 7] = true;
+    }
+}
+
+START_TEST(kernel_types_should_list_htas_labels_where_boundaries_tie)
+{
+    static const char *const label_names[8] = {
+        "", "COMPUTATION", "COMMUNICATION", "COMPUTATION overlapping COMMUNICATION", "MEMORY",
+        "COMPUTATION overlapping MEMORY", "COMMUNICATION overlapping MEMORY",
+        "COMPUTATION overlapping COMMUNICATION overlapping MEMORY",
+    };
+    static struct interval store[3][TIE_KERNELS];
+    int zero_rows = 0;
+    for (unsigned seed = 1; seed <= 300; seed++) {
+        struct interval *iv[3] = {store[0], store[1], store[2]};
+        size_t n[3] = {0, 0, 0};
+        const char *events = tie_trace(seed, iv, n);
+        int64_t sums[8] = {0};
+        bool present[8] = {false};
+        hta_sweep(iv, n, sums, present);
+        struct model *m = bd_load(events, SEMANTICS_HTA);
+        struct table *t = bd_run(kernels_run, m, NULL, "kernel_type_breakdown");
+        size_t listed = 0;
+        for (unsigned b = 1; b < 8; b++) {
+            bool found = false;
+            for (size_t r = 0; r < t->nrows && !found; r++)
+                if (strcmp(bd_str(t, r, "kernel_type"), label_names[b]) == 0) {
+                    found = true;
+                    ck_assert_msg(bd_num(t, r, "sum") == (double)sums[b] / 1000,
+                                  "seed %u, %s: %g against %lld ns", seed, label_names[b],
+                                  bd_num(t, r, "sum"), (long long)sums[b]);
+                    zero_rows += sums[b] == 0;
+                }
+            ck_assert_msg(found == present[b], "seed %u: %s %s", seed, label_names[b],
+                          present[b] ? "missing" : "listed");
+            listed += found;
+        }
+        ck_assert_uint_eq(listed, t->nrows);
+        model_free(m);
+    }
+    ck_assert_msg(zero_rows > 0, "no zero-length label: the ties are not exercised");
+}
+END_TEST
+
 TCase *breakdown_props_tcase(void)
 {
     TCase *tc = tcase_create("properties");
     tcase_add_checked_fixture(tc, bd_setup, bd_teardown);
     tcase_add_test(tc, breakdowns_should_agree_with_brute_force_on_generated_traces);
+    tcase_add_test(tc, kernel_types_should_list_htas_labels_where_boundaries_tie);
     return tc;
 }
