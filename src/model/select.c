@@ -119,7 +119,16 @@ static int trailing_step_rows(const struct model *m, const struct rank_model *r,
     struct corr_counts kept;   /* correlation -> number of kept CPU events */
     if (corr_counts_init(&kept, r))
         return ERR_NOMEM;
-    int rc = 0;
+    // The kept CPU events' positions, which follow the GPU rows; most of a
+    // trace's events are rows, written once: resident from the start.
+    struct rowbuf cpu = {0};
+    size_t most = r->nevents ? r->nevents : 1;
+    int rc = vec_reserve((void **)&cpu.rows, &cpu.cap, sizeof *cpu.rows, most) ||
+                     vec_reserve((void **)&out->rows, &out->cap, sizeof *out->rows, most)
+                 ? ERR_NOMEM
+                 : 0;
+    if (rc == 0)
+        util_populate(out->rows, most * sizeof *out->rows);
     for (size_t i = 0; i < r->nevents && !rc; i++) {
         const struct event *ev = &r->events[i];
         if (ev->kind == EV_KIND_TRACE_SPAN || model_is_gpu_kernel_pred(m, ev))
@@ -127,6 +136,7 @@ static int trailing_step_rows(const struct model *m, const struct rank_model *r,
         if (!have_step || ev->ts >= cut)
             continue;   /* no step: HTA's cut is the smallest CPU ts, so nothing stays */
         rc = corr_count_add(&kept, ev);
+        cpu.rows[cpu.n++] = (uint32_t)i;
     }
     for (size_t i = 0; i < r->nevents && !rc; i++) {
         const struct event *ev = &r->events[i];
@@ -137,12 +147,9 @@ static int trailing_step_rows(const struct model *m, const struct rank_model *r,
         for (uint32_t k = 0; k < copies && !rc; k++)
             rc = push_row(out, (uint32_t)i);
     }
-    for (size_t i = 0; i < r->nevents && !rc; i++) {
-        const struct event *ev = &r->events[i];
-        if (ev->kind != EV_KIND_TRACE_SPAN && !model_is_gpu_kernel_pred(m, ev) && have_step &&
-            ev->ts < cut)
-            rc = push_row(out, (uint32_t)i);
-    }
+    for (size_t i = 0; i < cpu.n && !rc; i++)
+        rc = push_row(out, cpu.rows[i]);
+    free(cpu.rows);
     corr_counts_fini(&kept);
     return rc;
 }
