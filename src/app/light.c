@@ -162,14 +162,16 @@ static int read_rank(struct app_light *l, struct app_light_rank *r, bool warn_st
         const struct htxs_section *sec = &doc.sections[s];
         if (!htxs_is_tables(sec))
             continue;
+        int want = l->want & APP_LIGHT_HTA ? SEMANTICS_HTA : SEMANTICS_HTX;
         if (sec->tag) {   // (0: made before tags: read to know)
             int tag_an = (int)((sec->tag - 1) & 0xffff), tag_sem = (int)((sec->tag - 1) >> 16);
-            if (!wants_tables(l, tag_sem, tag_an, stored_index(tag_an)))
+            if (!wants_tables(l, tag_sem == HTXS_BOTH_SEMANTICS ? want : tag_sem, tag_an,
+                              stored_index(tag_an)))
                 continue;
         }
         struct table_list tl = {.count = 0};
         int sem, an;
-        rc = htxs_tables_read(sec, r->file, &r->arena, &sem, &an, &tl, e);
+        rc = htxs_tables_read(sec, r->file, &r->arena, want, &sem, &an, &tl, e);
         int k = stored_index(an);
         if (rc == 0 && !wants_tables(l, sem, an, k))
             continue;

@@ -62,6 +62,7 @@ struct summary_work {
     pthread_mutex_t lock;            /* over taken and twin_done */
     pthread_cond_t twin_ready;
     bool taken[SUMMARY_NTASKS], twin_done;
+    int stored_done[HTXS_NSTORED];   /* a stored analysis' tasks done (both: deflate) */
     int rc[SUMMARY_NTASKS];
     struct err errs[SUMMARY_NTASKS];
 };
@@ -163,12 +164,36 @@ static const struct table_list *task_tables(const struct summary_work *sw, size_
 
 static int compute_task(struct summary_work *sw, size_t i);
 
-/* Each task deflates the tables it made, on its own thread: the writer
- * then only appends them. */
+/* Stored analysis k's tables under both semantics, in one section (their
+ * names said once, as it were: 1.6 -> 0.6 KB on a 300 KB rank), or under
+ * htx's alone when the twin was not made; in z[SUMMARY_FIRST_STORED + k]. */
+static void deflate_stored(struct summary_work *sw, size_t k)
+{
+    size_t i = SUMMARY_FIRST_STORED + k, h = SUMMARY_FIRST_HTA + k;
+    int an = (int)htxs_stored_analyses[k];
+    if (sw->rc[i] < 0 || sw->rc[h] < 0)
+        return;
+    if (sw->twin)
+        htxs_tables_deflate_pair(an, &sw->lists[k], &sw->hta_lists[k], &sw->z[i]);
+    else
+        htxs_tables_deflate(SEMANTICS_HTX, an, &sw->lists[k], &sw->z[i]);
+}
+
+/* Each task deflates the tables it made, on its own thread (the writer then
+ * only appends them); a stored analysis' two tasks, the second of them. */
 static int summary_task(void *ctx, size_t i)
 {
     struct summary_work *sw = ctx;
     int stopped = compute_task(sw, i);
+    if (i >= SUMMARY_FIRST_STORED) {
+        size_t k = (i - SUMMARY_FIRST_STORED) % HTXS_NSTORED;
+        pthread_mutex_lock(&sw->lock);
+        bool second = ++sw->stored_done[k] == 2;
+        pthread_mutex_unlock(&sw->lock);
+        if (second)
+            deflate_stored(sw, k);
+        return stopped;
+    }
     int sem, an;
     const struct table_list *l = task_tables(sw, i, &sem, &an);
     if (sw->rc[i] == 0 && l)
@@ -183,6 +208,16 @@ static void put_task_tables(struct htxs_writer *w, struct summary_work *sw, size
     const struct table_list *l = task_tables(sw, i, &sem, &an);
     if (l)
         htxs_tables_put(w, sem, an, l, &sw->z[i]);
+}
+
+static void put_stored_tables(struct htxs_writer *w, struct summary_work *sw, size_t k)
+{
+    size_t i = SUMMARY_FIRST_STORED + k;
+    int an = (int)htxs_stored_analyses[k];
+    if (sw->twin_made)
+        htxs_tables_put_pair(w, an, &sw->lists[k], &sw->hta_lists[k], &sw->z[i]);
+    else
+        htxs_tables_put(w, SEMANTICS_HTX, an, &sw->lists[k], &sw->z[i]);
 }
 
 static int compute_task(struct summary_work *sw, size_t i)
@@ -311,12 +346,10 @@ int app_rank_summary(const struct model *m, const struct analysis_opts *ao, int 
     arena_init(&sw.hta_job_arena, 1 << 10);
     int rc = run_summary_work(&sw, threads, e);
     for (size_t i = 0; i < HTXS_NSTORED && rc == 0; i++)
-        put_task_tables(w, &sw, SUMMARY_FIRST_STORED + i);
+        put_stored_tables(w, &sw, i);
     if (rc == 0) {
         put_task_tables(w, &sw, SUMMARY_RANKS_TASK);
         put_task_tables(w, &sw, SUMMARY_DIFF_TASK);
-        for (size_t i = 0; i < HTXS_NSTORED; i++)
-            put_task_tables(w, &sw, SUMMARY_FIRST_HTA + i);
         put_task_tables(w, &sw, SUMMARY_TWIN_TASK);
         const struct rank_model *r = &m->ranks[0];
         struct htxs_rank rank = {.rank = r->rank, .events = r->complete_events};

@@ -141,6 +141,27 @@ void htxs_tables_put(struct htxs_writer *w, int semantics, int analysis,
         htxs_tables_write_plain(w, semantics, analysis, l);
 }
 
+void htxs_tables_deflate_pair(int analysis, const struct table_list *htx,
+                              const struct table_list *hta, struct htxs_deflated *d)
+{
+    struct htxs_writer raw;
+    htxs_writer_init(&raw);
+    put_tables(&raw, true, 0, analysis, htx);
+    put_tables(&raw, true, 1, analysis, hta);
+    htxs_deflate_section(HTXS_TABLES_PAIR, htxs_tables_tag(HTXS_BOTH_SEMANTICS, analysis), &raw,
+                         d);
+    htxs_writer_fini(&raw);
+}
+
+void htxs_tables_put_pair(struct htxs_writer *w, int analysis, const struct table_list *htx,
+                          const struct table_list *hta, struct htxs_deflated *d)
+{
+    if (htxs_put_deflated_section(w, d) == 0)
+        return;
+    htxs_tables_write_plain(w, 0, analysis, htx);
+    htxs_tables_write_plain(w, 1, analysis, hta);
+}
+
 void htxs_tables_write(struct htxs_writer *w, int semantics, int analysis,
                        const struct table_list *l)
 {
@@ -159,7 +180,8 @@ void htxs_tables_write_plain(struct htxs_writer *w, int semantics, int analysis,
 
 bool htxs_is_tables(const struct htxs_section *s)
 {
-    return s->kind == HTXS_TABLES || s->kind == HTXS_TABLES_Z || s->kind == HTXS_TABLES_VZ;
+    return s->kind == HTXS_TABLES || s->kind == HTXS_TABLES_Z || s->kind == HTXS_TABLES_VZ ||
+           s->kind == HTXS_TABLES_PAIR;
 }
 
 /* A count as put_n wrote it; past max is bad. */
@@ -267,43 +289,70 @@ static struct table *get_table(struct htxs_cur *c, bool compact, struct arena *a
     return c->bad || *nomem ? NULL : t;
 }
 
-static int read_tables(const struct htxs_section *s, bool compact, const char *name,
-                       struct arena *a, int *semantics, int *analysis, struct table_list *l,
-                       struct err *e)
+/* One analysis' tables from c (what put_tables wrote). */
+static int read_list(struct htxs_cur *c, bool compact, const char *name, struct arena *a,
+                     int *semantics, int *analysis, struct table_list *l, struct err *e)
 {
-    struct htxs_cur c;
-    htxs_cur_init(&c, s);
-    uint32_t sem = (uint32_t)get_n(&c, compact, false, 1);
-    uint32_t an = (uint32_t)get_n(&c, compact, false, UINT32_MAX);
-    uint32_t n = (uint32_t)get_n(&c, compact, false, TABLE_LIST_MAX);
+    uint32_t sem = (uint32_t)get_n(c, compact, false, 1);
+    uint32_t an = (uint32_t)get_n(c, compact, false, UINT32_MAX);
+    uint32_t n = (uint32_t)get_n(c, compact, false, TABLE_LIST_MAX);
     bool nomem = false;
-    if (c.bad)
+    if (c->bad)
         return err_set(e, ERR_PARSE, "%s: malformed tables section", name);
     *semantics = (int)sem;
     *analysis = (int)an;
     for (uint32_t i = 0; i < n; i++) {
-        struct table *t = get_table(&c, compact, a, &nomem);
+        struct table *t = get_table(c, compact, a, &nomem);
         if (nomem)
             return err_set(e, ERR_NOMEM, "%s: out of memory", name);
         if (!t || table_list_add(l, t))
             return err_set(e, ERR_PARSE, "%s: malformed table %u of a tables section", name, i);
     }
-    if (c.p != c.end)
-        return err_set(e, ERR_PARSE, "%s: bytes after the tables of a section", name);
     return 0;
 }
 
-int htxs_tables_read(const struct htxs_section *s, const char *name, struct arena *a,
+static int read_tables(const struct htxs_section *s, bool compact, bool pair, int want,
+                       const char *name, struct arena *a, int *semantics, int *analysis,
+                       struct table_list *l, struct err *e)
+{
+    struct htxs_cur c;
+    htxs_cur_init(&c, s);
+    if (!pair) {
+        int rc = read_list(&c, compact, name, a, semantics, analysis, l, e);
+        if (rc == 0 && c.p != c.end)
+            return err_set(e, ERR_PARSE, "%s: bytes after the tables of a section", name);
+        return rc;
+    }
+    struct table_list both[2] = {{.count = 0}, {.count = 0}};   // htx's, then HTA's
+    int sem[2], an[2];
+    int rc = read_list(&c, compact, name, a, &sem[0], &an[0], &both[0], e);
+    if (rc == 0)
+        rc = read_list(&c, compact, name, a, &sem[1], &an[1], &both[1], e);
+    if (rc == 0 && (sem[0] != 0 || sem[1] != 1 || an[0] != an[1]))
+        rc = err_set(e, ERR_PARSE, "%s: malformed pair of tables", name);
+    if (rc == 0 && c.p != c.end)
+        rc = err_set(e, ERR_PARSE, "%s: bytes after the tables of a section", name);
+    const struct table_list *chosen = &both[want == 1];
+    for (size_t i = 0; rc == 0 && i < chosen->count; i++)
+        if (table_list_add(l, chosen->tables[i]))
+            rc = err_set(e, ERR_PARSE, "%s: too many tables", name);
+    *semantics = want == 1;
+    *analysis = an[0];
+    return rc;
+}
+
+int htxs_tables_read(const struct htxs_section *s, const char *name, struct arena *a, int want,
                      int *semantics, int *analysis, struct table_list *l, struct err *e)
 {
     if (s->kind == HTXS_TABLES)
-        return read_tables(s, false, name, a, semantics, analysis, l, e);
+        return read_tables(s, false, false, want, name, a, semantics, analysis, l, e);
     uint8_t *raw;
     struct htxs_section plain;
     int rc = htxs_inflate_section(s, name, "tables", UINT64_MAX, &raw, &plain, e);
     if (rc)
         return rc;
-    rc = read_tables(&plain, s->kind == HTXS_TABLES_VZ, name, a, semantics, analysis, l, e);
+    rc = read_tables(&plain, s->kind != HTXS_TABLES_Z, s->kind == HTXS_TABLES_PAIR, want, name,
+                     a, semantics, analysis, l, e);
     free(raw);
     return rc;
 }

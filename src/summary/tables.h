@@ -50,6 +50,13 @@ void htxs_tables_deflate(int semantics, int analysis, const struct table_list *l
                          struct htxs_deflated *d);
 void htxs_tables_put(struct htxs_writer *w, int semantics, int analysis,
                      const struct table_list *l, struct htxs_deflated *d);
+/* One analysis' tables under both semantics, htx's and HTA's, in one
+ * section (HTXS_TABLES_PAIR), in the same two steps; plain, two sections. */
+#define HTXS_BOTH_SEMANTICS 2   /* the semantics a pair's tag names */
+void htxs_tables_deflate_pair(int analysis, const struct table_list *htx,
+                              const struct table_list *hta, struct htxs_deflated *d);
+void htxs_tables_put_pair(struct htxs_writer *w, int analysis, const struct table_list *htx,
+                          const struct table_list *hta, struct htxs_deflated *d);
 /* The same as one HTXS_TABLES section, plain (what summaries held before
  * format 1.5, and the writer's fallback when memory is short for deflating). */
 void htxs_tables_write_plain(struct htxs_writer *w, int semantics, int analysis,
@@ -63,9 +70,9 @@ uint32_t htxs_tables_tag(int semantics, int analysis);
 bool htxs_is_tables(const struct htxs_section *s);
 
 /* Reads section s (htxs_is_tables) into tables made in a (appended to l); *semantics and
- * *analysis say whose they are. ERR_PARSE naming `name` when malformed,
- * ERR_NOMEM. */
-int htxs_tables_read(const struct htxs_section *s, const char *name, struct arena *a,
+ * *analysis say whose they are: of a pair (HTXS_TABLES_PAIR), those under
+ * semantics `want`. ERR_PARSE naming `name` when malformed, ERR_NOMEM. */
+int htxs_tables_read(const struct htxs_section *s, const char *name, struct arena *a, int want,
                      int *semantics, int *analysis, struct table_list *l, struct err *e);
 
 /* The rank's record for the report's "inputs". */

@@ -27,13 +27,14 @@
 #define HTXS_MAGIC "HTXSUMM"
 #define HTXS_MAGIC_LEN 8
 #define HTXS_MAJOR 1
-/* 5: a last section of per-section checksums (HTXS_CHECKS);
+/* 6: the stored analyses' tables under both semantics (HTXS_TABLES_PAIR);
+ * 5: a last section of per-section checksums (HTXS_CHECKS);
  * 4: the kernel breakdown's per-rank parts among the tables, and the
  * collective records (HTXS_COLLS); 3: a tiles
  * section (HTXS_TILES); 2: tables and events deflated with
  * trace/pack_dict.h's dictionary; 1: tables deflated (HTXS_TABLES_Z);
  * 0: plain tables. All read. */
-#define HTXS_MINOR 5
+#define HTXS_MINOR 6
 #define HTXS_HEADER_LEN 24
 #define HTXS_SECTION_HEADER_LEN 16
 #define HTXS_TRAILER_LEN 4
@@ -53,6 +54,9 @@ enum htxs_kind {
                            (summary/tables.c) */
     HTXS_CHECKS = 8,   /* last: u32 CRC-32 of the file header, then of each section
                           before it, of its header and of its payload */
+    HTXS_TABLES_PAIR = 10, /* one analysis' tables under htx's then HTA's semantics, each
+                              as HTXS_TABLES_VZ holds them, deflated as one stream (the
+                              second's names refer to the first's) */
 };
 
 /* Writer: an in-memory buffer that grows; any failure is sticky and reported

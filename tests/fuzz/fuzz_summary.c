@@ -53,14 +53,15 @@ static void check_refusal(int rc, const struct err *e)
     CHECK(rc == ERR_NOMEM || strstr(e->msg, NAME) != NULL);
 }
 
-static void read_tables(const struct htxs_section *s)
+/* The tables of s under semantics want (a pair holds both). */
+static void read_tables_of(const struct htxs_section *s, int want)
 {
     struct arena a;
     arena_init(&a, 1 << 12);
     struct table_list l = {.count = 0};
     int sem, an;
     struct err e = {0, ""};
-    int rc = htxs_tables_read(s, NAME, &a, &sem, &an, &l, &e);
+    int rc = htxs_tables_read(s, NAME, &a, want, &sem, &an, &l, &e);
     check_refusal(rc, &e);
     if (rc == 0) {
         for (size_t i = 0; i < l.count; i++) {
@@ -79,6 +80,13 @@ static void read_tables(const struct htxs_section *s)
         }
     }
     arena_fini(&a);
+}
+
+static void read_tables(const struct htxs_section *s)
+{
+    read_tables_of(s, 0);
+    if (s->kind == HTXS_TABLES_PAIR)
+        read_tables_of(s, 1);
 }
 
 static void read_doc(const struct htxs_doc *doc)

@@ -493,6 +493,83 @@ START_TEST(writer_should_write_borrowed_bytes_in_place)
 }
 END_TEST
 
+/* One analysis' tables under both semantics share one section and one
+ * stream, smaller than two; either semantics reads its own back, and a
+ * pair whose halves do not belong together is refused. */
+START_TEST(tables_of_both_semantics_should_share_one_section)
+{
+    struct arena a;
+    arena_init(&a, 0);
+    struct table_list htx = {0}, hta = {0};
+    table_list_add(&htx, sample_table(&a, "kernel_rows"));
+    table_list_add(&hta, sample_table(&a, "kernel_rows"));
+    table_list_add(&hta, sample_table(&a, "hta_only"));
+    struct htxs_deflated d;
+    htxs_tables_deflate_pair(3, &htx, &hta, &d);
+    ck_assert_ptr_nonnull(d.z);
+    struct htxs_writer w, two;
+    htxs_writer_init(&w);
+    htxs_tables_put_pair(&w, 3, &htx, &hta, &d);
+    htxs_writer_init(&two);
+    htxs_tables_write(&two, 0, 3, &htx);
+    htxs_tables_write(&two, 1, 3, &hta);
+    const uint8_t *buf, *buf2;
+    size_t len, len2;
+    struct err e;
+    ck_assert_int_eq(htxs_writer_finish(&w, &buf, &len, &e), 0);
+    ck_assert_int_eq(htxs_writer_finish(&two, &buf2, &len2, &e), 0);
+    ck_assert_uint_lt(len, len2);
+    struct htxs_doc doc;
+    ck_assert_int_eq(htxs_parse(&doc, buf, len, "t.htxs", &e), 0);
+    const struct htxs_section *s = htxs_find(&doc, HTXS_TABLES_PAIR);
+    ck_assert_ptr_nonnull(s);
+    ck_assert(htxs_is_tables(s));
+    ck_assert_uint_eq(s->tag, htxs_tables_tag(HTXS_BOTH_SEMANTICS, 3));
+    for (int want = 0; want < 2; want++) {
+        struct table_list got = {0};
+        int sem = -1, an = -1;
+        ck_assert_int_eq(htxs_tables_read(s, "t.htxs", &a, want, &sem, &an, &got, &e), 0);
+        ck_assert_int_eq(sem, want);
+        ck_assert_int_eq(an, 3);
+        same_tables(want ? &hta : &htx, &got);
+    }
+    // A pair of two htx halves (written by hand) is refused.
+    struct htxs_deflated bad;
+    htxs_tables_deflate_pair(3, &htx, &hta, &bad);
+    struct htxs_writer raw;
+    htxs_writer_init(&raw);
+    htxs_put_varint(&raw, 0);
+    htxs_put_varint(&raw, 3);
+    htxs_put_varint(&raw, 0);
+    htxs_put_varint(&raw, 0);
+    htxs_put_varint(&raw, 3);
+    htxs_put_varint(&raw, 0);
+    free(bad.z);
+    htxs_deflate_section(HTXS_TABLES_PAIR, 1, &raw, &bad);
+    struct htxs_writer bw;
+    htxs_writer_init(&bw);
+    ck_assert_int_eq(htxs_put_deflated_section(&bw, &bad), 0);
+    const uint8_t *bbuf;
+    size_t blen;
+    ck_assert_int_eq(htxs_writer_finish(&bw, &bbuf, &blen, &e), 0);
+    struct htxs_doc bdoc;
+    ck_assert_int_eq(htxs_parse(&bdoc, bbuf, blen, "b.htxs", &e), 0);
+    struct table_list none = {0};
+    int sem, an;
+    ck_assert_int_eq(htxs_tables_read(htxs_find(&bdoc, HTXS_TABLES_PAIR), "b.htxs", &a, 1, &sem,
+                                      &an, &none, &e),
+                     ERR_PARSE);
+    ck_assert_str_eq(e.msg, "b.htxs: malformed pair of tables");
+    htxs_doc_fini(&bdoc);
+    htxs_doc_fini(&doc);
+    htxs_writer_fini(&bw);
+    htxs_writer_fini(&raw);
+    htxs_writer_fini(&w);
+    htxs_writer_fini(&two);
+    arena_fini(&a);
+}
+END_TEST
+
 START_TEST(tables_should_be_deflated_and_read_back_exactly)
 {
     struct arena a;
@@ -515,7 +592,7 @@ START_TEST(tables_should_be_deflated_and_read_back_exactly)
 
     struct table_list got = {0};
     int sem, an;
-    ck_assert_int_eq(htxs_tables_read(s, "t.htxs", &a, &sem, &an, &got, &e), 0);
+    ck_assert_int_eq(htxs_tables_read(s, "t.htxs", &a, 0, &sem, &an, &got, &e), 0);
     ck_assert_int_eq(sem, 1);
     ck_assert_int_eq(an, 7);
     same_tables(&l, &got);
@@ -542,7 +619,7 @@ START_TEST(tables_should_be_deflated_and_read_back_exactly)
     /* compact contents are not plain ones: read as HTXS_TABLES, refused */
     struct htxs_section misread = {HTXS_TABLES, raw, raw_len, 0};
     struct table_list got2 = {0};
-    ck_assert_int_eq(htxs_tables_read(&misread, "t.htxs", &a, &sem, &an, &got2, &e), ERR_PARSE);
+    ck_assert_int_eq(htxs_tables_read(&misread, "t.htxs", &a, 0, &sem, &an, &got2, &e), ERR_PARSE);
 
     /* plain contents under kind HTXS_TABLES (formats 1.0 to 1.4) read the same */
     struct htxs_writer pw;
@@ -556,7 +633,7 @@ START_TEST(tables_should_be_deflated_and_read_back_exactly)
     const struct htxs_section *ps = htxs_find(&pdoc, HTXS_TABLES);
     ck_assert_ptr_nonnull(ps);
     ck_assert_uint_eq(ps->tag, htxs_tables_tag(1, 7));
-    ck_assert_int_eq(htxs_tables_read(ps, "p.htxs", &a, &sem, &an, &got2, &e), 0);
+    ck_assert_int_eq(htxs_tables_read(ps, "p.htxs", &a, 0, &sem, &an, &got2, &e), 0);
     same_tables(&l, &got2);
     ck_assert_uint_gt(ps->len, raw_len);   // the compact contents are smaller
     free(raw);
@@ -574,7 +651,7 @@ START_TEST(tables_should_be_deflated_and_read_back_exactly)
     ck_assert_int_eq(compress2(old + 8, &zl, raw, (uLong)raw_len, 6), Z_OK);
     struct htxs_section v11 = {HTXS_TABLES_Z, old, 8 + zl, 0};
     struct table_list got3 = {0};
-    ck_assert_int_eq(htxs_tables_read(&v11, "t.htxs", &a, &sem, &an, &got3, &e), 0);
+    ck_assert_int_eq(htxs_tables_read(&v11, "t.htxs", &a, 0, &sem, &an, &got3, &e), 0);
     same_tables(&l, &got3);
 
     /* deflated with another dictionary: refused, naming the file */
@@ -589,7 +666,7 @@ START_TEST(tables_should_be_deflated_and_read_back_exactly)
     ck_assert_int_eq(deflate(&z, Z_FINISH), Z_STREAM_END);
     v11.len = 8 + z.total_out;
     deflateEnd(&z);
-    ck_assert_int_eq(htxs_tables_read(&v11, "t.htxs", &a, &sem, &an, &got3, &e), ERR_PARSE);
+    ck_assert_int_eq(htxs_tables_read(&v11, "t.htxs", &a, 0, &sem, &an, &got3, &e), ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(e.msg, "t.htxs"));
     ck_assert_ptr_nonnull(strstr(e.msg, "unknown dictionary"));
     free(old);
@@ -600,19 +677,19 @@ START_TEST(tables_should_be_deflated_and_read_back_exactly)
     memcpy(bad, s->data, s->len);
     bad[0] ^= 1;
     struct table_list none = {0};
-    ck_assert_int_eq(htxs_tables_read(&bs, "t.htxs", &a, &sem, &an, &none, &e), ERR_PARSE);
+    ck_assert_int_eq(htxs_tables_read(&bs, "t.htxs", &a, 0, &sem, &an, &none, &e), ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(e.msg, "t.htxs"));
     memcpy(bad, s->data, s->len);
     bad[8 + (s->len - 8) / 2] ^= 0x40;
-    ck_assert_int_eq(htxs_tables_read(&bs, "t.htxs", &a, &sem, &an, &none, &e), ERR_PARSE);
+    ck_assert_int_eq(htxs_tables_read(&bs, "t.htxs", &a, 0, &sem, &an, &none, &e), ERR_PARSE);
     memcpy(bad, s->data, s->len);
     bs.len = s->len - 3;
-    ck_assert_int_eq(htxs_tables_read(&bs, "t.htxs", &a, &sem, &an, &none, &e), ERR_PARSE);
+    ck_assert_int_eq(htxs_tables_read(&bs, "t.htxs", &a, 0, &sem, &an, &none, &e), ERR_PARSE);
     bs.len = 5;
-    ck_assert_int_eq(htxs_tables_read(&bs, "t.htxs", &a, &sem, &an, &none, &e), ERR_PARSE);
+    ck_assert_int_eq(htxs_tables_read(&bs, "t.htxs", &a, 0, &sem, &an, &none, &e), ERR_PARSE);
     bad[7] = 0x7F;   /* a length deflate cannot reach */
     bs.len = s->len;
-    ck_assert_int_eq(htxs_tables_read(&bs, "t.htxs", &a, &sem, &an, &none, &e), ERR_PARSE);
+    ck_assert_int_eq(htxs_tables_read(&bs, "t.htxs", &a, 0, &sem, &an, &none, &e), ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(e.msg, "impossible length"));
     free(bad);
     free(raw);
@@ -678,7 +755,7 @@ START_TEST(compact_tables_should_refuse_every_cut_and_survive_every_flip)
         uint8_t *v = vz_of(raw, cut, &vl);
         struct htxs_section vs = {HTXS_TABLES_VZ, v, vl, 0};
         struct table_list got = {0};
-        ck_assert_int_eq(htxs_tables_read(&vs, "c.htxs", &a, &sem, &an, &got, &e), ERR_PARSE);
+        ck_assert_int_eq(htxs_tables_read(&vs, "c.htxs", &a, 0, &sem, &an, &got, &e), ERR_PARSE);
         ck_assert_ptr_nonnull(strstr(e.msg, "c.htxs"));
         free(v);
     }
@@ -690,7 +767,7 @@ START_TEST(compact_tables_should_refuse_every_cut_and_survive_every_flip)
         uint8_t *v = vz_of(flipped, raw_len, &vl);
         struct htxs_section vs = {HTXS_TABLES_VZ, v, vl, 0};
         struct table_list got = {0};
-        int rc = htxs_tables_read(&vs, "c.htxs", &a, &sem, &an, &got, &e);
+        int rc = htxs_tables_read(&vs, "c.htxs", &a, 0, &sem, &an, &got, &e);
         ck_assert_msg(rc == 0 || rc == ERR_PARSE, "byte %zu: %d", i, rc);
         free(v);
     }
@@ -759,6 +836,7 @@ int main(void)
     tcase_add_test(tc, writer_should_refuse_overwrite_and_detect_stale_sources);
     tcase_add_test(tc, rank_record_should_be_peeked_at_alone);
     tcase_add_test(tc, tables_should_be_deflated_and_read_back_exactly);
+    tcase_add_test(tc, tables_of_both_semantics_should_share_one_section);
     tcase_add_test(tc, writer_should_write_borrowed_bytes_in_place);
     tcase_add_test(tc, compact_tables_should_refuse_every_cut_and_survive_every_flip);
     tcase_add_test(tc, shard_should_come_from_the_option_or_the_scheduler);
