@@ -38,6 +38,8 @@ measure() {   # sets secs, kb
 }
 
 maps=() maps_ev=() sums=() traces=() sum_kb=0 trace_kb=0
+hta_sums=() hta_traces=() hta_sum_kb=0 hta_trace_kb=0
+hta_what=--analysis=temporal,kernels,idle,overlap   # what the summaries answer under HTA's semantics
 all_sums=() all_traces=() all_sum_kb=0 all_trace_kb=0 all_ev=() all_ev_kb=0
 tui_sums=() tui_traces=() tui_sum_kb=0 tui_trace_kb=0 tui_light=() tui_light_kb=0 tui_ev=() tui_ev_kb=0
 echo q >"$tmp/q.keys"
@@ -55,6 +57,12 @@ for _ in $(seq "$runs"); do
     measure "$htx" report --format=json $what "$cache"
     traces+=("$secs"); trace_kb=$kb
     cmp -s "$tmp/out" "$tmp/from-summaries.json" || { echo "bench-scale: the reports differ" >&2; exit 1; }
+    measure "$htx" report --events=skip --semantics=hta --format=json $hta_what "$tmp/sum"
+    hta_sums+=("$secs"); hta_sum_kb=$kb
+    cp "$tmp/out" "$tmp/from-summaries.json"
+    measure "$htx" report --semantics=hta --format=json $hta_what "$cache"
+    hta_traces+=("$secs"); hta_trace_kb=$kb
+    cmp -s "$tmp/out" "$tmp/from-summaries.json" || { echo "bench-scale: the HTA reports differ" >&2; exit 1; }
     measure "$htx" report --format=json "$tmp/sum"
     all_sums+=("$secs"); all_sum_kb=$kb
     cp "$tmp/out" "$tmp/from-summaries.json"
@@ -87,6 +95,8 @@ printf '  summaries --with-events:        %d bytes a rank (%.3f %% of the JSON)\
 printf '  (report: %s)\n' "${what#--analysis=}"
 printf '  report from summaries:          %s s, %.0f MB RSS (--events=skip: no event read)\n' "$(spread "${sums[@]}")" "$(calc "$sum_kb / 1000")"
 printf '  report from traces:             %s s, %.0f MB RSS (same JSON)\n' "$(spread "${traces[@]}")" "$(calc "$trace_kb / 1000")"
+printf '  --semantics=hta (%s), summaries: %s s, %.0f MB RSS (--events=skip)\n' "${hta_what#--analysis=}" "$(spread "${hta_sums[@]}")" "$(calc "$hta_sum_kb / 1000")"
+printf '  --semantics=hta, from traces:   %s s, %.0f MB RSS (same JSON)\n' "$(spread "${hta_traces[@]}")" "$(calc "$hta_trace_kb / 1000")"
 printf '  every analysis, from summaries: %s s, %.0f MB RSS (their traces read)\n' "$(spread "${all_sums[@]}")" "$(calc "$all_sum_kb / 1000")"
 printf '  ... from --with-events ones:    %s s, %.0f MB RSS (their events read)\n' "$(spread "${all_ev[@]}")" "$(calc "$all_ev_kb / 1000")"
 printf '  every analysis, from traces:    %s s, %.0f MB RSS (same JSON)\n' "$(spread "${all_traces[@]}")" "$(calc "$all_trace_kb / 1000")"
