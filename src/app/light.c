@@ -105,11 +105,17 @@ static int optional(int rc, const struct app_light_rank *r, const int64_t *rank,
     return rc;
 }
 
+/* The semantics of the stored tables l reads. */
+static enum semantics_mode light_semantics(const struct app_light *l)
+{
+    return l->want & APP_LIGHT_HTA ? SEMANTICS_HTA : SEMANTICS_HTX;
+}
+
 /* Whether l wants the tables of analysis an (stored index k) under
  * semantics sem. */
 static bool wants_tables(const struct app_light *l, int sem, int an, int k)
 {
-    int wanted = l->want & APP_LIGHT_HTA ? SEMANTICS_HTA : SEMANTICS_HTX;
+    int wanted = (int)light_semantics(l);
     if (k >= 0)
         return sem == wanted && (l->want & APP_LIGHT_TABLE(k)) != 0;
     if (an == HTXS_HTA_JOB)
@@ -162,7 +168,7 @@ static int read_rank(struct app_light *l, struct app_light_rank *r, bool warn_st
         const struct htxs_section *sec = &doc.sections[s];
         if (!htxs_is_tables(sec))
             continue;
-        int want = l->want & APP_LIGHT_HTA ? SEMANTICS_HTA : SEMANTICS_HTX;
+        int want = (int)light_semantics(l);
         if (sec->tag) {   // (0: made before tags: read to know)
             int tag_an = (int)((sec->tag - 1) & 0xffff), tag_sem = (int)((sec->tag - 1) >> 16);
             if (!wants_tables(l, tag_sem == HTXS_BOTH_SEMANTICS ? want : tag_sem, tag_an,
@@ -345,11 +351,6 @@ static struct table *concat(const struct table *const *per_rank, size_t nranks, 
     }
     reduce_notes(per_rank, nranks, t->nrows, t);
     return t;
-}
-
-static enum semantics_mode light_semantics(const struct app_light *l)
-{
-    return l->want & APP_LIGHT_HTA ? SEMANTICS_HTA : SEMANTICS_HTX;
 }
 
 /* The kernel tables of the n ranks sel, from their parts. */

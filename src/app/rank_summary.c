@@ -140,23 +140,16 @@ static int run_stored(const struct model *m, const struct analysis_opts *ao, siz
     return run ? run(m, ao, a, out, e) : err_set(e, ERR_INTERNAL, "no analysis");
 }
 
-/* The tables task i made, and under which semantics and number they are
- * stored; NULL for the tiles and records, and for a twin not made. */
+/* The tables a task other than the stored analyses' made, and under which
+ * semantics and number they are stored; NULL for the tiles and records,
+ * and for a twin not made. */
 static const struct table_list *task_tables(const struct summary_work *sw, size_t i, int *sem,
                                             int *an)
 {
-    *sem = i == SUMMARY_TWIN_TASK || i >= SUMMARY_FIRST_HTA ? SEMANTICS_HTA : SEMANTICS_HTX;
+    *sem = i == SUMMARY_TWIN_TASK ? SEMANTICS_HTA : SEMANTICS_HTX;
     if (i == SUMMARY_TWIN_TASK) {
         *an = HTXS_HTA_JOB;
         return sw->twin_made || sw->twin ? &sw->hta_job : NULL;
-    }
-    if (i >= SUMMARY_FIRST_HTA) {
-        *an = (int)htxs_stored_analyses[i - SUMMARY_FIRST_HTA];
-        return sw->twin_made || sw->twin ? &sw->hta_lists[i - SUMMARY_FIRST_HTA] : NULL;
-    }
-    if (i >= SUMMARY_FIRST_STORED) {
-        *an = (int)htxs_stored_analyses[i - SUMMARY_FIRST_STORED];
-        return &sw->lists[i - SUMMARY_FIRST_STORED];
     }
     *an = i == SUMMARY_RANKS_TASK ? HTXS_RANKS_PARTS : HTXS_DIFF_PARTS;
     return i == SUMMARY_RANKS_TASK ? &sw->ranks : i == SUMMARY_DIFF_TASK ? &sw->diff : NULL;

@@ -92,6 +92,9 @@ int rank_builder_adopt(struct rank_builder *b, struct rank_builder *t, uint64_t 
 int model_finish_rank(struct model *m, struct rank_model *r, const struct rank_builder *b,
                       struct err *e);
 int model_finish(struct model *m, struct err *e);
+/* The range of r's correlation ids (*lo, *range; *n events carry one), and
+ * whether it is dense enough for an array indexed by id - lo. */
+bool model_corr_range(const struct rank_model *r, uint32_t *lo, uint64_t *range, size_t *n);
 /* model_twin: a rank linked already, its events' times absolute, its steps
  * and iterations those of another semantics: rounded, and its steps and
  * iterations made again where m's semantics round its times; else the GPU

@@ -54,7 +54,7 @@ bool model_is_gpu_kernel_pred(const struct model *m, const struct event *ev)
  * an id a side against a hash map's 13 bytes a slot at 2-4 slots a key,
  * the largest transient of a load (30 MB at 2.6 M events). Sparse or
  * hostile ids go through the hash map. */
-static bool corr_range(const struct rank_model *r, uint32_t *lo, uint64_t *range, size_t *n)
+bool model_corr_range(const struct rank_model *r, uint32_t *lo, uint64_t *range, size_t *n)
 {
     uint32_t min = UINT32_MAX, max = 0;
     *n = 0;
@@ -133,7 +133,7 @@ static int link_by_correlation(const struct model *m, struct rank_model *r, stru
     uint32_t lo;
     uint64_t range;
     size_t n;
-    int rc = corr_range(r, &lo, &range, &n) ? link_dense(m, r, lo, (size_t)range)
+    int rc = model_corr_range(r, &lo, &range, &n) ? link_dense(m, r, lo, (size_t)range)
                                             : link_hashed(m, r, n);
     return rc ? err_set(e, ERR_NOMEM, "out of memory linking correlations") : 0;
 }

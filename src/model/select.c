@@ -58,17 +58,11 @@ struct corr_counts {
 static int corr_counts_init(struct corr_counts *c, const struct rank_model *r)
 {
     memset(c, 0, sizeof *c);
-    uint32_t min = UINT32_MAX, max = 0;
-    size_t n = 0;
-    for (size_t i = 0; i < r->nevents; i++)
-        if (r->events[i].flags & EV_FLAG_HAS_CORR) {
-            min = r->events[i].corr < min ? r->events[i].corr : min;
-            max = r->events[i].corr > max ? r->events[i].corr : max;
-            n++;
-        }
-    uint64_t range = n ? (uint64_t)max - min + 1 : 0;
-    if (n && range <= 4 * (uint64_t)n + 4096) {
-        c->lo = min;
+    uint32_t lo;
+    uint64_t range;
+    size_t n;
+    if (model_corr_range(r, &lo, &range, &n)) {
+        c->lo = lo;
         c->range = (size_t)range;
         c->dense = calloc(c->range, sizeof *c->dense);
         return c->dense ? 0 : ERR_NOMEM;
