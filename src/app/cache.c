@@ -18,6 +18,7 @@
 #include "trace/pack.h"
 #include "util/htxs.h"
 #include "util/htxs_source.h"
+#include "util/pool.h"
 #include "util/str.h"
 #include "util/vec.h"
 
@@ -380,7 +381,7 @@ static void release_held(struct app_cache *c)
     if (!c->held)
         return;
     if (!c->writer_started && !c->closing)
-        c->writer_started = pthread_create(&c->writer, NULL, writer, c) == 0;
+        c->writer_started = pool_thread_start(&c->writer, writer, c) == 0;
     struct pending **tail = &c->queue;
     while (*tail)
         tail = &(*tail)->next;

@@ -9,6 +9,7 @@
 #include "trace/deflater.h"
 #include "util/htxs.h"
 #include "util/le.h"
+#include "util/pool.h"
 #include "util/ring.h"
 #include "util/strtab.h"
 #include "util/vec.h"
@@ -127,7 +128,7 @@ int trace_pack_deflate_behind(struct trace_pack *p, bool reading_busy)
         return ERR_NOMEM;
     }
     p->behind = b;
-    if (pthread_create(&b->thread, NULL, deflater_main, p) != 0) {
+    if (pool_thread_start(&b->thread, deflater_main, p) != 0) {
         ring_fini(&b->ring);   // no thread to spare: deflate at finish
         free(b);
         p->behind = NULL;

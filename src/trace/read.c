@@ -19,6 +19,7 @@
 #include "util/htxs_source.h"
 #include "util/le.h"
 #include "util/memory.h"
+#include "util/pool.h"
 #include "util/str.h"
 
 /* Ties the scanner, the two field readers and the metadata together and
@@ -714,7 +715,7 @@ int trace_read_file_split(const char *path, const struct trace_sink *sink,
                            .isize = isize};
     atomic_init(&sp.at, at);
     atomic_init(&sp.stop, false);
-    sp.running = pthread_create(&sp.thread, NULL, split_main, &sp) == 0;
+    sp.running = pool_thread_start(&sp.thread, split_main, &sp) == 0;
     int rc = read_source(src, path, sink, limits, 0, sp.running ? &sp : NULL, e);
     free(sp.rest.text);
     if (rc && rc != ERR_CANCEL && rc != ERR_NOMEM)

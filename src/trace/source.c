@@ -14,6 +14,7 @@
 #include <isa-l.h>
 #endif
 
+#include "util/pool.h"
 #include "util/ring.h"
 
 /* Compressed input is read in large blocks: zlib's inflate is fastest when it
@@ -556,7 +557,7 @@ static int ahead_start(struct trace_source *s, struct err *e)
         return err_set(e, ERR_NOMEM, "out of memory");
     }
     s->ahead = a;
-    if (pthread_create(&a->thread, NULL, ahead_main, s) != 0) {
+    if (pool_thread_start(&a->thread, ahead_main, s) != 0) {
         // No thread to spare: read here, as without read_ahead.
         s->ahead = NULL;
         s->o.read_ahead = false;

@@ -11,6 +11,7 @@
 #include "trace/read.h"
 #include "trace/zbuf.h"
 #include "util/le.h"
+#include "util/pool.h"
 #include "util/vec.h"
 
 /* ---- replaying ------------------------------------------------------------ */
@@ -703,7 +704,7 @@ static int replay_split(const struct pack_run *pr, const struct trace_sink *sink
         *t = (struct tail_run){.pr = pr, .sink = split->tail};
         atomic_init(&t->stop, false);
         started = decode_init(&t->d, pr, at, pr->raw_len) == 0 && learn_strings(&t->d, pr, at) &&
-                  pthread_create(&t->thread, NULL, tail_main, t) == 0;
+                  pool_thread_start(&t->thread, tail_main, t) == 0;
         if (!started) {
             decode_fini(&t->d);
             decode_fini(&head);

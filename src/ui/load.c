@@ -16,6 +16,7 @@
 #include "ui/widgets/keys.h"
 #include "ui/widgets/text.h"
 #include "util/clock.h"
+#include "util/pool.h"
 
 static int on_progress(void *ctx, const struct load_progress *p)
 {
@@ -70,7 +71,7 @@ static bool loader_start(struct ui_loader *l, const struct ui_config *c, const c
     l->paths = paths;
     l->npaths = npaths;
     pthread_mutex_init(&l->lock, NULL);
-    if (pthread_create(&l->thread, NULL, load_thread, l) == 0)
+    if (pool_thread_start(&l->thread, load_thread, l) == 0)
         return true;
     pthread_mutex_destroy(&l->lock);
     return false;

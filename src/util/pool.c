@@ -2,6 +2,7 @@
 #include "util/pool.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
 #define POOL_MAX_THREADS 256
@@ -50,7 +51,7 @@ bool pool_run(size_t n, int threads, int (*task)(void *ctx, size_t i), void *ctx
     pthread_t tids[POOL_MAX_THREADS];
     int started = 0;
     for (int i = 1; i < threads; i++) {
-        if (pthread_create(&tids[started], NULL, worker, &p) != 0)
+        if (pool_thread_start(&tids[started], worker, &p) != 0)
             break;
         started++;
     }
@@ -59,4 +60,18 @@ bool pool_run(size_t n, int threads, int (*task)(void *ctx, size_t i), void *ctx
         pthread_join(tids[i], NULL);
     pthread_mutex_destroy(&p.lock);
     return p.stopped;
+}
+
+int pool_thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+    static const int async[] = {SIGINT, SIGTERM, SIGHUP,  SIGQUIT, SIGTSTP,
+                                SIGTTIN, SIGTTOU, SIGCONT, SIGWINCH};
+    sigset_t block, old;
+    sigemptyset(&block);
+    for (size_t i = 0; i < sizeof async / sizeof async[0]; i++)
+        sigaddset(&block, async[i]);
+    pthread_sigmask(SIG_BLOCK, &block, &old);   // the new thread inherits it
+    int rc = pthread_create(t, NULL, fn, arg);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return rc;
 }

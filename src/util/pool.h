@@ -1,6 +1,7 @@
 #ifndef HTX_UTIL_POOL_H
 #define HTX_UTIL_POOL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -17,5 +18,13 @@ bool pool_run(size_t n, int threads, int (*task)(void *ctx, size_t i), void *ctx
 
 /* The number of online cores, at least 1. */
 int pool_cores(void);
+
+/* Starts a thread as pthread_create does (0, or its error), with the
+ * signals a terminal or a user sends (SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+ * SIGTSTP, SIGTTIN, SIGTTOU, SIGCONT, SIGWINCH) blocked in it, so that
+ * their handlers run on the main thread: ncurses' SIGTSTP handler, run on a
+ * worker interrupted inside malloc or stdio, would wait forever for the
+ * lock that worker holds. Every thread htx starts is started so. */
+int pool_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
 
 #endif

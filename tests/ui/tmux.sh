@@ -138,7 +138,7 @@ stopped() {
     return 1
 }
 keys C-z
-wait_until 10 stopped || fail "Ctrl-Z did not suspend htx (state: $(ps -o stat= -p "$pid"))"
+wait_until 30 stopped || fail "Ctrl-Z did not suspend htx (state: $(ps -o stat= -p "$pid"))"
 restored "Ctrl-Z"
 keys "fg" Enter
 wait_for "Ranks / streams" 10
