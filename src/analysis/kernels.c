@@ -166,46 +166,18 @@ static bool runs_ordered(struct interval *const *iv, const size_t *k, size_t nty
 
 /* The same boundaries without the sorts: re-sorting stably after each type
  * orders them by time, ties in run order (type 0's starts, its ends, type
- * 1's starts, ...), which is the merge of the runs when each is in order. */
+ * 1's starts, ...), which is the merge of the runs when each is in order.
+ * Each run has one boundary at a time at most (merged intervals do not
+ * touch). When tie_labels is given, it also collects the labels that some
+ * other order of a time's boundaries would give its zero-length segments:
+ * the mask after any of them, not all (see sweep_merged_if_exact). */
 static void sweep_merged(const struct model *m, struct interval *const *iv, const size_t *k,
-                         size_t ntypes, struct label_sums *sums)
-{
-    size_t at[6] = {0, 0, 0, 0, 0, 0};
-    int64_t mask = 0, prev = 0;
-    for (bool first = true;; first = false) {
-        size_t best = SIZE_MAX;
-        int64_t t = 0;
-        for (size_t j = 0; j < 2 * ntypes; j++)
-            if (at[j] < k[j / 2] && (best == SIZE_MAX || run_point(iv, j, at[j]) < t)) {
-                best = j;
-                t = run_point(iv, j, at[j]);
-            }
-        if (best == SIZE_MAX)
-            return;
-        if (!first)
-            add_segment(m, mask, t - prev, ntypes, sums);
-        int bit = 1 << (best / 2);
-        mask += best % 2 ? -bit : bit;
-        prev = t;
-        at[best]++;
-    }
-}
-
-/* Whether numpy's order of tied boundaries (unstable_sort) can change what
- * the sweep of `one` (the runs merged) lists. The sums are those of any
- * order: a segment of positive length starts after the last boundary of
- * its time, so its mask holds every boundary up to it. Ties decide only
- * the labels of zero-length segments between them, each the mask after
- * some of the tied boundaries: when every such mask, for every order, is
- * a label with a positive sum already, no order lists another. Each run
- * has one boundary at a time at most (merged intervals do not touch). */
-static bool ties_list_nothing_new(struct interval *const *iv, const size_t *k, size_t ntypes,
-                                  const struct label_sums *one)
+                         size_t ntypes, struct label_sums *sums, unsigned *tie_labels)
 {
     size_t at[6] = {0, 0, 0, 0, 0, 0};
     unsigned all = (1u << ntypes) - 1;
-    int64_t mask = 0;
-    for (;;) {
+    int64_t mask = 0, prev = 0;
+    for (bool first = true;; first = false) {
         int64_t t = 0;
         bool any = false;
         for (size_t j = 0; j < 2 * ntypes; j++)
@@ -214,7 +186,9 @@ static bool ties_list_nothing_new(struct interval *const *iv, const size_t *k, s
                 any = true;
             }
         if (!any)
-            return true;
+            return;
+        if (!first)
+            add_segment(m, mask, t - prev, ntypes, sums);
         int change[6];
         size_t n = 0;
         for (size_t j = 0; j < 2 * ntypes; j++)
@@ -222,31 +196,39 @@ static bool ties_list_nothing_new(struct interval *const *iv, const size_t *k, s
                 change[n++] = j % 2 ? -(1 << (j / 2)) : 1 << (j / 2);
                 at[j]++;
             }
-        int64_t after = mask;
-        for (size_t i = 0; i < n; i++)
-            after += change[i];
-        for (unsigned sub = 1; n >= 2 && sub + 1 < (1u << n); sub++) {
-            int64_t m = mask;
+        for (unsigned sub = 1; tie_labels && n >= 2 && sub + 1 < (1u << n); sub++) {
+            int64_t some = mask;
             for (size_t i = 0; i < n; i++)
-                m += sub >> i & 1 ? change[i] : 0;
-            if (m > 0 && one->ns[m & all] <= 0)
-                return false;
+                some += sub >> i & 1 ? change[i] : 0;
+            if (some > 0)
+                *tie_labels |= 1u << (some & all);
         }
-        mask = after;
+        for (size_t i = 0; i < n; i++) {
+            mask += change[i];
+            if (i + 1 < n)
+                add_segment(m, mask, 0, ntypes, sums);
+        }
+        prev = t;
     }
 }
 
 /* HTA's table of the runs without the three introsorts, added to sums,
- * where numpy's order of ties cannot change it (ties_list_nothing_new):
- * true. Else false, sums untouched. */
+ * where numpy's order of tied boundaries (unstable_sort) cannot change it:
+ * true. Else false, sums untouched. The sums are those of any order: a
+ * segment of positive length starts after the last boundary of its time,
+ * so its mask holds every boundary up to it. Ties decide only the labels
+ * of the zero-length segments between them: when every label some order
+ * could give them has a positive sum already, no order lists another. */
 static bool sweep_merged_if_exact(const struct model *m, struct interval *const *iv,
                                   const size_t *k, size_t ntypes, struct label_sums *sums)
 {
     struct label_sums one;
     memset(&one, 0, sizeof one);
-    sweep_merged(m, iv, k, ntypes, &one);
-    if (!ties_list_nothing_new(iv, k, ntypes, &one))
-        return false;
+    unsigned tie_labels = 0;
+    sweep_merged(m, iv, k, ntypes, &one, &tie_labels);
+    for (unsigned label = 0; label < LABELS; label++)
+        if (tie_labels >> label & 1 && one.ns[label] <= 0)
+            return false;
     for (unsigned label = 0; label < LABELS; label++) {
         sums->ns[label] += one.ns[label];
         sums->present[label] |= one.present[label];
@@ -267,7 +249,7 @@ static int sweep_rank(struct busy_classes *c, const struct rank_model *r, size_t
         return rc;
     bool ordered = runs_ordered(iv, k, ntypes);
     if (!c->m->sem.unstable_sort && ordered)
-        sweep_merged(c->m, iv, k, ntypes, sums);
+        sweep_merged(c->m, iv, k, ntypes, sums, NULL);
     else if (!ordered || !sweep_merged_if_exact(c->m, iv, k, ntypes, sums))
         rc = sweep_sorted(c->m, iv, k, ntypes, sums);
     for (size_t b = 0; b < ntypes; b++)

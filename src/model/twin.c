@@ -3,15 +3,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 #include "model/build.h"
 #include "util/memory.h"
 
-/* A twin is what model_load would have built from the same files under
+/* A twin is what model_load would have selected from the same files under
  * other semantics. The builder and the linking do not read the semantics:
  * only the rounding of float times, the steps' iterations (finish.c) and
- * the selection do, so those are redone on a copy of the events, which is
- * a fraction of reading the files again. */
+ * the selection do, so the selection is redone on the model's own events,
+ * or the rounding and steps too on a copy of them: a fraction of reading
+ * the files again. */
 
 static void *copy_array(const void *src, size_t n, size_t size, bool *failed)
 {
@@ -50,8 +50,9 @@ static bool links_depend_on_rounding(const struct model *m, const struct rank_mo
     return false;
 }
 
-/* A rank of the twin that reads src's events, steps and metadata. */
-static int shared_rank(const struct rank_model *src, struct rank_model *r, struct err *e)
+/* src's figures and pointers in r, its names copied, nothing selected
+ * yet: false when out of memory. */
+static bool start_rank(const struct rank_model *src, struct rank_model *r)
 {
     *r = *src;
     bool failed = false;
@@ -62,19 +63,24 @@ static int shared_rank(const struct rank_model *src, struct rank_model *r, struc
     r->threads = NULL;
     r->thread_pos = NULL;
     r->nrows = r->nstreams = r->nthreads = 0;
+    return !failed;
+}
+
+/* A rank of the twin that reads src's events, steps and metadata. */
+static int shared_rank(const struct rank_model *src, struct rank_model *r, struct err *e)
+{
+    bool ok = start_rank(src, r);
     r->nwarning_texts = 0;   // (the model's to give)
     r->shares_events = true;
-    return failed ? err_set(e, ERR_NOMEM, "out of memory") : 0;
+    return ok ? 0 : err_set(e, ERR_NOMEM, "out of memory");
 }
 
 static int twin_rank(struct model *t, const struct model *m, const struct rank_model *src,
                      struct rank_model *r, struct err *e)
 {
-    *r = *src;
+    bool failed = !start_rank(src, r);
+    r->nwarning_texts = 0;   // (copied below)
     r->shares_events = false;
-    bool failed = false;
-    r->path = copy_text(src->path, &failed);
-    r->summary_path = copy_text(src->summary_path, &failed);
     // Scratch freed soon, written whole at once: resident from the start.
     r->events = src->nevents ? util_alloc_resident(src->nevents, sizeof *r->events) : NULL;
     failed |= src->nevents && !r->events;
@@ -84,13 +90,8 @@ static int twin_rank(struct model *t, const struct model *m, const struct rank_m
     r->comm = copy_array(src->comm, src->ncomm, sizeof *r->comm, &failed);
     r->names = copy_array(src->names, src->nnames, sizeof *r->names, &failed);
     r->iterations = copy_array(src->iterations, src->niterations, sizeof *r->iterations, &failed);
-    r->rows = NULL;
-    r->streams = NULL;
-    r->threads = NULL;
-    r->thread_pos = NULL;
-    r->nrows = r->nstreams = r->nthreads = 0;
     for (size_t k = 0; k < src->nwarning_texts; k++)
-        r->warning_texts[k] = copy_text(src->warning_texts[k], &failed);
+        r->warning_texts[r->nwarning_texts++] = copy_text(src->warning_texts[k], &failed);
     if (failed)
         return err_set(e, ERR_NOMEM, "out of memory");
     int64_t back = m->has_origin ? m->origin_ns : 0;
