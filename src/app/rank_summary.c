@@ -229,6 +229,10 @@ static int compute_task(struct summary_work *sw, size_t i)
     if (i == SUMMARY_TILES_TASK) {
         sw->rc[i] = tiles_build(sw->m, &sw->m->ranks[0], sw->ao, false, &sw->tiles_arena,
                                 &sw->tiles);
+        if (sw->rc[i] == 0)
+            htxs_tiles_deflate(&sw->tiles, &sw->z[i]);
+        if (sw->rc[i] == 0 && !sw->z[i].z)
+            sw->rc[i] = ERR_NOMEM;
         if (sw->rc[i])
             err_set(&sw->errs[i], ERR_NOMEM, "%s: out of memory for its tiles", sw->path);
         return sw->rc[i] < 0;
@@ -242,7 +246,13 @@ static int compute_task(struct summary_work *sw, size_t i)
         return sw->rc[i] < 0;
     }
     if (i == SUMMARY_COLLS_TASK) {
-        sw->rc[i] = coll_records(sw->m, sw->ao, &sw->recs, &sw->nrecs);
+        const struct model *m = sw->m;
+        sw->rc[i] = coll_records(m, sw->ao, &sw->recs, &sw->nrecs);
+        if (sw->rc[i] == 0)
+            htxs_colls_deflate(m->ranks[0].rank, m->has_origin ? &m->origin_ns : NULL,
+                               &m->strings, sw->recs, sw->nrecs, &sw->z[i]);
+        if (sw->rc[i] == 0 && !sw->z[i].z)
+            sw->rc[i] = ERR_NOMEM;
         if (sw->rc[i])
             err_set(&sw->errs[i], ERR_NOMEM, "%s: out of memory for its collectives", sw->path);
         return sw->rc[i] < 0;
@@ -348,9 +358,8 @@ int app_rank_summary(const struct model *m, const struct analysis_opts *ao, int 
         struct htxs_rank rank = {.rank = r->rank, .events = r->complete_events};
         snprintf(rank.path, sizeof rank.path, "%s", r->path);
         htxs_rank_write(w, &rank);
-        htxs_tiles_write(w, &sw.tiles);
-        htxs_colls_write(w, r->rank, m->has_origin ? &m->origin_ns : NULL, &m->strings,
-                         sw.recs, sw.nrecs);
+        htxs_put_deflated_section(w, &sw.z[SUMMARY_TILES_TASK]);   // (made: rc == 0)
+        htxs_put_deflated_section(w, &sw.z[SUMMARY_COLLS_TASK]);
         const uint8_t *bytes = parts->events;
         size_t len = parts->events_len;
         if (parts->pack)

@@ -145,25 +145,33 @@ static void put_colls(struct htxs_writer *w, int64_t rank, const int64_t *origin
     free(map);
 }
 
-void htxs_colls_write(struct htxs_writer *w, int64_t rank, const int64_t *origin,
-                      const struct strtab *strings, const struct coll_record *recs, size_t n)
+void htxs_colls_deflate(int64_t rank, const int64_t *origin, const struct strtab *strings,
+                        const struct coll_record *recs, size_t n, struct htxs_deflated *d)
 {
+    *d = (struct htxs_deflated){HTXS_COLLS, 0, 0, NULL, 0};
     size_t nstr = strtab_count(strings);
     struct local_ids l = {calloc(nstr ? nstr : 1, sizeof *l.index),
                           malloc((4 * n + 1) * sizeof *l.ids), 1};
-    if (!l.index || !l.ids) {
-        w->failed = 1;
-    } else {
+    if (l.index && l.ids) {
         l.ids[0] = 0;
         struct htxs_writer raw;
         htxs_writer_init(&raw);
         put_colls(&raw, rank, origin, strings, recs, n, &l);
-        if (raw.failed || htxs_put_deflated(w, HTXS_COLLS, 0, &raw) != 0)
-            w->failed = 1;
+        if (!raw.failed)
+            htxs_deflate_section(HTXS_COLLS, 0, &raw, d);
         htxs_writer_fini(&raw);
     }
     free(l.index);
     free(l.ids);
+}
+
+void htxs_colls_write(struct htxs_writer *w, int64_t rank, const int64_t *origin,
+                      const struct strtab *strings, const struct coll_record *recs, size_t n)
+{
+    struct htxs_deflated d;
+    htxs_colls_deflate(rank, origin, strings, recs, n, &d);
+    if (htxs_put_deflated_section(w, &d) != 0)
+        w->failed = 1;
 }
 
 static bool within(int64_t v, int64_t lo, int64_t hi)

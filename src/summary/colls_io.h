@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "analysis/collectives.h"
+#include "summary/deflated.h"
 #include "util/arena.h"
 #include "util/err.h"
 #include "util/htxs.h"
@@ -35,6 +36,10 @@
  * the writer's (sticky). */
 void htxs_colls_write(struct htxs_writer *w, int64_t rank, const int64_t *origin,
                       const struct strtab *strings, const struct coll_record *recs, size_t n);
+/* The same in two steps (summary/deflated.h), the deflating on any thread:
+ * d->z NULL when it failed. */
+void htxs_colls_deflate(int64_t rank, const int64_t *origin, const struct strtab *strings,
+                        const struct coll_record *recs, size_t n, struct htxs_deflated *d);
 
 /* One rank's records as read: ids index strings (strings[0] is ""),
  * rank_index 0, times from origin. */

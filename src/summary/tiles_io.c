@@ -99,14 +99,21 @@ static void put_tiles(struct htxs_writer *w, const struct tiles *t)
     }
 }
 
-void htxs_tiles_write(struct htxs_writer *w, const struct tiles *t)
+void htxs_tiles_deflate(const struct tiles *t, struct htxs_deflated *d)
 {
     struct htxs_writer raw;
     htxs_writer_init(&raw);
     put_tiles(&raw, t);
-    if (htxs_put_deflated(w, HTXS_TILES, 0, &raw) != 0)
-        w->failed = 1;
+    htxs_deflate_section(HTXS_TILES, 0, &raw, d);
     htxs_writer_fini(&raw);
+}
+
+void htxs_tiles_write(struct htxs_writer *w, const struct tiles *t)
+{
+    struct htxs_deflated d;
+    htxs_tiles_deflate(t, &d);
+    if (htxs_put_deflated_section(w, &d) != 0)
+        w->failed = 1;
 }
 
 static const char *get_name(struct htxs_cur *c, struct arena *a, bool *nomem)

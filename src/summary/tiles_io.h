@@ -13,12 +13,16 @@
  * which then deflate to almost nothing. */
 
 #include "analysis/tiles.h"
+#include "summary/deflated.h"
 #include "util/arena.h"
 #include "util/err.h"
 #include "util/htxs.h"
 
 /* Appends the section; a failure is the writer's (sticky). */
 void htxs_tiles_write(struct htxs_writer *w, const struct tiles *t);
+/* The same in two steps (summary/deflated.h), the deflating on any thread:
+ * d->z NULL when it failed. */
+void htxs_tiles_deflate(const struct tiles *t, struct htxs_deflated *d);
 
 /* Reads the doc's tiles into t (arrays in a). ERR_EMPTY when it has
  * none (made before they were), ERR_PARSE naming `name` when malformed or
