@@ -174,27 +174,31 @@ static bool runs_ordered(struct interval *const *iv, const size_t *k, size_t nty
 static void sweep_merged(const struct model *m, struct interval *const *iv, const size_t *k,
                          size_t ntypes, struct label_sums *sums, unsigned *tie_labels)
 {
-    size_t at[6] = {0, 0, 0, 0, 0, 0};
-    unsigned all = (1u << ntypes) - 1;
+    size_t at[6] = {0, 0, 0, 0, 0, 0}, nruns = 2 * ntypes;
+    int64_t next[6];    /* run j's next boundary, while it has one (bit j of live) */
+    unsigned live = 0, all = (1u << ntypes) - 1;
+    for (size_t j = 0; j < nruns; j++)
+        if (k[j / 2] > 0) {
+            next[j] = run_point(iv, j, 0);
+            live |= 1u << j;
+        }
     int64_t mask = 0, prev = 0;
-    for (bool first = true;; first = false) {
-        int64_t t = 0;
-        bool any = false;
-        for (size_t j = 0; j < 2 * ntypes; j++)
-            if (at[j] < k[j / 2] && (!any || run_point(iv, j, at[j]) < t)) {
-                t = run_point(iv, j, at[j]);
-                any = true;
-            }
-        if (!any)
-            return;
+    for (bool first = true; live; first = false) {
+        int64_t t = INT64_MAX;   // (every boundary is at most that)
+        for (size_t j = 0; j < nruns; j++)
+            if (live >> j & 1 && next[j] < t)
+                t = next[j];
         if (!first)
             add_segment(m, mask, t - prev, ntypes, sums);
         int change[6];
         size_t n = 0;
-        for (size_t j = 0; j < 2 * ntypes; j++)
-            if (at[j] < k[j / 2] && run_point(iv, j, at[j]) == t) {
+        for (size_t j = 0; j < nruns; j++)
+            if (live >> j & 1 && next[j] == t) {
                 change[n++] = j % 2 ? -(1 << (j / 2)) : 1 << (j / 2);
-                at[j]++;
+                if (++at[j] < k[j / 2])
+                    next[j] = run_point(iv, j, at[j]);
+                else
+                    live &= ~(1u << j);
             }
         for (unsigned sub = 1; tie_labels && n >= 2 && sub + 1 < (1u << n); sub++) {
             int64_t some = mask;
