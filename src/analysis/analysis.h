@@ -15,6 +15,8 @@
  * and does no I/O. A trace with nothing to analyse gives empty tables with a
  * note, never an error. Defaults are HTA's (spec §3). */
 
+struct busy_memo;
+
 struct analysis_opts {
     /* kernel breakdown (§3.2) */
     int num_kernels;                  /* 10 */
@@ -46,6 +48,10 @@ struct analysis_opts {
      * classify kernels, overriding the built-in rules. NULL = none. */
     const char *comm_patterns;
     const char *memory_patterns;
+    /* Not an option: the busy intervals of one rank, made once for the
+     * analyses run on it (busy.h, struct busy_memo); NULL: each makes its
+     * own. */
+    const struct busy_memo *busy_memo;
 };
 
 /* Fills o with HTA's defaults; the strings it sets are static. */

@@ -48,11 +48,82 @@ bool busy_is_gpu_event(const struct model *m, const struct event *ev)
     return m->sem.sync_is_gpu_busy || ev->kind != EV_KIND_SYNC;
 }
 
+static const unsigned memo_masks[BUSY_MEMO_MASKS] = {
+    BUSY_ALL_CLASSES, BUSY_CLASS_BIT(KC_COMPUTATION), BUSY_CLASS_BIT(KC_COMMUNICATION),
+    BUSY_CLASS_BIT(KC_MEMORY),
+};
+
+/* The memo's index of mask, or BUSY_MEMO_MASKS. */
+static size_t memo_slot(unsigned mask)
+{
+    size_t i = 0;
+    while (i < BUSY_MEMO_MASKS && memo_masks[i] != mask)
+        i++;
+    return i;
+}
+
+/* busy_merged_each from c's memo, when it has rank r and every mask: 1
+ * (done), 0 (not there: make them), or ERR_NOMEM. */
+static int from_memo(const struct busy_classes *c, const struct rank_model *r,
+                     const unsigned *masks, size_t n, struct interval **out, size_t *k)
+{
+    const struct busy_memo *memo = c->o ? c->o->busy_memo : NULL;
+    if (!memo || memo->m != c->m || memo->r != r)
+        return 0;
+    for (size_t j = 0; j < n; j++)
+        if (memo_slot(masks[j]) == BUSY_MEMO_MASKS)
+            return 0;
+    for (size_t j = 0; j < n; j++) {
+        size_t s = memo_slot(masks[j]);
+        k[j] = memo->k[s];
+        out[j] = k[j] ? malloc(k[j] * sizeof *out[j]) : NULL;
+        if (k[j] && !out[j]) {
+            for (size_t i = 0; i <= j; i++) {
+                free(out[i]);
+                out[i] = NULL;
+                k[i] = 0;
+            }
+            return ERR_NOMEM;
+        }
+        if (k[j])
+            memcpy(out[j], memo->iv[s], k[j] * sizeof *out[j]);
+    }
+    return 1;
+}
+
+int busy_memo_build(struct busy_memo *memo, const struct model *m, const struct analysis_opts *o,
+                    const struct rank_model *r)
+{
+    memset(memo, 0, sizeof *memo);
+    struct analysis_opts own = *o;
+    own.busy_memo = NULL;   // (made here, not read)
+    struct busy_classes c;
+    if (busy_classes_init(&c, m, &own))
+        return ERR_NOMEM;
+    int rc = busy_merged_each(&c, r, memo_masks, BUSY_MEMO_MASKS, memo->iv, memo->k);
+    busy_classes_fini(&c);
+    if (rc == 0) {   // (else empty, and no rank's: never read)
+        memo->m = m;
+        memo->r = r;
+    }
+    return rc;
+}
+
+void busy_memo_fini(struct busy_memo *memo)
+{
+    for (size_t j = 0; j < BUSY_MEMO_MASKS; j++)
+        free(memo->iv[j]);
+    memset(memo, 0, sizeof *memo);
+}
+
 int busy_merged_each(struct busy_classes *c, const struct rank_model *r, const unsigned *masks,
                      size_t n, struct interval **out, size_t *k)
 {
     if (n > BUSY_MAX_MASKS)
         return ERR_INTERNAL;
+    int memo = from_memo(c, r, masks, n, out, k);
+    if (memo)
+        return memo < 0 ? memo : 0;
     size_t len[BUSY_MAX_MASKS] = {0}, cap[BUSY_MAX_MASKS] = {0};
     for (size_t j = 0; j < n; j++) {
         out[j] = NULL;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/busy.h"
 #include "analysis/collectives.h"
 #include "analysis/diff.h"
 #include "analysis/ranks.h"
@@ -27,11 +28,13 @@ void app_rank_summary_options(struct semantics *sem, struct analysis_opts *ao)
 }
 
 /* What a summary computes from the loaded model, side by side on the pool:
- * the model's twin under HTA's semantics, the tiles, the collective
- * records, the parts and the analyses, and the analyses on the twin, which
- * wait for it (take_task's order). */
+ * the model's twin under HTA's semantics, the model's busy intervals (for
+ * the analyses that take them), the tiles, the collective records, the
+ * parts and the analyses, and the analyses on the twin, which wait for it
+ * (take_task's order). */
 enum {
     SUMMARY_TWIN_TASK,
+    SUMMARY_BUSY_TASK,
     SUMMARY_TILES_TASK,
     SUMMARY_COLLS_TASK,
     SUMMARY_RANKS_TASK,
@@ -43,6 +46,9 @@ enum {
 struct summary_work {
     const struct model *m;
     const struct analysis_opts *ao;
+    /* ao with each model's busy intervals, made once (busy.h) */
+    struct analysis_opts ao_htx, ao_hta;
+    struct busy_memo busy, hta_busy;
     const char *path;
     struct arena arenas[HTXS_NSTORED];
     struct table_list lists[HTXS_NSTORED];
@@ -59,9 +65,9 @@ struct summary_work {
     struct arena hta_arenas[HTXS_NSTORED], hta_job_arena;
     struct table_list hta_lists[HTXS_NSTORED], hta_job;
     struct htxs_deflated z[SUMMARY_NTASKS];   /* each task's tables, deflated */
-    pthread_mutex_t lock;            /* over taken and twin_done */
-    pthread_cond_t twin_ready;
-    bool taken[SUMMARY_NTASKS], twin_done;
+    pthread_mutex_t lock;            /* over taken, twin_done and busy_done */
+    pthread_cond_t twin_ready;       /* (or the busy intervals) */
+    bool taken[SUMMARY_NTASKS], twin_done, busy_done;
     int stored_done[HTXS_NSTORED];   /* a stored analysis' tasks done (both: deflate) */
     int rc[SUMMARY_NTASKS];
     struct err errs[SUMMARY_NTASKS];
@@ -130,6 +136,8 @@ static int twin_task(struct summary_work *sw, struct err *e)
         err_clear(e);
         return 0;
     }
+    if (busy_memo_build(&sw->hta_busy, sw->twin, &sw->ao_hta, &sw->twin->ranks[0]))
+        return err_set(e, ERR_NOMEM, "%s: out of memory for its busy time", sw->path);
     return hta_job_table(sw->twin, &sw->hta_job_arena, &sw->hta_job, e);
 }
 
@@ -219,9 +227,15 @@ static int compute_task(struct summary_work *sw, size_t i)
         sw->rc[i] = twin_task(sw, &sw->errs[i]);
         return sw->rc[i] < 0;
     }
+    if (i == SUMMARY_BUSY_TASK) {
+        sw->rc[i] = busy_memo_build(&sw->busy, sw->m, &sw->ao_htx, &sw->m->ranks[0]);
+        if (sw->rc[i])
+            err_set(&sw->errs[i], ERR_NOMEM, "%s: out of memory for its busy time", sw->path);
+        return sw->rc[i] < 0;
+    }
     if (i >= SUMMARY_FIRST_HTA) {
         size_t k = i - SUMMARY_FIRST_HTA;
-        sw->rc[i] = sw->twin ? run_stored(sw->twin, sw->ao, k, &sw->hta_arenas[k],
+        sw->rc[i] = sw->twin ? run_stored(sw->twin, &sw->ao_hta, k, &sw->hta_arenas[k],
                                           &sw->hta_lists[k], &sw->errs[i])
                              : 0;
         return sw->rc[i] < 0;
@@ -242,7 +256,8 @@ static int compute_task(struct summary_work *sw, size_t i)
         return sw->rc[i] < 0;
     }
     if (i == SUMMARY_RANKS_TASK) {
-        sw->rc[i] = ranks_parts_run(sw->m, sw->ao, &sw->ranks_arena, &sw->ranks, &sw->errs[i]);
+        sw->rc[i] =
+            ranks_parts_run(sw->m, &sw->ao_htx, &sw->ranks_arena, &sw->ranks, &sw->errs[i]);
         return sw->rc[i] < 0;
     }
     if (i == SUMMARY_COLLS_TASK) {
@@ -258,36 +273,44 @@ static int compute_task(struct summary_work *sw, size_t i)
         return sw->rc[i] < 0;
     }
     size_t k = i - SUMMARY_FIRST_STORED;
-    sw->rc[i] = run_stored(sw->m, sw->ao, k, &sw->arenas[k], &sw->lists[k], &sw->errs[i]);
+    sw->rc[i] = run_stored(sw->m, &sw->ao_htx, k, &sw->arenas[k], &sw->lists[k], &sw->errs[i]);
     return sw->rc[i] < 0;
 }
 
-/* The next task to run: the twin first; once it is made, the analyses on
- * it (the longest first, as they come last); else the model's own tasks,
- * the longest first; and when only the twin's analyses are left, a wait
- * for it. So no core idles between the two models' work. */
+/* Whether task t's inputs are made: the twin's analyses wait for the twin,
+ * and those that take the model's busy intervals for them. */
+static bool task_ready(const struct summary_work *sw, size_t t)
+{
+    if (t >= SUMMARY_FIRST_HTA)
+        return sw->twin_done;
+    bool busy = t == SUMMARY_RANKS_TASK || t == SUMMARY_FIRST_STORED + 0 ||
+                t == SUMMARY_FIRST_STORED + 2 || t == SUMMARY_FIRST_STORED + 3;
+    return !busy || sw->busy_done;
+}
+
+/* The next task to run: the first of this order not taken whose inputs are
+ * made, and a wait when there is none. The twin and the model's busy
+ * intervals first; the twin's analyses as soon as it is made (the longest
+ * first, as they come last); the model's own tasks meanwhile, the longest
+ * first (the diff's parts early: on a small rank, deflating their table is
+ * the longest task of all). So no core idles between the two models' work. */
 static size_t take_task(struct summary_work *sw)
 {
-    static const size_t own[] = {
-        SUMMARY_TILES_TASK, SUMMARY_FIRST_STORED + 3, SUMMARY_FIRST_STORED + 1,
-        SUMMARY_FIRST_STORED + 0, SUMMARY_FIRST_STORED + 2, SUMMARY_RANKS_TASK,
-        SUMMARY_DIFF_TASK, SUMMARY_COLLS_TASK,
+    static const size_t order[] = {
+        SUMMARY_TWIN_TASK,         SUMMARY_BUSY_TASK,
+        SUMMARY_FIRST_HTA + 1,     SUMMARY_FIRST_HTA + 3,
+        SUMMARY_FIRST_HTA + 0,     SUMMARY_FIRST_HTA + 2,
+        SUMMARY_TILES_TASK,        SUMMARY_DIFF_TASK,
+        SUMMARY_FIRST_STORED + 1,  SUMMARY_FIRST_STORED + 3,
+        SUMMARY_FIRST_STORED + 0,  SUMMARY_FIRST_STORED + 2,
+        SUMMARY_RANKS_TASK,        SUMMARY_COLLS_TASK,
     };
-    static const size_t twins[] = {
-        SUMMARY_FIRST_HTA + 3, SUMMARY_FIRST_HTA + 1, SUMMARY_FIRST_HTA + 0, SUMMARY_FIRST_HTA + 2,
-    };
-    _Static_assert(sizeof own / sizeof own[0] + sizeof twins / sizeof twins[0] + 1 ==
-                       SUMMARY_NTASKS,
-                   "every task in one list");
+    _Static_assert(sizeof order / sizeof order[0] == SUMMARY_NTASKS, "every task in the order");
     size_t t = SUMMARY_NTASKS;
     pthread_mutex_lock(&sw->lock);
     while (t == SUMMARY_NTASKS) {
-        if (!sw->taken[SUMMARY_TWIN_TASK])
-            t = SUMMARY_TWIN_TASK;
-        for (size_t i = 0; t == SUMMARY_NTASKS && sw->twin_done && i < 4; i++)
-            t = sw->taken[twins[i]] ? t : twins[i];
-        for (size_t i = 0; t == SUMMARY_NTASKS && i < sizeof own / sizeof own[0]; i++)
-            t = sw->taken[own[i]] ? t : own[i];
+        for (size_t i = 0; t == SUMMARY_NTASKS && i < SUMMARY_NTASKS; i++)
+            t = sw->taken[order[i]] || !task_ready(sw, order[i]) ? t : order[i];
         if (t == SUMMARY_NTASKS)
             pthread_cond_wait(&sw->twin_ready, &sw->lock);
     }
@@ -302,9 +325,10 @@ static int queued_task(void *ctx, size_t i)
     struct summary_work *sw = ctx;
     size_t t = take_task(sw);
     int stopped = summary_task(sw, t);
-    if (t == SUMMARY_TWIN_TASK) {
+    if (t == SUMMARY_TWIN_TASK || t == SUMMARY_BUSY_TASK) {
         pthread_mutex_lock(&sw->lock);
-        sw->twin_done = true;
+        sw->twin_done |= t == SUMMARY_TWIN_TASK;
+        sw->busy_done |= t == SUMMARY_BUSY_TASK;
         pthread_cond_broadcast(&sw->twin_ready);
         pthread_mutex_unlock(&sw->lock);
     }
@@ -320,6 +344,8 @@ static int run_summary_work(struct summary_work *sw, int threads, struct err *e)
     pthread_cond_destroy(&sw->twin_ready);
     pthread_mutex_destroy(&sw->lock);
     sw->twin_made = sw->twin != NULL;
+    busy_memo_fini(&sw->busy);
+    busy_memo_fini(&sw->hta_busy);
     model_twin_free(sw->twin);   // (the twin's tables are made)
     sw->twin = NULL;
     for (size_t i = 0; i < SUMMARY_NTASKS; i++)
@@ -338,7 +364,9 @@ int app_rank_summary(const struct model *m, const struct analysis_opts *ao, int 
         return err_set(e, ERR_PARSE, "%s: not one rank", source_path);
     if (m->ranks[0].rank < 0)
         return err_set(e, ERR_PARSE, "%s: no rank number", source_path);
-    struct summary_work sw = {.m = m, .ao = ao, .path = source_path};
+    struct summary_work sw = {.m = m, .ao = ao, .ao_htx = *ao, .ao_hta = *ao, .path = source_path};
+    sw.ao_htx.busy_memo = &sw.busy;
+    sw.ao_hta.busy_memo = &sw.hta_busy;
     for (size_t i = 0; i < HTXS_NSTORED; i++)
         arena_init(&sw.arenas[i], 1 << 20);
     arena_init(&sw.tiles_arena, 1 << 20);
