@@ -252,21 +252,31 @@ static int group_streams(const struct model *m, const struct rank_model *r, stru
     struct stream_slots ss = {.last_slot = UINT32_MAX};
     if (hmap_init(&ss.of, 16))
         return ERR_NOMEM;
+    // Each row's stream slot (UINT32_MAX: not a kernel), so that the second
+    // pass reads 4 bytes a row, not the row's event again.
+    uint32_t *slot_of = malloc((r->nrows ? r->nrows : 1) * sizeof *slot_of);
     size_t *fill = NULL, cap = 0, n = 0;
-    int rc = 0;
+    int64_t *stream_of = NULL;   /* slot -> stream */
+    size_t stream_cap = 0;
+    int rc = slot_of ? 0 : ERR_NOMEM;
     for (size_t i = 0; i < r->nrows && !rc; i++) {
         const struct event *ev = &r->events[r->rows[i]];
-        uint32_t slot;
-        if (!is_idle_kernel(m, ev))
-            continue;
-        size_t had = cap;
-        if ((rc = stream_slot(&ss, ev->stream, &slot)) == 0 && slot >= cap &&
-            (rc = vec_reserve((void **)&fill, &cap, sizeof *fill, (size_t)slot + 1)) == 0)
-            memset(fill + had, 0, (cap - had) * sizeof *fill);
-        if (!rc) {
-            fill[slot]++;
-            n++;
+        uint32_t slot = UINT32_MAX;
+        if (is_idle_kernel(m, ev)) {
+            size_t had = cap;
+            if ((rc = stream_slot(&ss, ev->stream, &slot)) == 0 && slot >= cap &&
+                (rc = vec_reserve((void **)&fill, &cap, sizeof *fill, (size_t)slot + 1)) == 0)
+                memset(fill + had, 0, (cap - had) * sizeof *fill);
+            if (!rc && slot >= stream_cap)
+                rc = vec_reserve((void **)&stream_of, &stream_cap, sizeof *stream_of,
+                                 (size_t)slot + 1);
+            if (!rc) {
+                stream_of[slot] = ev->stream;
+                fill[slot]++;
+                n++;
+            }
         }
+        slot_of[i] = slot;
     }
     if (!rc) {
         *k = util_alloc_resident(n, sizeof **k);
@@ -281,19 +291,19 @@ static int group_streams(const struct model *m, const struct rank_model *r, stru
             fill[s] = at;
             at += count;
         }
-        ss.last_slot = UINT32_MAX;
-        for (size_t i = 0; i < r->nrows && !rc; i++) {
-            const struct event *ev = &r->events[r->rows[i]];
-            uint32_t slot;
-            if (!is_idle_kernel(m, ev) || (rc = stream_slot(&ss, ev->stream, &slot)))
+        for (size_t i = 0; i < r->nrows; i++) {
+            uint32_t slot = slot_of[i];
+            if (slot == UINT32_MAX)
                 continue;
             if ((*g)[slot].first_seq == SIZE_MAX)
                 (*g)[slot].first_seq = i;
-            (*k)[fill[slot]++] = (struct kref){ev->stream, r->rows[i], i};
+            (*k)[fill[slot]++] = (struct kref){stream_of[slot], r->rows[i], i};
         }
         *nk = n;
         *ng = ss.n;
     }
+    free(slot_of);
+    free(stream_of);
     free(fill);
     hmap_fini(&ss.of);
     return rc;
