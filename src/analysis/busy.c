@@ -63,7 +63,7 @@ static size_t memo_slot(unsigned mask)
 }
 
 /* busy_merged_each from c's memo, when it has rank r and every mask: 1
- * (done), 0 (not there: make them), or ERR_NOMEM. */
+ * (done: its arrays lent), or 0 (not there: make them). */
 static int from_memo(const struct busy_classes *c, const struct rank_model *r,
                      const unsigned *masks, size_t n, struct interval **out, size_t *k)
 {
@@ -75,20 +75,19 @@ static int from_memo(const struct busy_classes *c, const struct rank_model *r,
             return 0;
     for (size_t j = 0; j < n; j++) {
         size_t s = memo_slot(masks[j]);
+        out[j] = memo->iv[s];
         k[j] = memo->k[s];
-        out[j] = k[j] ? malloc(k[j] * sizeof *out[j]) : NULL;
-        if (k[j] && !out[j]) {
-            for (size_t i = 0; i <= j; i++) {
-                free(out[i]);
-                out[i] = NULL;
-                k[i] = 0;
-            }
-            return ERR_NOMEM;
-        }
-        if (k[j])
-            memcpy(out[j], memo->iv[s], k[j] * sizeof *out[j]);
     }
     return 1;
+}
+
+void busy_merged_free(const struct busy_classes *c, struct interval *iv)
+{
+    const struct busy_memo *memo = c->o ? c->o->busy_memo : NULL;
+    for (size_t j = 0; memo && iv && j < BUSY_MEMO_MASKS; j++)
+        if (iv == memo->iv[j])
+            return;   // lent
+    free(iv);
 }
 
 int busy_memo_build(struct busy_memo *memo, const struct model *m, const struct analysis_opts *o,
@@ -121,9 +120,8 @@ int busy_merged_each(struct busy_classes *c, const struct rank_model *r, const u
 {
     if (n > BUSY_MAX_MASKS)
         return ERR_INTERNAL;
-    int memo = from_memo(c, r, masks, n, out, k);
-    if (memo)
-        return memo < 0 ? memo : 0;
+    if (from_memo(c, r, masks, n, out, k))
+        return 0;
     size_t len[BUSY_MAX_MASKS] = {0}, cap[BUSY_MAX_MASKS] = {0};
     for (size_t j = 0; j < n; j++) {
         out[j] = NULL;

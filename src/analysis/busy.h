@@ -34,8 +34,8 @@ bool busy_is_gpu_event(const struct model *m, const struct event *ev);
 #define BUSY_ALL_CLASSES 0xfu
 
 /* Merged intervals (§2.3) of the rank's GPU events whose class is in
- * class_mask, taken in filtered-table order. *out is malloc'ed (caller
- * frees; NULL when *k = 0). Returns 0 or ERR_NOMEM. */
+ * class_mask, taken in filtered-table order. *out is read only, released
+ * with busy_merged_free (NULL when *k = 0). Returns 0 or ERR_NOMEM. */
 int busy_merged(struct busy_classes *c, const struct rank_model *r, unsigned class_mask,
                 struct interval **out, size_t *k);
 
@@ -50,7 +50,7 @@ int busy_merged_each(struct busy_classes *c, const struct rank_model *r, const u
  * and memory alone), made in one pass over the rows: a summary runs those
  * four on each of its two models, whose passes over every row were 8 of
  * its 20 (a 680,000-event rank: 164 M instructions). With o->busy_memo
- * pointing to it, busy_merged_each on that model's rank copies the memo's
+ * pointing to it, busy_merged_each on that model's rank lends the memo's
  * arrays instead of passing over the rows; the same intervals. */
 #define BUSY_MEMO_MASKS 4
 struct busy_memo {
@@ -63,6 +63,10 @@ struct busy_memo {
 int busy_memo_build(struct busy_memo *memo, const struct model *m, const struct analysis_opts *o,
                     const struct rank_model *r);
 void busy_memo_fini(struct busy_memo *memo);
+
+/* Releases what busy_merged or busy_merged_each gave: frees it, unless c's
+ * memo lent it. */
+void busy_merged_free(const struct busy_classes *c, struct interval *iv);
 
 /* Adds a "(us)" double from ns. */
 static inline double busy_us(int64_t ns)

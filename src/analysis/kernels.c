@@ -257,7 +257,7 @@ static int sweep_rank(struct busy_classes *c, const struct rank_model *r, size_t
     else if (!ordered || !sweep_merged_if_exact(c->m, iv, k, ntypes, sums))
         rc = sweep_sorted(c->m, iv, k, ntypes, sums);
     for (size_t b = 0; b < ntypes; b++)
-        free(iv[b]);
+        busy_merged_free(c, iv[b]);
     return rc;
 }
 

@@ -30,8 +30,8 @@ static int rank_overlap(struct busy_classes *c, const struct rank_model *r, doub
     int64_t both = intervals_intersection(comp, ncomp, comm, ncomm);
     int64_t comm_time = intervals_busy(comm, ncomm);
     *pctg = comm_time != 0 ? hta_round(100.0 * busy_us(both) / busy_us(comm_time), 2) : NAN;
-    free(comp);
-    free(comm);
+    busy_merged_free(c, comp);
+    busy_merged_free(c, comm);
     return 0;
 }
 

@@ -120,8 +120,8 @@ static int figures_of(struct busy_classes *c, const struct rank_model *r, struct
     f->idle_pct = span > 0 ? 100.0 * (double)(span - intervals_busy(all, nall)) / (double)span
                            : NAN;
     f->comm_pct = span > 0 ? 100.0 * (double)intervals_busy(comm, ncomm) / (double)span : NAN;
-    free(all);
-    free(comm);
+    busy_merged_free(c, all);
+    busy_merged_free(c, comm);
     return 0;
 }
 

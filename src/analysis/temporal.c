@@ -44,15 +44,15 @@ static int rank_times(struct busy_classes *c, const struct rank_model *r,
     struct interval *all = iv[0], *comp = iv[1];
     size_t nall = n[0], ncomp = n[1];
     if (nall == 0) {
-        free(comp);
+        busy_merged_free(c, comp);
         return 0;
     }
     t->span = all[nall - 1].end - all[0].start;
     t->idle = t->span - intervals_busy(all, nall);
     t->compute = intervals_busy(comp, ncomp);
     t->non_compute = t->span - t->compute - t->idle;
-    free(all);
-    free(comp);
+    busy_merged_free(c, all);
+    busy_merged_free(c, comp);
     return 1;
 }
 

@@ -4,6 +4,9 @@
 #include <string.h>
 
 #include "analysis/argsort.h"
+#include "analysis/busy.h"
+#include "analysis/kernels.h"
+#include "analysis/ranks.h"
 #include "analysis/intervals.h"
 #include "analysis/stats.h"
 #include "analysis/classify.h"
@@ -265,11 +268,87 @@ START_TEST(kernel_types_should_list_htas_labels_where_boundaries_tie)
 }
 END_TEST
 
+/* Every table of fn on m with o, as a list. */
+static struct table_list run_all(analysis_fn fn, const struct model *m,
+                                 const struct analysis_opts *o)
+{
+    struct table_list out = {{NULL}, 0};
+    struct err e = {0, ""};
+    ck_assert_msg(fn(m, o, &bd_scratch, &out, &e) == 0, "analysis failed: %s", e.msg);
+    return out;
+}
+
+static void same_lists(const struct table_list *a, const struct table_list *b)
+{
+    ck_assert_uint_eq(a->count, b->count);
+    for (size_t i = 0; i < a->count; i++) {
+        const struct table *x = a->tables[i], *y = b->tables[i];
+        ck_assert_str_eq(x->name, y->name);
+        ck_assert_uint_eq(x->ncols, y->ncols);
+        ck_assert_uint_eq(x->nrows, y->nrows);
+        for (size_t k = 0; k < x->nrows * x->ncols; k++) {
+            ck_assert_int_eq(x->cells[k].type, y->cells[k].type);
+            if (x->cells[k].type == CELL_STR)
+                ck_assert_str_eq(x->cells[k].v.s, y->cells[k].v.s);
+            else if (x->cells[k].type != CELL_NULL)
+                ck_assert_int_eq(memcmp(&x->cells[k].v, &y->cells[k].v, 8), 0);
+        }
+    }
+}
+
+/* The analyses that take a model's busy intervals make the same tables
+ * from a busy_memo as from the rows; a memo of another model is not read. */
+START_TEST(busy_memo_should_give_the_tables_made_without_it)
+{
+    static struct gen_kernel k[GEN_KERNELS];
+    static const analysis_fn fns[] = {temporal_run, overlap_run, kernels_parts_run,
+                                      ranks_parts_run};
+    for (unsigned seed = 1; seed <= 6; seed++) {
+        const char *events = gen_trace(seed, k);
+        for (int mode = SEMANTICS_HTX; mode <= SEMANTICS_HTA; mode++) {
+            struct model *m = bd_load(events, (enum semantics_mode)mode);
+            struct model *other = bd_load(gen_trace(seed + 100, k), (enum semantics_mode)mode);
+            struct analysis_opts plain, memoised, elsewhere;
+            analysis_opts_default(&plain);
+            memoised = elsewhere = plain;
+            struct busy_memo memo, other_memo;
+            ck_assert_int_eq(busy_memo_build(&memo, m, &plain, &m->ranks[0]), 0);
+            ck_assert_int_eq(busy_memo_build(&other_memo, other, &plain, &other->ranks[0]), 0);
+            ck_assert_uint_gt(memo.k[0], 0);
+            memoised.busy_memo = &memo;
+            elsewhere.busy_memo = &other_memo;
+            for (size_t f = 0; f < sizeof fns / sizeof fns[0]; f++) {
+                struct table_list want = run_all(fns[f], m, &plain);
+                struct table_list got = run_all(fns[f], m, &memoised);
+                struct table_list ignored = run_all(fns[f], m, &elsewhere);
+                same_lists(&want, &got);
+                same_lists(&want, &ignored);
+            }
+            // the memo's arrays are lent, never freed by the analyses
+            struct busy_classes c;
+            ck_assert_int_eq(busy_classes_init(&c, m, &memoised), 0);
+            const unsigned all = BUSY_ALL_CLASSES;
+            struct interval *iv;
+            size_t n;
+            ck_assert_int_eq(busy_merged(&c, &m->ranks[0], all, &iv, &n), 0);
+            ck_assert_ptr_eq(iv, memo.iv[0]);
+            busy_merged_free(&c, iv);
+            busy_classes_fini(&c);
+            busy_memo_fini(&memo);
+            busy_memo_fini(&other_memo);
+            model_free(other);
+            model_free(m);
+        }
+    }
+}
+END_TEST
+
 TCase *breakdown_props_tcase(void)
 {
     TCase *tc = tcase_create("properties");
     tcase_add_checked_fixture(tc, bd_setup, bd_teardown);
     tcase_add_test(tc, breakdowns_should_agree_with_brute_force_on_generated_traces);
     tcase_add_test(tc, kernel_types_should_list_htas_labels_where_boundaries_tie);
+    tcase_add_test(tc, busy_memo_should_give_the_tables_made_without_it);
     return tc;
 }
