@@ -16,6 +16,7 @@
 
 #define ZLIB_LEVEL 6
 #define ZLIB_SMALL_LEVEL 9   /* trace_deflater_small */
+#define ZLIB_FAST_LEVEL 1    /* trace_deflater_fast, without ISA-L */
 /* Bytes for one call of a deflater whose counts are 32-bit. */
 #define STEP_MAX ((size_t)1 << 30)
 
@@ -28,6 +29,7 @@ struct trace_deflater {
     size_t start;       /* *len when the stream began: a held stream's zlib output
                            is dropped from there if it passes the hold */
     bool hold_only;     /* trace_deflater_hold_only */
+    bool fast;          /* trace_deflater_fast */
 #ifdef HAVE_ISAL
     bool isal_wanted;   /* built with ISA-L and HTX_DEFLATE is not "zlib" */
     struct isal_zstream *isal;   /* the stream passed TRACE_DEFLATER_HOLD */
@@ -90,11 +92,12 @@ static void prime_small(void)
 
 static int zlib_start(struct trace_deflater *d)
 {
-    bool small = d->level == ZLIB_SMALL_LEVEL;   // the only other level is ZLIB_LEVEL
-    struct primed *p = &primed_levels[small];
-    pthread_once(&p->once, small ? prime_small : prime_default);
-    int rc = p->ready ? (deflateCopy(&d->z, &p->z) == Z_OK ? 0 : ERR_NOMEM)
-                      : fresh_start(&d->z, d->level);
+    bool small = d->level == ZLIB_SMALL_LEVEL;
+    struct primed *p = small || d->level == ZLIB_LEVEL ? &primed_levels[small] : NULL;
+    if (p)
+        pthread_once(&p->once, small ? prime_small : prime_default);
+    int rc = p && p->ready ? (deflateCopy(&d->z, &p->z) == Z_OK ? 0 : ERR_NOMEM)
+                           : fresh_start(&d->z, d->level);
     d->z_ready = rc == 0;
     return rc;
 }
@@ -249,6 +252,10 @@ static int held_put(struct trace_deflater *d, const uint8_t *in, size_t n, bool 
         return isal_put(d, d->hold, d->held, true, out, len, cap);
     if (d->z_ready)   // deflated as it came: zlib's smaller output
         return zlib_put(d, NULL, 0, true, out, len, cap);
+    if (d->fast) {
+        int rc = isal_start(d, out, len, cap);
+        return rc ? rc : isal_put(d, d->hold, d->held, true, out, len, cap);
+    }
     int rc = zlib_start(d);   // held only
     return rc ? rc : zlib_put(d, d->hold, d->held, true, out, len, cap);
 }
@@ -275,6 +282,12 @@ void trace_deflater_small(struct trace_deflater *d)
 void trace_deflater_hold_only(struct trace_deflater *d)
 {
     d->hold_only = true;
+}
+
+void trace_deflater_fast(struct trace_deflater *d)
+{
+    d->fast = d->hold_only = true;
+    d->level = ZLIB_FAST_LEVEL;
 }
 
 int trace_deflater_put(struct trace_deflater *d, const uint8_t *in, size_t n, bool last,

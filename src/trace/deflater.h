@@ -40,6 +40,12 @@ void trace_deflater_hold_only(struct trace_deflater *d);
  * Call before the first put. */
 void trace_deflater_small(struct trace_deflater *d);
 
+/* A stream whose bytes are all given at once, past trace_deflater_small's
+ * size (a big rank's tiles): deflated by ISA-L where built with it, else
+ * by zlib at level 1 (a 294 KB tiles section: 45 M instructions at zlib's
+ * level 6). Call before the first put. */
+void trace_deflater_fast(struct trace_deflater *d);
+
 /* Deflates in[0..n), and ends the stream when last (then only free may
  * follow), appending to *out (length *len, capacity *cap; grown with
  * realloc). 0, ERR_NOMEM, or ERR_INTERNAL when the deflater failed. */

@@ -26,6 +26,8 @@ int trace_deflate_buffer(const void *in, size_t n, uint8_t **out, size_t *out_le
     struct trace_deflater *d = trace_deflater_new();
     if (d && n <= SMALL_BUFFER)
         trace_deflater_small(d);
+    else if (d)
+        trace_deflater_fast(d);
     int rc = d ? trace_deflater_put(d, in, n, true, out, out_len, &cap) : ERR_NOMEM;
     trace_deflater_free(d);
     if (rc) {
