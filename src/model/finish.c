@@ -40,13 +40,6 @@ static void apply_ns_rounding(struct rank_model *r)
     }
 }
 
-bool model_is_gpu_kernel_pred(const struct model *m, const struct event *ev)
-{
-    if (ev->stream >= 0 && event_correlation(ev) >= 0)
-        return true;
-    return ev->name == m->id_event_sync || ev->name == m->id_context_sync;
-}
-
 /* §1.8: join CPU-side and GPU-side events with equal correlation; the pair
  * seen last wins on either side. Correlation ids count up (CUPTI numbers
  * its calls), so where they are dense, as they are in real traces, the

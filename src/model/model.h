@@ -369,8 +369,14 @@ static inline bool model_is_gpu_side(const struct model *m, const struct event *
 }
 
 /* HTA's GPU-kernel predicate (§1.8): (stream >= 0 and correlation >= 0) or
- * the name is "Event Sync"/"Context Sync". */
-bool model_is_gpu_kernel_pred(const struct model *m, const struct event *ev);
+ * the name is "Event Sync"/"Context Sync". (Inline: asked of every event,
+ * several times a load.) */
+static inline bool model_is_gpu_kernel_pred(const struct model *m, const struct event *ev)
+{
+    if (ev->stream >= 0 && event_correlation(ev) >= 0)
+        return true;
+    return ev->name == m->id_event_sync || ev->name == m->id_context_sync;
+}
 
 /* HTA's index_correlation (§1.8): -1 without correlation, 0 without partner
  * (or partner at index 0), else the partner's traceEvents index. */
