@@ -12,7 +12,8 @@ void htxs_deflate_section(uint32_t kind, uint32_t tag, const struct htxs_writer 
     size_t len = 0;
     const uint8_t *bytes = htxs_writer_body(raw, &len);
     *d = (struct htxs_deflated){kind, tag, len, NULL, 0};
-    if (!bytes || trace_deflate_buffer(bytes, len, &d->z, &d->zlen) != 0) {
+    // (the tiles are numbers: trace_deflate_buffer)
+    if (!bytes || trace_deflate_buffer(bytes, len, kind == HTXS_TILES, &d->z, &d->zlen) != 0) {
         free(d->z);
         d->z = NULL;
     }

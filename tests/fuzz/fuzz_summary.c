@@ -167,7 +167,7 @@ static void packed_records(const uint8_t *data, size_t size, uint32_t version)
     static const char path[] = "rank-0.json";
     uint8_t *z = NULL;
     size_t zlen = 0;
-    if (trace_deflate_buffer(data, size, &z, &zlen) != 0)
+    if (trace_deflate_buffer(data, size, false, &z, &zlen) != 0)
         return;
     size_t head = TRACE_PACK_HEADER_FIXED + sizeof path - 1, len = head + zlen;
     uint8_t *pack = malloc(len);

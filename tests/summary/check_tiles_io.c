@@ -68,7 +68,7 @@ static int read_raw_tiles(const uint8_t *body, size_t n, uint64_t claimed_len, s
 {
     uint8_t *z;
     size_t zlen;
-    ck_assert_int_eq(trace_deflate_buffer(body, n, &z, &zlen), 0);
+    ck_assert_int_eq(trace_deflate_buffer(body, n, true, &z, &zlen), 0);
     struct htxs_writer w;
     htxs_writer_init(&w);
     htxs_begin_section(&w, HTXS_TILES);

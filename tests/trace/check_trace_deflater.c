@@ -189,14 +189,19 @@ START_TEST(deflater_should_keep_zlib_for_a_stream_within_the_hold)
     // zlib's level 1).
     uint8_t *z = NULL;
     size_t zlen = 0;
-    ck_assert_int_eq(trace_deflate_buffer(NULL, 0, &z, &zlen), 0);
+    ck_assert_int_eq(trace_deflate_buffer(NULL, 0, false, &z, &zlen), 0);
     ck_assert_int_eq(header_level(z, zlen), 3);
     assert_inflates_to(z, zlen, NULL, 0);
     free(z);
     raw = records_like((size_t)256 << 10 | 1);
     for (size_t n = (size_t)256 << 10; n <= ((size_t)256 << 10 | 1); n++) {
-        ck_assert_int_eq(trace_deflate_buffer(raw, n, &z, &zlen), 0);
+        ck_assert_int_eq(trace_deflate_buffer(raw, n, false, &z, &zlen), 0);
         ck_assert_int_eq(header_level(z, zlen), n == (size_t)256 << 10 ? 3 : 0);
+        assert_inflates_to(z, zlen, raw, n);
+        free(z);
+        // numbers (a summary's tiles) at level 6 up to the same size
+        ck_assert_int_eq(trace_deflate_buffer(raw, n, true, &z, &zlen), 0);
+        ck_assert_int_eq(header_level(z, zlen), n == (size_t)256 << 10 ? 2 : 0);
         assert_inflates_to(z, zlen, raw, n);
         free(z);
     }
