@@ -82,21 +82,6 @@ struct stream_gaps {
     size_t n;
 };
 
-/* ts of the launch (NaN without index_correlation > 0 or when the launch is
- * not in the filtered table). Under idle_launch_label0, index_correlation 0
- * (no launch in the trace) finds HTA's row 0 instead: label0_ts, the start
- * of the first kept event, NaN when that event was filtered out. */
-static double launch_ts(const struct model *m, const struct rank_model *r,
-                        const struct event *ev, const uint8_t *in_rows, double label0_ts)
-{
-    int64_t ic = model_index_correlation(r, ev);
-    if (ic == 0 && m->sem.idle_launch_label0)
-        return label0_ts;
-    if (ic <= 0 || !in_rows[ev->partner])
-        return NAN;
-    return (double)r->events[ev->partner].ts;
-}
-
 /* The start of HTA's row 0, the first kept event of the file (lowest
  * index), or NaN when the filter dropped it. */
 static double first_event_ts(const struct rank_model *r, const uint8_t *in_rows)
@@ -106,6 +91,34 @@ static double first_event_ts(const struct rank_model *r, const uint8_t *in_rows)
         if (first == SIZE_MAX || r->events[i].index < r->events[first].index)
             first = i;
     return first != SIZE_MAX && in_rows[first] ? (double)r->events[first].ts : NAN;
+}
+
+/* HTA's row 0's start (first_event_ts), found when a kernel first asks:
+ * a pass over every event, which most traces (every kernel launched) never
+ * need. */
+struct label0 {
+    const uint8_t *in_rows;
+    bool found;
+    double ts;
+};
+
+/* ts of the launch (NaN without index_correlation > 0 or when the launch is
+ * not in the filtered table). Under idle_launch_label0, index_correlation 0
+ * (no launch in the trace) finds HTA's row 0 instead: the start of the
+ * first kept event, NaN when that event was filtered out. */
+static double launch_ts(const struct model *m, const struct rank_model *r,
+                        const struct event *ev, const uint8_t *in_rows, struct label0 *label0)
+{
+    int64_t ic = model_index_correlation(r, ev);
+    if (ic == 0 && m->sem.idle_launch_label0) {
+        if (!label0->found)
+            label0->ts = first_event_ts(r, label0->in_rows);
+        label0->found = true;
+        return label0->ts;
+    }
+    if (ic <= 0 || !in_rows[ev->partner])
+        return NAN;
+    return (double)r->events[ev->partner].ts;
 }
 
 /* Kernels already in order of start, equal starts only between copies of
@@ -122,7 +135,7 @@ static bool in_order_up_to_copies(const struct kref *k, const int64_t *ts, size_
 /* Categorises the kernels k[0..n) of one stream (filtered-table order). */
 static int stream_categorise(const struct model *m, const struct analysis_opts *o,
                              const struct rank_model *r, const struct kref *k, size_t n,
-                             const uint8_t *in_rows, double label0_ts, struct stream_gaps *g)
+                             const uint8_t *in_rows, struct label0 *label0, struct stream_gaps *g)
 {
     int64_t *ts = util_alloc_resident(n, sizeof *ts);
     size_t *perm = util_alloc_resident(n, sizeof *perm);
@@ -138,7 +151,7 @@ static int stream_categorise(const struct model *m, const struct analysis_opts *
     for (size_t i = 0; rc == 0 && i < n; i++) {
         const struct event *ev = &r->events[k[perm[i]].pos];
         double gap = (double)ev->ts - prev_end;
-        double launch = launch_ts(m, r, ev, in_rows, label0_ts);
+        double launch = launch_ts(m, r, ev, in_rows, label0);
         if (launch > prev_end)   /* false when either is NaN */
             g->cat[i] = IDLE_HOST_WAIT;
         else if (gap < (double)o->consecutive_kernel_delay_ns)
@@ -336,10 +349,10 @@ static int rank_idle(const struct model *m, const struct analysis_opts *o,
     }
     if (rc == 0 && (!in_rows || (ng && (!gaps.gap || !gaps.cat))))
         rc = ERR_NOMEM;
-    double label0_ts = in_rows && m->sem.idle_launch_label0 ? first_event_ts(r, in_rows) : NAN;
+    struct label0 label0 = {in_rows, false, NAN};
     for (size_t i = 0; rc == 0 && i < ng; i++) {
         rc = stream_categorise(m, o, r, k + g[i].start, g[i].end - g[i].start, in_rows,
-                               label0_ts, &gaps);
+                               &label0, &gaps);
         if (rc == 0)
             rc = stream_rows(&gaps, r->rank, k[g[i].start].stream, out);
     }
@@ -373,9 +386,9 @@ int idle_stream_gaps(const struct model *m, const struct analysis_opts *o,
                                    malloc(len * sizeof(uint32_t)), 0};
         *out = malloc(len * sizeof **out);
         rc = gaps.gap && gaps.cat && gaps.pos && *out ? 0 : ERR_NOMEM;
-        double label0_ts = m->sem.idle_launch_label0 ? first_event_ts(r, in_rows) : NAN;
+        struct label0 label0 = {in_rows, false, NAN};
         if (rc == 0)
-            rc = stream_categorise(m, o, r, k + g[s].start, len, in_rows, label0_ts, &gaps);
+            rc = stream_categorise(m, o, r, k + g[s].start, len, in_rows, &label0, &gaps);
         for (size_t i = 1; rc == 0 && i < gaps.n; i++) {
             const struct event *prev = &r->events[gaps.pos[i - 1]];
             const struct event *next = &r->events[gaps.pos[i]];
