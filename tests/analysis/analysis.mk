@@ -11,7 +11,8 @@ tests_analysis_check_breakdown_SOURCES = tests/analysis/check_breakdown.c \
 	tests/analysis/breakdown_test.c tests/analysis/breakdown_test.h \
 	tests/analysis/breakdown_props.c tests/analysis/breakdown_oracle.c \
 	tests/analysis/breakdown_tiles.c tests/analysis/breakdown_kernel_parts.c \
-	tests/analysis/oracle_compare.c tests/analysis/oracle_compare.h
+	tests/analysis/oracle_compare.c tests/analysis/oracle_compare.h \
+	tests/analysis/same_tables.c tests/analysis/same_tables.h
 tests_analysis_check_breakdown_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS)
 tests_analysis_check_breakdown_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(CJSON_LIBS)
 tests_analysis_check_gpu_SOURCES = tests/analysis/check_gpu.c tests/analysis/check_gpu.h \

@@ -11,6 +11,7 @@
 #include "analysis/stats.h"
 #include "analysis/classify.h"
 #include "breakdown_test.h"
+#include "same_tables.h"
 
 /* Properties of the breakdown analyses on generated traces. */
 
@@ -278,24 +279,6 @@ static struct table_list run_all(analysis_fn fn, const struct model *m,
     return out;
 }
 
-static void same_lists(const struct table_list *a, const struct table_list *b)
-{
-    ck_assert_uint_eq(a->count, b->count);
-    for (size_t i = 0; i < a->count; i++) {
-        const struct table *x = a->tables[i], *y = b->tables[i];
-        ck_assert_str_eq(x->name, y->name);
-        ck_assert_uint_eq(x->ncols, y->ncols);
-        ck_assert_uint_eq(x->nrows, y->nrows);
-        for (size_t k = 0; k < x->nrows * x->ncols; k++) {
-            ck_assert_int_eq(x->cells[k].type, y->cells[k].type);
-            if (x->cells[k].type == CELL_STR)
-                ck_assert_str_eq(x->cells[k].v.s, y->cells[k].v.s);
-            else if (x->cells[k].type != CELL_NULL)
-                ck_assert_int_eq(memcmp(&x->cells[k].v, &y->cells[k].v, 8), 0);
-        }
-    }
-}
-
 /* The analyses that take a model's busy intervals make the same tables
  * from a busy_memo as from the rows; a memo of another model is not read. */
 START_TEST(busy_memo_should_give_the_tables_made_without_it)
@@ -321,8 +304,8 @@ START_TEST(busy_memo_should_give_the_tables_made_without_it)
                 struct table_list want = run_all(fns[f], m, &plain);
                 struct table_list got = run_all(fns[f], m, &memoised);
                 struct table_list ignored = run_all(fns[f], m, &elsewhere);
-                same_lists(&want, &got);
-                same_lists(&want, &ignored);
+                assert_same_tables(&want, &got);
+                assert_same_tables(&want, &ignored);
             }
             // the memo's arrays are lent, never freed by the analyses
             struct busy_classes c;

@@ -18,6 +18,7 @@
 #include "util/htxs.h"
 #include "util/htxs_source.h"
 #include "summary_test.h"
+#include "../analysis/same_tables.h"
 
 /* A small summary: a source record, a section of a kind this reader does not
  * know (must be skipped) and a section with every field type. */
@@ -361,30 +362,6 @@ static struct table *sample_table(struct arena *a, const char *name)
     return t;
 }
 
-static void same_tables(const struct table_list *a, const struct table_list *b)
-{
-    ck_assert_uint_eq(a->count, b->count);
-    for (size_t i = 0; i < a->count; i++) {
-        const struct table *x = a->tables[i], *y = b->tables[i];
-        ck_assert_str_eq(x->name, y->name);
-        ck_assert_str_eq(x->title, y->title);
-        ck_assert_str_eq(x->note, y->note);
-        ck_assert_uint_eq(x->ncols, y->ncols);
-        ck_assert_uint_eq(x->nrows, y->nrows);
-        for (size_t c = 0; c < x->ncols; c++) {
-            ck_assert_str_eq(x->cols[c].name, y->cols[c].name);
-            ck_assert_uint_eq(x->cols[c].flags, y->cols[c].flags);
-        }
-        for (size_t k = 0; k < x->nrows * x->ncols; k++) {
-            ck_assert_int_eq(x->cells[k].type, y->cells[k].type);
-            if (x->cells[k].type == CELL_STR)
-                ck_assert_str_eq(x->cells[k].v.s, y->cells[k].v.s);
-            else if (x->cells[k].type != CELL_NULL)
-                ck_assert_int_eq(memcmp(&x->cells[k].v, &y->cells[k].v, 8), 0);
-        }
-    }
-}
-
 /* Inflates z into exactly n bytes of out, offering dict when the stream
  * asks for one (none: NULL); zlib's last return. */
 static int inflate_with(uint8_t *out, uint64_t n, const uint8_t *z, size_t zn, const void *dict,
@@ -531,7 +508,7 @@ START_TEST(tables_of_both_semantics_should_share_one_section)
         ck_assert_int_eq(htxs_tables_read(s, "t.htxs", &a, want, &sem, &an, &got, &e), 0);
         ck_assert_int_eq(sem, want);
         ck_assert_int_eq(an, 3);
-        same_tables(want ? &hta : &htx, &got);
+        assert_same_tables(want ? &hta : &htx, &got);
     }
     // A pair of two htx halves (written by hand) is refused.
     struct htxs_deflated bad;
@@ -595,7 +572,7 @@ START_TEST(tables_should_be_deflated_and_read_back_exactly)
     ck_assert_int_eq(htxs_tables_read(s, "t.htxs", &a, 0, &sem, &an, &got, &e), 0);
     ck_assert_int_eq(sem, 1);
     ck_assert_int_eq(an, 7);
-    same_tables(&l, &got);
+    assert_same_tables(&l, &got);
     /* the header's tag says so too, for a reader that skips what it does not want */
     ck_assert_uint_eq(s->tag, htxs_tables_tag(1, 7));
     ck_assert_uint_ne(htxs_tables_tag(0, 7), htxs_tables_tag(1, 7));
@@ -634,7 +611,7 @@ START_TEST(tables_should_be_deflated_and_read_back_exactly)
     ck_assert_ptr_nonnull(ps);
     ck_assert_uint_eq(ps->tag, htxs_tables_tag(1, 7));
     ck_assert_int_eq(htxs_tables_read(ps, "p.htxs", &a, 0, &sem, &an, &got2, &e), 0);
-    same_tables(&l, &got2);
+    assert_same_tables(&l, &got2);
     ck_assert_uint_gt(ps->len, raw_len);   // the compact contents are smaller
     free(raw);
     raw_len = ps->len;
@@ -652,7 +629,7 @@ START_TEST(tables_should_be_deflated_and_read_back_exactly)
     struct htxs_section v11 = {HTXS_TABLES_Z, old, 8 + zl, 0};
     struct table_list got3 = {0};
     ck_assert_int_eq(htxs_tables_read(&v11, "t.htxs", &a, 0, &sem, &an, &got3, &e), 0);
-    same_tables(&l, &got3);
+    assert_same_tables(&l, &got3);
 
     /* deflated with another dictionary: refused, naming the file */
     z_stream z;
