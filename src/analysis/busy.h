@@ -48,8 +48,8 @@ int busy_merged_each(struct busy_classes *c, const struct rank_model *r, const u
 /* What busy_merged_each makes for the masks the temporal, overlap, kernel
  * and ranks analyses ask for (every class, and computation, communication
  * and memory alone), made in one pass over the rows: a summary runs those
- * four on each of its two models, whose passes over every row were 8 of
- * its 20 (a 680,000-event rank: 164 M instructions). With o->busy_memo
+ * four on each of its two models, 8 passes over every row before (a
+ * 680,000-event rank: 164 M instructions, callgrind). With o->busy_memo
  * pointing to it, busy_merged_each on that model's rank lends the memo's
  * arrays instead of passing over the rows; the same intervals. */
 #define BUSY_MEMO_MASKS 4

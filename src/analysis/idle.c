@@ -97,7 +97,6 @@ static double first_event_ts(const struct rank_model *r, const uint8_t *in_rows)
  * a pass over every event, which most traces (every kernel launched) never
  * need. */
 struct label0 {
-    const uint8_t *in_rows;
     bool found;
     double ts;
 };
@@ -112,7 +111,7 @@ static double launch_ts(const struct model *m, const struct rank_model *r,
     int64_t ic = model_index_correlation(r, ev);
     if (ic == 0 && m->sem.idle_launch_label0) {
         if (!label0->found)
-            label0->ts = first_event_ts(r, label0->in_rows);
+            label0->ts = first_event_ts(r, in_rows);
         label0->found = true;
         return label0->ts;
     }
@@ -349,7 +348,7 @@ static int rank_idle(const struct model *m, const struct analysis_opts *o,
     }
     if (rc == 0 && (!in_rows || (ng && (!gaps.gap || !gaps.cat))))
         rc = ERR_NOMEM;
-    struct label0 label0 = {in_rows, false, NAN};
+    struct label0 label0 = {false, NAN};
     for (size_t i = 0; rc == 0 && i < ng; i++) {
         rc = stream_categorise(m, o, r, k + g[i].start, g[i].end - g[i].start, in_rows,
                                &label0, &gaps);
@@ -386,7 +385,7 @@ int idle_stream_gaps(const struct model *m, const struct analysis_opts *o,
                                    malloc(len * sizeof(uint32_t)), 0};
         *out = malloc(len * sizeof **out);
         rc = gaps.gap && gaps.cat && gaps.pos && *out ? 0 : ERR_NOMEM;
-        struct label0 label0 = {in_rows, false, NAN};
+        struct label0 label0 = {false, NAN};
         if (rc == 0)
             rc = stream_categorise(m, o, r, k + g[s].start, len, in_rows, &label0, &gaps);
         for (size_t i = 1; rc == 0 && i < gaps.n; i++) {

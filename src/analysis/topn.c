@@ -70,8 +70,9 @@ static inline bool ref_less(const struct item_ref *a, const struct item_ref *b)
 SORT_DEFINE_STABLE(sort_refs, struct item_ref, ref_less)
 
 /* refs[] of items[0..n) in name id order, each name's in input order: a
- * counting sort where the names are not many more than the items (a
- * rank's kernels: 8x faster than the merge sort, which does the rest). */
+ * counting sort where the names are not many more than the items, the
+ * merge sort otherwise (the two kernel breakdowns of a 680,000-event rank:
+ * 83 -> 19 M instructions of top-N, callgrind). */
 static int refs_by_name(const struct strtab *names, const struct topn_item *items, size_t n,
                         struct item_ref *refs)
 {

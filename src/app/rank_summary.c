@@ -283,8 +283,9 @@ static bool task_ready(const struct summary_work *sw, size_t t)
 {
     if (t >= SUMMARY_FIRST_HTA)
         return sw->twin_done;
-    bool busy = t == SUMMARY_RANKS_TASK || t == SUMMARY_FIRST_STORED + 0 ||
-                t == SUMMARY_FIRST_STORED + 2 || t == SUMMARY_FIRST_STORED + 3;
+    bool busy = t == SUMMARY_RANKS_TASK ||
+                (t >= SUMMARY_FIRST_STORED &&   // all but idle time take them
+                 htxs_stored_analyses[t - SUMMARY_FIRST_STORED] != ANALYSIS_IDLE);
     return !busy || sw->busy_done;
 }
 
