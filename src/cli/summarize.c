@@ -11,6 +11,7 @@
 #include "app/session.h"
 #include "summary/shard.h"
 #include "summary/write.h"
+#include "trace/deflater.h"
 #include "trace/discover.h"
 #include "trace/pack.h"
 #include "util/htxs_source.h"
@@ -54,6 +55,7 @@ static int reading_task(void *ctx, size_t i)
         return 0;
     }
     r->src_rc = htxs_source_of(&r->src, r->path, &r->src_err);
+    trace_deflater_prime();   // (the load keeps one core; this one is free)
     return 0;
 }
 

@@ -90,6 +90,12 @@ static void prime_small(void)
     prime_level(&primed_levels[1]);
 }
 
+void trace_deflater_prime(void)
+{
+    pthread_once(&primed_levels[0].once, prime_default);
+    pthread_once(&primed_levels[1].once, prime_small);
+}
+
 static int zlib_start(struct trace_deflater *d)
 {
     bool small = d->level == ZLIB_SMALL_LEVEL;

@@ -54,4 +54,10 @@ int trace_deflater_put(struct trace_deflater *d, const uint8_t *in, size_t n, bo
 
 void trace_deflater_free(struct trace_deflater *d);
 
+/* Gives zlib the dictionary now, for each level a stream may start at, as
+ * the first stream of that level would (1.4 M instructions): `htx
+ * summarize` calls it on the core the load leaves idle, rather than after
+ * the load, where it delayed a small rank's first deflated tables. */
+void trace_deflater_prime(void);
+
 #endif

@@ -13,20 +13,15 @@
 #include <isa-l/igzip_lib.h>
 #endif
 
-/* A buffer this small (a summary's table, say) is deflated at zlib's
- * level 9 (numbers at 6): a few ms at most, and a small rank's summary is
- * within 2 % of its trace only so. */
-#define SMALL_BUFFER ((size_t)256 << 10)
-
 int trace_deflate_buffer(const void *in, size_t n, bool numbers, uint8_t **out, size_t *out_len)
 {
     *out = NULL;
     *out_len = 0;
     size_t cap = 0;
     struct trace_deflater *d = trace_deflater_new();
-    if (d && n <= SMALL_BUFFER && !numbers)
+    if (d && n <= TRACE_DEFLATE_SMALL_BUFFER && !numbers)
         trace_deflater_small(d);
-    else if (d && n > SMALL_BUFFER)
+    else if (d && n > TRACE_DEFLATE_SMALL_BUFFER)
         trace_deflater_fast(d);
     int rc = d ? trace_deflater_put(d, in, n, true, out, out_len, &cap) : ERR_NOMEM;
     trace_deflater_free(d);

@@ -184,24 +184,25 @@ START_TEST(deflater_should_keep_zlib_for_a_stream_within_the_hold)
     free(raw);
 
     // Nothing at all, given as NULL (an empty table's body), is an empty
-    // stream; a buffer (a summary's table) of up to 256 KiB is deflated at
-    // level 9, a larger one (a big rank's tiles) the fastest way (ISA-L, or
-    // zlib's level 1).
+    // stream; a buffer (a summary's table) of up to
+    // TRACE_DEFLATE_SMALL_BUFFER is deflated at level 9, a larger one (a big
+    // rank's tiles) the fastest way (ISA-L, or zlib's level 1).
     uint8_t *z = NULL;
     size_t zlen = 0;
     ck_assert_int_eq(trace_deflate_buffer(NULL, 0, false, &z, &zlen), 0);
     ck_assert_int_eq(header_level(z, zlen), 3);
     assert_inflates_to(z, zlen, NULL, 0);
     free(z);
-    raw = records_like((size_t)256 << 10 | 1);
-    for (size_t n = (size_t)256 << 10; n <= ((size_t)256 << 10 | 1); n++) {
+    const size_t small = TRACE_DEFLATE_SMALL_BUFFER;
+    raw = records_like(small + 1);
+    for (size_t n = small; n <= small + 1; n++) {
         ck_assert_int_eq(trace_deflate_buffer(raw, n, false, &z, &zlen), 0);
-        ck_assert_int_eq(header_level(z, zlen), n == (size_t)256 << 10 ? 3 : 0);
+        ck_assert_int_eq(header_level(z, zlen), n == small ? 3 : 0);
         assert_inflates_to(z, zlen, raw, n);
         free(z);
         // numbers (a summary's tiles) at level 6 up to the same size
         ck_assert_int_eq(trace_deflate_buffer(raw, n, true, &z, &zlen), 0);
-        ck_assert_int_eq(header_level(z, zlen), n == (size_t)256 << 10 ? 2 : 0);
+        ck_assert_int_eq(header_level(z, zlen), n == small ? 2 : 0);
         assert_inflates_to(z, zlen, raw, n);
         free(z);
     }
