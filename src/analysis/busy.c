@@ -7,7 +7,22 @@
 #include "util/memory.h"
 #include "util/vec.h"
 
-#define BUSY_CLASS_UNKNOWN 0xff
+
+static bool same_patterns(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* o's memo, when it is of model m and classified by o's kernel patterns
+ * (what it holds is then what m's rows give under o), or NULL. */
+static const struct busy_memo *memo_for(const struct model *m, const struct analysis_opts *o)
+{
+    const struct busy_memo *memo = o ? o->busy_memo : NULL;
+    return memo && memo->m == m && same_patterns(memo->comm_patterns, o->comm_patterns) &&
+                   same_patterns(memo->memory_patterns, o->memory_patterns)
+               ? memo
+               : NULL;
+}
 
 int busy_classes_init(struct busy_classes *c, const struct model *m,
                       const struct analysis_opts *o)
@@ -18,7 +33,11 @@ int busy_classes_init(struct busy_classes *c, const struct model *m,
     c->cls = util_alloc_resident(c->n, 1);
     if (!c->cls)
         return ERR_NOMEM;
-    memset(c->cls, BUSY_CLASS_UNKNOWN, c->n);
+    const struct busy_memo *memo = memo_for(m, o);
+    if (memo && memo->cls && memo->ncls == c->n)
+        memcpy(c->cls, memo->cls, c->n);
+    else
+        memset(c->cls, BUSY_CLASS_UNKNOWN, c->n);
     return 0;
 }
 
@@ -67,8 +86,8 @@ static size_t memo_slot(unsigned mask)
 static int from_memo(const struct busy_classes *c, const struct rank_model *r,
                      const unsigned *masks, size_t n, struct interval **out, size_t *k)
 {
-    const struct busy_memo *memo = c->o ? c->o->busy_memo : NULL;
-    if (!memo || memo->m != c->m || memo->r != r)
+    const struct busy_memo *memo = memo_for(c->m, c->o);
+    if (!memo || memo->r != r)
         return 0;
     for (size_t j = 0; j < n; j++)
         if (memo_slot(masks[j]) == BUSY_MEMO_MASKS)
@@ -100,10 +119,15 @@ int busy_memo_build(struct busy_memo *memo, const struct model *m, const struct 
     if (busy_classes_init(&c, m, &own))
         return ERR_NOMEM;
     int rc = busy_merged_each(&c, r, memo_masks, BUSY_MEMO_MASKS, memo->iv, memo->k);
-    busy_classes_fini(&c);
     if (rc == 0) {   // (else empty, and no rank's: never read)
         memo->m = m;
         memo->r = r;
+        memo->cls = c.cls;   // (kept: busy_memo_fini frees it)
+        memo->ncls = c.n;
+        memo->comm_patterns = o->comm_patterns;
+        memo->memory_patterns = o->memory_patterns;
+    } else {
+        busy_classes_fini(&c);
     }
     return rc;
 }
@@ -112,6 +136,7 @@ void busy_memo_fini(struct busy_memo *memo)
 {
     for (size_t j = 0; j < BUSY_MEMO_MASKS; j++)
         free(memo->iv[j]);
+    free(memo->cls);
     memset(memo, 0, sizeof *memo);
 }
 

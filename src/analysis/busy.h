@@ -14,7 +14,12 @@
  * GPU events count, their kernel class, and their merged busy intervals. */
 
 /* Kernel class per name id, computed once per name (names repeat a lot).
- * Owns its array: release with busy_classes_fini. */
+ * Owns its array: release with busy_classes_fini. Starts from o->busy_memo's
+ * classes when that memo is of the same model and kernel patterns: a
+ * name's class takes 3,500 instructions of strstr (demangled templates run
+ * to a thousand characters), and a summary's analyses each classified the
+ * same names again (1,190 calls, 4.4 M instructions on two_ranks' rank 0). */
+#define BUSY_CLASS_UNKNOWN 0xff
 struct busy_classes {
     const struct model *m;
     const struct analysis_opts *o;
@@ -58,6 +63,9 @@ struct busy_memo {
     const struct rank_model *r;
     struct interval *iv[BUSY_MEMO_MASKS];   /* NULL when k is 0 */
     size_t k[BUSY_MEMO_MASKS];
+    uint8_t *cls;            /* the classes found making them (struct busy_classes) */
+    size_t ncls;
+    const char *comm_patterns, *memory_patterns;   /* that classified */
 };
 /* 0 or ERR_NOMEM (memo empty); o's kernel patterns classify. */
 int busy_memo_build(struct busy_memo *memo, const struct model *m, const struct analysis_opts *o,

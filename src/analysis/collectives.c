@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/busy.h"
 #include "analysis/classify.h"
 #include "util/sort.h"
 #include "util/vec.h"
@@ -75,22 +76,14 @@ static long parse_rank_list(const char *s, int64_t *out, size_t cap)
 struct gather {
     const struct model *m;
     const struct analysis_opts *o;
-    signed char *is_comm;      /* by name id: -1 unknown, 0, 1 */
+    struct busy_classes classes;
     struct coll_record *recs;
     size_t nrecs, cap;
 };
 
 static bool is_comm_kernel(struct gather *g, const struct event *ev)
 {
-    if (ev->kind != EV_KIND_KERNEL)
-        return false;
-    if (g->is_comm[ev->name] < 0) {
-        enum kernel_class k = kernel_classify_with(model_str(g->m, ev->name),
-                                                   g->m->sem.hta_kernel_classes,
-                                                   g->o->comm_patterns, g->o->memory_patterns);
-        g->is_comm[ev->name] = k == KC_COMMUNICATION;
-    }
-    return g->is_comm[ev->name] == 1;
+    return ev->kind == EV_KIND_KERNEL && busy_class(&g->classes, ev->name) == KC_COMMUNICATION;
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -260,15 +253,11 @@ static int records_of(const struct model *m, const struct analysis_opts *o, size
                       struct coll_record **out, size_t *n)
 {
     struct gather g = {.m = m, .o = o};
-    size_t nstr = strtab_count(&m->strings);
-    g.is_comm = malloc(nstr ? nstr : 1);
-    int rc = g.is_comm ? 0 : ERR_NOMEM;
-    if (rc == 0)
-        memset(g.is_comm, -1, nstr);
+    int rc = busy_classes_init(&g.classes, m, o);
     for (size_t i = 0; i < m->nranks && rc == 0; i++)
         if (only == SIZE_MAX ? m->ranks[i].selected : i == only)
             rc = gather_rank(&g, (uint32_t)i);
-    free(g.is_comm);
+    busy_classes_fini(&g.classes);
     if (rc) {
         free(g.recs);
         g.recs = NULL;

@@ -45,8 +45,8 @@ enum {
 };
 struct summary_work {
     const struct model *m;
-    const struct analysis_opts *ao;
-    /* ao with each model's busy intervals, made once (busy.h) */
+    /* the caller's options, each with its model's busy memo (busy.h): its
+     * intervals and kernel classes, made once */
     struct analysis_opts ao_htx, ao_hta;
     struct busy_memo busy, hta_busy;
     const char *path;
@@ -241,7 +241,7 @@ static int compute_task(struct summary_work *sw, size_t i)
         return sw->rc[i] < 0;
     }
     if (i == SUMMARY_TILES_TASK) {
-        sw->rc[i] = tiles_build(sw->m, &sw->m->ranks[0], sw->ao, false, &sw->tiles_arena,
+        sw->rc[i] = tiles_build(sw->m, &sw->m->ranks[0], &sw->ao_htx, false, &sw->tiles_arena,
                                 &sw->tiles);
         if (sw->rc[i] == 0)
             htxs_tiles_deflate(&sw->tiles, &sw->z[i]);
@@ -252,7 +252,7 @@ static int compute_task(struct summary_work *sw, size_t i)
         return sw->rc[i] < 0;
     }
     if (i == SUMMARY_DIFF_TASK) {
-        sw->rc[i] = diff_parts_run(sw->m, sw->ao, &sw->diff_arena, &sw->diff, &sw->errs[i]);
+        sw->rc[i] = diff_parts_run(sw->m, &sw->ao_htx, &sw->diff_arena, &sw->diff, &sw->errs[i]);
         return sw->rc[i] < 0;
     }
     if (i == SUMMARY_RANKS_TASK) {
@@ -262,7 +262,7 @@ static int compute_task(struct summary_work *sw, size_t i)
     }
     if (i == SUMMARY_COLLS_TASK) {
         const struct model *m = sw->m;
-        sw->rc[i] = coll_records(m, sw->ao, &sw->recs, &sw->nrecs);
+        sw->rc[i] = coll_records(m, &sw->ao_htx, &sw->recs, &sw->nrecs);
         if (sw->rc[i] == 0)
             htxs_colls_deflate(m->ranks[0].rank, m->has_origin ? &m->origin_ns : NULL,
                                &m->strings, sw->recs, sw->nrecs, &sw->z[i]);
@@ -277,16 +277,14 @@ static int compute_task(struct summary_work *sw, size_t i)
     return sw->rc[i] < 0;
 }
 
-/* Whether task t's inputs are made: the twin's analyses wait for the twin,
- * and those that take the model's busy intervals for them. */
+/* Whether task t's inputs are made: the twin's analyses wait for the twin
+ * (and its busy memo, made with it), every other task for the model's busy
+ * memo: its intervals, and its kernel classes (busy_classes_init). */
 static bool task_ready(const struct summary_work *sw, size_t t)
 {
-    if (t >= SUMMARY_FIRST_HTA)
-        return sw->twin_done;
-    bool busy = t == SUMMARY_RANKS_TASK ||
-                (t >= SUMMARY_FIRST_STORED &&   // all but idle time take them
-                 htxs_stored_analyses[t - SUMMARY_FIRST_STORED] != ANALYSIS_IDLE);
-    return !busy || sw->busy_done;
+    if (t == SUMMARY_TWIN_TASK || t == SUMMARY_BUSY_TASK)
+        return true;
+    return t >= SUMMARY_FIRST_HTA ? sw->twin_done : sw->busy_done;
 }
 
 /* The next task to run: the first of this order not taken whose inputs are
@@ -365,7 +363,7 @@ int app_rank_summary(const struct model *m, const struct analysis_opts *ao, int 
         return err_set(e, ERR_PARSE, "%s: not one rank", source_path);
     if (m->ranks[0].rank < 0)
         return err_set(e, ERR_PARSE, "%s: no rank number", source_path);
-    struct summary_work sw = {.m = m, .ao = ao, .ao_htx = *ao, .ao_hta = *ao, .path = source_path};
+    struct summary_work sw = {.m = m, .ao_htx = *ao, .ao_hta = *ao, .path = source_path};
     sw.ao_htx.busy_memo = &sw.busy;
     sw.ao_hta.busy_memo = &sw.hta_busy;
     for (size_t i = 0; i < HTXS_NSTORED; i++)

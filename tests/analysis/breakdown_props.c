@@ -326,6 +326,74 @@ START_TEST(busy_memo_should_give_the_tables_made_without_it)
 }
 END_TEST
 
+/* A compute kernel's name prefix (up to 8 bytes, no comma) in *pattern,
+ * and the kernel's name id: -1 when m has none. */
+static long compute_kernel(const struct model *m, char *pattern, size_t size)
+{
+    const struct rank_model *r = &m->ranks[0];
+    for (size_t i = 0; i < r->nevents; i++) {
+        const struct event *ev = &r->events[i];
+        const char *name = model_str(m, ev->name);
+        if (ev->kind != EV_KIND_KERNEL ||
+            kernel_classify(name, m->sem.hta_kernel_classes) != KC_COMPUTATION)
+            continue;
+        size_t n = strcspn(name, ",");
+        n = n < 8 ? n : 8;
+        if (n == 0 || n >= size)
+            continue;
+        memcpy(pattern, name, n);
+        pattern[n] = 0;
+        return (long)ev->name;
+    }
+    return -1;
+}
+
+/* busy_classes start from a memo's classes only where the memo classified
+ * the same model's names by the same patterns: a user's --comm-patterns
+ * that turn a compute kernel into communication are not lost to a memo made
+ * without them. */
+START_TEST(busy_classes_should_start_from_a_memo_of_the_same_patterns)
+{
+    static struct gen_kernel k[GEN_KERNELS];
+    for (unsigned seed = 1; seed <= 4; seed++) {
+        struct model *m = bd_load(gen_trace(seed, k), SEMANTICS_HTX);
+        struct analysis_opts plain, memoised, patterned, patterned_memo;
+        analysis_opts_default(&plain);
+        struct busy_memo memo;
+        ck_assert_int_eq(busy_memo_build(&memo, m, &plain, &m->ranks[0]), 0);
+        ck_assert_ptr_nonnull(memo.cls);
+        memoised = plain;
+        memoised.busy_memo = &memo;
+        struct busy_classes c;
+        ck_assert_int_eq(busy_classes_init(&c, m, &memoised), 0);
+        ck_assert_uint_eq(c.n, memo.ncls);
+        ck_assert_int_eq(memcmp(c.cls, memo.cls, c.n), 0);
+        for (uint32_t id = 0; id < c.n; id++)   // each as classified anew
+            if (memo.cls[id] != BUSY_CLASS_UNKNOWN)
+                ck_assert_int_eq(busy_class(&c, id),
+                                 kernel_classify_with(model_str(m, id),
+                                                      m->sem.hta_kernel_classes, NULL, NULL));
+        busy_classes_fini(&c);
+
+        char pattern[16];
+        long id = compute_kernel(m, pattern, sizeof pattern);
+        ck_assert_msg(id >= 0, "seed %u: no compute kernel", seed);
+        patterned = plain;
+        patterned.comm_patterns = pattern;
+        patterned_memo = patterned;
+        patterned_memo.busy_memo = &memo;
+        ck_assert_int_eq(busy_classes_init(&c, m, &patterned_memo), 0);
+        ck_assert_int_eq(busy_class(&c, (uint32_t)id), KC_COMMUNICATION);
+        busy_classes_fini(&c);
+        struct table_list want = run_all(kernels_parts_run, m, &patterned);
+        struct table_list got = run_all(kernels_parts_run, m, &patterned_memo);
+        assert_same_tables(&want, &got);
+        busy_memo_fini(&memo);
+        model_free(m);
+    }
+}
+END_TEST
+
 TCase *breakdown_props_tcase(void)
 {
     TCase *tc = tcase_create("properties");
@@ -333,5 +401,6 @@ TCase *breakdown_props_tcase(void)
     tcase_add_test(tc, breakdowns_should_agree_with_brute_force_on_generated_traces);
     tcase_add_test(tc, kernel_types_should_list_htas_labels_where_boundaries_tie);
     tcase_add_test(tc, busy_memo_should_give_the_tables_made_without_it);
+    tcase_add_test(tc, busy_classes_should_start_from_a_memo_of_the_same_patterns);
     return tc;
 }
