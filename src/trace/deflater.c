@@ -62,10 +62,67 @@ static struct primed primed_levels[] = {
     {PTHREAD_ONCE_INIT, ZLIB_SMALL_LEVEL, {0}, false},
 };
 
+/* zlib's blocks (a stream's window, hash chains and pending symbols: four
+ * of 64 KiB at our levels) are kept for the next stream rather than freed:
+ * each stream of a summary otherwise took fresh memory, faulted in a page at
+ * a time (220 of a 1.7 MB rank's summary's 510 page faults were
+ * deflateCopy's). At most SPARE_BLOCKS are kept, reachable till the end. */
+#define SPARE_BLOCKS 16
+#define BLOCK_HEADER 16   /* the block's size, before it (keeps malloc's alignment) */
+static struct {
+    pthread_mutex_t lock;
+    void *block[SPARE_BLOCKS];
+    size_t n;
+} spare = {PTHREAD_MUTEX_INITIALIZER, {NULL}, 0};
+
+static size_t block_size(const void *block)
+{
+    size_t size;
+    memcpy(&size, (const char *)block - BLOCK_HEADER, sizeof size);
+    return size;
+}
+
+static voidpf block_alloc(voidpf opaque, uInt items, uInt size)
+{
+    (void)opaque;
+    if (size && items > (SIZE_MAX - BLOCK_HEADER) / size)
+        return Z_NULL;
+    size_t bytes = (size_t)items * size;
+    pthread_mutex_lock(&spare.lock);
+    for (size_t i = 0; i < spare.n; i++)
+        if (block_size(spare.block[i]) == bytes) {
+            void *b = spare.block[i];
+            spare.block[i] = spare.block[--spare.n];
+            pthread_mutex_unlock(&spare.lock);
+            return b;
+        }
+    pthread_mutex_unlock(&spare.lock);
+    char *p = malloc(BLOCK_HEADER + bytes);
+    if (!p)
+        return Z_NULL;
+    memcpy(p, &bytes, sizeof bytes);
+    return p + BLOCK_HEADER;
+}
+
+static void block_free(voidpf opaque, voidpf block)
+{
+    (void)opaque;
+    pthread_mutex_lock(&spare.lock);
+    bool kept = spare.n < SPARE_BLOCKS;
+    if (kept)
+        spare.block[spare.n++] = block;
+    pthread_mutex_unlock(&spare.lock);
+    if (!kept)
+        free((char *)block - BLOCK_HEADER);
+}
+
 static int fresh_start(z_stream *z, int level)
 {
     size_t dict_len;
     const unsigned char *dict = trace_pack_dictionary(&dict_len);
+    z->zalloc = block_alloc;   // (a deflateCopy of z takes them too)
+    z->zfree = block_free;
+    z->opaque = Z_NULL;
     if (deflateInit(z, level) != Z_OK)
         return ERR_NOMEM;
     if (deflateSetDictionary(z, dict, (uInt)dict_len) != Z_OK) {
@@ -220,6 +277,13 @@ static int isal_put(struct trace_deflater *d, const uint8_t *in, size_t n, bool 
 static int held_put(struct trace_deflater *d, const uint8_t *in, size_t n, bool last,
                     uint8_t **out, size_t *len, size_t *cap)
 {
+    if (last && d->held == 0 && !d->isal && !d->z_ready && n < TRACE_DEFLATER_HOLD) {
+        // the whole stream at once (a summary's table), short of the hold:
+        // deflated as the held bytes would be, without copying them first
+        int rc = d->fast ? isal_start(d, out, len, cap) : zlib_start(d);
+        return rc ? rc : d->fast ? isal_put(d, in, n, true, out, len, cap)
+                                 : zlib_put(d, in, n, true, out, len, cap);
+    }
     while (n > 0) {
         size_t k = TRACE_DEFLATER_HOLD - d->held;
         k = n < k ? n : k;

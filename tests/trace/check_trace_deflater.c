@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -155,6 +156,13 @@ START_TEST(deflater_should_keep_zlib_for_a_stream_within_the_hold)
         const size_t third[] = {n / 3 + 1};
         uint8_t *z = deflate_in_pieces(raw, n, third, 1, small, &len);
         assert_inflates_to(z, len, raw, n);
+        // given whole, in one put, the same bytes
+        const size_t whole[] = {n};
+        size_t whole_len;
+        uint8_t *z_whole = deflate_in_pieces(raw, n, whole, 1, small, &whole_len);
+        ck_assert_uint_eq(whole_len, len);
+        ck_assert(memcmp(z_whole, z, len) == 0);
+        free(z_whole);
         bool isal = false;
 #ifdef HAVE_ISAL
         isal = !_i && n == TRACE_DEFLATER_HOLD;
@@ -210,6 +218,58 @@ START_TEST(deflater_should_keep_zlib_for_a_stream_within_the_hold)
 }
 END_TEST
 
+/* zlib's blocks are kept for the next stream, on whichever thread: streams
+ * deflated on four threads at once come out as each does alone. */
+#define RACE_THREADS 4
+#define RACE_ROUNDS 12
+struct race {
+    const uint8_t *raw;
+    size_t n;
+    const uint8_t *want;
+    size_t want_len;
+    bool same;
+};
+
+static void *race_deflate(void *arg)
+{
+    struct race *r = arg;
+    r->same = true;
+    for (int k = 0; k < RACE_ROUNDS; k++) {
+        uint8_t *z = NULL;
+        size_t zlen = 0;
+        r->same &= trace_deflate_buffer(r->raw, r->n, k % 2, &z, &zlen) == 0;
+        if (k % 2 == 0)
+            r->same &= zlen == r->want_len && memcmp(z, r->want, zlen) == 0;
+        free(z);
+    }
+    return NULL;
+}
+
+START_TEST(deflater_should_give_the_same_bytes_on_threads_at_once)
+{
+    deflate_by(_i);
+    uint8_t *raw = records_like(TRACE_DEFLATE_SMALL_BUFFER);
+    struct race r[RACE_THREADS];
+    uint8_t *want[RACE_THREADS];
+    for (size_t t = 0; t < RACE_THREADS; t++) {
+        size_t n = TRACE_DEFLATE_SMALL_BUFFER / (t + 1);
+        ck_assert_int_eq(trace_deflate_buffer(raw + t, n - t, false, &want[t], &r[t].want_len),
+                         0);
+        r[t] = (struct race){raw + t, n - t, want[t], r[t].want_len, false};
+    }
+    pthread_t tid[RACE_THREADS];
+    for (size_t t = 0; t < RACE_THREADS; t++)
+        ck_assert_int_eq(pthread_create(&tid[t], NULL, race_deflate, &r[t]), 0);
+    for (size_t t = 0; t < RACE_THREADS; t++) {
+        pthread_join(tid[t], NULL);
+        ck_assert_msg(r[t].same, "thread %zu: other bytes", t);
+        assert_inflates_to(want[t], r[t].want_len, r[t].raw, r[t].n);
+        free(want[t]);
+    }
+    free(raw);
+}
+END_TEST
+
 Suite *trace_deflater_suite(void)
 {
     Suite *s = suite_create("trace_deflater");
@@ -217,6 +277,7 @@ Suite *trace_deflater_suite(void)
     tcase_set_timeout(t, 120);
     tcase_add_loop_test(t, deflater_should_make_one_stream_whatever_the_pieces, 0, 2);
     tcase_add_loop_test(t, deflater_should_keep_zlib_for_a_stream_within_the_hold, 0, 2);
+    tcase_add_loop_test(t, deflater_should_give_the_same_bytes_on_threads_at_once, 0, 2);
     suite_add_tcase(s, t);
     return s;
 }
