@@ -10,10 +10,8 @@ int ring_init(struct ring *r, size_t nblocks, size_t block_size)
     *r = (struct ring){.nblocks = nblocks, .block_size = block_size};
     if (nblocks == 0 || nblocks > RING_MAX_BLOCKS || block_size == 0)
         return ERR_INTERNAL;
-    // Every block is filled whole, over and over: resident from the start
-    // (a system call a block, not a fault a page).
     for (size_t i = 0; i < nblocks; i++)
-        if (!(r->block[i] = util_alloc_resident(1, block_size))) {
+        if (!(r->block[i] = malloc(block_size))) {
             for (size_t k = 0; k < i; k++)
                 free(r->block[k]);
             return ERR_NOMEM;
@@ -38,8 +36,17 @@ uint8_t *ring_empty(struct ring *r)
     while (r->count == r->nblocks && !r->closed)
         pthread_cond_wait(&r->changed, &r->lock);
     // The slot after the full ones is the producer's alone until published.
-    uint8_t *b = r->closed ? NULL : r->block[(r->head + r->count) % r->nblocks];
+    size_t slot = (r->head + r->count) % r->nblocks;
+    uint8_t *b = r->closed ? NULL : r->block[slot];
     pthread_mutex_unlock(&r->lock);
+    // Every block is filled whole, over and over: made resident when first
+    // given (a system call a block, not a fault a page), on the producer's
+    // thread and only if used: a 1.7 MB trace fills two of the four 1 MiB
+    // blocks, and making all resident before the first byte took 1.5 ms.
+    if (b && slot == r->resident) {
+        util_populate(b, r->block_size);
+        r->resident++;
+    }
     return b;
 }
 

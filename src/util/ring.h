@@ -30,6 +30,7 @@ struct ring {
     uint64_t tag[RING_MAX_BLOCKS];  /* the producer's note on a block (progress) */
     size_t nblocks, block_size;
     size_t head, count;             /* full blocks from head */
+    size_t resident;                /* blocks made resident (the first ones): the producer's */
     bool ended, closed;
     int rc;                         /* how the producer ended: 0 or an error */
     struct err err;

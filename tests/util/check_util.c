@@ -456,6 +456,27 @@ START_TEST(ring_should_hand_over_blocks_in_order)
 }
 END_TEST
 
+/* A block is made resident when the producer first takes it, not before:
+ * a short stream through a ring of four touches only the blocks it fills. */
+START_TEST(ring_should_make_only_the_blocks_used_resident)
+{
+    struct ring r;
+    ck_assert_int_eq(ring_init(&r, 4, 4096), 0);
+    ck_assert_uint_eq(r.resident, 0);
+    size_t len;
+    int rc;
+    for (size_t k = 1; k <= 6; k++) {   // one block at a time: slots 0, 1, 2, 3, 0, 1
+        uint8_t *b = ring_empty(&r);
+        memset(b, (int)k, 4096);
+        ring_publish(&r, 4096, k);
+        ck_assert_uint_eq(r.resident, k < 4 ? k : 4);
+        ck_assert_ptr_nonnull(ring_full(&r, &len, NULL, &rc, NULL));
+        ring_release(&r);
+    }
+    ring_fini(&r);
+}
+END_TEST
+
 /* The hash map keeps every key through growth (any int64, negative and
  * extreme ones included), overwrites on put, and numbers keys densely. */
 START_TEST(hmap_should_keep_and_number_keys)
@@ -550,6 +571,7 @@ Suite *s = suite_create("util");
     tcase_add_test(tc, memory_figures_should_be_plausible);
     tcase_add_test(tc, pool_should_run_every_task_once_and_stop_when_asked);
     tcase_add_test(tc, ring_should_hand_over_blocks_in_order);
+    tcase_add_test(tc, ring_should_make_only_the_blocks_used_resident);
     tcase_add_test(tc, hmap_should_keep_and_number_keys);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
