@@ -7,7 +7,6 @@
 #include "util/memory.h"
 #include "util/vec.h"
 
-
 static bool same_patterns(const char *a, const char *b)
 {
     return a == b || (a && b && strcmp(a, b) == 0);

@@ -13,13 +13,14 @@
 /* Helpers private to the temporal, kernel, overlap and idle analyses: which
  * GPU events count, their kernel class, and their merged busy intervals. */
 
+#define BUSY_CLASS_UNKNOWN 0xff   /* in struct busy_classes: not classified yet */
+
 /* Kernel class per name id, computed once per name (names repeat a lot).
  * Owns its array: release with busy_classes_fini. Starts from o->busy_memo's
  * classes when that memo is of the same model and kernel patterns: a
  * name's class takes 3,500 instructions of strstr (demangled templates run
  * to a thousand characters), and a summary's analyses each classified the
  * same names again (1,190 calls, 4.4 M instructions on two_ranks' rank 0). */
-#define BUSY_CLASS_UNKNOWN 0xff
 struct busy_classes {
     const struct model *m;
     const struct analysis_opts *o;

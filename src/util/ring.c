@@ -41,8 +41,9 @@ uint8_t *ring_empty(struct ring *r)
     pthread_mutex_unlock(&r->lock);
     // Every block is filled whole, over and over: made resident when first
     // given (a system call a block, not a fault a page), on the producer's
-    // thread and only if used: a 1.7 MB trace fills two of the four 1 MiB
-    // blocks, and making all resident before the first byte took 1.5 ms.
+    // thread and only if used: a 1.7 MB trace takes three of the four 1 MiB
+    // blocks (the third to find its end), and making all four resident
+    // before the first byte took 1.5 ms.
     if (b && slot == r->resident) {
         util_populate(b, r->block_size);
         r->resident++;
