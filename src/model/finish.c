@@ -275,9 +275,18 @@ static int collect_steps(const struct model *m, struct rank_model *r, struct err
 
 /* The step containing t (step.ts <= t < step.ts + dur); when several do, the
  * one latest in the file wins (§1.7). max_end is the prefix max of ends. */
-static int32_t step_at(const struct rank_model *r, const int64_t *max_end, int64_t t)
+/* How many steps start at or before t (the steps by ts): *hint, the answer
+ * for the event before, when it holds for t too, else a binary search. The
+ * events mostly come in time order, and the search over a 260 MB rank's
+ * steps took 77 M instructions of its read. */
+static size_t steps_started(const struct rank_model *r, int64_t t, size_t *hint)
 {
-    size_t lo = 0, hi = r->niterations;
+    size_t lo = *hint;
+    if ((lo == 0 || r->iterations[lo - 1].ts <= t) &&
+        (lo == r->niterations || r->iterations[lo].ts > t))
+        return lo;
+    lo = 0;
+    size_t hi = r->niterations;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (r->iterations[mid].ts <= t)
@@ -285,6 +294,14 @@ static int32_t step_at(const struct rank_model *r, const int64_t *max_end, int64
         else
             hi = mid;
     }
+    *hint = lo;
+    return lo;
+}
+
+static int32_t step_at(const struct rank_model *r, const int64_t *max_end, int64_t t,
+                       size_t *hint)
+{
+    size_t lo = steps_started(r, t, hint);
     int32_t best = MODEL_ITER_NONE;
     uint32_t best_pos = 0;
     for (size_t j = lo; j-- > 0 && max_end[j] > t;) {
@@ -312,10 +329,11 @@ static int assign_step_time(struct rank_model *r, struct err *e)
         int64_t end = r->iterations[j].ts + r->iterations[j].dur;
         max_end[j] = j && max_end[j - 1] > end ? max_end[j - 1] : end;
     }
+    size_t hint = 0;
     for (size_t i = 0; i < r->nevents; i++) {
         struct event *ev = &r->events[i];
         if (uses_step_time(ev))
-            ev->iteration = r->niterations ? step_at(r, max_end, ev->ts) : MODEL_ITER_NONE;
+            ev->iteration = r->niterations ? step_at(r, max_end, ev->ts, &hint) : MODEL_ITER_NONE;
     }
     free(max_end);
     return 0;
