@@ -147,18 +147,23 @@ static void prime_small(void)
     prime_level(&primed_levels[1]);
 }
 
+/* primed_levels[small], made once (pthread_once takes no argument). */
+static struct primed *primed(bool small)
+{
+    pthread_once(&primed_levels[small].once, small ? prime_small : prime_default);
+    return &primed_levels[small];
+}
+
 void trace_deflater_prime(void)
 {
-    pthread_once(&primed_levels[0].once, prime_default);
-    pthread_once(&primed_levels[1].once, prime_small);
+    primed(false);
+    primed(true);
 }
 
 static int zlib_start(struct trace_deflater *d)
 {
     bool small = d->level == ZLIB_SMALL_LEVEL;
-    struct primed *p = small || d->level == ZLIB_LEVEL ? &primed_levels[small] : NULL;
-    if (p)
-        pthread_once(&p->once, small ? prime_small : prime_default);
+    struct primed *p = small || d->level == ZLIB_LEVEL ? primed(small) : NULL;
     int rc = p && p->ready ? (deflateCopy(&d->z, &p->z) == Z_OK ? 0 : ERR_NOMEM)
                            : fresh_start(&d->z, d->level);
     d->z_ready = rc == 0;
@@ -274,16 +279,23 @@ static int isal_put(struct trace_deflater *d, const uint8_t *in, size_t n, bool 
  * hides in the load instead of following it); zlib's output is the same
  * however its input is cut. A stream that passes the hold drops that
  * output and starts again with ISA-L from the held bytes. */
+/* A stream of in[0..n) short of the hold, none of it deflated yet, start
+ * to end: ISA-L for a fast one, else zlib. */
+static int whole_put(struct trace_deflater *d, const uint8_t *in, size_t n, uint8_t **out,
+                     size_t *len, size_t *cap)
+{
+    int rc = d->fast ? isal_start(d, out, len, cap) : zlib_start(d);
+    return rc ? rc : d->fast ? isal_put(d, in, n, true, out, len, cap)
+                             : zlib_put(d, in, n, true, out, len, cap);
+}
+
 static int held_put(struct trace_deflater *d, const uint8_t *in, size_t n, bool last,
                     uint8_t **out, size_t *len, size_t *cap)
 {
-    if (last && d->held == 0 && !d->isal && !d->z_ready && n < TRACE_DEFLATER_HOLD) {
-        // the whole stream at once (a summary's table), short of the hold:
-        // deflated as the held bytes would be, without copying them first
-        int rc = d->fast ? isal_start(d, out, len, cap) : zlib_start(d);
-        return rc ? rc : d->fast ? isal_put(d, in, n, true, out, len, cap)
-                                 : zlib_put(d, in, n, true, out, len, cap);
-    }
+    // the whole stream at once (a summary's table): deflated as the held
+    // bytes would be, without copying them first
+    if (last && d->held == 0 && !d->isal && !d->z_ready && n < TRACE_DEFLATER_HOLD)
+        return whole_put(d, in, n, out, len, cap);
     while (n > 0) {
         size_t k = TRACE_DEFLATER_HOLD - d->held;
         k = n < k ? n : k;
@@ -322,12 +334,7 @@ static int held_put(struct trace_deflater *d, const uint8_t *in, size_t n, bool 
         return isal_put(d, d->hold, d->held, true, out, len, cap);
     if (d->z_ready)   // deflated as it came: zlib's smaller output
         return zlib_put(d, NULL, 0, true, out, len, cap);
-    if (d->fast) {
-        int rc = isal_start(d, out, len, cap);
-        return rc ? rc : isal_put(d, d->hold, d->held, true, out, len, cap);
-    }
-    int rc = zlib_start(d);   // held only
-    return rc ? rc : zlib_put(d, d->hold, d->held, true, out, len, cap);
+    return whole_put(d, d->hold, d->held, out, len, cap);   // held only
 }
 #endif
 

@@ -10,19 +10,20 @@
 
 #include "util/err.h"
 
-/* in[0..n) deflated with trace/pack_dict.h's dictionary (trace/deflater.h)
- * into a new buffer (*out, *out_len; the caller frees it): up to
- * TRACE_DEFLATE_SMALL_BUFFER at zlib's level 9, or 6 for numbers (a
- * summary's tiles: varints of times, where 9 saves 0.4 % for twice the
- * time), past it the fastest way (trace_deflater_fast). 0, ERR_NOMEM or
- * ERR_INTERNAL. */
-/* A small rank's tables are all below it, and there level 9 keeps its
+/* Buffers up to this size are deflated by zlib (trace_deflate_buffer). A
+ * small rank's tables are all below it, and there level 9 keeps its
  * summary within 2 % of its trace (the 300 KB ranks of `make bench-scale`:
  * 11 KiB at most). Above it, level 9 costs 20 ns a byte, 1.5 ms of a
  * 1.7 MB rank's 75 KB table of ops, the longest task of its summary; ISA-L
  * takes 0.06 ms for 34 % more bytes (10.6 KB against 7.9 KB). */
 #define TRACE_DEFLATE_SMALL_BUFFER ((size_t)32 << 10)
 
+/* in[0..n) deflated with trace/pack_dict.h's dictionary (trace/deflater.h)
+ * into a new buffer (*out, *out_len; the caller frees it): up to
+ * TRACE_DEFLATE_SMALL_BUFFER at zlib's level 9, or 6 for numbers (a
+ * summary's tiles: varints of times, where 9 saves 0.4 % for twice the
+ * time), past it the fastest way (trace_deflater_fast). 0, ERR_NOMEM or
+ * ERR_INTERNAL. */
 int trace_deflate_buffer(const void *in, size_t n, bool numbers, uint8_t **out, size_t *out_len);
 
 /* The dictionary's Adler-32, by which a zlib header names it: computed
