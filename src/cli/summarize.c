@@ -39,7 +39,6 @@ struct reading {
     const char *path;
     const struct semantics *sem;
     const struct load_opts *lo;
-    int threads;   /* the summary's pool's (0: a thread per core) */
     struct model *m;
     struct err *e;
     struct htxs_source src;
@@ -56,9 +55,7 @@ static int reading_task(void *ctx, size_t i)
         return 0;
     }
     r->src_rc = htxs_source_of(&r->src, r->path, &r->src_err);
-    // (the load keeps one core; this one is free) for a stream per thread
-    // of the summary's pool
-    trace_deflater_prime((unsigned)(r->threads > 0 ? r->threads : pool_cores()));
+    trace_deflater_prime();   // (the load keeps one core; this one is free)
     return 0;
 }
 
@@ -87,7 +84,7 @@ static int summarize_file(const struct htx_options *opts, const char *path, stru
         lo.packed_ctx = &pack;
         lo.pack_behind = opts->threads != 1;   // --threads=1: no thread of its own
     }
-    struct reading rd = {.path = path, .sem = &sem, .lo = &lo, .threads = opts->threads, .e = e};
+    struct reading rd = {.path = path, .sem = &sem, .lo = &lo, .e = e};
     err_clear(&rd.src_err);
     pool_run(2, opts->threads, reading_task, &rd);
     struct model *m = rd.m;

@@ -12,16 +12,11 @@
 #include "trace/pack_dict.h"
 #include "trace/zbuf.h"
 #include "util/err.h"
-#include "util/memory.h"
 #include "util/vec.h"
 
 #define ZLIB_LEVEL 6
 #define ZLIB_SMALL_LEVEL 9   /* trace_deflater_small */
 #define ZLIB_FAST_LEVEL 1    /* trace_deflater_fast, without ISA-L */
-#ifdef HAVE_ISAL
-#define ISAL_LEVEL 2
-#define ISAL_LEVEL_BUF ISAL_DEF_LVL2_DEFAULT
-#endif
 /* Bytes for one call of a deflater whose counts are 32-bit. */
 #define STEP_MAX ((size_t)1 << 30)
 
@@ -67,14 +62,12 @@ static struct primed primed_levels[] = {
     {PTHREAD_ONCE_INIT, ZLIB_SMALL_LEVEL, {0}, false},
 };
 
-/* zlib's blocks (a stream's state, and its window, hash chains and pending
- * symbols: four of 64 KiB at our levels), and ISA-L's stream and level
- * buffer, are kept for the next stream rather than freed: each stream of a
- * summary otherwise took fresh memory, faulted in a page at a time (220 of
- * a 1.7 MB rank's summary's 510 page faults were deflateCopy's). At most
- * SPARE_BLOCKS are kept, reachable till the end: room for the streams
- * trace_deflater_prime readies, and some. */
-#define SPARE_BLOCKS 32
+/* zlib's blocks (a stream's window, hash chains and pending symbols: four
+ * of 64 KiB at our levels) are kept for the next stream rather than freed:
+ * each stream of a summary otherwise took fresh memory, faulted in a page at
+ * a time (220 of a 1.7 MB rank's summary's 510 page faults were
+ * deflateCopy's). At most SPARE_BLOCKS are kept, reachable till the end. */
+#define SPARE_BLOCKS 16
 #define BLOCK_HEADER 16   /* the block's size, before it (keeps malloc's alignment) */
 static struct {
     pthread_mutex_t lock;
@@ -114,8 +107,6 @@ static voidpf block_alloc(voidpf opaque, uInt items, uInt size)
 static void block_free(voidpf opaque, voidpf block)
 {
     (void)opaque;
-    if (!block)
-        return;
     pthread_mutex_lock(&spare.lock);
     bool kept = spare.n < SPARE_BLOCKS;
     if (kept)
@@ -124,13 +115,6 @@ static void block_free(voidpf opaque, voidpf block)
     if (!kept)
         free((char *)block - BLOCK_HEADER);
 }
-
-#ifdef HAVE_ISAL
-static void block_give_back(void *block)
-{
-    block_free(Z_NULL, block);
-}
-#endif
 
 static int fresh_start(z_stream *z, int level)
 {
@@ -170,39 +154,10 @@ static struct primed *primed(bool small)
     return &primed_levels[small];
 }
 
-size_t trace_deflater_spare_blocks(void)
-{
-    pthread_mutex_lock(&spare.lock);
-    size_t n = spare.n;
-    pthread_mutex_unlock(&spare.lock);
-    return n;
-}
-
-#define PRIME_STREAMS_MAX 4   /* 5 blocks each, and ISA-L's 2: within SPARE_BLOCKS */
-
-void trace_deflater_prime(unsigned streams)
+void trace_deflater_prime(void)
 {
     primed(false);
-    struct primed *p = primed(true);
-    // Copies made and ended: their blocks, written whole by deflateCopy, wait
-    // on the spare list for the streams to come.
-    z_stream warm[PRIME_STREAMS_MAX];
-    size_t made = 0;
-    while (p->ready && made < streams && made < PRIME_STREAMS_MAX &&
-           deflateCopy(&warm[made], &p->z) == Z_OK)
-        made++;
-    while (made > 0)
-        deflateEnd(&warm[--made]);
-#ifdef HAVE_ISAL
-    void *isal = block_alloc(Z_NULL, 1, sizeof(struct isal_zstream));
-    void *level_buf = block_alloc(Z_NULL, 1, ISAL_LEVEL_BUF);
-    if (isal)
-        util_populate(isal, sizeof(struct isal_zstream));
-    if (level_buf)
-        util_populate(level_buf, ISAL_LEVEL_BUF);
-    block_give_back(isal);
-    block_give_back(level_buf);
-#endif
+    primed(true);
 }
 
 static int zlib_start(struct trace_deflater *d)
@@ -243,6 +198,8 @@ static int zlib_put(struct trace_deflater *d, const uint8_t *in, size_t n, bool 
 }
 
 #ifdef HAVE_ISAL
+#define ISAL_LEVEL 2
+#define ISAL_LEVEL_BUF ISAL_DEF_LVL2_DEFAULT
 
 static void put_be32(uint8_t *at, uint32_t v)
 {
@@ -260,8 +217,8 @@ static int isal_start(struct trace_deflater *d, uint8_t **out, size_t *len, size
 {
     size_t dict_len;
     const unsigned char *dict = trace_pack_dictionary(&dict_len);
-    d->isal = block_alloc(Z_NULL, 1, sizeof *d->isal);
-    d->level_buf = block_alloc(Z_NULL, 1, ISAL_LEVEL_BUF);
+    d->isal = malloc(sizeof *d->isal);
+    d->level_buf = malloc(ISAL_LEVEL_BUF);
     if (!d->isal || !d->level_buf || reserve(out, len, cap, 6))
         return ERR_NOMEM;
     isal_deflate_init(d->isal);
@@ -429,8 +386,8 @@ void trace_deflater_free(struct trace_deflater *d)
         deflateEnd(&d->z);
     free(d->hold);
 #ifdef HAVE_ISAL
-    block_give_back(d->isal);
-    block_give_back(d->level_buf);
+    free(d->isal);
+    free(d->level_buf);
 #endif
     free(d);
 }

@@ -55,15 +55,9 @@ int trace_deflater_put(struct trace_deflater *d, const uint8_t *in, size_t n, bo
 void trace_deflater_free(struct trace_deflater *d);
 
 /* Gives zlib the dictionary now, for each level a stream may start at, as
- * the first stream of that level would (1.4 M instructions), and makes
- * resident the memory of `streams` streams deflating at once (of up to 4):
- * `htx summarize` calls it on the core the load leaves idle, rather than
- * after the load, where it delayed a small rank's first deflated tables and
- * faulted in their memory a page at a time. */
-void trace_deflater_prime(unsigned streams);
-
-/* The blocks of memory waiting for the next stream (a stream's state and
- * buffers are kept rather than freed). */
-size_t trace_deflater_spare_blocks(void);
+ * the first stream of that level would (1.4 M instructions): `htx
+ * summarize` calls it on the core the load leaves idle, rather than after
+ * the load, where it delayed a small rank's first deflated tables. */
+void trace_deflater_prime(void);
 
 #endif

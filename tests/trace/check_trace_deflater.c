@@ -269,47 +269,6 @@ START_TEST(deflater_should_give_the_same_bytes_on_threads_at_once)
 }
 END_TEST
 
-/* Priming readies a stream's memory for each of the streams to come (five
- * blocks each, and ISA-L's two), and streams on memory used before come
- * out as on fresh memory: zlib's at both levels, ISA-L's past the small
- * size. */
-START_TEST(deflater_should_give_the_same_bytes_on_primed_memory)
-{
-    deflate_by(_i);
-    const size_t sizes[] = {100, TRACE_DEFLATE_SMALL_BUFFER, 3 * TRACE_DEFLATE_SMALL_BUFFER};
-    enum { NSIZES = sizeof sizes / sizeof sizes[0] };
-    uint8_t *raw = records_like(sizes[NSIZES - 1]);
-    uint8_t *fresh[NSIZES][2];
-    size_t fresh_len[NSIZES][2];
-    for (size_t k = 0; k < NSIZES; k++)
-        for (int numbers = 0; numbers < 2; numbers++)
-            ck_assert_int_eq(trace_deflate_buffer(raw, sizes[k], numbers, &fresh[k][numbers],
-                                                  &fresh_len[k][numbers]),
-                             0);
-    trace_deflater_prime(2);
-    size_t isal_blocks = 0;
-#ifdef HAVE_ISAL
-    isal_blocks = 2;   // (readied whichever deflater HTX_DEFLATE chooses)
-#endif
-    ck_assert_uint_ge(trace_deflater_spare_blocks(), 2 * 5 + isal_blocks);
-    for (int round = 0; round < 2; round++)
-        for (size_t k = 0; k < NSIZES; k++)
-            for (int numbers = 0; numbers < 2; numbers++) {
-                uint8_t *z = NULL;
-                size_t zlen = 0;
-                ck_assert_int_eq(trace_deflate_buffer(raw, sizes[k], numbers, &z, &zlen), 0);
-                ck_assert_uint_eq(zlen, fresh_len[k][numbers]);
-                ck_assert(memcmp(z, fresh[k][numbers], zlen) == 0);
-                assert_inflates_to(z, zlen, raw, sizes[k]);
-                free(z);
-            }
-    for (size_t k = 0; k < NSIZES; k++)
-        for (int numbers = 0; numbers < 2; numbers++)
-            free(fresh[k][numbers]);
-    free(raw);
-}
-END_TEST
-
 Suite *trace_deflater_suite(void)
 {
     Suite *s = suite_create("trace_deflater");
@@ -318,7 +277,6 @@ Suite *trace_deflater_suite(void)
     tcase_add_loop_test(t, deflater_should_make_one_stream_whatever_the_pieces, 0, 2);
     tcase_add_loop_test(t, deflater_should_keep_zlib_for_a_stream_within_the_hold, 0, 2);
     tcase_add_loop_test(t, deflater_should_give_the_same_bytes_on_threads_at_once, 0, 2);
-    tcase_add_loop_test(t, deflater_should_give_the_same_bytes_on_primed_memory, 0, 2);
     suite_add_tcase(s, t);
     return s;
 }
