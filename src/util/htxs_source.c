@@ -3,10 +3,11 @@
 #include "util/htxs_source.h"
 
 #include <errno.h>
-#include <stdio.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 uint64_t htxs_fnv1a(uint64_t h, const void *p, size_t n)
 {
@@ -18,14 +19,30 @@ uint64_t htxs_fnv1a(uint64_t h, const void *p, size_t n)
     return h;
 }
 
-static int hash_span(FILE *f, int64_t offset, uint64_t *out, uint8_t *buf)
+/* A piece of a span: the span's bytes go through a small buffer, which
+ * stays resident, rather than one of HTXS_HASH_SPAN bytes faulted in a
+ * page at a time (180 of a 10 MB rank's summary's page faults). */
+#define HASH_PIECE ((size_t)64 << 10)
+
+/* FNV-1a of the HTXS_HASH_SPAN bytes from offset, or of those up to the
+ * end of the file. */
+static int hash_span(int fd, int64_t offset, uint64_t *out, uint8_t *buf)
 {
-    if (fseeko(f, (off_t)offset, SEEK_SET) != 0)
-        return -1;
-    size_t got = fread(buf, 1, (size_t)HTXS_HASH_SPAN, f);
-    if (ferror(f))
-        return -1;
-    *out = htxs_fnv1a(HTXS_FNV_BASIS, buf, got);
+    uint64_t h = HTXS_FNV_BASIS;
+    for (int64_t done = 0; done < HTXS_HASH_SPAN;) {
+        size_t want = (size_t)(HTXS_HASH_SPAN - done) < HASH_PIECE ? (size_t)(HTXS_HASH_SPAN - done)
+                                                                  : HASH_PIECE;
+        ssize_t got = pread(fd, buf, want, (off_t)(offset + done));
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            return -1;
+        if (got == 0)
+            break;
+        h = htxs_fnv1a(h, buf, (size_t)got);
+        done += got;
+    }
+    *out = h;
     return 0;
 }
 
@@ -41,19 +58,19 @@ int htxs_source_of(struct htxs_source *src, const char *path, struct err *e)
         return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
     src->size = (int64_t)st.st_size;
     src->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
         return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
-    uint8_t *buf = malloc((size_t)HTXS_HASH_SPAN);
+    uint8_t *buf = malloc(HASH_PIECE);
     int rc = buf ? 0 : -1;
     if (!rc)
-        rc = hash_span(f, 0, &src->head_hash, buf);
+        rc = hash_span(fd, 0, &src->head_hash, buf);
     if (!rc && src->size <= HTXS_HASH_SPAN)
         src->tail_hash = src->head_hash;   // the same bytes: the whole file (FNV-1a, ~1 ns a byte)
     else if (!rc)
-        rc = hash_span(f, src->size - HTXS_HASH_SPAN, &src->tail_hash, buf);
+        rc = hash_span(fd, src->size - HTXS_HASH_SPAN, &src->tail_hash, buf);
     free(buf);
-    fclose(f);
+    close(fd);
     if (rc)
         return err_set(e, ERR_IO, "%s: cannot read to hash it", path);
     return 0;

@@ -324,6 +324,45 @@ START_TEST(writer_should_refuse_overwrite_and_detect_stale_sources)
 }
 END_TEST
 
+/* The source record's hashes are FNV-1a 64 of the file's first and last
+ * HTXS_HASH_SPAN bytes (of the whole file when it is no longer), whatever
+ * pieces the file is read in: summaries made before keep their meaning. */
+START_TEST(source_should_hash_the_first_and_last_span)
+{
+    const int64_t span = HTXS_HASH_SPAN;
+    const int64_t sizes[] = {1, 18, span - 1, span, span + 1, span + 100001, 3 * span + 7};
+    char dir[] = "/tmp/htxs-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char trace[64];
+    snprintf(trace, sizeof trace, "%s/t.json", dir);
+    uint8_t *bytes = malloc((size_t)sizes[6]);
+    ck_assert_ptr_nonnull(bytes);
+    uint32_t x = 7;
+    for (int64_t i = 0; i < sizes[6]; i++) {
+        x = x * 1103515245u + 12345u;
+        bytes[i] = (uint8_t)(x >> 16);
+    }
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        int64_t n = sizes[k];
+        FILE *f = fopen(trace, "wb");
+        ck_assert_ptr_nonnull(f);
+        ck_assert_uint_eq(fwrite(bytes, 1, (size_t)n, f), (size_t)n);
+        fclose(f);
+        struct htxs_source src;
+        struct err e;
+        ck_assert_int_eq(htxs_source_of(&src, trace, &e), 0);
+        ck_assert_int_eq(src.size, n);
+        int64_t head = n < span ? n : span, tail_from = n < span ? 0 : n - span;
+        ck_assert_uint_eq(src.head_hash, htxs_fnv1a(HTXS_FNV_BASIS, bytes, (size_t)head));
+        ck_assert_uint_eq(src.tail_hash,
+                          htxs_fnv1a(HTXS_FNV_BASIS, bytes + tail_from, (size_t)(n - tail_from)));
+    }
+    unlink(trace);
+    rmdir(dir);
+    free(bytes);
+}
+END_TEST
+
 /* A fake environment: pairs of name, value; set by each test. */
 static const char *const *fake_env;
 
@@ -811,6 +850,7 @@ int main(void)
     tcase_add_test(tc, summary_should_name_wrong_magic_version_and_checksum);
     tcase_add_test(tc, summary_should_refuse_section_lengths_past_the_end);
     tcase_add_test(tc, writer_should_refuse_overwrite_and_detect_stale_sources);
+    tcase_add_test(tc, source_should_hash_the_first_and_last_span);
     tcase_add_test(tc, rank_record_should_be_peeked_at_alone);
     tcase_add_test(tc, tables_should_be_deflated_and_read_back_exactly);
     tcase_add_test(tc, tables_of_both_semantics_should_share_one_section);
