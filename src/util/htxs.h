@@ -152,6 +152,9 @@ int htxs_load_file(struct htxs_doc *doc, const char *path, struct err *e);
 int htxs_load_file_sparse(struct htxs_doc *doc, const char *path, uint32_t skip,
                           struct err *e);
 void htxs_doc_fini(struct htxs_doc *doc);
+/* Reads up to n bytes of fd from offset at (pread, again when interrupted
+ * or short): how many, fewer only at the end of the file, or -1. */
+long long htxs_read_at(int fd, void *buf, size_t n, uint64_t at);
 /* The first section of `kind` of the summary at path, read without the
  * rest of the file, and so without the check of its checksum: for a hint
  * (how many events a rank has, to choose how to open a job), never for

@@ -16,20 +16,26 @@
  * a thousand summaries of 5 MB whose tables, tiles and records are 0.2 MB
  * each are opened by reading a twentieth of them. */
 
-static int read_at(int fd, void *buf, size_t n, uint64_t at)
+long long htxs_read_at(int fd, void *buf, size_t n, uint64_t at)
 {
     uint8_t *p = buf;
-    while (n) {
-        ssize_t got = pread(fd, p, n, (off_t)at);
+    size_t done = 0;
+    while (done < n) {
+        ssize_t got = pread(fd, p + done, n - done, (off_t)(at + done));
         if (got < 0 && errno == EINTR)
             continue;
-        if (got <= 0)
+        if (got < 0)
             return -1;
-        p += got;
-        n -= (size_t)got;
-        at += (uint64_t)got;
+        if (got == 0)
+            break;
+        done += (size_t)got;
     }
-    return 0;
+    return (long long)done;
+}
+
+static int read_at(int fd, void *buf, size_t n, uint64_t at)
+{
+    return htxs_read_at(fd, buf, n, at) == (long long)n ? 0 : -1;
 }
 
 /* The sections' headers walked with every bound checked: kinds, tags and
