@@ -273,8 +273,6 @@ static int collect_steps(const struct model *m, struct rank_model *r, struct err
     return 0;
 }
 
-/* The step containing t (step.ts <= t < step.ts + dur); when several do, the
- * one latest in the file wins (§1.7). max_end is the prefix max of ends. */
 /* How many steps start at or before t (the steps by ts): *hint, the answer
  * for the event before, when it holds for t too, else a binary search. The
  * events mostly come in time order, and the search over a 260 MB rank's
@@ -298,6 +296,8 @@ static size_t steps_started(const struct rank_model *r, int64_t t, size_t *hint)
     return lo;
 }
 
+/* The step containing t (step.ts <= t < step.ts + dur); when several do, the
+ * one latest in the file wins (§1.7). max_end is the prefix max of ends. */
 static int32_t step_at(const struct rank_model *r, const int64_t *max_end, int64_t t,
                        size_t *hint)
 {

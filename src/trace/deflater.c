@@ -273,12 +273,6 @@ static int isal_put(struct trace_deflater *d, const uint8_t *in, size_t n, bool 
     return 0;
 }
 
-/* Holds the bytes until the stream ends or passes TRACE_DEFLATER_HOLD.
- * Until it passes, zlib also deflates them as they come (on a caller's
- * thread of its own, behind the reading: a small rank's zlib time then
- * hides in the load instead of following it); zlib's output is the same
- * however its input is cut. A stream that passes the hold drops that
- * output and starts again with ISA-L from the held bytes. */
 /* A stream of in[0..n) short of the hold, none of it deflated yet, start
  * to end: ISA-L for a fast one, else zlib. */
 static int whole_put(struct trace_deflater *d, const uint8_t *in, size_t n, uint8_t **out,
@@ -289,6 +283,12 @@ static int whole_put(struct trace_deflater *d, const uint8_t *in, size_t n, uint
                              : zlib_put(d, in, n, true, out, len, cap);
 }
 
+/* Holds the bytes until the stream ends or passes TRACE_DEFLATER_HOLD.
+ * Until it passes, zlib also deflates them as they come (on a caller's
+ * thread of its own, behind the reading: a small rank's zlib time then
+ * hides in the load instead of following it); zlib's output is the same
+ * however its input is cut. A stream that passes the hold drops that
+ * output and starts again with ISA-L from the held bytes. */
 static int held_put(struct trace_deflater *d, const uint8_t *in, size_t n, bool last,
                     uint8_t **out, size_t *len, size_t *cap)
 {

@@ -31,13 +31,13 @@ static int hash_span(int fd, int64_t offset, uint64_t *out, uint8_t *buf)
     uint64_t h = HTXS_FNV_BASIS;
     for (int64_t done = 0; done < HTXS_HASH_SPAN;) {
         size_t left = (size_t)(HTXS_HASH_SPAN - done);
-        long long got = htxs_read_at(fd, buf, left < HASH_PIECE ? left : HASH_PIECE,
-                                     (uint64_t)(offset + done));
+        size_t want = left < HASH_PIECE ? left : HASH_PIECE;
+        long long got = htxs_read_at(fd, buf, want, (uint64_t)(offset + done));
         if (got < 0)
             return -1;
-        if (got == 0)
-            break;
         h = htxs_fnv1a(h, buf, (size_t)got);
+        if ((size_t)got < want)   // the end of the file
+            break;
         done += got;
     }
     *out = h;

@@ -331,18 +331,20 @@ START_TEST(source_should_hash_the_first_and_last_span)
 {
     const int64_t span = HTXS_HASH_SPAN;
     const int64_t sizes[] = {1, 18, span - 1, span, span + 1, span + 100001, 3 * span + 7};
+    const size_t nsizes = sizeof sizes / sizeof sizes[0];
+    const int64_t largest = sizes[nsizes - 1];
     char dir[] = "/tmp/htxs-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
     char trace[64];
     snprintf(trace, sizeof trace, "%s/t.json", dir);
-    uint8_t *bytes = malloc((size_t)sizes[6]);
+    uint8_t *bytes = malloc((size_t)largest);
     ck_assert_ptr_nonnull(bytes);
     uint32_t x = 7;
-    for (int64_t i = 0; i < sizes[6]; i++) {
+    for (int64_t i = 0; i < largest; i++) {
         x = x * 1103515245u + 12345u;
         bytes[i] = (uint8_t)(x >> 16);
     }
-    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+    for (size_t k = 0; k < nsizes; k++) {
         int64_t n = sizes[k];
         FILE *f = fopen(trace, "wb");
         ck_assert_ptr_nonnull(f);

@@ -460,16 +460,17 @@ END_TEST
  * a short stream through a ring of four touches only the blocks it fills. */
 START_TEST(ring_should_make_only_the_blocks_used_resident)
 {
+    enum { NBLOCKS = 4, BLOCK = 4096 };
     struct ring r;
-    ck_assert_int_eq(ring_init(&r, 4, 4096), 0);
+    ck_assert_int_eq(ring_init(&r, NBLOCKS, BLOCK), 0);
     ck_assert_uint_eq(r.resident, 0);
     size_t len;
     int rc;
-    for (size_t k = 1; k <= 6; k++) {   // one block at a time: slots 0, 1, 2, 3, 0, 1
+    for (size_t k = 1; k <= NBLOCKS + 2; k++) {   // one block at a time: slots 0, 1, 2, 3, 0, 1
         uint8_t *b = ring_empty(&r);
-        memset(b, (int)k, 4096);
-        ring_publish(&r, 4096, k);
-        ck_assert_uint_eq(r.resident, k < 4 ? k : 4);
+        memset(b, (int)k, BLOCK);
+        ring_publish(&r, BLOCK, k);
+        ck_assert_uint_eq(r.resident, k < NBLOCKS ? k : NBLOCKS);
         ck_assert_ptr_nonnull(ring_full(&r, &len, NULL, &rc, NULL));
         ring_release(&r);
     }
