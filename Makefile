@@ -6,8 +6,9 @@
 #   make run             install deps, build, open htx on assets/sample
 #   make check           install deps, build, run every test
 #   make check-asan      the tests under AddressSanitizer + UBSan (build-asan/)
-#   make check-valgrind  the Check tests under valgrind memcheck (build-valgrind/),
-#                        and htx over every real and generated trace (tests/hostile/valgrind.sh)
+#   make check-valgrind  the test programs under valgrind memcheck (build-valgrind/),
+#                        and htx over a sample of real and generated traces (CI runs this)
+#   make check-valgrind-full  the whole suite under memcheck, htx over every trace (long)
 #   make check-slurm     htx summarize under a real one-node Slurm (tests/summary/slurm.sh)
 #   make distcheck       build and test the release tarball
 #   make bench           load-time and memory benchmark (tests/bench.sh)
@@ -30,7 +31,7 @@ SHELL := /bin/bash
 # Serialise autoreconf with anyone else regenerating this tree.
 AUTORECONF := $(shell command -v flock >/dev/null 2>&1 && echo flock /tmp/htx-autoreconf.lock) autoreconf -fi
 
-.PHONY: all deps run check check-asan check-valgrind check-slurm distcheck bench bench-scale install \
+.PHONY: all deps run check check-asan check-valgrind check-valgrind-full check-slurm distcheck bench bench-scale install \
 	assets clean
 .PHONY: fuzz fuzz-long bigtrace
 
@@ -136,12 +137,18 @@ check-asan: deps $(ASAN_BUILD)/Makefile
 
 check-valgrind: deps $(VALGRIND_BUILD)/Makefile
 	$(MAKE) -C $(VALGRIND_BUILD) -j$(JOBS)
+	@status=0; $(MAKE) -C $(VALGRIND_BUILD) -j$(JOBS) check-memcheck || status=$$?; \
+	tests/summary.sh $(VALGRIND_BUILD) $$status
+
+check-valgrind-full: export HTX_VALGRIND_FULL = 1
+check-valgrind-full: deps $(VALGRIND_BUILD)/Makefile
+	$(MAKE) -C $(VALGRIND_BUILD) -j$(JOBS)
 	$(call run_suite,$(VALGRIND_BUILD))
 
 # A failed distcheck leaves its build tree: its failing tests' logs are
 # printed, as for the other suites (a CI log is all there is of a clean clone).
 distcheck: all
-	@status=0; $(MAKE) -C $(BUILD) distcheck DISTCHECK_CONFIGURE_FLAGS="$(CONFIGURE_FLAGS)" || status=$$?; \
+	@status=0; $(MAKE) -C $(BUILD) -j$(JOBS) distcheck DISTCHECK_CONFIGURE_FLAGS="$(CONFIGURE_FLAGS)" || status=$$?; \
 	if [ $$status != 0 ]; then \
 	    for sub in $(BUILD)/htx-*/_build/sub; do [ -d "$$sub" ] && tests/summary.sh "$$sub" $$status; done; \
 	fi; exit $$status
