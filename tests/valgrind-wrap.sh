@@ -11,7 +11,8 @@ case $1 in
       exec "$@" ;;
 esac
 CK_FORK=no
-export CK_FORK
+HTX_MEMCHECK=1   # tests/memcheck.h: fewer random rounds
+export CK_FORK HTX_MEMCHECK
 exec valgrind --quiet --error-exitcode=1 --leak-check=full \
     --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect \
     --track-origins=yes --num-callers=30 "$@"

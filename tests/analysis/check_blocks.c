@@ -9,6 +9,7 @@
 #include "analysis/stats.h"
 #include "analysis/intervals.h"
 #include "analysis/classify.h"
+#include "../memcheck.h"
 
 /* ---- sorting --------------------------------------------------------------- */
 
@@ -164,7 +165,7 @@ END_TEST
 START_TEST(argsort_should_sort_random_inputs)
 {
     srand(7);
-    for (int t = 0; t < 200; t++) {
+    for (int t = 0; t < memcheck_rounds(200); t++) {
         size_t n = (size_t)(rand() % 700);
         int64_t *k = malloc((n + 1) * sizeof *k);
         size_t *p = malloc((n + 1) * sizeof *p);
@@ -206,7 +207,7 @@ static bool generic_less_double(const void *keys, size_t a, size_t b)
 START_TEST(argsort_should_order_ties_alike_in_fast_and_generic_paths)
 {
     srand(11);
-    for (int t = 0; t < 60; t++) {
+    for (int t = 0; t < memcheck_rounds(60); t++) {
         size_t n = (size_t)(rand() % 3000);
         int64_t *ki = malloc((n + 1) * sizeof *ki);
         double *kd = malloc((n + 1) * sizeof *kd);
@@ -340,7 +341,8 @@ static int cmp_indexed(const void *pa, const void *pb)
  * subnormals, and keys alike in their high or low digits. */
 START_TEST(sort_values_should_keep_equal_values_in_input_order)
 {
-    enum { N = 200000 };
+    // under memcheck, still past the digit sort's threshold of 65,536
+    const size_t N = under_memcheck() ? 70000 : 200000;
     double *v = malloc(N * sizeof *v);
     struct indexed *ref = malloc(N * sizeof *ref);
     ck_assert(v && ref);

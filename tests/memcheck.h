@@ -1,0 +1,24 @@
+#ifndef HTX_TESTS_MEMCHECK_H
+#define HTX_TESTS_MEMCHECK_H
+
+#include <stdbool.h>
+#include <stdlib.h>
+
+/* Under memcheck (tests/valgrind-wrap.sh sets HTX_MEMCHECK=1) a test runs
+ * about fifty times slower. The property tests then draw fewer random
+ * cases and the scale tests stop at smaller sizes: the same code paths,
+ * so CI's memcheck run stays short; every size runs in the other builds. */
+
+static inline bool under_memcheck(void)
+{
+    const char *m = getenv("HTX_MEMCHECK");
+    return m && m[0] == '1';
+}
+
+/* n rounds, or a tenth of them (at least one) under memcheck. */
+static inline int memcheck_rounds(int n)
+{
+    return under_memcheck() ? (n + 9) / 10 : n;
+}
+
+#endif
