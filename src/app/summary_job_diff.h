@@ -1,8 +1,8 @@
 #ifndef HTX_APP_SUMMARY_JOB_DIFF_H
 #define HTX_APP_SUMMARY_JOB_DIFF_H
 
-/* A diff's two sides from their rank summaries without their events
- * (issue 12): `htx diff --report` and the TUI's diff view compare the ranks'
+/* A diff's two sides from their rank summaries without their events:
+ * `htx diff --report` and the TUI's diff view compare the ranks'
  * stored parts (analysis/diff.h), which give what the events give for
  * whole ranks under htx's semantics. */
 
@@ -18,7 +18,7 @@
 
 struct summary_job_diff {
     struct summary_job job[2];   /* control, test */
-    struct model *m[2];          /* their summary models (ranks, for plans and headers);
+    struct model *m[2];          /* their models from the summaries (ranks, for plans and headers);
                                     the caller may take them (and set NULL) */
     struct diff_side src[2];     /* their parts, in arena */
     struct arena arena;

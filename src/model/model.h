@@ -54,7 +54,7 @@ enum ev_flag {
 };
 
 /* 48 bytes: the model holds one per kept element, so this is most of a
- * loaded trace's memory (issue 14: <= 64 resident bytes an event in all).
+ * loaded trace's memory (the budget: <= 64 resident bytes an event in all).
  * - Correlation and stream are 32-bit: CUPTI's correlation ids are
  *   unsigned 32-bit and streams are small numbers; a value outside those
  *   ranges is read as absent, with a warning (the builder's). Read the

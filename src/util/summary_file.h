@@ -1,7 +1,7 @@
 #ifndef HTX_UTIL_SUMMARY_FILE_H
 #define HTX_UTIL_SUMMARY_FILE_H
 
-/* The container of a rank summary file (rank-NNNNN.htxs, issue 12).
+/* The container of a rank summary file (rank-NNNNN.htxs).
  *
  * Layout, all integers little-endian, no pointers, no padding:
  *   header   magic "HTXSUMM\0" (8) | u16 major | u16 minor | u32 section count | u64 file length
@@ -11,7 +11,7 @@
  * header, then of each section before it, of its header and of its payload, so a reader that wants the small sections
  * (not a rank's events) checks them without reading the rest.
  *
- * Sections are typed so a later kind (e.g. the collectives of issue 13) is
+ * Sections are typed so a new kind (e.g. the collective records) is
  * one writer and one reader function: readers of the same major version skip
  * kinds they do not know; another major version is refused. The reader
  * treats the file as hostile and validates the whole file (length, checksum,
