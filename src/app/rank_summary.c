@@ -236,8 +236,8 @@ static int compute_task(struct summary_work *sw, size_t i)
     if (i >= SUMMARY_FIRST_HTA) {
         size_t k = i - SUMMARY_FIRST_HTA;
         sw->rc[i] = sw->hta_model ? run_stored(sw->hta_model, &sw->ao_hta, k, &sw->hta_arenas[k],
-                                          &sw->hta_lists[k], &sw->errs[i])
-                             : 0;
+                                               &sw->hta_lists[k], &sw->errs[i])
+                                  : 0;
         return sw->rc[i] < 0;
     }
     if (i == SUMMARY_TILES_TASK) {
@@ -265,7 +265,7 @@ static int compute_task(struct summary_work *sw, size_t i)
         sw->rc[i] = coll_records(m, &sw->ao_htx, &sw->recs, &sw->nrecs);
         if (sw->rc[i] == 0)
             summary_file_colls_deflate(m->ranks[0].rank, m->has_origin ? &m->origin_ns : NULL,
-                               &m->strings, sw->recs, sw->nrecs, &sw->z[i]);
+                                       &m->strings, sw->recs, sw->nrecs, &sw->z[i]);
         if (sw->rc[i] == 0 && !sw->z[i].z)
             sw->rc[i] = ERR_NOMEM;
         if (sw->rc[i])

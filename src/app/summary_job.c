@@ -37,7 +37,7 @@ static int push_file(char ***out, size_t *n, size_t *cap, const char *dir, const
 }
 
 int summary_job_files(const char *const *paths, size_t npaths, char ***out, size_t *n,
-                    size_t *traces, struct err *e)
+                      size_t *traces, struct err *e)
 {
     size_t cap = 0;
     *out = NULL;
@@ -214,7 +214,7 @@ static int by_rank(const void *a, const void *b)
 size_t summary_job_tiles_budget(uint64_t memory_limit)
 {
     return memory_limit && memory_limit / 4 < SUMMARY_JOB_TILES_MAX ? (size_t)(memory_limit / 4)
-                                                                  : SUMMARY_JOB_TILES_MAX;
+                                                                    : SUMMARY_JOB_TILES_MAX;
 }
 
 struct reading {
@@ -232,7 +232,7 @@ static int read_task(void *ctx, size_t i)
 }
 
 int summary_job_open(struct summary_job *l, char **files, size_t n, unsigned want, bool warn_stale,
-                   size_t tiles_budget, struct err *e)
+                     size_t tiles_budget, struct err *e)
 {
     memset(l, 0, sizeof *l);
     l->want = want;
@@ -495,7 +495,7 @@ unsigned summary_job_want(enum analysis_id id, int semantics)
 }
 
 int summary_job_tables(const struct summary_job *l, const bool *selected, enum analysis_id id,
-                     struct arena *a, struct table_list *out, struct err *e)
+                       struct arena *a, struct table_list *out, struct err *e)
 {
     if (summary_semantics(l) == SEMANTICS_HTA) {
         int k = stored_index((int)id);
@@ -524,7 +524,7 @@ bool *summary_job_model_selection(const struct model *m)
 }
 
 int summary_job_model_tables(const struct summary_job *l, const struct model *m, enum analysis_id id,
-                           struct arena *a, struct table_list *out, struct err *e)
+                             struct arena *a, struct table_list *out, struct err *e)
 {
     struct semantics sem;
     semantics_init(&sem, summary_semantics(l));
@@ -541,7 +541,7 @@ int summary_job_model_tables(const struct summary_job *l, const struct model *m,
 }
 
 struct model *summary_job_model(const struct summary_job *l, const struct semantics *sem,
-                              struct err *e)
+                                struct err *e)
 {
     for (size_t r = 0; r < l->n; r++)
         if (!l->ranks[r].has_tiles) {
@@ -627,7 +627,7 @@ static int cache_entries(const char *const *paths, size_t npaths, struct app_cac
 }
 
 int summary_job_preview(const char *const *paths, size_t npaths, struct app_cache *cache,
-                      const struct semantics *sem, struct summary_job *l, struct err *e)
+                        const struct semantics *sem, struct summary_job *l, struct err *e)
 {
     memset(l, 0, sizeof *l);
     char **files;
@@ -681,8 +681,8 @@ unsigned summary_job_views(const struct semantics *sem)
 }
 
 int summary_job_choose(const char *const *paths, size_t npaths, enum htx_events mode,
-                     uint64_t memory_limit, const struct semantics *sem, struct summary_job *l,
-                     struct err *e)
+                       uint64_t memory_limit, const struct semantics *sem, struct summary_job *l,
+                       struct err *e)
 {
     memset(l, 0, sizeof *l);
     if (mode == HTX_EVENTS_LOAD)
@@ -707,7 +707,7 @@ int summary_job_choose(const char *const *paths, size_t npaths, enum htx_events 
     bool at_hand = fits && summary_job_events_at_hand(files, nfiles);
     if (rc == 0 && !at_hand)
         rc = summary_job_open(l, files, nfiles, summary_job_views(sem), false,
-                            summary_job_tiles_budget(memory_limit), e);
+                              summary_job_tiles_budget(memory_limit), e);
     summary_job_free_files(files, nfiles);
     if (rc || at_hand)
         return rc;
@@ -745,7 +745,7 @@ size_t summary_job_step_count(const struct summary_job *l)
 }
 
 int summary_job_diff_side(const struct summary_job *l, struct arena *a, struct diff_side *side,
-                        struct err *e)
+                          struct err *e)
 {
     memset(side, 0, sizeof *side);
     size_t rows = 0;

@@ -23,16 +23,16 @@
 
 struct summary_job_rank {
     char *file;                                  /* the summary */
-    struct summary_file_rank rank;                       /* rank, events, trace path */
+    struct summary_file_rank rank;               /* rank, events, trace path */
     struct table_list tables[SUMMARY_FILE_NSTORED];      /* summary_file_stored_analyses, in order, under
-                                                    the semantics wanted (SUMMARY_JOB_HTA) */
-    bool has_tables[SUMMARY_FILE_NSTORED];               /* which were found (a summary of an
+                                                            the semantics wanted (SUMMARY_JOB_HTA) */
+    bool has_tables[SUMMARY_FILE_NSTORED];       /* which were found (a summary of an
                                                     older format lacks some) */
     struct table_list hta_job;                   /* under SUMMARY_JOB_HTA: SUMMARY_FILE_HTA_JOB's */
     bool has_hta_job;
     struct tiles tiles;                          /* count 0 when it has none */
     bool has_tiles;
-    struct summary_file_colls colls;                     /* its collective records */
+    struct summary_file_colls colls;             /* its collective records */
     bool has_colls;
     struct table_list rank_parts;                /* its part of the Ranks view */
     bool has_rank_parts;
@@ -42,7 +42,7 @@ struct summary_job_rank {
 };
 
 struct summary_job {
-    struct summary_job_rank *ranks;                /* ascending rank */
+    struct summary_job_rank *ranks;              /* ascending rank */
     size_t n;
     unsigned want;                               /* SUMMARY_JOB_*: what was read */
     uint64_t events;                             /* over every rank */
@@ -58,7 +58,7 @@ struct summary_job {
  * given), malloc'ed (free with summary_job_free_files), and how many trace
  * files are among the paths (so a caller can tell summaries-only inputs). */
 int summary_job_files(const char *const *paths, size_t npaths, char ***files, size_t *n,
-                    size_t *traces, struct err *e);
+                      size_t *traces, struct err *e);
 void summary_job_free_files(char **files, size_t n);
 
 /* What summary_job_open keeps of each summary besides its record: the tables
@@ -83,7 +83,7 @@ void summary_job_free_files(char **files, size_t n);
  * what is made from them is then as exact as their coarser width. 0, or
  * the first error naming its file (l is then empty). */
 int summary_job_open(struct summary_job *l, char **files, size_t n, unsigned want, bool warn_stale,
-                   size_t tiles_budget, struct err *e);
+                     size_t tiles_budget, struct err *e);
 
 /* What the TUI lets a summary job's tiles take: a quarter of memory_limit
  * (HTX_MAX_MEMORY; 0: no limit), SUMMARY_JOB_TILES_MAX at most. A thousand
@@ -106,7 +106,7 @@ void summary_job_fini(struct summary_job *l);
  * takes (a summary made before tiles, kernel parts or records); ERR_PARSE naming a
  * summary whose tables are not the others'; ERR_NOMEM. */
 int summary_job_tables(const struct summary_job *l, const bool *selected, enum analysis_id id,
-                     struct arena *a, struct table_list *out, struct err *e);
+                       struct arena *a, struct table_list *out, struct err *e);
 
 /* The collectives of the ranks with selected[i] (NULL: all), matched from
  * their summaries' records as coll_analyze matches them from their events
@@ -116,14 +116,14 @@ int summary_job_tables(const struct summary_job *l, const bool *selected, enum a
  * records (made before they were); ERR_PARSE naming a summary whose times
  * do not fit the job's; ERR_NOMEM. */
 int summary_job_coll_result(const struct summary_job *l, const bool *selected, struct strtab *strings,
-                          struct arena *a, struct coll_result *out, struct err *e);
+                            struct arena *a, struct coll_result *out, struct err *e);
 
 /* The Ranks view's tables (rank_overview, rank_steps) of the ranks with
  * selected[i], as ranks_overview_run makes them from their events: their
  * stored parts, with the blame of the collectives matched from their
  * records. ERR_EMPTY when a summary has no part (made before they were). */
 int summary_job_rank_tables(const struct summary_job *l, const bool *selected, struct arena *a,
-                          struct table_list *out, struct err *e);
+                            struct table_list *out, struct err *e);
 
 /* How many distinct step numbers the ranks' stored Ranks parts name (a
  * model from summaries has no iterations: its steps are in those parts); 0 when
@@ -134,7 +134,7 @@ size_t summary_job_step_count(const struct summary_job *l);
  * rank order, one table in a. ERR_EMPTY when a summary has none (made
  * before they were), ERR_PARSE naming one that is not sound. */
 int summary_job_diff_side(const struct summary_job *l, struct arena *a, struct diff_side *side,
-                        struct err *e);
+                          struct err *e);
 
 /* Which ranks m (a summary job's model) selects, by index: malloc'ed (the
  * caller frees it), NULL when out of memory. */
@@ -143,13 +143,13 @@ bool *summary_job_model_selection(const struct model *m);
 /* summary_job_tables over the ranks m (its model) selects; ERR_EMPTY
  * when m's semantics are not those l was opened for. */
 int summary_job_model_tables(const struct summary_job *l, const struct model *m, enum analysis_id id,
-                           struct arena *a, struct table_list *out, struct err *e);
+                             struct arena *a, struct table_list *out, struct err *e);
 
 /* The job's model from its summaries (model_new_from_summaries): its ranks,
  * their lanes from their tiles and their spans. NULL with e set: ERR_EMPTY naming a summary
  * made before tiles were, ERR_NOMEM. */
 struct model *summary_job_model(const struct summary_job *l, const struct semantics *sem,
-                              struct err *e);
+                                struct err *e);
 
 /* The summary job to show while the events of paths load: of the rank
  * summaries they name, or of the traces' entries in cache (when every one
@@ -157,7 +157,7 @@ struct model *summary_job_model(const struct summary_job *l, const struct semant
  * summary_job_open. */
 struct app_cache;
 int summary_job_preview(const char *const *paths, size_t npaths, struct app_cache *cache,
-                      const struct semantics *sem, struct summary_job *l, struct err *e);
+                        const struct semantics *sem, struct summary_job *l, struct err *e);
 /* What the TUI reads of summaries under sem: SUMMARY_JOB_VIEWS, with the
  * stored tables of HTA's semantics under HTA's. */
 unsigned summary_job_views(const struct semantics *sem);
@@ -183,7 +183,7 @@ bool summary_job_events_at_hand(char *const *files, size_t n);
  * that are not all summaries, or those of summary_job_open. */
 #define SUMMARY_JOB_BYTES_PER_EVENT 64   /* a loaded event with its indices (DESIGN.md) */
 int summary_job_choose(const char *const *paths, size_t npaths, enum htx_events mode,
-                     uint64_t memory_limit, const struct semantics *sem, struct summary_job *l,
-                     struct err *e);
+                       uint64_t memory_limit, const struct semantics *sem, struct summary_job *l,
+                       struct err *e);
 
 #endif

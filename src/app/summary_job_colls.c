@@ -59,7 +59,7 @@ static int add_rank(const struct summary_job *l, size_t r, int64_t origin, struc
 }
 
 int summary_job_coll_result(const struct summary_job *l, const bool *selected, struct strtab *strings,
-                          struct arena *a, struct coll_result *out, struct err *e)
+                            struct arena *a, struct coll_result *out, struct err *e)
 {
     int64_t origin;
     int rc = job_origin(l, &origin, e);
@@ -92,7 +92,7 @@ int summary_job_coll_result(const struct summary_job *l, const bool *selected, s
 }
 
 int summary_job_rank_tables(const struct summary_job *l, const bool *selected, struct arena *a,
-                          struct table_list *out, struct err *e)
+                            struct table_list *out, struct err *e)
 {
     const struct table_list **parts = calloc(l->n + 1, sizeof *parts);
     if (!parts)

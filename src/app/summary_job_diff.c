@@ -41,7 +41,7 @@ static int open_side(const char *path, unsigned want, bool warn_stale, size_t ti
     int rc = summary_job_files(&path, 1, &files, &n, &traces, e);
     if (rc == 0)
         rc = summary_job_open(&d->job[k], files, n, want | SUMMARY_JOB_DIFF_PARTS, warn_stale,
-                            tiles_budget, e);
+                              tiles_budget, e);
     summary_job_free_files(files, n);
     if (rc == 0)
         rc = summary_job_diff_side(&d->job[k], &d->arena, &d->src[k], e);
@@ -55,7 +55,7 @@ static int open_side(const char *path, unsigned want, bool warn_stale, size_t ti
 }
 
 int summary_job_diff_open(const struct htx_options *opts, unsigned want, bool warn_stale,
-                        size_t tiles_budget, struct summary_job_diff *d, struct err *e)
+                          size_t tiles_budget, struct summary_job_diff *d, struct err *e)
 {
     memset(d, 0, sizeof *d);
     arena_init(&d->arena, 1 << 16);
@@ -85,7 +85,7 @@ static uint64_t side_events(const char *path, bool *at_hand)
 }
 
 int summary_job_diff_choose(const struct htx_options *opts, const struct semantics *sem,
-                          uint64_t memory_limit, struct summary_job_diff *d, struct err *e)
+                            uint64_t memory_limit, struct summary_job_diff *d, struct err *e)
 {
     memset(d, 0, sizeof *d);   // empty: fini lets it go as it is
     if (opts->events == HTX_EVENTS_LOAD)
@@ -108,7 +108,7 @@ int summary_job_diff_choose(const struct htx_options *opts, const struct semanti
         }
     }
     int rc = summary_job_diff_open(opts, SUMMARY_JOB_VIEWS, false,
-                                 summary_job_tiles_budget(memory_limit), d, e);
+                                   summary_job_tiles_budget(memory_limit), d, e);
     if (rc == ERR_EMPTY && opts->events == HTX_EVENTS_AUTO && !away) {
         summary_job_diff_fini(d);   // summaries made before the parts: their events answer
         return 0;

@@ -35,14 +35,14 @@ const char *app_diff_needs_events(const struct htx_options *opts, const struct s
  * answer instead); or an error naming the file. Release d with
  * summary_job_diff_fini, also after a failure. */
 int summary_job_diff_open(const struct htx_options *opts, unsigned want, bool warn_stale,
-                        size_t tiles_budget, struct summary_job_diff *d, struct err *e);
+                          size_t tiles_budget, struct summary_job_diff *d, struct err *e);
 
 /* Whether the TUI diffs without the events: 1 with d open (--events=skip,
  * or auto and the two sides' events would take more than memory_limit
  * bytes), 0 with d empty (load them), or an error: ERR_USAGE when skip
  * meets a diff that needs them, or those of summary_job_diff_open. */
 int summary_job_diff_choose(const struct htx_options *opts, const struct semantics *sem,
-                          uint64_t memory_limit, struct summary_job_diff *d, struct err *e);
+                            uint64_t memory_limit, struct summary_job_diff *d, struct err *e);
 
 void summary_job_diff_fini(struct summary_job_diff *d);
 

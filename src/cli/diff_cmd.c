@@ -191,7 +191,7 @@ static enum diff_device device_of(enum htx_device d)
 /* The sides from their summaries: the models from the summaries and parts move to the
  * sides; what they borrow stays in ld. */
 static int summary_sides(const struct htx_options *opts, struct side *sides,
-                       struct summary_job_diff *ld, struct arena *a, struct err *e)
+                         struct summary_job_diff *ld, struct arena *a, struct err *e)
 {
     int rc = summary_job_diff_open(opts, SUMMARY_JOB_TILES, true, 0, ld, e);
     for (int k = 0; k < 2 && rc == 0; k++) {

@@ -16,7 +16,7 @@ static char *copy(const char *s)
 }
 
 static int summary_rank(struct model *m, struct rank_model *r, const struct model_summary_rank *in,
-                      int64_t origin)
+                        int64_t origin)
 {
     r->summary_only = true;
     r->rank = in->rank;
@@ -46,7 +46,7 @@ static int summary_rank(struct model *m, struct rank_model *r, const struct mode
 }
 
 struct model *model_new_from_summaries(const struct semantics *sem, const struct model_summary_rank *in,
-                              size_t n, struct err *e)
+                                       size_t n, struct err *e)
 {
     for (size_t i = 1; i < n; i++)
         if (in[i].rank <= in[i - 1].rank) {

@@ -76,7 +76,7 @@ static int shared_rank(const struct rank_model *src, struct rank_model *r, struc
 }
 
 static int hta_model_rank(struct model *t, const struct model *m, const struct rank_model *src,
-                     struct rank_model *r, struct err *e)
+                          struct rank_model *r, struct err *e)
 {
     bool failed = !start_rank(src, r);
     r->nwarning_texts = 0;   // (copied below)

@@ -336,7 +336,7 @@ struct model_summary_rank {
  * start. NULL with e set (ERR_NOMEM, ERR_USAGE for an unsorted or
  * repeated rank). */
 struct model *model_new_from_summaries(const struct semantics *sem, const struct model_summary_rank *in,
-                              size_t n, struct err *e);
+                                       size_t n, struct err *e);
 
 /* m's events as model_load would select them from m's files under sem, with
  * everything selected, for the analyses of the GPU side: the rows, steps,

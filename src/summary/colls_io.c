@@ -146,7 +146,7 @@ static void put_colls(struct summary_file_writer *w, int64_t rank, const int64_t
 }
 
 void summary_file_colls_deflate(int64_t rank, const int64_t *origin, const struct strtab *strings,
-                        const struct coll_record *recs, size_t n, struct summary_file_deflated *d)
+                                const struct coll_record *recs, size_t n, struct summary_file_deflated *d)
 {
     *d = (struct summary_file_deflated){SUMMARY_FILE_COLLS, 0, 0, NULL, 0};
     size_t nstr = strtab_count(strings);
@@ -166,7 +166,7 @@ void summary_file_colls_deflate(int64_t rank, const int64_t *origin, const struc
 }
 
 void summary_file_colls_write(struct summary_file_writer *w, int64_t rank, const int64_t *origin,
-                      const struct strtab *strings, const struct coll_record *recs, size_t n)
+                              const struct strtab *strings, const struct coll_record *recs, size_t n)
 {
     struct summary_file_deflated d;
     summary_file_colls_deflate(rank, origin, strings, recs, n, &d);
@@ -302,7 +302,7 @@ static int get_colls(struct summary_file_cur *cur, struct arena *a, struct summa
 }
 
 int summary_file_colls_read(const struct summary_file_doc *doc, const char *name, struct arena *a,
-                    struct summary_file_colls *c, struct err *e)
+                            struct summary_file_colls *c, struct err *e)
 {
     memset(c, 0, sizeof *c);
     const struct summary_file_section *s = summary_file_find(doc, SUMMARY_FILE_COLLS);

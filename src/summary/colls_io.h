@@ -35,11 +35,11 @@
  * rank has no event, which then puts no time 0 on a job); a failure is
  * the writer's (sticky). */
 void summary_file_colls_write(struct summary_file_writer *w, int64_t rank, const int64_t *origin,
-                      const struct strtab *strings, const struct coll_record *recs, size_t n);
+                              const struct strtab *strings, const struct coll_record *recs, size_t n);
 /* The same in two steps (summary/deflated.h), the deflating on any thread:
  * d->z NULL when it failed. */
 void summary_file_colls_deflate(int64_t rank, const int64_t *origin, const struct strtab *strings,
-                        const struct coll_record *recs, size_t n, struct summary_file_deflated *d);
+                                const struct coll_record *recs, size_t n, struct summary_file_deflated *d);
 
 /* One rank's records as read: ids index strings (strings[0] is ""),
  * rank_index 0, times from origin. */
@@ -58,6 +58,6 @@ struct summary_file_colls {
  * past the strings, times past the model's limit, an end before its start,
  * bytes after the records), ERR_NOMEM. */
 int summary_file_colls_read(const struct summary_file_doc *doc, const char *name, struct arena *a,
-                    struct summary_file_colls *c, struct err *e);
+                            struct summary_file_colls *c, struct err *e);
 
 #endif

@@ -7,7 +7,7 @@
 #include "trace/zbuf.h"
 
 void summary_file_deflate_section(uint32_t kind, uint32_t tag, const struct summary_file_writer *raw,
-                          struct summary_file_deflated *d)
+                                  struct summary_file_deflated *d)
 {
     size_t len = 0;
     const uint8_t *bytes = summary_file_writer_body(raw, &len);
@@ -33,7 +33,7 @@ int summary_file_put_deflated_section(struct summary_file_writer *w, struct summ
 }
 
 int summary_file_put_deflated(struct summary_file_writer *w, uint32_t kind, uint32_t tag,
-                      const struct summary_file_writer *raw)
+                              const struct summary_file_writer *raw)
 {
     struct summary_file_deflated d;
     summary_file_deflate_section(kind, tag, raw, &d);
@@ -41,7 +41,7 @@ int summary_file_put_deflated(struct summary_file_writer *w, uint32_t kind, uint
 }
 
 int summary_file_inflate_section(const struct summary_file_section *s, const char *name, const char *what,
-                         uint64_t max, uint8_t **raw, struct summary_file_section *plain, struct err *e)
+                                 uint64_t max, uint8_t **raw, struct summary_file_section *plain, struct err *e)
 {
     *raw = NULL;
     struct summary_file_cur c;

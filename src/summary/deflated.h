@@ -14,7 +14,7 @@
  * 0, or -1 when it could not be deflated (w untouched: the caller may write
  * it plain). */
 int summary_file_put_deflated(struct summary_file_writer *w, uint32_t kind, uint32_t tag,
-                      const struct summary_file_writer *raw);
+                              const struct summary_file_writer *raw);
 
 /* The same in two steps, so that the deflating runs on any thread and the
  * writer takes the sections in its order: a section's deflated contents
@@ -26,7 +26,7 @@ struct summary_file_deflated {
     size_t zlen;
 };
 void summary_file_deflate_section(uint32_t kind, uint32_t tag, const struct summary_file_writer *raw,
-                          struct summary_file_deflated *d);
+                                  struct summary_file_deflated *d);
 /* and their section appended to w (0), or -1 when z is NULL (w untouched).
  * Either way d is freed. */
 int summary_file_put_deflated_section(struct summary_file_writer *w, struct summary_file_deflated *d);
@@ -35,6 +35,6 @@ int summary_file_put_deflated_section(struct summary_file_writer *w, struct summ
  * frees it), and a section of s's kind over them in *plain. ERR_PARSE
  * naming `name` and `what` ("tiles") when malformed, ERR_NOMEM. */
 int summary_file_inflate_section(const struct summary_file_section *s, const char *name, const char *what,
-                         uint64_t max, uint8_t **raw, struct summary_file_section *plain, struct err *e);
+                                 uint64_t max, uint8_t **raw, struct summary_file_section *plain, struct err *e);
 
 #endif

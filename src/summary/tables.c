@@ -124,7 +124,7 @@ uint32_t summary_file_tables_tag(int semantics, int analysis)
 }
 
 void summary_file_tables_deflate(int semantics, int analysis, const struct table_list *l,
-                         struct summary_file_deflated *d)
+                                 struct summary_file_deflated *d)
 {
     struct summary_file_writer raw;
     summary_file_writer_init(&raw);
@@ -134,26 +134,26 @@ void summary_file_tables_deflate(int semantics, int analysis, const struct table
 }
 
 void summary_file_tables_put(struct summary_file_writer *w, int semantics, int analysis,
-                     const struct table_list *l, struct summary_file_deflated *d)
+                             const struct table_list *l, struct summary_file_deflated *d)
 {
     if (summary_file_put_deflated_section(w, d) != 0)
         summary_file_tables_write_plain(w, semantics, analysis, l);
 }
 
 void summary_file_tables_deflate_pair(int analysis, const struct table_list *htx,
-                              const struct table_list *hta, struct summary_file_deflated *d)
+                                      const struct table_list *hta, struct summary_file_deflated *d)
 {
     struct summary_file_writer raw;
     summary_file_writer_init(&raw);
     put_tables(&raw, true, 0, analysis, htx);
     put_tables(&raw, true, 1, analysis, hta);
     summary_file_deflate_section(SUMMARY_FILE_TABLES_PAIR, summary_file_tables_tag(SUMMARY_FILE_BOTH_SEMANTICS, analysis), &raw,
-                         d);
+                                 d);
     summary_file_writer_fini(&raw);
 }
 
 void summary_file_tables_put_pair(struct summary_file_writer *w, int analysis, const struct table_list *htx,
-                          const struct table_list *hta, struct summary_file_deflated *d)
+                                  const struct table_list *hta, struct summary_file_deflated *d)
 {
     if (summary_file_put_deflated_section(w, d) == 0)
         return;
@@ -162,7 +162,7 @@ void summary_file_tables_put_pair(struct summary_file_writer *w, int analysis, c
 }
 
 void summary_file_tables_write(struct summary_file_writer *w, int semantics, int analysis,
-                       const struct table_list *l)
+                               const struct table_list *l)
 {
     struct summary_file_deflated d;
     summary_file_tables_deflate(semantics, analysis, l, &d);
@@ -170,7 +170,7 @@ void summary_file_tables_write(struct summary_file_writer *w, int semantics, int
 }
 
 void summary_file_tables_write_plain(struct summary_file_writer *w, int semantics, int analysis,
-                             const struct table_list *l)
+                                     const struct table_list *l)
 {
     summary_file_begin_section_tagged(w, SUMMARY_FILE_TABLES, summary_file_tables_tag(semantics, analysis));
     put_tables(w, false, semantics, analysis, l);
@@ -341,7 +341,7 @@ static int read_tables(const struct summary_file_section *s, bool compact, bool 
 }
 
 int summary_file_tables_read(const struct summary_file_section *s, const char *name, struct arena *a, int want,
-                     int *semantics, int *analysis, struct table_list *l, struct err *e)
+                             int *semantics, int *analysis, struct table_list *l, struct err *e)
 {
     if (s->kind == SUMMARY_FILE_TABLES)
         return read_tables(s, false, false, want, name, a, semantics, analysis, l, e);
@@ -382,7 +382,7 @@ static int read_rank_section(const struct summary_file_section *s, const char *n
 }
 
 int summary_file_rank_read(const struct summary_file_doc *doc, const char *name, struct summary_file_rank *r,
-                   struct err *e)
+                           struct err *e)
 {
     const struct summary_file_section *s = summary_file_find(doc, SUMMARY_FILE_RANK);
     if (!s)

@@ -43,24 +43,24 @@ bool summary_file_answers(enum analysis_id id, int semantics);
 
 /* One analysis' tables: which semantics (0 htx, 1 hta) and analysis. */
 void summary_file_tables_write(struct summary_file_writer *w, int semantics, int analysis,
-                       const struct table_list *l);
+                               const struct table_list *l);
 /* summary_file_tables_write in two steps: the deflating, on any thread, and the
  * section put in w (plain when d could not be deflated; d is freed). */
 void summary_file_tables_deflate(int semantics, int analysis, const struct table_list *l,
-                         struct summary_file_deflated *d);
+                                 struct summary_file_deflated *d);
 void summary_file_tables_put(struct summary_file_writer *w, int semantics, int analysis,
-                     const struct table_list *l, struct summary_file_deflated *d);
+                             const struct table_list *l, struct summary_file_deflated *d);
 /* One analysis' tables under both semantics, htx's and HTA's, in one
  * section (SUMMARY_FILE_TABLES_PAIR), in the same two steps; plain, two sections. */
 #define SUMMARY_FILE_BOTH_SEMANTICS 2   /* the semantics a pair's tag names */
 void summary_file_tables_deflate_pair(int analysis, const struct table_list *htx,
-                              const struct table_list *hta, struct summary_file_deflated *d);
+                                      const struct table_list *hta, struct summary_file_deflated *d);
 void summary_file_tables_put_pair(struct summary_file_writer *w, int analysis, const struct table_list *htx,
-                          const struct table_list *hta, struct summary_file_deflated *d);
+                                  const struct table_list *hta, struct summary_file_deflated *d);
 /* The same as one SUMMARY_FILE_TABLES section, plain (what summaries held before
  * format 1.5, and the writer's fallback when memory is short for deflating). */
 void summary_file_tables_write_plain(struct summary_file_writer *w, int semantics, int analysis,
-                             const struct table_list *l);
+                                     const struct table_list *l);
 
 /* The tag of a tables section (util/summary_file.h): which semantics and analysis,
  * so that a reader skips the tables it does not want unread. */
@@ -73,7 +73,7 @@ bool summary_file_is_tables(const struct summary_file_section *s);
  * *analysis say whose they are: of a pair (SUMMARY_FILE_TABLES_PAIR), those under
  * semantics `want`. ERR_PARSE naming `name` when malformed, ERR_NOMEM. */
 int summary_file_tables_read(const struct summary_file_section *s, const char *name, struct arena *a, int want,
-                     int *semantics, int *analysis, struct table_list *l, struct err *e);
+                             int *semantics, int *analysis, struct table_list *l, struct err *e);
 
 /* The rank's record for the report's "inputs". */
 struct summary_file_rank {
@@ -83,7 +83,7 @@ struct summary_file_rank {
 };
 void summary_file_rank_write(struct summary_file_writer *w, const struct summary_file_rank *r);
 int summary_file_rank_read(const struct summary_file_doc *doc, const char *name, struct summary_file_rank *r,
-                   struct err *e);
+                           struct err *e);
 /* The record of the summary at path, read alone (summary_file_peek_section: a hint,
  * its checksum unchecked). */
 int summary_file_rank_peek(const char *path, struct summary_file_rank *r, struct err *e);

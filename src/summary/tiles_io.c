@@ -218,7 +218,7 @@ static int get_tiles(struct summary_file_cur *c, struct arena *a, struct tiles *
 }
 
 int summary_file_tiles_read(const struct summary_file_doc *doc, const char *name, struct arena *a,
-                    struct tiles *t, struct err *e)
+                            struct tiles *t, struct err *e)
 {
     memset(t, 0, sizeof *t);
     const struct summary_file_section *s = summary_file_find(doc, SUMMARY_FILE_TILES);

@@ -28,6 +28,6 @@ void summary_file_tiles_deflate(const struct tiles *t, struct summary_file_defla
  * none (made before they were), ERR_PARSE naming `name` when malformed or
  * unsound (tiles_check), ERR_NOMEM. */
 int summary_file_tiles_read(const struct summary_file_doc *doc, const char *name, struct arena *a,
-                    struct tiles *t, struct err *e);
+                            struct tiles *t, struct err *e);
 
 #endif

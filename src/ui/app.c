@@ -134,7 +134,7 @@ static struct model *open_job(const struct ui_config *c, struct summary_job *job
     memset(job, 0, sizeof *job);
     if (!c->test_path) {
         int rc = summary_job_choose(c->paths, c->npaths, c->events, c->limits.max_memory, &c->sem,
-                                  job, e);
+                                    job, e);
         if (rc < 0)
             return NULL;
         if (rc == 1 && !c->stored_parameters) {

@@ -65,7 +65,7 @@ int ui_setup_state(struct ui_state *st, struct model *m, const struct model *tes
     st->job = job && job->n ? job : NULL;
     st->summary_steps = st->job ? summary_job_step_count(st->job) : 0;
     st->summary_test = test && c->summary_diff && c->summary_diff->job[1].n ? &c->summary_diff->job[1]
-                                                                        : NULL;
+                                                                            : NULL;
     st->ascii = c->ascii;
     st->no_mouse = c->no_mouse;
     st->no_osc52 = c->no_osc52;

@@ -182,8 +182,8 @@ struct ui_state {
     /* The job read from its summaries without events (app/summary_job.h), whose
      * model is from summaries: views take its tables and tiles. NULL: events loaded. */
     const struct summary_job *job;
-    size_t summary_steps;                      /* the steps its summaries name (title) */
-    const struct summary_job *summary_test;      /* a diff of summaries' test side, or NULL */
+    size_t summary_steps;                    /* the steps its summaries name (title) */
+    const struct summary_job *summary_test;  /* a diff of summaries' test side, or NULL */
     const char *open_summary;                /* UI_OPEN_RANK: a summary-only rank's summary */
     long long open_rank;                     /* and its rank */
     const char *open_test_summary;           /* and in a diff of summaries, the test side's */

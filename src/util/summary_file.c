@@ -227,7 +227,7 @@ const uint8_t *summary_file_writer_body(const struct summary_file_writer *w, siz
 }
 
 int summary_file_writer_pieces(struct summary_file_writer *w, struct summary_file_piece pieces[SUMMARY_FILE_MAX_PIECES], size_t *n,
-                       struct err *e)
+                               struct err *e)
 {
     *n = 0;
     if (w->section_start)
@@ -409,7 +409,7 @@ void summary_file_doc_fini(struct summary_file_doc *doc)
 }
 
 int summary_file_peek_section(const char *path, uint32_t kind, uint8_t **data, uint64_t *len,
-                      struct err *e)
+                              struct err *e)
 {
     if (data)
         *data = NULL;

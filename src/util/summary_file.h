@@ -49,14 +49,14 @@ enum summary_file_kind {
     SUMMARY_FILE_TABLES_Z = 5, /* SUMMARY_FILE_TABLES' contents deflated: its length (u64), then the stream */
     SUMMARY_FILE_TILES = 6,    /* the rank's busy time over time (analysis/tiles.h), deflated (summary/tiles_io.h) */
     SUMMARY_FILE_COLLS = 7,    /* the rank's communication kernels as collective records, deflated
-                          (summary/colls_io.h) */
+                                  (summary/colls_io.h) */
     SUMMARY_FILE_TABLES_VZ = 9, /* SUMMARY_FILE_TABLES' contents with varint counts and cells, deflated
-                           (summary/tables.c) */
+                                   (summary/tables.c) */
     SUMMARY_FILE_CHECKS = 8,   /* last: u32 CRC-32 of the file header, then of each section
-                          before it, of its header and of its payload */
+                                  before it, of its header and of its payload */
     SUMMARY_FILE_TABLES_PAIR = 10, /* one analysis' tables under htx's then HTA's semantics, each
-                              as SUMMARY_FILE_TABLES_VZ holds them, deflated as one stream (the
-                              second's names refer to the first's) */
+                                      as SUMMARY_FILE_TABLES_VZ holds them, deflated as one stream (the
+                                      second's names refer to the first's) */
 };
 
 /* Writer: an in-memory buffer that grows; any failure is sticky and reported
@@ -115,7 +115,7 @@ void summary_file_put_str(struct summary_file_writer *w, const char *s, size_t n
  * (pointing into w and into the borrowed bytes). ERR_NOMEM when a put failed
  * or the file would pass SUMMARY_FILE_MAX_FILE. Call once. */
 int summary_file_writer_pieces(struct summary_file_writer *w, struct summary_file_piece pieces[SUMMARY_FILE_MAX_PIECES], size_t *n,
-                       struct err *e);
+                               struct err *e);
 /* summary_file_writer_pieces in one buffer: on success *out and *len point into w
  * (owned by w), the borrowed bytes copied in. */
 int summary_file_writer_finish(struct summary_file_writer *w, const uint8_t **out, size_t *len, struct err *e);
@@ -150,7 +150,7 @@ int summary_file_load_file(struct summary_file_doc *doc, const char *path, struc
  * checks them; the skipped ones are neither read nor checked. A summary
  * older than the checks is loaded whole. Errors as summary_file_load_file's. */
 int summary_file_load_file_sparse(struct summary_file_doc *doc, const char *path, uint32_t skip,
-                          struct err *e);
+                                  struct err *e);
 void summary_file_doc_fini(struct summary_file_doc *doc);
 /* Reads up to n bytes of fd from offset at (pread, again when interrupted
  * or short): how many, fewer only at the end of the file, or -1. */
@@ -163,7 +163,7 @@ long long summary_file_read_at(int fd, void *buf, size_t n, uint64_t at);
  * when it has none, ERR_PARSE when the file is not a summary of this
  * version or its sections do not fit it, ERR_IO, ERR_NOMEM. */
 int summary_file_peek_section(const char *path, uint32_t kind, uint8_t **data, uint64_t *len,
-                      struct err *e);
+                              struct err *e);
 /* The first section of that kind, or NULL. */
 const struct summary_file_section *summary_file_find(const struct summary_file_doc *doc, uint32_t kind);
 

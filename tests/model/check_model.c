@@ -354,7 +354,7 @@ static void assert_same_model(const struct model *a, const struct model *b)
  * loaded under HTA's: the steps dropped, the times rounded, stream 0's
  * kernels without iteration, MTIA's filter, over one rank and two. */
 static void assert_hta_model_is_hta_load(const char *const *names, const char *const *docs, size_t n,
-                                    bool shares)
+                                         bool shares)
 {
     struct err e = {0, ""};
     struct model *htx = load_docs(names, docs, n, SEMANTICS_HTX, &e);

@@ -575,7 +575,7 @@ START_TEST(tables_of_both_semantics_should_share_one_section)
     struct table_list none = {0};
     int sem, an;
     ck_assert_int_eq(summary_file_tables_read(summary_file_find(&bdoc, SUMMARY_FILE_TABLES_PAIR), "b.htxs", &a, 1, &sem,
-                                      &an, &none, &e),
+                                              &an, &none, &e),
                      ERR_PARSE);
     ck_assert_str_eq(e.msg, "b.htxs: malformed pair of tables");
     summary_file_doc_fini(&bdoc);

@@ -72,7 +72,7 @@ struct ui_diff {
     enum diff_device device;
     bool short_names;
     bool hta;                     /* --semantics=hta: TraceDiff's choices */
-    bool summary_only;                   /* the sides are summaries' parts: no events */
+    bool summary_only;            /* the sides are summaries' parts: no events */
     bool dirty;                   /* the sides or the device changed: recompute */
     struct arena keep;            /* iteration lists: live until ui_diff_close */
     struct arena arena;           /* results: reset by every recompute */

@@ -235,7 +235,7 @@ unsigned ui_act_diff_test_rank(struct ui_state *st, const struct model *m)
 
 /* The summary of the one rank side k compares in a diff of summaries, or NULL. */
 static const struct summary_job_rank *summary_rank(const struct ui_state *st, const struct ui_diff *d,
-                                               int k)
+                                                   int k)
 {
     const struct summary_job *l = k == 0 ? st->job : st->summary_test;
     const struct diff_plan *p = &d->side[k].plan;

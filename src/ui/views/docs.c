@@ -423,7 +423,7 @@ static const enum analysis_id view_analyses[UI_VIEW_COUNT][2] = {
 /* A summary job's (st->job) tables: the stored ones, or a text saying the
  * view needs the events (*answered false). */
 static int summary_analysis(struct ui_state *st, const struct model *m, struct ui_doc *d,
-                          const struct analysis_info *a, bool *answered)
+                            const struct analysis_info *a, bool *answered)
 {
     struct table_list tl = {.count = 0};
     struct err e = {0, ""};

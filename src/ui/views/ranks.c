@@ -81,7 +81,7 @@ static struct table *with_strips(struct ui_state *st, const struct table *overvi
  * stored figures and steps, the blame from the collectives matched from
  * the records. ERR_EMPTY when the summaries predate the figures. */
 static int summary_overview(struct ui_state *st, const struct model *m, struct table_list *tl,
-                          struct ui_doc *d, struct err *e)
+                            struct ui_doc *d, struct err *e)
 {
     bool *selected = summary_job_model_selection(m);
     if (!selected)
@@ -122,7 +122,7 @@ int ui_ranks_decorate(struct ui_state *st, const struct model *m, struct ui_doc 
     struct table_list tl = {.count = 0};
     struct err e = {0, ""};
     int rc = st->job ? summary_overview(st, m, &tl, d, &e)
-                       : ranks_overview_run(m, &st->aopts, &d->arena, &tl, &e);
+                     : ranks_overview_run(m, &st->aopts, &d->arena, &tl, &e);
     if (st->job && rc == ERR_EMPTY)
         return summary_ranks(st, m, d);
     if (rc != 0) {
@@ -136,7 +136,7 @@ int ui_ranks_decorate(struct ui_state *st, const struct model *m, struct ui_doc 
     struct table_list busy = {.count = 0};
     if ((st->job ? summary_job_model_tables(st->job, m, ANALYSIS_UTILIZATION, &d->arena, &busy,
                                             &e)
-                   : utilization_run(m, &st->aopts, &d->arena, &busy, &e)) != 0)
+                 : utilization_run(m, &st->aopts, &d->arena, &busy, &e)) != 0)
         return e.code == ERR_NOMEM ? ERR_NOMEM : ui_doc_text(d, "utilization failed: %s", e.msg);
     struct table *strips = format_utilization_strips(busy.tables[0], st->ascii, &d->arena);
     if (!strips || ui_doc_add_table(d, strips))

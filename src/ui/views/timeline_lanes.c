@@ -322,7 +322,7 @@ const char *ui_class_name(enum ui_cell_class c)
 /* A summary-only rank's lane (st->job): the tiles of the lane's stream or
  * thread, the class with the most busy time in each column's buckets. */
 static const struct tile_lane *summary_lane(const struct ui_state *st, const struct model *m,
-                                          const struct ui_lane *lane)
+                                            const struct ui_lane *lane)
 {
     if (lane->rank >= st->job->n || lane->rank >= m->nranks)
         return NULL;
@@ -337,8 +337,8 @@ static const struct tile_lane *summary_lane(const struct ui_state *st, const str
 }
 
 static void draw_summary_lane(const struct ui_state *st, const struct model *m,
-                            const struct ui_lane *lane, const struct ui_timescale *ts,
-                            struct ui_grid *g, int y, int x)
+                              const struct ui_lane *lane, const struct ui_timescale *ts,
+                              struct ui_grid *g, int y, int x)
 {
     static const enum ui_cell_class cls[TILE_BUSY] = {UI_CLASS_COMPUTE, UI_CLASS_COMM,
                                                       UI_CLASS_MEMORY, UI_CLASS_OTHER};
