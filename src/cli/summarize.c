@@ -14,11 +14,11 @@
 #include "trace/deflater.h"
 #include "trace/discover.h"
 #include "trace/pack.h"
-#include "util/htxs_source.h"
+#include "util/summary_file_source.h"
 #include "util/pool.h"
 #include "util/str.h"
 
-/* `htx summarize` (issue 12, the map step): one summary per rank file,
+/* `htx summarize` (the map step): one summary per rank file,
  * each made from that file alone, so N processes on N machines can make
  * them without talking to each other. */
 
@@ -41,7 +41,7 @@ struct reading {
     const struct load_opts *lo;
     struct model *m;
     struct err *e;
-    struct htxs_source src;
+    struct summary_file_source src;
     int src_rc;
     struct err src_err;
 };
@@ -54,7 +54,7 @@ static int reading_task(void *ctx, size_t i)
         r->m = model_load(paths, 1, r->sem, r->lo, r->e);
         return 0;
     }
-    r->src_rc = htxs_source_of(&r->src, r->path, &r->src_err);
+    r->src_rc = summary_file_source_of(&r->src, r->path, &r->src_err);
     trace_deflater_prime();   // (the load keeps one core; this one is free)
     return 0;
 }
@@ -64,10 +64,8 @@ static int reading_task(void *ctx, size_t i)
  * copied), and the source, saved as DIR/rank-NNNNN.htxs. Under
  * --semantics=hta a report takes the events (its filters change the model,
  * so its tables are not these): the summary's, or its trace's; making both
- * would read the file twice (1.9x `info`). The events are left out by
- * default because recording them costs 10-25 % of the read on traces of
- * 10 MB to 1 GB (`htx summarize` 1.13-1.22x `htx info` with them, against
- * 1.01-1.06x without, on two cores). */
+ * would read the file twice. The events are left out by default because
+ * recording them costs 10-25 % of the read (traces of 10 MB to 1 GB). */
 static int summarize_file(const struct htx_options *opts, const char *path, struct err *e)
 {
     struct htx_options o = *opts;
@@ -94,18 +92,18 @@ static int summarize_file(const struct htx_options *opts, const char *path, stru
         rc = (*e = rd.src_err).code;
     struct analysis_opts ao;
     htx_options_analysis(&o, &ao);
-    struct htxs_writer w;
-    htxs_writer_init(&w);
+    struct summary_file_writer w;
+    summary_file_writer_init(&w);
     struct rank_summary_parts parts = {.pack = pack, .source = &rd.src};
     if (rc == 0)
         rc = app_rank_summary(m, &ao, opts->threads, &parts, path, &w, e);
     if (rc == 0) {
         char out[4200];
         snprintf(out, sizeof out, "%s/rank-%05lld%s", opts->output,
-                 (long long)m->ranks[0].rank, HTXS_SUFFIX);
-        rc = htxs_writer_save(&w, out, opts->force, e);
+                 (long long)m->ranks[0].rank, SUMMARY_FILE_SUFFIX);
+        rc = summary_file_writer_save(&w, out, opts->force, e);
     }
-    htxs_writer_fini(&w);
+    summary_file_writer_fini(&w);
     trace_pack_free(pack);
     model_free(m);
     return rc;
@@ -129,8 +127,8 @@ static const char *env(const char *name)
 int cli_summarize_main(const struct htx_options *opts)
 {
     struct err e = {0, ""};
-    struct htxs_shard shard;
-    if (htxs_shard_parse(&shard, opts->shard ? opts->shard : "0/1", env, &e) < 0 ||
+    struct summary_file_shard shard;
+    if (summary_file_shard_parse(&shard, opts->shard ? opts->shard : "0/1", env, &e) < 0 ||
         make_dir(opts->output, &e) < 0)
         return app_fail(&e);
     struct trace_file_list files = {0};
@@ -138,9 +136,9 @@ int cli_summarize_main(const struct htx_options *opts)
         return app_fail(&e);
     int status = 0;
     for (size_t i = 0; i < files.count; i++) {
-        if (!htxs_shard_owns(&shard, i))
+        if (!summary_file_shard_owns(&shard, i))
             continue;
-        int rc = str_ends_with(files.files[i].path, HTXS_SUFFIX)
+        int rc = str_ends_with(files.files[i].path, SUMMARY_FILE_SUFFIX)
                      ? err_set(&e, ERR_USAGE, "%s: already a rank summary", files.files[i].path)
                      : summarize_file(opts, files.files[i].path, &e);
         if (rc) {
