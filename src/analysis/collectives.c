@@ -591,11 +591,25 @@ static int cmp_ranking(const void *pa, const void *pb)
     return 0;
 }
 
+/* Adds blame, st's share of collective i's (c) wait, to st. */
+static void blame_rank(struct straggler *st, size_t i, const struct collective *c, int64_t blame)
+{
+    st->blame += blame;
+    if (blame <= 0)
+        return;
+    st->last_count++;
+    if (st->worst == SIZE_MAX || c->total_wait > st->worst_blame) {
+        st->worst = i;
+        st->worst_blame = c->total_wait;
+        st->worst_iteration = c->iteration;
+    }
+}
+
 static int blame_tables(const struct coll_job *job, struct arena *a, struct coll_result *out)
 {
     size_t ncontrib = 0;
     for (size_t i = 0; i < out->ncolls; i++)
-        ncontrib += out->colls[i].ninst + 1;
+        ncontrib += 2 * (size_t)out->colls[i].ninst;   // its waits, and its last arrivers' shares
     struct rank_iter_blame *b = arena_alloc(a, (ncontrib ? ncontrib : 1) * sizeof *b);
     struct straggler *s = arena_calloc(a, job->nranks ? job->nranks : 1, sizeof *s);
     if (!b || !s)
@@ -618,16 +632,20 @@ static int blame_tables(const struct coll_job *job, struct arena *a, struct coll
             s[in->rank_index].suffered += in->wait;
             s[in->rank_index].collectives++;
         }
-        b[nb++] = (struct rank_iter_blame){last->rank, c->iteration, c->total_wait, 0};
-        struct straggler *st = &s[last->rank_index];
-        st->blame += c->total_wait;
-        if (c->total_wait > 0) {
-            st->last_count++;
-            if (st->worst == SIZE_MAX || c->total_wait > st->worst_blame) {
-                st->worst = i;
-                st->worst_blame = c->total_wait;
-                st->worst_iteration = c->iteration;
-            }
+        /* Ranks that arrive at the same last moment share the blame: the
+         * remainder of the division goes one ns each to the first of them,
+         * so the shares add up to the wait exactly. */
+        int64_t tied = 0;
+        for (size_t k = 0; k < c->ninst; k++)
+            tied += c->inst[k].arrival == last->arrival;
+        int64_t share = c->total_wait / tied, rest = c->total_wait % tied;
+        for (size_t k = 0; k < c->ninst; k++) {
+            const struct coll_instance *in = &c->inst[k];
+            if (in->arrival != last->arrival)
+                continue;
+            int64_t blame = share + (rest-- > 0);
+            b[nb++] = (struct rank_iter_blame){in->rank, c->iteration, blame, 0};
+            blame_rank(&s[in->rank_index], i, c, blame);
         }
     }
     /* merge the contributions per (rank, iteration) */

@@ -46,7 +46,9 @@
  * collective an early rank's kernel runs until the last rank arrives, so
  * the wait of rank r = last arrival - arrival(r), bounded by its kernel's
  * duration (a kernel that ended earlier did not wait that long). All the
- * others' waits are the last arriver's blame. */
+ * others' waits are the last arriver's blame; ranks that arrive last at the
+ * same moment share it equally (to the ns, the first ones taking the
+ * remainder), as none of them is more to blame than another. */
 
 enum coll_match_rule { COLL_MATCH_SEQ = 0, COLL_MATCH_ORDER, COLL_MATCH_RULES };
 
@@ -100,7 +102,7 @@ struct collective {
                                   waits are among the ranks at hand */
     size_t first, last;        /* indices into inst of the first and last arriver */
     int64_t skew;              /* last arrival - first arrival, ns */
-    int64_t total_wait;        /* sum of the instances' waits = the last arriver's blame */
+    int64_t total_wait;        /* sum of the instances' waits = the last arrivers' blame */
     int64_t max_wait;
     int64_t bytes;             /* max(in, out nelems) x dtype size, -1 unknown */
     int64_t time;              /* last end - last arrival, ns: the transfer once all arrived */
@@ -121,7 +123,7 @@ struct straggler {
     int64_t rank;
     uint32_t rank_index;       /* index into m->ranks */
     int64_t blame, suffered;   /* ns over the selection */
-    size_t last_count;         /* matched collectives it arrived last at (with wait > 0) */
+    size_t last_count;         /* matched collectives it arrived last at (with blame > 0) */
     size_t collectives;        /* matched collectives it took part in */
     size_t worst;              /* index into colls of the one it did most harm in, SIZE_MAX */
     int32_t worst_iteration;   /* that collective's iteration */

@@ -24,6 +24,45 @@
 
 static void release_held(struct app_cache *c);
 
+/* An entry is a summary whose tables the TUI shows as they are: one that
+ * someone else could have written is never read. So the directory must be
+ * ours, a real directory, and writable by us alone; an entry must be a
+ * regular file of ours. Sets c->refused when the directory is not. */
+static void check_dir(struct app_cache *c)
+{
+    struct stat st;
+    if (lstat(c->dir, &st) != 0)
+        return;   // made 0700 on the first write
+    if (!S_ISDIR(st.st_mode))
+        snprintf(c->refused, sizeof c->refused, "cache %.3800s not used: not a directory",
+                 c->dir);
+    else if (st.st_uid != geteuid())
+        snprintf(c->refused, sizeof c->refused,
+                 "cache %.3800s not used: owned by uid %lu, not by this user", c->dir,
+                 (unsigned long)st.st_uid);
+    else if (st.st_mode & (S_IWGRP | S_IWOTH))
+        snprintf(c->refused, sizeof c->refused,
+                 "cache %.3800s not used: writable by others (mode %04o; chmod 700 it)", c->dir,
+                 (unsigned)(st.st_mode & 07777));
+}
+
+/* Whether the entry at path may be read; else why (n bytes) says why not.
+ * An entry that does not exist is simply absent. */
+static bool entry_trusted(const char *path, char *why, size_t n)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return true;
+    if (!S_ISREG(st.st_mode))
+        snprintf(why, n, "cache entry %.400s not used: not a regular file", path);
+    else if (st.st_uid != geteuid())
+        snprintf(why, n, "cache entry %.400s not used: owned by uid %lu, not by this user", path,
+                 (unsigned long)st.st_uid);
+    else
+        return true;
+    return false;
+}
+
 int app_cache_init(struct app_cache *c, struct err *e)
 {
     memset(c, 0, sizeof *c);
@@ -43,6 +82,7 @@ int app_cache_init(struct app_cache *c, struct err *e)
         return err_set(e, ERR_IO, "no cache: neither XDG_CACHE_HOME nor HOME is set");
     if (n < 0 || (size_t)n >= sizeof c->dir)
         return err_set(e, ERR_IO, "no cache: its directory's name is too long");
+    check_dir(c);
     pthread_mutex_init(&c->lock, NULL);
     pthread_cond_init(&c->queued, NULL);
     return 0;
@@ -80,13 +120,19 @@ static bool is_summary(const struct summary_file_doc *doc);
  * as it is now (malloc'ed), else NULL; then *real is the trace's real path
  * (malloc'ed) and *summary whether the entry holds the whole summary, not
  * only the events (a first write that htx quit before completing, or an
- * entry in the events-only form). */
-static char *lookup(struct app_cache *c, const char *path, char **real_out, bool *summary)
+ * entry in the events-only form); when the entry is not to be trusted,
+ * NULL with why (n bytes) saying so. */
+static char *lookup(struct app_cache *c, const char *path, char **real_out, bool *summary,
+                    char *why, size_t n)
 {
     char entry[4200];
-    char *real = realpath(path, NULL);
     *real_out = NULL;
-    if (!real || !entry_of_real(c, real, entry, sizeof entry)) {
+    if (c->refused[0]) {
+        snprintf(why, n, "%s", c->refused);
+        return NULL;
+    }
+    char *real = realpath(path, NULL);
+    if (!real || !entry_of_real(c, real, entry, sizeof entry) || !entry_trusted(entry, why, n)) {
         free(real);
         return NULL;
     }
@@ -109,9 +155,9 @@ static char *lookup(struct app_cache *c, const char *path, char **real_out, bool
 
 char *app_cache_entry(struct app_cache *c, const char *path)
 {
-    char *real;
+    char *real, why[512];
     bool summary;
-    char *entry = lookup(c, path, &real, &summary);
+    char *entry = lookup(c, path, &real, &summary, why, sizeof why);
     free(real);
     return entry;
 }
@@ -120,12 +166,12 @@ static void hold(struct app_cache *c, char *real, const char *entry, struct trac
 
 /* lo->cached: the entry, when it is whole and made from the trace as it
  * is; one with the events only is completed once this load is done. */
-static char *cached(void *ctx, const char *path)
+static char *cached(void *ctx, const char *path, char *why, size_t n)
 {
     struct app_cache *c = ctx;
     char *real;
     bool summary;
-    char *entry = lookup(c, path, &real, &summary);
+    char *entry = lookup(c, path, &real, &summary, why, n);
     if (entry && !summary)
         hold(c, real, entry, NULL);
     else
@@ -412,6 +458,8 @@ void app_cache_attach(struct app_cache *c, struct load_opts *lo)
     pthread_mutex_unlock(&c->lock);
     lo->cached = cached;
     lo->cached_ctx = c;
+    if (c->refused[0])
+        return;   // nothing is written where it would not be read
     lo->packed = packed;
     lo->packed_ctx = c;
 }

@@ -9,7 +9,10 @@
  * shows the job from the entries at once (their tables and tiles) and reads
  * the events from them instead of the JSON.
  *
- * Never trusted: an entry is used only when its source record (the trace's
+ * Never trusted: a directory that is not ours alone (owned by another
+ * user, writable by others) is not used, nor an entry owned by another
+ * user; each load's ranks get a warning naming the path. An entry is used
+ * only when its source record (the trace's
  * real path, size, mtime and the hashes of its first and last MiB,
  * util/summary_file_source.h) matches the trace now and its checksum holds; a stale
  * or corrupt entry is ignored and rewritten, and one that fails while
@@ -39,6 +42,7 @@ struct pending;
 
 struct app_cache {
     char dir[4096];
+    char refused[4096];     /* why the directory is not used, or "" */
     uint64_t max_bytes;
     pthread_mutex_t lock;   /* the queue, between loader and writer threads */
     struct pending *held;   /* packs of the load under way, until its model is done */

@@ -73,6 +73,10 @@ struct rank_builder {
 int rank_builder_init(struct rank_builder *b);
 void rank_builder_fini(struct rank_builder *b);
 void rank_builder_sink(struct rank_builder *b, struct trace_sink *out);
+/* Adds a warning line to the rank (kept up to MODEL_MAX_WARNING_TEXTS,
+ * always counted). */
+void rank_builder_warn(struct rank_builder *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /* The builder's ids of the name, cat, pid and tid strings of the element it
  * was last given, if that is element index (UINT32_MAX for a string it did
  * not intern), else NULL: a trace_pack_ids_fn, for a pack recording the

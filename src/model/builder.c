@@ -75,8 +75,7 @@ void rank_builder_fini(struct rank_builder *b)
     memset(b, 0, sizeof *b);
 }
 
-/* Adds a warning line (kept up to MODEL_MAX_WARNING_TEXTS, always counted). */
-static void rank_builder_warn(struct rank_builder *b, const char *fmt, ...)
+void rank_builder_warn(struct rank_builder *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

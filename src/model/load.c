@@ -209,10 +209,15 @@ static bool read_cached(struct load_job *j, struct trace_sink *sink,
 {
     const struct load_opts *o = j->loader->opts;
     bool summary = str_ends_with(j->path, ".htxs");   // read as it is: it is a pack already
-    char *instead = o && o->cached && !j->buf && !summary ? o->cached(o->cached_ctx, j->path)
-                                                         : NULL;
-    if (!instead)
+    char why[512] = "";
+    char *instead = o && o->cached && !j->buf && !summary
+                        ? o->cached(o->cached_ctx, j->path, why, sizeof why)
+                        : NULL;
+    if (!instead) {
+        if (why[0])
+            rank_builder_warn(&j->b, "%s", why);
         return false;
+    }
     struct stat st;   // progress is in bytes of the cached file: shown as the trace's
     j->progress_scale = stat(instead, &st) == 0 && st.st_size > 0
                             ? (double)j->size / (double)st.st_size : 0;

@@ -293,8 +293,9 @@ struct load_opts {
      * of a rank summary of it known to be fresh (malloc'd), read instead,
      * or NULL. A summary that then fails to read is never trusted: the
      * trace is read (and packed) as if there had been none. The rank keeps
-     * the trace's path either way. */
-    char *(*cached)(void *ctx, const char *path);
+     * the trace's path either way. A summary refused as untrusted is NULL
+     * with why (n bytes) set: the rank gets it as a warning. */
+    char *(*cached)(void *ctx, const char *path, char *why, size_t n);
     void *cached_ctx;
 };
 

@@ -154,6 +154,41 @@ static void assert_three_rank_figures(const struct coll_result *r)
     ck_assert_int_eq(ranked(r, 1)->blame, 0);
 }
 
+/* Four ranks at one allreduce; ranks 1-3 arrive together, 100 µs after
+ * rank 0, so rank 0's wait is theirs to share. */
+START_TEST(blame_should_be_shared_by_ranks_arriving_last_together)
+{
+    struct job j;
+    job_init(&j, 4);
+    for (int r = 0; r < 4; r++)
+        job_kernel(&j, r, AR, 40, r ? 1100 : 1000, r ? 50 : 150,
+                   "\"Collective name\": \"allreduce\", \"Process Group Name\": \"0\", "
+                   "\"Process Group Ranks\": \"[0, 1, 2, 3]\", \"Group size\": 4, \"Seq\": 1");
+    struct model *m = job_load(&j, SEMANTICS_HTX);
+    struct arena a;
+    arena_init(&a, 0);
+    struct coll_result r;
+    analyze(m, &a, &r);
+    ck_assert_uint_eq(r.ncolls, 1);
+    ck_assert_int_eq(r.colls[0].total_wait, 100000);
+    ck_assert_int_eq(ranked(&r, 0)->blame, 0);
+    ck_assert_int_eq(ranked(&r, 0)->suffered, 100000);
+    ck_assert_int_eq(ranked(&r, 1)->blame, 33334);   // the remainder's ns
+    ck_assert_int_eq(ranked(&r, 2)->blame, 33333);
+    ck_assert_int_eq(ranked(&r, 3)->blame, 33333);
+    int64_t sum = 0;
+    for (int64_t k = 1; k <= 3; k++) {
+        ck_assert_uint_eq(ranked(&r, k)->last_count, 1);
+        ck_assert_int_eq(ranked(&r, k)->worst_blame, 100000);
+    }
+    for (size_t i = 0; i < r.nblame; i++)
+        sum += r.blame[i].blame;
+    ck_assert_int_eq(sum, 100000);
+    arena_fini(&a);
+    model_free(m);
+}
+END_TEST
+
 START_TEST(match_should_use_group_and_sequence_number)
 {
     struct job j;
@@ -692,6 +727,7 @@ static Suite *collectives_suite(void)
     Suite *s = suite_create("collectives");
     TCase *tc = tcase_create("matching");
     tcase_add_test(tc, match_should_use_group_and_sequence_number);
+    tcase_add_test(tc, blame_should_be_shared_by_ranks_arriving_last_together);
     tcase_add_test(tc, match_should_fall_back_to_order_without_sequence_numbers);
     tcase_add_test(tc, match_should_key_by_stream_when_kernels_have_no_group);
     tcase_add_test(tc, match_should_take_missing_args_from_the_launching_op);

@@ -34,6 +34,7 @@ struct hooks {
     size_t pack_len;
     int packed_calls, cached_calls;
     bool offer;   /* cached() offers the summary */
+    const char *refuse;   /* else cached() gives this reason, if any */
 };
 
 static int keep(void *ctx, const char *path, struct trace_pack *pack, struct err *e)
@@ -49,11 +50,13 @@ static int keep(void *ctx, const char *path, struct trace_pack *pack, struct err
     return 0;
 }
 
-static char *offer(void *ctx, const char *path)
+static char *offer(void *ctx, const char *path, char *why, size_t n)
 {
     struct hooks *h = ctx;
     ck_assert_str_eq(path, h->trace);
     h->cached_calls++;
+    if (!h->offer && h->refuse)
+        snprintf(why, n, "%s", h->refuse);
     return h->offer ? strdup(h->summary) : NULL;
 }
 
@@ -189,6 +192,25 @@ START_TEST(loader_should_pack_and_read_back_from_the_cache)
     model_free(plain);
     model_free(packed);
     model_free(cached);
+    remove_files(&h);
+}
+END_TEST
+
+START_TEST(loader_should_warn_of_a_refused_cache_entry)
+{
+    struct hooks h;
+    setup_files(&h);
+    struct model *quiet = load(&h, false, true);
+    ck_assert_uint_eq(quiet->ranks[0].nwarnings, 0);
+    h.refuse = "cache entry /x/e.htxs not used: owned by uid 0";
+    struct model *m = load(&h, false, true);
+    ck_assert(!m->ranks[0].from_cache);
+    ck_assert_uint_eq(m->ranks[0].nwarnings, 1);
+    ck_assert_uint_eq(m->ranks[0].nwarning_texts, 1);
+    ck_assert_str_eq(m->ranks[0].warning_texts[0], h.refuse);
+    same_rank(quiet, m);
+    model_free(quiet);
+    model_free(m);
     remove_files(&h);
 }
 END_TEST
@@ -365,6 +387,7 @@ Suite *model_packed_suite(void)
     TCase *tc = tcase_create("hooks");
     tcase_add_test(tc, loader_should_pack_and_read_back_from_the_cache);
     tcase_add_test(tc, loader_should_not_trust_a_cached_summary_that_fails);
+    tcase_add_test(tc, loader_should_warn_of_a_refused_cache_entry);
     tcase_add_test(tc, loader_should_read_a_large_cached_summary_on_two_threads);
     tcase_add_test(tc, loader_should_pack_a_small_trace_at_level_9);
     tcase_add_test(tc, summary_without_events_should_read_its_trace_while_fresh);

@@ -88,6 +88,35 @@ for damage in cut flip; do
     [ "$(grep -c "read from the cache" "after-$damage")" = 2 ] || fail "the $damage entries were not rewritten"
 done
 
+# Nothing others can write is trusted: a directory writable by others, or
+# one or an entry owned by another user (as root only), is not read, and
+# each rank says so, naming the path.
+open_job trusted-again
+[ "$(grep -c "read from the cache" trusted-again)" = 2 ] || fail "the entries were not read"
+chmod 777 "$cache"
+open_job open-dir
+grep -q "read from the cache" open-dir && fail "a directory writable by others was read"
+[ "$(grep -c "not used: writable by others" open-dir)" = 2 ] ||
+    fail "no warning of a directory writable by others: $(grep -i cache open-dir)"
+grep -q "cache $cache not used" open-dir || fail "the warning does not name $cache"
+chmod 700 "$cache"
+if [ "$(id -u)" = 0 ]; then
+    entry=$(ls "$cache"/*.htxs | head -1)
+    chown 12345 "$entry"
+    open_job foreign-entry
+    [ "$(grep -c "read from the cache" foreign-entry)" = 1 ] ||
+        fail "not just the entry of ours was read: $(grep -i cache foreign-entry)"
+    grep -q "owned by uid 12345" foreign-entry || fail "no warning of the foreign entry"
+    chown 12345 "$cache"
+    open_job foreign-dir
+    grep -q "read from the cache" foreign-dir && fail "a directory of another user was read"
+    grep -q "owned by uid 12345, not by this user" foreign-dir ||
+        fail "no warning of the foreign directory"
+    chown 0 "$cache"
+else
+    echo "note: not root: the cases owned by another user are not run"
+fi
+
 # --no-cache: nothing read, nothing written.
 one=$(stat -c %s "$(ls "$cache"/*.htxs | head -1)")
 rm -rf "$cache"
