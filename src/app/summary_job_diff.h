@@ -31,8 +31,9 @@ const char *app_diff_needs_events(const struct htx_options *opts, const struct s
 
 /* Opens both sides (opts->paths[0] and [1]): the control with want
  * (SUMMARY_JOB_*; the diff's parts are always read), the test with what the
- * diff needs; their tiles share tiles_budget (summary_job_open). 0; ERR_EMPTY when a summary predates the parts (the events
- * answer instead); or an error naming the file. Release d with
+ * diff needs; their tiles share tiles_budget (summary_job_open). 0;
+ * ERR_EMPTY when a summary predates the parts (the events answer
+ * instead); or an error naming the file. Release d with
  * summary_job_diff_fini, also after a failure. */
 int summary_job_diff_open(const struct htx_options *opts, unsigned want, bool warn_stale,
                           size_t tiles_budget, struct summary_job_diff *d, struct err *e);
