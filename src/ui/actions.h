@@ -78,47 +78,16 @@ unsigned ui_act_tl_window(struct ui_state *st, const struct model *m);
 unsigned ui_act_jump_next(struct ui_state *st, const struct model *m);
 unsigned ui_act_jump_prev(struct ui_state *st, const struct model *m);
 
-/* Finds the events whose name contains `text` (case-insensitive) in the
- * included ranks, or equals it exactly when `exact`; rank_filter >= 0
- * limits them to one rank number. Sets st->jumps (by time) and returns how
- * many there are; st->jump_what describes them. */
-size_t ui_find_instances(struct ui_state *st, const struct model *m, const char *text,
-                         bool exact, int64_t rank_filter);
-
 /* Applies a timeline search: the matching events become the instances
  * that n/N step through, starting at the cursor. */
 unsigned ui_tl_search_apply(struct ui_state *st, const struct model *m, const char *text);
 
-/* analysis views (ui/actions_doc.c) */
-unsigned ui_act_doc_down(struct ui_state *st, const struct model *m);
-unsigned ui_act_doc_up(struct ui_state *st, const struct model *m);
-unsigned ui_act_doc_page_down(struct ui_state *st, const struct model *m);
-unsigned ui_act_doc_page_up(struct ui_state *st, const struct model *m);
-unsigned ui_act_doc_first(struct ui_state *st, const struct model *m);
-unsigned ui_act_doc_last(struct ui_state *st, const struct model *m);
-unsigned ui_act_doc_next_table(struct ui_state *st, const struct model *m);
-unsigned ui_act_doc_prev_table(struct ui_state *st, const struct model *m);
-unsigned ui_act_doc_sort(struct ui_state *st, const struct model *m);
-unsigned ui_act_doc_sort_reverse(struct ui_state *st, const struct model *m);
-unsigned ui_act_doc_export(struct ui_state *st, const struct model *m);
-unsigned ui_act_doc_enter(struct ui_state *st, const struct model *m);
-unsigned ui_act_doc_search_next(struct ui_state *st, const struct model *m);
-unsigned ui_act_doc_search_prev(struct ui_state *st, const struct model *m);
-
 /* Applies a finished prompt: hands its text to the active view. */
 unsigned ui_prompt_apply(struct ui_state *st, const struct model *m);
-
-/* The prompt of the table views (2-9, i): their search and filter texts. */
-const char *ui_doc_prompt_initial(const struct ui_state *st, enum ui_prompt p);
-unsigned ui_doc_prompt_apply(struct ui_state *st, const struct model *m, enum ui_prompt p,
-                             const char *text);
 
 /* The timeline's prompt: search only. */
 const char *ui_tl_prompt_initial(const struct ui_state *st, enum ui_prompt p);
 unsigned ui_tl_prompt_apply(struct ui_state *st, const struct model *m, enum ui_prompt p,
                             const char *text);
-
-/* Keeps the doc cursor visible after a move (body height from st->layout). */
-void ui_doc_scroll(struct ui_state *st);
 
 #endif

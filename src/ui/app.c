@@ -67,8 +67,8 @@ static unsigned handle_key(struct ui_state *st, struct model *m, struct ui_grid 
     }
     unsigned f = ui_dispatch(st, m, key);
     // Analyses of a big trace take a moment: say so before running them.
-    if (ui_view_is_doc(st->view) && ((f & UI_RESELECT) || !st->docs[st->view].valid) &&
-        !st->layout.too_small) {
+    const struct ui_view_ops *v = ui_view_get(st, st->view);
+    if (v && v->stale && ((f & UI_RESELECT) || v->stale(st)) && !st->layout.too_small) {
         char keep[sizeof st->message];
         bool err = st->message_is_error;
         snprintf(keep, sizeof keep, "%s", st->message);

@@ -210,11 +210,6 @@ void ui_state_invalidate(struct ui_state *st)
     st->atree.built = false;   // its rank trees point into the old selection
 }
 
-bool ui_view_is_doc(enum ui_view_id v)
-{
-    return v >= UI_VIEW_OVERVIEW && v <= UI_VIEW_DIAGNOSTICS;
-}
-
 unsigned ui_state_open_light_rank(struct ui_state *st, size_t r, const char *why)
 {
     const struct app_light_rank *lr = &st->light->ranks[r];

@@ -140,7 +140,7 @@ struct ui_doc {
     char error[256];           /* an analysis failed: its message */
 };
 
-/* The annotation tree of view 7 under htx semantics (ui/views/annotation_tree.c):
+/* The annotation tree of view 7 under htx semantics (ui/views/annotations_tree.c):
  * the tree for the current selection, which nodes are expanded (by path, so
  * they stay expanded across selections), and the rows it shows as a table. */
 struct ui_atree {
@@ -152,7 +152,7 @@ struct ui_atree {
     uint32_t *row_node;        /* table row -> tree node */
     size_t row_cap;
     int width;                 /* of the main pane when the table was made */
-    uint8_t cols[16];          /* what each table column shows (annotation_tree.c) */
+    uint8_t cols[16];          /* what each table column shows (annotations_tree.c) */
 };
 
 /* View 3 under htx semantics (ui/views/kernels.c): kernel_summary, one row
@@ -275,8 +275,5 @@ void ui_state_selection(const struct ui_state *st, const struct model *m, int64_
 
 /* Marks every view's content stale (after a selection change). */
 void ui_state_invalidate(struct ui_state *st);
-
-/* Is view v a document view (tables/charts/text)? */
-bool ui_view_is_doc(enum ui_view_id v);
 
 #endif

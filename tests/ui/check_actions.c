@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "ui/actions.h"
-#include "ui/views/docs.h"
+#include "ui/document.h"
 #include "ui/widgets/keys.h"
 #include "ui/screen.h"
 #include "ui/sync.h"
@@ -463,8 +463,9 @@ START_TEST(help_should_list_every_binding)
     ui_test_state(&st, m, 30, 100);
     ui_test_keys(&st, m, "?");
     ck_assert_int_eq(st.overlay, UI_OVERLAY_HELP);
-    for (size_t i = 0; i < n; i++)
-        ck_assert_msg(overlay_has(&st, b[i].help), "help lacks \"%s\"", b[i].help);
+    for (size_t i = 0; i < n; i++)   // a NULL help: another binding of the key says it
+        ck_assert_msg(!b[i].help || overlay_has(&st, b[i].help), "help lacks \"%s\"",
+                      b[i].help);
     ck_assert(overlay_has(&st, "PgDn"));
     ui_test_keys(&st, m, "jjj");
     ck_assert_uint_eq(st.overlay_top, 3);

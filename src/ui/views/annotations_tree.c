@@ -1,15 +1,14 @@
 #include "config.h"
-#include "ui/views/annotation_tree.h"
+#include "ui/views/annotations_tree.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui/actions.h"
-#include "ui/views/docs.h"
+#include "ui/document.h"
 #include "ui/widgets/text.h"
 
-/* Building the tree table of view 7 (the keys are in annotation_tree_actions.c). */
+/* Building the tree table of view 7 (the keys are in annotations_tree_actions.c). */
 
 #define BAR_CELLS 10
 
@@ -352,30 +351,4 @@ bool ui_atree_active(const struct ui_state *st)
     const struct ui_doc *d = &st->docs[UI_VIEW_ANNOTATIONS];
     return st->view == UI_VIEW_ANNOTATIONS && st->focus == UI_FOCUS_MAIN && st->atree.table &&
            d->ntables && d->cur == 0 && d->tables[0] == st->atree.table;
-}
-
-/* ---- the prompt ---- */
-
-const char *ui_atree_prompt_initial(const struct ui_state *st, enum ui_prompt p)
-{
-    return ui_doc_prompt_initial(st, p);
-}
-
-unsigned ui_atree_prompt_apply(struct ui_state *st, const struct model *m, enum ui_prompt p,
-                               const char *text)
-{
-    struct ui_doc *d = &st->docs[UI_VIEW_ANNOTATIONS];
-    if (!ui_atree_active(st))
-        return ui_doc_prompt_apply(st, m, p, text);
-    if (p == UI_PROMPT_SEARCH) {
-        snprintf(d->search, sizeof d->search, "%s", text);
-        return ui_atree_search(st, 0);
-    }
-    uint32_t keep = ui_atree_cursor(st);
-    snprintf(d->filter, sizeof d->filter, "%s", text);
-    if (ui_atree_reflatten(st, keep) != 0) {
-        ui_state_message(st, true, "out of memory");
-        return UI_REDRAW;
-    }
-    return ui_doc_prompt_apply(st, m, p, text);
 }

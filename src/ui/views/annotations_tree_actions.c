@@ -1,11 +1,12 @@
 #include "config.h"
-#include "ui/views/annotation_tree.h"
+#include "ui/views/annotations_tree.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui/actions.h"
+#include "ui/document.h"
+#include "ui/jumps.h"
 #include "ui/widgets/text.h"
 
 /* Keys of the annotation tree (view 7, htx): ncdu's expand and collapse,
@@ -102,11 +103,7 @@ static unsigned show_on_timeline(struct ui_state *st, const struct model *m, uin
     st->njumps = n;
     snprintf(st->jump_what, sizeof st->jump_what, "under \"%s\"",
              atree_name(&st->atree.tree, v));
-    st->prev_view = st->view;
-    st->view = UI_VIEW_TIMELINE;
-    st->focus = UI_FOCUS_MAIN;
-    st->jump = n - 1;   // the step wraps to the first
-    return ui_act_jump_next(st, m);
+    return ui_jumps_show(st, m, 0);
 }
 
 unsigned ui_act_atree_enter(struct ui_state *st, const struct model *m)

@@ -21,12 +21,6 @@ int ui_atree_decorate(struct ui_state *st, const struct model *m, struct ui_doc 
 /* Is the tree the focused table of the active view (its keys apply)? */
 bool ui_atree_active(const struct ui_state *st);
 
-/* View 7's prompt: on the tree, search and filter look at node names (a
- * filter keeps the matches' ancestors); elsewhere the tables' prompt. */
-const char *ui_atree_prompt_initial(const struct ui_state *st, enum ui_prompt p);
-unsigned ui_atree_prompt_apply(struct ui_state *st, const struct model *m, enum ui_prompt p,
-                               const char *text);
-
 /* Shared by the view's two files: the node under the cursor (ATREE_NONE
  * when the tree is not shown), expanding or collapsing a node (by path),
  * rebuilding the rows with the cursor kept on a node, and the search step
