@@ -58,7 +58,7 @@ unsigned ui_act_escape(struct ui_state *st, const struct model *m)
 unsigned ui_act_view(struct ui_state *st, const struct model *m, enum ui_view_id id)
 {
     (void)m;
-    if (id == UI_VIEW_DIFF && !st->diff_view) {
+    if (!ui_view_get(st, id)) {   // view d outside htx diff
         ui_state_message(st, true, "the diff view opens with: htx diff CONTROL TEST");
         return UI_REDRAW;
     }

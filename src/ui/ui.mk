@@ -6,14 +6,15 @@
 #   src/ui/views/    one view per file (<view>.c, defining its ui_view_ops),
 #                    its companions in <view>_*.c; views never call each
 #                    other (tests/layering.sh);
-# and at the top the state, the registry of views (view.c), the table
+# and at the top the entry point (ui.c), the run loop (run.c), the loaders
+# (load.c), the first state made from the options (initial_state.c), the
+# state, the registry of views (view.c), the table
 # document the table views share (document*.c), the key table (bindings.c),
 # the actions every view shares, the left pane, the timeline's instances
-# (jumps.c), sync (selection -> derived data), screen composition and the
-# main loop.
+# (jumps.c), sync (selection -> derived data) and screen composition.
 libui_a_SOURCES += \
-	src/ui/ui.h src/ui/main.c src/ui/app.c src/ui/app.h \
-	src/ui/load.c src/ui/load.h src/ui/setup.c src/ui/setup.h \
+	src/ui/ui.h src/ui/ui.c src/ui/run.c src/ui/run.h \
+	src/ui/load.c src/ui/load.h src/ui/initial_state.c src/ui/initial_state.h \
 	src/ui/state.c src/ui/state.h src/ui/view.c src/ui/view.h \
 	src/ui/actions.c src/ui/actions.h src/ui/bindings.c src/ui/rank_pane.c \
 	src/ui/jumps.c src/ui/jumps.h \

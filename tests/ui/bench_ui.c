@@ -244,8 +244,8 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Issue 10's target: attributing every GPU event to its annotation stack
- * costs less than loading. Times the view's tree (over every rank) and
+/* The target: attributing every GPU event to its annotation stack costs
+ * less than loading. Times the view's tree (over every rank) and
  * the headless tables, ATTR_RUNS times each, against the load. */
 #define ATTR_RUNS 3
 static int bench_attribution(struct model *m, size_t events)

@@ -570,7 +570,7 @@ START_TEST(mouse_should_switch_tabs_and_move_the_cursor)
 }
 END_TEST
 
-/* Issue 15 item 6: a jump zooms until its target is the event under the
+/* A jump zooms until its target is the event under the
  * cursor (at the whole trace, a 10 us kernel is less than a cell), and a
  * resize never leaves the cursor past the last column or the data. */
 START_TEST(jumps_should_put_their_target_under_the_cursor)

@@ -186,7 +186,7 @@ static int empty_text(struct ui_state *st, const struct model *m, struct ui_doc 
 }
 
 /* The warning `htx report` prints when a multi-rank job shows no
- * communication kernel (issue 15 item 3), as the view's second line. */
+ * communication kernel, as the view's second line. */
 static int comm_text(struct ui_state *st, const struct model *m, struct ui_doc *d)
 {
     bool missing = false;
