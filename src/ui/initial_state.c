@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ui/sync.h"
+#include "ui/refresh.h"
 #include "ui/view.h"
 #include "ui/views/diff.h"
 
@@ -120,7 +120,7 @@ int ui_initial_state(struct ui_state *st, struct model *m, const struct model *t
     }
     if (!in->whole && o->start_view)
         apply_start_view(st, o->start_view);
-    rc = ui_sync(st, m, UI_RESELECT | UI_RELANE, e);
+    rc = ui_refresh(st, m, UI_RESELECT | UI_RELANE, e);
     if (rc == 0 && m->nfailed)
         ui_state_message(st, true, "%zu file(s) failed to load: press i for details", m->nfailed);
     return rc;

@@ -9,7 +9,7 @@
 #include "app/session.h"
 #include "ui/screen.h"
 #include "ui/initial_state.h"
-#include "ui/sync.h"
+#include "ui/refresh.h"
 #include "ui/term/draw.h"
 #include "ui/term/term.h"
 #include "ui/views/diff.h"
@@ -194,7 +194,7 @@ static unsigned swap_in(struct ui_state *st, struct model **m, struct ui_behind 
         st->tl.lane = tl.lane;
         st->tl.lane_top = tl.lane_top < st->nlanes ? tl.lane_top : tl.lane;
     }
-    ui_sync(st, full, UI_RESELECT | UI_RELANE, &e);
+    ui_refresh(st, full, UI_RESELECT | UI_RELANE, &e);
     ui_state_message(st, false, "events loaded: every view has them");
     return UI_REDRAW | UI_RELAYOUT;
 }
@@ -280,7 +280,7 @@ static int drill_show(struct ui_drill *d, const struct ui_grid *g, struct err *e
         ui_diff_compare_whole(&d->st);
     if (d->view != UI_VIEW_DIFF) {
         d->st.view = d->st.prev_view = d->view;
-        ui_sync(&d->st, d->m, UI_RESELECT, e);
+        ui_refresh(&d->st, d->m, UI_RESELECT, e);
     }
     return 0;
 }
@@ -355,7 +355,7 @@ void ui_drill_leave(struct ui_state *job, struct model *m, struct ui_drill *d,
     d->shown = false;
     job->rows = g->rows;
     job->cols = g->cols;
-    ui_sync(job, m, UI_RELAYOUT, &e);
+    ui_refresh(job, m, UI_RELAYOUT, &e);
     if (d->test_file)
         ui_state_message(job, false, "back from %s | %s", d->file, d->test_file);
     else

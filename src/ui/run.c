@@ -22,7 +22,7 @@
 #include "ui/screen.h"
 #include "ui/view.h"
 #include "ui/views/diff.h"
-#include "ui/sync.h"
+#include "ui/refresh.h"
 #include "ui/term/osc52.h"
 #include "ui/term/term.h"
 
@@ -60,7 +60,7 @@ static unsigned handle_key(struct ui_state *st, struct model *m, struct ui_grid 
 
     if (key == UI_KEY_MOUSE) {
         unsigned f = ui_mouse(st, m, mev->y, mev->x, mev->button);
-        ui_sync(st, m, f, &e);
+        ui_refresh(st, m, f, &e);
         return f;
     }
     if (key == UI_KEY_RESIZE) {
@@ -79,7 +79,7 @@ static unsigned handle_key(struct ui_state *st, struct model *m, struct ui_grid 
         ui_draw_grid(g, false);
         ui_state_message(st, err, "%s", keep);
     }
-    ui_sync(st, m, f, &e);
+    ui_refresh(st, m, f, &e);
     if (st->copy) {
         if (ui_term_osc52(st->copy) != 0)
             ui_state_message(st, true, "the terminal did not take the copy");
@@ -325,10 +325,10 @@ static void play(struct ui_state *st, struct model *m, struct ui_grid *g,
             st->cols = steps[i].cols;
             ui_term_resize(st->rows, st->cols);
             ui_grid_resize(g, st->rows, st->cols);
-            ui_sync(st, m, UI_RELAYOUT, &e);
+            ui_refresh(st, m, UI_RELAYOUT, &e);
             continue;
         }
-        unsigned f = ui_step(st, m, steps[i].key);
+        unsigned f = ui_refresh_key(st, m, steps[i].key);
         if ((f & UI_QUIT) || st->quit)
             break;
     }

@@ -18,7 +18,7 @@
 /* Everything the TUI knows, as plain data (STYLE.md §5): the focused pane,
  * the active view, what is selected, the visible time window and cursor,
  * each view's tables with their sort, filter and cursor, the overlays and
- * the status message. Actions (ui/actions.h) change it; ui_sync (ui/sync.h)
+ * the status message. Actions (ui/actions.h) change it; ui_refresh (ui/refresh.h)
  * brings derived data (lanes, analysis tables) up to date with the model;
  * ui/screen.c draws it into a grid. None of these touch curses.
  *

@@ -11,14 +11,15 @@
 # state, the registry of views (view.c), the table
 # document the table views share (document*.c), the key table (bindings.c),
 # the actions every view shares, the left pane, the timeline's instances
-# (jumps.c), sync (selection -> derived data) and screen composition.
+# (jumps.c), the refresh after each key (refresh.c: selection -> derived
+# data) and screen composition.
 libui_a_SOURCES += \
 	src/ui/ui.h src/ui/ui.c src/ui/run.c src/ui/run.h \
 	src/ui/load.c src/ui/load.h src/ui/initial_state.c src/ui/initial_state.h \
 	src/ui/state.c src/ui/state.h src/ui/view.c src/ui/view.h \
 	src/ui/actions.c src/ui/actions.h src/ui/bindings.c src/ui/rank_pane.c \
 	src/ui/jumps.c src/ui/jumps.h \
-	src/ui/sync.c src/ui/sync.h src/ui/screen.c src/ui/screen.h \
+	src/ui/refresh.c src/ui/refresh.h src/ui/screen.c src/ui/screen.h \
 	src/ui/document.c src/ui/document.h src/ui/document_draw.c \
 	src/ui/document_actions.c src/ui/document_charts.c \
 	src/ui/term/curses.h src/ui/term/term.c src/ui/term/term.h \

@@ -62,7 +62,7 @@ struct ui_view_ops {
     const char *name;          /* tab label */
     const char *hints;         /* the status bar's key hints while the view is shown */
     /* Brings the view's data up to date for the model's current selection
-     * and the pane's size; called by ui_sync after every step, never by
+     * and the pane's size; called by ui_refresh after every step, never by
      * actions. May be NULL. */
     int (*refresh)(struct ui_state *st, const struct model *m, struct err *e);
     /* Is its data waiting to be computed (the loop says "computing..."

@@ -9,7 +9,7 @@
 #include "ui/document.h"
 #include "ui/widgets/keys.h"
 #include "ui/screen.h"
-#include "ui/sync.h"
+#include "ui/refresh.h"
 #include "ui/views/timeline_lanes.h"
 #include "ui/views/timeline_lanes.h"
 #include "check_ui.h"
@@ -107,7 +107,7 @@ void ui_test_state(struct ui_state *st, struct model *m, int rows, int cols)
     st->nanalyses = sizeof fakes / sizeof fakes[0];
     st->title = "test";
     st->export_dir = "/nonexistent/htx-test";  // a stray e must not litter
-    ck_assert_int_eq(ui_sync(st, m, UI_RESELECT | UI_RELANE, &e), 0);
+    ck_assert_int_eq(ui_refresh(st, m, UI_RESELECT | UI_RELANE, &e), 0);
 }
 
 unsigned ui_test_keys(struct ui_state *st, struct model *m, const char *keys)
@@ -122,10 +122,10 @@ unsigned ui_test_keys(struct ui_state *st, struct model *m, const char *keys)
         if (s[i].key == UI_KEY_RESIZE) {
             st->rows = s[i].rows;
             st->cols = s[i].cols;
-            ui_sync(st, m, UI_RELAYOUT, &e);
+            ui_refresh(st, m, UI_RELAYOUT, &e);
             continue;
         }
-        flags |= ui_step(st, m, s[i].key);
+        flags |= ui_refresh_key(st, m, s[i].key);
     }
     free(s);
     return flags;
@@ -595,7 +595,7 @@ START_TEST(jumps_should_put_their_target_under_the_cursor)
     ui_test_keys(&st, m, "0");
     st.tl.cursor = ui_timeline_cols(&st) - 1;
     st.cols = 70;
-    ui_sync(&st, m, UI_RELAYOUT, &e);
+    ui_refresh(&st, m, UI_RELAYOUT, &e);
     ck_assert_int_lt(st.tl.cursor, ui_timeline_cols(&st));
     struct ui_timescale ts;
     ui_timeline_scale(&st, &ts);

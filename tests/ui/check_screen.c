@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "ui/screen.h"
-#include "ui/sync.h"
+#include "ui/refresh.h"
 #include "check_ui.h"
 
 /* Whole screens composed into a grid (no curses): what each part shows. */

@@ -12,7 +12,7 @@
 #include "ui/widgets/keys.h"
 #include "ui/widgets/layout.h"
 #include "ui/screen.h"
-#include "ui/sync.h"
+#include "ui/refresh.h"
 #include "ui/widgets/tables.h"
 #include "ui/widgets/text.h"
 #include "check_ui.h"

@@ -1,5 +1,5 @@
 #include "config.h"
-#include "ui/sync.h"
+#include "ui/refresh.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -90,7 +90,7 @@ static int reselect(struct ui_state *st, struct model *m, struct err *e)
     return 0;
 }
 
-int ui_sync(struct ui_state *st, struct model *m, unsigned flags, struct err *e)
+int ui_refresh(struct ui_state *st, struct model *m, unsigned flags, struct err *e)
 {
     int rc = 0;
 
@@ -110,11 +110,11 @@ int ui_sync(struct ui_state *st, struct model *m, unsigned flags, struct err *e)
     return rc;
 }
 
-unsigned ui_step(struct ui_state *st, struct model *m, int key)
+unsigned ui_refresh_key(struct ui_state *st, struct model *m, int key)
 {
     struct err e = {0, ""};
     unsigned flags = ui_dispatch(st, m, key);
 
-    ui_sync(st, m, flags, &e);
+    ui_refresh(st, m, flags, &e);
     return flags;
 }
