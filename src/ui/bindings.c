@@ -12,6 +12,7 @@
 #include "ui/views/kernels.h"
 #include "ui/views/launch.h"
 #include "ui/views/ranks.h"
+#include "ui/views/timeline.h"
 #include "ui/widgets/keys.h"
 
 /* The key table. Each key has bindings for the contexts where it means

@@ -122,15 +122,9 @@ static const char *mode_text(const struct ui_state *st)
                                           : "user annotations";
 }
 
-static int add_row(struct ui_state *st, struct table *tb, uint32_t v, const char *filter)
+/* Remembers that table row r shows node v. */
+static int note_row(struct ui_atree *a, size_t r, uint32_t v)
 {
-    struct ui_atree *a = &st->atree;
-    const struct atree *t = &a->tree;
-    const struct atree_node *nd = &t->nodes[v];
-    struct cell *row = table_add_row(tb);
-    if (!row)
-        return ERR_NOMEM;
-    size_t r = tb->nrows - 1;
     if (r >= a->row_cap) {
         size_t cap = a->row_cap ? a->row_cap * 2 : 256;
         uint32_t *rn = realloc(a->row_node, cap * sizeof *rn);
@@ -140,6 +134,43 @@ static int add_row(struct ui_state *st, struct table *tb, uint32_t v, const char
         a->row_cap = cap;
     }
     a->row_node[r] = v;
+    return 0;
+}
+
+/* The cell of node nd in a column showing `what`, but the name and bar. */
+static struct cell figure_cell(const struct atree *t, const struct atree_node *nd,
+                               enum tree_column what, double share)
+{
+    switch (what) {
+    case TC_INCL:
+        return cell_double((double)nd->incl_ns / 1000.0);
+    case TC_SELF:
+        return cell_double((double)nd->self_ns / 1000.0);
+    case TC_KERNELS:
+        return cell_int((int64_t)nd->count);
+    case TC_SHARE:
+        return cell_double(100.0 * share);
+    case TC_MIN:
+        return cell_double((double)nd->min_ns / 1000.0);
+    case TC_MEAN:
+        return cell_double((double)nd->incl_ns / 1000.0 / (double)t->nranks);
+    case TC_MAX:
+        return cell_double((double)nd->max_ns / 1000.0);
+    case TC_SLOWEST:
+        return cell_int(nd->slowest_rank);
+    default:
+        return cell_null();
+    }
+}
+
+static int add_row(struct ui_state *st, struct table *tb, uint32_t v, const char *filter)
+{
+    struct ui_atree *a = &st->atree;
+    const struct atree *t = &a->tree;
+    const struct atree_node *nd = &t->nodes[v];
+    struct cell *row = table_add_row(tb);
+    if (!row || note_row(a, tb->nrows - 1, v))
+        return ERR_NOMEM;
     const char *mark = "  ";
     if (nd->first_child != ATREE_NONE) {
         bool open = filter[0] || ui_atree_is_open(a, v);
@@ -154,38 +185,13 @@ static int add_row(struct ui_state *st, struct table *tb, uint32_t v, const char
     double total = (double)t->nodes[0].incl_ns, share = total > 0 ? nd->incl_ns / total : 0;
     char bar[BAR_CELLS * 4 + 4];
     for (size_t c = 0; c < tb->ncols; c++) {
-        switch (a->cols[c]) {
-        case TC_NAME:
+        if (a->cols[c] == TC_NAME) {
             row[c] = cell_str(tb, text);
-            break;
-        case TC_BAR:
+        } else if (a->cols[c] == TC_BAR) {
             bar_text(share, st->ascii, bar, sizeof bar);
             row[c] = cell_str(tb, bar);
-            break;
-        case TC_INCL:
-            row[c] = cell_double((double)nd->incl_ns / 1000.0);
-            break;
-        case TC_SELF:
-            row[c] = cell_double((double)nd->self_ns / 1000.0);
-            break;
-        case TC_KERNELS:
-            row[c] = cell_int((int64_t)nd->count);
-            break;
-        case TC_SHARE:
-            row[c] = cell_double(100.0 * share);
-            break;
-        case TC_MIN:
-            row[c] = cell_double((double)nd->min_ns / 1000.0);
-            break;
-        case TC_MEAN:
-            row[c] = cell_double((double)nd->incl_ns / 1000.0 / (double)t->nranks);
-            break;
-        case TC_MAX:
-            row[c] = cell_double((double)nd->max_ns / 1000.0);
-            break;
-        case TC_SLOWEST:
-            row[c] = cell_int(nd->slowest_rank);
-            break;
+        } else {
+            row[c] = figure_cell(t, nd, (enum tree_column)a->cols[c], share);
         }
     }
     free(text);

@@ -1,11 +1,11 @@
 #include "config.h"
+#include "ui/views/timeline.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "ui/widgets/text.h"
 #include "ui/views/timeline_lanes.h"
-#include "ui/actions.h"
 #include "ui/view.h"
 
 /* View 1: one lane per selected stream (and switched-on CPU thread), each

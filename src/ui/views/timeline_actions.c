@@ -1,5 +1,5 @@
 #include "config.h"
-#include "ui/actions.h"
+#include "ui/views/timeline.h"
 
 #include <stdio.h>
 #include <stdlib.h>
