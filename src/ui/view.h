@@ -61,6 +61,11 @@ struct ui_view_ops {
     int key;                   /* '1'..'9', 'R', 'C', 'i', 'd' */
     const char *name;          /* tab label */
     const char *hints;         /* the status bar's key hints while the view is shown */
+    /* Makes the view's own data, st->own[id], for a new state (0 or
+     * ERR_NOMEM), and lets it go (st->own[id] may then be NULL). May be
+     * NULL (no data of its own). */
+    int (*init)(struct ui_state *st);
+    void (*fini)(struct ui_state *st);
     /* Brings the view's data up to date for the model's current selection
      * and the pane's size; called by ui_refresh after every step, never by
      * actions. May be NULL. */

@@ -71,7 +71,9 @@ static const enum analysis_id analyses[] = {ANALYSIS_ANNOTATIONS};
  * it again, the cursor kept on its node. */
 static int refresh(struct ui_state *st, const struct model *m, struct err *e)
 {
-    if (st->atree.table && st->atree.width != st->layout.body.w &&
+    if (!st->docs[UI_VIEW_ANNOTATIONS].valid)   // its rank trees are of the old selection
+        ui_atree_of(st)->built = false;
+    if (ui_atree_of(st)->table && ui_atree_of(st)->width != st->layout.body.w &&
         st->docs[UI_VIEW_ANNOTATIONS].valid && ui_atree_reflatten(st, ui_atree_cursor(st)))
         return err_set(e, ERR_NOMEM, "out of memory");
     return ui_doc_refresh(st, m, UI_VIEW_ANNOTATIONS, analyses, 1, build, e);
@@ -91,7 +93,7 @@ static const char *cursor_name(const struct ui_state *st, const struct model *m)
     if (!ui_atree_active(st))
         return ui_doc_cursor_name(st, m);
     uint32_t v = ui_atree_cursor(st);
-    return v == ATREE_NONE ? NULL : atree_name(&st->atree.tree, v);
+    return v == ATREE_NONE ? NULL : atree_name(&ui_atree_of(st)->tree, v);
 }
 
 /* The prompt: on the tree, search and filter look at node names (a filter
@@ -126,6 +128,8 @@ const struct ui_view_ops ui_view_annotations = {
     .key = '7',
     .name = "Annotations",
     .hints = UI_DOC_HINTS,
+    .init = ui_atree_init,
+    .fini = ui_atree_fini,
     .refresh = refresh,
     .stale = ui_doc_stale,
     .contexts = contexts,

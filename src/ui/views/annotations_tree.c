@@ -19,6 +19,34 @@ enum tree_column {
 };
 #define TREE_TABLE "annotation_stack_tree"
 
+struct ui_atree *ui_atree_of(const struct ui_state *st)
+{
+    return st->own[UI_VIEW_ANNOTATIONS];
+}
+
+int ui_atree_init(struct ui_state *st)
+{
+    struct ui_atree *a = calloc(1, sizeof *a);
+    if (!a)
+        return ERR_NOMEM;
+    arena_init(&a->arena, 65536);
+    st->own[UI_VIEW_ANNOTATIONS] = a;
+    return ui_expand_init(&a->open) ? ERR_NOMEM : 0;
+}
+
+void ui_atree_fini(struct ui_state *st)
+{
+    struct ui_atree *a = ui_atree_of(st);
+    if (!a)
+        return;
+    atree_free(&a->tree);
+    ui_expand_fini(&a->open);
+    free(a->row_node);
+    arena_fini(&a->arena);
+    free(a);
+    st->own[UI_VIEW_ANNOTATIONS] = NULL;
+}
+
 /* ---- which nodes are expanded, by path ---- */
 
 /* A node's path as a key: kind and name of each level below the root,
@@ -165,7 +193,7 @@ static struct cell figure_cell(const struct atree *t, const struct atree_node *n
 
 static int add_row(struct ui_state *st, struct table *tb, uint32_t v, const char *filter)
 {
-    struct ui_atree *a = &st->atree;
+    struct ui_atree *a = ui_atree_of(st);
     const struct atree *t = &a->tree;
     const struct atree_node *nd = &t->nodes[v];
     struct cell *row = table_add_row(tb);
@@ -220,7 +248,7 @@ static const struct {
     [TC_SLOWEST] = {{"slowest rank", NULL, 0}, 4, true},
 };
 
-/* The columns that fit w (st->atree.cols), in display order; returns how many. */
+/* The columns that fit w (ui_atree_of(st)->cols), in display order; returns how many. */
 static size_t choose_columns(struct ui_atree *a, int w, bool across, struct table_col *cols)
 {
     bool keep[TC_NCOLS] = {[TC_NAME] = true};
@@ -245,10 +273,10 @@ static size_t choose_columns(struct ui_atree *a, int w, bool across, struct tabl
     return n;
 }
 
-/* Rebuilds st->atree.table from the tree, the expanded nodes and filter. */
+/* Rebuilds ui_atree_of(st)->table from the tree, the expanded nodes and filter. */
 static int flatten(struct ui_state *st, const char *filter)
 {
-    struct ui_atree *a = &st->atree;
+    struct ui_atree *a = ui_atree_of(st);
     const struct atree *t = &a->tree;
     arena_reset(&a->arena);
     a->table = NULL;
@@ -286,35 +314,35 @@ static int flatten(struct ui_state *st, const char *filter)
 uint32_t ui_atree_cursor(const struct ui_state *st)
 {
     const struct ui_doc *d = &st->docs[UI_VIEW_ANNOTATIONS];
-    if (!st->atree.table || d->ntables == 0 || d->tables[0] != st->atree.table ||
+    if (!ui_atree_of(st)->table || d->ntables == 0 || d->tables[0] != ui_atree_of(st)->table ||
         d->tv[0].nrows == 0)
         return ATREE_NONE;
     size_t row = d->tv[0].rows[d->row[0]];
-    return row < st->atree.table->nrows ? st->atree.row_node[row] : ATREE_NONE;
+    return row < ui_atree_of(st)->table->nrows ? ui_atree_of(st)->row_node[row] : ATREE_NONE;
 }
 
 int ui_atree_reflatten(struct ui_state *st, uint32_t keep)
 {
     struct ui_doc *d = &st->docs[UI_VIEW_ANNOTATIONS];
-    if (!st->atree.table || d->ntables == 0 || d->tables[0] != st->atree.table)
+    if (!ui_atree_of(st)->table || d->ntables == 0 || d->tables[0] != ui_atree_of(st)->table)
         return 0;
     int rc = flatten(st, d->filter);
     if (rc)
         return rc;
-    d->tables[0] = st->atree.table;
+    d->tables[0] = ui_atree_of(st)->table;
     d->tv[0].sort_col = -1;
     rc = ui_doc_rebuild_views(st, d);
     if (rc)
         return rc;
-    for (size_t r = 0; r < st->atree.table->nrows; r++)
-        if (st->atree.row_node[r] == keep)
+    for (size_t r = 0; r < ui_atree_of(st)->table->nrows; r++)
+        if (ui_atree_of(st)->row_node[r] == keep)
             d->row[0] = r;
     return 0;
 }
 
 int ui_atree_decorate(struct ui_state *st, const struct model *m, struct ui_doc *d)
 {
-    struct ui_atree *a = &st->atree;
+    struct ui_atree *a = ui_atree_of(st);
     a->table = NULL;
     if (m->sem.hta_annotations_only)
         return 0;
@@ -355,6 +383,7 @@ int ui_atree_decorate(struct ui_state *st, const struct model *m, struct ui_doc 
 bool ui_atree_active(const struct ui_state *st)
 {
     const struct ui_doc *d = &st->docs[UI_VIEW_ANNOTATIONS];
-    return st->view == UI_VIEW_ANNOTATIONS && st->focus == UI_FOCUS_MAIN && st->atree.table &&
-           d->ntables && d->cur == 0 && d->tables[0] == st->atree.table;
+    const struct table *tree = ui_atree_of(st)->table;
+    return st->view == UI_VIEW_ANNOTATIONS && st->focus == UI_FOCUS_MAIN && tree &&
+           d->ntables && d->cur == 0 && d->tables[0] == tree;
 }

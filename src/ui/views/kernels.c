@@ -10,6 +10,7 @@
 #include "app/light.h"
 #include "ui/document.h"
 #include "ui/jumps.h"
+#include "ui/widgets/expand.h"
 
 /* View 3 under htx: kernel_breakdown in triage order and, first, the
  * kernel summary (analysis/kernel_summary.h) as an expandable table: one
@@ -18,6 +19,46 @@
 
 #define SUMMARY_TABLE "kernel_summary"
 #define RANK_ROWS_MAX 4096
+
+/* The view's own data, st->own[UI_VIEW_KERNELS]: kernel_summary, one row
+ * per kernel, each expandable into its per-rank rows of kernel_breakdown. */
+struct ui_kernels {
+    struct ui_expand open;     /* expanded kernels, by name and type */
+    struct arena arena;        /* the shown table */
+    struct table *table;       /* NULL when the view shows none */
+    const struct table *summary, *breakdown;   /* in the view's doc arena */
+    size_t *row_summary;       /* shown row -> summary row */
+    size_t *row_rank;          /* shown row -> breakdown row, SIZE_MAX on a kernel's row */
+    size_t row_cap;
+};
+
+static struct ui_kernels *kernels_of(const struct ui_state *st)
+{
+    return st->own[UI_VIEW_KERNELS];
+}
+
+static int init(struct ui_state *st)
+{
+    struct ui_kernels *k = calloc(1, sizeof *k);
+    if (!k)
+        return ERR_NOMEM;
+    arena_init(&k->arena, 65536);
+    st->own[UI_VIEW_KERNELS] = k;
+    return ui_expand_init(&k->open) ? ERR_NOMEM : 0;
+}
+
+static void fini(struct ui_state *st)
+{
+    struct ui_kernels *k = kernels_of(st);
+    if (!k)
+        return;
+    ui_expand_fini(&k->open);
+    free(k->row_summary);
+    free(k->row_rank);
+    arena_fini(&k->arena);
+    free(k);
+    st->own[UI_VIEW_KERNELS] = NULL;
+}
 
 /* The key of summary row r: name and type (a name can have two types). */
 static char *summary_key(const struct table *s, size_t r, size_t *len)
@@ -64,7 +105,7 @@ static int push_row(struct ui_kernels *k, size_t at, size_t srow, size_t brow)
  * rank's time, its share of the kernel's, and the rank). */
 static int flatten(struct ui_state *st)
 {
-    struct ui_kernels *k = &st->kernels;
+    struct ui_kernels *k = kernels_of(st);
     const struct table *s = k->summary, *b = k->breakdown;
     arena_reset(&k->arena);
     k->table = table_new(&k->arena, SUMMARY_TABLE, s->title, s->cols, s->ncols);
@@ -119,7 +160,7 @@ static int flatten(struct ui_state *st)
 
 static int add_summary(struct ui_state *st, const struct model *m, struct ui_doc *d)
 {
-    struct ui_kernels *k = &st->kernels;
+    struct ui_kernels *k = kernels_of(st);
     k->table = NULL;
     if (m->sem.hta_tables)
         return 0;
@@ -225,7 +266,7 @@ static int build(struct ui_state *st, const struct model *m, struct ui_doc *d)
                          "Kernel time by type (%)", 100, "%", false);
     rc = rc ? rc : add_summary(st, m, d);
     // The summary, when there is one, says across ranks what the spread table did.
-    return rc || st->kernels.table ? rc : kernel_spread(d);
+    return rc || kernels_of(st)->table ? rc : kernel_spread(d);
 }
 
 static const enum analysis_id analyses[] = {ANALYSIS_KERNELS};
@@ -239,8 +280,8 @@ static int refresh(struct ui_state *st, const struct model *m, struct err *e)
 static size_t summary_index(const struct ui_state *st)
 {
     const struct ui_doc *d = &st->docs[UI_VIEW_KERNELS];
-    for (size_t i = 0; st->kernels.table && i < d->ntables; i++)
-        if (d->tables[i] == st->kernels.table)
+    for (size_t i = 0; kernels_of(st)->table && i < d->ntables; i++)
+        if (d->tables[i] == kernels_of(st)->table)
             return i;
     return SIZE_MAX;
 }
@@ -264,7 +305,7 @@ static size_t cursor_row(const struct ui_state *st)
 /* Opens or closes summary row srow and keeps the cursor on it. */
 static unsigned set_open(struct ui_state *st, size_t srow, bool open)
 {
-    struct ui_kernels *k = &st->kernels;
+    struct ui_kernels *k = kernels_of(st);
     struct ui_doc *d = &st->docs[UI_VIEW_KERNELS];
     size_t len, t = summary_index(st);
     char *key = summary_key(k->summary, srow, &len);
@@ -292,9 +333,9 @@ unsigned ui_act_kernels_expand(struct ui_state *st, const struct model *m)
 {
     (void)m;
     size_t r = cursor_row(st);
-    if (r == SIZE_MAX || st->kernels.row_rank[r] != SIZE_MAX)
+    if (r == SIZE_MAX || kernels_of(st)->row_rank[r] != SIZE_MAX)
         return 0;
-    return set_open(st, st->kernels.row_summary[r], true);
+    return set_open(st, kernels_of(st)->row_summary[r], true);
 }
 
 unsigned ui_act_kernels_collapse(struct ui_state *st, const struct model *m)
@@ -303,7 +344,7 @@ unsigned ui_act_kernels_collapse(struct ui_state *st, const struct model *m)
     size_t r = cursor_row(st);
     if (r == SIZE_MAX)
         return 0;
-    return set_open(st, st->kernels.row_summary[r], false);
+    return set_open(st, kernels_of(st)->row_summary[r], false);
 }
 
 /* A light job (the kernel tables from the summaries): a rank row opens
@@ -325,7 +366,7 @@ unsigned ui_act_kernels_enter(struct ui_state *st, const struct model *m)
     size_t r = cursor_row(st);
     if (r == SIZE_MAX)
         return 0;
-    const struct ui_kernels *k = &st->kernels;
+    const struct ui_kernels *k = kernels_of(st);
     const struct cell *name = table_cell(k->summary, k->row_summary[r], 0);
     int64_t rank = -1;
     if (k->row_rank[r] != SIZE_MAX) {
@@ -358,6 +399,8 @@ const struct ui_view_ops ui_view_kernels = {
     .key = '3',
     .name = "Kernels",
     .hints = UI_DOC_HINTS,
+    .init = init,
+    .fini = fini,
     .refresh = refresh,
     .stale = ui_doc_stale,
     .contexts = contexts,
