@@ -32,7 +32,7 @@ typedef unsigned (*ui_action_fn)(struct ui_state *st, const struct model *m);
 enum ui_context {
     UI_CTX_RANKS = 1 << 0,     /* left pane focused */
     UI_CTX_TIMELINE = 1 << 1,  /* main pane, view 1 */
-    UI_CTX_DOC = 1 << 2,       /* main pane, views 2-9 and i */
+    UI_CTX_DOC = 1 << 2,       /* main pane, the table views (2-9, R, C, i) */
     UI_CTX_DIFF = 1 << 3,      /* main pane, view d */
     UI_CTX_DIFF_DETAIL = 1 << 4, /* main pane, view d with an op's timelines open */
     UI_CTX_RANK_TABLE = 1 << 5,  /* main pane, view R (then the tables' keys) */
