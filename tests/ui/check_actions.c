@@ -10,7 +10,7 @@
 #include "ui/widgets/keys.h"
 #include "ui/screen.h"
 #include "ui/refresh.h"
-#include "ui/views/timeline_lanes.h"
+#include "ui/view.h"
 #include "ui/views/timeline_lanes.h"
 #include "check_ui.h"
 
@@ -677,6 +677,35 @@ START_TEST(man_page_should_list_every_key)
 }
 END_TEST
 
+/* The registry gives each id the view that says it is that id, with a key
+ * of its own; a view with data of its own made it at ui_state_init. */
+START_TEST(registry_should_give_each_view_its_own_ops)
+{
+    struct model *m = ui_test_model();
+    struct ui_state st;
+    int keys[UI_VIEW_COUNT];
+
+    ui_test_state(&st, m, 30, 100);
+    for (int id = 0; id < UI_VIEW_COUNT; id++) {
+        const struct ui_view_ops *v = ui_view_get(&st, (enum ui_view_id)id);
+        if (id == UI_VIEW_DIFF) {
+            ck_assert_ptr_null(v);   // only htx diff has one
+            continue;
+        }
+        ck_assert_ptr_nonnull(v);
+        ck_assert_int_eq(v->id, id);
+        ck_assert_ptr_nonnull(v->rows);
+        ck_assert_ptr_nonnull(v->contexts);
+        keys[id] = v->key;
+        for (int k = 0; k < id; k++)
+            ck_assert_int_ne(keys[k], v->key);
+        ck_assert(!v->init || st.own[id]);
+    }
+    ui_state_fini(&st);
+    model_free(m);
+}
+END_TEST
+
 Suite *ui_actions_suite(void)
 {
     Suite *s = suite_create("ui_actions");
@@ -700,6 +729,7 @@ Suite *ui_actions_suite(void)
     tcase_add_test(tc, quit_keys_should_quit);
     tcase_add_test(tc, a_failing_analysis_should_show_its_error);
     tcase_add_test(tc, man_page_should_list_every_key);
+    tcase_add_test(tc, registry_should_give_each_view_its_own_ops);
     suite_add_tcase(s, tc);
     return s;
 }
