@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "app/light.h"
+#include "app/summary_job.h"
 
 /* The table document: building it from the analyses' tables, mapping its
  * lines to (table, row), and re-applying filter and sort. */
@@ -212,17 +212,17 @@ int ui_doc_rebuild_views(struct ui_state *st, struct ui_doc *d)
     return 0;
 }
 
-/* A light job's (st->light) tables: the stored ones, or a text saying the
+/* A summary job's (st->job) tables: the stored ones, or a text saying the
  * view needs the events (*answered false). */
-static int light_analysis(struct ui_state *st, const struct model *m, struct ui_doc *d,
-                          const struct analysis_info *a, bool *answered)
+static int summary_analysis(struct ui_state *st, const struct model *m, struct ui_doc *d,
+                            const struct analysis_info *a, bool *answered)
 {
     struct table_list tl = {.count = 0};
     struct err e = {0, ""};
-    int rc = app_light_model_tables(st->light, m, a->id, &d->arena, &tl, &e);
+    int rc = summary_job_model_tables(st->job, m, a->id, &d->arena, &tl, &e);
     *answered = rc == 0;
     if (rc == ERR_EMPTY) {
-        const struct app_light *l = st->light;
+        const struct summary_job *l = st->job;
         rc = ui_doc_text(d, "%s needs the events, which are not loaded.", a->title);
         if (rc == 0 && l->events_away)
             rc = ui_doc_text(d, "This job's %zu rank summaries were made without their %llu "
@@ -233,7 +233,7 @@ static int light_analysis(struct ui_state *st, const struct model *m, struct ui_
             rc = ui_doc_text(d, "This job's %zu rank summaries hold %llu events: about %llu MB "
                              "once loaded (over HTX_MAX_MEMORY, or --events=skip).", l->n,
                              (unsigned long long)l->events,
-                             (unsigned long long)(l->events * APP_LIGHT_BYTES_PER_EVENT /
+                             (unsigned long long)(l->events * SUMMARY_JOB_BYTES_PER_EVENT /
                                                   1000000));
         if (rc == 0)
             rc = ui_doc_text(d, "Overview, Kernels, Idle, Overlap, Ranks, Collectives and the "
@@ -265,8 +265,8 @@ static int run_analysis(struct ui_state *st, const struct model *m, struct ui_do
 
     if (!a)
         return ui_doc_text(d, "this analysis is not available in this build");
-    if (st->light)
-        return light_analysis(st, m, d, a, answered);
+    if (st->job)
+        return summary_analysis(st, m, d, a, answered);
     if (a->run(m, &st->aopts, &d->arena, &tl, &e) != 0) {
         snprintf(d->error, sizeof d->error, "%.32s: %.200s", a->name, e.msg);
         int rc = ui_doc_text(d, "%s failed: %s", a->title, e.msg);
@@ -308,7 +308,7 @@ bool ui_doc_stale(const struct ui_state *st)
 static int compute(struct ui_state *st, const struct model *m, struct ui_doc *d,
                    const enum analysis_id *analyses, size_t nanalyses, ui_doc_build_fn build)
 {
-    bool answered = true;   // a light job's view whose tables are not stored: text only
+    bool answered = true;   // a summary job's view whose tables are not stored: text only
     int rc = 0;
 
     doc_reset(d);

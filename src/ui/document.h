@@ -28,7 +28,7 @@
 typedef int (*ui_doc_build_fn)(struct ui_state *st, const struct model *m, struct ui_doc *d);
 
 /* The refresh of a table view (struct ui_view_ops.refresh): when view v's
- * document is stale, runs its analyses (st->analyses, or a light job's
+ * document is stale, runs its analyses (st->analyses, or a summary job's
  * stored tables) and then build (may be NULL), and applies the filter and
  * sort; then fits the name columns to the pane's width. An analysis error
  * is kept in d->error and shown, the other tables still appear. Returns 0
@@ -165,7 +165,7 @@ unsigned ui_act_doc_search_prev(struct ui_state *st, const struct model *m);
 /* Tab and Shift-Tab: the next (previous) table, then the left pane. */
 unsigned ui_act_doc_focus_next(struct ui_state *st, const struct model *m);
 unsigned ui_act_doc_focus_prev(struct ui_state *st, const struct model *m);
-/* Enter: the cursor row's name on the timeline (ui/jumps.h); in a light
+/* Enter: the cursor row's name on the timeline (ui/jumps.h); in a summary
  * job's view whose tables need the events, the left pane's rank loaded. */
 unsigned ui_act_doc_enter(struct ui_state *st, const struct model *m);
 

@@ -88,17 +88,17 @@ static void apply_start_view(struct ui_state *st, char key)
 }
 
 int ui_initial_state(struct ui_state *st, struct model *m, const struct model *test,
-                     const struct ui_inputs *in, const struct app_light *light, int rows,
+                     const struct ui_inputs *in, const struct summary_job *job, int rows,
                      int cols, struct err *e)
 {
     const struct htx_options *o = in->o;
 
     if (ui_state_init(st, m, rows, cols) != 0)
         return err_set(e, ERR_NOMEM, "out of memory");
-    st->light = light && light->n ? light : NULL;
-    st->light_steps = st->light ? app_light_step_count(st->light) : 0;
-    st->light_test = test && in->light_diff && in->light_diff->light[1].n
-                         ? &in->light_diff->light[1]
+    st->job = job && job->n ? job : NULL;
+    st->summary_steps = st->job ? summary_job_step_count(st->job) : 0;
+    st->summary_test = test && in->summary_diff && in->summary_diff->job[1].n
+                         ? &in->summary_diff->job[1]
                          : NULL;
     st->ascii = in->ascii;
     st->no_mouse = o->no_mouse;
@@ -111,7 +111,7 @@ int ui_initial_state(struct ui_state *st, struct model *m, const struct model *t
     if (rc != 0)
         return rc;
     if (test) {
-        rc = ui_diff_open(st, m, test, in->light_diff ? in->light_diff->src : NULL, o, e);
+        rc = ui_diff_open(st, m, test, in->summary_diff ? in->summary_diff->src : NULL, o, e);
         if (rc != 0)
             return rc;
         st->view = st->prev_view = UI_VIEW_DIFF;

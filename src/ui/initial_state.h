@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "app/light.h"
+#include "app/summary_job.h"
 #include "model/model.h"
 #include "ui/run.h"
 #include "ui/state.h"
@@ -16,11 +16,11 @@ const char *ui_inputs_title(const struct ui_inputs *in, char *buf, size_t n);
 
 /* st made for m (and the diff view over m and test when in names a diff),
  * with the options' ranks, iterations, window and first view (unless
- * in->whole); light: the light job m shows (NULL: m has its events).
+ * in->whole); job: the summary job m shows (NULL: m has its events).
  * 0, ERR_USAGE for a rank or iteration the job lacks, or ERR_NOMEM; st is
  * then still to be let go. */
 int ui_initial_state(struct ui_state *st, struct model *m, const struct model *test,
-                     const struct ui_inputs *in, const struct app_light *light, int rows,
+                     const struct ui_inputs *in, const struct summary_job *job, int rows,
                      int cols, struct err *e);
 
 #endif

@@ -150,10 +150,10 @@ struct model *ui_load_with_progress(const struct ui_inputs *in, const char *cons
     return l.m;
 }
 
-void ui_behind_start(struct ui_behind *b, const struct ui_inputs *in, struct app_light *light)
+void ui_behind_start(struct ui_behind *b, const struct ui_inputs *in, struct summary_job *job)
 {
     memset(b, 0, sizeof *b);
-    b->light = light;
+    b->job = job;
     b->active = loader_start(&b->l, in, in->paths, in->npaths);
 }
 
@@ -178,7 +178,7 @@ static unsigned swap_in(struct ui_state *st, struct model **m, struct ui_behind 
     struct err e = {0, ""};
     ui_state_fini(st);
     model_free(*m);
-    app_light_fini(b->light);
+    summary_job_fini(b->job);
     *m = full;
     if (ui_initial_state(st, full, NULL, b->l.in, NULL, rows, cols, &e) != 0) {
         ui_state_message(st, true, "%s", e.msg);
@@ -234,7 +234,7 @@ void ui_drill_start(struct ui_drill *d, const struct ui_inputs *in, struct ui_st
     d->in.paths = &d->file;
     d->in.npaths = 1;
     d->in.test_path = d->test_file;
-    d->in.light_diff = NULL;
+    d->in.summary_diff = NULL;
     d->in.whole = true;
     d->loading = loader_start(&d->l, &d->in, d->in.paths, 1);
     if (d->loading && d->test_file) {

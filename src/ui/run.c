@@ -10,8 +10,8 @@
 
 #include "app/cache.h"
 #include "app/diff_request.h"
-#include "app/light.h"
-#include "app/light_diff.h"
+#include "app/summary_job.h"
+#include "app/summary_job_diff.h"
 #include "app/session.h"
 #include "ui/actions.h"
 #include "ui/initial_state.h"
@@ -41,14 +41,14 @@ static void models_free(struct models *ms)
     ms->m = ms->test = NULL;
 }
 
-/* A diff without its events: its two light models move to ms; the
- * control's light job (which the other views read) stays in the inputs. */
-static const struct app_light *take_light_diff(const struct ui_inputs *in, struct models *ms)
+/* A diff without its events: its two summary models move to ms; the
+ * control's summary job (which the other views read) stays in the inputs. */
+static const struct summary_job *take_summary_diff(const struct ui_inputs *in, struct models *ms)
 {
-    ms->m = in->light_diff->m[0];
-    ms->test = in->light_diff->m[1];
-    in->light_diff->m[0] = in->light_diff->m[1] = NULL;
-    return &in->light_diff->light[0];
+    ms->m = in->summary_diff->m[0];
+    ms->test = in->summary_diff->m[1];
+    in->summary_diff->m[0] = in->summary_diff->m[1] = NULL;
+    return &in->summary_diff->job[0];
 }
 
 /* ---- interactive ---- */
@@ -127,20 +127,20 @@ static void run_loop(const struct ui_inputs *in, struct ui_state *st, struct mod
 }
 
 /* The job to show: its rank summaries without their events when
- * app_light_choose says so (light then open, the model light), else its
+ * summary_job_choose says so (job then open, the model from summaries), else its
  * events, loaded (with a progress screen on g when given). */
-static struct model *open_job(const struct ui_inputs *in, struct app_light *light,
+static struct model *open_job(const struct ui_inputs *in, struct summary_job *job,
                               struct ui_grid *g, struct ui_behind *b, struct err *e,
                               bool *cancelled)
 {
-    memset(light, 0, sizeof *light);
+    memset(job, 0, sizeof *job);
     if (!in->test_path) {
-        int rc = app_light_choose(in->paths, in->npaths, in->o->events, in->limits.max_memory, &in->sem,
-                                  light, e);
+        int rc = summary_job_choose(in->paths, in->npaths, in->o->events, in->limits.max_memory, &in->sem,
+                                    job, e);
         if (rc < 0)
             return NULL;
         if (rc == 1 && !htx_options_stored_parameters(in->o, true)) {
-            app_light_fini(light);
+            summary_job_fini(job);
             err_set(e, ERR_USAGE, "the rank summaries' tables are made with every analysis "
                     "parameter at its default, which these options change, and their events "
                     "are not loaded (--events=skip, or over HTX_MAX_MEMORY): drop those options, "
@@ -148,9 +148,9 @@ static struct model *open_job(const struct ui_inputs *in, struct app_light *ligh
             return NULL;
         }
         if (rc == 1) {
-            struct model *m = app_light_model(light, &in->sem, e);
+            struct model *m = summary_job_model(job, &in->sem, e);
             if (!m)
-                app_light_fini(light);
+                summary_job_fini(job);
             return m;
         }
         /* summaries whose events fit, or traces whose cache entries are
@@ -160,15 +160,15 @@ static struct model *open_job(const struct ui_inputs *in, struct app_light *ligh
         struct err ignored = {0, ""};
         struct model *m = NULL;
         if (b && in->o->events == HTX_EVENTS_AUTO && htx_options_stored_parameters(in->o, true) &&
-            app_light_preview(in->paths, in->npaths, in->cache, &in->sem, light, &ignored) == 1 &&
-            !(m = app_light_model(light, &in->sem, &ignored)))
-            app_light_fini(light);
+            summary_job_preview(in->paths, in->npaths, in->cache, &in->sem, job, &ignored) == 1 &&
+            !(m = summary_job_model(job, &in->sem, &ignored)))
+            summary_job_fini(job);
         if (m) {
-            ui_behind_start(b, in, light);
+            ui_behind_start(b, in, job);
             if (b->active)
                 return m;
             model_free(m);
-            app_light_fini(light);
+            summary_job_fini(job);
         }
     }
     return g ? ui_load_with_progress(in, in->paths, in->npaths, g, e, cancelled)
@@ -212,15 +212,15 @@ static int interactive(const struct ui_inputs *in)
     if (status)
         return status;
     struct models ms = {NULL, NULL};
-    struct app_light light;
+    struct summary_job job;
     struct ui_behind behind = {.active = false};
     struct ui_drill drill = {.loading = false, .shown = false};
-    const struct app_light *shown = &light;
-    memset(&light, 0, sizeof light);
-    if (in->light_diff) {
-        shown = take_light_diff(in, &ms);
+    const struct summary_job *shown = &job;
+    memset(&job, 0, sizeof job);
+    if (in->summary_diff) {
+        shown = take_summary_diff(in, &ms);
     } else {
-        ms.m = open_job(in, &light, &g, &behind, &e, &cancelled);
+        ms.m = open_job(in, &job, &g, &behind, &e, &cancelled);
         if (ms.m && in->test_path && !cancelled)
             ms.test = ui_load_with_progress(in, &in->test_path, 1, &g, &e, &cancelled);
     }
@@ -231,7 +231,7 @@ static int interactive(const struct ui_inputs *in)
         if (!cancelled && ui_term_signal() == 0)
             app_fail(&e);
         ui_term_reraise();
-        app_light_fini(&light);
+        summary_job_fini(&job);
         return cancelled ? 0 : err_exit_status(e.code ? e.code : ERR_IO);
     }
     ui_term_size(&rows, &cols);
@@ -249,7 +249,7 @@ static int interactive(const struct ui_inputs *in)
     ui_state_fini(&st);
     ui_grid_fini(&g);
     models_free(&ms);
-    app_light_fini(&light);
+    summary_job_fini(&job);
     ui_term_reraise();
     return status;
 }
@@ -351,12 +351,12 @@ static int scripted(const struct ui_inputs *in)
     }
     int status = ui_grid_init(&g, to.rows, to.cols, in->ascii) != 0 ? 1 : 0;
     struct models ms = {NULL, NULL};
-    struct app_light light = {0};
-    const struct app_light *shown = &light;
-    if (!status && in->light_diff) {
-        shown = take_light_diff(in, &ms);
+    struct summary_job job = {0};
+    const struct summary_job *shown = &job;
+    if (!status && in->summary_diff) {
+        shown = take_summary_diff(in, &ms);
     } else if (!status) {
-        ms.m = open_job(in, &light, NULL, NULL, &e, NULL);
+        ms.m = open_job(in, &job, NULL, NULL, &e, NULL);
         if (ms.m && in->test_path)
             ms.test = ui_load(in, &in->test_path, 1, NULL, &e);
     }
@@ -386,7 +386,7 @@ static int scripted(const struct ui_inputs *in)
         ui_diff_close(&st);
     ui_state_fini(&st);
     models_free(&ms);
-    app_light_fini(&light);
+    summary_job_fini(&job);
     ui_grid_fini(&g);
     free(steps);
     return status;
@@ -394,9 +394,9 @@ static int scripted(const struct ui_inputs *in)
 
 /* The inputs made from o: what to open, the semantics, analysis
  * parameters, limits, the cache and, for htx diff without the events, the
- * two light models. 0, or an exit status with the message printed. */
+ * two summary models. 0, or an exit status with the message printed. */
 static int inputs_init(struct ui_inputs *in, const struct htx_options *o, struct app_cache *cache,
-                       struct app_light_diff *light_diff)
+                       struct summary_job_diff *summary_diff)
 {
     struct load_opts lo;
     struct err e = {0, ""};
@@ -427,10 +427,10 @@ static int inputs_init(struct ui_inputs *in, const struct htx_options *o, struct
     if (in->test_path) {
         struct semantics sem;
         app_diff_semantics(o, &sem);
-        int rc = app_light_diff_choose(o, &sem, in->limits.max_memory, light_diff, &e);
+        int rc = summary_job_diff_choose(o, &sem, in->limits.max_memory, summary_diff, &e);
         if (rc < 0)
             return app_fail(&e);
-        in->light_diff = rc == 1 ? light_diff : NULL;
+        in->summary_diff = rc == 1 ? summary_diff : NULL;
     }
     return 0;
 }
@@ -439,17 +439,17 @@ int ui_run(const struct htx_options *o, const struct analysis_info *analyses, si
 {
     struct ui_inputs in = {.analyses = analyses, .nanalyses = nanalyses};
     struct app_cache cache;
-    struct app_light_diff light_diff;
+    struct summary_job_diff summary_diff;
 
-    memset(&light_diff, 0, sizeof light_diff);
-    int status = inputs_init(&in, o, &cache, &light_diff);
+    memset(&summary_diff, 0, sizeof summary_diff);
+    int status = inputs_init(&in, o, &cache, &summary_diff);
     if (status == 0) {
         // LC_CTYPE only: numbers keep '.' as the decimal point (STYLE.md §5).
         setlocale(LC_CTYPE, "");
         in.ascii = o->ascii || strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
         status = o->script ? scripted(&in) : interactive(&in);
     }
-    app_light_diff_fini(&light_diff);
+    summary_job_diff_fini(&summary_diff);
     if (in.cache)
         app_cache_fini(&cache, o->script != NULL);
     return status;

@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 #include "analysis/analysis.h"
-#include "app/light_diff.h"
+#include "app/summary_job_diff.h"
 #include "app/options.h"
 #include "model/model.h"
 #include "model/semantics.h"
@@ -38,10 +38,10 @@ struct ui_inputs {
     struct analysis_opts aopts;
     struct trace_limits limits; /* HTX_MAX_INPUT_SIZE and friends */
     struct app_cache *cache;    /* traces read through it (app/cache.h); NULL: --no-cache */
-    /* htx diff without the events (app/light_diff.h): the two light models
-     * (taken from it) and their parts; the control's light job feeds the
+    /* htx diff without the events (app/summary_job_diff.h): the two summary models
+     * (taken from it) and their parts; the control's summary job feeds the
      * other views. NULL: the paths are loaded. */
-    struct app_light_diff *light_diff;
+    struct summary_job_diff *summary_diff;
 };
 
 /* Loads the traces o names with a progress screen (q cancels), then runs

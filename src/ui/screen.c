@@ -110,8 +110,8 @@ static void draw_title(const struct ui_state *st, const struct model *m, struct 
         hi = m->ranks[r].end_ns > hi ? m->ranks[r].end_ns : hi;
     }
     ui_format_duration(lo < hi ? hi - lo : 0, span, sizeof span);
-    // a light job cannot pick iterations, but its summaries count them
-    size_t iters = st->light && !st->niterations ? st->light_steps : st->niterations;
+    // a summary job cannot pick iterations, but its summaries count them
+    size_t iters = st->job && !st->niterations ? st->summary_steps : st->niterations;
     snprintf(left, sizeof left, " htx  %s · %zu rank%s · %zu iteration%s · %s", st->title,
              m->nranks, m->nranks == 1 ? "" : "s", iters, iters == 1 ? "" : "s", span);
     title_right(st, m, right, sizeof right);

@@ -208,9 +208,9 @@ void ui_state_invalidate(struct ui_state *st)
         st->docs[v].valid = false;
 }
 
-unsigned ui_state_open_light_rank(struct ui_state *st, size_t r, const char *why)
+unsigned ui_state_open_summary_rank(struct ui_state *st, size_t r, const char *why)
 {
-    const struct app_light_rank *lr = &st->light->ranks[r];
+    const struct summary_job_rank *lr = &st->job->ranks[r];
     st->open_summary = lr->file;
     st->open_rank = (long long)lr->rank.rank;
     st->open_test_summary = NULL;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "analysis/collectives.h"
-#include "app/light.h"
+#include "app/summary_job.h"
 #include "ui/document.h"
 #include "ui/jumps.h"
 
@@ -24,25 +24,25 @@ static int by_arrival_desc(const void *a, const void *b)
     return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
-/* A light job: the instances need the events; Enter loads the last
+/* A summary job: the instances need the events; Enter loads the last
  * arriver's from its summary (ui/load.c's drill). */
-static unsigned light_collective_enter(struct ui_state *st, const struct model *m, size_t row)
+static unsigned summary_collective_enter(struct ui_state *st, const struct model *m, size_t row)
 {
     struct arena a;
     struct strtab strings;
     struct coll_result r;
     struct err e = {0, ""};
-    bool *selected = app_light_model_selection(m);
+    bool *selected = summary_job_model_selection(m);
     arena_init(&a, 1 << 16);
     unsigned flags = UI_REDRAW;
     int rc = selected && strtab_init(&strings) == 0 ? 0 : ERR_NOMEM;
     if (rc == 0) {
-        rc = app_light_coll_result(st->light, selected, &strings, &a, &r, &e);
+        rc = summary_job_coll_result(st->job, selected, &strings, &a, &r, &e);
         if (rc == 0 && row < r.ncolls) {
             const struct collective *c = &r.colls[row];
             char why[160];
             snprintf(why, sizeof why, "last at %s", strtab_str(&strings, c->name));
-            flags = ui_state_open_light_rank(st, c->inst[c->last].rank_index, why);
+            flags = ui_state_open_summary_rank(st, c->inst[c->last].rank_index, why);
         } else {
             ui_state_message(st, true, "%s", rc ? e.msg : "the collective is gone");
         }
@@ -60,8 +60,8 @@ unsigned ui_act_collectives_enter(struct ui_state *st, const struct model *m)
     size_t row = ui_doc_cursor_row(st, "collectives");
     if (row == SIZE_MAX)
         return ui_act_doc_enter(st, m);
-    if (st->light)
-        return light_collective_enter(st, m, row);
+    if (st->job)
+        return summary_collective_enter(st, m, row);
     struct arena a;
     struct coll_result r;
     struct err e = {0, ""};
