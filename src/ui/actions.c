@@ -5,16 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui/view.h"
-#include "ui/views/annotation_tree.h"
 #include "ui/screen.h"
 #include "ui/term/osc52.h"
-#include "ui/views/diff.h"
-#include "ui/views/docs.h"
-#include "ui/views/kernels.h"
+#include "ui/view.h"
 #include "ui/widgets/keys.h"
 #include "ui/widgets/text.h"
-#include "ui/views/timeline_lanes.h"
 
 /* Global actions, the prompt, the overlays and mouse hit-testing. */
 
@@ -46,23 +41,14 @@ unsigned ui_act_redraw(struct ui_state *st, const struct model *m)
 
 unsigned ui_act_escape(struct ui_state *st, const struct model *m)
 {
-    struct ui_doc *d = &st->docs[st->view];
+    const struct ui_view_ops *v = ui_view_get(st, st->view);
 
-    (void)m;
-    if (st->view == UI_VIEW_DIFF && st->focus == UI_FOCUS_MAIN && ui_diff_escape(st)) {
-        // the diff closed its op's timelines or cleared its filters
-    } else if (ui_view_is_doc(st->view) && d->filter[0] && st->focus == UI_FOCUS_MAIN) {
-        ui_view_get(st, st->view)->prompt_apply(st, m, UI_PROMPT_FILTER, "");
-        ui_state_message(st, false, "filter cleared");
-    } else if (st->view == UI_VIEW_TIMELINE && (st->njumps || st->tl.has_mark)) {
-        st->njumps = 0;
-        st->tl.has_mark = false;
-        st->jump_what[0] = 0;
-        ui_state_message(st, false, "cleared");
+    if (v && v->escape && v->escape(st, m)) {
+        // the view cleared what it had narrowed
     } else if (st->view != st->prev_view) {
-        enum ui_view_id v = st->view;
+        enum ui_view_id shown = st->view;
         st->view = st->prev_view;
-        st->prev_view = v;
+        st->prev_view = shown;
     } else if (st->focus == UI_FOCUS_RANKS) {
         st->focus = UI_FOCUS_MAIN;
     }
@@ -72,7 +58,7 @@ unsigned ui_act_escape(struct ui_state *st, const struct model *m)
 unsigned ui_act_view(struct ui_state *st, const struct model *m, enum ui_view_id id)
 {
     (void)m;
-    if (id == UI_VIEW_DIFF && !st->diff_view) {
+    if (!ui_view_get(st, id)) {   // view d outside htx diff
         ui_state_message(st, true, "the diff view opens with: htx diff CONTROL TEST");
         return UI_REDRAW;
     }
@@ -89,35 +75,10 @@ static bool left_pane_shown(const struct ui_state *st)
     return st->layout.left.w > 0;
 }
 
-/* The full name under the cursor: a table row's name, a tree node's, the
- * timeline event's. NULL when there is none. */
-static const char *name_under_cursor(const struct ui_state *st, const struct model *m)
-{
-    if (st->view == UI_VIEW_TIMELINE) {
-        if (st->tl.lane >= st->nlanes)
-            return NULL;
-        uint32_t pos = ui_timeline_pick(st, m, st->tl.lane, st->tl.cursor);
-        const struct rank_model *r = &m->ranks[st->lanes[st->tl.lane].rank];
-        return pos == MODEL_NONE || pos >= r->nevents ? NULL : model_str(m, r->events[pos].name);
-    }
-    if (ui_atree_active(st)) {
-        uint32_t v = ui_atree_cursor(st);
-        return v == ATREE_NONE ? NULL : atree_name(&st->atree.tree, v);
-    }
-    if (!ui_view_is_doc(st->view))
-        return NULL;
-    const struct ui_doc *d = &st->docs[st->view];
-    if (d->ntables == 0 || d->tv[d->cur].nrows == 0)
-        return NULL;
-    const struct ui_tview *v = &d->tv[d->cur];
-    int c = ui_tview_name_col(v->t);
-    const struct cell *cell = c >= 0 ? table_cell(v->t, v->rows[d->row[d->cur]], (size_t)c) : NULL;
-    return cell && cell->type == CELL_STR ? cell->v.s : NULL;
-}
-
 unsigned ui_act_copy_name(struct ui_state *st, const struct model *m)
 {
-    const char *name = name_under_cursor(st, m);
+    const struct ui_view_ops *v = ui_view_get(st, st->view);
+    const char *name = v && v->cursor_name ? v->cursor_name(st, m) : NULL;
     if (!name || !name[0]) {
         ui_state_message(st, true, "no name under the cursor to copy");
         return UI_REDRAW;
@@ -146,42 +107,21 @@ unsigned ui_act_toggle_left(struct ui_state *st, const struct model *m)
     return UI_REDRAW | UI_RELAYOUT;
 }
 
+/* Tab and Shift-Tab between the panes; a table view binds its own, which
+ * step through its tables first (ui/document.h). */
 unsigned ui_act_focus_next(struct ui_state *st, const struct model *m)
 {
-    struct ui_doc *d = &st->docs[st->view];
-
     (void)m;
-    if (st->focus == UI_FOCUS_RANKS) {
+    if (st->focus == UI_FOCUS_RANKS)
         st->focus = UI_FOCUS_MAIN;
-        d->cur = 0;
-    } else if (ui_view_is_doc(st->view) && d->cur + 1 < d->ntables) {
-        d->cur++;
-    } else if (left_pane_shown(st)) {
+    else if (left_pane_shown(st))
         st->focus = UI_FOCUS_RANKS;
-    } else {
-        d->cur = 0;
-    }
-    ui_doc_scroll(st);
     return UI_REDRAW;
 }
 
 unsigned ui_act_focus_prev(struct ui_state *st, const struct model *m)
 {
-    struct ui_doc *d = &st->docs[st->view];
-
-    (void)m;
-    if (st->focus == UI_FOCUS_RANKS) {
-        st->focus = UI_FOCUS_MAIN;
-        d->cur = d->ntables ? d->ntables - 1 : 0;
-    } else if (ui_view_is_doc(st->view) && d->cur > 0) {
-        d->cur--;
-    } else if (left_pane_shown(st)) {
-        st->focus = UI_FOCUS_RANKS;
-    } else {
-        d->cur = d->ntables ? d->ntables - 1 : 0;
-    }
-    ui_doc_scroll(st);
-    return UI_REDRAW;
+    return ui_act_focus_next(st, m);
 }
 
 static unsigned iter_step(struct ui_state *st, int dir)
@@ -349,16 +289,6 @@ static const struct ui_binding *find_binding(int key, unsigned ctx)
     return NULL;
 }
 
-static unsigned view_ctx(const struct ui_state *st)
-{
-    if (st->view == UI_VIEW_TIMELINE)
-        return UI_CTX_TIMELINE;
-    if (ui_view_is_doc(st->view))
-        return UI_CTX_DOC;
-    const struct ui_diff *d = st->diff;
-    return d && d->detail.open ? UI_CTX_DIFF_DETAIL : UI_CTX_DIFF;
-}
-
 unsigned ui_dispatch(struct ui_state *st, const struct model *m, int key)
 {
     const struct ui_binding *b = NULL;
@@ -375,20 +305,11 @@ unsigned ui_dispatch(struct ui_state *st, const struct model *m, int key)
     // The focused pane's keys first, then the active view's, then global.
     if (st->focus == UI_FOCUS_RANKS)
         b = find_binding(key, UI_CTX_RANKS);
-    if (!b && st->view == UI_VIEW_RANKS)
-        b = find_binding(key, UI_CTX_RANK_TABLE);
-    if (!b && st->view == UI_VIEW_COLLECTIVES)
-        b = find_binding(key, UI_CTX_COLL_TABLE);
-    if (!b && ui_atree_active(st))
-        b = find_binding(key, UI_CTX_ANNOTATION_TREE);
-    if (!b && st->view == UI_VIEW_LAUNCH && st->focus == UI_FOCUS_MAIN)
-        b = find_binding(key, UI_CTX_LAUNCH_TABLE);
-    if (!b && st->view == UI_VIEW_IDLE && st->focus == UI_FOCUS_MAIN)
-        b = find_binding(key, UI_CTX_IDLE_TABLE);
-    if (!b && ui_kernels_active(st))
-        b = find_binding(key, UI_CTX_KERNEL_TABLE);
-    if (!b)
-        b = find_binding(key, view_ctx(st));
+    const struct ui_view_ops *v = ui_view_get(st, st->view);
+    unsigned ctx[UI_VIEW_CONTEXTS];
+    size_t nctx = v && v->contexts ? v->contexts(st, ctx) : 0;
+    for (size_t i = 0; i < nctx && !b; i++)
+        b = find_binding(key, ctx[i]);
     if (!b)
         b = find_binding(key, UI_CTX_ANY);
     if (b)
@@ -443,33 +364,10 @@ static unsigned click_left(struct ui_state *st, const struct model *m, int y, in
 
 static unsigned click_body(struct ui_state *st, const struct model *m, int y, int x)
 {
-    struct ui_rect b = st->layout.body;
+    const struct ui_view_ops *v = ui_view_get(st, st->view);
 
     st->focus = UI_FOCUS_MAIN;
-    if (st->view == UI_VIEW_TIMELINE) {
-        int lw = ui_timeline_label_w(b.w);
-        size_t lane = st->tl.lane_top + (size_t)(y - b.y - UI_TIMELINE_PINNED);
-        if (y - b.y >= UI_TIMELINE_PINNED && lane < st->nlanes)
-            st->tl.lane = lane;
-        if (x - b.x > lw && x - b.x - lw - 1 < ui_timeline_cols(st))
-            st->tl.cursor = x - b.x - lw - 1;
-        (void)m;
-        return UI_REDRAW;
-    }
-    if (ui_view_is_doc(st->view)) {
-        const struct ui_view_ops *v = ui_view_get(st, st->view);
-        size_t pinned = v->pinned ? v->pinned(st, m) : 0;
-        size_t top = v->top ? v->top(st, m, b.h) : 0;
-        if ((size_t)(y - b.y) < pinned)
-            return UI_REDRAW;
-        struct ui_doc *d = &st->docs[st->view];
-        struct ui_doc_line l = ui_doc_locate(d, top + (size_t)(y - b.y) - pinned);
-        if (l.kind == UI_DOC_ROW) {
-            d->cur = l.index;
-            d->row[l.index] = l.sub;
-        }
-    }
-    return UI_REDRAW;
+    return v && v->click ? v->click(st, m, y, x) : UI_REDRAW;
 }
 
 unsigned ui_mouse(struct ui_state *st, const struct model *m, int y, int x, int button)

@@ -17,9 +17,9 @@
 const struct ui_binding *ui_bindings(size_t *n);
 
 /* Handles one key: the prompt or an overlay when one is open, else the
- * binding of the focused pane's context, then the active view's own
- * context (views R and C: then the tables' context), then the global one
- * (UI_CTX_ANY). Unbound keys return 0. */
+ * binding of the focused pane's context, then the active view's contexts
+ * (struct ui_view_ops.contexts), then the global one (UI_CTX_ANY).
+ * Unbound keys return 0. */
 unsigned ui_dispatch(struct ui_state *st, const struct model *m, int key);
 
 /* A mouse event at screen (y, x): button 1 press selects/moves the cursor
@@ -46,7 +46,7 @@ unsigned ui_act_filter(struct ui_state *st, const struct model *m);
 /* Switches to view id (the number keys, i and d). */
 unsigned ui_act_view(struct ui_state *st, const struct model *m, enum ui_view_id id);
 
-/* left pane (ui/actions_ranks.c) */
+/* left pane (ui/rank_pane.c) */
 unsigned ui_act_item_down(struct ui_state *st, const struct model *m);
 unsigned ui_act_item_up(struct ui_state *st, const struct model *m);
 unsigned ui_act_item_page_down(struct ui_state *st, const struct model *m);
@@ -59,66 +59,7 @@ unsigned ui_act_item_toggle(struct ui_state *st, const struct model *m);
 unsigned ui_act_item_all(struct ui_state *st, const struct model *m);
 unsigned ui_act_item_only(struct ui_state *st, const struct model *m);
 
-/* timeline (ui/actions_timeline.c) */
-unsigned ui_act_tl_left(struct ui_state *st, const struct model *m);
-unsigned ui_act_tl_right(struct ui_state *st, const struct model *m);
-unsigned ui_act_tl_pan_left(struct ui_state *st, const struct model *m);
-unsigned ui_act_tl_pan_right(struct ui_state *st, const struct model *m);
-unsigned ui_act_tl_up(struct ui_state *st, const struct model *m);
-unsigned ui_act_tl_down(struct ui_state *st, const struct model *m);
-unsigned ui_act_tl_page_up(struct ui_state *st, const struct model *m);
-unsigned ui_act_tl_page_down(struct ui_state *st, const struct model *m);
-unsigned ui_act_tl_first(struct ui_state *st, const struct model *m);
-unsigned ui_act_tl_last(struct ui_state *st, const struct model *m);
-unsigned ui_act_tl_zoom_in(struct ui_state *st, const struct model *m);
-unsigned ui_act_tl_zoom_out(struct ui_state *st, const struct model *m);
-unsigned ui_act_tl_fit(struct ui_state *st, const struct model *m);
-unsigned ui_act_tl_details(struct ui_state *st, const struct model *m);
-unsigned ui_act_tl_window(struct ui_state *st, const struct model *m);
-unsigned ui_act_jump_next(struct ui_state *st, const struct model *m);
-unsigned ui_act_jump_prev(struct ui_state *st, const struct model *m);
-
-/* Finds the events whose name contains `text` (case-insensitive) in the
- * included ranks, or equals it exactly when `exact`; rank_filter >= 0
- * limits them to one rank number. Sets st->jumps (by time) and returns how
- * many there are; st->jump_what describes them. */
-size_t ui_find_instances(struct ui_state *st, const struct model *m, const char *text,
-                         bool exact, int64_t rank_filter);
-
-/* Applies a timeline search: the matching events become the instances
- * that n/N step through, starting at the cursor. */
-unsigned ui_tl_search_apply(struct ui_state *st, const struct model *m, const char *text);
-
-/* analysis views (ui/actions_doc.c) */
-unsigned ui_act_doc_down(struct ui_state *st, const struct model *m);
-unsigned ui_act_doc_up(struct ui_state *st, const struct model *m);
-unsigned ui_act_doc_page_down(struct ui_state *st, const struct model *m);
-unsigned ui_act_doc_page_up(struct ui_state *st, const struct model *m);
-unsigned ui_act_doc_first(struct ui_state *st, const struct model *m);
-unsigned ui_act_doc_last(struct ui_state *st, const struct model *m);
-unsigned ui_act_doc_next_table(struct ui_state *st, const struct model *m);
-unsigned ui_act_doc_prev_table(struct ui_state *st, const struct model *m);
-unsigned ui_act_doc_sort(struct ui_state *st, const struct model *m);
-unsigned ui_act_doc_sort_reverse(struct ui_state *st, const struct model *m);
-unsigned ui_act_doc_export(struct ui_state *st, const struct model *m);
-unsigned ui_act_doc_enter(struct ui_state *st, const struct model *m);
-unsigned ui_act_doc_search_next(struct ui_state *st, const struct model *m);
-unsigned ui_act_doc_search_prev(struct ui_state *st, const struct model *m);
-
 /* Applies a finished prompt: hands its text to the active view. */
 unsigned ui_prompt_apply(struct ui_state *st, const struct model *m);
-
-/* The prompt of the table views (2-9, i): their search and filter texts. */
-const char *ui_doc_prompt_initial(const struct ui_state *st, enum ui_prompt p);
-unsigned ui_doc_prompt_apply(struct ui_state *st, const struct model *m, enum ui_prompt p,
-                             const char *text);
-
-/* The timeline's prompt: search only. */
-const char *ui_tl_prompt_initial(const struct ui_state *st, enum ui_prompt p);
-unsigned ui_tl_prompt_apply(struct ui_state *st, const struct model *m, enum ui_prompt p,
-                            const char *text);
-
-/* Keeps the doc cursor visible after a move (body height from st->layout). */
-void ui_doc_scroll(struct ui_state *st);
 
 #endif

@@ -4,12 +4,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ui/views/annotation_tree.h"
+#include "ui/document.h"
+#include "ui/views/annotations_tree.h"
+#include "ui/views/collectives.h"
 #include "ui/views/diff.h"
 #include "ui/views/idle.h"
 #include "ui/views/kernels.h"
 #include "ui/views/launch.h"
 #include "ui/views/ranks.h"
+#include "ui/views/timeline.h"
 #include "ui/widgets/keys.h"
 
 /* The key table. Each key has bindings for the contexts where it means
@@ -134,6 +137,8 @@ static const struct ui_binding bindings[] = {
     {'s', D, ui_act_doc_sort, "sort by the next column"},
     {'S', D, ui_act_doc_sort_reverse, "reverse the sort"},
     {'e', D, ui_act_doc_export, "export the table as CSV to a new file"},
+    {UI_KEY_TAB, D, ui_act_doc_focus_next, NULL},
+    {UI_KEY_BTAB, D, ui_act_doc_focus_prev, NULL},
 
     {'j', F, ui_act_diff_down, "next row"},
     {UI_KEY_DOWN, F, ui_act_diff_down, "next row"},
@@ -237,16 +242,18 @@ static int section(struct ui_state *st, size_t *cap, const char *title,
     int rc = add_line(st, cap, title);
 
     for (size_t i = 0; i < n && rc == 0; i++) {
-        if (b[i].ctx != ctx)
+        if (b[i].ctx != ctx || !b[i].help)
             continue;
         bool seen = false;
         for (size_t j = 0; j < i; j++)
-            seen |= b[j].ctx == ctx && b[j].fn == b[i].fn && strcmp(b[j].help, b[i].help) == 0;
+            seen |= b[j].ctx == ctx && b[j].fn == b[i].fn && b[j].help &&
+                    strcmp(b[j].help, b[i].help) == 0;
         if (seen)
             continue;
         char keys[64] = "", name[16], line[256];
         for (size_t j = i; j < n; j++) {
-            if (b[j].ctx != ctx || b[j].fn != b[i].fn || strcmp(b[j].help, b[i].help) != 0)
+            if (b[j].ctx != ctx || b[j].fn != b[i].fn || !b[j].help ||
+                strcmp(b[j].help, b[i].help) != 0)
                 continue;
             size_t len = strlen(keys);
             snprintf(keys + len, sizeof keys - len, "%s%s", len ? " " : "",

@@ -8,8 +8,8 @@
 #include "app/cache.h"
 #include "app/session.h"
 #include "ui/screen.h"
-#include "ui/setup.h"
-#include "ui/sync.h"
+#include "ui/initial_state.h"
+#include "ui/refresh.h"
 #include "ui/term/draw.h"
 #include "ui/term/term.h"
 #include "ui/views/diff.h"
@@ -28,23 +28,23 @@ static int on_progress(void *ctx, const struct load_progress *p)
     return cancel;
 }
 
-struct model *ui_load(const struct ui_config *c, const char *const *paths, size_t npaths,
+struct model *ui_load(const struct ui_inputs *in, const char *const *paths, size_t npaths,
                       struct ui_loader *l, struct err *e)
 {
     struct load_opts lo;
 
     memset(&lo, 0, sizeof lo);
-    lo.threads = c->threads;
-    lo.limits = c->limits;
+    lo.threads = in->o->threads;
+    lo.limits = in->limits;
     if (l) {
         lo.progress = on_progress;
         lo.progress_ctx = l;
     }
-    if (c->cache)
-        app_cache_attach(c->cache, &lo);
-    struct model *m = model_load(paths, npaths, &c->sem, &lo, e);
-    if (m && c->cache)
-        app_cache_loaded(c->cache);
+    if (in->cache)
+        app_cache_attach(in->cache, &lo);
+    struct model *m = model_load(paths, npaths, &in->sem, &lo, e);
+    if (m && in->cache)
+        app_cache_loaded(in->cache);
     return m;
 }
 
@@ -52,7 +52,7 @@ static void *load_thread(void *arg)
 {
     struct ui_loader *l = arg;
     struct err e = {0, ""};
-    struct model *m = ui_load(l->c, l->paths, l->npaths, l, &e);
+    struct model *m = ui_load(l->in, l->paths, l->npaths, l, &e);
 
     pthread_mutex_lock(&l->lock);
     l->m = m;
@@ -63,11 +63,11 @@ static void *load_thread(void *arg)
 }
 
 /* Starts l loading paths on a thread of its own; false when none starts. */
-static bool loader_start(struct ui_loader *l, const struct ui_config *c, const char *const *paths,
+static bool loader_start(struct ui_loader *l, const struct ui_inputs *in, const char *const *paths,
                          size_t npaths)
 {
     memset(l, 0, sizeof *l);
-    l->c = c;
+    l->in = in;
     l->paths = paths;
     l->npaths = npaths;
     pthread_mutex_init(&l->lock, NULL);
@@ -110,7 +110,7 @@ static void loader_stop(struct ui_loader *l)
 }
 
 
-struct model *ui_load_with_progress(const struct ui_config *c, const char *const *paths,
+struct model *ui_load_with_progress(const struct ui_inputs *in, const char *const *paths,
                                     size_t npaths, struct ui_grid *g, struct err *e,
                                     bool *cancelled)
 {
@@ -118,8 +118,8 @@ struct model *ui_load_with_progress(const struct ui_config *c, const char *const
     char tb[512];
     double t0 = util_seconds();
 
-    if (!loader_start(&l, c, paths, npaths))
-        return ui_load(c, paths, npaths, NULL, e);
+    if (!loader_start(&l, in, paths, npaths))
+        return ui_load(in, paths, npaths, NULL, e);
     // The box is drawn ten times a second, but the load is looked at every
     // 20 ms: the first screen follows the load by no more than that.
     double drawn = -1;
@@ -129,7 +129,7 @@ struct model *ui_load_with_progress(const struct ui_config *c, const char *const
             break;
         double t = util_seconds();
         if (drawn < 0 || t - drawn >= 0.1) {
-            ui_screen_loading(g, npaths == 1 ? paths[0] : ui_config_title(c, tb, sizeof tb), &p,
+            ui_screen_loading(g, npaths == 1 ? paths[0] : ui_inputs_title(in, tb, sizeof tb), &p,
                               t - t0);
             ui_draw_grid(g, false);
             drawn = t;
@@ -150,11 +150,11 @@ struct model *ui_load_with_progress(const struct ui_config *c, const char *const
     return l.m;
 }
 
-void ui_behind_start(struct ui_behind *b, const struct ui_config *c, struct summary_job *job)
+void ui_behind_start(struct ui_behind *b, const struct ui_inputs *in, struct summary_job *job)
 {
     memset(b, 0, sizeof *b);
     b->job = job;
-    b->active = loader_start(&b->l, c, c->paths, c->npaths);
+    b->active = loader_start(&b->l, in, in->paths, in->npaths);
 }
 
 /* Cancels and waits for a load still running (the job quits). */
@@ -180,7 +180,7 @@ static unsigned swap_in(struct ui_state *st, struct model **m, struct ui_behind 
     model_free(*m);
     summary_job_fini(b->job);
     *m = full;
-    if (ui_setup_state(st, full, NULL, b->l.c, NULL, rows, cols, &e) != 0) {
+    if (ui_initial_state(st, full, NULL, b->l.in, NULL, rows, cols, &e) != 0) {
         ui_state_message(st, true, "%s", e.msg);
         return UI_REDRAW | UI_RELAYOUT;
     }
@@ -194,7 +194,7 @@ static unsigned swap_in(struct ui_state *st, struct model **m, struct ui_behind 
         st->tl.lane = tl.lane;
         st->tl.lane_top = tl.lane_top < st->nlanes ? tl.lane_top : tl.lane;
     }
-    ui_sync(st, full, UI_RESELECT | UI_RELANE, &e);
+    ui_refresh(st, full, UI_RESELECT | UI_RELANE, &e);
     ui_state_message(st, false, "events loaded: every view has them");
     return UI_REDRAW | UI_RELAYOUT;
 }
@@ -221,7 +221,7 @@ unsigned ui_behind_poll(struct ui_state *st, struct model **m, struct ui_behind 
     return swap_in(st, m, b, b->l.m);
 }
 
-void ui_drill_start(struct ui_drill *d, const struct ui_config *c, struct ui_state *job)
+void ui_drill_start(struct ui_drill *d, const struct ui_inputs *in, struct ui_state *job)
 {
     memset(d, 0, sizeof *d);
     d->file = job->open_summary;
@@ -230,18 +230,15 @@ void ui_drill_start(struct ui_drill *d, const struct ui_config *c, struct ui_sta
     d->test_rank = job->open_test_rank;
     job->open_test_summary = NULL;
     d->view = job->view;
-    d->c = *c;
-    d->c.paths = &d->file;
-    d->c.npaths = 1;
-    d->c.test_path = d->test_file;
-    d->c.summary_diff = NULL;
-    d->c.ranks = d->c.iterations = NULL;
-    d->c.nranks = d->c.niterations = 0;
-    d->c.has_window = false;
-    d->c.start_view = 0;
-    d->loading = loader_start(&d->l, &d->c, d->c.paths, 1);
+    d->in = *in;
+    d->in.paths = &d->file;
+    d->in.npaths = 1;
+    d->in.test_path = d->test_file;
+    d->in.summary_diff = NULL;
+    d->in.whole = true;
+    d->loading = loader_start(&d->l, &d->in, d->in.paths, 1);
     if (d->loading && d->test_file) {
-        d->loading_test = loader_start(&d->lt, &d->c, &d->test_file, 1);
+        d->loading_test = loader_start(&d->lt, &d->in, &d->test_file, 1);
         if (!d->loading_test) {
             loader_stop(&d->l);
             d->loading = false;
@@ -277,21 +274,21 @@ static bool drill_loaded(struct ui_drill *d, struct load_progress *p)
 /* The rank (or a diff's two) shown on d's own state: 0, or an error in e. */
 static int drill_show(struct ui_drill *d, const struct ui_grid *g, struct err *e)
 {
-    if (ui_setup_state(&d->st, d->m, d->test, &d->c, NULL, g->rows, g->cols, e) != 0)
+    if (ui_initial_state(&d->st, d->m, d->test, &d->in, NULL, g->rows, g->cols, e) != 0)
         return e->code;
     if (d->st.diff)   // each side is its one rank, whichever the options named
         ui_diff_compare_whole(&d->st);
     if (d->view != UI_VIEW_DIFF) {
         d->st.view = d->st.prev_view = d->view;
-        ui_sync(&d->st, d->m, UI_RESELECT, e);
+        ui_refresh(&d->st, d->m, UI_RESELECT, e);
     }
     return 0;
 }
 
 static void drill_free(struct ui_drill *d)
 {
-    if (d->st.diff && d->c.diff_close)
-        d->c.diff_close(&d->st);
+    if (d->st.diff)
+        ui_diff_close(&d->st);
     ui_state_fini(&d->st);
     model_free(d->m);
     model_free(d->test);
@@ -358,7 +355,7 @@ void ui_drill_leave(struct ui_state *job, struct model *m, struct ui_drill *d,
     d->shown = false;
     job->rows = g->rows;
     job->cols = g->cols;
-    ui_sync(job, m, UI_RELAYOUT, &e);
+    ui_refresh(job, m, UI_RELAYOUT, &e);
     if (d->test_file)
         ui_state_message(job, false, "back from %s | %s", d->file, d->test_file);
     else

@@ -13,13 +13,13 @@
 
 #include "app/summary_job.h"
 #include "model/model.h"
-#include "ui/app.h"
+#include "ui/run.h"
 #include "ui/state.h"
 #include "ui/widgets/grid.h"
 #include "util/err.h"
 
 struct ui_loader {
-    const struct ui_config *c;
+    const struct ui_inputs *in;
     const char *const *paths;
     size_t npaths;
     pthread_t thread;
@@ -30,13 +30,13 @@ struct ui_loader {
     struct err e;
 };
 
-/* Loads paths as the config says (its cache, limits and threads), with
+/* Loads paths as the inputs say (its cache, limits and threads), with
  * l's progress and cancel when given. */
-struct model *ui_load(const struct ui_config *c, const char *const *paths, size_t npaths,
+struct model *ui_load(const struct ui_inputs *in, const char *const *paths, size_t npaths,
                       struct ui_loader *l, struct err *e);
 /* The same on a thread, with a progress screen on g until it is done; q,
  * Esc or a signal cancels (*cancelled). */
-struct model *ui_load_with_progress(const struct ui_config *c, const char *const *paths,
+struct model *ui_load_with_progress(const struct ui_inputs *in, const char *const *paths,
                                     size_t npaths, struct ui_grid *g, struct err *e,
                                     bool *cancelled);
 
@@ -49,8 +49,8 @@ struct ui_behind {
     size_t shown;              /* the ranks done last said */
 };
 
-/* Starts loading c's paths behind job's screen (b->active when it runs). */
-void ui_behind_start(struct ui_behind *b, const struct ui_config *c, struct summary_job *job);
+/* Starts loading in's paths behind job's screen (b->active when it runs). */
+void ui_behind_start(struct ui_behind *b, const struct ui_inputs *in, struct summary_job *job);
 /* Cancels and waits for a load still running (the job quits). */
 void ui_behind_stop(struct ui_behind *b);
 /* Says the progress in st, or swaps the loaded job in (*m, st made again,
@@ -65,7 +65,7 @@ unsigned ui_behind_poll(struct ui_state *st, struct model **m, struct ui_behind 
  * an op's instances): both load, then their diff is shown. */
 struct ui_drill {
     struct ui_loader l, lt;    /* the rank's load; the test rank's (a diff) */
-    struct ui_config c;        /* the job's, on the one summary (and the test's) */
+    struct ui_inputs in;       /* the job's, on the one summary (and the test's) */
     const char *file;          /* the summary (the job's summary-only ranks own it) */
     const char *test_file;     /* a diff's test rank's summary, or NULL */
     long long rank, test_rank;
@@ -78,7 +78,7 @@ struct ui_drill {
 };
 
 /* Starts loading job->open_summary, the rank job->open_rank (UI_OPEN_RANK). */
-void ui_drill_start(struct ui_drill *d, const struct ui_config *c, struct ui_state *job);
+void ui_drill_start(struct ui_drill *d, const struct ui_inputs *in, struct ui_state *job);
 /* Says the progress in job, or sets up d->st when it is done (d->shown). */
 unsigned ui_drill_poll(struct ui_state *job, struct ui_drill *d, const struct ui_grid *g);
 /* Lets the rank go: the job (m) again, at g's size. */

@@ -127,9 +127,8 @@ static const char *hints(const struct ui_state *st)
 {
     if (st->focus == UI_FOCUS_RANKS)
         return " ? help  Tab pane  space include  a all  o only  Enter expand  q quit";
-    if (st->view == UI_VIEW_TIMELINE)
-        return " ? help  Tab pane  +/- zoom  h/l move  0 fit  / search  Enter details  q quit";
-    return " ? help  Tab table  s sort  f filter  / search  e export  Enter timeline  q quit";
+    const struct ui_view_ops *v = ui_view_get(st, st->view);
+    return v && v->hints ? v->hints : "";
 }
 
 static void draw_status(const struct ui_state *st, const struct model *m, struct ui_grid *g)

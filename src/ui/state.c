@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ui/view.h"
 #include "util/sort.h"
 #include "util/vec.h"
 
@@ -64,10 +65,11 @@ int ui_state_init(struct ui_state *st, const struct model *m, int rows, int cols
     st->title = "";
     analysis_opts_default(&st->aopts);
     arena_init(&st->overlay_arena, 16384);
-    arena_init(&st->atree.arena, 65536);
-    arena_init(&st->kernels.arena, 65536);
-    if (ui_expand_init(&st->atree.open) || ui_expand_init(&st->kernels.open))
-        return ERR_NOMEM;
+    for (int id = 0; id < UI_VIEW_COUNT; id++) {
+        const struct ui_view_ops *v = ui_view_get(st, (enum ui_view_id)id);
+        if (v && v->init && v->init(st) != 0)
+            return ERR_NOMEM;
+    }
     for (size_t v = 0; v < UI_VIEW_COUNT; v++) {
         arena_init(&st->docs[v].arena, 65536);
         for (size_t t = 0; t < UI_DOC_TABLES; t++)
@@ -117,14 +119,11 @@ void ui_state_fini(struct ui_state *st)
     free(st->copy);
     for (size_t v = 0; v < UI_VIEW_COUNT; v++)
         doc_fini(&st->docs[v]);
-    atree_free(&st->atree.tree);
-    ui_expand_fini(&st->atree.open);
-    ui_expand_fini(&st->kernels.open);
-    free(st->kernels.row_summary);
-    free(st->kernels.row_rank);
-    arena_fini(&st->kernels.arena);
-    free(st->atree.row_node);
-    arena_fini(&st->atree.arena);
+    for (int id = 0; id < UI_VIEW_COUNT; id++) {
+        const struct ui_view_ops *v = ui_view_get(st, (enum ui_view_id)id);
+        if (v && v->fini)
+            v->fini(st);
+    }
     arena_fini(&st->overlay_arena);
     memset(st, 0, sizeof *st);
 }
@@ -207,12 +206,6 @@ void ui_state_invalidate(struct ui_state *st)
 {
     for (size_t v = 0; v < UI_VIEW_COUNT; v++)
         st->docs[v].valid = false;
-    st->atree.built = false;   // its rank trees point into the old selection
-}
-
-bool ui_view_is_doc(enum ui_view_id v)
-{
-    return v >= UI_VIEW_OVERVIEW && v <= UI_VIEW_DIAGNOSTICS;
 }
 
 unsigned ui_state_open_summary_rank(struct ui_state *st, size_t r, const char *why)

@@ -6,11 +6,9 @@
 #include <stdint.h>
 
 #include "analysis/analysis.h"
-#include "analysis/annotation_tree.h"
 #include "app/summary_job.h"
 #include "model/model.h"
 #include "ui/widgets/charts.h"
-#include "ui/widgets/expand.h"
 #include "ui/widgets/layout.h"
 #include "ui/widgets/tables.h"
 #include "util/arena.h"
@@ -18,12 +16,13 @@
 /* Everything the TUI knows, as plain data (STYLE.md §5): the focused pane,
  * the active view, what is selected, the visible time window and cursor,
  * each view's tables with their sort, filter and cursor, the overlays and
- * the status message. Actions (ui/actions.h) change it; ui_sync (ui/sync.h)
+ * the status message. Actions (ui/actions.h) change it; ui_refresh (ui/refresh.h)
  * brings derived data (lanes, analysis tables) up to date with the model;
  * ui/screen.c draws it into a grid. None of these touch curses.
  *
  * Ownership: a ui_state owns every array it points to, except `analyses`
- * (static) and strings borrowed from the model; ui_state_fini frees them. */
+ * (static) and strings borrowed from the model; ui_state_fini frees them
+ * (and has each view let its own data go). */
 
 enum ui_view_id {
     UI_VIEW_TIMELINE = 0,
@@ -140,33 +139,6 @@ struct ui_doc {
     char error[256];           /* an analysis failed: its message */
 };
 
-/* The annotation tree of view 7 under htx semantics (ui/views/annotation_tree.c):
- * the tree for the current selection, which nodes are expanded (by path, so
- * they stay expanded across selections), and the rows it shows as a table. */
-struct ui_atree {
-    bool built;                /* tree is for the current selection */
-    struct atree tree;
-    struct ui_expand open;     /* expanded nodes, by path */
-    struct arena arena;        /* the shown table */
-    struct table *table;       /* NULL when the view shows no tree */
-    uint32_t *row_node;        /* table row -> tree node */
-    size_t row_cap;
-    int width;                 /* of the main pane when the table was made */
-    uint8_t cols[16];          /* what each table column shows (annotation_tree.c) */
-};
-
-/* View 3 under htx semantics (ui/views/kernels.c): kernel_summary, one row
- * per kernel, each expandable into its per-rank rows of kernel_breakdown. */
-struct ui_kernels {
-    struct ui_expand open;     /* expanded kernels, by name and type */
-    struct arena arena;        /* the shown table */
-    struct table *table;       /* NULL when the view shows none */
-    const struct table *summary, *breakdown;   /* in the view's doc arena */
-    size_t *row_summary;       /* shown row -> summary row */
-    size_t *row_rank;          /* shown row -> breakdown row, SIZE_MAX on a kernel's row */
-    size_t row_cap;
-};
-
 struct ui_binding;
 struct ui_view_ops;
 
@@ -228,8 +200,8 @@ struct ui_state {
 
     /* views 2-9, i */
     struct ui_doc docs[UI_VIEW_COUNT];
-    struct ui_atree atree;
-    struct ui_kernels kernels;
+    void *own[UI_VIEW_COUNT];                /* each view's own data, made and let go
+                                                by its ops' init and fini; or NULL */
 
     /* overlays, prompt, status */
     enum ui_overlay overlay;
@@ -275,8 +247,5 @@ void ui_state_selection(const struct ui_state *st, const struct model *m, int64_
 
 /* Marks every view's content stale (after a selection change). */
 void ui_state_invalidate(struct ui_state *st);
-
-/* Is view v a document view (tables/charts/text)? */
-bool ui_view_is_doc(enum ui_view_id v);
 
 #endif

@@ -1,17 +1,29 @@
 #include "config.h"
 #include "ui/view.h"
 
-/* The views by id, and drawing one into the main pane. */
+/* The registry: every view by id, and drawing one into the main pane. */
+
+static const struct ui_view_ops *const views[UI_VIEW_COUNT] = {
+    [UI_VIEW_TIMELINE] = &ui_view_timeline,
+    [UI_VIEW_OVERVIEW] = &ui_view_overview,
+    [UI_VIEW_KERNELS] = &ui_view_kernels,
+    [UI_VIEW_IDLE] = &ui_view_idle,
+    [UI_VIEW_OVERLAP] = &ui_view_overlap,
+    [UI_VIEW_LAUNCH] = &ui_view_launch,
+    [UI_VIEW_ANNOTATIONS] = &ui_view_annotations,
+    [UI_VIEW_COUNTERS] = &ui_view_counters,
+    [UI_VIEW_SEQUENCES] = &ui_view_sequences,
+    [UI_VIEW_RANKS] = &ui_view_ranks,
+    [UI_VIEW_COLLECTIVES] = &ui_view_collectives,
+    [UI_VIEW_DIAGNOSTICS] = &ui_view_diagnostics,
+    [UI_VIEW_DIFF] = NULL,   /* st->diff_view: only htx diff has one */
+};
 
 const struct ui_view_ops *ui_view_get(const struct ui_state *st, enum ui_view_id id)
 {
-    if (id == UI_VIEW_TIMELINE)
-        return &ui_view_timeline;
     if (id == UI_VIEW_DIFF)
         return st->diff_view;
-    if (id < UI_VIEW_COUNT)
-        return &ui_view_docs[id - 1];
-    return NULL;
+    return (unsigned)id < UI_VIEW_COUNT ? views[id] : NULL;
 }
 
 void ui_view_draw(const struct ui_view_ops *v, const struct ui_state *st, const struct model *m,

@@ -13,7 +13,7 @@
 #include "ui/term/draw.h"
 #include "ui/widgets/grid.h"
 #include "ui/screen.h"
-#include "ui/sync.h"
+#include "ui/refresh.h"
 #include "ui/term/term.h"
 #include "ui/views/timeline_lanes.h"
 
@@ -153,13 +153,13 @@ static void size_screen(struct ui_state *st, struct model *m)
     for (int cols = CELLS_W; cols < CELLS_W + 200; cols++) {
         st->cols = cols;
         st->rows = CELLS_H + 10;
-        ui_sync(st, m, UI_RELAYOUT, &e);
+        ui_refresh(st, m, UI_RELAYOUT, &e);
         if (ui_timeline_cols(st) == CELLS_W)
             break;
     }
     while (ui_timeline_lane_rows(st) > CELLS_H) {
         st->rows--;
-        ui_sync(st, m, UI_RELAYOUT, &e);
+        ui_refresh(st, m, UI_RELAYOUT, &e);
     }
 }
 
@@ -211,13 +211,13 @@ static int bench(struct model *m, const char *label)
 
     for (size_t r = 0; r < m->nranks; r++)
         events += m->ranks[r].nevents;
-    if (ui_state_init(&st, m, 70, 220) != 0 || ui_sync(&st, m, UI_RESELECT | UI_RELANE, &e))
+    if (ui_state_init(&st, m, 70, 220) != 0 || ui_refresh(&st, m, UI_RESELECT | UI_RELANE, &e))
         return 1;
     // Every stream of every rank is a lane; CPU threads too, up to 60 lanes.
     for (size_t r = 0; r < st.nranks; r++)
         for (size_t t = 0; t < st.ranks[r].nthreads; t++)
             st.ranks[r].thread_on[t] = true;
-    ui_sync(&st, m, UI_RELANE, &e);
+    ui_refresh(&st, m, UI_RELANE, &e);
     size_screen(&st, m);
     if (ui_grid_init(&g, st.rows, st.cols, false) != 0)
         return 1;
@@ -244,8 +244,8 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Issue 10's target: attributing every GPU event to its annotation stack
- * costs less than loading. Times the view's tree (over every rank) and
+/* The target: attributing every GPU event to its annotation stack costs
+ * less than loading. Times the view's tree (over every rank) and
  * the headless tables, ATTR_RUNS times each, against the load. */
 #define ATTR_RUNS 3
 static int bench_attribution(struct model *m, size_t events)

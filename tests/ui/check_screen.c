@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "ui/screen.h"
-#include "ui/sync.h"
+#include "ui/refresh.h"
 #include "check_ui.h"
 
 /* Whole screens composed into a grid (no curses): what each part shows. */
@@ -179,7 +179,7 @@ START_TEST(loading_screen_should_show_bytes_and_ranks)
         found |= strstr(row, "loading traces/") ? 8 : 0;
     }
     ck_assert_int_eq(found, 15);
-    // One file (issue 14 item 6): its events, no "ranks done: 0 of 0".
+    // One file: its events, no "ranks done: 0 of 0".
     struct load_progress one = {500000, 2000000, 0, 1, 123456};
     found = 0;
     ui_screen_loading(&g, "big.json.gz", &one, 0.5);

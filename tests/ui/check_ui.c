@@ -12,7 +12,7 @@
 #include "ui/widgets/keys.h"
 #include "ui/widgets/layout.h"
 #include "ui/screen.h"
-#include "ui/sync.h"
+#include "ui/refresh.h"
 #include "ui/widgets/tables.h"
 #include "ui/widgets/text.h"
 #include "check_ui.h"
@@ -530,7 +530,7 @@ START_TEST(tview_should_sort_numbers_with_nan_last_and_stable_ties)
 }
 END_TEST
 
-/* Issue 15 item 8: headers say their unit, and a column has one format. */
+/* Headers say their unit, and a column has one format. */
 START_TEST(tview_should_give_units_and_one_format_per_column)
 {
     static const struct table_col cols[] = {

@@ -16,7 +16,7 @@ struct model *ui_test_model(void);
  * fake analyses (a kernel table and a per-stream table). */
 void ui_test_state(struct ui_state *st, struct model *m, int rows, int cols);
 
-/* Feeds keys (a script, as in --script) through ui_step. */
+/* Feeds keys (a script, as in --script) through ui_refresh_key. */
 unsigned ui_test_keys(struct ui_state *st, struct model *m, const char *keys);
 
 /* Screen row y as text after composing st into a fresh grid. */

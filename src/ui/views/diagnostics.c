@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ui/views/docs.h"
+#include "ui/document.h"
 #include "ui/widgets/text.h"
 
 /* View i: what was loaded and what was skipped or assumed, per rank, and
@@ -186,7 +186,7 @@ static int empty_text(struct ui_state *st, const struct model *m, struct ui_doc 
 }
 
 /* The warning `htx report` prints when a multi-rank job shows no
- * communication kernel (issue 15 item 3), as the view's second line. */
+ * communication kernel, as the view's second line. */
 static int comm_text(struct ui_state *st, const struct model *m, struct ui_doc *d)
 {
     bool missing = false;
@@ -195,7 +195,7 @@ static int comm_text(struct ui_state *st, const struct model *m, struct ui_doc *
     return missing ? ui_doc_text(d, "warning: %s", ANALYSIS_COMM_MISSING_HINT) : 0;
 }
 
-int ui_diag_build(struct ui_state *st, const struct model *m, struct ui_doc *d)
+static int build(struct ui_state *st, const struct model *m, struct ui_doc *d)
 {
     int rc = ui_doc_text(d, "%zu rank(s) loaded, %zu file(s) failed", m->nranks, m->nfailed);
     if (rc == 0)
@@ -210,3 +210,29 @@ int ui_diag_build(struct ui_state *st, const struct model *m, struct ui_doc *d)
         rc = empty_text(st, m, d);
     return rc;
 }
+
+static int refresh(struct ui_state *st, const struct model *m, struct err *e)
+{
+    return ui_doc_refresh(st, m, UI_VIEW_DIAGNOSTICS, NULL, 0, build, e);
+}
+
+const struct ui_view_ops ui_view_diagnostics = {
+    .id = UI_VIEW_DIAGNOSTICS,
+    .key = 'i',
+    .name = "Diagnostics",
+    .hints = UI_DOC_HINTS,
+    .refresh = refresh,
+    .stale = ui_doc_stale,
+    .contexts = ui_doc_contexts,
+    .rows = ui_doc_rows,
+    .top = ui_doc_top,
+    .row = ui_doc_row,
+    .pinned = ui_doc_pinned,
+    .pinned_row = ui_doc_pinned_row,
+    .status = ui_doc_status,
+    .prompt_initial = ui_doc_prompt_initial,
+    .prompt_apply = ui_doc_prompt_apply,
+    .escape = ui_doc_escape,
+    .click = ui_doc_click,
+    .cursor_name = ui_doc_cursor_name,
+};

@@ -377,11 +377,20 @@ static void vd_status(const struct ui_state *st, const struct model *m, char *bu
     }
 }
 
+static size_t vd_contexts(const struct ui_state *st, unsigned ctx[UI_VIEW_CONTEXTS])
+{
+    const struct ui_diff *d = st->diff;
+    ctx[0] = d && d->detail.open ? UI_CTX_DIFF_DETAIL : UI_CTX_DIFF;
+    return 1;
+}
+
 const struct ui_view_ops ui_view_diff = {
     .id = UI_VIEW_DIFF,
     .key = 'd',
     .name = "Diff",
+    .hints = " ? help  Tab table  s sort  f filter  / search  e export  Enter timeline  q quit",
     .refresh = vd_refresh,
+    .contexts = vd_contexts,
     .rows = vd_rows,
     .top = vd_top,
     .row = vd_row,
@@ -390,4 +399,5 @@ const struct ui_view_ops ui_view_diff = {
     .status = vd_status,
     .prompt_initial = ui_diff_prompt_initial,
     .prompt_apply = ui_diff_prompt_apply,
+    .escape = ui_diff_escape,
 };

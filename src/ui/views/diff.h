@@ -154,9 +154,10 @@ const char *ui_diff_prompt_initial(const struct ui_state *st, enum ui_prompt p);
 unsigned ui_diff_prompt_apply(struct ui_state *st, const struct model *m, enum ui_prompt p,
                               const char *text);
 
-/* Esc in the diff: closes the op's timelines, else clears the filters;
- * false when there was nothing to undo (Esc then goes back a view). */
-bool ui_diff_escape(struct ui_state *st);
+/* Esc in the diff's pane: closes the op's timelines, else clears the
+ * filters; false when there was nothing to undo (Esc then goes back a
+ * view). */
+bool ui_diff_escape(struct ui_state *st, const struct model *m);
 
 /* ---- the pieces, exported for the tests and view_diff_draw.c ---- */
 

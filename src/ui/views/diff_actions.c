@@ -386,10 +386,11 @@ unsigned ui_diff_prompt_apply(struct ui_state *st, const struct model *m, enum u
     return rebuilt(st, d);
 }
 
-bool ui_diff_escape(struct ui_state *st)
+bool ui_diff_escape(struct ui_state *st, const struct model *m)
 {
     struct ui_diff *d = diff_of(st);
-    if (!d)
+    (void)m;
+    if (!d || st->focus != UI_FOCUS_MAIN)
         return false;
     if (d->detail.open) {
         ui_diff_close_detail(d);

@@ -1,13 +1,15 @@
 #include "config.h"
 #include "ui/views/idle.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/idle.h"
-#include "ui/actions.h"
-#include "ui/views/docs.h"
+#include "ui/document.h"
+#include "ui/jumps.h"
 
 /* View 4 (Idle): Enter on a row of the idle tables (a rank, a stream, a
  * category) lists that category's largest gaps on that stream, each with
@@ -176,11 +178,7 @@ static unsigned show_gaps(struct ui_state *st, const struct model *m, struct ui_
         return UI_REDRAW;
     }
     snprintf(st->jump_what, sizeof st->jump_what, "idle gaps, largest first");
-    st->prev_view = st->view;
-    st->view = UI_VIEW_TIMELINE;
-    st->focus = UI_FOCUS_MAIN;
-    st->jump = (at + n - 1) % n;
-    return ui_act_jump_next(st, m);
+    return ui_jumps_show(st, m, at);
 }
 
 unsigned ui_act_idle_enter(struct ui_state *st, const struct model *m)
@@ -230,3 +228,105 @@ unsigned ui_act_idle_enter(struct ui_state *st, const struct model *m)
     ui_state_message(st, false, "%zu gaps listed: Enter shows one on the timeline", t->nrows);
     return UI_REDRAW;
 }
+
+/* ---- the chart: idle time per stream, by category ---- */
+
+struct stream_key {
+    double rank, stream;
+    size_t first_row;
+};
+
+static int cmp_stream_key(const void *a, const void *b)
+{
+    const struct stream_key *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return (x->stream > y->stream) - (x->stream < y->stream);
+}
+
+static int build(struct ui_state *st, const struct model *m, struct ui_doc *d)
+{
+    (void)st;
+    (void)m;
+    static const char *cats[3] = {"host_wait", "kernel_wait", "other"};
+    struct table *t = ui_doc_find_table(d, "idle_time_breakdown");
+    if (!t || t->nrows == 0)
+        return 0;
+    int rc = table_col_index(t, "rank"), sc = table_col_index(t, "stream");
+    int cc = table_col_index(t, "idle_category"), vc = table_col_index(t, "idle_time");
+    if (rc < 0 || sc < 0 || cc < 0 || vc < 0)
+        return 0;
+    struct ui_chart *c = ui_doc_add_chart(d, UI_CHART_STACKED, "Idle time per stream (us)",
+                                          t->nrows);
+    if (!c)
+        return ERR_NOMEM;
+    for (int k = 0; k < 3; k++) {
+        c->series[k] = cats[k];
+        c->look[k] = (uint8_t)(k + 1);
+    }
+    c->nseries = 3;
+    c->unit = "us";
+    // One bar per (rank, stream), in numeric order (the table keeps HTA's).
+    struct stream_key *keys = arena_calloc(&d->arena, t->nrows, sizeof *keys);
+    if (!keys)
+        return ERR_NOMEM;
+    size_t n = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        double rank = ui_doc_num(t, r, rc), stream = ui_doc_num(t, r, sc);
+        if (n == 0 || keys[n - 1].rank != rank || keys[n - 1].stream != stream)
+            keys[n++] = (struct stream_key){rank, stream, r};
+    }
+    qsort(keys, n, sizeof *keys, cmp_stream_key);
+    for (size_t i = 0; i < n; i++) {
+        c->rows[i].label = ui_doc_rank_label(d, t, keys[i].first_row, rc, sc);
+        if (!c->rows[i].label)
+            return ERR_NOMEM;
+    }
+    for (size_t r = 0; r < t->nrows; r++) {
+        struct stream_key k = {ui_doc_num(t, r, rc), ui_doc_num(t, r, sc), 0};
+        struct stream_key *at = bsearch(&k, keys, n, sizeof *keys, cmp_stream_key);
+        const struct cell *cat = table_cell(t, r, (size_t)cc);
+        for (int s = 0; at && s < 3; s++)
+            if (cat->type == CELL_STR && cat->v.s && strcmp(cat->v.s, cats[s]) == 0)
+                c->rows[at - keys].v[s] += ui_doc_num(t, r, vc);
+    }
+    c->nrows = n;
+    return 0;
+}
+
+static const enum analysis_id analyses[] = {ANALYSIS_IDLE};
+
+static int refresh(struct ui_state *st, const struct model *m, struct err *e)
+{
+    return ui_doc_refresh(st, m, UI_VIEW_IDLE, analyses, 1, build, e);
+}
+
+static size_t contexts(const struct ui_state *st, unsigned ctx[UI_VIEW_CONTEXTS])
+{
+    size_t n = 0;
+    if (st->focus == UI_FOCUS_MAIN)
+        ctx[n++] = UI_CTX_IDLE_TABLE;
+    ctx[n++] = UI_CTX_DOC;
+    return n;
+}
+
+const struct ui_view_ops ui_view_idle = {
+    .id = UI_VIEW_IDLE,
+    .key = '4',
+    .name = "Idle",
+    .hints = UI_DOC_HINTS,
+    .refresh = refresh,
+    .stale = ui_doc_stale,
+    .contexts = contexts,
+    .rows = ui_doc_rows,
+    .top = ui_doc_top,
+    .row = ui_doc_row,
+    .pinned = ui_doc_pinned,
+    .pinned_row = ui_doc_pinned_row,
+    .status = ui_doc_status,
+    .prompt_initial = ui_doc_prompt_initial,
+    .prompt_apply = ui_doc_prompt_apply,
+    .escape = ui_doc_escape,
+    .click = ui_doc_click,
+    .cursor_name = ui_doc_cursor_name,
+};

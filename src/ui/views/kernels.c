@@ -1,14 +1,16 @@
 #include "config.h"
 #include "ui/views/kernels.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/kernel_summary.h"
 #include "app/summary_job.h"
-#include "ui/actions.h"
-#include "ui/views/docs.h"
+#include "ui/document.h"
+#include "ui/jumps.h"
+#include "ui/widgets/expand.h"
 
 /* View 3 under htx: kernel_breakdown in triage order and, first, the
  * kernel summary (analysis/kernel_summary.h) as an expandable table: one
@@ -17,6 +19,46 @@
 
 #define SUMMARY_TABLE "kernel_summary"
 #define RANK_ROWS_MAX 4096
+
+/* The view's own data, st->own[UI_VIEW_KERNELS]: kernel_summary, one row
+ * per kernel, each expandable into its per-rank rows of kernel_breakdown. */
+struct ui_kernels {
+    struct ui_expand open;     /* expanded kernels, by name and type */
+    struct arena arena;        /* the shown table */
+    struct table *table;       /* NULL when the view shows none */
+    const struct table *summary, *breakdown;   /* in the view's doc arena */
+    size_t *row_summary;       /* shown row -> summary row */
+    size_t *row_rank;          /* shown row -> breakdown row, SIZE_MAX on a kernel's row */
+    size_t row_cap;
+};
+
+static struct ui_kernels *kernels_of(const struct ui_state *st)
+{
+    return st->own[UI_VIEW_KERNELS];
+}
+
+static int init(struct ui_state *st)
+{
+    struct ui_kernels *k = calloc(1, sizeof *k);
+    if (!k)
+        return ERR_NOMEM;
+    arena_init(&k->arena, 65536);
+    st->own[UI_VIEW_KERNELS] = k;
+    return ui_expand_init(&k->open) ? ERR_NOMEM : 0;
+}
+
+static void fini(struct ui_state *st)
+{
+    struct ui_kernels *k = kernels_of(st);
+    if (!k)
+        return;
+    ui_expand_fini(&k->open);
+    free(k->row_summary);
+    free(k->row_rank);
+    arena_fini(&k->arena);
+    free(k);
+    st->own[UI_VIEW_KERNELS] = NULL;
+}
 
 /* The key of summary row r: name and type (a name can have two types). */
 static char *summary_key(const struct table *s, size_t r, size_t *len)
@@ -63,7 +105,7 @@ static int push_row(struct ui_kernels *k, size_t at, size_t srow, size_t brow)
  * rank's time, its share of the kernel's, and the rank). */
 static int flatten(struct ui_state *st)
 {
-    struct ui_kernels *k = &st->kernels;
+    struct ui_kernels *k = kernels_of(st);
     const struct table *s = k->summary, *b = k->breakdown;
     arena_reset(&k->arena);
     k->table = table_new(&k->arena, SUMMARY_TABLE, s->title, s->cols, s->ncols);
@@ -116,9 +158,9 @@ static int flatten(struct ui_state *st)
     return rc;
 }
 
-int ui_kernels_decorate(struct ui_state *st, const struct model *m, struct ui_doc *d)
+static int add_summary(struct ui_state *st, const struct model *m, struct ui_doc *d)
 {
-    struct ui_kernels *k = &st->kernels;
+    struct ui_kernels *k = kernels_of(st);
     k->table = NULL;
     if (m->sem.hta_tables)
         return 0;
@@ -146,17 +188,105 @@ int ui_kernels_decorate(struct ui_state *st, const struct model *m, struct ui_do
     return 0;
 }
 
+/* ---- the kernel spread, without a summary ---- */
+
+/* Per kernel name: on how many ranks it is a top kernel, and the min /
+ * mean / max of its per-rank total time. */
+struct spread {
+    const char *name;
+    size_t ranks;
+    double min, max, sum;
+};
+
+static int cmp_spread(const void *a, const void *b)
+{
+    const struct spread *x = a, *y = b;
+    if (x->max != y->max)
+        return x->max < y->max ? 1 : -1;
+    return strcmp(x->name, y->name);
+}
+
+static int add_spread_rows(struct table *out, struct spread *s, size_t n)
+{
+    qsort(s, n, sizeof *s, cmp_spread);
+    for (size_t i = 0; i < n; i++) {
+        struct cell *row = table_add_row(out);
+        if (!row)
+            return ERR_NOMEM;
+        row[0] = cell_str(out, s[i].name);
+        row[1] = cell_int((int64_t)s[i].ranks);
+        row[2] = cell_double(s[i].min);
+        row[3] = cell_double(s[i].sum / (double)s[i].ranks);
+        row[4] = cell_double(s[i].max);
+    }
+    return 0;
+}
+
+static int kernel_spread(struct ui_doc *d)
+{
+    static const struct table_col cols[] = {
+        {"name", NULL, COL_KEY}, {"ranks", NULL, 0}, {"min sum (us)", "us", 0},
+        {"mean sum (us)", "us", 0}, {"max sum (us)", "us", 0},
+    };
+    struct table *t = ui_doc_find_table(d, "kernel_breakdown");
+    if (!t || t->nrows == 0)
+        return 0;
+    int nc = table_col_index(t, "name"), sc = table_col_index(t, "sum (us)");
+    if (nc < 0 || sc < 0)
+        return 0;
+    struct spread *s = calloc(t->nrows, sizeof *s);
+    struct table *out = table_new(&d->arena, "kernel_spread", "Top kernels across ranks", cols, 5);
+    size_t n = 0;
+    if (!s || !out) {
+        free(s);
+        return ERR_NOMEM;
+    }
+    for (size_t r = 0; r < t->nrows; r++) {
+        const struct cell *c = table_cell(t, r, (size_t)nc);
+        const char *name = c->type == CELL_STR && c->v.s ? c->v.s : "";
+        double v = ui_doc_num(t, r, sc);
+        size_t k = 0;
+        while (k < n && strcmp(s[k].name, name) != 0)
+            k++;  // top-N tables are small: a linear search is enough
+        if (k == n)
+            s[n++] = (struct spread){name, 0, INFINITY, -INFINITY, 0};
+        s[k].ranks++;
+        s[k].min = v < s[k].min ? v : s[k].min;
+        s[k].max = v > s[k].max ? v : s[k].max;
+        s[k].sum += v;
+    }
+    int rc = add_spread_rows(out, s, n);
+    free(s);
+    return rc ? rc : ui_doc_add_table(d, out);
+}
+
+static int build(struct ui_state *st, const struct model *m, struct ui_doc *d)
+{
+    int rc = ui_doc_bars(d, "kernel_type_breakdown", "kernel_type", "percentage",
+                         "Kernel time by type (%)", 100, "%", false);
+    rc = rc ? rc : add_summary(st, m, d);
+    // The summary, when there is one, says across ranks what the spread table did.
+    return rc || kernels_of(st)->table ? rc : kernel_spread(d);
+}
+
+static const enum analysis_id analyses[] = {ANALYSIS_KERNELS};
+
+static int refresh(struct ui_state *st, const struct model *m, struct err *e)
+{
+    return ui_doc_refresh(st, m, UI_VIEW_KERNELS, analyses, 1, build, e);
+}
+
 /* The summary table's index in view 3, or SIZE_MAX. */
 static size_t summary_index(const struct ui_state *st)
 {
     const struct ui_doc *d = &st->docs[UI_VIEW_KERNELS];
-    for (size_t i = 0; st->kernels.table && i < d->ntables; i++)
-        if (d->tables[i] == st->kernels.table)
+    for (size_t i = 0; kernels_of(st)->table && i < d->ntables; i++)
+        if (d->tables[i] == kernels_of(st)->table)
             return i;
     return SIZE_MAX;
 }
 
-bool ui_kernels_active(const struct ui_state *st)
+static bool summary_active(const struct ui_state *st)
 {
     return st->view == UI_VIEW_KERNELS && st->focus == UI_FOCUS_MAIN &&
            summary_index(st) == st->docs[UI_VIEW_KERNELS].cur;
@@ -175,7 +305,7 @@ static size_t cursor_row(const struct ui_state *st)
 /* Opens or closes summary row srow and keeps the cursor on it. */
 static unsigned set_open(struct ui_state *st, size_t srow, bool open)
 {
-    struct ui_kernels *k = &st->kernels;
+    struct ui_kernels *k = kernels_of(st);
     struct ui_doc *d = &st->docs[UI_VIEW_KERNELS];
     size_t len, t = summary_index(st);
     char *key = summary_key(k->summary, srow, &len);
@@ -203,9 +333,9 @@ unsigned ui_act_kernels_expand(struct ui_state *st, const struct model *m)
 {
     (void)m;
     size_t r = cursor_row(st);
-    if (r == SIZE_MAX || st->kernels.row_rank[r] != SIZE_MAX)
+    if (r == SIZE_MAX || kernels_of(st)->row_rank[r] != SIZE_MAX)
         return 0;
-    return set_open(st, st->kernels.row_summary[r], true);
+    return set_open(st, kernels_of(st)->row_summary[r], true);
 }
 
 unsigned ui_act_kernels_collapse(struct ui_state *st, const struct model *m)
@@ -214,7 +344,7 @@ unsigned ui_act_kernels_collapse(struct ui_state *st, const struct model *m)
     size_t r = cursor_row(st);
     if (r == SIZE_MAX)
         return 0;
-    return set_open(st, st->kernels.row_summary[r], false);
+    return set_open(st, kernels_of(st)->row_summary[r], false);
 }
 
 /* A summary job (the kernel tables from the summaries): a rank row opens
@@ -236,7 +366,7 @@ unsigned ui_act_kernels_enter(struct ui_state *st, const struct model *m)
     size_t r = cursor_row(st);
     if (r == SIZE_MAX)
         return 0;
-    const struct ui_kernels *k = &st->kernels;
+    const struct ui_kernels *k = kernels_of(st);
     const struct cell *name = table_cell(k->summary, k->row_summary[r], 0);
     int64_t rank = -1;
     if (k->row_rank[r] != SIZE_MAX) {
@@ -252,9 +382,37 @@ unsigned ui_act_kernels_enter(struct ui_state *st, const struct model *m)
         ui_state_message(st, true, "no instance of \"%s\" in the selection", text);
         return UI_REDRAW;
     }
-    st->prev_view = st->view;
-    st->view = UI_VIEW_TIMELINE;
-    st->focus = UI_FOCUS_MAIN;
-    st->jump = n - 1;
-    return ui_act_jump_next(st, m);
+    return ui_jumps_show(st, m, 0);
 }
+
+static size_t contexts(const struct ui_state *st, unsigned ctx[UI_VIEW_CONTEXTS])
+{
+    size_t n = 0;
+    if (summary_active(st))
+        ctx[n++] = UI_CTX_KERNEL_TABLE;
+    ctx[n++] = UI_CTX_DOC;
+    return n;
+}
+
+const struct ui_view_ops ui_view_kernels = {
+    .id = UI_VIEW_KERNELS,
+    .key = '3',
+    .name = "Kernels",
+    .hints = UI_DOC_HINTS,
+    .init = init,
+    .fini = fini,
+    .refresh = refresh,
+    .stale = ui_doc_stale,
+    .contexts = contexts,
+    .rows = ui_doc_rows,
+    .top = ui_doc_top,
+    .row = ui_doc_row,
+    .pinned = ui_doc_pinned,
+    .pinned_row = ui_doc_pinned_row,
+    .status = ui_doc_status,
+    .prompt_initial = ui_doc_prompt_initial,
+    .prompt_apply = ui_doc_prompt_apply,
+    .escape = ui_doc_escape,
+    .click = ui_doc_click,
+    .cursor_name = ui_doc_cursor_name,
+};

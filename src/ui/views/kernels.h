@@ -11,13 +11,7 @@
  * selected ranks with its share, min/mean/max over ranks and slowest rank,
  * expandable into its per-rank rows. Under --semantics=hta, HTA's tables. */
 
-/* Adds the summary table to d, before kernel_breakdown. 0 or ERR_NOMEM. */
-int ui_kernels_decorate(struct ui_state *st, const struct model *m, struct ui_doc *d);
-
-/* Is the summary the focused table (its keys apply)? */
-bool ui_kernels_active(const struct ui_state *st);
-
-/* Keys (ui/bindings.c, UI_CTX_KERNEL_TABLE). */
+/* Keys of the summary (ui/bindings.c, UI_CTX_KERNEL_TABLE). */
 unsigned ui_act_kernels_expand(struct ui_state *st, const struct model *m);
 unsigned ui_act_kernels_collapse(struct ui_state *st, const struct model *m);
 unsigned ui_act_kernels_enter(struct ui_state *st, const struct model *m);

@@ -1,11 +1,13 @@
 #include "config.h"
 #include "ui/views/launch.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui/actions.h"
+#include "ui/document.h"
+#include "ui/jumps.h"
 #include "util/hmap.h"
 
 /* View 6 (Launch): HTA's launch tables name a launch by rank and
@@ -100,7 +102,9 @@ static struct table *with_names(const struct model *m, struct corr_index *idx,
     return out;
 }
 
-int ui_launch_decorate(struct ui_state *st, const struct model *m, struct ui_doc *d)
+/* Replaces d's tables that have rank and correlation columns by copies
+ * with a "kernel name" column after the correlation. 0 or ERR_NOMEM. */
+static int add_names(struct ui_state *st, const struct model *m, struct ui_doc *d)
 {
     (void)st;
     struct corr_index *idx = calloc(m->nranks ? m->nranks : 1, sizeof *idx);
@@ -120,6 +124,42 @@ int ui_launch_decorate(struct ui_state *st, const struct model *m, struct ui_doc
     }
     free_indexes(idx, m->nranks);
     return rc;
+}
+
+static int launch_histogram(struct ui_doc *d)
+{
+    static const char *labels[] = {"< 1 us", "1-10 us", "10-100 us", "0.1-1 ms", ">= 1 ms"};
+    struct table *t = ui_doc_find_table(d, "cuda_kernel_launch_stats");
+    if (!t || t->nrows == 0)
+        return 0;
+    int lc = table_col_index(t, "launch_delay");
+    if (lc < 0)
+        return 0;
+    struct ui_chart *c = ui_doc_add_chart(d, UI_CHART_BARS, "Launch delay histogram (launches)", 5);
+    if (!c)
+        return ERR_NOMEM;
+    for (int k = 0; k < 5; k++)
+        c->rows[k].label = labels[k];
+    for (size_t r = 0; r < t->nrows; r++) {
+        double v = ui_doc_num(t, r, lc);
+        if (isnan(v))
+            continue;
+        int k = v < 1 ? 0 : v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : 4;
+        c->rows[k].v[0] += 1;
+    }
+    return 0;
+}
+
+static int build(struct ui_state *st, const struct model *m, struct ui_doc *d)
+{
+    return launch_histogram(d) ? ERR_NOMEM : add_names(st, m, d);
+}
+
+static const enum analysis_id analyses[] = {ANALYSIS_LAUNCH};
+
+static int refresh(struct ui_state *st, const struct model *m, struct err *e)
+{
+    return ui_doc_refresh(st, m, UI_VIEW_LAUNCH, analyses, 1, build, e);
 }
 
 unsigned ui_act_launch_enter(struct ui_state *st, const struct model *m)
@@ -162,9 +202,35 @@ unsigned ui_act_launch_enter(struct ui_state *st, const struct model *m)
     }
     snprintf(st->jump_what, sizeof st->jump_what, "launches of %s in the table's order",
              v->t->title ? v->t->title : v->t->name);
-    st->prev_view = st->view;
-    st->view = UI_VIEW_TIMELINE;
-    st->focus = UI_FOCUS_MAIN;
-    st->jump = (at + n - 1) % n;   // the step lands on the chosen row
-    return ui_act_jump_next(st, m);
+    return ui_jumps_show(st, m, at);
 }
+
+static size_t contexts(const struct ui_state *st, unsigned ctx[UI_VIEW_CONTEXTS])
+{
+    size_t n = 0;
+    if (st->focus == UI_FOCUS_MAIN)
+        ctx[n++] = UI_CTX_LAUNCH_TABLE;
+    ctx[n++] = UI_CTX_DOC;
+    return n;
+}
+
+const struct ui_view_ops ui_view_launch = {
+    .id = UI_VIEW_LAUNCH,
+    .key = '6',
+    .name = "Launch",
+    .hints = UI_DOC_HINTS,
+    .refresh = refresh,
+    .stale = ui_doc_stale,
+    .contexts = contexts,
+    .rows = ui_doc_rows,
+    .top = ui_doc_top,
+    .row = ui_doc_row,
+    .pinned = ui_doc_pinned,
+    .pinned_row = ui_doc_pinned_row,
+    .status = ui_doc_status,
+    .prompt_initial = ui_doc_prompt_initial,
+    .prompt_apply = ui_doc_prompt_apply,
+    .escape = ui_doc_escape,
+    .click = ui_doc_click,
+    .cursor_name = ui_doc_cursor_name,
+};

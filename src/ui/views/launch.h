@@ -8,10 +8,6 @@
  * (from the correlation id), and Enter shows that event on the timeline,
  * n/N the other rows in the order shown. */
 
-/* Replaces d's tables that have rank and correlation columns by copies
- * with a "kernel name" column after the correlation. 0 or ERR_NOMEM. */
-int ui_launch_decorate(struct ui_state *st, const struct model *m, struct ui_doc *d);
-
 /* Enter in view 6 (ui/bindings.c, UI_CTX_LAUNCH_TABLE). */
 unsigned ui_act_launch_enter(struct ui_state *st, const struct model *m);
 

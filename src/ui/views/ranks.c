@@ -6,19 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/collectives.h"
 #include "analysis/ranks.h"
 #include "analysis/tiles.h"
 #include "app/format.h"
 #include "app/summary_job.h"
-#include "ui/actions.h"
-#include "ui/views/docs.h"
-#include "ui/views/timeline_lanes.h"
+#include "ui/document.h"
 
-/* View R (Ranks) and view C (Collectives): table views (ui/views/docs.c)
- * over the rank overview and the collectives analysis, with an Enter of
- * their own: a rank opens its timeline, a collective shows its kernels on
- * every rank's lane, on one time axis, starting with the last arriver. */
+/* View R (Ranks): the rank overview (analysis/ranks.h) with a heat strip
+ * of each rank's step times after its number, the step times per
+ * iteration, and where in time each rank's GPU was busy. Enter on a rank
+ * selects it in the left pane and opens its timeline. */
 
 #define STRIP_MAX 32   /* iterations shown in a rank's strip */
 
@@ -117,7 +114,7 @@ static int summary_ranks(struct ui_state *st, const struct model *m, struct ui_d
                           "(--events=load loads them).");
 }
 
-int ui_ranks_decorate(struct ui_state *st, const struct model *m, struct ui_doc *d)
+static int build(struct ui_state *st, const struct model *m, struct ui_doc *d)
 {
     struct table_list tl = {.count = 0};
     struct err e = {0, ""};
@@ -144,23 +141,19 @@ int ui_ranks_decorate(struct ui_state *st, const struct model *m, struct ui_doc 
     return 0;
 }
 
-/* The cursor row of the focused table, or SIZE_MAX. */
-static size_t cursor_row(const struct ui_state *st, const char *table)
+static int refresh(struct ui_state *st, const struct model *m, struct err *e)
 {
-    const struct ui_doc *d = &st->docs[st->view];
-    if (d->ntables == 0 || d->tv[d->cur].nrows == 0 || strcmp(d->tables[d->cur]->name, table))
-        return SIZE_MAX;
-    return d->tv[d->cur].rows[d->row[d->cur]];
+    return ui_doc_refresh(st, m, UI_VIEW_RANKS, NULL, 0, build, e);
 }
 
 unsigned ui_act_ranks_enter(struct ui_state *st, const struct model *m)
 {
     const struct ui_doc *d = &st->docs[st->view];
-    size_t row = cursor_row(st, "rank_overview");
+    size_t row = ui_doc_cursor_row(st, "rank_overview");
     if (row == SIZE_MAX)
-        row = cursor_row(st, "gpu_utilization_over_time");   // its strips: one row a rank
+        row = ui_doc_cursor_row(st, "gpu_utilization_over_time");   // its strips: one row a rank
     if (row == SIZE_MAX)
-        row = cursor_row(st, "straggler_ranking");   // a summary job's
+        row = ui_doc_cursor_row(st, "straggler_ranking");   // a summary job's
     if (row == SIZE_MAX)
         return ui_act_doc_enter(st, m);   // the per-iteration table: its rows' ranks
     int64_t rank = table_cell(d->tables[d->cur], row, 0)->v.i;
@@ -185,98 +178,31 @@ unsigned ui_act_ranks_enter(struct ui_state *st, const struct model *m)
     return UI_REDRAW | UI_RELANE;
 }
 
-/* ---- view C --------------------------------------------------------------------- */
-
-/* Instances of a collective, latest arrival first (ties: rank order). */
-static int by_arrival_desc(const void *a, const void *b)
+static size_t contexts(const struct ui_state *st, unsigned ctx[UI_VIEW_CONTEXTS])
 {
-    const struct coll_instance *x = *(const struct coll_instance *const *)a;
-    const struct coll_instance *y = *(const struct coll_instance *const *)b;
-    if (x->arrival != y->arrival)
-        return x->arrival > y->arrival ? -1 : 1;
-    return (x->rank > y->rank) - (x->rank < y->rank);
+    (void)st;
+    ctx[0] = UI_CTX_RANK_TABLE;
+    ctx[1] = UI_CTX_DOC;
+    return 2;
 }
 
-/* A summary job: the instances need the events; Enter loads the last
- * arriver's from its summary (ui/load.c's drill). */
-static unsigned summary_collective_enter(struct ui_state *st, const struct model *m, size_t row)
-{
-    struct arena a;
-    struct strtab strings;
-    struct coll_result r;
-    struct err e = {0, ""};
-    bool *selected = summary_job_model_selection(m);
-    arena_init(&a, 1 << 16);
-    unsigned flags = UI_REDRAW;
-    int rc = selected && strtab_init(&strings) == 0 ? 0 : ERR_NOMEM;
-    if (rc == 0) {
-        rc = summary_job_coll_result(st->job, selected, &strings, &a, &r, &e);
-        if (rc == 0 && row < r.ncolls) {
-            const struct collective *c = &r.colls[row];
-            char why[160];
-            snprintf(why, sizeof why, "last at %s", strtab_str(&strings, c->name));
-            flags = ui_state_open_summary_rank(st, c->inst[c->last].rank_index, why);
-        } else {
-            ui_state_message(st, true, "%s", rc ? e.msg : "the collective is gone");
-        }
-        strtab_fini(&strings);
-    } else {
-        ui_state_message(st, true, "out of memory");
-    }
-    free(selected);
-    arena_fini(&a);
-    return flags;
-}
-
-unsigned ui_act_collectives_enter(struct ui_state *st, const struct model *m)
-{
-    size_t row = cursor_row(st, "collectives");
-    if (row == SIZE_MAX)
-        return ui_act_doc_enter(st, m);
-    if (st->job)
-        return summary_collective_enter(st, m, row);
-    struct arena a;
-    struct coll_result r;
-    struct err e = {0, ""};
-    arena_init(&a, 1 << 16);
-    if (coll_analyze(m, &st->aopts, &a, &r, &e) != 0 || row >= r.ncolls) {
-        ui_state_message(st, true, "%s", e.msg[0] ? e.msg : "the collective is gone");
-        arena_fini(&a);
-        return UI_REDRAW;
-    }
-    const struct collective *c = &r.colls[row];   // the table lists colls in order
-    struct ui_jump *j = realloc(st->jumps, (c->ninst ? c->ninst : 1) * sizeof *j);
-    const struct coll_instance **order = malloc((c->ninst ? c->ninst : 1) * sizeof *order);
-    if (j)
-        st->jumps = j;
-    if (!j || !order) {
-        free(order);
-        arena_fini(&a);
-        ui_state_message(st, true, "out of memory");
-        return UI_REDRAW;
-    }
-    st->njumps = c->ninst;
-    int64_t lo = INT64_MAX, hi = INT64_MIN;
-    for (size_t i = 0; i < c->ninst; i++) {
-        order[i] = &c->inst[i];
-        lo = c->inst[i].arrival < lo ? c->inst[i].arrival : lo;
-        hi = c->inst[i].end > hi ? c->inst[i].end : hi;
-    }
-    qsort(order, c->ninst, sizeof *order, by_arrival_desc);
-    for (size_t i = 0; i < c->ninst; i++)
-        j[i] = (struct ui_jump){order[i]->rank_index, order[i]->pos};
-    free(order);
-    snprintf(st->jump_what, sizeof st->jump_what, "%s: rank %lld arrived last, %.1f us after rank %lld",
-             model_str(m, c->name), (long long)c->inst[c->last].rank,
-             (double)c->skew / 1000.0, (long long)c->inst[c->first].rank);
-    arena_fini(&a);
-    // One time axis for every lane: the whole collective, a margin each side.
-    int64_t pad = (hi - lo) / 10 + 1000;
-    st->tl.t0 = lo - pad;
-    st->tl.t1 = hi + pad;
-    st->prev_view = st->view;
-    st->view = UI_VIEW_TIMELINE;
-    st->focus = UI_FOCUS_MAIN;
-    st->jump = st->njumps - 1;   // the step wraps to the last arriver
-    return ui_act_jump_next(st, m);
-}
+const struct ui_view_ops ui_view_ranks = {
+    .id = UI_VIEW_RANKS,
+    .key = 'R',
+    .name = "Ranks",
+    .hints = UI_DOC_HINTS,
+    .refresh = refresh,
+    .stale = ui_doc_stale,
+    .contexts = contexts,
+    .rows = ui_doc_rows,
+    .top = ui_doc_top,
+    .row = ui_doc_row,
+    .pinned = ui_doc_pinned,
+    .pinned_row = ui_doc_pinned_row,
+    .status = ui_doc_status,
+    .prompt_initial = ui_doc_prompt_initial,
+    .prompt_apply = ui_doc_prompt_apply,
+    .escape = ui_doc_escape,
+    .click = ui_doc_click,
+    .cursor_name = ui_doc_cursor_name,
+};

@@ -1,11 +1,11 @@
 #include "config.h"
+#include "ui/views/timeline.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "ui/widgets/text.h"
 #include "ui/views/timeline_lanes.h"
-#include "ui/actions.h"
 #include "ui/view.h"
 
 /* View 1: one lane per selected stream (and switched-on CPU thread), each
@@ -157,7 +157,66 @@ static void tl_status(const struct ui_state *st, const struct model *m, char *bu
     snprintf(buf, n, "%s · %s · %s (%s)", t, label, model_str(m, ev->name), d);
 }
 
+static size_t tl_contexts(const struct ui_state *st, unsigned ctx[UI_VIEW_CONTEXTS])
+{
+    (void)st;
+    ctx[0] = UI_CTX_TIMELINE;
+    return 1;
+}
+
+/* Esc clears the instances n/N step through and a half-marked window,
+ * wherever the focus is. */
+static bool tl_escape(struct ui_state *st, const struct model *m)
+{
+    (void)m;
+    if (!st->njumps && !st->tl.has_mark)
+        return false;
+    st->njumps = 0;
+    st->tl.has_mark = false;
+    st->jump_what[0] = 0;
+    ui_state_message(st, false, "cleared");
+    return true;
+}
+
+/* A click on a lane selects it; on the cell area, moves the cursor there. */
+static unsigned tl_click(struct ui_state *st, const struct model *m, int y, int x)
+{
+    struct ui_rect b = st->layout.body;
+    int lw = ui_timeline_label_w(b.w);
+    size_t lane = st->tl.lane_top + (size_t)(y - b.y - UI_TIMELINE_PINNED);
+
+    (void)m;
+    if (y - b.y >= UI_TIMELINE_PINNED && lane < st->nlanes)
+        st->tl.lane = lane;
+    if (x - b.x > lw && x - b.x - lw - 1 < ui_timeline_cols(st))
+        st->tl.cursor = x - b.x - lw - 1;
+    return UI_REDRAW;
+}
+
+static const char *tl_cursor_name(const struct ui_state *st, const struct model *m)
+{
+    if (st->tl.lane >= st->nlanes)
+        return NULL;
+    uint32_t pos = ui_timeline_pick(st, m, st->tl.lane, st->tl.cursor);
+    const struct rank_model *r = &m->ranks[st->lanes[st->tl.lane].rank];
+    return pos == MODEL_NONE || pos >= r->nevents ? NULL : model_str(m, r->events[pos].name);
+}
+
 const struct ui_view_ops ui_view_timeline = {
-    UI_VIEW_TIMELINE, '1', "Timeline", NULL, tl_rows, tl_top, tl_row, tl_pinned, tl_pinned_row,
-    tl_status, ui_tl_prompt_initial, ui_tl_prompt_apply,
+    .id = UI_VIEW_TIMELINE,
+    .key = '1',
+    .name = "Timeline",
+    .hints = " ? help  Tab pane  +/- zoom  h/l move  0 fit  / search  Enter details  q quit",
+    .contexts = tl_contexts,
+    .rows = tl_rows,
+    .top = tl_top,
+    .row = tl_row,
+    .pinned = tl_pinned,
+    .pinned_row = tl_pinned_row,
+    .status = tl_status,
+    .prompt_initial = ui_tl_prompt_initial,
+    .prompt_apply = ui_tl_prompt_apply,
+    .escape = tl_escape,
+    .click = tl_click,
+    .cursor_name = tl_cursor_name,
 };

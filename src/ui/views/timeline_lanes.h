@@ -20,7 +20,7 @@
 int ui_lanes_build(struct ui_state *st, const struct model *m);
 
 /* Recomputes st->tl.lo/hi from the selected ranks' start/end; fits the
- * window when it was never set or no longer overlaps the data. */
+ * window when it was never set or does not overlap the data. */
 void ui_timeline_extent(struct ui_state *st, const struct model *m);
 
 /* Columns of lane labels and of the cell area for a body w columns wide. */

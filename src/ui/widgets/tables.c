@@ -219,7 +219,7 @@ static void measure(struct ui_tview *v)
         int cap = text ? WIDTH_CAP_TEXT : WIDTH_CAP_NUMBER;
         v->content_widths[c] = w;   // uncapped: a name column may grow to it
         w = w > cap ? cap : w;
-        // The header gets its width when there is room (ui/views/docs.c fits the columns).
+        // The header gets its width when there is room (ui/document_draw.c fits the columns).
         v->widths[c] = w > head ? w : head;
     }
 }

@@ -1,14 +1,14 @@
 #include "config.h"
-#include "ui/sync.h"
+#include "ui/refresh.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/tiles.h"
 #include "ui/actions.h"
-#include "ui/views/annotation_tree.h"
-#include "ui/views/docs.h"
+#include "ui/document.h"
 #include "ui/screen.h"
+#include "ui/view.h"
 #include "ui/views/timeline_lanes.h"
 
 #define BUSY_SAMPLES 240
@@ -90,14 +90,7 @@ static int reselect(struct ui_state *st, struct model *m, struct err *e)
     return 0;
 }
 
-static void rebuild_tables(struct ui_state *st)
-{
-    for (size_t v = 0; v < UI_VIEW_COUNT; v++)
-        if (st->docs[v].valid)
-            ui_doc_rebuild_views(st, &st->docs[v]);
-}
-
-int ui_sync(struct ui_state *st, struct model *m, unsigned flags, struct err *e)
+int ui_refresh(struct ui_state *st, struct model *m, unsigned flags, struct err *e)
 {
     int rc = 0;
 
@@ -106,29 +99,22 @@ int ui_sync(struct ui_state *st, struct model *m, unsigned flags, struct err *e)
     if (rc == 0 && (flags & (UI_RESELECT | UI_RELANE)))
         rc = ui_lanes_build(st, m);
     if (rc == 0 && (flags & UI_RELANE) && !(flags & UI_RESELECT))
-        rebuild_tables(st);
+        ui_doc_rebuild_all(st);
     ui_screen_layout(st);
-    // The annotation tree picks its columns for the pane's width.
-    if (rc == 0 && st->atree.table && st->atree.width != st->layout.body.w &&
-        st->docs[UI_VIEW_ANNOTATIONS].valid && ui_atree_reflatten(st, ui_atree_cursor(st)))
-        rc = err_set(e, ERR_NOMEM, "out of memory");
     ui_timeline_extent(st, m);
-    if (rc == 0 && ui_view_is_doc(st->view) && !st->docs[st->view].valid)
-        rc = ui_doc_refresh(st, m, st->view, e);
-    if (rc == 0 && ui_view_is_doc(st->view))
-        ui_doc_fit_names(st, &st->docs[st->view]);
-    if (rc == 0 && st->view == UI_VIEW_DIFF && st->diff_view && st->diff_view->refresh)
-        rc = st->diff_view->refresh(st, m, e);
+    const struct ui_view_ops *v = ui_view_get(st, st->view);
+    if (rc == 0 && v && v->refresh)
+        rc = v->refresh(st, m, e);
     if (rc != 0)
         ui_state_message(st, true, "%s", e->msg);
     return rc;
 }
 
-unsigned ui_step(struct ui_state *st, struct model *m, int key)
+unsigned ui_refresh_key(struct ui_state *st, struct model *m, int key)
 {
     struct err e = {0, ""};
     unsigned flags = ui_dispatch(st, m, key);
 
-    ui_sync(st, m, flags, &e);
+    ui_refresh(st, m, flags, &e);
     return flags;
 }

@@ -3,8 +3,10 @@
 
 #include <stdbool.h>
 
+#include "analysis/annotation_tree.h"
 #include "model/model.h"
 #include "ui/state.h"
+#include "ui/widgets/expand.h"
 
 /* View 7 under htx semantics opens with the annotation tree: GPU time by
  * the CPU annotation stack of each launch (analysis/annotation_tree.h),
@@ -14,18 +16,33 @@
  * ranks, min/mean/max over them and the slowest rank. Expanded nodes are
  * remembered by path. The rest of view 7 (HTA's tables) follows it. */
 
+/* The annotation tree of view 7 under htx semantics, st->own[UI_VIEW_ANNOTATIONS]:
+ * the tree for the current selection, which nodes are expanded (by path, so
+ * they stay expanded across selections), and the rows it shows as a table. */
+struct ui_atree {
+    bool built;                /* tree is for the current selection */
+    struct atree tree;
+    struct ui_expand open;     /* expanded nodes, by path */
+    struct arena arena;        /* the shown table */
+    struct table *table;       /* NULL when the view shows no tree */
+    uint32_t *row_node;        /* table row -> tree node */
+    size_t row_cap;
+    int width;                 /* of the main pane when the table was made */
+    uint8_t cols[16];          /* what each table column shows (annotations_tree.c) */
+};
+
+/* The view's own data: the tree (ui_atree_of), made by ui_atree_init and
+ * let go by ui_atree_fini (the view's init and fini). */
+struct ui_atree *ui_atree_of(const struct ui_state *st);
+int ui_atree_init(struct ui_state *st);
+void ui_atree_fini(struct ui_state *st);
+
 /* Adds the tree as d's first table (after its analysis tables are in),
  * or nothing under --semantics=hta. Returns 0 or ERR_NOMEM. */
 int ui_atree_decorate(struct ui_state *st, const struct model *m, struct ui_doc *d);
 
 /* Is the tree the focused table of the active view (its keys apply)? */
 bool ui_atree_active(const struct ui_state *st);
-
-/* View 7's prompt: on the tree, search and filter look at node names (a
- * filter keeps the matches' ancestors); elsewhere the tables' prompt. */
-const char *ui_atree_prompt_initial(const struct ui_state *st, enum ui_prompt p);
-unsigned ui_atree_prompt_apply(struct ui_state *st, const struct model *m, enum ui_prompt p,
-                               const char *text);
 
 /* Shared by the view's two files: the node under the cursor (ATREE_NONE
  * when the tree is not shown), expanding or collapsing a node (by path),

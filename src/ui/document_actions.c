@@ -1,16 +1,15 @@
 #include "config.h"
-#include "ui/actions.h"
+#include "ui/document.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "ui/views/docs.h"
+#include "ui/jumps.h"
 #include "ui/widgets/text.h"
-#include "ui/views/timeline_lanes.h"
 
-/* Actions of the analysis views: moving through tables, sorting,
- * searching, filtering, exporting, and jumping from a row to its
- * instances on the timeline. */
+/* The table document's keys (UI_CTX_DOC): moving through tables, sorting,
+ * searching, filtering, exporting, and Enter from a row to its instances
+ * on the timeline. */
 
 static struct ui_doc *doc(struct ui_state *st)
 {
@@ -24,8 +23,6 @@ static size_t body_h(const struct ui_state *st)
 
 void ui_doc_scroll(struct ui_state *st)
 {
-    if (!ui_view_is_doc(st->view))
-        return;
     struct ui_doc *d = doc(st);
     size_t h = body_h(st), lines = ui_doc_lines(d);
 
@@ -364,11 +361,56 @@ unsigned ui_act_doc_enter(struct ui_state *st, const struct model *m)
         ui_state_message(st, true, "no instance of \"%s\" in the selection", name);
         return UI_REDRAW;
     }
-    st->prev_view = st->view;
-    st->view = UI_VIEW_TIMELINE;
-    st->focus = UI_FOCUS_MAIN;
-    st->jump = n - 1;  // the step below wraps to the first instance
-    return ui_act_jump_next(st, m);
+    return ui_jumps_show(st, m, 0);
+}
+
+/* ---- Tab and Esc ---- */
+
+unsigned ui_act_doc_focus_next(struct ui_state *st, const struct model *m)
+{
+    struct ui_doc *d = doc(st);
+
+    (void)m;
+    if (st->focus == UI_FOCUS_RANKS) {
+        st->focus = UI_FOCUS_MAIN;
+        d->cur = 0;
+    } else if (d->cur + 1 < d->ntables) {
+        d->cur++;
+    } else if (st->layout.left.w > 0) {
+        st->focus = UI_FOCUS_RANKS;
+    } else {
+        d->cur = 0;
+    }
+    ui_doc_scroll(st);
+    return UI_REDRAW;
+}
+
+unsigned ui_act_doc_focus_prev(struct ui_state *st, const struct model *m)
+{
+    struct ui_doc *d = doc(st);
+
+    (void)m;
+    if (st->focus == UI_FOCUS_RANKS) {
+        st->focus = UI_FOCUS_MAIN;
+        d->cur = d->ntables ? d->ntables - 1 : 0;
+    } else if (d->cur > 0) {
+        d->cur--;
+    } else if (st->layout.left.w > 0) {
+        st->focus = UI_FOCUS_RANKS;
+    } else {
+        d->cur = d->ntables ? d->ntables - 1 : 0;
+    }
+    ui_doc_scroll(st);
+    return UI_REDRAW;
+}
+
+bool ui_doc_escape(struct ui_state *st, const struct model *m)
+{
+    if (!doc(st)->filter[0] || st->focus != UI_FOCUS_MAIN)
+        return false;
+    ui_view_get(st, st->view)->prompt_apply(st, m, UI_PROMPT_FILTER, "");
+    ui_state_message(st, false, "filter cleared");
+    return true;
 }
 
 /* ---- prompt ---- */

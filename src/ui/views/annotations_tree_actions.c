@@ -1,11 +1,12 @@
 #include "config.h"
-#include "ui/views/annotation_tree.h"
+#include "ui/views/annotations_tree.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui/actions.h"
+#include "ui/document.h"
+#include "ui/jumps.h"
 #include "ui/widgets/text.h"
 
 /* Keys of the annotation tree (view 7, htx): ncdu's expand and collapse,
@@ -19,7 +20,8 @@ static struct ui_doc *tree_doc(struct ui_state *st)
 
 static bool has_children(const struct ui_state *st, uint32_t v)
 {
-    return v < st->atree.tree.nnodes && st->atree.tree.nodes[v].first_child != ATREE_NONE;
+    const struct atree *t = &ui_atree_of(st)->tree;
+    return v < t->nnodes && t->nodes[v].first_child != ATREE_NONE;
 }
 
 static unsigned out_of_memory(struct ui_state *st)
@@ -31,7 +33,7 @@ static unsigned out_of_memory(struct ui_state *st)
 /* Opens or closes v and redraws the rows with the cursor on `keep`. */
 static unsigned set_open(struct ui_state *st, uint32_t v, bool open, uint32_t keep)
 {
-    if (ui_atree_set_open(&st->atree, v, open) || ui_atree_reflatten(st, keep))
+    if (ui_atree_set_open(ui_atree_of(st), v, open) || ui_atree_reflatten(st, keep))
         return out_of_memory(st);
     ui_doc_scroll(st);
     return UI_REDRAW;
@@ -41,7 +43,7 @@ static unsigned move_to(struct ui_state *st, uint32_t v)
 {
     struct ui_doc *d = tree_doc(st);
     for (size_t r = 0; r < d->tv[0].nrows; r++)
-        if (st->atree.row_node[d->tv[0].rows[r]] == v) {
+        if (ui_atree_of(st)->row_node[d->tv[0].rows[r]] == v) {
             d->row[0] = r;
             ui_doc_scroll(st);
             break;
@@ -55,9 +57,9 @@ unsigned ui_act_atree_expand(struct ui_state *st, const struct model *m)
     (void)m;
     if (!has_children(st, v))
         return 0;
-    if (!ui_atree_is_open(&st->atree, v) && !tree_doc(st)->filter[0])
+    if (!ui_atree_is_open(ui_atree_of(st), v) && !tree_doc(st)->filter[0])
         return set_open(st, v, true, v);
-    return move_to(st, st->atree.tree.nodes[v].first_child);   // open: step in, as ncdu
+    return move_to(st, ui_atree_of(st)->tree.nodes[v].first_child);   // open: step in, as ncdu
 }
 
 unsigned ui_act_atree_collapse(struct ui_state *st, const struct model *m)
@@ -66,9 +68,9 @@ unsigned ui_act_atree_collapse(struct ui_state *st, const struct model *m)
     (void)m;
     if (v == ATREE_NONE)
         return 0;
-    if (has_children(st, v) && ui_atree_is_open(&st->atree, v) && !tree_doc(st)->filter[0])
+    if (has_children(st, v) && ui_atree_is_open(ui_atree_of(st), v) && !tree_doc(st)->filter[0])
         return set_open(st, v, false, v);
-    uint32_t parent = st->atree.tree.nodes[v].parent;
+    uint32_t parent = ui_atree_of(st)->tree.nodes[v].parent;
     if (parent == 0 || parent == ATREE_NONE)
         return 0;
     if (tree_doc(st)->filter[0])
@@ -83,11 +85,12 @@ static unsigned show_on_timeline(struct ui_state *st, const struct model *m, uin
     size_t n;
     if (v == ATREE_NONE)
         return 0;
-    if (atree_events(&st->atree.tree, v, &ev, &n))
+    if (atree_events(&ui_atree_of(st)->tree, v, &ev, &n))
         return out_of_memory(st);
     if (n == 0) {
         free(ev);
-        ui_state_message(st, true, "no GPU event under \"%s\"", atree_name(&st->atree.tree, v));
+        ui_state_message(st, true, "no GPU event under \"%s\"",
+                         atree_name(&ui_atree_of(st)->tree, v));
         return UI_REDRAW;
     }
     struct ui_jump *j = realloc(st->jumps, n * sizeof *j);
@@ -101,12 +104,8 @@ static unsigned show_on_timeline(struct ui_state *st, const struct model *m, uin
     free(ev);
     st->njumps = n;
     snprintf(st->jump_what, sizeof st->jump_what, "under \"%s\"",
-             atree_name(&st->atree.tree, v));
-    st->prev_view = st->view;
-    st->view = UI_VIEW_TIMELINE;
-    st->focus = UI_FOCUS_MAIN;
-    st->jump = n - 1;   // the step wraps to the first
-    return ui_act_jump_next(st, m);
+             atree_name(&ui_atree_of(st)->tree, v));
+    return ui_jumps_show(st, m, 0);
 }
 
 unsigned ui_act_atree_enter(struct ui_state *st, const struct model *m)
@@ -120,7 +119,7 @@ unsigned ui_act_atree_enter(struct ui_state *st, const struct model *m)
         ui_state_message(st, true, "a filter shows every match: Esc clears it");
         return UI_REDRAW;
     }
-    return set_open(st, v, !ui_atree_is_open(&st->atree, v), v);
+    return set_open(st, v, !ui_atree_is_open(ui_atree_of(st), v), v);
 }
 
 unsigned ui_act_atree_timeline(struct ui_state *st, const struct model *m)
@@ -132,7 +131,7 @@ unsigned ui_act_atree_mode(struct ui_state *st, const struct model *m)
 {
     (void)m;
     st->aopts.annotation_stack_ops = !st->aopts.annotation_stack_ops;
-    st->atree.built = false;
+    ui_atree_of(st)->built = false;
     tree_doc(st)->valid = false;
     ui_state_message(st, false, "stacks of %s",
                      st->aopts.annotation_stack_ops
@@ -149,7 +148,7 @@ static bool name_has(const char *name, const void *needle)
 unsigned ui_atree_search(struct ui_state *st, int dir)
 {
     struct ui_doc *d = tree_doc(st);
-    const struct atree *t = &st->atree.tree;
+    const struct atree *t = &ui_atree_of(st)->tree;
     if (!d->search[0]) {
         ui_state_message(st, false, "/ starts a search");
         return UI_REDRAW;
@@ -166,7 +165,7 @@ unsigned ui_atree_search(struct ui_state *st, int dir)
         return UI_REDRAW;
     }
     for (uint32_t u = t->nodes[hit].parent; u != 0 && u != ATREE_NONE; u = t->nodes[u].parent)
-        if (ui_atree_set_open(&st->atree, u, true))
+        if (ui_atree_set_open(ui_atree_of(st), u, true))
             return out_of_memory(st);
     if (ui_atree_reflatten(st, hit))
         return out_of_memory(st);

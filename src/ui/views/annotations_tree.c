@@ -1,15 +1,14 @@
 #include "config.h"
-#include "ui/views/annotation_tree.h"
+#include "ui/views/annotations_tree.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui/actions.h"
-#include "ui/views/docs.h"
+#include "ui/document.h"
 #include "ui/widgets/text.h"
 
-/* Building the tree table of view 7 (the keys are in annotation_tree_actions.c). */
+/* Building the tree table of view 7 (the keys are in annotations_tree_actions.c). */
 
 #define BAR_CELLS 10
 
@@ -19,6 +18,34 @@ enum tree_column {
     TC_NCOLS
 };
 #define TREE_TABLE "annotation_stack_tree"
+
+struct ui_atree *ui_atree_of(const struct ui_state *st)
+{
+    return st->own[UI_VIEW_ANNOTATIONS];
+}
+
+int ui_atree_init(struct ui_state *st)
+{
+    struct ui_atree *a = calloc(1, sizeof *a);
+    if (!a)
+        return ERR_NOMEM;
+    arena_init(&a->arena, 65536);
+    st->own[UI_VIEW_ANNOTATIONS] = a;
+    return ui_expand_init(&a->open) ? ERR_NOMEM : 0;
+}
+
+void ui_atree_fini(struct ui_state *st)
+{
+    struct ui_atree *a = ui_atree_of(st);
+    if (!a)
+        return;
+    atree_free(&a->tree);
+    ui_expand_fini(&a->open);
+    free(a->row_node);
+    arena_fini(&a->arena);
+    free(a);
+    st->own[UI_VIEW_ANNOTATIONS] = NULL;
+}
 
 /* ---- which nodes are expanded, by path ---- */
 
@@ -123,15 +150,9 @@ static const char *mode_text(const struct ui_state *st)
                                           : "user annotations";
 }
 
-static int add_row(struct ui_state *st, struct table *tb, uint32_t v, const char *filter)
+/* Remembers that table row r shows node v. */
+static int note_row(struct ui_atree *a, size_t r, uint32_t v)
 {
-    struct ui_atree *a = &st->atree;
-    const struct atree *t = &a->tree;
-    const struct atree_node *nd = &t->nodes[v];
-    struct cell *row = table_add_row(tb);
-    if (!row)
-        return ERR_NOMEM;
-    size_t r = tb->nrows - 1;
     if (r >= a->row_cap) {
         size_t cap = a->row_cap ? a->row_cap * 2 : 256;
         uint32_t *rn = realloc(a->row_node, cap * sizeof *rn);
@@ -141,6 +162,43 @@ static int add_row(struct ui_state *st, struct table *tb, uint32_t v, const char
         a->row_cap = cap;
     }
     a->row_node[r] = v;
+    return 0;
+}
+
+/* The cell of node nd in a column showing `what`, but the name and bar. */
+static struct cell figure_cell(const struct atree *t, const struct atree_node *nd,
+                               enum tree_column what, double share)
+{
+    switch (what) {
+    case TC_INCL:
+        return cell_double((double)nd->incl_ns / 1000.0);
+    case TC_SELF:
+        return cell_double((double)nd->self_ns / 1000.0);
+    case TC_KERNELS:
+        return cell_int((int64_t)nd->count);
+    case TC_SHARE:
+        return cell_double(100.0 * share);
+    case TC_MIN:
+        return cell_double((double)nd->min_ns / 1000.0);
+    case TC_MEAN:
+        return cell_double((double)nd->incl_ns / 1000.0 / (double)t->nranks);
+    case TC_MAX:
+        return cell_double((double)nd->max_ns / 1000.0);
+    case TC_SLOWEST:
+        return cell_int(nd->slowest_rank);
+    default:
+        return cell_null();
+    }
+}
+
+static int add_row(struct ui_state *st, struct table *tb, uint32_t v, const char *filter)
+{
+    struct ui_atree *a = ui_atree_of(st);
+    const struct atree *t = &a->tree;
+    const struct atree_node *nd = &t->nodes[v];
+    struct cell *row = table_add_row(tb);
+    if (!row || note_row(a, tb->nrows - 1, v))
+        return ERR_NOMEM;
     const char *mark = "  ";
     if (nd->first_child != ATREE_NONE) {
         bool open = filter[0] || ui_atree_is_open(a, v);
@@ -155,38 +213,13 @@ static int add_row(struct ui_state *st, struct table *tb, uint32_t v, const char
     double total = (double)t->nodes[0].incl_ns, share = total > 0 ? nd->incl_ns / total : 0;
     char bar[BAR_CELLS * 4 + 4];
     for (size_t c = 0; c < tb->ncols; c++) {
-        switch (a->cols[c]) {
-        case TC_NAME:
+        if (a->cols[c] == TC_NAME) {
             row[c] = cell_str(tb, text);
-            break;
-        case TC_BAR:
+        } else if (a->cols[c] == TC_BAR) {
             bar_text(share, st->ascii, bar, sizeof bar);
             row[c] = cell_str(tb, bar);
-            break;
-        case TC_INCL:
-            row[c] = cell_double((double)nd->incl_ns / 1000.0);
-            break;
-        case TC_SELF:
-            row[c] = cell_double((double)nd->self_ns / 1000.0);
-            break;
-        case TC_KERNELS:
-            row[c] = cell_int((int64_t)nd->count);
-            break;
-        case TC_SHARE:
-            row[c] = cell_double(100.0 * share);
-            break;
-        case TC_MIN:
-            row[c] = cell_double((double)nd->min_ns / 1000.0);
-            break;
-        case TC_MEAN:
-            row[c] = cell_double((double)nd->incl_ns / 1000.0 / (double)t->nranks);
-            break;
-        case TC_MAX:
-            row[c] = cell_double((double)nd->max_ns / 1000.0);
-            break;
-        case TC_SLOWEST:
-            row[c] = cell_int(nd->slowest_rank);
-            break;
+        } else {
+            row[c] = figure_cell(t, nd, (enum tree_column)a->cols[c], share);
         }
     }
     free(text);
@@ -215,7 +248,7 @@ static const struct {
     [TC_SLOWEST] = {{"slowest rank", NULL, 0}, 4, true},
 };
 
-/* The columns that fit w (st->atree.cols), in display order; returns how many. */
+/* The columns that fit w (ui_atree_of(st)->cols), in display order; returns how many. */
 static size_t choose_columns(struct ui_atree *a, int w, bool across, struct table_col *cols)
 {
     bool keep[TC_NCOLS] = {[TC_NAME] = true};
@@ -240,10 +273,10 @@ static size_t choose_columns(struct ui_atree *a, int w, bool across, struct tabl
     return n;
 }
 
-/* Rebuilds st->atree.table from the tree, the expanded nodes and filter. */
+/* Rebuilds ui_atree_of(st)->table from the tree, the expanded nodes and filter. */
 static int flatten(struct ui_state *st, const char *filter)
 {
-    struct ui_atree *a = &st->atree;
+    struct ui_atree *a = ui_atree_of(st);
     const struct atree *t = &a->tree;
     arena_reset(&a->arena);
     a->table = NULL;
@@ -281,35 +314,35 @@ static int flatten(struct ui_state *st, const char *filter)
 uint32_t ui_atree_cursor(const struct ui_state *st)
 {
     const struct ui_doc *d = &st->docs[UI_VIEW_ANNOTATIONS];
-    if (!st->atree.table || d->ntables == 0 || d->tables[0] != st->atree.table ||
+    if (!ui_atree_of(st)->table || d->ntables == 0 || d->tables[0] != ui_atree_of(st)->table ||
         d->tv[0].nrows == 0)
         return ATREE_NONE;
     size_t row = d->tv[0].rows[d->row[0]];
-    return row < st->atree.table->nrows ? st->atree.row_node[row] : ATREE_NONE;
+    return row < ui_atree_of(st)->table->nrows ? ui_atree_of(st)->row_node[row] : ATREE_NONE;
 }
 
 int ui_atree_reflatten(struct ui_state *st, uint32_t keep)
 {
     struct ui_doc *d = &st->docs[UI_VIEW_ANNOTATIONS];
-    if (!st->atree.table || d->ntables == 0 || d->tables[0] != st->atree.table)
+    if (!ui_atree_of(st)->table || d->ntables == 0 || d->tables[0] != ui_atree_of(st)->table)
         return 0;
     int rc = flatten(st, d->filter);
     if (rc)
         return rc;
-    d->tables[0] = st->atree.table;
+    d->tables[0] = ui_atree_of(st)->table;
     d->tv[0].sort_col = -1;
     rc = ui_doc_rebuild_views(st, d);
     if (rc)
         return rc;
-    for (size_t r = 0; r < st->atree.table->nrows; r++)
-        if (st->atree.row_node[r] == keep)
+    for (size_t r = 0; r < ui_atree_of(st)->table->nrows; r++)
+        if (ui_atree_of(st)->row_node[r] == keep)
             d->row[0] = r;
     return 0;
 }
 
 int ui_atree_decorate(struct ui_state *st, const struct model *m, struct ui_doc *d)
 {
-    struct ui_atree *a = &st->atree;
+    struct ui_atree *a = ui_atree_of(st);
     a->table = NULL;
     if (m->sem.hta_annotations_only)
         return 0;
@@ -350,32 +383,7 @@ int ui_atree_decorate(struct ui_state *st, const struct model *m, struct ui_doc 
 bool ui_atree_active(const struct ui_state *st)
 {
     const struct ui_doc *d = &st->docs[UI_VIEW_ANNOTATIONS];
-    return st->view == UI_VIEW_ANNOTATIONS && st->focus == UI_FOCUS_MAIN && st->atree.table &&
-           d->ntables && d->cur == 0 && d->tables[0] == st->atree.table;
-}
-
-/* ---- the prompt ---- */
-
-const char *ui_atree_prompt_initial(const struct ui_state *st, enum ui_prompt p)
-{
-    return ui_doc_prompt_initial(st, p);
-}
-
-unsigned ui_atree_prompt_apply(struct ui_state *st, const struct model *m, enum ui_prompt p,
-                               const char *text)
-{
-    struct ui_doc *d = &st->docs[UI_VIEW_ANNOTATIONS];
-    if (!ui_atree_active(st))
-        return ui_doc_prompt_apply(st, m, p, text);
-    if (p == UI_PROMPT_SEARCH) {
-        snprintf(d->search, sizeof d->search, "%s", text);
-        return ui_atree_search(st, 0);
-    }
-    uint32_t keep = ui_atree_cursor(st);
-    snprintf(d->filter, sizeof d->filter, "%s", text);
-    if (ui_atree_reflatten(st, keep) != 0) {
-        ui_state_message(st, true, "out of memory");
-        return UI_REDRAW;
-    }
-    return ui_doc_prompt_apply(st, m, p, text);
+    const struct table *tree = ui_atree_of(st)->table;
+    return st->view == UI_VIEW_ANNOTATIONS && st->focus == UI_FOCUS_MAIN && tree &&
+           d->ntables && d->cur == 0 && d->tables[0] == tree;
 }

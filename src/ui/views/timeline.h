@@ -1,0 +1,37 @@
+#ifndef HTX_UI_VIEWS_TIMELINE_H
+#define HTX_UI_VIEWS_TIMELINE_H
+
+#include "model/model.h"
+#include "ui/state.h"
+
+/* View 1 (Timeline): its keys (ui/views/timeline_actions.c), bound in
+ * ui/bindings.c under UI_CTX_TIMELINE, and its prompt. */
+
+unsigned ui_act_tl_left(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_right(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_pan_left(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_pan_right(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_up(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_down(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_page_up(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_page_down(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_first(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_last(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_zoom_in(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_zoom_out(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_fit(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_details(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_window(struct ui_state *st, const struct model *m);
+unsigned ui_act_jump_next(struct ui_state *st, const struct model *m);
+unsigned ui_act_jump_prev(struct ui_state *st, const struct model *m);
+
+/* Applies a timeline search: the matching events become the instances
+ * that n/N step through, starting at the cursor. */
+unsigned ui_tl_search_apply(struct ui_state *st, const struct model *m, const char *text);
+
+/* The timeline's prompt: search only. */
+const char *ui_tl_prompt_initial(const struct ui_state *st, enum ui_prompt p);
+unsigned ui_tl_prompt_apply(struct ui_state *st, const struct model *m, enum ui_prompt p,
+                            const char *text);
+
+#endif
