@@ -1,7 +1,8 @@
 #!/bin/sh
 # The README stays true: its first screen is the one htx draws now on the
-# bundled sample (made in test mode, as a user's `make run` opens it), it
-# stays within DESIGN.md's 150 lines, and every document it points to exists.
+# bundled sample (made in test mode, as a user's `make run` opens it), the
+# view keys of its tour are views of the key table, it stays within
+# DESIGN.md's 150 lines, and every document it points to exists.
 # UPDATE=1 rewrites the README's screen instead (review it with git diff).
 . "$(dirname "$0")/lib.sh"
 keep_going=1
@@ -46,6 +47,21 @@ elif ! [ -s "$tmp/want.screen" ]; then
     fail "README.md: no screen in the fenced block after the marker (UPDATE=1 $0 writes it)"
 elif ! diff -u "$tmp/want.screen" "$tmp/got.screen"; then
     fail "README.md's first screen differs from htx's (UPDATE=1 $0 rewrites it)"
+fi
+
+# The tour: each view key in its table's second column is a view of the key
+# table, as the help overlay (made from that table) lists it: "view K: ...".
+printf '?' >"$tmp/help.keys"
+if (cd "$HTX_SRCDIR" && "$HTX" --no-cache --script "$tmp/help.keys" \
+        --dump-screen "$tmp/help.screen" --size 200x120 assets/sample) 2>"$tmp/err"; then
+    keys=$(awk -F'|' '/^\| [^|]*\? \|/ { print $3 }' "$readme" | grep -o '`[^` ]`' | tr -d '`')
+    [ -n "$keys" ] || fail "README.md: no view key found in the tour's table"
+    for key in $keys; do
+        grep -q -F "view $key: " "$tmp/help.screen" ||
+            fail "README.md's tour names view key '$key', which is no view in the key table"
+    done
+else
+    fail "htx could not dump the help overlay: $(cat "$tmp/err")"
 fi
 
 lines=$(wc -l <"$readme")
