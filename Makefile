@@ -11,7 +11,7 @@
 #   make check-valgrind-full  the whole suite under memcheck, htx over every trace (long)
 #   make check-slurm     htx summarize under a real one-node Slurm (tests/summary/slurm.sh)
 #   make distcheck       build and test the release tarball
-#   make bench           load-time and memory benchmark (tests/bench.sh)
+#   make bench           load-time and memory benchmark (tests/bench.sh); writes docs/performance.md
 #   make bench-scale     htx summarize over a 1024-rank job with GNU parallel (tests/bench_scale.sh)
 #   make fuzz            libFuzzer targets for FUZZ_SECONDS in all (default 60; tests/fuzz/fuzz.sh)
 #   make fuzz-long       each libFuzzer target for FUZZ_SECONDS (default 600) in turn
@@ -161,9 +161,11 @@ check-slurm: all
 	HTX_SRCDIR=$(CURDIR) HTX_BUILDDIR=$(CURDIR)/$(BUILD) HTX=$(CURDIR)/$(BUILD)/src/htx \
 	    tests/summary/slurm.sh; status=$$?; [ $$status = 77 ] || exit $$status
 
+# The figures, with the date, the machine and the command, go to
+# docs/performance.md (tests/bench_doc.sh): that file is never edited by hand.
 bench: all
 	$(MAKE) -C $(BUILD) tests/gen/htx-gen
-	tests/bench.sh $(BUILD)
+	tests/bench_doc.sh $(BUILD) docs/performance.md
 
 bench-scale: all
 	$(MAKE) -C $(BUILD) tests/gen/htx-gen

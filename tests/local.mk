@@ -12,3 +12,7 @@ include $(srcdir)/tests/cli/cli.mk
 include $(srcdir)/tests/ui/ui.mk
 include $(srcdir)/tests/gen/gen.mk
 include $(srcdir)/tests/hostile/hostile.mk
+
+# The README's first screen, its length and the documents it names.
+TESTS += tests/readme.sh
+EXTRA_DIST += tests/readme.sh tests/bench_doc.sh docs

@@ -196,13 +196,14 @@ cmp -s <(tail -n +2 screen-coll) <(tail -n +2 screen-sum-coll) ||
     fail "the TUI on summaries differs: $(diff screen-coll screen-sum-coll | head -5)"
 
 # The map under existing engines: shards, xargs -P and GNU parallel give the
-# same summaries, byte for byte, as one process.
+# same summaries, byte for byte, as one process. xargs and parallel in the
+# forms docs/scale-out.md recommends: several files a process (-n, -X).
 for i in 0 1 2; do
     expect 0 "$HTX" summarize --shard=$i/3 -o sharded ddp
 done
-ls ddp/* | xargs -P 2 -n 1 "$HTX" summarize -o by-xargs || fail "xargs -P failed"
+ls ddp/* | xargs -P 2 -n 2 "$HTX" summarize -o by-xargs || fail "xargs -P failed"
 if command -v parallel >/dev/null; then
-    parallel --will-cite -j 2 "$HTX" summarize -o by-parallel ::: ddp/* || fail "GNU parallel failed"
+    parallel --will-cite -X -j 2 "$HTX" summarize -o by-parallel ::: ddp/* || fail "GNU parallel failed"
 else
     fail "GNU parallel is not installed (make check installs it)"
 fi
