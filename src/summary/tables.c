@@ -405,3 +405,63 @@ int htxs_rank_peek(const char *path, struct htxs_rank *r, struct err *e)
     free(data);
     return rc;
 }
+
+void htxs_trust_write(struct htxs_writer *w, const struct trust_rank *t)
+{
+    htxs_begin_section(w, HTXS_TRUST);
+    htxs_put_i64(w, t->world_size);
+    htxs_put_u32(w, t->has_start);
+    htxs_put_i64(w, t->start_ns);
+    htxs_put_u64(w, t->dropped);
+    htxs_put_u64(w, t->repaired);
+    htxs_put_u64(w, t->overlapping);
+    size_t npgs = t->npgs < TRACE_MAX_PGS ? t->npgs : TRACE_MAX_PGS;
+    htxs_put_u32(w, (uint32_t)npgs);
+    for (size_t k = 0; k < npgs; k++) {
+        htxs_put_str(w, t->pgs[k].name, strnlen(t->pgs[k].name, sizeof t->pgs[k].name));
+        htxs_put_i64(w, t->pgs[k].size);
+        htxs_put_u64(w, t->pgs[k].ranks_hash);
+    }
+    htxs_end_section(w);
+}
+
+int htxs_trust_read(const struct htxs_doc *doc, const char *name, struct trust_rank *t,
+                    struct trace_pg *pgs, bool *found, struct err *e)
+{
+    memset(t, 0, sizeof *t);
+    t->world_size = -1;
+    t->pgs = pgs;
+    const struct htxs_section *s = htxs_find(doc, HTXS_TRUST);
+    *found = s != NULL;
+    if (!s)
+        return 0;
+    struct htxs_cur c;
+    htxs_cur_init(&c, s);
+    t->world_size = htxs_get_i64(&c);
+    t->has_start = htxs_get_u32(&c) != 0;
+    t->start_ns = htxs_get_i64(&c);
+    t->dropped = htxs_get_u64(&c);
+    t->repaired = htxs_get_u64(&c);
+    t->overlapping = htxs_get_u64(&c);
+    uint32_t npgs = htxs_get_u32(&c);
+    if (npgs > TRACE_MAX_PGS)
+        c.bad = 1;
+    for (uint32_t k = 0; k < npgs && !c.bad; k++) {
+        size_t n;
+        const char *p = htxs_get_str(&c, &n);
+        if (c.bad || n >= sizeof pgs[k].name || memchr(p, 0, n))
+            c.bad = 1;
+        else {
+            memcpy(pgs[k].name, p, n);
+            pgs[k].name[n] = '\0';
+        }
+        pgs[k].size = htxs_get_i64(&c);
+        pgs[k].ranks_hash = htxs_get_u64(&c);
+    }
+    if (c.bad) {
+        *found = false;
+        return err_set(e, ERR_PARSE, "%s: malformed trust section", name);
+    }
+    t->npgs = npgs;
+    return 0;
+}

@@ -12,6 +12,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/table.h"
+#include "analysis/trust.h"
 #include "summary/deflated.h"
 #include "util/arena.h"
 #include "util/err.h"
@@ -87,5 +88,16 @@ int htxs_rank_read(const struct htxs_doc *doc, const char *name, struct htxs_ran
 /* The record of the summary at path, read alone (htxs_peek_section: a hint,
  * its checksum unchecked). */
 int htxs_rank_peek(const char *path, struct htxs_rank *r, struct err *e);
+
+/* The rank's facts for the job's checks (analysis/trust.h), section
+ * HTXS_TRUST: world size, first event, events dropped, repaired and
+ * overlapping, process groups. Fields may be added at its end: a reader
+ * reads those it knows. htxs_trust_read fills t (its pgs pointing into
+ * pgs, room for TRACE_MAX_PGS) and sets *found; a summary made before the
+ * section has none (found false, t says nothing). ERR_PARSE naming a
+ * malformed one. */
+void htxs_trust_write(struct htxs_writer *w, const struct trust_rank *t);
+int htxs_trust_read(const struct htxs_doc *doc, const char *name, struct trust_rank *t,
+                    struct trace_pg *pgs, bool *found, struct err *e);
 
 #endif

@@ -64,6 +64,8 @@ int ui_setup_state(struct ui_state *st, struct model *m, const struct model *tes
         return err_set(e, ERR_NOMEM, "out of memory");
     st->light = light && light->n ? light : NULL;
     st->light_steps = st->light ? app_light_step_count(st->light) : 0;
+    if ((st->light ? app_light_trust(st->light, &st->trust) : trust_of_model(m, &st->trust)) < 0)
+        return err_set(e, ERR_NOMEM, "out of memory");
     st->light_test = test && c->light_diff && c->light_diff->light[1].n ? &c->light_diff->light[1]
                                                                         : NULL;
     st->ascii = c->ascii;
@@ -104,5 +106,8 @@ int ui_setup_state(struct ui_state *st, struct model *m, const struct model *tes
     rc = ui_sync(st, m, UI_RESELECT | UI_RELANE, e);
     if (rc == 0 && m->nfailed)
         ui_state_message(st, true, "%zu file(s) failed to load: press i for details", m->nfailed);
+    else if (rc == 0 && st->trust.n)
+        ui_state_message(st, true, "%s: press i for what htx could not trust",
+                         st->trust.findings[0].text);
     return rc;
 }

@@ -7,6 +7,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/annotation_tree.h"
+#include "analysis/trust.h"
 #include "app/light.h"
 #include "model/model.h"
 #include "ui/widgets/charts.h"
@@ -183,6 +184,7 @@ struct ui_state {
      * model is light: views take its tables and tiles. NULL: events loaded. */
     const struct app_light *light;
     size_t light_steps;                      /* the steps its summaries name (title) */
+    struct trust_report trust;               /* the job's checks, made when it is opened */
     const struct app_light *light_test;      /* a light diff's test side, or NULL */
     const char *open_summary;                /* UI_OPEN_RANK: a light rank's summary */
     long long open_rank;                     /* and its rank */

@@ -57,6 +57,8 @@ enum htxs_kind {
     HTXS_TABLES_PAIR = 10, /* one analysis' tables under htx's then HTA's semantics, each
                               as HTXS_TABLES_VZ holds them, deflated as one stream (the
                               second's names refer to the first's) */
+    HTXS_TRUST = 11,   /* what the rank's trace said of its job and what its load dropped
+                          (summary/tables.h: htxs_trust_write) */
 };
 
 /* Writer: an in-memory buffer that grows; any failure is sticky and reported

@@ -1,0 +1,89 @@
+#!/bin/sh
+# The job's trust checks end to end: generated jobs that plant a missing
+# rank or a rank of another job raise them in every report format, in
+# `htx info` and from rank summaries; clean generated jobs and the real
+# traces of ../shared raise nothing they should not.
+. "$(dirname "$0")/../lib.sh"
+keep_going=1
+gen=$HTX_BUILDDIR/tests/gen/htx-gen
+[ -x "$gen" ] || fail "$gen is not built"
+
+job() {   # job DIR [htx-gen options]: a small 4-rank job
+    dir=$1
+    shift
+    "$gen" -q -r 4 -i 2 -l 1 "$@" -o "$tmp/$dir"
+}
+
+lacks() {   # lacks out|err TEXT
+    if grep -q -F -- "$2" "$tmp/$1"; then
+        fail "$1 has '$2'"
+        sed "s/^/  $1: /" "$tmp/$1" >&2
+    fi
+}
+
+echo "# a clean job raises nothing"
+job clean
+expect 0 "$HTX" report --analysis=temporal "$tmp/clean" && lacks out "trust"
+expect 0 "$HTX" report --format=json --analysis=temporal "$tmp/clean" && valid_json
+has out '"trust": []'
+expect 0 "$HTX" report --format=csv --analysis=temporal "$tmp/clean" && lacks out "trust"
+expect 0 "$HTX" info "$tmp/clean" && lacks out "trust"
+expect 0 "$HTX" info --format=json "$tmp/clean" && valid_json && has out '"trust": []'
+
+echo "# a missing rank is named in every format"
+job missing --omit-ranks=2
+msg="3 of 4 ranks: rank 2 missing"
+expect 0 "$HTX" report --analysis=temporal "$tmp/missing" && has out "! missing_ranks: $msg"
+expect 0 "$HTX" report --format=json --analysis=temporal "$tmp/missing" && valid_json
+has out "{\"check\": \"missing_ranks\", \"severe\": true, \"count\": 1, \"ranks\": \"2\", \"message\": \"$msg\"}"
+expect 0 "$HTX" report --format=csv --analysis=temporal "$tmp/missing" && has out "# trust"
+has out "missing_ranks,True,1,2,$msg"
+has out "# temporal_breakdown"
+expect 0 "$HTX" info "$tmp/missing" && has out "missing_ranks          severe: $msg"
+expect 0 "$HTX" info --format=json "$tmp/missing" && valid_json && has out "$msg"
+
+echo "# ... and from the job's summaries"
+expect 0 "$HTX" summarize -o "$tmp/missing.s" "$tmp"/missing/*.json.gz
+expect 0 "$HTX" report --events=skip --analysis=temporal "$tmp/missing.s" &&
+    has out "! missing_ranks: $msg"
+expect 0 "$HTX" summarize -o "$tmp/clean.s" "$tmp"/clean/*.json.gz
+expect 0 "$HTX" report --events=skip --analysis=temporal "$tmp/clean.s" && lacks out "trust"
+
+echo "# a rank of another job: world size, process group, time base"
+for kind in world pg time; do
+    case $kind in
+    world) why="world size 8, not 4" ;;
+    pg) why='process group "0" differs' ;;
+    time) why="starts 24.0 h after the others" ;;
+    esac
+    job "mixed-$kind" --foreign=1:$kind
+    expect 0 "$HTX" report --analysis=temporal "$tmp/mixed-$kind" &&
+        has out "! mixed_job: rank 1 is of another job: $why"
+    expect 0 "$HTX" info "$tmp/mixed-$kind" && has out "mixed_job"
+    expect 0 "$HTX" summarize -o "$tmp/mixed-$kind.s" "$tmp/mixed-$kind"/*.json.gz
+    expect 0 "$HTX" report --events=skip --analysis=temporal "$tmp/mixed-$kind.s" &&
+        has out "! mixed_job: rank 1 is of another job: $why"
+    # the summaries' events (packed with the document's metadata) say the same
+    expect 0 "$HTX" report --events=load --analysis=temporal "$tmp/mixed-$kind.s" &&
+        has out "! mixed_job: rank 1 is of another job: $why"
+done
+
+echo "# the real traces: a missing-ranks note on the partial jobs, nothing else"
+if [ -d "$HTX_SHARED/traces" ]; then
+    for set in amd_mi250 cpu_only nccl rank_non_gpu rank_unavailable two_ranks \
+        diff/control diff/test diff_small/control diff_small/test; do
+        expect 0 "$HTX" report --analysis=temporal "$HTX_SHARED/traces/$set" || continue
+        lacks out "mixed_job"
+        case $set in
+        cpu_only) has out "1 of 300 ranks: ranks 0-33, 35-299 missing" ;;
+        nccl) has out "1 of 2 ranks: rank 1 missing" ;;
+        two_ranks) has out "2 of 128 ranks: ranks 2-127 missing" ;;
+        diff/control) has out "1 of 8 ranks: ranks 0-2, 4-7 missing" ;;
+        diff/test) has out "1 of 2 ranks: rank 0 missing" ;;
+        *) lacks out "trust" ;;
+        esac
+    done
+else
+    echo "../shared not found: the real traces are not checked"
+fi
+finish
