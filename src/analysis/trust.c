@@ -265,6 +265,59 @@ static void check_mixed(const struct trust_rank *ranks, size_t n, int64_t world,
     free(v);
 }
 
+/* The ranks with a nonzero count (of: dropped + repaired, or overlapping)
+ * as text, and the total. */
+static uint64_t ranks_with(const struct trust_rank *ranks, size_t n, bool overlaps, char *buf,
+                           size_t cap)
+{
+    int64_t *v = malloc((n ? n : 1) * sizeof *v);
+    uint64_t total = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t c = overlaps ? ranks[i].overlapping : ranks[i].dropped + ranks[i].repaired;
+        if (c == 0)
+            continue;
+        total = total + c < total ? UINT64_MAX : total + c;
+        if (v)
+            v[k++] = ranks[i].rank;
+    }
+    buf[0] = '\0';
+    if (v)
+        ranks_text(buf, cap, v, sort_unique_i64(v, k));
+    free(v);
+    return total;
+}
+
+/* Events the load skipped (malformed, out of range) or kept with a field
+ * read as absent: the figures are of the others. */
+static void check_dropped(const struct trust_rank *ranks, size_t n, struct trust_report *r)
+{
+    char list[TRUST_RANKS_TEXT];
+    uint64_t total = ranks_with(ranks, n, false, list, sizeof list);
+    if (total == 0)
+        return;
+    uint64_t dropped = 0, repaired = 0;
+    for (size_t i = 0; i < n; i++) {
+        dropped += ranks[i].dropped;
+        repaired += ranks[i].repaired;
+    }
+    struct trust_finding *f = add(r, TRUST_DROPPED_EVENTS, false, total);
+    memcpy(f->ranks, list, sizeof list);
+    char what[160];
+    if (dropped && repaired)
+        snprintf(what, sizeof what, "%llu event%s dropped (malformed or out of range) and %llu "
+                 "repaired (a field read as absent)", (unsigned long long)dropped,
+                 dropped == 1 ? "" : "s", (unsigned long long)repaired);
+    else if (dropped)
+        snprintf(what, sizeof what, "%llu event%s dropped (malformed or out of range)",
+                 (unsigned long long)dropped, dropped == 1 ? "" : "s");
+    else
+        snprintf(what, sizeof what, "%llu event%s repaired (a field read as absent)",
+                 (unsigned long long)repaired, repaired == 1 ? "" : "s");
+    snprintf(f->text, sizeof f->text, "%s at load: rank%s %s", what,
+             strchr(list, ',') || strchr(list, '-') ? "s" : "", list);
+}
+
 void trust_check(const struct trust_rank *ranks, size_t n, struct trust_report *out)
 {
     memset(out, 0, sizeof *out);
@@ -277,6 +330,7 @@ void trust_check(const struct trust_rank *ranks, size_t n, struct trust_report *
         free(sorted);
     }
     check_mixed(ranks, n, out->world_size, out);
+    check_dropped(ranks, n, out);
 }
 
 /* ---- facts of a model ---- */

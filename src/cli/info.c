@@ -223,6 +223,10 @@ static void json_rank(struct jsonw *w, const struct rank_model *r)
     jsonw_end_array(w);
     jsonw_key(w, "warning_count");
     jsonw_uint(w, (unsigned long long)r->nwarnings);
+    jsonw_key(w, "events_dropped");
+    jsonw_uint(w, (unsigned long long)r->events_dropped);
+    jsonw_key(w, "events_repaired");
+    jsonw_uint(w, (unsigned long long)r->events_repaired);
     jsonw_end_object(w);
 }
 

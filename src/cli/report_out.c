@@ -60,8 +60,8 @@ static void text_trust(FILE *f, const struct trust_report *tr)
 {
     if (!tr || tr->n == 0)
         return;
-    fprintf(f, "trust: %zu check%s fired (! severe: the job is not what its files claim)\n",
-            tr->n, tr->n == 1 ? "" : "s");
+    fprintf(f, "trust: %zu check%s fired%s\n", tr->n, tr->n == 1 ? "" : "s",
+            trust_severe(tr) ? " (! severe: the job is not what its files claim)" : "");
     for (size_t i = 0; i < tr->n; i++) {
         fprintf(f, "  %c %s: ", tr->findings[i].severe ? '!' : '-',
                 trust_check_name(tr->findings[i].check));

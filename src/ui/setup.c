@@ -107,7 +107,7 @@ int ui_setup_state(struct ui_state *st, struct model *m, const struct model *tes
     if (rc == 0 && m->nfailed)
         ui_state_message(st, true, "%zu file(s) failed to load: press i for details", m->nfailed);
     else if (rc == 0 && st->trust.n)
-        ui_state_message(st, true, "%s: press i for what htx could not trust",
-                         st->trust.findings[0].text);
+        ui_state_message(st, true, "%s%s: press i for what htx could not trust",
+                         st->trust.findings[0].text, st->trust.n > 1 ? " (and more)" : "");
     return rc;
 }

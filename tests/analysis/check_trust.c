@@ -148,6 +148,30 @@ START_TEST(trust_check_should_flag_a_rank_of_another_job)
 }
 END_TEST
 
+START_TEST(trust_check_should_count_dropped_and_repaired_events)
+{
+    struct trust_rank r[4];
+    job(r, 4, 4);
+    struct trust_report t;
+    trust_check(r, 4, &t);
+    ck_assert_ptr_null(find(&t, TRUST_DROPPED_EVENTS));
+    r[1].dropped = 2;
+    r[3].repaired = 1;
+    trust_check(r, 4, &t);
+    const struct trust_finding *f = find(&t, TRUST_DROPPED_EVENTS);
+    ck_assert_ptr_nonnull(f);
+    ck_assert(!f->severe);
+    ck_assert_uint_eq(f->count, 3);
+    ck_assert_str_eq(f->ranks, "1, 3");
+    ck_assert_str_eq(f->text, "2 events dropped (malformed or out of range) and 1 repaired "
+                              "(a field read as absent) at load: ranks 1, 3");
+    r[3].repaired = 0;
+    trust_check(r, 4, &t);
+    ck_assert_str_eq(find(&t, TRUST_DROPPED_EVENTS)->text,
+                     "2 events dropped (malformed or out of range) at load: rank 1");
+}
+END_TEST
+
 START_TEST(trust_table_should_have_a_row_per_finding)
 {
     struct trust_rank r[3];
@@ -224,6 +248,33 @@ START_TEST(trust_of_model_should_read_what_each_file_says)
 }
 END_TEST
 
+/* One rank whose events are: a good kernel, one without a numeric ts,
+ * one with a negative dur (both dropped), one whose correlation is not a
+ * 32-bit id (repaired: read as none). */
+START_TEST(trust_of_model_should_count_what_the_load_dropped)
+{
+    const char *text =
+        "{\"distributedInfo\": {\"rank\": 0, \"world_size\": 1}, \"traceEvents\": ["
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+        "\"ts\": 10, \"dur\": 5, \"args\": {\"stream\": 7, \"correlation\": 1}},"
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+        "\"ts\": \"x\", \"dur\": 5},"
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+        "\"ts\": 20, \"dur\": -5},"
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+        "\"ts\": 30, \"dur\": 5, \"args\": {\"stream\": 7, \"correlation\": 99999999999}}]}";
+    char *d[1] = {strdup(text)};
+    struct model *m = load(d, 1);
+    ck_assert_uint_eq(m->ranks[0].events_dropped, 2);
+    ck_assert_uint_eq(m->ranks[0].events_repaired, 1);
+    struct trust_report t;
+    ck_assert_int_eq(trust_of_model(m, &t), 0);
+    ck_assert_uint_eq(t.n, 1);
+    ck_assert_uint_eq(t.findings[0].count, 3);
+    model_free(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("trust");
@@ -232,8 +283,10 @@ int main(void)
     tcase_add_test(tc, trust_check_should_name_the_missing_ranks);
     tcase_add_test(tc, trust_check_should_cut_a_long_list_of_ranks);
     tcase_add_test(tc, trust_check_should_flag_a_rank_of_another_job);
+    tcase_add_test(tc, trust_check_should_count_dropped_and_repaired_events);
     tcase_add_test(tc, trust_table_should_have_a_row_per_finding);
     tcase_add_test(tc, trust_of_model_should_read_what_each_file_says);
+    tcase_add_test(tc, trust_of_model_should_count_what_the_load_dropped);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -68,12 +68,34 @@ for kind in world pg time; do
         has out "! mixed_job: rank 1 is of another job: $why"
 done
 
+echo "# dropped events are counted in every format"
+job dropped --bad-events=3
+msg="3 events dropped (malformed or out of range) at load: rank 0"
+expect 0 "$HTX" report --analysis=temporal "$tmp/dropped" && has out "- dropped_events: $msg"
+lacks out "severe"
+expect 0 "$HTX" report --format=json --analysis=temporal "$tmp/dropped" && valid_json
+has out "{\"check\": \"dropped_events\", \"severe\": false, \"count\": 3, \"ranks\": \"0\", \"message\": \"$msg\"}"
+expect 0 "$HTX" report --format=csv --analysis=temporal "$tmp/dropped" && has out "dropped_events,False,3,0,$msg"
+expect 0 "$HTX" info "$tmp/dropped" && has out "dropped_events         $msg"
+expect 0 "$HTX" info --format=json "$tmp/dropped" && valid_json && has out '"events_dropped": 3'
+expect 0 "$HTX" summarize -o "$tmp/dropped.s" "$tmp"/dropped/*.json.gz
+expect 0 "$HTX" report --events=skip --analysis=temporal "$tmp/dropped.s" &&
+    has out "- dropped_events: $msg"
+expect 0 "$HTX" report --events=load --analysis=temporal "$tmp/dropped.s" &&
+    has out "- dropped_events: $msg"
+# a lone CSV table stays one table when nothing fired
+expect 0 "$HTX" report --format=csv --analysis=temporal "$tmp/clean" && has_match out '^rank,'
+if head -n 1 "$tmp/out" | grep -q '^#'; then fail "a lone CSV table got a name line"; fi
+
 echo "# the real traces: a missing-ranks note on the partial jobs, nothing else"
 if [ -d "$HTX_SHARED/traces" ]; then
     for set in amd_mi250 cpu_only nccl rank_non_gpu rank_unavailable two_ranks \
         diff/control diff/test diff_small/control diff_small/test; do
         expect 0 "$HTX" report --analysis=temporal "$HTX_SHARED/traces/$set" || continue
         lacks out "mixed_job"
+        case $set in
+        cpu_only | nccl | two_ranks | diff/*) has out "trust: 1 check fired" ;;
+        esac
         case $set in
         cpu_only) has out "1 of 300 ranks: ranks 0-33, 35-299 missing" ;;
         nccl) has out "1 of 2 ranks: rank 1 missing" ;;

@@ -200,8 +200,9 @@ static int trust_text(const struct ui_state *st, struct ui_doc *d)
 {
     if (st->trust.n == 0)
         return 0;
-    if (ui_doc_text(d, "trust: %zu check(s) fired (! severe: the job is not what its files "
-                       "claim)", st->trust.n))
+    if (ui_doc_text(d, "trust: %zu check(s) fired%s", st->trust.n,
+                    trust_severe(&st->trust) ? " (! severe: the job is not what its files claim)"
+                                             : ""))
         return ERR_NOMEM;
     for (size_t i = 0; i < st->trust.n; i++) {
         const struct trust_finding *f = &st->trust.findings[i];
