@@ -303,7 +303,7 @@ static void check_dropped(const struct trust_rank *ranks, size_t n, struct trust
     }
     struct trust_finding *f = add(r, TRUST_DROPPED_EVENTS, false, total);
     memcpy(f->ranks, list, sizeof list);
-    char what[160];
+    char what[128];
     if (dropped && repaired)
         snprintf(what, sizeof what, "%llu event%s dropped (malformed or out of range) and %llu "
                  "repaired (a field read as absent)", (unsigned long long)dropped,
@@ -316,6 +316,23 @@ static void check_dropped(const struct trust_rank *ranks, size_t n, struct trust
                  (unsigned long long)repaired, repaired == 1 ? "" : "s");
     snprintf(f->text, sizeof f->text, "%s at load: rank%s %s", what,
              strchr(list, ',') || strchr(list, '-') ? "s" : "", list);
+}
+
+/* GPU events starting before the one before them on their stream ended:
+ * kept, and counted once by the unions, in full by the sums (TRUST in the
+ * man page says which analysis does what). */
+static void check_overlapping(const struct trust_rank *ranks, size_t n, struct trust_report *r)
+{
+    char list[TRUST_RANKS_TEXT];
+    uint64_t total = ranks_with(ranks, n, true, list, sizeof list);
+    if (total == 0)
+        return;
+    struct trust_finding *f = add(r, TRUST_OVERLAPPING_EVENTS, false, total);
+    memcpy(f->ranks, list, sizeof list);
+    snprintf(f->text, sizeof f->text, "%llu GPU event%s overlapping the one before on %s "
+             "stream (kept): rank%s %s", (unsigned long long)total, total == 1 ? "" : "s",
+             total == 1 ? "its" : "their", strchr(list, ',') || strchr(list, '-') ? "s" : "",
+             list);
 }
 
 void trust_check(const struct trust_rank *ranks, size_t n, struct trust_report *out)
@@ -331,6 +348,7 @@ void trust_check(const struct trust_rank *ranks, size_t n, struct trust_report *
     }
     check_mixed(ranks, n, out->world_size, out);
     check_dropped(ranks, n, out);
+    check_overlapping(ranks, n, out);
 }
 
 /* ---- facts of a model ---- */
@@ -348,12 +366,64 @@ static bool first_event(const struct model *m, const struct rank_model *r, int64
     return true;
 }
 
+static bool is_gpu_work(const struct event *ev)
+{
+    return ev->kind == EV_KIND_KERNEL || ev->kind == EV_KIND_MEMCPY || ev->kind == EV_KIND_MEMSET;
+}
+
+/* A kernel, memcpy or memset on a stream, for the overlap count. */
+struct work {
+    int64_t stream, ts, end;
+    uint32_t index;
+};
+
+static int cmp_work(const void *a, const void *b)
+{
+    const struct work *x = a, *y = b;
+    if (x->stream != y->stream)
+        return x->stream < y->stream ? -1 : 1;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* Kernels, memcpys and memsets of every event of r (whatever the
+ * selection and the semantics: a fact of the trace, as a summary records
+ * it) starting before the latest end of those before them on their stream
+ * (ties in file order). Sync events on a stream are not GPU work. 0 when
+ * out of memory (the count is then not shown). */
+static uint64_t overlapping_work(const struct rank_model *r)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < r->nevents; i++)
+        k += is_gpu_work(&r->events[i]) && r->events[i].stream >= 0;
+    struct work *w = k ? malloc(k * sizeof *w) : NULL;
+    if (!w)
+        return 0;
+    k = 0;
+    for (size_t i = 0; i < r->nevents; i++) {
+        const struct event *ev = &r->events[i];
+        if (is_gpu_work(ev) && ev->stream >= 0)
+            w[k++] = (struct work){ev->stream, ev->ts, ev->ts + ev->dur, ev->index};
+    }
+    qsort(w, k, sizeof *w, cmp_work);
+    uint64_t n = 0;
+    int64_t max_end = 0;
+    for (size_t i = 0; i < k; i++) {
+        bool first = i == 0 || w[i].stream != w[i - 1].stream;
+        n += !first && w[i].ts < max_end;
+        max_end = first || w[i].end > max_end ? w[i].end : max_end;
+    }
+    free(w);
+    return n;
+}
+
 void trust_rank_of(const struct model *m, const struct rank_model *r, struct trust_rank *out)
 {
     *out = (struct trust_rank){.rank = r->rank, .world_size = r->world_size, .pgs = r->pgs,
                                .npgs = r->npgs > 0 ? (size_t)r->npgs : 0,
                                .dropped = r->events_dropped, .repaired = r->events_repaired,
-                               .overlapping = r->overlapping_kernels};
+                               .overlapping = overlapping_work(r)};
     out->has_start = first_event(m, r, &out->start_ns);
 }
 

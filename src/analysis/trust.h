@@ -28,8 +28,8 @@ struct trust_rank {
     const struct trace_pg *pgs;    /* distributedInfo.pg_config, borrowed */
     size_t npgs;
     uint64_t dropped, repaired;    /* events skipped / kept with a field read as absent */
-    uint64_t overlapping;          /* GPU events starting before the previous one on their
-                                      stream ended */
+    uint64_t overlapping;          /* kernels, memcpys and memsets starting before the
+                                      latest end of those before them on their stream */
 };
 
 enum trust_check {

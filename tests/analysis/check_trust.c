@@ -172,6 +172,24 @@ START_TEST(trust_check_should_count_dropped_and_repaired_events)
 }
 END_TEST
 
+START_TEST(trust_check_should_count_overlapping_events)
+{
+    struct trust_rank r[3];
+    job(r, 3, 3);
+    struct trust_report t;
+    trust_check(r, 3, &t);
+    ck_assert_ptr_null(find(&t, TRUST_OVERLAPPING_EVENTS));
+    r[2].overlapping = 5;
+    trust_check(r, 3, &t);
+    const struct trust_finding *f = find(&t, TRUST_OVERLAPPING_EVENTS);
+    ck_assert_ptr_nonnull(f);
+    ck_assert(!f->severe);
+    ck_assert_uint_eq(f->count, 5);
+    ck_assert_str_eq(f->text, "5 GPU events overlapping the one before on their stream (kept): "
+                              "rank 2");
+}
+END_TEST
+
 START_TEST(trust_table_should_have_a_row_per_finding)
 {
     struct trust_rank r[3];
@@ -275,6 +293,32 @@ START_TEST(trust_of_model_should_count_what_the_load_dropped)
 }
 END_TEST
 
+/* Three kernels on stream 7: the second starts inside the first, the third
+ * after both; one on stream 9 inside the first's time (another stream: no
+ * overlap). */
+START_TEST(trust_of_model_should_count_overlaps_on_a_stream)
+{
+    const char *text =
+        "{\"distributedInfo\": {\"rank\": 0, \"world_size\": 1}, \"traceEvents\": ["
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"a\", \"pid\": 0, \"tid\": 7, "
+        "\"ts\": 10, \"dur\": 10, \"args\": {\"stream\": 7, \"correlation\": 1}},"
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"b\", \"pid\": 0, \"tid\": 7, "
+        "\"ts\": 15, \"dur\": 10, \"args\": {\"stream\": 7, \"correlation\": 2}},"
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"c\", \"pid\": 0, \"tid\": 7, "
+        "\"ts\": 25, \"dur\": 10, \"args\": {\"stream\": 7, \"correlation\": 3}},"
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"d\", \"pid\": 0, \"tid\": 9, "
+        "\"ts\": 12, \"dur\": 10, \"args\": {\"stream\": 9, \"correlation\": 4}}]}";
+    char *d[1] = {strdup(text)};
+    struct model *m = load(d, 1);
+    struct trust_report t;
+    ck_assert_int_eq(trust_of_model(m, &t), 0);
+    ck_assert_uint_eq(t.n, 1);
+    ck_assert_int_eq(t.findings[0].check, TRUST_OVERLAPPING_EVENTS);
+    ck_assert_uint_eq(t.findings[0].count, 1);
+    model_free(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("trust");
@@ -284,9 +328,11 @@ int main(void)
     tcase_add_test(tc, trust_check_should_cut_a_long_list_of_ranks);
     tcase_add_test(tc, trust_check_should_flag_a_rank_of_another_job);
     tcase_add_test(tc, trust_check_should_count_dropped_and_repaired_events);
+    tcase_add_test(tc, trust_check_should_count_overlapping_events);
     tcase_add_test(tc, trust_table_should_have_a_row_per_finding);
     tcase_add_test(tc, trust_of_model_should_read_what_each_file_says);
     tcase_add_test(tc, trust_of_model_should_count_what_the_load_dropped);
+    tcase_add_test(tc, trust_of_model_should_count_overlaps_on_a_stream);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -24,6 +24,7 @@ lacks() {   # lacks out|err TEXT
 echo "# a clean job raises nothing"
 job clean
 expect 0 "$HTX" report --analysis=temporal "$tmp/clean" && lacks out "trust"
+expect 0 "$HTX" report --semantics=hta --analysis=temporal "$tmp/clean" && lacks out "trust"
 expect 0 "$HTX" report --format=json --analysis=temporal "$tmp/clean" && valid_json
 has out '"trust": []'
 expect 0 "$HTX" report --format=csv --analysis=temporal "$tmp/clean" && lacks out "trust"
@@ -87,21 +88,47 @@ expect 0 "$HTX" report --events=load --analysis=temporal "$tmp/dropped.s" &&
 expect 0 "$HTX" report --format=csv --analysis=temporal "$tmp/clean" && has_match out '^rank,'
 if head -n 1 "$tmp/out" | grep -q '^#'; then fail "a lone CSV table got a name line"; fi
 
-echo "# the real traces: a missing-ranks note on the partial jobs, nothing else"
+echo "# overlapping kernels on one stream are counted in every format"
+job overlaps --overlaps=2
+msg="2 GPU events overlapping the one before on their stream (kept): rank 0"
+expect 0 "$HTX" report --analysis=temporal "$tmp/overlaps" && has out "- overlapping_events: $msg"
+lacks out "severe"
+expect 0 "$HTX" report --format=json --analysis=temporal "$tmp/overlaps" && valid_json
+has out "{\"check\": \"overlapping_events\", \"severe\": false, \"count\": 2, \"ranks\": \"0\", \"message\": \"$msg\"}"
+expect 0 "$HTX" report --format=csv --analysis=temporal "$tmp/overlaps" &&
+    has out "overlapping_events,False,2,0,$msg"
+expect 0 "$HTX" report --semantics=hta --analysis=temporal "$tmp/overlaps" &&
+    has out "- overlapping_events: $msg"
+expect 0 "$HTX" info "$tmp/overlaps" && has out "overlapping_events     $msg"
+expect 0 "$HTX" summarize -o "$tmp/overlaps.s" "$tmp"/overlaps/*.json.gz
+expect 0 "$HTX" report --events=skip --analysis=temporal "$tmp/overlaps.s" &&
+    has out "- overlapping_events: $msg"
+expect 0 "$HTX" report --events=load --semantics=hta --analysis=temporal "$tmp/overlaps.s" &&
+    has out "- overlapping_events: $msg"
+# a fact of the job's files, whatever the selection
+expect 0 "$HTX" report --rank=1 --analysis=temporal "$tmp/overlaps" &&
+    has out "- overlapping_events: $msg"
+
+echo "# the real traces: a missing-ranks note on the partial jobs, overlaps where there are"
 if [ -d "$HTX_SHARED/traces" ]; then
     for set in amd_mi250 cpu_only nccl rank_non_gpu rank_unavailable two_ranks \
         diff/control diff/test diff_small/control diff_small/test; do
         expect 0 "$HTX" report --analysis=temporal "$HTX_SHARED/traces/$set" || continue
         lacks out "mixed_job"
         case $set in
-        cpu_only | nccl | two_ranks | diff/*) has out "trust: 1 check fired" ;;
+        cpu_only | nccl | two_ranks | diff/control) has out "trust: 1 check fired" ;;
+        diff/test) has out "trust: 2 checks fired" ;;
         esac
         case $set in
         cpu_only) has out "1 of 300 ranks: ranks 0-33, 35-299 missing" ;;
         nccl) has out "1 of 2 ranks: rank 1 missing" ;;
         two_ranks) has out "2 of 128 ranks: ranks 2-127 missing" ;;
         diff/control) has out "1 of 8 ranks: ranks 0-2, 4-7 missing" ;;
-        diff/test) has out "1 of 2 ranks: rank 0 missing" ;;
+        diff/test)   # real: kernels on stream 7 starting 2-13 us before the one before ends
+            has out "1 of 2 ranks: rank 0 missing"
+            has out "31 GPU events overlapping the one before on their stream (kept): rank 1"
+            expect 0 "$HTX" report --semantics=hta --analysis=temporal "$HTX_SHARED/traces/$set" &&
+                has out "31 GPU events overlapping" ;;
         *) lacks out "trust" ;;
         esac
     done
