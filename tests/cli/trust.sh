@@ -34,6 +34,7 @@ expect 0 "$HTX" info --format=json "$tmp/clean" && valid_json && has out '"trust
 echo "# a missing rank is named in every format"
 job missing --omit-ranks=2
 msg="3 of 4 ranks: rank 2 missing"
+msg_missing=$msg
 expect 0 "$HTX" report --analysis=temporal "$tmp/missing" && has out "! missing_ranks: $msg"
 expect 0 "$HTX" report --format=json --analysis=temporal "$tmp/missing" && valid_json
 has out "{\"check\": \"missing_ranks\", \"severe\": true, \"count\": 1, \"ranks\": \"2\", \"message\": \"$msg\"}"
@@ -108,6 +109,17 @@ expect 0 "$HTX" report --events=load --semantics=hta --analysis=temporal "$tmp/o
 # a fact of the job's files, whatever the selection
 expect 0 "$HTX" report --rank=1 --analysis=temporal "$tmp/overlaps" &&
     has out "- overlapping_events: $msg"
+
+echo "# a diff report carries each side's checks"
+expect 0 "$HTX" diff --report "$tmp/clean" "$tmp/missing" && has out "trust (test): 1 check fired"
+has out "  ! missing_ranks: $msg_missing"
+lacks out "trust (control)"
+expect 0 "$HTX" diff --report --format=json "$tmp/clean" "$tmp/missing" && valid_json
+has out '"control": []'
+has out "{\"check\": \"missing_ranks\", \"severe\": true, \"count\": 1, \"ranks\": \"2\", \"message\": \"$msg_missing\"}"
+expect 0 "$HTX" diff --report --format=csv "$tmp/clean" "$tmp/missing" && has out "# trust"
+has out "test,missing_ranks,True,1,2,$msg_missing"
+expect 0 "$HTX" diff --report --format=csv "$tmp/clean" "$tmp/clean" && lacks out "trust"
 
 echo "# the real traces: a missing-ranks note on the partial jobs, overlaps where there are"
 if [ -d "$HTX_SHARED/traces" ]; then
