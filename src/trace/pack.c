@@ -564,7 +564,7 @@ static void record_meta(struct trace_pack *p, const struct trace_meta *mt)
     put_str(p, C_MISC, mt->display_time_unit,
             strnlen(mt->display_time_unit, sizeof mt->display_time_unit));
     put_str(p, C_MISC, mt->device_name, strnlen(mt->device_name, sizeof mt->device_name));
-    if (mt->npgs > 0) {   // (flag 8: a pack of a trace without them is as it was)
+    if (mt->npgs > 0) {   // flag 8: a trace without process groups packs without them
         put_u(p, C_MISC, (uint64_t)mt->npgs);
         for (int k = 0; k < mt->npgs; k++) {
             const struct trace_pg *pg = &mt->pgs[k];
