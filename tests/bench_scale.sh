@@ -41,7 +41,7 @@ maps=() maps_ev=() sums=() traces=() sum_kb=0 trace_kb=0
 hta_sums=() hta_traces=() hta_sum_kb=0 hta_trace_kb=0
 hta_what=--analysis=temporal,kernels,idle,overlap   # what the summaries answer under HTA's semantics
 all_sums=() all_traces=() all_sum_kb=0 all_trace_kb=0 all_ev=() all_ev_kb=0
-tui_sums=() tui_traces=() tui_sum_kb=0 tui_trace_kb=0 tui_light=() tui_light_kb=0 tui_ev=() tui_ev_kb=0
+tui_sums=() tui_traces=() tui_sum_kb=0 tui_trace_kb=0 tui_summary=() tui_summary_kb=0 tui_ev=() tui_ev_kb=0
 echo q >"$tmp/q.keys"
 for _ in $(seq "$runs"); do
     rm -rf "$tmp/sum" "$tmp/sum-ev"
@@ -79,7 +79,7 @@ for _ in $(seq "$runs"); do
     measure "$htx" --no-cache --script="$tmp/q.keys" --dump-screen="$tmp/t.screen" --force "$cache"
     tui_traces+=("$secs"); tui_trace_kb=$kb
     measure "$htx" --events=skip --script="$tmp/q.keys" --dump-screen="$tmp/l.screen" --force "$tmp/sum"
-    tui_light+=("$secs"); tui_light_kb=$kb
+    tui_summary+=("$secs"); tui_summary_kb=$kb
 done
 bytes=$(cat "$tmp"/sum/*.htxs | wc -c)
 bytes_ev=$(cat "$tmp"/sum-ev/*.htxs | wc -c)
@@ -103,4 +103,4 @@ printf '  every analysis, from traces:    %s s, %.0f MB RSS (same JSON)\n' "$(sp
 printf '  TUI first screen, summaries:    %s s, %.0f MB RSS (target < 2 s, < 1 GB; their traces read)\n' "$(spread "${tui_sums[@]}")" "$(calc "$tui_sum_kb / 1000")"
 printf '  ... --with-events ones:         %s s, %.0f MB RSS (their events read)\n' "$(spread "${tui_ev[@]}")" "$(calc "$tui_ev_kb / 1000")"
 printf '  TUI first screen, traces:       %s s, %.0f MB RSS\n' "$(spread "${tui_traces[@]}")" "$(calc "$tui_trace_kb / 1000")"
-printf '  TUI first screen, no events:    %s s, %.0f MB RSS (--events=skip)\n' "$(spread "${tui_light[@]}")" "$(calc "$tui_light_kb / 1000")"
+printf '  TUI first screen, no events:    %s s, %.0f MB RSS (--events=skip)\n' "$(spread "${tui_summary[@]}")" "$(calc "$tui_summary_kb / 1000")"

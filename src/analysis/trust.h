@@ -5,7 +5,7 @@
  * each rank file said of its job, and what its load had to drop or
  * repair, turned into findings a report, `htx info` and the TUI show.
  * Pure: the facts come from a loaded model (trust_ranks_of_model) or from
- * rank summaries (app/light.h), and the checks see only the facts. */
+ * rank summaries (app/summary_job.h), and the checks see only the facts. */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -64,7 +64,7 @@ void trust_check(const struct trust_rank *ranks, size_t n, struct trust_report *
 /* The facts of r, a rank of m (its pgs point into r). */
 void trust_rank_of(const struct model *m, const struct rank_model *r, struct trust_rank *out);
 /* The facts of every rank of m, malloc'ed (the caller frees *out; pgs point
- * into m); m->nranks of them. 0 or ERR_NOMEM. Light ranks say nothing. */
+ * into m); m->nranks of them. 0 or ERR_NOMEM. Summary-only ranks say nothing. */
 int trust_ranks_of_model(const struct model *m, struct trust_rank **out);
 /* trust_check over m's ranks. 0 or ERR_NOMEM. */
 int trust_of_model(const struct model *m, struct trust_report *out);

@@ -5,8 +5,8 @@ libcore_a_SOURCES += \
 	src/app/format.h src/app/format_common.c src/app/format_json.c \
 	src/app/format_csv.c src/app/format_text.c \
 	src/app/session.c src/app/session.h \
-	src/app/light.c src/app/light.h src/app/light_colls.c \
-	src/app/light_diff.c src/app/light_diff.h \
+	src/app/summary_job.c src/app/summary_job.h src/app/summary_job_colls.c \
+	src/app/summary_job_diff.c src/app/summary_job_diff.h \
 	src/app/diff_request.c src/app/diff_request.h \
 	src/app/prefs.c src/app/prefs.h \
 	src/app/name_fit.c src/app/name_fit.h \

@@ -16,8 +16,8 @@
 #include "summary/tables.h"
 #include "summary/write.h"
 #include "trace/pack.h"
-#include "util/htxs.h"
-#include "util/htxs_source.h"
+#include "util/summary_file.h"
+#include "util/summary_file_source.h"
 #include "util/pool.h"
 #include "util/str.h"
 #include "util/vec.h"
@@ -69,12 +69,12 @@ void app_cache_fini(struct app_cache *c, bool complete)
 /* The entry of the trace whose real path is real. */
 static bool entry_of_real(const struct app_cache *c, const char *real, char *out, size_t size)
 {
-    unsigned long long h = htxs_fnv1a(HTXS_FNV_BASIS, real, strlen(real));
+    unsigned long long h = summary_file_fnv1a(SUMMARY_FILE_FNV_BASIS, real, strlen(real));
     int n = snprintf(out, size, "%s/%016llx%s", c->dir, h, APP_CACHE_SUFFIX);
     return n > 0 && (size_t)n < size;
 }
 
-static bool is_summary(const struct htxs_doc *doc);
+static bool is_summary(const struct summary_file_doc *doc);
 
 /* The entry of the trace at path when it is whole and made from the trace
  * as it is now (malloc'ed), else NULL; then *real is the trace's real path
@@ -90,14 +90,14 @@ static char *lookup(struct app_cache *c, const char *path, char **real_out, bool
         free(real);
         return NULL;
     }
-    struct htxs_doc doc;
-    struct htxs_source src;
-    bool fresh = htxs_load_file(&doc, entry, NULL) == 0 &&
-                 htxs_source_read(&src, &doc, entry, NULL) == 0 &&
-                 strcmp(src.path, real) == 0 && htxs_find(&doc, HTXS_EVENTS) &&
-                 htxs_source_check(&src, true) == HTXS_FRESH;
+    struct summary_file_doc doc;
+    struct summary_file_source src;
+    bool fresh = summary_file_load_file(&doc, entry, NULL) == 0 &&
+                 summary_file_source_read(&src, &doc, entry, NULL) == 0 &&
+                 strcmp(src.path, real) == 0 && summary_file_find(&doc, SUMMARY_FILE_EVENTS) &&
+                 summary_file_source_check(&src, true) == SUMMARY_FILE_FRESH;
     *summary = fresh && is_summary(&doc);
-    htxs_doc_fini(&doc);
+    summary_file_doc_fini(&doc);
     if (!fresh) {
         free(real);
         return NULL;
@@ -225,10 +225,10 @@ static int stop_when_hurried(void *ctx, const struct load_progress *p)
 }
 
 /* Whether doc holds the whole summary, not only the events. */
-static bool is_summary(const struct htxs_doc *doc)
+static bool is_summary(const struct summary_file_doc *doc)
 {
     for (uint32_t i = 0; i < doc->nsections; i++)
-        if (htxs_is_tables(&doc->sections[i]))
+        if (summary_file_is_tables(&doc->sections[i]))
             return true;
     return false;
 }
@@ -241,11 +241,11 @@ static bool is_summary(const struct htxs_doc *doc)
  * open checks it). An entry already whole (completed meanwhile), a trace
  * without a rank number, or an htx that quits meanwhile in a hurry, leaves
  * the entry as it is. */
-static void complete_entry(struct pending *w, const struct htxs_doc *doc, const uint8_t *bytes)
+static void complete_entry(struct pending *w, const struct summary_file_doc *doc, const uint8_t *bytes)
 {
-    struct htxs_source src;
-    const struct htxs_section *events = htxs_find(doc, HTXS_EVENTS);
-    if (!events || is_summary(doc) || htxs_source_read(&src, doc, w->entry, NULL) != 0)
+    struct summary_file_source src;
+    const struct summary_file_section *events = summary_file_find(doc, SUMMARY_FILE_EVENTS);
+    if (!events || is_summary(doc) || summary_file_source_read(&src, doc, w->entry, NULL) != 0)
         return;
     struct semantics sem;
     struct analysis_opts ao;
@@ -264,12 +264,12 @@ static void complete_entry(struct pending *w, const struct htxs_doc *doc, const 
     size_t lens[] = {(size_t)doc->len};
     struct model *m = model_load_buffers_opts(names, bufs, lens, 1, &sem, &lo, &ignored);
     if (m && m->nfailed == 0 && !stop_when_hurried(w->c, NULL)) {
-        struct htxs_writer hw;
-        htxs_writer_init(&hw);
+        struct summary_file_writer hw;
+        summary_file_writer_init(&hw);
         struct rank_summary_parts parts = {NULL, events->data, (size_t)events->len, &src};
         if (app_rank_summary(m, &ao, 1, &parts, w->real, &hw, &ignored) == 0)
-            htxs_writer_save(&hw, w->entry, 1, &ignored);
-        htxs_writer_fini(&hw);
+            summary_file_writer_save(&hw, w->entry, 1, &ignored);
+        summary_file_writer_fini(&hw);
     }
     model_free(m);
 }
@@ -284,31 +284,31 @@ static void write_entry(struct pending *w)
     struct app_cache *c = w->c;
     const uint8_t *pack, *bytes;
     size_t len;
-    struct htxs_source src;
-    struct htxs_doc doc;
+    struct summary_file_source src;
+    struct summary_file_doc doc;
     struct err ignored = {0, ""};
-    struct htxs_writer hw;   // the entry's bytes, when written here
-    htxs_writer_init(&hw);
+    struct summary_file_writer hw;   // the entry's bytes, when written here
+    summary_file_writer_init(&hw);
     bool have = false;
     if (!w->pack) {
-        have = htxs_load_file(&doc, w->entry, NULL) == 0;
+        have = summary_file_load_file(&doc, w->entry, NULL) == 0;
         bytes = have ? doc.owned : NULL;
     } else if (trace_pack_finish(w->pack, &pack, &len, &ignored) == 0 && len <= c->max_bytes &&
-               htxs_source_of(&src, w->real, NULL) == 0) {
-        htxs_source_write(&hw, &src);
-        htxs_begin_section(&hw, HTXS_EVENTS);
-        htxs_put_borrowed(&hw, pack, len);
-        htxs_end_section(&hw);
-        have = htxs_writer_finish(&hw, &bytes, &len, &ignored) == 0 && make_dir(c->dir) &&
-               htxs_write_file(w->entry, bytes, len, 1, &ignored) == 0 &&
-               htxs_parse(&doc, bytes, len, w->entry, NULL) == 0;
+               summary_file_source_of(&src, w->real, NULL) == 0) {
+        summary_file_source_write(&hw, &src);
+        summary_file_begin_section(&hw, SUMMARY_FILE_EVENTS);
+        summary_file_put_borrowed(&hw, pack, len);
+        summary_file_end_section(&hw);
+        have = summary_file_writer_finish(&hw, &bytes, &len, &ignored) == 0 && make_dir(c->dir) &&
+               summary_file_write_file(w->entry, bytes, len, 1, &ignored) == 0 &&
+               summary_file_parse(&doc, bytes, len, w->entry, NULL) == 0;
     }
     if (have) {
         complete_entry(w, &doc, bytes);
-        htxs_doc_fini(&doc);
+        summary_file_doc_fini(&doc);
         prune(c, w->entry);   // only this thread prunes
     }
-    htxs_writer_fini(&hw);
+    summary_file_writer_fini(&hw);
     trace_pack_free(w->pack);
     free(w->real);
     free(w);

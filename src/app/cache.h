@@ -11,7 +11,7 @@
  *
  * Never trusted: an entry is used only when its source record (the trace's
  * real path, size, mtime and the hashes of its first and last MiB,
- * util/htxs_source.h) matches the trace now and its checksum holds; a stale
+ * util/summary_file_source.h) matches the trace now and its checksum holds; a stale
  * or corrupt entry is ignored and rewritten, and one that fails while
  * replaying makes the loader read the trace (model/model.h). Writing an
  * entry never fails the load: a cache that cannot be written is skipped.
@@ -72,7 +72,7 @@ void app_cache_attach(struct app_cache *c, struct load_opts *lo);
  * entry the rank summary `htx summarize` writes of its trace (made on the
  * writer thread, from the entry's events: the first screen does not wait
  * for it), so that the next open of an unchanged trace can show every
- * stored view at once (the TUI, app_light_preview). */
+ * stored view at once (the TUI, summary_job_preview). */
 void app_cache_loaded(struct app_cache *c);
 
 /* The entry of the trace at path when it is whole and made from the trace

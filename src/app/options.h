@@ -33,7 +33,7 @@ enum htx_format { HTX_FORMAT_TEXT = 0, HTX_FORMAT_CSV, HTX_FORMAT_JSON };
 
 enum htx_device { HTX_DEVICE_ALL = 0, HTX_DEVICE_CPU, HTX_DEVICE_GPU };
 
-/* --events: whether the TUI loads a job's events (app/light.h). */
+/* --events: whether the TUI loads a job's events (app/summary_job.h). */
 enum htx_events { HTX_EVENTS_AUTO = 0, HTX_EVENTS_LOAD, HTX_EVENTS_SKIP };
 
 /* Whether the last ProfilerStep is kept; DEFAULT follows --semantics. */

@@ -1,7 +1,7 @@
 #ifndef HTX_APP_RANK_SUMMARY_H
 #define HTX_APP_RANK_SUMMARY_H
 
-/* A rank summary's contents (issue 12, util/htxs.h), made one way for
+/* A rank summary's contents (issue 12, util/summary_file.h), made one way for
  * `htx summarize` (cli/summarize.c) and for the TUI's cache (app/cache.h),
  * so that a cache entry is the summary summarize writes of the same trace. */
 
@@ -12,8 +12,8 @@
 #include "model/model.h"
 #include "trace/pack.h"
 #include "util/err.h"
-#include "util/htxs.h"
-#include "util/htxs_source.h"
+#include "util/summary_file.h"
+#include "util/summary_file_source.h"
 
 /* The options a summary is made under: htx's semantics and every default
  * analysis parameter (htx_options_make_canonical). */
@@ -32,7 +32,7 @@ struct rank_summary_parts {
     struct trace_pack *pack;
     const uint8_t *events;
     size_t events_len;
-    const struct htxs_source *source;
+    const struct summary_file_source *source;
 };
 
 /* Puts the summary of m into w (new, nothing put yet): the stored
@@ -44,14 +44,14 @@ struct rank_summary_parts {
  * m is not one rank with a number). */
 int app_rank_summary(const struct model *m, const struct analysis_opts *ao, int threads,
                      const struct rank_summary_parts *parts, const char *source_path,
-                     struct htxs_writer *w, struct err *e);
+                     struct summary_file_writer *w, struct err *e);
 
 /* The table a summary stores under HTA's semantics beside its tables
- * (section HTXS_HTA_JOB): on what the rank's HTA tables depend in the
+ * (section SUMMARY_FILE_HTA_JOB): on what the rank's HTA tables depend in the
  * rest of the job. */
 #define APP_HTA_JOB_TABLE "hta_job"
 #define APP_HTA_JOB_COLS 4   /* step_names, mtia, start_ns, end_ns */
-/* Whether the HTA tables of the n ranks whose HTXS_HTA_JOB tables are per
+/* Whether the HTA tables of the n ranks whose SUMMARY_FILE_HTA_JOB tables are per
  * are those of their job: HTA drops the last step of every rank or of none,
  * as the job's ProfilerStep names decide, and selects MTIA jobs by the first
  * rank's device. False also when a rank has no such table. */

@@ -12,7 +12,7 @@
 
 #include "app/format.h"
 #include "app/options.h"
-#include "util/htxs.h"
+#include "util/summary_file.h"
 #include "util/memory.h"
 #include "util/str.h"
 
@@ -119,7 +119,7 @@ int app_refuse_failed_summaries(const struct model *m, struct err *e)
 {
     for (size_t i = 0; i < m->nfailed; i++) {
         const struct failed_file *f = &m->failed[i];
-        if (str_ends_with(f->path, HTXS_SUFFIX))
+        if (str_ends_with(f->path, SUMMARY_FILE_SUFFIX))
             return err_set(e, ERR_PARSE, "%s%s%s (summarize that rank again)",
                            strstr(f->message, f->path) ? "" : f->path,
                            strstr(f->message, f->path) ? "" : ": ", f->message);

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "app/diff_request.h"
-#include "app/light_diff.h"
+#include "app/summary_job_diff.h"
 #include "analysis/diff_triage.h"
 #include "cli/diff_out.h"
 #include "app/format.h"
@@ -20,7 +20,7 @@
 struct side {
     const char *label;   /* "control" or "test" */
     const char *path;
-    struct model *m;     /* loaded, or the light model of its summaries */
+    struct model *m;     /* loaded, or the summary model of its summaries */
     struct diff_plan plan;
     struct diff_side src;   /* what is compared: m, or the summaries' parts */
 };
@@ -135,14 +135,14 @@ static int run_gate(const struct htx_options *opts, const struct side *c, const 
  * half a report on stdout. */
 /* A side's checks: of its summaries' records when it was read from them
  * (its model then knows no facts), else of its model. */
-static int side_trust(const struct side *s, const struct app_light *l, struct trust_report *out)
+static int side_trust(const struct side *s, const struct summary_job *l, struct trust_report *out)
 {
-    bool light = s->m->nranks > 0 && s->m->ranks[0].light && l->n > 0;
-    return light ? app_light_trust(l, out) : trust_of_model(s->m, out);
+    bool job = s->m->nranks > 0 && s->m->ranks[0].summary_only && l->n > 0;
+    return job ? summary_job_trust(l, out) : trust_of_model(s->m, out);
 }
 
 static int write_report(const struct htx_options *opts, const struct side *sides,
-                        const struct app_light_diff *ld, const struct table_list *tl, bool hta)
+                        const struct summary_job_diff *ld, const struct table_list *tl, bool hta)
 {
     struct err e = {0, ""};
     struct app_out out;
@@ -155,7 +155,7 @@ static int write_report(const struct htx_options *opts, const struct side *sides
     struct trust_report trust[2];
     bool ok = true;
     for (int k = 0; k < 2; k++) {
-        ok = ok && side_trust(&sides[k], &ld->light[k], &trust[k]) == 0;
+        ok = ok && side_trust(&sides[k], &ld->job[k], &trust[k]) == 0;
         os[k] = (struct diff_out_side){sides[k].label, sides[k].path, sides[k].m, &sides[k].plan,
                                        &trust[k]};
     }
@@ -201,12 +201,12 @@ static enum diff_device device_of(enum htx_device d)
                                                                        : DIFF_DEVICE_ALL;
 }
 
-/* The sides from their summaries: the light models and parts move to the
+/* The sides from their summaries: the summary models and parts move to the
  * sides; what they borrow stays in ld. */
-static int light_sides(const struct htx_options *opts, struct side *sides,
-                       struct app_light_diff *ld, struct arena *a, struct err *e)
+static int summary_sides(const struct htx_options *opts, struct side *sides,
+                         struct summary_job_diff *ld, struct arena *a, struct err *e)
 {
-    int rc = app_light_diff_open(opts, APP_LIGHT_TILES, true, 0, ld, e);
+    int rc = summary_job_diff_open(opts, SUMMARY_JOB_TILES, true, 0, ld, e);
     for (int k = 0; k < 2 && rc == 0; k++) {
         sides[k].m = ld->m[k];
         ld->m[k] = NULL;
@@ -218,20 +218,20 @@ static int light_sides(const struct htx_options *opts, struct side *sides,
     return rc;
 }
 
-static void free_sides(struct side *sides, struct app_light_diff *ld)
+static void free_sides(struct side *sides, struct summary_job_diff *ld)
 {
     for (int k = 0; k < 2; k++) {
         model_free(sides[k].m);
         sides[k].m = NULL;
         sides[k].src = (struct diff_side){NULL, NULL};
     }
-    app_light_diff_fini(ld);
+    summary_job_diff_fini(ld);
 }
 
 /* The sides from their summaries (when they answer and --events allows), or
  * their events, loaded and selected. */
 static int open_sides(const struct htx_options *opts, const struct semantics *sem,
-                      struct side *sides, struct app_light_diff *ld, struct arena *a)
+                      struct side *sides, struct summary_job_diff *ld, struct arena *a)
 {
     const char *why = app_diff_needs_events(opts, sem);
     struct err e = {0, ""};
@@ -240,7 +240,7 @@ static int open_sides(const struct htx_options *opts, const struct semantics *se
         return app_fail(&e);
     }
     if (!why && opts->events != HTX_EVENTS_LOAD) {
-        int rc = light_sides(opts, sides, ld, a, &e);
+        int rc = summary_sides(opts, sides, ld, a, &e);
         if (rc == 0)
             return 0;
         free_sides(sides, ld);
@@ -260,7 +260,7 @@ static int open_sides(const struct htx_options *opts, const struct semantics *se
 }
 
 static int diff_report(const struct htx_options *opts, struct side *sides,
-                       struct app_light_diff *ld, struct arena *a)
+                       struct summary_job_diff *ld, struct arena *a)
 {
     struct semantics sem;
     app_diff_semantics(opts, &sem);
@@ -304,7 +304,7 @@ int cli_diff_main(const struct htx_options *opts)
     sides[1].path = opts->paths[1];
     struct arena a;
     arena_init(&a, 1 << 20);
-    struct app_light_diff ld;
+    struct summary_job_diff ld;
     memset(&ld, 0, sizeof ld);
     int rc = diff_report(opts, sides, &ld, &a);
     free_sides(sides, &ld);

@@ -5,13 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/light.h"
+#include "app/summary_job.h"
 #include "app/session.h"
 #include "cli/commands.h"
 
 /* `htx report` on summaries: each rank's tables of the analyses the
  * summaries hold, concatenated in rank order, and the utilization table of
- * their tiles, as the report on the traces lays them out (app/light.h). */
+ * their tiles, as the report on the traces lays them out (app/summary_job.h). */
 
 static bool rank_selected(const struct htx_options *opts, int64_t rank)
 {
@@ -29,9 +29,9 @@ static int report_summaries(const struct htx_options *opts, char **files, size_t
     unsigned want = 0;
     for (size_t i = 0; i < ANALYSIS_COUNT; i++)
         if (opts->analyses[i])
-            want |= app_light_want((enum analysis_id)i, (int)opts->semantics);
-    struct app_light l;
-    int rc = app_light_open(&l, files, nfiles, want, true, 0, &e);
+            want |= summary_job_want((enum analysis_id)i, (int)opts->semantics);
+    struct summary_job l;
+    int rc = summary_job_open(&l, files, nfiles, want, true, 0, &e);
     bool *selected = rc ? NULL : calloc(l.n + 1, sizeof *selected);
     if (rc == 0 && !selected)
         rc = err_set(&e, ERR_NOMEM, "out of memory");
@@ -52,7 +52,7 @@ static int report_summaries(const struct htx_options *opts, char **files, size_t
             continue;
         memset(&lists[nlists], 0, sizeof lists[nlists]);
         ids[nlists] = all[i].id;
-        rc = app_light_tables(&l, selected, all[i].id, &a, &lists[nlists], &e);
+        rc = summary_job_tables(&l, selected, all[i].id, &a, &lists[nlists], &e);
         if (rc == 0 && opts->semantics == SEMANTICS_HTX &&
             report_triage_kernel_tables(&lists[nlists], &a) < 0)
             rc = err_set(&e, ERR_NOMEM, "out of memory");
@@ -78,7 +78,7 @@ static int report_summaries(const struct htx_options *opts, char **files, size_t
         fo.short_names = opts->short_names;
         struct trust_report trust;
         struct report_inputs ri = {in, n, NULL, 0, &trust};
-        if (app_light_trust(&l, &trust) < 0 ||
+        if (summary_job_trust(&l, &trust) < 0 ||
             report_write_inputs(out.f, &ri, opts, ids, lists, nlists, &fo) < 0) {
             app_out_discard(&out);
             rc = err_set(&e, ERR_NOMEM, "report: cannot build the output");
@@ -89,8 +89,8 @@ static int report_summaries(const struct htx_options *opts, char **files, size_t
     free(in);
     free(selected);
     arena_fini(&a);
-    app_light_fini(&l);   // (emptied already when the open failed: fini again is a no-op)
-    app_light_free_files(files, nfiles);
+    summary_job_fini(&l);   // (emptied already when the open failed: fini again is a no-op)
+    summary_job_free_files(files, nfiles);
     if (replay)
         return cli_report_main(opts);
     return rc ? app_fail(&e) : 0;
@@ -104,7 +104,7 @@ static const char *needs_events(const struct htx_options *opts, size_t nfiles, s
     if (!htx_options_read_stored_tables(opts))
         return "these options change what the summaries' tables hold";
     for (size_t i = 0; i < ANALYSIS_COUNT; i++)
-        if (opts->analyses[i] && !htxs_answers((enum analysis_id)i, (int)opts->semantics))
+        if (opts->analyses[i] && !summary_file_answers((enum analysis_id)i, (int)opts->semantics))
             return analysis_get((enum analysis_id)i)->name;
     return NULL;
 }
@@ -114,10 +114,10 @@ int cli_report_paths(const struct htx_options *opts)
     struct err e = {0, ""};
     char **files;
     size_t nfiles, traces;
-    int rc = app_light_files(opts->paths, opts->npaths, &files, &nfiles, &traces, &e);
+    int rc = summary_job_files(opts->paths, opts->npaths, &files, &nfiles, &traces, &e);
     const char *why = rc ? NULL : needs_events(opts, nfiles, traces);
     if (rc == 0 && opts->events == HTX_EVENTS_SKIP && why) {
-        app_light_free_files(files, nfiles);
+        summary_job_free_files(files, nfiles);
         err_set(&e, ERR_USAGE, "--events=skip: the report needs the events: %s%s", why,
                 strchr(why, ' ') ? "" : " is not answered from the summaries' tables");
         return app_fail(&e);
@@ -125,6 +125,6 @@ int cli_report_paths(const struct htx_options *opts)
     if (rc == 0 && !why && opts->events != HTX_EVENTS_LOAD)
         return report_summaries(opts, files, nfiles);
     // Traces, or paths the trace loader reports on.
-    app_light_free_files(files, nfiles);
+    summary_job_free_files(files, nfiles);
     return cli_report_main(opts);
 }

@@ -14,7 +14,7 @@
 #include "trace/deflater.h"
 #include "trace/discover.h"
 #include "trace/pack.h"
-#include "util/htxs_source.h"
+#include "util/summary_file_source.h"
 #include "util/pool.h"
 #include "util/str.h"
 
@@ -41,7 +41,7 @@ struct reading {
     const struct load_opts *lo;
     struct model *m;
     struct err *e;
-    struct htxs_source src;
+    struct summary_file_source src;
     int src_rc;
     struct err src_err;
 };
@@ -54,7 +54,7 @@ static int reading_task(void *ctx, size_t i)
         r->m = model_load(paths, 1, r->sem, r->lo, r->e);
         return 0;
     }
-    r->src_rc = htxs_source_of(&r->src, r->path, &r->src_err);
+    r->src_rc = summary_file_source_of(&r->src, r->path, &r->src_err);
     trace_deflater_prime();   // (the load keeps one core; this one is free)
     return 0;
 }
@@ -94,18 +94,18 @@ static int summarize_file(const struct htx_options *opts, const char *path, stru
         rc = (*e = rd.src_err).code;
     struct analysis_opts ao;
     htx_options_analysis(&o, &ao);
-    struct htxs_writer w;
-    htxs_writer_init(&w);
+    struct summary_file_writer w;
+    summary_file_writer_init(&w);
     struct rank_summary_parts parts = {.pack = pack, .source = &rd.src};
     if (rc == 0)
         rc = app_rank_summary(m, &ao, opts->threads, &parts, path, &w, e);
     if (rc == 0) {
         char out[4200];
         snprintf(out, sizeof out, "%s/rank-%05lld%s", opts->output,
-                 (long long)m->ranks[0].rank, HTXS_SUFFIX);
-        rc = htxs_writer_save(&w, out, opts->force, e);
+                 (long long)m->ranks[0].rank, SUMMARY_FILE_SUFFIX);
+        rc = summary_file_writer_save(&w, out, opts->force, e);
     }
-    htxs_writer_fini(&w);
+    summary_file_writer_fini(&w);
     trace_pack_free(pack);
     model_free(m);
     return rc;
@@ -129,8 +129,8 @@ static const char *env(const char *name)
 int cli_summarize_main(const struct htx_options *opts)
 {
     struct err e = {0, ""};
-    struct htxs_shard shard;
-    if (htxs_shard_parse(&shard, opts->shard ? opts->shard : "0/1", env, &e) < 0 ||
+    struct summary_file_shard shard;
+    if (summary_file_shard_parse(&shard, opts->shard ? opts->shard : "0/1", env, &e) < 0 ||
         make_dir(opts->output, &e) < 0)
         return app_fail(&e);
     struct trace_file_list files = {0};
@@ -138,9 +138,9 @@ int cli_summarize_main(const struct htx_options *opts)
         return app_fail(&e);
     int status = 0;
     for (size_t i = 0; i < files.count; i++) {
-        if (!htxs_shard_owns(&shard, i))
+        if (!summary_file_shard_owns(&shard, i))
             continue;
-        int rc = str_ends_with(files.files[i].path, HTXS_SUFFIX)
+        int rc = str_ends_with(files.files[i].path, SUMMARY_FILE_SUFFIX)
                      ? err_set(&e, ERR_USAGE, "%s: already a rank summary", files.files[i].path)
                      : summarize_file(opts, files.files[i].path, &e);
         if (rc) {

@@ -96,12 +96,12 @@ int model_finish(struct model *m, struct err *e);
 /* The range of r's correlation ids (*lo, *range; *n events carry one), and
  * whether it is dense enough for an array indexed by id - lo. */
 bool model_corr_range(const struct rank_model *r, uint32_t *lo, uint64_t *range, size_t *n);
-/* model_twin: a rank linked already, its events' times absolute, its steps
+/* model_hta_new: a rank linked already, its events' times absolute, its steps
  * and iterations those of another semantics: rounded, and its steps and
  * iterations made again where m's semantics round its times; else the GPU
  * side's iterations given again. */
 int model_refinish_rank(struct model *m, struct rank_model *r, struct err *e);
-/* select.c, for model_twin: everything selected, on this thread: rows and
+/* select.c, for model_hta_new: everything selected, on this thread: rows and
  * stream indices, no thread indices (the analyses of the GPU side read none). */
 int model_select_streams(struct model *m, struct err *e);
 

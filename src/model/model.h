@@ -217,11 +217,11 @@ struct rank_model {
     uint64_t crossing_annotations;
     uint64_t zero_length_annotations;
 
-    /* Read from a rank summary without its events (model_new_light): no
+    /* Read from a rank summary without its events (model_new_from_summaries): no
      * events or rows; its streams and threads (from the summary's tiles)
      * have no positions; the selection only (de)selects it. */
-    bool light;
-    /* A twin's rank (model_twin) whose events, steps and metadata are its
+    bool summary_only;
+    /* An HTA model's rank (model_hta_new) whose events, steps and metadata are its
      * model's, read only: the selection leaves the overlap marks alone. */
     bool shares_events;
 };
@@ -323,8 +323,8 @@ struct model *model_load_buffers_opts(const char *const *names, const void *cons
 
 void model_free(struct model *m);
 
-/* A rank known from its summary alone: what model_new_light needs. */
-struct model_light_rank {
+/* A rank known from its summary alone: what model_new_from_summaries needs. */
+struct model_summary_rank {
     int64_t rank;
     const char *path, *summary_path;   /* copied */
     uint64_t complete_events;
@@ -335,12 +335,12 @@ struct model_light_rank {
     size_t nthreads;
 };
 
-/* A model of light ranks (rank_model.light), ranks[i] made from in[i] (in
+/* A model of summary-only ranks (rank_model.summary_only), ranks[i] made from in[i] (in
  * ascending rank, one each), every rank selected; time 0 is the earliest
  * start. NULL with e set (ERR_NOMEM, ERR_USAGE for an unsorted or
  * repeated rank). */
-struct model *model_new_light(const struct semantics *sem, const struct model_light_rank *in,
-                              size_t n, struct err *e);
+struct model *model_new_from_summaries(const struct semantics *sem, const struct model_summary_rank *in,
+                                       size_t n, struct err *e);
 
 /* m's events as model_load would select them from m's files under sem, with
  * everything selected, for the analyses of the GPU side: the rows, steps,
@@ -351,11 +351,11 @@ struct model *model_new_light(const struct semantics *sem, const struct model_li
  * (rank_model.shares_events: the GPU side's iterations and the overlap
  * marks are then m's), else a copy rounded and given sem's iterations. It
  * borrows m's strings, threads and categories (and events): free it with
- * model_twin_free before m. NULL with e set: ERR_NOMEM, or ERR_EMPTY when m
- * cannot tell (light ranks; GPU events linked by flows at fractional times
+ * model_hta_free before m. NULL with e set: ERR_NOMEM, or ERR_EMPTY when m
+ * cannot tell (summary-only ranks; GPU events linked by flows at fractional times
  * under ns_rounding). */
-struct model *model_twin(const struct model *m, const struct semantics *sem, struct err *e);
-void model_twin_free(struct model *t);
+struct model *model_hta_new(const struct model *m, const struct semantics *sem, struct err *e);
+void model_hta_free(struct model *t);
 
 /* How many distinct ProfilerStep names m holds: under semantics.drop_last_step
  * a job with two or more drops its last step on every rank (§1.10). */

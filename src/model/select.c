@@ -623,26 +623,26 @@ struct select_run {
     bool streams_only;
 };
 
-/* A light rank (model_new_light) keeps its lanes: only its selection changes. */
-static bool select_light(struct rank_model *r, const struct selection *sel)
+/* A summary-only rank (model_new_from_summaries) keeps its lanes: only its selection changes. */
+static bool select_summary(struct rank_model *r, const struct selection *sel)
 {
-    if (r->light)
+    if (r->summary_only)
         r->selected = !sel || !sel->nranks || in_list(sel->ranks, sel->nranks, r->rank);
-    return r->light;
+    return r->summary_only;
 }
 
 static int rows_task(void *ctx, size_t i)
 {
     struct select_run *run = ctx;
     struct rank_model *r = &run->m->ranks[i];
-    return !select_light(r, run->sel) && select_rows(run->m, r, run->step_names, run->sel) != 0;
+    return !select_summary(r, run->sel) && select_rows(run->m, r, run->step_names, run->sel) != 0;
 }
 
 static int index_task(void *ctx, size_t k)
 {
     struct select_run *run = ctx;
     struct rank_model *r = &run->m->ranks[k / 2];
-    if (r->light)
+    if (r->summary_only)
         return 0;
     if (k % 2)
         return !run->streams_only && build_threads(run->m, r) != 0;
@@ -653,7 +653,7 @@ static int rank_task(void *ctx, size_t i)
 {
     struct select_run *run = ctx;
     struct rank_model *r = &run->m->ranks[i];
-    if (select_light(r, run->sel))
+    if (select_summary(r, run->sel))
         return 0;
     return select_rows(run->m, r, run->step_names, run->sel) != 0 ||
            build_streams(run->m, r) != 0 ||

@@ -86,7 +86,7 @@ static bool as_list(const char *s, size_t len, struct rank_list *l, char *scratc
     return l->count > 0;
 }
 
-static void put_colls(struct htxs_writer *w, int64_t rank, const int64_t *origin,
+static void put_colls(struct summary_file_writer *w, int64_t rank, const int64_t *origin,
                       const struct strtab *strings, const struct coll_record *recs, size_t n,
                       struct local_ids *l)
 {
@@ -101,10 +101,10 @@ static void put_colls(struct htxs_writer *w, int64_t rank, const int64_t *origin
         map[i][2] = local_id(l, recs[i].group);
         map[i][3] = local_id(l, recs[i].pg_ranks);
     }
-    htxs_put_svarint(w, rank);
-    htxs_put_varint(w, origin != NULL);
-    htxs_put_svarint(w, origin ? *origin : 0);
-    htxs_put_varint(w, l->n);
+    summary_file_put_svarint(w, rank);
+    summary_file_put_varint(w, origin != NULL);
+    summary_file_put_svarint(w, origin ? *origin : 0);
+    summary_file_put_varint(w, l->n);
     char *scratch = NULL;
     for (size_t i = 1; i < l->n; i++) {
         size_t len = strtab_len(strings, l->ids[i]);
@@ -114,63 +114,63 @@ static void put_colls(struct htxs_writer *w, int64_t rank, const int64_t *origin
         if (more)
             scratch = more;
         if (more && as_list(str, len, &list, scratch)) {
-            htxs_put_varint(w, 1);
-            htxs_put_svarint(w, list.first);
-            htxs_put_svarint(w, list.step);
-            htxs_put_varint(w, list.count);
+            summary_file_put_varint(w, 1);
+            summary_file_put_svarint(w, list.first);
+            summary_file_put_svarint(w, list.step);
+            summary_file_put_varint(w, list.count);
         } else {
-            htxs_put_varint(w, (uint64_t)len << 1);
-            htxs_put_bytes(w, str, len);
+            summary_file_put_varint(w, (uint64_t)len << 1);
+            summary_file_put_bytes(w, str, len);
         }
     }
     free(scratch);
-    htxs_put_varint(w, n);
+    summary_file_put_varint(w, n);
     int64_t ts = 0;
     uint32_t pos = 0;
     for (size_t i = 0; i < n; i++) {
         const struct coll_record *c = &recs[i];
         for (int k = 0; k < 4; k++)
-            htxs_put_varint(w, map[i][k]);
-        htxs_put_svarint(w, c->stream);
-        htxs_put_svarint(w, c->seq);
-        htxs_put_svarint(w, c->group_size);
-        htxs_put_svarint(w, c->bytes);
-        htxs_put_svarint(w, c->ts - ts);
-        htxs_put_varint(w, (uint64_t)(c->end - c->ts));
-        htxs_put_svarint(w, c->iteration);
-        htxs_put_svarint(w, (int64_t)c->pos - (int64_t)pos);
+            summary_file_put_varint(w, map[i][k]);
+        summary_file_put_svarint(w, c->stream);
+        summary_file_put_svarint(w, c->seq);
+        summary_file_put_svarint(w, c->group_size);
+        summary_file_put_svarint(w, c->bytes);
+        summary_file_put_svarint(w, c->ts - ts);
+        summary_file_put_varint(w, (uint64_t)(c->end - c->ts));
+        summary_file_put_svarint(w, c->iteration);
+        summary_file_put_svarint(w, (int64_t)c->pos - (int64_t)pos);
         ts = c->ts;
         pos = c->pos;
     }
     free(map);
 }
 
-void htxs_colls_deflate(int64_t rank, const int64_t *origin, const struct strtab *strings,
-                        const struct coll_record *recs, size_t n, struct htxs_deflated *d)
+void summary_file_colls_deflate(int64_t rank, const int64_t *origin, const struct strtab *strings,
+                                const struct coll_record *recs, size_t n, struct summary_file_deflated *d)
 {
-    *d = (struct htxs_deflated){HTXS_COLLS, 0, 0, NULL, 0};
+    *d = (struct summary_file_deflated){SUMMARY_FILE_COLLS, 0, 0, NULL, 0};
     size_t nstr = strtab_count(strings);
     struct local_ids l = {calloc(nstr ? nstr : 1, sizeof *l.index),
                           malloc((4 * n + 1) * sizeof *l.ids), 1};
     if (l.index && l.ids) {
         l.ids[0] = 0;
-        struct htxs_writer raw;
-        htxs_writer_init(&raw);
+        struct summary_file_writer raw;
+        summary_file_writer_init(&raw);
         put_colls(&raw, rank, origin, strings, recs, n, &l);
         if (!raw.failed)
-            htxs_deflate_section(HTXS_COLLS, 0, &raw, d);
-        htxs_writer_fini(&raw);
+            summary_file_deflate_section(SUMMARY_FILE_COLLS, 0, &raw, d);
+        summary_file_writer_fini(&raw);
     }
     free(l.index);
     free(l.ids);
 }
 
-void htxs_colls_write(struct htxs_writer *w, int64_t rank, const int64_t *origin,
-                      const struct strtab *strings, const struct coll_record *recs, size_t n)
+void summary_file_colls_write(struct summary_file_writer *w, int64_t rank, const int64_t *origin,
+                              const struct strtab *strings, const struct coll_record *recs, size_t n)
 {
-    struct htxs_deflated d;
-    htxs_colls_deflate(rank, origin, strings, recs, n, &d);
-    if (htxs_put_deflated_section(w, &d) != 0)
+    struct summary_file_deflated d;
+    summary_file_colls_deflate(rank, origin, strings, recs, n, &d);
+    if (summary_file_put_deflated_section(w, &d) != 0)
         w->failed = 1;
 }
 
@@ -179,19 +179,19 @@ static bool within(int64_t v, int64_t lo, int64_t hi)
     return v >= lo && v <= hi;
 }
 
-static int get_record(struct htxs_cur *cur, const struct htxs_colls *c, int64_t *ts, int64_t *pos,
+static int get_record(struct summary_file_cur *cur, const struct summary_file_colls *c, int64_t *ts, int64_t *pos,
                       struct coll_record *r)
 {
     uint64_t id[4];
     for (int k = 0; k < 4; k++)
-        id[k] = htxs_get_varint(cur);
-    r->stream = htxs_get_svarint(cur);
-    r->seq = htxs_get_svarint(cur);
-    r->group_size = htxs_get_svarint(cur);
-    r->bytes = htxs_get_svarint(cur);
-    int64_t dts = htxs_get_svarint(cur);
-    uint64_t dur = htxs_get_varint(cur);
-    int64_t iteration = htxs_get_svarint(cur), dpos = htxs_get_svarint(cur);
+        id[k] = summary_file_get_varint(cur);
+    r->stream = summary_file_get_svarint(cur);
+    r->seq = summary_file_get_svarint(cur);
+    r->group_size = summary_file_get_svarint(cur);
+    r->bytes = summary_file_get_svarint(cur);
+    int64_t dts = summary_file_get_svarint(cur);
+    uint64_t dur = summary_file_get_varint(cur);
+    int64_t iteration = summary_file_get_svarint(cur), dpos = summary_file_get_svarint(cur);
     if (cur->bad)
         return ERR_PARSE;
     for (int k = 0; k < 4; k++)
@@ -222,17 +222,17 @@ static int get_record(struct htxs_cur *cur, const struct htxs_colls *c, int64_t 
 
 /* A string: its bytes, or a rank list rendered (at most COLLS_MAX_STRING,
  * in *scratch, allocated on the first). */
-static int get_string(struct htxs_cur *cur, struct arena *a, char **scratch, const char **out,
+static int get_string(struct summary_file_cur *cur, struct arena *a, char **scratch, const char **out,
                       size_t *len)
 {
-    uint64_t tag = htxs_get_varint(cur);
+    uint64_t tag = summary_file_get_varint(cur);
     if (cur->bad)
         return ERR_PARSE;
     if (tag & 1) {
         struct rank_list l;
-        l.first = htxs_get_svarint(cur);
-        l.step = htxs_get_svarint(cur);
-        l.count = htxs_get_varint(cur);
+        l.first = summary_file_get_svarint(cur);
+        l.step = summary_file_get_svarint(cur);
+        l.count = summary_file_get_varint(cur);
         /* |a| and |(n-1)d| within 2^61: every value fits */
         if (cur->bad || tag != 1 || l.count < 3 || l.count > COLLS_MAX_STRING / 3 ||
             l.first < 0 || l.first > INT64_MAX / 4 ||
@@ -258,13 +258,13 @@ static int get_string(struct htxs_cur *cur, struct arena *a, char **scratch, con
     return 0;
 }
 
-static int get_colls(struct htxs_cur *cur, struct arena *a, struct htxs_colls *c)
+static int get_colls(struct summary_file_cur *cur, struct arena *a, struct summary_file_colls *c)
 {
-    c->rank = htxs_get_svarint(cur);
-    uint64_t has_origin = htxs_get_varint(cur);
-    c->origin = htxs_get_svarint(cur);
+    c->rank = summary_file_get_svarint(cur);
+    uint64_t has_origin = summary_file_get_varint(cur);
+    c->origin = summary_file_get_svarint(cur);
     c->has_origin = has_origin == 1;
-    uint64_t nstrings = htxs_get_varint(cur);
+    uint64_t nstrings = summary_file_get_varint(cur);
     if (cur->bad || has_origin > 1 || !within(c->origin, -COLLS_TIME_LIMIT, COLLS_TIME_LIMIT) ||
         nstrings == 0 ||
         nstrings > COLLS_MAX_STRINGS || nstrings > (uint64_t)(cur->end - cur->p) + 1)
@@ -284,7 +284,7 @@ static int get_colls(struct htxs_cur *cur, struct arena *a, struct htxs_colls *c
     }
     free(scratch);
     c->nstrings = (size_t)nstrings;
-    uint64_t n = htxs_get_varint(cur);
+    uint64_t n = summary_file_get_varint(cur);
     /* a record takes at least 12 bytes: bounds the count before allocating */
     if (cur->bad || n > (uint64_t)(cur->end - cur->p) / 12)
         return ERR_PARSE;
@@ -301,21 +301,21 @@ static int get_colls(struct htxs_cur *cur, struct arena *a, struct htxs_colls *c
     return cur->p == cur->end ? 0 : ERR_PARSE;
 }
 
-int htxs_colls_read(const struct htxs_doc *doc, const char *name, struct arena *a,
-                    struct htxs_colls *c, struct err *e)
+int summary_file_colls_read(const struct summary_file_doc *doc, const char *name, struct arena *a,
+                            struct summary_file_colls *c, struct err *e)
 {
     memset(c, 0, sizeof *c);
-    const struct htxs_section *s = htxs_find(doc, HTXS_COLLS);
+    const struct summary_file_section *s = summary_file_find(doc, SUMMARY_FILE_COLLS);
     if (!s)
         return err_set(e, ERR_EMPTY, "%s: no collective records (a summary made before they "
                                      "were)", name);
     uint8_t *raw;
-    struct htxs_section plain;
-    int rc = htxs_inflate_section(s, name, "collective records", COLLS_MAX_RAW, &raw, &plain, e);
+    struct summary_file_section plain;
+    int rc = summary_file_inflate_section(s, name, "collective records", COLLS_MAX_RAW, &raw, &plain, e);
     if (rc)
         return rc;
-    struct htxs_cur cur;
-    htxs_cur_init(&cur, &plain);
+    struct summary_file_cur cur;
+    summary_file_cur_init(&cur, &plain);
     rc = get_colls(&cur, a, c);
     free(raw);
     if (rc) {

@@ -3,7 +3,7 @@
 
 /* A rank's collective records (analysis/collectives.h) in a summary, so a
  * job's collectives are matched, and its stragglers ranked, without its
- * events: section HTXS_COLLS, its raw length (u64) then the deflate stream
+ * events: section SUMMARY_FILE_COLLS, its raw length (u64) then the deflate stream
  * of:
  *   svarint rank | varint has an origin (0: the rank has no event) | svarint
  *   origin (absolute ns of the rank's time 0)
@@ -24,7 +24,7 @@
 #include "summary/deflated.h"
 #include "util/arena.h"
 #include "util/err.h"
-#include "util/htxs.h"
+#include "util/summary_file.h"
 #include "util/strtab.h"
 
 #define COLLS_MAX_STRINGS (1u << 20)
@@ -34,16 +34,16 @@
  * strings, times from *origin, the rank's absolute time 0; NULL when the
  * rank has no event, which then puts no time 0 on a job); a failure is
  * the writer's (sticky). */
-void htxs_colls_write(struct htxs_writer *w, int64_t rank, const int64_t *origin,
-                      const struct strtab *strings, const struct coll_record *recs, size_t n);
+void summary_file_colls_write(struct summary_file_writer *w, int64_t rank, const int64_t *origin,
+                              const struct strtab *strings, const struct coll_record *recs, size_t n);
 /* The same in two steps (summary/deflated.h), the deflating on any thread:
  * d->z NULL when it failed. */
-void htxs_colls_deflate(int64_t rank, const int64_t *origin, const struct strtab *strings,
-                        const struct coll_record *recs, size_t n, struct htxs_deflated *d);
+void summary_file_colls_deflate(int64_t rank, const int64_t *origin, const struct strtab *strings,
+                                const struct coll_record *recs, size_t n, struct summary_file_deflated *d);
 
 /* One rank's records as read: ids index strings (strings[0] is ""),
  * rank_index 0, times from origin. */
-struct htxs_colls {
+struct summary_file_colls {
     int64_t rank, origin;
     bool has_origin;
     const char **strings;      /* NUL-terminated copies */
@@ -57,7 +57,7 @@ struct htxs_colls {
  * (made before they were), ERR_PARSE naming `name` when malformed (an id
  * past the strings, times past the model's limit, an end before its start,
  * bytes after the records), ERR_NOMEM. */
-int htxs_colls_read(const struct htxs_doc *doc, const char *name, struct arena *a,
-                    struct htxs_colls *c, struct err *e);
+int summary_file_colls_read(const struct summary_file_doc *doc, const char *name, struct arena *a,
+                            struct summary_file_colls *c, struct err *e);
 
 #endif

@@ -8,33 +8,33 @@
 #include <stdint.h>
 
 #include "util/err.h"
-#include "util/htxs.h"
+#include "util/summary_file.h"
 
-/* Appends section `kind` (tagged, util/htxs.h) holding raw's body deflated.
+/* Appends section `kind` (tagged, util/summary_file.h) holding raw's body deflated.
  * 0, or -1 when it could not be deflated (w untouched: the caller may write
  * it plain). */
-int htxs_put_deflated(struct htxs_writer *w, uint32_t kind, uint32_t tag,
-                      const struct htxs_writer *raw);
+int summary_file_put_deflated(struct summary_file_writer *w, uint32_t kind, uint32_t tag,
+                              const struct summary_file_writer *raw);
 
 /* The same in two steps, so that the deflating runs on any thread and the
  * writer takes the sections in its order: a section's deflated contents
  * (z NULL when they could not be deflated), */
-struct htxs_deflated {
+struct summary_file_deflated {
     uint32_t kind, tag;
     uint64_t len;        /* of the contents */
     uint8_t *z;          /* malloc'ed */
     size_t zlen;
 };
-void htxs_deflate_section(uint32_t kind, uint32_t tag, const struct htxs_writer *raw,
-                          struct htxs_deflated *d);
+void summary_file_deflate_section(uint32_t kind, uint32_t tag, const struct summary_file_writer *raw,
+                                  struct summary_file_deflated *d);
 /* and their section appended to w (0), or -1 when z is NULL (w untouched).
  * Either way d is freed. */
-int htxs_put_deflated_section(struct htxs_writer *w, struct htxs_deflated *d);
+int summary_file_put_deflated_section(struct summary_file_writer *w, struct summary_file_deflated *d);
 
 /* Section s's contents inflated (at most max bytes) into *raw (the caller
  * frees it), and a section of s's kind over them in *plain. ERR_PARSE
  * naming `name` and `what` ("tiles") when malformed, ERR_NOMEM. */
-int htxs_inflate_section(const struct htxs_section *s, const char *name, const char *what,
-                         uint64_t max, uint8_t **raw, struct htxs_section *plain, struct err *e);
+int summary_file_inflate_section(const struct summary_file_section *s, const char *name, const char *what,
+                                 uint64_t max, uint8_t **raw, struct summary_file_section *plain, struct err *e);
 
 #endif

@@ -21,13 +21,13 @@ static bool parse_long(const char *s, size_t n, long *out)
     return true;
 }
 
-static bool parse_env(htxs_getenv_fn get, const char *name, long *out)
+static bool parse_env(summary_file_getenv_fn get, const char *name, long *out)
 {
     const char *v = get(name);
     return v && parse_long(v, strlen(v), out);
 }
 
-static int check_range(struct htxs_shard *s, struct err *e)
+static int check_range(struct summary_file_shard *s, struct err *e)
 {
     if (s->count < 1 || s->index < 0 || s->index >= s->count)
         return err_set(e, ERR_USAGE, "shard %ld/%ld from %s: need 0 <= I < N", s->index, s->count,
@@ -35,7 +35,7 @@ static int check_range(struct htxs_shard *s, struct err *e)
     return 0;
 }
 
-static int from_env(struct htxs_shard *s, htxs_getenv_fn get, const char *id_var, const char *n_var,
+static int from_env(struct summary_file_shard *s, summary_file_getenv_fn get, const char *id_var, const char *n_var,
                     const char *from, bool *found, struct err *e, bool check)
 {
     *found = false;
@@ -48,7 +48,7 @@ static int from_env(struct htxs_shard *s, htxs_getenv_fn get, const char *id_var
     return check ? check_range(s, e) : 0;
 }
 
-int htxs_shard_parse(struct htxs_shard *s, const char *arg, htxs_getenv_fn get, struct err *e)
+int summary_file_shard_parse(struct summary_file_shard *s, const char *arg, summary_file_getenv_fn get, struct err *e)
 {
     memset(s, 0, sizeof *s);
     s->count = 1;
@@ -90,7 +90,7 @@ int htxs_shard_parse(struct htxs_shard *s, const char *arg, htxs_getenv_fn get, 
     return 0;
 }
 
-bool htxs_shard_owns(const struct htxs_shard *s, size_t i)
+bool summary_file_shard_owns(const struct summary_file_shard *s, size_t i)
 {
     return (long)(i % (size_t)s->count) == s->index;
 }

@@ -11,22 +11,22 @@
 
 #include "util/err.h"
 
-struct htxs_shard {
+struct summary_file_shard {
     long index, count; /* 0 <= index < count */
     const char *from;  /* "--shard", or the environment variables used */
 };
 
 /* Looks up an environment variable; NULL when unset (getenv, or a table in tests). */
-typedef const char *(*htxs_getenv_fn)(const char *name);
+typedef const char *(*summary_file_getenv_fn)(const char *name);
 
 /* Parses "I/N" or "auto". auto reads, first match wins: a Slurm job array
  * (SLURM_ARRAY_TASK_ID with SLURM_ARRAY_TASK_COUNT; the task id is taken
  * relative to SLURM_ARRAY_TASK_MIN when set), then SLURM_PROCID/SLURM_NTASKS,
  * OMPI_COMM_WORLD_RANK/OMPI_COMM_WORLD_SIZE, PMI_RANK/PMI_SIZE; and 0/1 when
  * none is set. Malformed or out-of-range values are ERR_USAGE naming them. */
-int htxs_shard_parse(struct htxs_shard *s, const char *arg, htxs_getenv_fn getenv_fn, struct err *e);
+int summary_file_shard_parse(struct summary_file_shard *s, const char *arg, summary_file_getenv_fn getenv_fn, struct err *e);
 
 /* Whether input number i (0-based, in command-line order) belongs to s. */
-bool htxs_shard_owns(const struct htxs_shard *s, size_t i);
+bool summary_file_shard_owns(const struct summary_file_shard *s, size_t i);
 
 #endif

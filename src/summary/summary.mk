@@ -1,6 +1,6 @@
 # summary layer (issue 12): the result tables a rank summary holds and the
 # shards of the map, below cli and ui; the container and its source record
-# are util/htxs and util/htxs_source (the trace layer reads summaries).
+# are util/summary_file and util/summary_file_source (the trace layer reads summaries).
 libcore_a_SOURCES += \
 	src/summary/shard.c src/summary/shard.h \
 	src/summary/write.c src/summary/write.h \

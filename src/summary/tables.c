@@ -8,22 +8,22 @@
 #include "analysis/kernels.h"
 #include "summary/deflated.h"
 
-/* Section HTXS_TABLES:
+/* Section SUMMARY_FILE_TABLES:
  *   u32 semantics | u32 analysis | u32 ntables, then per table:
  *   str name | opt title | opt note | u32 ncols | per column: str name, opt unit, u32 flags
  *   u64 nrows | per cell: u32 type, then i64 (int, bool) or f64 (double) or str (string)
  * where opt is u32 present (0/1) followed by a str when present.
- * Section HTXS_TABLES_Z: u64 length of such contents, then their deflate
- * stream (zlib format). Section HTXS_TABLES_VZ (what summarize writes): the
+ * Section SUMMARY_FILE_TABLES_Z: u64 length of such contents, then their deflate
+ * stream (zlib format). Section SUMMARY_FILE_TABLES_VZ (what summarize writes): the
  * same with every count a varint, a cell's type a byte and its integer a
- * zigzag varint, deflated as HTXS_TABLES_Z (a 324 KB rank's tables: 4.68
+ * zigzag varint, deflated as SUMMARY_FILE_TABLES_Z (a 324 KB rank's tables: 4.68
  * -> 4.26 KB; two_ranks' rank 0: 11.8 -> 10.4 KB). */
 
-const enum analysis_id htxs_stored_analyses[HTXS_NSTORED] = {
+const enum analysis_id summary_file_stored_analyses[SUMMARY_FILE_NSTORED] = {
     ANALYSIS_TEMPORAL, ANALYSIS_IDLE, ANALYSIS_OVERLAP, ANALYSIS_KERNELS,
 };
 
-analysis_fn htxs_stored_run(enum analysis_id id)
+analysis_fn summary_file_stored_run(enum analysis_id id)
 {
     if (id == ANALYSIS_KERNELS)
         return kernels_parts_run;
@@ -31,10 +31,10 @@ analysis_fn htxs_stored_run(enum analysis_id id)
     return a ? a->run : NULL;
 }
 
-bool htxs_answers(enum analysis_id id, int semantics)
+bool summary_file_answers(enum analysis_id id, int semantics)
 {
-    for (size_t i = 0; i < HTXS_NSTORED; i++)
-        if (htxs_stored_analyses[i] == id)
+    for (size_t i = 0; i < SUMMARY_FILE_NSTORED; i++)
+        if (summary_file_stored_analyses[i] == id)
             return true;
     return semantics == 0 && (id == ANALYSIS_UTILIZATION || id == ANALYSIS_COLLECTIVES ||
                               id == ANALYSIS_STRAGGLERS);
@@ -42,54 +42,54 @@ bool htxs_answers(enum analysis_id id, int semantics)
 
 /* The encodings: plain (u32/u64 counts, u32 cell types, 8-byte numbers)
  * or compact (varints, a byte a cell type, zigzag varint integers). */
-static void put_n(struct htxs_writer *w, bool compact, uint64_t v, bool wide)
+static void put_n(struct summary_file_writer *w, bool compact, uint64_t v, bool wide)
 {
     if (compact)
-        htxs_put_varint(w, v);
+        summary_file_put_varint(w, v);
     else if (wide)
-        htxs_put_u64(w, v);
+        summary_file_put_u64(w, v);
     else
-        htxs_put_u32(w, (uint32_t)v);
+        summary_file_put_u32(w, (uint32_t)v);
 }
 
-static void put_s(struct htxs_writer *w, bool compact, const char *s, size_t n)
+static void put_s(struct summary_file_writer *w, bool compact, const char *s, size_t n)
 {
     if (compact) {
-        htxs_put_varint(w, n);
-        htxs_put_bytes(w, s, n);
+        summary_file_put_varint(w, n);
+        summary_file_put_bytes(w, s, n);
     } else {
-        htxs_put_str(w, s, n);
+        summary_file_put_str(w, s, n);
     }
 }
 
-static void put_opt(struct htxs_writer *w, bool compact, const char *s)
+static void put_opt(struct summary_file_writer *w, bool compact, const char *s)
 {
     put_n(w, compact, s != NULL, false);
     if (s)
         put_s(w, compact, s, strlen(s));
 }
 
-static void put_cell(struct htxs_writer *w, bool compact, const struct cell *c)
+static void put_cell(struct summary_file_writer *w, bool compact, const struct cell *c)
 {
     if (compact) {
         uint8_t type = (uint8_t)c->type;
-        htxs_put_bytes(w, &type, 1);
+        summary_file_put_bytes(w, &type, 1);
     } else {
-        htxs_put_u32(w, (uint32_t)c->type);
+        summary_file_put_u32(w, (uint32_t)c->type);
     }
     if (c->type == CELL_INT && compact)
-        htxs_put_svarint(w, c->v.i);
+        summary_file_put_svarint(w, c->v.i);
     else if (c->type == CELL_INT)
-        htxs_put_i64(w, c->v.i);
+        summary_file_put_i64(w, c->v.i);
     else if (c->type == CELL_BOOL)
         put_n(w, compact, (uint64_t)c->v.b, true);
     else if (c->type == CELL_DOUBLE)
-        htxs_put_f64(w, c->v.d);
+        summary_file_put_f64(w, c->v.d);
     else if (c->type == CELL_STR)
         put_s(w, compact, c->v.s ? c->v.s : "", c->v.s ? strlen(c->v.s) : 0);
 }
 
-static void put_table(struct htxs_writer *w, bool compact, const struct table *t)
+static void put_table(struct summary_file_writer *w, bool compact, const struct table *t)
 {
     put_s(w, compact, t->name, strlen(t->name));
     put_opt(w, compact, t->title);
@@ -105,7 +105,7 @@ static void put_table(struct htxs_writer *w, bool compact, const struct table *t
         put_cell(w, compact, &t->cells[i]);
 }
 
-static void put_tables(struct htxs_writer *w, bool compact, int semantics, int analysis,
+static void put_tables(struct summary_file_writer *w, bool compact, int semantics, int analysis,
                        const struct table_list *l)
 {
     put_n(w, compact, (uint32_t)semantics, false);
@@ -115,79 +115,79 @@ static void put_tables(struct htxs_writer *w, bool compact, int semantics, int a
         put_table(w, compact, l->tables[i]);
 }
 
-/* Deflated (HTXS_TABLES_Z): column names and keys repeat, and a small
+/* Deflated (SUMMARY_FILE_TABLES_Z): column names and keys repeat, and a small
  * rank's tables were a fifth of its summary (2.5 KB of 12 KB at 807
- * events; 0.85 KB deflated). Written plain (HTXS_TABLES) when memory is
+ * events; 0.85 KB deflated). Written plain (SUMMARY_FILE_TABLES) when memory is
  * short for the deflating. */
-uint32_t htxs_tables_tag(int semantics, int analysis)
+uint32_t summary_file_tables_tag(int semantics, int analysis)
 {
     return 1u + (uint32_t)(analysis & 0xffff) + ((uint32_t)(semantics & 0xff) << 16);
 }
 
-void htxs_tables_deflate(int semantics, int analysis, const struct table_list *l,
-                         struct htxs_deflated *d)
+void summary_file_tables_deflate(int semantics, int analysis, const struct table_list *l,
+                                 struct summary_file_deflated *d)
 {
-    struct htxs_writer raw;
-    htxs_writer_init(&raw);
+    struct summary_file_writer raw;
+    summary_file_writer_init(&raw);
     put_tables(&raw, true, semantics, analysis, l);
-    htxs_deflate_section(HTXS_TABLES_VZ, htxs_tables_tag(semantics, analysis), &raw, d);
-    htxs_writer_fini(&raw);
+    summary_file_deflate_section(SUMMARY_FILE_TABLES_VZ, summary_file_tables_tag(semantics, analysis), &raw, d);
+    summary_file_writer_fini(&raw);
 }
 
-void htxs_tables_put(struct htxs_writer *w, int semantics, int analysis,
-                     const struct table_list *l, struct htxs_deflated *d)
+void summary_file_tables_put(struct summary_file_writer *w, int semantics, int analysis,
+                             const struct table_list *l, struct summary_file_deflated *d)
 {
-    if (htxs_put_deflated_section(w, d) != 0)
-        htxs_tables_write_plain(w, semantics, analysis, l);
+    if (summary_file_put_deflated_section(w, d) != 0)
+        summary_file_tables_write_plain(w, semantics, analysis, l);
 }
 
-void htxs_tables_deflate_pair(int analysis, const struct table_list *htx,
-                              const struct table_list *hta, struct htxs_deflated *d)
+void summary_file_tables_deflate_pair(int analysis, const struct table_list *htx,
+                                      const struct table_list *hta, struct summary_file_deflated *d)
 {
-    struct htxs_writer raw;
-    htxs_writer_init(&raw);
+    struct summary_file_writer raw;
+    summary_file_writer_init(&raw);
     put_tables(&raw, true, 0, analysis, htx);
     put_tables(&raw, true, 1, analysis, hta);
-    htxs_deflate_section(HTXS_TABLES_PAIR, htxs_tables_tag(HTXS_BOTH_SEMANTICS, analysis), &raw,
-                         d);
-    htxs_writer_fini(&raw);
+    summary_file_deflate_section(SUMMARY_FILE_TABLES_PAIR, summary_file_tables_tag(SUMMARY_FILE_BOTH_SEMANTICS, analysis), &raw,
+                                 d);
+    summary_file_writer_fini(&raw);
 }
 
-void htxs_tables_put_pair(struct htxs_writer *w, int analysis, const struct table_list *htx,
-                          const struct table_list *hta, struct htxs_deflated *d)
+void summary_file_tables_put_pair(struct summary_file_writer *w, int analysis, const struct table_list *htx,
+                                  const struct table_list *hta, struct summary_file_deflated *d)
 {
-    if (htxs_put_deflated_section(w, d) == 0)
+    if (summary_file_put_deflated_section(w, d) == 0)
         return;
-    htxs_tables_write_plain(w, 0, analysis, htx);
-    htxs_tables_write_plain(w, 1, analysis, hta);
+    summary_file_tables_write_plain(w, 0, analysis, htx);
+    summary_file_tables_write_plain(w, 1, analysis, hta);
 }
 
-void htxs_tables_write(struct htxs_writer *w, int semantics, int analysis,
-                       const struct table_list *l)
+void summary_file_tables_write(struct summary_file_writer *w, int semantics, int analysis,
+                               const struct table_list *l)
 {
-    struct htxs_deflated d;
-    htxs_tables_deflate(semantics, analysis, l, &d);
-    htxs_tables_put(w, semantics, analysis, l, &d);
+    struct summary_file_deflated d;
+    summary_file_tables_deflate(semantics, analysis, l, &d);
+    summary_file_tables_put(w, semantics, analysis, l, &d);
 }
 
-void htxs_tables_write_plain(struct htxs_writer *w, int semantics, int analysis,
-                             const struct table_list *l)
+void summary_file_tables_write_plain(struct summary_file_writer *w, int semantics, int analysis,
+                                     const struct table_list *l)
 {
-    htxs_begin_section_tagged(w, HTXS_TABLES, htxs_tables_tag(semantics, analysis));
+    summary_file_begin_section_tagged(w, SUMMARY_FILE_TABLES, summary_file_tables_tag(semantics, analysis));
     put_tables(w, false, semantics, analysis, l);
-    htxs_end_section(w);
+    summary_file_end_section(w);
 }
 
-bool htxs_is_tables(const struct htxs_section *s)
+bool summary_file_is_tables(const struct summary_file_section *s)
 {
-    return s->kind == HTXS_TABLES || s->kind == HTXS_TABLES_Z || s->kind == HTXS_TABLES_VZ ||
-           s->kind == HTXS_TABLES_PAIR;
+    return s->kind == SUMMARY_FILE_TABLES || s->kind == SUMMARY_FILE_TABLES_Z || s->kind == SUMMARY_FILE_TABLES_VZ ||
+           s->kind == SUMMARY_FILE_TABLES_PAIR;
 }
 
 /* A count as put_n wrote it; past max is bad. */
-static uint64_t get_n(struct htxs_cur *c, bool compact, bool wide, uint64_t max)
+static uint64_t get_n(struct summary_file_cur *c, bool compact, bool wide, uint64_t max)
 {
-    uint64_t v = compact ? htxs_get_varint(c) : wide ? htxs_get_u64(c) : htxs_get_u32(c);
+    uint64_t v = compact ? summary_file_get_varint(c) : wide ? summary_file_get_u64(c) : summary_file_get_u32(c);
     if (v > max)
         c->bad = 1;
     return c->bad ? 0 : v;
@@ -195,18 +195,18 @@ static uint64_t get_n(struct htxs_cur *c, bool compact, bool wide, uint64_t max)
 
 /* A string of the section copied into a (NUL-terminated); NULL when the
  * cursor is bad or memory is short (*nomem says which). */
-static char *get_str(struct htxs_cur *c, bool compact, struct arena *a, bool *nomem)
+static char *get_str(struct summary_file_cur *c, bool compact, struct arena *a, bool *nomem)
 {
     size_t n = 0;
     const char *s;
     if (compact) {
-        uint64_t len = htxs_get_varint(c);   // then the bytes left are known
+        uint64_t len = summary_file_get_varint(c);   // then the bytes left are known
         c->bad |= len > (uint64_t)(c->end - c->p);
         n = c->bad ? 0 : (size_t)len;
         s = c->bad ? NULL : (const char *)c->p;
         c->p += n;
     } else {
-        s = htxs_get_str(c, &n);
+        s = summary_file_get_str(c, &n);
     }
     if (c->bad)
         return NULL;
@@ -215,24 +215,24 @@ static char *get_str(struct htxs_cur *c, bool compact, struct arena *a, bool *no
     return copy;
 }
 
-static char *get_opt(struct htxs_cur *c, bool compact, struct arena *a, bool *nomem)
+static char *get_opt(struct summary_file_cur *c, bool compact, struct arena *a, bool *nomem)
 {
     return get_n(c, compact, false, 1) == 1 ? get_str(c, compact, a, nomem) : NULL;
 }
 
-static void get_cell(struct htxs_cur *c, bool compact, struct arena *a, bool *nomem,
+static void get_cell(struct summary_file_cur *c, bool compact, struct arena *a, bool *nomem,
                      struct cell *cell)
 {
-    uint32_t type = compact ? (uint32_t)get_n(c, true, false, 0xff) : htxs_get_u32(c);
+    uint32_t type = compact ? (uint32_t)get_n(c, true, false, 0xff) : summary_file_get_u32(c);
     if (compact && type > 0x7f)   // one byte, as written
         c->bad = 1;
     if (type == CELL_INT) {
-        *cell = cell_int(compact ? htxs_get_svarint(c) : htxs_get_i64(c));
+        *cell = cell_int(compact ? summary_file_get_svarint(c) : summary_file_get_i64(c));
     } else if (type == CELL_BOOL) {
         uint64_t b = get_n(c, compact, true, 1);
         *cell = (struct cell){.type = CELL_BOOL, .v.b = b != 0};
     } else if (type == CELL_DOUBLE) {
-        *cell = cell_double(htxs_get_f64(c));
+        *cell = cell_double(summary_file_get_f64(c));
     } else if (type == CELL_STR) {
         char *s = get_str(c, compact, a, nomem);
         *cell = (struct cell){.type = CELL_STR, .v.s = s};
@@ -244,16 +244,16 @@ static void get_cell(struct htxs_cur *c, bool compact, struct arena *a, bool *no
     }
 }
 
-static struct table *get_table(struct htxs_cur *c, bool compact, struct arena *a, bool *nomem)
+static struct table *get_table(struct summary_file_cur *c, bool compact, struct arena *a, bool *nomem)
 {
     char *name = get_str(c, compact, a, nomem), *title = get_opt(c, compact, a, nomem),
          *note = get_opt(c, compact, a, nomem);
-    uint32_t ncols = (uint32_t)get_n(c, compact, false, HTXS_MAX_COLS);
+    uint32_t ncols = (uint32_t)get_n(c, compact, false, SUMMARY_FILE_MAX_COLS);
     if (c->bad || *nomem || !name || ncols == 0) {
         c->bad |= !*nomem;
         return NULL;
     }
-    struct table_col cols[HTXS_MAX_COLS];
+    struct table_col cols[SUMMARY_FILE_MAX_COLS];
     for (uint32_t i = 0; i < ncols && !c->bad && !*nomem; i++) {
         cols[i].name = get_str(c, compact, a, nomem);
         cols[i].unit = get_opt(c, compact, a, nomem);
@@ -290,7 +290,7 @@ static struct table *get_table(struct htxs_cur *c, bool compact, struct arena *a
 }
 
 /* One analysis' tables from c (what put_tables wrote). */
-static int read_list(struct htxs_cur *c, bool compact, const char *name, struct arena *a,
+static int read_list(struct summary_file_cur *c, bool compact, const char *name, struct arena *a,
                      int *semantics, int *analysis, struct table_list *l, struct err *e)
 {
     uint32_t sem = (uint32_t)get_n(c, compact, false, 1);
@@ -311,12 +311,12 @@ static int read_list(struct htxs_cur *c, bool compact, const char *name, struct 
     return 0;
 }
 
-static int read_tables(const struct htxs_section *s, bool compact, bool pair, int want,
+static int read_tables(const struct summary_file_section *s, bool compact, bool pair, int want,
                        const char *name, struct arena *a, int *semantics, int *analysis,
                        struct table_list *l, struct err *e)
 {
-    struct htxs_cur c;
-    htxs_cur_init(&c, s);
+    struct summary_file_cur c;
+    summary_file_cur_init(&c, s);
     if (!pair) {
         int rc = read_list(&c, compact, name, a, semantics, analysis, l, e);
         if (rc == 0 && c.p != c.end)
@@ -341,40 +341,40 @@ static int read_tables(const struct htxs_section *s, bool compact, bool pair, in
     return rc;
 }
 
-int htxs_tables_read(const struct htxs_section *s, const char *name, struct arena *a, int want,
-                     int *semantics, int *analysis, struct table_list *l, struct err *e)
+int summary_file_tables_read(const struct summary_file_section *s, const char *name, struct arena *a, int want,
+                             int *semantics, int *analysis, struct table_list *l, struct err *e)
 {
-    if (s->kind == HTXS_TABLES)
+    if (s->kind == SUMMARY_FILE_TABLES)
         return read_tables(s, false, false, want, name, a, semantics, analysis, l, e);
     uint8_t *raw;
-    struct htxs_section plain;
-    int rc = htxs_inflate_section(s, name, "tables", UINT64_MAX, &raw, &plain, e);
+    struct summary_file_section plain;
+    int rc = summary_file_inflate_section(s, name, "tables", UINT64_MAX, &raw, &plain, e);
     if (rc)
         return rc;
-    rc = read_tables(&plain, s->kind != HTXS_TABLES_Z, s->kind == HTXS_TABLES_PAIR, want, name,
+    rc = read_tables(&plain, s->kind != SUMMARY_FILE_TABLES_Z, s->kind == SUMMARY_FILE_TABLES_PAIR, want, name,
                      a, semantics, analysis, l, e);
     free(raw);
     return rc;
 }
 
-void htxs_rank_write(struct htxs_writer *w, const struct htxs_rank *r)
+void summary_file_rank_write(struct summary_file_writer *w, const struct summary_file_rank *r)
 {
-    htxs_begin_section(w, HTXS_RANK);
-    htxs_put_i64(w, r->rank);
-    htxs_put_u64(w, r->events);
-    htxs_put_str(w, r->path, strlen(r->path));
-    htxs_end_section(w);
+    summary_file_begin_section(w, SUMMARY_FILE_RANK);
+    summary_file_put_i64(w, r->rank);
+    summary_file_put_u64(w, r->events);
+    summary_file_put_str(w, r->path, strlen(r->path));
+    summary_file_end_section(w);
 }
 
-static int read_rank_section(const struct htxs_section *s, const char *name,
-                             struct htxs_rank *r, struct err *e)
+static int read_rank_section(const struct summary_file_section *s, const char *name,
+                             struct summary_file_rank *r, struct err *e)
 {
-    struct htxs_cur c;
-    htxs_cur_init(&c, s);
-    r->rank = htxs_get_i64(&c);
-    r->events = htxs_get_u64(&c);
+    struct summary_file_cur c;
+    summary_file_cur_init(&c, s);
+    r->rank = summary_file_get_i64(&c);
+    r->events = summary_file_get_u64(&c);
     size_t n;
-    const char *p = htxs_get_str(&c, &n);
+    const char *p = summary_file_get_str(&c, &n);
     if (c.bad || n >= sizeof r->path || c.p != c.end || memchr(p, 0, n))
         return err_set(e, ERR_PARSE, "%s: malformed rank section", name);
     memcpy(r->path, p, n);
@@ -382,81 +382,81 @@ static int read_rank_section(const struct htxs_section *s, const char *name,
     return 0;
 }
 
-int htxs_rank_read(const struct htxs_doc *doc, const char *name, struct htxs_rank *r,
-                   struct err *e)
+int summary_file_rank_read(const struct summary_file_doc *doc, const char *name, struct summary_file_rank *r,
+                           struct err *e)
 {
-    const struct htxs_section *s = htxs_find(doc, HTXS_RANK);
+    const struct summary_file_section *s = summary_file_find(doc, SUMMARY_FILE_RANK);
     if (!s)
         return err_set(e, ERR_PARSE, "%s: no rank section", name);
     return read_rank_section(s, name, r, e);
 }
 
-int htxs_rank_peek(const char *path, struct htxs_rank *r, struct err *e)
+int summary_file_rank_peek(const char *path, struct summary_file_rank *r, struct err *e)
 {
     uint8_t *data;
     uint64_t len;
-    int rc = htxs_peek_section(path, HTXS_RANK, &data, &len, e);
+    int rc = summary_file_peek_section(path, SUMMARY_FILE_RANK, &data, &len, e);
     if (rc == ERR_EMPTY)
         return err_set(e, ERR_PARSE, "%s: no rank section", path);
     if (rc)
         return rc;
-    struct htxs_section s = {HTXS_RANK, data, len, 0};
+    struct summary_file_section s = {SUMMARY_FILE_RANK, data, len, 0};
     rc = read_rank_section(&s, path, r, e);
     free(data);
     return rc;
 }
 
-void htxs_trust_write(struct htxs_writer *w, const struct trust_rank *t)
+void summary_file_trust_write(struct summary_file_writer *w, const struct trust_rank *t)
 {
-    htxs_begin_section(w, HTXS_TRUST);
-    htxs_put_i64(w, t->world_size);
-    htxs_put_u32(w, t->has_start);
-    htxs_put_i64(w, t->start_ns);
-    htxs_put_u64(w, t->dropped);
-    htxs_put_u64(w, t->repaired);
-    htxs_put_u64(w, t->overlapping);
+    summary_file_begin_section(w, SUMMARY_FILE_TRUST);
+    summary_file_put_i64(w, t->world_size);
+    summary_file_put_u32(w, t->has_start);
+    summary_file_put_i64(w, t->start_ns);
+    summary_file_put_u64(w, t->dropped);
+    summary_file_put_u64(w, t->repaired);
+    summary_file_put_u64(w, t->overlapping);
     size_t npgs = t->npgs < TRACE_MAX_PGS ? t->npgs : TRACE_MAX_PGS;
-    htxs_put_u32(w, (uint32_t)npgs);
+    summary_file_put_u32(w, (uint32_t)npgs);
     for (size_t k = 0; k < npgs; k++) {
-        htxs_put_str(w, t->pgs[k].name, strnlen(t->pgs[k].name, sizeof t->pgs[k].name));
-        htxs_put_i64(w, t->pgs[k].size);
-        htxs_put_u64(w, t->pgs[k].ranks_hash);
+        summary_file_put_str(w, t->pgs[k].name, strnlen(t->pgs[k].name, sizeof t->pgs[k].name));
+        summary_file_put_i64(w, t->pgs[k].size);
+        summary_file_put_u64(w, t->pgs[k].ranks_hash);
     }
-    htxs_end_section(w);
+    summary_file_end_section(w);
 }
 
-int htxs_trust_read(const struct htxs_doc *doc, const char *name, struct trust_rank *t,
-                    struct trace_pg *pgs, bool *found, struct err *e)
+int summary_file_trust_read(const struct summary_file_doc *doc, const char *name, struct trust_rank *t,
+                            struct trace_pg *pgs, bool *found, struct err *e)
 {
     memset(t, 0, sizeof *t);
     t->world_size = -1;
     t->pgs = pgs;
-    const struct htxs_section *s = htxs_find(doc, HTXS_TRUST);
+    const struct summary_file_section *s = summary_file_find(doc, SUMMARY_FILE_TRUST);
     *found = s != NULL;
     if (!s)
         return 0;
-    struct htxs_cur c;
-    htxs_cur_init(&c, s);
-    t->world_size = htxs_get_i64(&c);
-    t->has_start = htxs_get_u32(&c) != 0;
-    t->start_ns = htxs_get_i64(&c);
-    t->dropped = htxs_get_u64(&c);
-    t->repaired = htxs_get_u64(&c);
-    t->overlapping = htxs_get_u64(&c);
-    uint32_t npgs = htxs_get_u32(&c);
+    struct summary_file_cur c;
+    summary_file_cur_init(&c, s);
+    t->world_size = summary_file_get_i64(&c);
+    t->has_start = summary_file_get_u32(&c) != 0;
+    t->start_ns = summary_file_get_i64(&c);
+    t->dropped = summary_file_get_u64(&c);
+    t->repaired = summary_file_get_u64(&c);
+    t->overlapping = summary_file_get_u64(&c);
+    uint32_t npgs = summary_file_get_u32(&c);
     if (npgs > TRACE_MAX_PGS)
         c.bad = 1;
     for (uint32_t k = 0; k < npgs && !c.bad; k++) {
         size_t n;
-        const char *p = htxs_get_str(&c, &n);
+        const char *p = summary_file_get_str(&c, &n);
         if (c.bad || n >= sizeof pgs[k].name || memchr(p, 0, n))
             c.bad = 1;
         else {
             memcpy(pgs[k].name, p, n);
             pgs[k].name[n] = '\0';
         }
-        pgs[k].size = htxs_get_i64(&c);
-        pgs[k].ranks_hash = htxs_get_u64(&c);
+        pgs[k].size = summary_file_get_i64(&c);
+        pgs[k].ranks_hash = summary_file_get_u64(&c);
     }
     if (c.bad) {
         *found = false;

@@ -8,21 +8,21 @@
 
 #define TILES_MAX_RAW ((uint64_t)256 << 20)
 
-static void put_name(struct htxs_writer *w, const char *s)
+static void put_name(struct summary_file_writer *w, const char *s)
 {
     size_t n = strnlen(s ? s : "", TILES_NAME_MAX);
-    htxs_put_varint(w, n);
-    htxs_put_bytes(w, s ? s : "", n);
+    summary_file_put_varint(w, n);
+    summary_file_put_bytes(w, s ? s : "", n);
 }
 
-static void put_run(struct htxs_writer *w, const struct tile_run *run, int64_t first, int64_t width)
+static void put_run(struct summary_file_writer *w, const struct tile_run *run, int64_t first, int64_t width)
 {
-    htxs_put_varint(w, run->n);
+    summary_file_put_varint(w, run->n);
     int64_t prev = first - 1, cum = 0;
     for (size_t i = 0; i < run->n; i++) {
         int64_t busy = run->cum[i] - cum;
-        htxs_put_varint(w, (uint64_t)(run->index[i] - prev - 1));
-        htxs_put_varint(w, busy == width ? 0 : (uint64_t)busy);
+        summary_file_put_varint(w, (uint64_t)(run->index[i] - prev - 1));
+        summary_file_put_varint(w, busy == width ? 0 : (uint64_t)busy);
         prev = run->index[i];
         cum = run->cum[i];
     }
@@ -59,21 +59,21 @@ static size_t earlier_lane(const struct tiles *t, size_t l, int cl)
     return l;
 }
 
-static void put_tiles(struct htxs_writer *w, const struct tiles *t)
+static void put_tiles(struct summary_file_writer *w, const struct tiles *t)
 {
     const int64_t width = (int64_t)1 << t->width_log2;
-    htxs_put_varint(w, t->width_log2);
-    htxs_put_svarint(w, t->rank);
-    htxs_put_svarint(w, t->first);
-    htxs_put_varint(w, (uint64_t)t->count);
-    htxs_put_svarint(w, t->start_ns);
-    htxs_put_svarint(w, t->end_ns);
-    htxs_put_varint(w, t->nlanes);
+    summary_file_put_varint(w, t->width_log2);
+    summary_file_put_svarint(w, t->rank);
+    summary_file_put_svarint(w, t->first);
+    summary_file_put_varint(w, (uint64_t)t->count);
+    summary_file_put_svarint(w, t->start_ns);
+    summary_file_put_svarint(w, t->end_ns);
+    summary_file_put_varint(w, t->nlanes);
     for (size_t l = 0; l < t->nlanes; l++) {
         const struct tile_lane *lane = &t->lanes[l];
-        htxs_put_varint(w, lane->kind);
+        summary_file_put_varint(w, lane->kind);
         if (lane->kind == TILE_LANE_STREAM)
-            htxs_put_svarint(w, lane->stream);
+            summary_file_put_svarint(w, lane->stream);
         if (lane->kind == TILE_LANE_THREAD) {
             put_name(w, lane->pid);
             put_name(w, lane->tid);
@@ -84,14 +84,14 @@ static void put_tiles(struct htxs_writer *w, const struct tiles *t)
         int only = sole_class(lane);
         if (only >= 0 && same_run(&lane->runs[only], &lane->runs[TILE_BUSY]))
             mask &= ~(1u << TILE_BUSY);   // the reader copies it
-        htxs_put_varint(w, mask);
+        summary_file_put_varint(w, mask);
         for (int cl = 0; cl < TILE_NCLASSES; cl++) {
             if (!(mask & (1u << cl)))
                 continue;
             size_t same = earlier_lane(t, l, cl);
             if (same < l) {
-                htxs_put_varint(w, 0);
-                htxs_put_varint(w, same);
+                summary_file_put_varint(w, 0);
+                summary_file_put_varint(w, same);
             } else {
                 put_run(w, &lane->runs[cl], t->first, width);
             }
@@ -99,26 +99,26 @@ static void put_tiles(struct htxs_writer *w, const struct tiles *t)
     }
 }
 
-void htxs_tiles_deflate(const struct tiles *t, struct htxs_deflated *d)
+void summary_file_tiles_deflate(const struct tiles *t, struct summary_file_deflated *d)
 {
-    struct htxs_writer raw;
-    htxs_writer_init(&raw);
+    struct summary_file_writer raw;
+    summary_file_writer_init(&raw);
     put_tiles(&raw, t);
-    htxs_deflate_section(HTXS_TILES, 0, &raw, d);
-    htxs_writer_fini(&raw);
+    summary_file_deflate_section(SUMMARY_FILE_TILES, 0, &raw, d);
+    summary_file_writer_fini(&raw);
 }
 
-void htxs_tiles_write(struct htxs_writer *w, const struct tiles *t)
+void summary_file_tiles_write(struct summary_file_writer *w, const struct tiles *t)
 {
-    struct htxs_deflated d;
-    htxs_tiles_deflate(t, &d);
-    if (htxs_put_deflated_section(w, &d) != 0)
+    struct summary_file_deflated d;
+    summary_file_tiles_deflate(t, &d);
+    if (summary_file_put_deflated_section(w, &d) != 0)
         w->failed = 1;
 }
 
-static const char *get_name(struct htxs_cur *c, struct arena *a, bool *nomem)
+static const char *get_name(struct summary_file_cur *c, struct arena *a, bool *nomem)
 {
-    uint64_t n = htxs_get_varint(c);
+    uint64_t n = summary_file_get_varint(c);
     if (c->bad || n > TILES_NAME_MAX || n > (uint64_t)(c->end - c->p)) {
         c->bad = 1;
         return NULL;
@@ -132,13 +132,13 @@ static const char *get_name(struct htxs_cur *c, struct arena *a, bool *nomem)
 /* Lane `lane`'s run of class cl: at most `count` buckets, cumulative sums
  * checked for overflow (each bucket's time against the width by
  * tiles_check), or an earlier lane's. */
-static int get_run(struct htxs_cur *c, struct arena *a, const struct tiles *t, uint64_t lane,
+static int get_run(struct summary_file_cur *c, struct arena *a, const struct tiles *t, uint64_t lane,
                    int cl, struct tile_run *run)
 {
     const int64_t width = (int64_t)1 << t->width_log2;
-    uint64_t n = htxs_get_varint(c);
+    uint64_t n = summary_file_get_varint(c);
     if (n == 0 && !c->bad) {   // lane `same`'s run of that class (shared, not copied)
-        uint64_t same = htxs_get_varint(c);
+        uint64_t same = summary_file_get_varint(c);
         if (c->bad || same >= lane || t->lanes[same].runs[cl].n == 0)
             return ERR_PARSE;
         *run = t->lanes[same].runs[cl];
@@ -152,7 +152,7 @@ static int get_run(struct htxs_cur *c, struct arena *a, const struct tiles *t, u
         return ERR_NOMEM;
     int64_t prev = t->first - 1, cum = 0;
     for (uint64_t i = 0; i < n; i++) {
-        uint64_t gap = htxs_get_varint(c), busy = htxs_get_varint(c);
+        uint64_t gap = summary_file_get_varint(c), busy = summary_file_get_varint(c);
         if (c->bad || gap >= (uint64_t)t->count || busy > (uint64_t)width)
             return ERR_PARSE;
         prev += (int64_t)gap + 1;   // inside the span, or refused below
@@ -166,16 +166,16 @@ static int get_run(struct htxs_cur *c, struct arena *a, const struct tiles *t, u
     return 0;
 }
 
-static int get_tiles(struct htxs_cur *c, struct arena *a, struct tiles *t)
+static int get_tiles(struct summary_file_cur *c, struct arena *a, struct tiles *t)
 {
     memset(t, 0, sizeof *t);
-    uint64_t wlog = htxs_get_varint(c);
-    t->rank = htxs_get_svarint(c);
-    t->first = htxs_get_svarint(c);
-    uint64_t count = htxs_get_varint(c);
-    t->start_ns = htxs_get_svarint(c);
-    t->end_ns = htxs_get_svarint(c);
-    uint64_t nlanes = htxs_get_varint(c);
+    uint64_t wlog = summary_file_get_varint(c);
+    t->rank = summary_file_get_svarint(c);
+    t->first = summary_file_get_svarint(c);
+    uint64_t count = summary_file_get_varint(c);
+    t->start_ns = summary_file_get_svarint(c);
+    t->end_ns = summary_file_get_svarint(c);
+    uint64_t nlanes = summary_file_get_varint(c);
     if (c->bad || wlog > TILES_MAX_WIDTH_LOG2 || count > TILES_MAX_SPAN ||
         nlanes > TILES_MAX_LANES)
         return ERR_PARSE;
@@ -190,16 +190,16 @@ static int get_tiles(struct htxs_cur *c, struct arena *a, struct tiles *t)
     bool nomem = false;
     for (uint64_t l = 0; l < nlanes; l++) {
         struct tile_lane *lane = &t->lanes[l];
-        uint64_t kind = htxs_get_varint(c);
+        uint64_t kind = summary_file_get_varint(c);
         if (c->bad || kind >= TILE_LANE_KINDS)
             return ERR_PARSE;
         lane->kind = (enum tile_lane_kind)kind;
-        lane->stream = kind == TILE_LANE_STREAM ? htxs_get_svarint(c) : -1;
+        lane->stream = kind == TILE_LANE_STREAM ? summary_file_get_svarint(c) : -1;
         if (kind == TILE_LANE_THREAD) {
             lane->pid = get_name(c, a, &nomem);
             lane->tid = get_name(c, a, &nomem);
         }
-        uint64_t mask = htxs_get_varint(c);
+        uint64_t mask = summary_file_get_varint(c);
         if (nomem)
             return ERR_NOMEM;
         if (c->bad || mask >= (1u << TILE_NCLASSES))
@@ -217,20 +217,20 @@ static int get_tiles(struct htxs_cur *c, struct arena *a, struct tiles *t)
     return c->p == c->end ? 0 : ERR_PARSE;
 }
 
-int htxs_tiles_read(const struct htxs_doc *doc, const char *name, struct arena *a,
-                    struct tiles *t, struct err *e)
+int summary_file_tiles_read(const struct summary_file_doc *doc, const char *name, struct arena *a,
+                            struct tiles *t, struct err *e)
 {
     memset(t, 0, sizeof *t);
-    const struct htxs_section *s = htxs_find(doc, HTXS_TILES);
+    const struct summary_file_section *s = summary_file_find(doc, SUMMARY_FILE_TILES);
     if (!s)
         return err_set(e, ERR_EMPTY, "%s: no tiles (a summary made before they were)", name);
     uint8_t *raw;
-    struct htxs_section plain;
-    int rc = htxs_inflate_section(s, name, "tiles", TILES_MAX_RAW, &raw, &plain, e);
+    struct summary_file_section plain;
+    int rc = summary_file_inflate_section(s, name, "tiles", TILES_MAX_RAW, &raw, &plain, e);
     if (rc)
         return rc;
-    struct htxs_cur c;
-    htxs_cur_init(&c, &plain);
+    struct summary_file_cur c;
+    summary_file_cur_init(&c, &plain);
     rc = get_tiles(&c, a, t);
     free(raw);
     const char *why = rc == 0 ? tiles_check(t) : NULL;

@@ -1,7 +1,7 @@
 #ifndef HTX_SUMMARY_TILES_IO_H
 #define HTX_SUMMARY_TILES_IO_H
 
-/* A rank's tiles (analysis/tiles.h) in a summary: section HTXS_TILES, its
+/* A rank's tiles (analysis/tiles.h) in a summary: section SUMMARY_FILE_TILES, its
  * raw length (u64) then the deflate stream of:
  *   varint width_log2 | svarint rank | svarint first | varint count | varint nlanes
  *   per lane: varint kind | svarint stream (streams) or str pid, str tid
@@ -16,18 +16,18 @@
 #include "summary/deflated.h"
 #include "util/arena.h"
 #include "util/err.h"
-#include "util/htxs.h"
+#include "util/summary_file.h"
 
 /* Appends the section; a failure is the writer's (sticky). */
-void htxs_tiles_write(struct htxs_writer *w, const struct tiles *t);
+void summary_file_tiles_write(struct summary_file_writer *w, const struct tiles *t);
 /* The same in two steps (summary/deflated.h), the deflating on any thread:
  * d->z NULL when it failed. */
-void htxs_tiles_deflate(const struct tiles *t, struct htxs_deflated *d);
+void summary_file_tiles_deflate(const struct tiles *t, struct summary_file_deflated *d);
 
 /* Reads the doc's tiles into t (arrays in a). ERR_EMPTY when it has
  * none (made before they were), ERR_PARSE naming `name` when malformed or
  * unsound (tiles_check), ERR_NOMEM. */
-int htxs_tiles_read(const struct htxs_doc *doc, const char *name, struct arena *a,
-                    struct tiles *t, struct err *e);
+int summary_file_tiles_read(const struct summary_file_doc *doc, const char *name, struct arena *a,
+                            struct tiles *t, struct err *e);
 
 #endif

@@ -9,14 +9,14 @@
 
 #include "util/outfile.h"
 
-static int write_pieces(const char *path, struct htxs_piece *pieces, size_t n, int force,
+static int write_pieces(const char *path, struct summary_file_piece *pieces, size_t n, int force,
                         struct err *e)
 {
     struct outfile o;
     int rc = outfile_begin(&o, path, force != 0, NULL, 0, e);
     if (rc)
         return rc;
-    struct iovec iov[HTXS_MAX_PIECES];
+    struct iovec iov[SUMMARY_FILE_MAX_PIECES];
     size_t first = 0;
     for (size_t i = 0; i < n; i++)
         iov[i] = (struct iovec){(void *)pieces[i].p, pieces[i].n};
@@ -40,16 +40,16 @@ static int write_pieces(const char *path, struct htxs_piece *pieces, size_t n, i
     return outfile_commit(&o, e);
 }
 
-int htxs_writer_save(struct htxs_writer *w, const char *path, int force, struct err *e)
+int summary_file_writer_save(struct summary_file_writer *w, const char *path, int force, struct err *e)
 {
-    struct htxs_piece pieces[HTXS_MAX_PIECES];
+    struct summary_file_piece pieces[SUMMARY_FILE_MAX_PIECES];
     size_t n;
-    int rc = htxs_writer_pieces(w, pieces, &n, e);
+    int rc = summary_file_writer_pieces(w, pieces, &n, e);
     return rc ? rc : write_pieces(path, pieces, n, force, e);
 }
 
-int htxs_write_file(const char *path, const uint8_t *buf, size_t len, int force, struct err *e)
+int summary_file_write_file(const char *path, const uint8_t *buf, size_t len, int force, struct err *e)
 {
-    struct htxs_piece one = {buf, len};
+    struct summary_file_piece one = {buf, len};
     return write_pieces(path, &one, 1, force, e);
 }

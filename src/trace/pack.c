@@ -7,7 +7,7 @@
 
 #include "trace/pack_format.h"
 #include "trace/deflater.h"
-#include "util/htxs.h"
+#include "util/summary_file.h"
 #include "util/le.h"
 #include "util/pool.h"
 #include "util/ring.h"
@@ -676,11 +676,11 @@ int trace_pack_adopt(struct trace_pack *p, struct trace_pack *second, uint64_t f
         return second->error ? second->error : p->error;
     close_block(p);
     // (The bytes are a recorder's own: the checks only keep a bug from reading on.)
-    struct htxs_cur blocks = {second->stage, second->stage + second->staged, 0};
+    struct summary_file_cur blocks = {second->stage, second->stage + second->staged, 0};
     while (blocks.p < blocks.end) {
         uint64_t len[PACK_NCOLS + 1], total = 0;
         for (int k = 0; k <= PACK_NCOLS; k++)
-            len[k] = htxs_get_varint(&blocks);
+            len[k] = summary_file_get_varint(&blocks);
         for (int k = 1; k <= PACK_NCOLS; k++)
             total += len[k];
         if (blocks.bad || total > (uint64_t)(blocks.end - blocks.p))
@@ -692,9 +692,9 @@ int trace_pack_adopt(struct trace_pack *p, struct trace_pack *second, uint64_t f
             index += len[1 + k];
         uint8_t first[MAX_VARINT];
         size_t nfirst = 0;
-        struct htxs_cur in_index = {index, index + len[1 + C_INDEX], 0};
+        struct summary_file_cur in_index = {index, index + len[1 + C_INDEX], 0};
         if (len[1 + C_INDEX]) {
-            int64_t local = htxs_get_svarint(&in_index);
+            int64_t local = summary_file_get_svarint(&in_index);
             if (in_index.bad)
                 return p->error = ERR_INTERNAL;
             nfirst = varint_at(first, zigzag((int64_t)((uint64_t)local + first_index)));

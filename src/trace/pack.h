@@ -6,8 +6,8 @@
  * deflated, so that replaying it into a sink gives that sink exactly the
  * calls reading the trace gave. The model built from a pack is therefore
  * the model of the trace, under either semantics, and so is every analysis
- * on it: this is how a rank summary (issue 12, the HTXS_EVENTS section of
- * util/htxs.h) and the cache answer everything the trace answers.
+ * on it: this is how a rank summary (issue 12, the SUMMARY_FILE_EVENTS section of
+ * util/summary_file.h) and the cache answer everything the trace answers.
  *
  * Layout of a pack (little-endian):
  *   u32 version | u64 raw length | u32 source path length | source path |

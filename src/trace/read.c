@@ -15,8 +15,8 @@
 #include "trace/meta.h"
 #include "trace/pack.h"
 #include "trace/scan.h"
-#include "util/htxs.h"
-#include "util/htxs_source.h"
+#include "util/summary_file.h"
+#include "util/summary_file_source.h"
 #include "util/le.h"
 #include "util/memory.h"
 #include "util/pool.h"
@@ -244,23 +244,23 @@ static int explain_failure(struct trace_source *src, const char *path, int rc, s
     return rc;
 }
 
-/* A rank summary (util/htxs.h) is read as the trace it was made from:
+/* A rank summary (util/summary_file.h) is read as the trace it was made from:
  * its packed events replayed. */
 static bool is_summary(const void *buf, size_t len)
 {
-    return len >= HTXS_MAGIC_LEN && memcmp(buf, HTXS_MAGIC, HTXS_MAGIC_LEN) == 0;
+    return len >= SUMMARY_FILE_MAGIC_LEN && memcmp(buf, SUMMARY_FILE_MAGIC, SUMMARY_FILE_MAGIC_LEN) == 0;
 }
 
 /* The state of the trace a summary records in *src (deep: its hashes too);
  * TRACE_SOURCE_NONE when it records none. */
-static enum trace_source_state source_state(const struct htxs_doc *doc, const char *name,
-                                            bool deep, struct htxs_source *src)
+static enum trace_source_state source_state(const struct summary_file_doc *doc, const char *name,
+                                            bool deep, struct summary_file_source *src)
 {
-    if (htxs_source_read(src, doc, name, NULL) != 0)
+    if (summary_file_source_read(src, doc, name, NULL) != 0)
         return TRACE_SOURCE_NONE;
-    switch (htxs_source_check(src, deep)) {
-    case HTXS_FRESH: return TRACE_SOURCE_FRESH;
-    case HTXS_STALE: return TRACE_SOURCE_STALE;
+    switch (summary_file_source_check(src, deep)) {
+    case SUMMARY_FILE_FRESH: return TRACE_SOURCE_FRESH;
+    case SUMMARY_FILE_STALE: return TRACE_SOURCE_STALE;
     default: return TRACE_SOURCE_UNREACHABLE;
     }
 }
@@ -312,12 +312,12 @@ static int summarized_progress(void *ctx, uint64_t bytes)
  * is read as its trace when that is still the file it was made from (the
  * deep check: its content stands in for the events); else the error says
  * why it cannot be, naming both. */
-static int read_summarized_trace(const char *name, const struct htxs_doc *doc,
+static int read_summarized_trace(const char *name, const struct summary_file_doc *doc,
                                  size_t file_len, const struct trace_sink *sink,
                                  const struct trace_split_opts *split,
                                  const struct trace_limits *limits, struct err *e)
 {
-    struct htxs_source src;
+    struct summary_file_source src;
     switch (source_state(doc, name, true, &src)) {
     case TRACE_SOURCE_NONE:
         return err_set(e, ERR_PARSE, "%s: a rank summary without its events or its trace's name",
@@ -345,14 +345,14 @@ static int read_summarized_trace(const char *name, const struct htxs_doc *doc,
 }
 
 /* A summary's packed events, replayed on two threads when split is set. */
-static int read_summary(const char *name, const struct htxs_doc *doc, size_t file_len,
+static int read_summary(const char *name, const struct summary_file_doc *doc, size_t file_len,
                         const struct trace_sink *sink, const struct trace_split_opts *split,
                         const struct trace_limits *limits, struct err *e)
 {
-    const struct htxs_section *s = htxs_find(doc, HTXS_EVENTS);
+    const struct summary_file_section *s = summary_file_find(doc, SUMMARY_FILE_EVENTS);
     if (!s)
         return read_summarized_trace(name, doc, file_len, sink, split, limits, e);
-    struct htxs_source src;
+    struct summary_file_source src;
     enum trace_source_state state = source_state(doc, name, false, &src);
     // (a summary that names no trace reads as one whose trace is away)
     struct trace_pack_origin origin = {state == TRACE_SOURCE_NONE ? TRACE_SOURCE_UNREACHABLE : state,
@@ -366,11 +366,11 @@ static int read_summary_file(const char *path, const struct trace_sink *sink,
                              const struct trace_split_opts *split,
                              const struct trace_limits *limits, struct err *e)
 {
-    struct htxs_doc doc;
-    int rc = htxs_load_file(&doc, path, e);
+    struct summary_file_doc doc;
+    int rc = summary_file_load_file(&doc, path, e);
     if (rc == 0)
         rc = read_summary(path, &doc, doc.len, sink, split, limits, e);
-    htxs_doc_fini(&doc);
+    summary_file_doc_fini(&doc);
     return rc;
 }
 
@@ -379,7 +379,7 @@ static int read_summary_file(const char *path, const struct trace_sink *sink,
  * file of a directory. */
 static bool file_is_summary(const char *path)
 {
-    char head[HTXS_MAGIC_LEN];
+    char head[SUMMARY_FILE_MAGIC_LEN];
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return false;
@@ -413,11 +413,11 @@ int trace_read_buffer(const char *name, const void *buf, size_t len,
                       struct err *e)
 {
     if (is_summary(buf, len)) {
-        struct htxs_doc doc;
-        int rc = htxs_parse(&doc, buf, len, name, e);
+        struct summary_file_doc doc;
+        int rc = summary_file_parse(&doc, buf, len, name, e);
         if (rc == 0)
             rc = read_summary(name, &doc, len, sink, NULL, limits, e);
-        htxs_doc_fini(&doc);
+        summary_file_doc_fini(&doc);
         return rc;
     }
     struct trace_source_opts o = source_opts(sink, limits);

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "app/light.h"
+#include "app/summary_job.h"
 #include "app/cache.h"
 #include "app/session.h"
 #include "ui/actions.h"
@@ -39,14 +39,14 @@ static void models_free(struct models *ms)
     ms->m = ms->test = NULL;
 }
 
-/* A diff without its events: its two light models move to ms; the
- * control's light job (which the other views read) stays in the config. */
-static const struct app_light *take_light_diff(const struct ui_config *c, struct models *ms)
+/* A diff without its events: its two summary models move to ms; the
+ * control's summary job (which the other views read) stays in the config. */
+static const struct summary_job *take_summary_diff(const struct ui_config *c, struct models *ms)
 {
-    ms->m = c->light_diff->m[0];
-    ms->test = c->light_diff->m[1];
-    c->light_diff->m[0] = c->light_diff->m[1] = NULL;
-    return &c->light_diff->light[0];
+    ms->m = c->summary_diff->m[0];
+    ms->test = c->summary_diff->m[1];
+    c->summary_diff->m[0] = c->summary_diff->m[1] = NULL;
+    return &c->summary_diff->job[0];
 }
 
 /* ---- interactive ---- */
@@ -125,20 +125,20 @@ static void run_loop(const struct ui_config *c, struct ui_state *st, struct mode
 }
 
 /* The job to show: its rank summaries without their events when
- * app_light_choose says so (light then open, the model light), else its
+ * summary_job_choose says so (job then open, the model from summaries), else its
  * events, loaded (with a progress screen on g when given). */
-static struct model *open_job(const struct ui_config *c, struct app_light *light,
+static struct model *open_job(const struct ui_config *c, struct summary_job *job,
                               struct ui_grid *g, struct ui_behind *b, struct err *e,
                               bool *cancelled)
 {
-    memset(light, 0, sizeof *light);
+    memset(job, 0, sizeof *job);
     if (!c->test_path) {
-        int rc = app_light_choose(c->paths, c->npaths, c->events, c->limits.max_memory, &c->sem,
-                                  light, e);
+        int rc = summary_job_choose(c->paths, c->npaths, c->events, c->limits.max_memory, &c->sem,
+                                    job, e);
         if (rc < 0)
             return NULL;
         if (rc == 1 && !c->stored_parameters) {
-            app_light_fini(light);
+            summary_job_fini(job);
             err_set(e, ERR_USAGE, "the rank summaries' tables are made with every analysis "
                     "parameter at its default, which these options change, and their events "
                     "are not loaded (--events=skip, or over HTX_MAX_MEMORY): drop those options, "
@@ -146,9 +146,9 @@ static struct model *open_job(const struct ui_config *c, struct app_light *light
             return NULL;
         }
         if (rc == 1) {
-            struct model *m = app_light_model(light, &c->sem, e);
+            struct model *m = summary_job_model(job, &c->sem, e);
             if (!m)
-                app_light_fini(light);
+                summary_job_fini(job);
             return m;
         }
         /* summaries whose events fit, or traces whose cache entries are
@@ -158,15 +158,15 @@ static struct model *open_job(const struct ui_config *c, struct app_light *light
         struct err ignored = {0, ""};
         struct model *m = NULL;
         if (b && c->events == HTX_EVENTS_AUTO && c->stored_parameters &&
-            app_light_preview(c->paths, c->npaths, c->cache, &c->sem, light, &ignored) == 1 &&
-            !(m = app_light_model(light, &c->sem, &ignored)))
-            app_light_fini(light);
+            summary_job_preview(c->paths, c->npaths, c->cache, &c->sem, job, &ignored) == 1 &&
+            !(m = summary_job_model(job, &c->sem, &ignored)))
+            summary_job_fini(job);
         if (m) {
-            ui_behind_start(b, c, light);
+            ui_behind_start(b, c, job);
             if (b->active)
                 return m;
             model_free(m);
-            app_light_fini(light);
+            summary_job_fini(job);
         }
     }
     return g ? ui_load_with_progress(c, c->paths, c->npaths, g, e, cancelled)
@@ -197,15 +197,15 @@ static int interactive(const struct ui_config *c)
         return 1;
     }
     struct models ms = {NULL, NULL};
-    struct app_light light;
+    struct summary_job job;
     struct ui_behind behind = {.active = false};
     struct ui_drill drill = {.loading = false, .shown = false};
-    const struct app_light *shown = &light;
-    memset(&light, 0, sizeof light);
-    if (c->light_diff) {
-        shown = take_light_diff(c, &ms);
+    const struct summary_job *shown = &job;
+    memset(&job, 0, sizeof job);
+    if (c->summary_diff) {
+        shown = take_summary_diff(c, &ms);
     } else {
-        ms.m = open_job(c, &light, &g, &behind, &e, &cancelled);
+        ms.m = open_job(c, &job, &g, &behind, &e, &cancelled);
         if (ms.m && c->test_path && !cancelled)
             ms.test = ui_load_with_progress(c, &c->test_path, 1, &g, &e, &cancelled);
     }
@@ -217,7 +217,7 @@ static int interactive(const struct ui_config *c)
         if (!cancelled && ui_term_signal() == 0)
             app_fail(&e);
         ui_term_reraise();
-        app_light_fini(&light);
+        summary_job_fini(&job);
         return cancelled ? 0 : err_exit_status(e.code ? e.code : ERR_IO);
     }
     ui_term_size(&rows, &cols);
@@ -235,7 +235,7 @@ static int interactive(const struct ui_config *c)
     ui_state_fini(&st);
     ui_grid_fini(&g);
     models_free(&ms);
-    app_light_fini(&light);
+    summary_job_fini(&job);
     ui_term_reraise();
     return status;
 }
@@ -337,12 +337,12 @@ static int scripted(const struct ui_config *c)
     }
     int status = ui_grid_init(&g, to.rows, to.cols, c->ascii) != 0 ? 1 : 0;
     struct models ms = {NULL, NULL};
-    struct app_light light = {0};
-    const struct app_light *shown = &light;
-    if (!status && c->light_diff) {
-        shown = take_light_diff(c, &ms);
+    struct summary_job job = {0};
+    const struct summary_job *shown = &job;
+    if (!status && c->summary_diff) {
+        shown = take_summary_diff(c, &ms);
     } else if (!status) {
-        ms.m = open_job(c, &light, NULL, NULL, &e, NULL);
+        ms.m = open_job(c, &job, NULL, NULL, &e, NULL);
         if (ms.m && c->test_path)
             ms.test = ui_load(c, &c->test_path, 1, NULL, &e);
     }
@@ -372,7 +372,7 @@ static int scripted(const struct ui_config *c)
         c->diff_close(&st);
     ui_state_fini(&st);
     models_free(&ms);
-    app_light_fini(&light);
+    summary_job_fini(&job);
     ui_grid_fini(&g);
     free(steps);
     return status;

@@ -8,7 +8,7 @@
 #include "analysis/analysis.h"
 #include "model/model.h"
 #include "model/semantics.h"
-#include "app/light_diff.h"
+#include "app/summary_job_diff.h"
 #include "ui/state.h"
 
 /* The TUI's run loop, independent of the command line: what to open, how,
@@ -25,7 +25,7 @@ struct ui_config {
     int threads;
     struct trace_limits limits;   /* HTX_MAX_INPUT_SIZE and friends */
     struct app_cache *cache;      /* traces read through it (app/cache.h); NULL: --no-cache */
-    enum htx_events events;       /* rank summaries without their events (app/light.h) */
+    enum htx_events events;       /* rank summaries without their events (app/summary_job.h) */
     bool stored_parameters;       /* the analysis parameters are those of a summary's
                                      tables (htx_options_stored_parameters): else
                                      views never take them, and the events load */
@@ -56,10 +56,10 @@ struct ui_config {
                      const void *ctx, struct err *e);
     void (*diff_close)(struct ui_state *st);
     const void *diff_ctx;
-    /* htx diff without the events (app/light_diff.h): the two light models
-     * (taken from it) and their parts; the control's light job feeds the
+    /* htx diff without the events (app/summary_job_diff.h): the two summary models
+     * (taken from it) and their parts; the control's summary job feeds the
      * other views. NULL: the paths are loaded. */
-    struct app_light_diff *light_diff;
+    struct summary_job_diff *summary_diff;
 };
 
 /* Loads the traces with a progress screen (q cancels), then runs the TUI

@@ -150,10 +150,10 @@ struct model *ui_load_with_progress(const struct ui_config *c, const char *const
     return l.m;
 }
 
-void ui_behind_start(struct ui_behind *b, const struct ui_config *c, struct app_light *light)
+void ui_behind_start(struct ui_behind *b, const struct ui_config *c, struct summary_job *job)
 {
     memset(b, 0, sizeof *b);
-    b->light = light;
+    b->job = job;
     b->active = loader_start(&b->l, c, c->paths, c->npaths);
 }
 
@@ -178,7 +178,7 @@ static unsigned swap_in(struct ui_state *st, struct model **m, struct ui_behind 
     struct err e = {0, ""};
     ui_state_fini(st);
     model_free(*m);
-    app_light_fini(b->light);
+    summary_job_fini(b->job);
     *m = full;
     if (ui_setup_state(st, full, NULL, b->l.c, NULL, rows, cols, &e) != 0) {
         ui_state_message(st, true, "%s", e.msg);
@@ -234,7 +234,7 @@ void ui_drill_start(struct ui_drill *d, const struct ui_config *c, struct ui_sta
     d->c.paths = &d->file;
     d->c.npaths = 1;
     d->c.test_path = d->test_file;
-    d->c.light_diff = NULL;
+    d->c.summary_diff = NULL;
     d->c.ranks = d->c.iterations = NULL;
     d->c.nranks = d->c.niterations = 0;
     d->c.has_window = false;

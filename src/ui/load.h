@@ -2,8 +2,8 @@
 #define HTX_UI_LOAD_H
 
 /* The TUI's models loaded on a thread, so the UI stays responsive: with a
- * progress screen before the first one; a light job's events behind its
- * first screen (behind); one rank of a light job with its events while the
+ * progress screen before the first one; a summary job's events behind its
+ * first screen (behind); one rank of a summary job with its events while the
  * job stays on screen (drill). */
 
 #include <pthread.h>
@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "app/light.h"
+#include "app/summary_job.h"
 #include "model/model.h"
 #include "ui/app.h"
 #include "ui/state.h"
@@ -40,33 +40,33 @@ struct model *ui_load_with_progress(const struct ui_config *c, const char *const
                                     size_t npaths, struct ui_grid *g, struct err *e,
                                     bool *cancelled);
 
-/* A light job's events loading behind its first screen (open_job): the
+/* A summary job's events loading behind its first screen (open_job): the
  * loader's progress in the status line, then the job again with them. */
 struct ui_behind {
     struct ui_loader l;
     bool active;
-    struct app_light *light;   /* the light job shown meanwhile: let go at the swap */
+    struct summary_job *job;   /* the summary job shown meanwhile: let go at the swap */
     size_t shown;              /* the ranks done last said */
 };
 
-/* Starts loading c's paths behind light's screen (b->active when it runs). */
-void ui_behind_start(struct ui_behind *b, const struct ui_config *c, struct app_light *light);
+/* Starts loading c's paths behind job's screen (b->active when it runs). */
+void ui_behind_start(struct ui_behind *b, const struct ui_config *c, struct summary_job *job);
 /* Cancels and waits for a load still running (the job quits). */
 void ui_behind_stop(struct ui_behind *b);
 /* Says the progress in st, or swaps the loaded job in (*m, st made again,
- * the light job let go) when it is done: UI_* flags. */
+ * the summary job let go) when it is done: UI_* flags. */
 unsigned ui_behind_poll(struct ui_state *st, struct model **m, struct ui_behind *b);
 
-/* One rank of a light job with its events (Enter on its lane, its kernel
+/* One rank of a summary job with its events (Enter on its lane, its kernel
  * row or its collective): its summary loads on a thread while the job stays
  * on screen and the status line counts bytes and events; then the rank is
  * shown alone, in a state of its own on the job's view, until q brings the
- * job back as it was. In a light diff, one rank a side (its iterations or
+ * job back as it was. In a diff of summaries, one rank a side (its iterations or
  * an op's instances): both load, then their diff is shown. */
 struct ui_drill {
     struct ui_loader l, lt;    /* the rank's load; the test rank's (a diff) */
     struct ui_config c;        /* the job's, on the one summary (and the test's) */
-    const char *file;          /* the summary (the job's light ranks own it) */
+    const char *file;          /* the summary (the job's summary-only ranks own it) */
     const char *test_file;     /* a diff's test rank's summary, or NULL */
     long long rank, test_rank;
     enum ui_view_id view;      /* the job's when asked */

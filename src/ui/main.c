@@ -7,7 +7,7 @@
 #include "analysis/analysis.h"
 #include "app/cache.h"
 #include "app/diff_request.h"
-#include "app/light_diff.h"
+#include "app/summary_job_diff.h"
 #include "app/options.h"
 #include "app/session.h"
 #include "ui/app.h"
@@ -80,22 +80,22 @@ int ui_main(const struct htx_options *opts)
             return app_fail(&e);
         // else: nowhere to keep a cache; run without
     }
-    struct app_light_diff light_diff;
-    memset(&light_diff, 0, sizeof light_diff);
+    struct summary_job_diff summary_diff;
+    memset(&summary_diff, 0, sizeof summary_diff);
     if (c.test_path) {
         struct semantics sem;
         app_diff_semantics(opts, &sem);
-        int rc = app_light_diff_choose(opts, &sem, c.limits.max_memory, &light_diff, &e);
+        int rc = summary_job_diff_choose(opts, &sem, c.limits.max_memory, &summary_diff, &e);
         if (rc < 0) {
-            app_light_diff_fini(&light_diff);
+            summary_job_diff_fini(&summary_diff);
             if (c.cache)
                 app_cache_fini(&cache, opts->script != NULL);
             return app_fail(&e);
         }
-        c.light_diff = rc == 1 ? &light_diff : NULL;
+        c.summary_diff = rc == 1 ? &summary_diff : NULL;
     }
     int status = ui_run(&c);
-    app_light_diff_fini(&light_diff);
+    summary_job_diff_fini(&summary_diff);
     if (c.cache)
         app_cache_fini(&cache, opts->script != NULL);
     return status;

@@ -110,8 +110,8 @@ static void draw_title(const struct ui_state *st, const struct model *m, struct 
         hi = m->ranks[r].end_ns > hi ? m->ranks[r].end_ns : hi;
     }
     ui_format_duration(lo < hi ? hi - lo : 0, span, sizeof span);
-    // a light job cannot pick iterations, but its summaries count them
-    size_t iters = st->light && !st->niterations ? st->light_steps : st->niterations;
+    // a summary job cannot pick iterations, but its summaries count them
+    size_t iters = st->job && !st->niterations ? st->summary_steps : st->niterations;
     // the job's checks that fired: a mark before the title (Diagnostics lists them)
     char mark[32] = "";
     if (st->trust.n)

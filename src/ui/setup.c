@@ -57,17 +57,17 @@ static int apply_iterations(struct ui_state *st, const struct ui_config *c, stru
 }
 
 int ui_setup_state(struct ui_state *st, struct model *m, const struct model *test,
-                   const struct ui_config *c, const struct app_light *light, int rows, int cols,
+                   const struct ui_config *c, const struct summary_job *job, int rows, int cols,
                    struct err *e)
 {
     if (ui_state_init(st, m, rows, cols) != 0)
         return err_set(e, ERR_NOMEM, "out of memory");
-    st->light = light && light->n ? light : NULL;
-    st->light_steps = st->light ? app_light_step_count(st->light) : 0;
-    if ((st->light ? app_light_trust(st->light, &st->trust) : trust_of_model(m, &st->trust)) < 0)
+    st->job = job && job->n ? job : NULL;
+    st->summary_steps = st->job ? summary_job_step_count(st->job) : 0;
+    if ((st->job ? summary_job_trust(st->job, &st->trust) : trust_of_model(m, &st->trust)) < 0)
         return err_set(e, ERR_NOMEM, "out of memory");
-    st->light_test = test && c->light_diff && c->light_diff->light[1].n ? &c->light_diff->light[1]
-                                                                        : NULL;
+    st->summary_test = test && c->summary_diff && c->summary_diff->job[1].n ? &c->summary_diff->job[1]
+                                                                            : NULL;
     st->ascii = c->ascii;
     st->no_mouse = c->no_mouse;
     st->no_osc52 = c->no_osc52;
@@ -84,7 +84,7 @@ int ui_setup_state(struct ui_state *st, struct model *m, const struct model *tes
     st->window_start = c->window_start;
     st->window_end = c->window_end;
     if (test && c->diff_open) {
-        rc = c->diff_open(st, m, test, c->light_diff ? c->light_diff->src : NULL, c->diff_ctx, e);
+        rc = c->diff_open(st, m, test, c->summary_diff ? c->summary_diff->src : NULL, c->diff_ctx, e);
         if (rc != 0)
             return rc;
         st->view = st->prev_view = UI_VIEW_DIFF;

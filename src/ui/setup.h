@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "app/light.h"
+#include "app/summary_job.h"
 #include "model/model.h"
 #include "ui/app.h"
 #include "ui/state.h"
@@ -15,11 +15,11 @@
 const char *ui_config_title(const struct ui_config *c, char *buf, size_t n);
 
 /* st made for m (and the diff view over m and test when c names a diff),
- * with c's ranks, iterations, window and first view; light: the light job
+ * with c's ranks, iterations, window and first view; job: the summary job
  * m shows (NULL: m has its events). 0, ERR_USAGE for a rank or iteration
  * the job lacks, or ERR_NOMEM; st is then still to be let go. */
 int ui_setup_state(struct ui_state *st, struct model *m, const struct model *test,
-                   const struct ui_config *c, const struct app_light *light, int rows, int cols,
+                   const struct ui_config *c, const struct summary_job *job, int rows, int cols,
                    struct err *e);
 
 #endif

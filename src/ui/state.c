@@ -215,9 +215,9 @@ bool ui_view_is_doc(enum ui_view_id v)
     return v >= UI_VIEW_OVERVIEW && v <= UI_VIEW_DIAGNOSTICS;
 }
 
-unsigned ui_state_open_light_rank(struct ui_state *st, size_t r, const char *why)
+unsigned ui_state_open_summary_rank(struct ui_state *st, size_t r, const char *why)
 {
-    const struct app_light_rank *lr = &st->light->ranks[r];
+    const struct summary_job_rank *lr = &st->job->ranks[r];
     st->open_summary = lr->file;
     st->open_rank = (long long)lr->rank.rank;
     st->open_test_summary = NULL;

@@ -8,7 +8,7 @@
 #include "analysis/analysis.h"
 #include "analysis/annotation_tree.h"
 #include "analysis/trust.h"
-#include "app/light.h"
+#include "app/summary_job.h"
 #include "model/model.h"
 #include "ui/widgets/charts.h"
 #include "ui/widgets/expand.h"
@@ -180,15 +180,15 @@ struct ui_state {
     size_t nanalyses;
     struct analysis_opts aopts;
     const char *export_dir;                  /* where `e` writes; "." */
-    /* The job read from its summaries without events (app/light.h), whose
-     * model is light: views take its tables and tiles. NULL: events loaded. */
-    const struct app_light *light;
-    size_t light_steps;                      /* the steps its summaries name (title) */
+    /* The job read from its summaries without events (app/summary_job.h), whose
+     * model is from summaries: views take its tables and tiles. NULL: events loaded. */
+    const struct summary_job *job;
+    size_t summary_steps;                    /* the steps its summaries name (title) */
     struct trust_report trust;               /* the job's checks, made when it is opened */
-    const struct app_light *light_test;      /* a light diff's test side, or NULL */
-    const char *open_summary;                /* UI_OPEN_RANK: a light rank's summary */
+    const struct summary_job *summary_test;  /* a diff of summaries' test side, or NULL */
+    const char *open_summary;                /* UI_OPEN_RANK: a summary-only rank's summary */
     long long open_rank;                     /* and its rank */
-    const char *open_test_summary;           /* and in a light diff, the test side's */
+    const char *open_test_summary;           /* and in a diff of summaries, the test side's */
     long long open_test_rank;
 
     /* screen */
@@ -255,10 +255,10 @@ struct ui_state {
 int ui_state_init(struct ui_state *st, const struct model *m, int rows, int cols);
 void ui_state_fini(struct ui_state *st);
 
-/* A light job's rank r (index into st->light->ranks) with its events: names
+/* A summary job's rank r (index into st->job->ranks) with its events: names
  * its summary in the status line (with why, when not NULL, in brackets)
  * and asks the loop to load and show it (ui/load.c). Returns the flags. */
-unsigned ui_state_open_light_rank(struct ui_state *st, size_t r, const char *why);
+unsigned ui_state_open_summary_rank(struct ui_state *st, size_t r, const char *why);
 
 /* Sets a status message (printf-style). */
 void ui_state_message(struct ui_state *st, bool error, const char *fmt, ...)

@@ -25,8 +25,8 @@ static void ui_busy_compute(struct ui_state *st, const struct model *m)
         st->ranks[r].busy = 0;
         if (!rm->selected || rm->end_ns <= rm->start_ns)
             continue;
-        if (rm->light && st->light && r < st->light->n) {   // its GPU's busy time, from its tiles
-            const struct tiles *t = &st->light->ranks[r].tiles;
+        if (rm->summary_only && st->job && r < st->job->n) {   // its GPU's busy time, from its tiles
+            const struct tiles *t = &st->job->ranks[r].tiles;
             const struct tile_lane *gpu = tiles_find_lane(t, TILE_LANE_GPU, -1);
             int64_t ns = gpu ? tiles_sum(&gpu->runs[TILE_BUSY], t->first, t->first + t->count)
                              : 0;

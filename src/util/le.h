@@ -2,7 +2,7 @@
 #define HTX_UTIL_LE_H
 
 /* Little-endian integers of n bytes (n <= 8), as the file formats htx
- * writes store them (util/htxs.h, trace/pack.h): byte by byte, so neither
+ * writes store them (util/summary_file.h, trace/pack.h): byte by byte, so neither
  * the host's byte order nor alignment matters. */
 
 #include <stdint.h>

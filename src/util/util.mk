@@ -12,5 +12,5 @@ libcore_a_SOURCES += \
 	src/util/memory.c src/util/memory.h \
 	src/util/str.h src/util/pool.c src/util/pool.h src/util/clock.h \
 	src/util/ring.c src/util/ring.h \
-	src/util/le.h src/util/htxs.c src/util/htxs.h src/util/htxs_sparse.c \
-	src/util/htxs_source.c src/util/htxs_source.h
+	src/util/le.h src/util/summary_file.c src/util/summary_file.h src/util/summary_file_sparse.c \
+	src/util/summary_file_source.c src/util/summary_file_source.h

@@ -365,19 +365,19 @@ START_TEST(tiles_should_keep_at_most_the_lanes_a_summary_reads)
     ck_assert_int_eq(t.lanes[1].kind, TILE_LANE_STREAM);
     ck_assert_int_eq(t.lanes[TILES_MAX_LANES - 1].kind, TILE_LANE_THREAD);
     ck_assert_ptr_null(tiles_check(&t));
-    struct htxs_writer w;
-    htxs_writer_init(&w);
-    htxs_tiles_write(&w, &t);
+    struct summary_file_writer w;
+    summary_file_writer_init(&w);
+    summary_file_tiles_write(&w, &t);
     const uint8_t *buf;
     size_t n;
-    struct htxs_doc d;
+    struct summary_file_doc d;
     struct tiles back;
-    ck_assert_int_eq(htxs_writer_finish(&w, &buf, &n, &e), 0);
-    ck_assert_int_eq(htxs_parse(&d, buf, n, "many.htxs", &e), 0);
-    ck_assert_int_eq(htxs_tiles_read(&d, "many.htxs", &bd_scratch, &back, &e), 0);
+    ck_assert_int_eq(summary_file_writer_finish(&w, &buf, &n, &e), 0);
+    ck_assert_int_eq(summary_file_parse(&d, buf, n, "many.htxs", &e), 0);
+    ck_assert_int_eq(summary_file_tiles_read(&d, "many.htxs", &bd_scratch, &back, &e), 0);
     ck_assert_uint_eq(back.nlanes, TILES_MAX_LANES);
-    htxs_doc_fini(&d);
-    htxs_writer_fini(&w);
+    summary_file_doc_fini(&d);
+    summary_file_writer_fini(&w);
     model_free(m);
     free(doc);
 }

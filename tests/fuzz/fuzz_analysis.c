@@ -46,16 +46,16 @@ static void check_tiles(const struct model *m, const struct analysis_opts *o)
         struct tiles t, back;
         CHECK(tiles_build(m, &m->ranks[i], o, false, &a, &t) == 0);
         CHECK(tiles_check(&t) == NULL);
-        struct htxs_writer w;
-        htxs_writer_init(&w);
-        htxs_tiles_write(&w, &t);
+        struct summary_file_writer w;
+        summary_file_writer_init(&w);
+        summary_file_tiles_write(&w, &t);
         const uint8_t *buf;
         size_t len;
         struct err e = {0, ""};
-        struct htxs_doc doc;
-        CHECK(htxs_writer_finish(&w, &buf, &len, &e) == 0);
-        CHECK(htxs_parse(&doc, buf, len, "fuzz.htxs", &e) == 0);
-        CHECK(htxs_tiles_read(&doc, "fuzz.htxs", &a, &back, &e) == 0);
+        struct summary_file_doc doc;
+        CHECK(summary_file_writer_finish(&w, &buf, &len, &e) == 0);
+        CHECK(summary_file_parse(&doc, buf, len, "fuzz.htxs", &e) == 0);
+        CHECK(summary_file_tiles_read(&doc, "fuzz.htxs", &a, &back, &e) == 0);
         CHECK(back.nlanes == t.nlanes && back.first == t.first && back.count == t.count &&
               back.width_log2 == t.width_log2);
         for (size_t l = 0; l < t.nlanes; l++)
@@ -65,8 +65,8 @@ static void check_tiles(const struct model *m, const struct analysis_opts *o)
                 CHECK(x->n == 0 || (memcmp(x->index, y->index, x->n * sizeof *x->index) == 0 &&
                                     memcmp(x->cum, y->cum, x->n * sizeof *x->cum) == 0));
             }
-        htxs_doc_fini(&doc);
-        htxs_writer_fini(&w);
+        summary_file_doc_fini(&doc);
+        summary_file_writer_fini(&w);
     }
     arena_fini(&a);
 }
@@ -89,17 +89,17 @@ static void check_colls(const struct model *m, const struct analysis_opts *o)
         size_t j = i;
         while (j < n && recs[j].rank_index == recs[i].rank_index)
             j++;
-        struct htxs_writer w;
-        htxs_writer_init(&w);
-        htxs_colls_write(&w, recs[i].rank, &m->origin_ns, &m->strings, recs + i, j - i);
+        struct summary_file_writer w;
+        summary_file_writer_init(&w);
+        summary_file_colls_write(&w, recs[i].rank, &m->origin_ns, &m->strings, recs + i, j - i);
         const uint8_t *buf;
         size_t len;
         struct err e = {0, ""};
-        struct htxs_doc doc;
-        struct htxs_colls c;
-        CHECK(htxs_writer_finish(&w, &buf, &len, &e) == 0);
-        CHECK(htxs_parse(&doc, buf, len, "fuzz.htxs", &e) == 0);
-        CHECK(htxs_colls_read(&doc, "fuzz.htxs", &a, &c, &e) == 0);
+        struct summary_file_doc doc;
+        struct summary_file_colls c;
+        CHECK(summary_file_writer_finish(&w, &buf, &len, &e) == 0);
+        CHECK(summary_file_parse(&doc, buf, len, "fuzz.htxs", &e) == 0);
+        CHECK(summary_file_colls_read(&doc, "fuzz.htxs", &a, &c, &e) == 0);
         CHECK(c.n == j - i && c.origin == m->origin_ns);
         for (size_t k = 0; k < c.n; k++) {
             struct coll_record *b = &back[nback++];
@@ -109,8 +109,8 @@ static void check_colls(const struct model *m, const struct analysis_opts *o)
             for (int f = 0; f < 4; f++)
                 *ids[f] = strtab_intern(&strings, c.strings[*ids[f]], c.lens[*ids[f]]);
         }
-        htxs_doc_fini(&doc);
-        htxs_writer_fini(&w);
+        summary_file_doc_fini(&doc);
+        summary_file_writer_fini(&w);
         i = j;
     }
     int64_t *ranks = calloc(m->nranks + 1, sizeof *ranks);

@@ -14,11 +14,11 @@
 #include "trace/pack_format.h"
 #include "trace/zbuf.h"
 #include "util/arena.h"
-#include "util/htxs.h"
-#include "util/htxs_source.h"
+#include "util/summary_file.h"
+#include "util/summary_file_source.h"
 #include "util/le.h"
 
-/* Rank summaries (util/htxs.h) as they come from another machine: every
+/* Rank summaries (util/summary_file.h) as they come from another machine: every
  * section through its reader, the tables through every output format, the
  * kernel parts through their reduce, the events through a replay. The first
  * byte chooses what the rest is:
@@ -54,14 +54,14 @@ static void check_refusal(int rc, const struct err *e)
 }
 
 /* The tables of s under semantics want (a pair holds both). */
-static void read_tables_of(const struct htxs_section *s, int want)
+static void read_tables_of(const struct summary_file_section *s, int want)
 {
     struct arena a;
     arena_init(&a, 1 << 12);
     struct table_list l = {.count = 0};
     int sem, an;
     struct err e = {0, ""};
-    int rc = htxs_tables_read(s, NAME, &a, want, &sem, &an, &l, &e);
+    int rc = summary_file_tables_read(s, NAME, &a, want, &sem, &an, &l, &e);
     check_refusal(rc, &e);
     if (rc == 0) {
         for (size_t i = 0; i < l.count; i++) {
@@ -82,35 +82,35 @@ static void read_tables_of(const struct htxs_section *s, int want)
     arena_fini(&a);
 }
 
-static void read_tables(const struct htxs_section *s)
+static void read_tables(const struct summary_file_section *s)
 {
     read_tables_of(s, 0);
-    if (s->kind == HTXS_TABLES_PAIR)
+    if (s->kind == SUMMARY_FILE_TABLES_PAIR)
         read_tables_of(s, 1);
 }
 
-static void read_doc(const struct htxs_doc *doc)
+static void read_doc(const struct summary_file_doc *doc)
 {
     struct err e = {0, ""};
-    struct htxs_rank rank;
-    check_refusal(htxs_rank_read(doc, NAME, &rank, &e), &e);
-    struct htxs_source src;
+    struct summary_file_rank rank;
+    check_refusal(summary_file_rank_read(doc, NAME, &rank, &e), &e);
+    struct summary_file_source src;
     e = (struct err){0, ""};
-    check_refusal(htxs_source_read(&src, doc, NAME, &e), &e);
+    check_refusal(summary_file_source_read(&src, doc, NAME, &e), &e);
     struct arena a;
     arena_init(&a, 1 << 12);
     struct tiles t;
     e = (struct err){0, ""};
-    check_refusal(htxs_tiles_read(doc, NAME, &a, &t, &e), &e);
-    struct htxs_colls c;
+    check_refusal(summary_file_tiles_read(doc, NAME, &a, &t, &e), &e);
+    struct summary_file_colls c;
     e = (struct err){0, ""};
-    check_refusal(htxs_colls_read(doc, NAME, &a, &c, &e), &e);
+    check_refusal(summary_file_colls_read(doc, NAME, &a, &c, &e), &e);
     arena_fini(&a);
     for (uint32_t i = 0; i < doc->nsections; i++) {
-        const struct htxs_section *s = &doc->sections[i];
-        if (htxs_is_tables(s))
+        const struct summary_file_section *s = &doc->sections[i];
+        if (summary_file_is_tables(s))
             read_tables(s);
-        if (s->kind == HTXS_EVENTS) {
+        if (s->kind == SUMMARY_FILE_EVENTS) {
             uint64_t n = 0;
             struct trace_sink sink = {&n, count_event, NULL, NULL, NULL};
             e = (struct err){0, ""};
@@ -123,21 +123,21 @@ static void read_doc(const struct htxs_doc *doc)
 /* A summary whose one section of `kind` holds data deflated. */
 static void one_deflated_section(uint32_t kind, uint32_t tag, const uint8_t *data, size_t size)
 {
-    struct htxs_writer raw, w;
-    htxs_writer_init(&raw);
-    htxs_writer_init(&w);
-    htxs_put_bytes(&raw, data, size);
+    struct summary_file_writer raw, w;
+    summary_file_writer_init(&raw);
+    summary_file_writer_init(&w);
+    summary_file_put_bytes(&raw, data, size);
     const uint8_t *buf;
     size_t len;
     struct err e = {0, ""};
-    struct htxs_doc doc;
-    if (htxs_put_deflated(&w, kind, tag, &raw) == 0 && htxs_writer_finish(&w, &buf, &len, &e) == 0 &&
-        htxs_parse(&doc, buf, len, NAME, &e) == 0) {
+    struct summary_file_doc doc;
+    if (summary_file_put_deflated(&w, kind, tag, &raw) == 0 && summary_file_writer_finish(&w, &buf, &len, &e) == 0 &&
+        summary_file_parse(&doc, buf, len, NAME, &e) == 0) {
         read_doc(&doc);
-        htxs_doc_fini(&doc);
+        summary_file_doc_fini(&doc);
     }
-    htxs_writer_fini(&raw);
-    htxs_writer_fini(&w);
+    summary_file_writer_fini(&raw);
+    summary_file_writer_fini(&w);
 }
 
 static void whole_summary(const uint8_t *data, size_t size)
@@ -145,17 +145,17 @@ static void whole_summary(const uint8_t *data, size_t size)
     uint8_t *buf = malloc(size ? size : 1);
     CHECK(buf);
     memcpy(buf, data, size);
-    if (size >= HTXS_HEADER_LEN + HTXS_TRAILER_LEN) {
+    if (size >= SUMMARY_FILE_HEADER_LEN + SUMMARY_FILE_TRAILER_LEN) {
         le_store(buf + 16, size, 8);
-        le_store(buf + size - HTXS_TRAILER_LEN, htxs_crc32(0, buf, size - HTXS_TRAILER_LEN), 4);
+        le_store(buf + size - SUMMARY_FILE_TRAILER_LEN, summary_file_crc32(0, buf, size - SUMMARY_FILE_TRAILER_LEN), 4);
     }
-    struct htxs_doc doc;
+    struct summary_file_doc doc;
     struct err e = {0, ""};
-    int rc = htxs_parse(&doc, buf, size, NAME, &e);
+    int rc = summary_file_parse(&doc, buf, size, NAME, &e);
     check_refusal(rc, &e);
     if (rc == 0) {
         read_doc(&doc);
-        htxs_doc_fini(&doc);
+        summary_file_doc_fini(&doc);
     }
     free(buf);
 }
@@ -199,16 +199,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     case 1: {
         // The tag names a stored analysis or a part (summary/tables.h), as the writer's do.
         static const int analyses[] = {ANALYSIS_TEMPORAL, ANALYSIS_KERNELS, ANALYSIS_IDLE,
-                                       ANALYSIS_OVERLAP, HTXS_RANKS_PARTS, HTXS_DIFF_PARTS};
+                                       ANALYSIS_OVERLAP, SUMMARY_FILE_RANKS_PARTS, SUMMARY_FILE_DIFF_PARTS};
         int an = analyses[(data[0] / 5) % (sizeof analyses / sizeof analyses[0])];
-        one_deflated_section(HTXS_TABLES_VZ, htxs_tables_tag(0, an), rest, n);
+        one_deflated_section(SUMMARY_FILE_TABLES_VZ, summary_file_tables_tag(0, an), rest, n);
         break;
     }
     case 2:
-        one_deflated_section(HTXS_TILES, 0, rest, n);
+        one_deflated_section(SUMMARY_FILE_TILES, 0, rest, n);
         break;
     case 3:
-        one_deflated_section(HTXS_COLLS, 0, rest, n);
+        one_deflated_section(SUMMARY_FILE_COLLS, 0, rest, n);
         break;
     default:
         packed_records(rest, n,

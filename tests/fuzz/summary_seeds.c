@@ -20,7 +20,7 @@
 #include "trace/pack.h"
 #include "trace/pack_format.h"
 #include "trace/zbuf.h"
-#include "util/htxs.h"
+#include "util/summary_file.h"
 #include "util/le.h"
 
 static int write_seed(const char *dir, const char *base, const char *what, unsigned i,
@@ -44,22 +44,22 @@ static int seeds_of(const char *dir, const char *file)
     char *dot = strchr(base, '.');
     if (dot)
         *dot = '\0';
-    struct htxs_doc doc;
+    struct summary_file_doc doc;
     struct err e = {0, ""};
-    if (htxs_load_file(&doc, file, &e) != 0) {
+    if (summary_file_load_file(&doc, file, &e) != 0) {
         fprintf(stderr, "summary-seeds: %s\n", e.msg);
         return 1;
     }
     int status = write_seed(dir, base, "whole", 0, 0, doc.owned, (size_t)doc.len);
     for (uint32_t i = 0; i < doc.nsections; i++) {
-        const struct htxs_section *s = &doc.sections[i];
+        const struct summary_file_section *s = &doc.sections[i];
         uint8_t *raw = NULL;
-        struct htxs_section plain;
-        uint8_t mode = s->kind == HTXS_TILES ? 2 : s->kind == HTXS_COLLS ? 3 : 1;
-        if (s->kind == HTXS_TABLES_VZ || s->kind == HTXS_TILES || s->kind == HTXS_COLLS) {
-            if (htxs_inflate_section(s, file, "section", (uint64_t)1 << 26, &raw, &plain, &e) == 0)
+        struct summary_file_section plain;
+        uint8_t mode = s->kind == SUMMARY_FILE_TILES ? 2 : s->kind == SUMMARY_FILE_COLLS ? 3 : 1;
+        if (s->kind == SUMMARY_FILE_TABLES_VZ || s->kind == SUMMARY_FILE_TILES || s->kind == SUMMARY_FILE_COLLS) {
+            if (summary_file_inflate_section(s, file, "section", (uint64_t)1 << 26, &raw, &plain, &e) == 0)
                 status |= write_seed(dir, base, "section", i, mode, raw, (size_t)plain.len);
-        } else if (s->kind == HTXS_EVENTS) {
+        } else if (s->kind == SUMMARY_FILE_EVENTS) {
             size_t path_len;
             const char *path = trace_pack_source(s->data, (size_t)s->len, &path_len);
             const uint8_t *z = path ? (const uint8_t *)path + path_len : NULL;
@@ -72,7 +72,7 @@ static int seeds_of(const char *dir, const char *file)
         }
         free(raw);
     }
-    htxs_doc_fini(&doc);
+    summary_file_doc_fini(&doc);
     return status;
 }
 

@@ -304,7 +304,7 @@ START_TEST(model_should_round_fractional_ts_like_hta)
 }
 END_TEST
 
-/* a and b hold the same events, steps, rows and stream indices (a twin
+/* a and b hold the same events, steps, rows and stream indices (an HTA model
  * has no thread indices; one that shares its model's events keeps the GPU
  * side's iterations and overlap marks of that model). */
 static void assert_same_model(const struct model *a, const struct model *b)
@@ -350,11 +350,11 @@ static void assert_same_model(const struct model *a, const struct model *b)
     }
 }
 
-/* The HTA twin of a model loaded under htx's semantics is the model
+/* The HTA model of a model loaded under htx's semantics is the model
  * loaded under HTA's: the steps dropped, the times rounded, stream 0's
  * kernels without iteration, MTIA's filter, over one rank and two. */
-static void assert_twin_is_hta_load(const char *const *names, const char *const *docs, size_t n,
-                                    bool shares)
+static void assert_hta_model_is_hta_load(const char *const *names, const char *const *docs, size_t n,
+                                         bool shares)
 {
     struct err e = {0, ""};
     struct model *htx = load_docs(names, docs, n, SEMANTICS_HTX, &e);
@@ -362,23 +362,23 @@ static void assert_twin_is_hta_load(const char *const *names, const char *const 
     ck_assert(htx && hta);
     struct semantics sem;
     semantics_init(&sem, SEMANTICS_HTA);
-    struct model *twin = model_twin(htx, &sem, &e);
-    ck_assert_msg(twin != NULL, "twin failed: %s", e.msg);
-    assert_same_model(twin, hta);
-    ck_assert_uint_eq(twin->ranks[0].nthreads, 0);
-    ck_assert(twin->ranks[0].shares_events == shares);
-    ck_assert(shares == (twin->ranks[0].events == htx->ranks[0].events));
-    // The twin leaves its model as it was: a second one is the same.
-    struct model *again = model_twin(htx, &sem, &e);
+    struct model *hta_model = model_hta_new(htx, &sem, &e);
+    ck_assert_msg(hta_model != NULL, "hta_model failed: %s", e.msg);
+    assert_same_model(hta_model, hta);
+    ck_assert_uint_eq(hta_model->ranks[0].nthreads, 0);
+    ck_assert(hta_model->ranks[0].shares_events == shares);
+    ck_assert(shares == (hta_model->ranks[0].events == htx->ranks[0].events));
+    // The HTA model leaves its model as it was: a second one is the same.
+    struct model *again = model_hta_new(htx, &sem, &e);
     ck_assert(again != NULL);
     assert_same_model(again, hta);
-    model_twin_free(again);
-    model_twin_free(twin);
+    model_hta_free(again);
+    model_hta_free(hta_model);
     model_free(hta);
     model_free(htx);
 }
 
-START_TEST(twin_should_be_the_model_loaded_under_hta)
+START_TEST(hta_model_should_be_the_model_loaded_under_hta)
 {
     const char *frac = "{\"traceEvents\":["
                        "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\","
@@ -390,11 +390,11 @@ START_TEST(twin_should_be_the_model_loaded_under_hta)
                        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,"
                        "\"ts\":12.9,\"dur\":3.3,\"args\":{\"stream\":7,\"correlation\":3}}]}";
     const char *one[] = {"t.json"};
-    assert_twin_is_hta_load(one, &two_step_doc, 1, true);
-    assert_twin_is_hta_load(one, &frac, 1, false);
+    assert_hta_model_is_hta_load(one, &two_step_doc, 1, true);
+    assert_hta_model_is_hta_load(one, &frac, 1, false);
     const char *names[] = {"a_rank-0.json", "b_rank-1.json"};
     const char *docs[] = {frac, two_step_doc};
-    assert_twin_is_hta_load(names, docs, 2, false);   // (one rank rounded: all copied)
+    assert_hta_model_is_hta_load(names, docs, 2, false);   // (one rank rounded: all copied)
     const char *whole = "{\"traceEvents\":["
                         "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\","
                         "\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":20},"
@@ -402,11 +402,11 @@ START_TEST(twin_should_be_the_model_loaded_under_hta)
                         "\"ts\":12,\"dur\":3,\"args\":{\"stream\":0,\"correlation\":3}}]}";
     const char *ints[] = {whole, two_step_doc};
     const char *int_names[] = {"a_rank-0.json", "b.json"};
-    assert_twin_is_hta_load(int_names, ints, 2, true);
+    assert_hta_model_is_hta_load(int_names, ints, 2, true);
 }
 END_TEST
 
-START_TEST(twin_should_refuse_flows_at_fractional_times)
+START_TEST(hta_model_should_refuse_flows_at_fractional_times)
 {
     const char *doc = "{\"traceEvents\":["
         "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":2,"
@@ -420,15 +420,15 @@ START_TEST(twin_should_refuse_flows_at_fractional_times)
     struct semantics sem;
     semantics_init(&sem, SEMANTICS_HTA);
     struct err e = {0, ""};
-    ck_assert_ptr_null(model_twin(m, &sem, &e));
+    ck_assert_ptr_null(model_hta_new(m, &sem, &e));
     ck_assert_int_eq(e.code, ERR_EMPTY);
     ck_assert_ptr_nonnull(strstr(e.msg, "linked by flows at fractional times"));
-    // Under htx's semantics again, nothing is rounded: the twin is made.
+    // Under htx's semantics again, nothing is rounded: the HTA model is made.
     semantics_init(&sem, SEMANTICS_HTX);
-    struct model *twin = model_twin(m, &sem, &e);
-    ck_assert_ptr_nonnull(twin);
-    assert_same_model(twin, m);
-    model_twin_free(twin);
+    struct model *hta_model = model_hta_new(m, &sem, &e);
+    ck_assert_ptr_nonnull(hta_model);
+    assert_same_model(hta_model, m);
+    model_hta_free(hta_model);
     model_free(m);
 }
 END_TEST
@@ -724,8 +724,8 @@ int main(void)
     tcase_add_test(tc, model_should_select_iterations_and_windows);
     tcase_add_test(tc, model_should_link_by_flows_when_correlation_is_missing);
     tcase_add_test(tc, model_should_apply_htas_mtia_step_filter);
-    tcase_add_test(tc, twin_should_be_the_model_loaded_under_hta);
-    tcase_add_test(tc, twin_should_refuse_flows_at_fractional_times);
+    tcase_add_test(tc, hta_model_should_be_the_model_loaded_under_hta);
+    tcase_add_test(tc, hta_model_should_refuse_flows_at_fractional_times);
     tcase_add_test(tc, loader_progress_should_count_bytes_and_events);
     suite_add_tcase(s, tc);
     TCase *real = tcase_create("shared");

@@ -12,8 +12,8 @@
 #include "summary/write.h"
 #include "trace/pack.h"
 #include "trace/read.h"
-#include "util/htxs.h"
-#include "util/htxs_source.h"
+#include "util/summary_file.h"
+#include "util/summary_file_source.h"
 #include "util/le.h"
 
 /* The loader's pack and cache hooks (load_opts.packed, .cached): a trace
@@ -60,28 +60,28 @@ static char *offer(void *ctx, const char *path)
 /* A summary file holding events (as given) in a valid container. */
 static void write_summary(const char *path, const uint8_t *events, size_t len)
 {
-    struct htxs_writer w;
-    htxs_writer_init(&w);
-    htxs_begin_section(&w, HTXS_EVENTS);
-    htxs_put_bytes(&w, events, len);
-    htxs_end_section(&w);
+    struct summary_file_writer w;
+    summary_file_writer_init(&w);
+    summary_file_begin_section(&w, SUMMARY_FILE_EVENTS);
+    summary_file_put_bytes(&w, events, len);
+    summary_file_end_section(&w);
     struct err e = {0, ""};
-    ck_assert_msg(htxs_writer_save(&w, path, true, &e) == 0, "%s", e.msg);
-    htxs_writer_fini(&w);
+    ck_assert_msg(summary_file_writer_save(&w, path, true, &e) == 0, "%s", e.msg);
+    summary_file_writer_fini(&w);
 }
 
 /* A summary file without events (htx summarize without --with-events): the
  * source record of the file at trace, as it is now. */
 static void write_summary_of(const char *path, const char *trace)
 {
-    struct htxs_source src;
+    struct summary_file_source src;
     struct err e = {0, ""};
-    ck_assert_msg(htxs_source_of(&src, trace, &e) == 0, "%s", e.msg);
-    struct htxs_writer w;
-    htxs_writer_init(&w);
-    htxs_source_write(&w, &src);
-    ck_assert_msg(htxs_writer_save(&w, path, true, &e) == 0, "%s", e.msg);
-    htxs_writer_fini(&w);
+    ck_assert_msg(summary_file_source_of(&src, trace, &e) == 0, "%s", e.msg);
+    struct summary_file_writer w;
+    summary_file_writer_init(&w);
+    summary_file_source_write(&w, &src);
+    ck_assert_msg(summary_file_writer_save(&w, path, true, &e) == 0, "%s", e.msg);
+    summary_file_writer_fini(&w);
 }
 
 static int count_event(void *ctx, const struct trace_event *ev, struct err *e)

@@ -13,7 +13,7 @@
 #include "trace/pack_format.h"
 #include "trace/read.h"
 #include "trace/zbuf.h"
-#include "util/htxs.h"
+#include "util/summary_file.h"
 #include "util/le.h"
 
 /* One large file, plain or gzip, read on two threads (trace_read_file_split):
@@ -306,13 +306,13 @@ static int keep_pack(void *ctx, const char *path, struct trace_pack *pack, struc
     const uint8_t *bytes;
     size_t len;
     ck_assert_int_eq(trace_pack_finish(pack, &bytes, &len, e), 0);
-    struct htxs_writer w;   // a rank summary holding only the events
-    htxs_writer_init(&w);
-    htxs_begin_section(&w, HTXS_EVENTS);
-    htxs_put_bytes(&w, bytes, len);
-    htxs_end_section(&w);
-    ck_assert_int_eq(htxs_writer_save(&w, ctx, 0, e), 0);
-    htxs_writer_fini(&w);
+    struct summary_file_writer w;   // a rank summary holding only the events
+    summary_file_writer_init(&w);
+    summary_file_begin_section(&w, SUMMARY_FILE_EVENTS);
+    summary_file_put_bytes(&w, bytes, len);
+    summary_file_end_section(&w);
+    ck_assert_int_eq(summary_file_writer_save(&w, ctx, 0, e), 0);
+    summary_file_writer_fini(&w);
     trace_pack_free(pack);
     return 0;
 }
@@ -321,10 +321,10 @@ static int keep_pack(void *ctx, const char *path, struct trace_pack *pack, struc
  * (pack_format.h: their header says so). */
 static size_t second_half_blocks(const char *summary)
 {
-    struct htxs_doc doc;
+    struct summary_file_doc doc;
     struct err e = {0, ""};
-    ck_assert_int_eq(htxs_load_file(&doc, summary, &e), 0);
-    const struct htxs_section *events = htxs_find(&doc, HTXS_EVENTS);
+    ck_assert_int_eq(summary_file_load_file(&doc, summary, &e), 0);
+    const struct summary_file_section *events = summary_file_find(&doc, SUMMARY_FILE_EVENTS);
     ck_assert_ptr_nonnull(events);
     ck_assert_uint_eq(le_load(events->data, 4), TRACE_PACK_VERSION);
     uint64_t raw_len = le_load(events->data + 4, 8);
@@ -332,19 +332,19 @@ static size_t second_half_blocks(const char *summary)
     uint8_t *raw = NULL;
     ck_assert_int_eq(trace_inflate_exact(summary, "pack", events->data + z, events->len - z,
                                          raw_len, &raw, &e), 0);
-    struct htxs_cur c = {raw, raw + raw_len, 0};
+    struct summary_file_cur c = {raw, raw + raw_len, 0};
     size_t second = 0;
     while (c.p < c.end && !c.bad) {
-        second += htxs_get_varint(&c) == (PACK_NCOLS | PACK_BLOCK_SECOND);
+        second += summary_file_get_varint(&c) == (PACK_NCOLS | PACK_BLOCK_SECOND);
         uint64_t total = 0;
         for (int k = 0; k < PACK_NCOLS; k++)
-            total += htxs_get_varint(&c);
+            total += summary_file_get_varint(&c);
         ck_assert(!c.bad && total <= (uint64_t)(c.end - c.p));
         c.p += total;
     }
     ck_assert(!c.bad);
     free(raw);
-    htxs_doc_fini(&doc);
+    summary_file_doc_fini(&doc);
     return second;
 }
 

@@ -11,7 +11,7 @@
 #include "app/cache.h"
 #include "app/rank_summary.h"
 #include "summary/tables.h"
-#include "util/htxs.h"
+#include "util/summary_file.h"
 #include "summary_test.h"
 
 /* The TUI's cache (app/cache.h): an entry is the summary `htx summarize`
@@ -97,41 +97,41 @@ static size_t summary_of(const struct cache_case *k, uint8_t **bytes)
     struct model *m = model_load(paths, 1, &sem, &lo, &e);
     ck_assert_ptr_nonnull(m);
     ck_assert_ptr_nonnull(pack);
-    struct htxs_writer w;
-    htxs_writer_init(&w);
-    struct htxs_source src;
-    ck_assert_int_eq(htxs_source_of(&src, k->trace, &e), 0);
+    struct summary_file_writer w;
+    summary_file_writer_init(&w);
+    struct summary_file_source src;
+    ck_assert_int_eq(summary_file_source_of(&src, k->trace, &e), 0);
     struct rank_summary_parts parts = {.pack = pack, .source = &src};
     ck_assert_int_eq(app_rank_summary(m, &ao, 1, &parts, k->trace, &w, &e), 0);
     const uint8_t *buf;
     size_t len;
-    ck_assert_int_eq(htxs_writer_finish(&w, &buf, &len, &e), 0);
+    ck_assert_int_eq(summary_file_writer_finish(&w, &buf, &len, &e), 0);
     *bytes = malloc(len);
     ck_assert_ptr_nonnull(*bytes);
     memcpy(*bytes, buf, len);
-    htxs_writer_fini(&w);
+    summary_file_writer_fini(&w);
     trace_pack_free(pack);
     model_free(m);
     return len;
 }
 
 /* The entry of the trace: its doc (the caller frees it). */
-static void entry_doc(const struct cache_case *k, struct htxs_doc *doc)
+static void entry_doc(const struct cache_case *k, struct summary_file_doc *doc)
 {
     struct app_cache c;
     struct err e = {0, ""};
     ck_assert_int_eq(app_cache_init(&c, &e), 0);
     char *entry = app_cache_entry(&c, k->trace);
     ck_assert_msg(entry != NULL, "no fresh entry of %s", k->trace);
-    ck_assert_int_eq(htxs_load_file(doc, entry, &e), 0);
+    ck_assert_int_eq(summary_file_load_file(doc, entry, &e), 0);
     free(entry);
     app_cache_fini(&c, true);
 }
 
-static bool has_tables(const struct htxs_doc *doc)
+static bool has_tables(const struct summary_file_doc *doc)
 {
     for (uint32_t i = 0; i < doc->nsections; i++)
-        if (htxs_is_tables(&doc->sections[i]))
+        if (summary_file_is_tables(&doc->sections[i]))
             return true;
     return false;
 }
@@ -143,11 +143,11 @@ START_TEST(cache_entry_should_be_the_summary_of_its_trace)
     ck_assert(!load_through_cache(&k, true, true));
     uint8_t *want;
     size_t len = summary_of(&k, &want);
-    struct htxs_doc doc;
+    struct summary_file_doc doc;
     entry_doc(&k, &doc);
     ck_assert_uint_eq(doc.len, len);
     ck_assert(memcmp(doc.owned, want, len) == 0);
-    htxs_doc_fini(&doc);
+    summary_file_doc_fini(&doc);
     ck_assert(load_through_cache(&k, true, true));   // and the next load reads it
     free(want);
     cache_case_fini(&k);
@@ -160,17 +160,17 @@ START_TEST(cache_entry_left_in_a_hurry_should_be_completed_by_the_next_load)
     cache_case_init(&k);
     // the user quits before the load is done: the entry has its events only
     ck_assert(!load_through_cache(&k, false, false));
-    struct htxs_doc doc;
+    struct summary_file_doc doc;
     entry_doc(&k, &doc);
-    ck_assert_ptr_nonnull(htxs_find(&doc, HTXS_EVENTS));
+    ck_assert_ptr_nonnull(summary_file_find(&doc, SUMMARY_FILE_EVENTS));
     ck_assert(!has_tables(&doc));
-    ck_assert_ptr_null(htxs_find(&doc, HTXS_TILES));
-    htxs_doc_fini(&doc);
+    ck_assert_ptr_null(summary_file_find(&doc, SUMMARY_FILE_TILES));
+    summary_file_doc_fini(&doc);
     // a hurried quit of the next load does not complete it either
     ck_assert(load_through_cache(&k, true, false));
     entry_doc(&k, &doc);
     ck_assert(!has_tables(&doc));
-    htxs_doc_fini(&doc);
+    summary_file_doc_fini(&doc);
     // a load that reads it and ends unhurried completes it
     ck_assert(load_through_cache(&k, true, true));
     uint8_t *want;
@@ -179,7 +179,7 @@ START_TEST(cache_entry_left_in_a_hurry_should_be_completed_by_the_next_load)
     ck_assert(has_tables(&doc));
     ck_assert_uint_eq(doc.len, len);
     ck_assert(memcmp(doc.owned, want, len) == 0);
-    htxs_doc_fini(&doc);
+    summary_file_doc_fini(&doc);
     free(want);
     cache_case_fini(&k);
 }

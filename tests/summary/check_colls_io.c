@@ -10,7 +10,7 @@
 #include "analysis/collectives.h"
 #include "summary/colls_io.h"
 #include "summary/deflated.h"
-#include "util/htxs.h"
+#include "util/summary_file.h"
 #include "util/strtab.h"
 #include "summary_test.h"
 
@@ -19,32 +19,32 @@
  * back and forth), and every malformed section refused with the file
  * named. */
 
-/* Parses a summary made of one HTXS_COLLS section whose raw contents are
+/* Parses a summary made of one SUMMARY_FILE_COLLS section whose raw contents are
  * the varints v[0..n) (signed where is_signed says), and reads it. */
 static int read_raw(const int64_t *v, const bool *is_signed, size_t n, struct err *e)
 {
-    struct htxs_writer raw, w;
-    htxs_writer_init(&raw);
+    struct summary_file_writer raw, w;
+    summary_file_writer_init(&raw);
     for (size_t i = 0; i < n; i++) {
         if (is_signed[i])
-            htxs_put_svarint(&raw, v[i]);
+            summary_file_put_svarint(&raw, v[i]);
         else
-            htxs_put_varint(&raw, (uint64_t)v[i]);
+            summary_file_put_varint(&raw, (uint64_t)v[i]);
     }
-    htxs_writer_init(&w);
-    ck_assert_int_eq(htxs_put_deflated(&w, HTXS_COLLS, 0, &raw), 0);
+    summary_file_writer_init(&w);
+    ck_assert_int_eq(summary_file_put_deflated(&w, SUMMARY_FILE_COLLS, 0, &raw), 0);
     const uint8_t *bytes;
     size_t len;
-    ck_assert_int_eq(htxs_writer_finish(&w, &bytes, &len, e), 0);
-    struct htxs_doc doc;
-    ck_assert_int_eq(htxs_parse(&doc, bytes, len, "bad.htxs", e), 0);
+    ck_assert_int_eq(summary_file_writer_finish(&w, &bytes, &len, e), 0);
+    struct summary_file_doc doc;
+    ck_assert_int_eq(summary_file_parse(&doc, bytes, len, "bad.htxs", e), 0);
     struct arena a;
     arena_init(&a, 4096);
-    struct htxs_colls c;
-    int rc = htxs_colls_read(&doc, "bad.htxs", &a, &c, e);
-    htxs_doc_fini(&doc);
-    htxs_writer_fini(&w);
-    htxs_writer_fini(&raw);
+    struct summary_file_colls c;
+    int rc = summary_file_colls_read(&doc, "bad.htxs", &a, &c, e);
+    summary_file_doc_fini(&doc);
+    summary_file_writer_fini(&w);
+    summary_file_writer_fini(&raw);
     arena_fini(&a);
     return rc;
 }
@@ -68,19 +68,19 @@ START_TEST(colls_should_round_trip_and_refuse_what_is_malformed)
          .group_size = 2, .bytes = 0, .ts = 5000, .end = 9000, .iteration = MODEL_ITER_NONE},
     };
     int64_t origin = -123456789;
-    struct htxs_writer w;
-    htxs_writer_init(&w);
-    htxs_colls_write(&w, 3, &origin, &s, recs, 3);
+    struct summary_file_writer w;
+    summary_file_writer_init(&w);
+    summary_file_colls_write(&w, 3, &origin, &s, recs, 3);
     const uint8_t *bytes;
     size_t len;
     struct err e = {0, ""};
-    ck_assert_int_eq(htxs_writer_finish(&w, &bytes, &len, &e), 0);
-    struct htxs_doc doc;
-    ck_assert_int_eq(htxs_parse(&doc, bytes, len, "t.htxs", &e), 0);
+    ck_assert_int_eq(summary_file_writer_finish(&w, &bytes, &len, &e), 0);
+    struct summary_file_doc doc;
+    ck_assert_int_eq(summary_file_parse(&doc, bytes, len, "t.htxs", &e), 0);
     struct arena a;
     arena_init(&a, 4096);
-    struct htxs_colls got;
-    ck_assert_int_eq(htxs_colls_read(&doc, "t.htxs", &a, &got, &e), 0);
+    struct summary_file_colls got;
+    ck_assert_int_eq(summary_file_colls_read(&doc, "t.htxs", &a, &got, &e), 0);
     ck_assert(got.has_origin);
     ck_assert_int_eq(got.origin, origin);
     ck_assert_int_eq(got.rank, 3);
@@ -104,30 +104,30 @@ START_TEST(colls_should_round_trip_and_refuse_what_is_malformed)
             ck_assert_mem_eq(got.strings[have[k]], strtab_str(&s, want[k]), got.lens[have[k]]);
         }
     }
-    htxs_doc_fini(&doc);
-    htxs_writer_fini(&w);
+    summary_file_doc_fini(&doc);
+    summary_file_writer_fini(&w);
 
     /* a rank without events has no time 0; one without collectives, no records */
-    htxs_writer_init(&w);
-    htxs_colls_write(&w, 4, NULL, &s, NULL, 0);
-    ck_assert_int_eq(htxs_writer_finish(&w, &bytes, &len, &e), 0);
-    ck_assert_int_eq(htxs_parse(&doc, bytes, len, "t.htxs", &e), 0);
-    ck_assert_int_eq(htxs_colls_read(&doc, "t.htxs", &a, &got, &e), 0);
+    summary_file_writer_init(&w);
+    summary_file_colls_write(&w, 4, NULL, &s, NULL, 0);
+    ck_assert_int_eq(summary_file_writer_finish(&w, &bytes, &len, &e), 0);
+    ck_assert_int_eq(summary_file_parse(&doc, bytes, len, "t.htxs", &e), 0);
+    ck_assert_int_eq(summary_file_colls_read(&doc, "t.htxs", &a, &got, &e), 0);
     ck_assert(!got.has_origin);
     ck_assert_uint_eq(got.n, 0);
-    htxs_doc_fini(&doc);
-    htxs_writer_fini(&w);
+    summary_file_doc_fini(&doc);
+    summary_file_writer_fini(&w);
 
     /* a summary made before records: none, said so */
-    htxs_writer_init(&w);
-    htxs_begin_section(&w, HTXS_RANK);
-    htxs_end_section(&w);
-    ck_assert_int_eq(htxs_writer_finish(&w, &bytes, &len, &e), 0);
-    ck_assert_int_eq(htxs_parse(&doc, bytes, len, "old.htxs", &e), 0);
-    ck_assert_int_eq(htxs_colls_read(&doc, "old.htxs", &a, &got, &e), ERR_EMPTY);
+    summary_file_writer_init(&w);
+    summary_file_begin_section(&w, SUMMARY_FILE_RANK);
+    summary_file_end_section(&w);
+    ck_assert_int_eq(summary_file_writer_finish(&w, &bytes, &len, &e), 0);
+    ck_assert_int_eq(summary_file_parse(&doc, bytes, len, "old.htxs", &e), 0);
+    ck_assert_int_eq(summary_file_colls_read(&doc, "old.htxs", &a, &got, &e), ERR_EMPTY);
     ck_assert_ptr_nonnull(strstr(e.msg, "old.htxs: no collective records"));
-    htxs_doc_fini(&doc);
-    htxs_writer_fini(&w);
+    summary_file_doc_fini(&doc);
+    summary_file_writer_fini(&w);
     arena_fini(&a);
     strtab_fini(&s);
 
@@ -208,27 +208,27 @@ START_TEST(colls_should_keep_rank_lists_exactly)
         recs[i].pos = (uint32_t)i;
         recs[i].seq = recs[i].group_size = recs[i].bytes = -1;
     }
-    struct htxs_writer w;
-    htxs_writer_init(&w);
-    htxs_colls_write(&w, 0, NULL, &s, recs, n);
+    struct summary_file_writer w;
+    summary_file_writer_init(&w);
+    summary_file_colls_write(&w, 0, NULL, &s, recs, n);
     const uint8_t *bytes;
     size_t blen;
     struct err e = {0, ""};
-    ck_assert_int_eq(htxs_writer_finish(&w, &bytes, &blen, &e), 0);
+    ck_assert_int_eq(summary_file_writer_finish(&w, &bytes, &blen, &e), 0);
     ck_assert_uint_lt(blen, 600);   // the 1024 ranks' list is not 5 KB of text
-    struct htxs_doc doc;
-    ck_assert_int_eq(htxs_parse(&doc, bytes, blen, "t.htxs", &e), 0);
+    struct summary_file_doc doc;
+    ck_assert_int_eq(summary_file_parse(&doc, bytes, blen, "t.htxs", &e), 0);
     struct arena a;
     arena_init(&a, 4096);
-    struct htxs_colls got;
-    ck_assert_int_eq(htxs_colls_read(&doc, "t.htxs", &a, &got, &e), 0);
+    struct summary_file_colls got;
+    ck_assert_int_eq(summary_file_colls_read(&doc, "t.htxs", &a, &got, &e), 0);
     for (size_t i = 0; i < n; i++) {
         size_t want = i ? strlen(lists[i]) : len;
         ck_assert_uint_eq(got.lens[got.recs[i].pg_ranks], want);
         ck_assert_mem_eq(got.strings[got.recs[i].pg_ranks], lists[i], want);
     }
-    htxs_doc_fini(&doc);
-    htxs_writer_fini(&w);
+    summary_file_doc_fini(&doc);
+    summary_file_writer_fini(&w);
     arena_fini(&a);
     strtab_fini(&s);
     /* hand-made: one string, the rank list (a, d, n), then one record whose

@@ -15,8 +15,8 @@
 #include "summary/tables.h"
 #include "summary/write.h"
 #include "trace/pack_dict.h"
-#include "util/htxs.h"
-#include "util/htxs_source.h"
+#include "util/summary_file.h"
+#include "util/summary_file_source.h"
 #include "summary_test.h"
 #include "../analysis/same_tables.h"
 
@@ -24,31 +24,31 @@
  * know (must be skipped) and a section with every field type. */
 enum { KIND_UNKNOWN = 0x7777, KIND_FIELDS = 0x42 };
 
-static void build_small(struct htxs_writer *w, const uint8_t **buf, size_t *len)
+static void build_small(struct summary_file_writer *w, const uint8_t **buf, size_t *len)
 {
-    struct htxs_source src = {.size = 123, .mtime_ns = -5, .head_hash = 1, .tail_hash = 2};
+    struct summary_file_source src = {.size = 123, .mtime_ns = -5, .head_hash = 1, .tail_hash = 2};
     strcpy(src.path, "/traces/rank-0.json.gz");
-    htxs_writer_init(w);
-    htxs_source_write(w, &src);
-    htxs_begin_section(w, KIND_UNKNOWN);
-    htxs_put_str(w, "future", 6);
-    htxs_end_section(w);
-    htxs_begin_section(w, KIND_FIELDS);
-    htxs_put_u32(w, 0xDEADBEEFu);
-    htxs_put_i64(w, INT64_MIN);
-    htxs_put_f64(w, 0.1);
-    htxs_put_str(w, "aten::mm", 8);
-    htxs_end_section(w);
+    summary_file_writer_init(w);
+    summary_file_source_write(w, &src);
+    summary_file_begin_section(w, KIND_UNKNOWN);
+    summary_file_put_str(w, "future", 6);
+    summary_file_end_section(w);
+    summary_file_begin_section(w, KIND_FIELDS);
+    summary_file_put_u32(w, 0xDEADBEEFu);
+    summary_file_put_i64(w, INT64_MIN);
+    summary_file_put_f64(w, 0.1);
+    summary_file_put_str(w, "aten::mm", 8);
+    summary_file_end_section(w);
     struct err e;
-    ck_assert_int_eq(htxs_writer_finish(w, buf, len, &e), 0);
+    ck_assert_int_eq(summary_file_writer_finish(w, buf, len, &e), 0);
 }
 
 START_TEST(crc32_should_match_zlib_check_value)
 {
     /* The standard CRC-32 check value, equal to zlib's crc32(0, "123456789", 9). */
-    ck_assert_uint_eq(htxs_crc32(0, "123456789", 9), 0xCBF43926u);
-    uint32_t part = htxs_crc32(0, "12345", 5);
-    ck_assert_uint_eq(htxs_crc32(part, "6789", 4), 0xCBF43926u);
+    ck_assert_uint_eq(summary_file_crc32(0, "123456789", 9), 0xCBF43926u);
+    uint32_t part = summary_file_crc32(0, "12345", 5);
+    ck_assert_uint_eq(summary_file_crc32(part, "6789", 4), 0xCBF43926u);
     /* Eight bytes a step: every length and alignment, and chained pieces,
      * against zlib's. */
     enum { N = 1 << 16 };
@@ -60,11 +60,11 @@ START_TEST(crc32_should_match_zlib_check_value)
     }
     for (size_t off = 0; off < 8; off++)
         for (size_t len = 0; len < 80; len++)
-            ck_assert_uint_eq(htxs_crc32(0, buf + off, len),
+            ck_assert_uint_eq(summary_file_crc32(0, buf + off, len),
                               (uint32_t)crc32(0, buf + off, (uInt)len));
     uint32_t chained = 0;
     for (size_t at = 0, step = 1; at < N; at += step, step = step * 3 % 1021 + 1)
-        chained = htxs_crc32(chained, buf + at, at + step <= N ? step : N - at);
+        chained = summary_file_crc32(chained, buf + at, at + step <= N ? step : N - at);
     ck_assert_uint_eq(chained, (uint32_t)crc32(0, buf, N));
     free(buf);
 }
@@ -72,43 +72,43 @@ END_TEST
 
 START_TEST(summary_should_round_trip_and_skip_unknown_kinds)
 {
-    struct htxs_writer w;
+    struct summary_file_writer w;
     const uint8_t *buf;
     size_t len;
     build_small(&w, &buf, &len);
-    struct htxs_doc doc;
+    struct summary_file_doc doc;
     struct err e;
-    ck_assert_int_eq(htxs_parse(&doc, buf, len, "small.htxs", &e), 0);
+    ck_assert_int_eq(summary_file_parse(&doc, buf, len, "small.htxs", &e), 0);
     ck_assert_uint_eq(doc.nsections, 4);   // and the checks
-    ck_assert_uint_eq(doc.sections[3].kind, HTXS_CHECKS);
-    struct htxs_source src;
-    ck_assert_int_eq(htxs_source_read(&src, &doc, "small.htxs", &e), 0);
+    ck_assert_uint_eq(doc.sections[3].kind, SUMMARY_FILE_CHECKS);
+    struct summary_file_source src;
+    ck_assert_int_eq(summary_file_source_read(&src, &doc, "small.htxs", &e), 0);
     ck_assert_str_eq(src.path, "/traces/rank-0.json.gz");
     ck_assert_int_eq(src.size, 123);
     ck_assert_int_eq(src.mtime_ns, -5);
-    const struct htxs_section *s = htxs_find(&doc, KIND_FIELDS);
+    const struct summary_file_section *s = summary_file_find(&doc, KIND_FIELDS);
     ck_assert_ptr_nonnull(s);
-    struct htxs_cur c;
-    htxs_cur_init(&c, s);
-    ck_assert_uint_eq(htxs_get_u32(&c), 0xDEADBEEFu);
-    ck_assert(htxs_get_i64(&c) == INT64_MIN);
-    ck_assert(htxs_get_f64(&c) == 0.1);
+    struct summary_file_cur c;
+    summary_file_cur_init(&c, s);
+    ck_assert_uint_eq(summary_file_get_u32(&c), 0xDEADBEEFu);
+    ck_assert(summary_file_get_i64(&c) == INT64_MIN);
+    ck_assert(summary_file_get_f64(&c) == 0.1);
     size_t n;
-    const char *str = htxs_get_str(&c, &n);
+    const char *str = summary_file_get_str(&c, &n);
     ck_assert_uint_eq(n, 8);
     ck_assert(memcmp(str, "aten::mm", 8) == 0);
     ck_assert_int_eq(c.bad, 0);
-    htxs_get_u32(&c); /* past the end: zero and bad, never a read out of bounds */
+    summary_file_get_u32(&c); /* past the end: zero and bad, never a read out of bounds */
     ck_assert_int_eq(c.bad, 1);
-    ck_assert_ptr_null(htxs_find(&doc, 999));
-    htxs_doc_fini(&doc);
-    htxs_writer_fini(&w);
+    ck_assert_ptr_null(summary_file_find(&doc, 999));
+    summary_file_doc_fini(&doc);
+    summary_file_writer_fini(&w);
 }
 END_TEST
 
 START_TEST(summary_should_refuse_every_truncation)
 {
-    struct htxs_writer w;
+    struct summary_file_writer w;
     const uint8_t *buf;
     size_t len;
     build_small(&w, &buf, &len);
@@ -116,21 +116,21 @@ START_TEST(summary_should_refuse_every_truncation)
         /* A copy of exactly cut bytes, so that ASan sees any read past it. */
         uint8_t *copy = malloc(cut ? cut : 1);
         memcpy(copy, buf, cut);
-        struct htxs_doc doc;
+        struct summary_file_doc doc;
         struct err e;
         err_clear(&e);
-        ck_assert_int_eq(htxs_parse(&doc, copy, cut, "cut.htxs", &e), ERR_PARSE);
+        ck_assert_int_eq(summary_file_parse(&doc, copy, cut, "cut.htxs", &e), ERR_PARSE);
         ck_assert_ptr_nonnull(strstr(e.msg, "cut.htxs"));
         ck_assert_ptr_null(doc.sections);
         free(copy);
     }
-    htxs_writer_fini(&w);
+    summary_file_writer_fini(&w);
 }
 END_TEST
 
 START_TEST(summary_should_refuse_every_flipped_byte)
 {
-    struct htxs_writer w;
+    struct summary_file_writer w;
     const uint8_t *buf;
     size_t len;
     build_small(&w, &buf, &len);
@@ -139,59 +139,59 @@ START_TEST(summary_should_refuse_every_flipped_byte)
         for (int bit = 0; bit < 8; bit++) {
             memcpy(copy, buf, len);
             copy[i] ^= (uint8_t)(1u << bit);
-            struct htxs_doc doc;
+            struct summary_file_doc doc;
             struct err e;
-            ck_assert_int_eq(htxs_parse(&doc, copy, len, "flip.htxs", &e), ERR_PARSE);
+            ck_assert_int_eq(summary_file_parse(&doc, copy, len, "flip.htxs", &e), ERR_PARSE);
             ck_assert_ptr_nonnull(strstr(e.msg, "flip.htxs"));
         }
     }
     free(copy);
-    htxs_writer_fini(&w);
+    summary_file_writer_fini(&w);
 }
 END_TEST
 
 START_TEST(summary_should_name_wrong_magic_version_and_checksum)
 {
-    struct htxs_writer w;
+    struct summary_file_writer w;
     const uint8_t *buf;
     size_t len;
     build_small(&w, &buf, &len);
     uint8_t *copy = malloc(len);
-    struct htxs_doc doc;
+    struct summary_file_doc doc;
     struct err e;
 
     memcpy(copy, buf, len);
     copy[0] = '{';
-    ck_assert_int_eq(htxs_parse(&doc, copy, len, "a.htxs", &e), ERR_PARSE);
+    ck_assert_int_eq(summary_file_parse(&doc, copy, len, "a.htxs", &e), ERR_PARSE);
     ck_assert_str_eq(e.msg, "a.htxs: not an htx summary (wrong magic)");
 
     /* Another major version, with a valid checksum so the version is what is reported. */
     memcpy(copy, buf, len);
-    copy[8] = HTXS_MAJOR + 1;
-    uint32_t crc = htxs_crc32(0, copy, len - 4);
+    copy[8] = SUMMARY_FILE_MAJOR + 1;
+    uint32_t crc = summary_file_crc32(0, copy, len - 4);
     for (int i = 0; i < 4; i++)
         copy[len - 4 + i] = (uint8_t)(crc >> (8 * i));
-    ck_assert_int_eq(htxs_parse(&doc, copy, len, "b.htxs", &e), ERR_PARSE);
+    ck_assert_int_eq(summary_file_parse(&doc, copy, len, "b.htxs", &e), ERR_PARSE);
     char want[96];
     snprintf(want, sizeof want, "b.htxs: summary format version %d.%d, this htx reads %d.x",
-             HTXS_MAJOR + 1, HTXS_MINOR, HTXS_MAJOR);
+             SUMMARY_FILE_MAJOR + 1, SUMMARY_FILE_MINOR, SUMMARY_FILE_MAJOR);
     ck_assert_str_eq(e.msg, want);
 
     /* A newer minor version of the same major is read. */
     memcpy(copy, buf, len);
-    copy[10] = HTXS_MINOR + 1;
-    crc = htxs_crc32(0, copy, len - 4);
+    copy[10] = SUMMARY_FILE_MINOR + 1;
+    crc = summary_file_crc32(0, copy, len - 4);
     for (int i = 0; i < 4; i++)
         copy[len - 4 + i] = (uint8_t)(crc >> (8 * i));
-    ck_assert_int_eq(htxs_parse(&doc, copy, len, "c.htxs", &e), 0);
-    htxs_doc_fini(&doc);
+    ck_assert_int_eq(summary_file_parse(&doc, copy, len, "c.htxs", &e), 0);
+    summary_file_doc_fini(&doc);
 
     memcpy(copy, buf, len);
     copy[len - 10] ^= 1;
-    ck_assert_int_eq(htxs_parse(&doc, copy, len, "d.htxs", &e), ERR_PARSE);
+    ck_assert_int_eq(summary_file_parse(&doc, copy, len, "d.htxs", &e), ERR_PARSE);
     ck_assert_str_eq(e.msg, "d.htxs: bad checksum (corrupt summary)");
     free(copy);
-    htxs_writer_fini(&w);
+    summary_file_writer_fini(&w);
 }
 END_TEST
 
@@ -199,22 +199,22 @@ START_TEST(summary_should_refuse_section_lengths_past_the_end)
 {
     /* A well-checksummed file whose section claims 2^63 bytes: the bound
      * check must hold without overflow. */
-    struct htxs_writer w;
+    struct summary_file_writer w;
     const uint8_t *buf;
     size_t len;
     build_small(&w, &buf, &len);
     uint8_t *copy = malloc(len);
     memcpy(copy, buf, len);
-    copy[HTXS_HEADER_LEN + 15] = 0x80;
-    uint32_t crc = htxs_crc32(0, copy, len - 4);
+    copy[SUMMARY_FILE_HEADER_LEN + 15] = 0x80;
+    uint32_t crc = summary_file_crc32(0, copy, len - 4);
     for (int i = 0; i < 4; i++)
         copy[len - 4 + i] = (uint8_t)(crc >> (8 * i));
-    struct htxs_doc doc;
+    struct summary_file_doc doc;
     struct err e;
-    ck_assert_int_eq(htxs_parse(&doc, copy, len, "e.htxs", &e), ERR_PARSE);
+    ck_assert_int_eq(summary_file_parse(&doc, copy, len, "e.htxs", &e), ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(e.msg, "past the end"));
     free(copy);
-    htxs_writer_fini(&w);
+    summary_file_writer_fini(&w);
 }
 END_TEST
 
@@ -228,40 +228,40 @@ START_TEST(rank_record_should_be_peeked_at_alone)
     char out[64], cut[64];
     snprintf(out, sizeof out, "%s/rank-00007.htxs", dir);
     snprintf(cut, sizeof cut, "%s/cut.htxs", dir);
-    struct htxs_writer w;
-    htxs_writer_init(&w);
-    htxs_begin_section(&w, HTXS_SOURCE);
-    htxs_put_bytes(&w, "0123456789abcdef", 16);
-    htxs_end_section(&w);
-    struct htxs_rank r = {.rank = 7, .events = 123456789};
+    struct summary_file_writer w;
+    summary_file_writer_init(&w);
+    summary_file_begin_section(&w, SUMMARY_FILE_SOURCE);
+    summary_file_put_bytes(&w, "0123456789abcdef", 16);
+    summary_file_end_section(&w);
+    struct summary_file_rank r = {.rank = 7, .events = 123456789};
     snprintf(r.path, sizeof r.path, "traces/rank-7.json.gz");
-    htxs_rank_write(&w, &r);
+    summary_file_rank_write(&w, &r);
     const uint8_t *buf;
     size_t len;
     struct err e = {0, ""};
-    ck_assert_int_eq(htxs_writer_finish(&w, &buf, &len, &e), 0);
-    ck_assert_int_eq(htxs_write_file(out, buf, len, 0, &e), 0);
-    ck_assert_int_eq(htxs_write_file(cut, buf, len - 70, 0, &e), 0);   // into the rank's
-    struct htxs_rank got;
-    ck_assert_int_eq(htxs_rank_peek(out, &got, &e), 0);
+    ck_assert_int_eq(summary_file_writer_finish(&w, &buf, &len, &e), 0);
+    ck_assert_int_eq(summary_file_write_file(out, buf, len, 0, &e), 0);
+    ck_assert_int_eq(summary_file_write_file(cut, buf, len - 70, 0, &e), 0);   // into the rank's
+    struct summary_file_rank got;
+    ck_assert_int_eq(summary_file_rank_peek(out, &got, &e), 0);
     ck_assert_int_eq(got.rank, 7);
     ck_assert_uint_eq(got.events, 123456789);
     ck_assert_str_eq(got.path, "traces/rank-7.json.gz");
     uint8_t *data;
     uint64_t n;
-    ck_assert_int_eq(htxs_peek_section(out, HTXS_TILES, &data, &n, &e), ERR_EMPTY);
-    ck_assert_int_eq(htxs_peek_section(out, HTXS_TILES, NULL, &n, &e), ERR_EMPTY);
-    ck_assert_int_eq(htxs_peek_section(out, HTXS_SOURCE, NULL, &n, &e), 0);   // whether, alone
+    ck_assert_int_eq(summary_file_peek_section(out, SUMMARY_FILE_TILES, &data, &n, &e), ERR_EMPTY);
+    ck_assert_int_eq(summary_file_peek_section(out, SUMMARY_FILE_TILES, NULL, &n, &e), ERR_EMPTY);
+    ck_assert_int_eq(summary_file_peek_section(out, SUMMARY_FILE_SOURCE, NULL, &n, &e), 0);   // whether, alone
     ck_assert_uint_eq(n, 16);
-    struct htxs_source src;   // 16 bytes that are no source record
-    ck_assert_int_eq(htxs_source_peek(&src, out, &e), ERR_PARSE);
+    struct summary_file_source src;   // 16 bytes that are no source record
+    ck_assert_int_eq(summary_file_source_peek(&src, out, &e), ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(e.msg, "malformed source record"));
-    ck_assert_int_eq(htxs_rank_peek(cut, &got, &e), ERR_PARSE);
+    ck_assert_int_eq(summary_file_rank_peek(cut, &got, &e), ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(e.msg, "cut.htxs"));
-    ck_assert_int_eq(htxs_write_file(cut, (const uint8_t *)"{\"traceEvents\": []}", 19, 1, &e),
+    ck_assert_int_eq(summary_file_write_file(cut, (const uint8_t *)"{\"traceEvents\": []}", 19, 1, &e),
                      0);
-    ck_assert_int_eq(htxs_rank_peek(cut, &got, &e), ERR_PARSE);
-    htxs_writer_fini(&w);
+    ck_assert_int_eq(summary_file_rank_peek(cut, &got, &e), ERR_PARSE);
+    summary_file_writer_fini(&w);
     unlink(out);
     unlink(cut);
     rmdir(dir);
@@ -279,57 +279,57 @@ START_TEST(writer_should_refuse_overwrite_and_detect_stale_sources)
     fputs("{\"traceEvents\":[]}", f);
     fclose(f);
 
-    struct htxs_source src;
+    struct summary_file_source src;
     struct err e;
-    ck_assert_int_eq(htxs_source_of(&src, trace, &e), 0);
+    ck_assert_int_eq(summary_file_source_of(&src, trace, &e), 0);
     ck_assert_int_eq(src.size, 18);
-    struct htxs_writer w;
-    htxs_writer_init(&w);
-    htxs_source_write(&w, &src);
+    struct summary_file_writer w;
+    summary_file_writer_init(&w);
+    summary_file_source_write(&w, &src);
     const uint8_t *buf;
     size_t len;
-    ck_assert_int_eq(htxs_writer_finish(&w, &buf, &len, &e), 0);
-    ck_assert_int_eq(htxs_write_file(out, buf, len, 0, &e), 0);
-    ck_assert_int_eq(htxs_write_file(out, buf, len, 0, &e), ERR_USAGE);
+    ck_assert_int_eq(summary_file_writer_finish(&w, &buf, &len, &e), 0);
+    ck_assert_int_eq(summary_file_write_file(out, buf, len, 0, &e), 0);
+    ck_assert_int_eq(summary_file_write_file(out, buf, len, 0, &e), ERR_USAGE);
     ck_assert_ptr_nonnull(strstr(e.msg, "--force"));
-    ck_assert_int_eq(htxs_write_file(out, buf, len, 1, &e), 0);
-    htxs_writer_fini(&w);
+    ck_assert_int_eq(summary_file_write_file(out, buf, len, 1, &e), 0);
+    summary_file_writer_fini(&w);
 
-    struct htxs_doc doc;
-    ck_assert_int_eq(htxs_load_file(&doc, out, &e), 0);
-    struct htxs_source back;
-    ck_assert_int_eq(htxs_source_read(&back, &doc, out, &e), 0);
-    htxs_doc_fini(&doc);
-    struct htxs_source peeked;   // the same record, its section read alone
-    ck_assert_int_eq(htxs_source_peek(&peeked, out, &e), 0);
+    struct summary_file_doc doc;
+    ck_assert_int_eq(summary_file_load_file(&doc, out, &e), 0);
+    struct summary_file_source back;
+    ck_assert_int_eq(summary_file_source_read(&back, &doc, out, &e), 0);
+    summary_file_doc_fini(&doc);
+    struct summary_file_source peeked;   // the same record, its section read alone
+    ck_assert_int_eq(summary_file_source_peek(&peeked, out, &e), 0);
     ck_assert(memcmp(&peeked, &back, sizeof back) == 0);
-    ck_assert_int_eq(htxs_source_check(&back, false), HTXS_FRESH);
-    ck_assert_int_eq(htxs_source_check(&back, true), HTXS_FRESH);
+    ck_assert_int_eq(summary_file_source_check(&back, false), SUMMARY_FILE_FRESH);
+    ck_assert_int_eq(summary_file_source_check(&back, true), SUMMARY_FILE_FRESH);
 
     /* Same size, different content, mtime put back: only the deep check
      * (the hashes) sees it. */
     f = fopen(trace, "w");
     fputs("{\"traceEvents\":{}}", f);
     fclose(f);
-    ck_assert_int_eq(htxs_source_check(&back, true), HTXS_STALE);
+    ck_assert_int_eq(summary_file_source_check(&back, true), SUMMARY_FILE_STALE);
     struct timespec times[2] = {{back.mtime_ns / 1000000000, back.mtime_ns % 1000000000},
                                 {back.mtime_ns / 1000000000, back.mtime_ns % 1000000000}};
     ck_assert_int_eq(utimensat(AT_FDCWD, trace, times, 0), 0);
-    ck_assert_int_eq(htxs_source_check(&back, false), HTXS_FRESH);
-    ck_assert_int_eq(htxs_source_check(&back, true), HTXS_STALE);
+    ck_assert_int_eq(summary_file_source_check(&back, false), SUMMARY_FILE_FRESH);
+    ck_assert_int_eq(summary_file_source_check(&back, true), SUMMARY_FILE_STALE);
     unlink(trace);
-    ck_assert_int_eq(htxs_source_check(&back, true), HTXS_UNREACHABLE);
+    ck_assert_int_eq(summary_file_source_check(&back, true), SUMMARY_FILE_UNREACHABLE);
     unlink(out);
     rmdir(dir);
 }
 END_TEST
 
 /* The source record's hashes are FNV-1a 64 of the file's first and last
- * HTXS_HASH_SPAN bytes (of the whole file when it is no longer), whatever
+ * SUMMARY_FILE_HASH_SPAN bytes (of the whole file when it is no longer), whatever
  * pieces the file is read in: summaries made before keep their meaning. */
 START_TEST(source_should_hash_the_first_and_last_span)
 {
-    const int64_t span = HTXS_HASH_SPAN;
+    const int64_t span = SUMMARY_FILE_HASH_SPAN;
     const int64_t sizes[] = {1, 18, span - 1, span, span + 1, span + 100001, 3 * span + 7};
     const size_t nsizes = sizeof sizes / sizeof sizes[0];
     const int64_t largest = sizes[nsizes - 1];
@@ -350,14 +350,14 @@ START_TEST(source_should_hash_the_first_and_last_span)
         ck_assert_ptr_nonnull(f);
         ck_assert_uint_eq(fwrite(bytes, 1, (size_t)n, f), (size_t)n);
         fclose(f);
-        struct htxs_source src;
+        struct summary_file_source src;
         struct err e;
-        ck_assert_int_eq(htxs_source_of(&src, trace, &e), 0);
+        ck_assert_int_eq(summary_file_source_of(&src, trace, &e), 0);
         ck_assert_int_eq(src.size, n);
         int64_t head = n < span ? n : span, tail_from = n < span ? 0 : n - span;
-        ck_assert_uint_eq(src.head_hash, htxs_fnv1a(HTXS_FNV_BASIS, bytes, (size_t)head));
+        ck_assert_uint_eq(src.head_hash, summary_file_fnv1a(SUMMARY_FILE_FNV_BASIS, bytes, (size_t)head));
         ck_assert_uint_eq(src.tail_hash,
-                          htxs_fnv1a(HTXS_FNV_BASIS, bytes + tail_from, (size_t)(n - tail_from)));
+                          summary_file_fnv1a(SUMMARY_FILE_FNV_BASIS, bytes + tail_from, (size_t)(n - tail_from)));
     }
     unlink(trace);
     rmdir(dir);
@@ -376,10 +376,10 @@ static const char *fake_getenv(const char *name)
     return NULL;
 }
 
-static int shard_of(const char *arg, const char *const *env, struct htxs_shard *s, struct err *e)
+static int shard_of(const char *arg, const char *const *env, struct summary_file_shard *s, struct err *e)
 {
     fake_env = env;
-    return htxs_shard_parse(s, arg, fake_getenv, e);
+    return summary_file_shard_parse(s, arg, fake_getenv, e);
 }
 
 /* A table of every cell type, as an analysis makes one. */
@@ -426,37 +426,37 @@ static int inflate_with(uint8_t *out, uint64_t n, const uint8_t *z, size_t zn, c
 }
 
 /* The same puts into w, some of them borrowed or copied. */
-static void put_sample(struct htxs_writer *w, bool borrow, const uint8_t *big, size_t big_len)
+static void put_sample(struct summary_file_writer *w, bool borrow, const uint8_t *big, size_t big_len)
 {
-    void (*put)(struct htxs_writer *, const void *, size_t) =
-        borrow ? htxs_put_borrowed : htxs_put_bytes;
-    htxs_begin_section(w, HTXS_RANK);
-    htxs_put_u64(w, 7);
-    htxs_end_section(w);
-    htxs_begin_section(w, HTXS_EVENTS);
-    htxs_put_u32(w, 1);
+    void (*put)(struct summary_file_writer *, const void *, size_t) =
+        borrow ? summary_file_put_borrowed : summary_file_put_bytes;
+    summary_file_begin_section(w, SUMMARY_FILE_RANK);
+    summary_file_put_u64(w, 7);
+    summary_file_end_section(w);
+    summary_file_begin_section(w, SUMMARY_FILE_EVENTS);
+    summary_file_put_u32(w, 1);
     put(w, big, big_len);
-    htxs_put_u32(w, 2);
+    summary_file_put_u32(w, 2);
     put(w, big, 10);   // two in a row, then one of nothing
     put(w, big, 0);
-    htxs_end_section(w);
-    htxs_begin_section(w, 99);
+    summary_file_end_section(w);
+    summary_file_begin_section(w, 99);
     put(w, big + 5, 3);
-    htxs_end_section(w);
+    summary_file_end_section(w);
 }
 
 /* put_sample's file as one buffer (the caller frees it). */
 static uint8_t *file_of(bool borrow, const uint8_t *big, size_t big_len, size_t *len)
 {
-    struct htxs_writer w;
-    htxs_writer_init(&w);
+    struct summary_file_writer w;
+    summary_file_writer_init(&w);
     put_sample(&w, borrow, big, big_len);
     const uint8_t *buf;
     struct err e;
-    ck_assert_int_eq(htxs_writer_finish(&w, &buf, len, &e), 0);
+    ck_assert_int_eq(summary_file_writer_finish(&w, &buf, len, &e), 0);
     uint8_t *copy = malloc(*len);
     memcpy(copy, buf, *len);
-    htxs_writer_fini(&w);
+    summary_file_writer_fini(&w);
     return copy;
 }
 
@@ -471,25 +471,25 @@ START_TEST(writer_should_write_borrowed_bytes_in_place)
     uint8_t *gathered = file_of(true, big, big_len, &borrowed_len);
     ck_assert_uint_eq(plain_len, borrowed_len);
     ck_assert(memcmp(plain, gathered, plain_len) == 0);
-    struct htxs_doc doc;
+    struct summary_file_doc doc;
     struct err e;
-    ck_assert_int_eq(htxs_parse(&doc, gathered, borrowed_len, "b.htxs", &e), 0);
-    const struct htxs_section *s = htxs_find(&doc, HTXS_EVENTS);
+    ck_assert_int_eq(summary_file_parse(&doc, gathered, borrowed_len, "b.htxs", &e), 0);
+    const struct summary_file_section *s = summary_file_find(&doc, SUMMARY_FILE_EVENTS);
     ck_assert_ptr_nonnull(s);
     ck_assert_uint_eq(s->len, 4 + big_len + 4 + 10);
     ck_assert(memcmp(s->data + 4, big, big_len) == 0);
-    htxs_doc_fini(&doc);
+    summary_file_doc_fini(&doc);
 
     /* Saved without gathering: the same file. */
     char dir[] = "/tmp/htx-borrow-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
     char out[64];
     snprintf(out, sizeof out, "%s/r.htxs", dir);
-    struct htxs_writer w;
-    htxs_writer_init(&w);
+    struct summary_file_writer w;
+    summary_file_writer_init(&w);
     put_sample(&w, true, big, big_len);
-    ck_assert_int_eq(htxs_writer_save(&w, out, 0, &e), 0);
-    htxs_writer_fini(&w);
+    ck_assert_int_eq(summary_file_writer_save(&w, out, 0, &e), 0);
+    summary_file_writer_fini(&w);
     FILE *f = fopen(out, "rb");
     ck_assert_ptr_nonnull(f);
     uint8_t *back = malloc(plain_len + 1);
@@ -499,14 +499,14 @@ START_TEST(writer_should_write_borrowed_bytes_in_place)
     unlink(out);
     rmdir(dir);
 
-    /* At most HTXS_MAX_BORROWED runs; more fails the writer. */
-    htxs_writer_init(&w);
-    for (int i = 0; i <= HTXS_MAX_BORROWED; i++)
-        htxs_put_borrowed(&w, big, 1);
-    struct htxs_piece pieces[HTXS_MAX_PIECES];
+    /* At most SUMMARY_FILE_MAX_BORROWED runs; more fails the writer. */
+    summary_file_writer_init(&w);
+    for (int i = 0; i <= SUMMARY_FILE_MAX_BORROWED; i++)
+        summary_file_put_borrowed(&w, big, 1);
+    struct summary_file_piece pieces[SUMMARY_FILE_MAX_PIECES];
     size_t n;
-    ck_assert_int_eq(htxs_writer_pieces(&w, pieces, &n, &e), ERR_NOMEM);
-    htxs_writer_fini(&w);
+    ck_assert_int_eq(summary_file_writer_pieces(&w, pieces, &n, &e), ERR_NOMEM);
+    summary_file_writer_fini(&w);
     free(back), free(plain), free(gathered), free(big);
 }
 END_TEST
@@ -522,68 +522,68 @@ START_TEST(tables_of_both_semantics_should_share_one_section)
     table_list_add(&htx, sample_table(&a, "kernel_rows"));
     table_list_add(&hta, sample_table(&a, "kernel_rows"));
     table_list_add(&hta, sample_table(&a, "hta_only"));
-    struct htxs_deflated d;
-    htxs_tables_deflate_pair(3, &htx, &hta, &d);
+    struct summary_file_deflated d;
+    summary_file_tables_deflate_pair(3, &htx, &hta, &d);
     ck_assert_ptr_nonnull(d.z);
-    struct htxs_writer w, two;
-    htxs_writer_init(&w);
-    htxs_tables_put_pair(&w, 3, &htx, &hta, &d);
-    htxs_writer_init(&two);
-    htxs_tables_write(&two, 0, 3, &htx);
-    htxs_tables_write(&two, 1, 3, &hta);
+    struct summary_file_writer w, two;
+    summary_file_writer_init(&w);
+    summary_file_tables_put_pair(&w, 3, &htx, &hta, &d);
+    summary_file_writer_init(&two);
+    summary_file_tables_write(&two, 0, 3, &htx);
+    summary_file_tables_write(&two, 1, 3, &hta);
     const uint8_t *buf, *buf2;
     size_t len, len2;
     struct err e;
-    ck_assert_int_eq(htxs_writer_finish(&w, &buf, &len, &e), 0);
-    ck_assert_int_eq(htxs_writer_finish(&two, &buf2, &len2, &e), 0);
+    ck_assert_int_eq(summary_file_writer_finish(&w, &buf, &len, &e), 0);
+    ck_assert_int_eq(summary_file_writer_finish(&two, &buf2, &len2, &e), 0);
     ck_assert_uint_lt(len, len2);
-    struct htxs_doc doc;
-    ck_assert_int_eq(htxs_parse(&doc, buf, len, "t.htxs", &e), 0);
-    const struct htxs_section *s = htxs_find(&doc, HTXS_TABLES_PAIR);
+    struct summary_file_doc doc;
+    ck_assert_int_eq(summary_file_parse(&doc, buf, len, "t.htxs", &e), 0);
+    const struct summary_file_section *s = summary_file_find(&doc, SUMMARY_FILE_TABLES_PAIR);
     ck_assert_ptr_nonnull(s);
-    ck_assert(htxs_is_tables(s));
-    ck_assert_uint_eq(s->tag, htxs_tables_tag(HTXS_BOTH_SEMANTICS, 3));
+    ck_assert(summary_file_is_tables(s));
+    ck_assert_uint_eq(s->tag, summary_file_tables_tag(SUMMARY_FILE_BOTH_SEMANTICS, 3));
     for (int want = 0; want < 2; want++) {
         struct table_list got = {0};
         int sem = -1, an = -1;
-        ck_assert_int_eq(htxs_tables_read(s, "t.htxs", &a, want, &sem, &an, &got, &e), 0);
+        ck_assert_int_eq(summary_file_tables_read(s, "t.htxs", &a, want, &sem, &an, &got, &e), 0);
         ck_assert_int_eq(sem, want);
         ck_assert_int_eq(an, 3);
         assert_same_tables(want ? &hta : &htx, &got);
     }
     // A pair of two htx halves (written by hand) is refused.
-    struct htxs_deflated bad;
-    htxs_tables_deflate_pair(3, &htx, &hta, &bad);
-    struct htxs_writer raw;
-    htxs_writer_init(&raw);
-    htxs_put_varint(&raw, 0);
-    htxs_put_varint(&raw, 3);
-    htxs_put_varint(&raw, 0);
-    htxs_put_varint(&raw, 0);
-    htxs_put_varint(&raw, 3);
-    htxs_put_varint(&raw, 0);
+    struct summary_file_deflated bad;
+    summary_file_tables_deflate_pair(3, &htx, &hta, &bad);
+    struct summary_file_writer raw;
+    summary_file_writer_init(&raw);
+    summary_file_put_varint(&raw, 0);
+    summary_file_put_varint(&raw, 3);
+    summary_file_put_varint(&raw, 0);
+    summary_file_put_varint(&raw, 0);
+    summary_file_put_varint(&raw, 3);
+    summary_file_put_varint(&raw, 0);
     free(bad.z);
-    htxs_deflate_section(HTXS_TABLES_PAIR, 1, &raw, &bad);
-    struct htxs_writer bw;
-    htxs_writer_init(&bw);
-    ck_assert_int_eq(htxs_put_deflated_section(&bw, &bad), 0);
+    summary_file_deflate_section(SUMMARY_FILE_TABLES_PAIR, 1, &raw, &bad);
+    struct summary_file_writer bw;
+    summary_file_writer_init(&bw);
+    ck_assert_int_eq(summary_file_put_deflated_section(&bw, &bad), 0);
     const uint8_t *bbuf;
     size_t blen;
-    ck_assert_int_eq(htxs_writer_finish(&bw, &bbuf, &blen, &e), 0);
-    struct htxs_doc bdoc;
-    ck_assert_int_eq(htxs_parse(&bdoc, bbuf, blen, "b.htxs", &e), 0);
+    ck_assert_int_eq(summary_file_writer_finish(&bw, &bbuf, &blen, &e), 0);
+    struct summary_file_doc bdoc;
+    ck_assert_int_eq(summary_file_parse(&bdoc, bbuf, blen, "b.htxs", &e), 0);
     struct table_list none = {0};
     int sem, an;
-    ck_assert_int_eq(htxs_tables_read(htxs_find(&bdoc, HTXS_TABLES_PAIR), "b.htxs", &a, 1, &sem,
-                                      &an, &none, &e),
+    ck_assert_int_eq(summary_file_tables_read(summary_file_find(&bdoc, SUMMARY_FILE_TABLES_PAIR), "b.htxs", &a, 1, &sem,
+                                              &an, &none, &e),
                      ERR_PARSE);
     ck_assert_str_eq(e.msg, "b.htxs: malformed pair of tables");
-    htxs_doc_fini(&bdoc);
-    htxs_doc_fini(&doc);
-    htxs_writer_fini(&bw);
-    htxs_writer_fini(&raw);
-    htxs_writer_fini(&w);
-    htxs_writer_fini(&two);
+    summary_file_doc_fini(&bdoc);
+    summary_file_doc_fini(&doc);
+    summary_file_writer_fini(&bw);
+    summary_file_writer_fini(&raw);
+    summary_file_writer_fini(&w);
+    summary_file_writer_fini(&two);
     arena_fini(&a);
 }
 END_TEST
@@ -595,29 +595,29 @@ START_TEST(tables_should_be_deflated_and_read_back_exactly)
     struct table_list l = {0};
     table_list_add(&l, sample_table(&a, "first"));
     table_list_add(&l, sample_table(&a, "second"));
-    struct htxs_writer w;
-    htxs_writer_init(&w);
-    htxs_tables_write(&w, 1, 7, &l);
+    struct summary_file_writer w;
+    summary_file_writer_init(&w);
+    summary_file_tables_write(&w, 1, 7, &l);
     const uint8_t *buf;
     size_t len;
     struct err e;
-    ck_assert_int_eq(htxs_writer_finish(&w, &buf, &len, &e), 0);
-    struct htxs_doc doc;
-    ck_assert_int_eq(htxs_parse(&doc, buf, len, "t.htxs", &e), 0);
-    const struct htxs_section *s = htxs_find(&doc, HTXS_TABLES_VZ);   // compact, deflated
+    ck_assert_int_eq(summary_file_writer_finish(&w, &buf, &len, &e), 0);
+    struct summary_file_doc doc;
+    ck_assert_int_eq(summary_file_parse(&doc, buf, len, "t.htxs", &e), 0);
+    const struct summary_file_section *s = summary_file_find(&doc, SUMMARY_FILE_TABLES_VZ);   // compact, deflated
     ck_assert_ptr_nonnull(s);
-    ck_assert(htxs_is_tables(s));
+    ck_assert(summary_file_is_tables(s));
 
     struct table_list got = {0};
     int sem, an;
-    ck_assert_int_eq(htxs_tables_read(s, "t.htxs", &a, 0, &sem, &an, &got, &e), 0);
+    ck_assert_int_eq(summary_file_tables_read(s, "t.htxs", &a, 0, &sem, &an, &got, &e), 0);
     ck_assert_int_eq(sem, 1);
     ck_assert_int_eq(an, 7);
     assert_same_tables(&l, &got);
     /* the header's tag says so too, for a reader that skips what it does not want */
-    ck_assert_uint_eq(s->tag, htxs_tables_tag(1, 7));
-    ck_assert_uint_ne(htxs_tables_tag(0, 7), htxs_tables_tag(1, 7));
-    ck_assert_uint_ne(htxs_tables_tag(0, 0), 0);
+    ck_assert_uint_eq(s->tag, summary_file_tables_tag(1, 7));
+    ck_assert_uint_ne(summary_file_tables_tag(0, 7), summary_file_tables_tag(1, 7));
+    ck_assert_uint_ne(summary_file_tables_tag(0, 0), 0);
     uint64_t raw_len = 0;
     for (int i = 0; i < 8; i++)
         raw_len |= (uint64_t)s->data[i] << (8 * i);
@@ -634,32 +634,32 @@ START_TEST(tables_should_be_deflated_and_read_back_exactly)
     ck_assert_int_eq(inflate_with(raw, raw_len, s->data + 8, s->len - 8, dict, dict_len),
                      Z_STREAM_END);
 
-    /* compact contents are not plain ones: read as HTXS_TABLES, refused */
-    struct htxs_section misread = {HTXS_TABLES, raw, raw_len, 0};
+    /* compact contents are not plain ones: read as SUMMARY_FILE_TABLES, refused */
+    struct summary_file_section misread = {SUMMARY_FILE_TABLES, raw, raw_len, 0};
     struct table_list got2 = {0};
-    ck_assert_int_eq(htxs_tables_read(&misread, "t.htxs", &a, 0, &sem, &an, &got2, &e), ERR_PARSE);
+    ck_assert_int_eq(summary_file_tables_read(&misread, "t.htxs", &a, 0, &sem, &an, &got2, &e), ERR_PARSE);
 
-    /* plain contents under kind HTXS_TABLES (formats 1.0 to 1.4) read the same */
-    struct htxs_writer pw;
-    htxs_writer_init(&pw);
-    htxs_tables_write_plain(&pw, 1, 7, &l);
+    /* plain contents under kind SUMMARY_FILE_TABLES (formats 1.0 to 1.4) read the same */
+    struct summary_file_writer pw;
+    summary_file_writer_init(&pw);
+    summary_file_tables_write_plain(&pw, 1, 7, &l);
     const uint8_t *pbuf;
     size_t plen;
-    ck_assert_int_eq(htxs_writer_finish(&pw, &pbuf, &plen, &e), 0);
-    struct htxs_doc pdoc;
-    ck_assert_int_eq(htxs_parse(&pdoc, pbuf, plen, "p.htxs", &e), 0);
-    const struct htxs_section *ps = htxs_find(&pdoc, HTXS_TABLES);
+    ck_assert_int_eq(summary_file_writer_finish(&pw, &pbuf, &plen, &e), 0);
+    struct summary_file_doc pdoc;
+    ck_assert_int_eq(summary_file_parse(&pdoc, pbuf, plen, "p.htxs", &e), 0);
+    const struct summary_file_section *ps = summary_file_find(&pdoc, SUMMARY_FILE_TABLES);
     ck_assert_ptr_nonnull(ps);
-    ck_assert_uint_eq(ps->tag, htxs_tables_tag(1, 7));
-    ck_assert_int_eq(htxs_tables_read(ps, "p.htxs", &a, 0, &sem, &an, &got2, &e), 0);
+    ck_assert_uint_eq(ps->tag, summary_file_tables_tag(1, 7));
+    ck_assert_int_eq(summary_file_tables_read(ps, "p.htxs", &a, 0, &sem, &an, &got2, &e), 0);
     assert_same_tables(&l, &got2);
     ck_assert_uint_gt(ps->len, raw_len);   // the compact contents are smaller
     free(raw);
     raw_len = ps->len;
     raw = malloc(raw_len);
     memcpy(raw, ps->data, raw_len);
-    htxs_doc_fini(&pdoc);
-    htxs_writer_fini(&pw);
+    summary_file_doc_fini(&pdoc);
+    summary_file_writer_fini(&pw);
 
     /* deflated without a dictionary (format 1.1): read the same */
     uLongf zl = compressBound((uLong)raw_len);
@@ -667,9 +667,9 @@ START_TEST(tables_should_be_deflated_and_read_back_exactly)
     for (int i = 0; i < 8; i++)
         old[i] = (uint8_t)(raw_len >> (8 * i));
     ck_assert_int_eq(compress2(old + 8, &zl, raw, (uLong)raw_len, 6), Z_OK);
-    struct htxs_section v11 = {HTXS_TABLES_Z, old, 8 + zl, 0};
+    struct summary_file_section v11 = {SUMMARY_FILE_TABLES_Z, old, 8 + zl, 0};
     struct table_list got3 = {0};
-    ck_assert_int_eq(htxs_tables_read(&v11, "t.htxs", &a, 0, &sem, &an, &got3, &e), 0);
+    ck_assert_int_eq(summary_file_tables_read(&v11, "t.htxs", &a, 0, &sem, &an, &got3, &e), 0);
     assert_same_tables(&l, &got3);
 
     /* deflated with another dictionary: refused, naming the file */
@@ -684,40 +684,40 @@ START_TEST(tables_should_be_deflated_and_read_back_exactly)
     ck_assert_int_eq(deflate(&z, Z_FINISH), Z_STREAM_END);
     v11.len = 8 + z.total_out;
     deflateEnd(&z);
-    ck_assert_int_eq(htxs_tables_read(&v11, "t.htxs", &a, 0, &sem, &an, &got3, &e), ERR_PARSE);
+    ck_assert_int_eq(summary_file_tables_read(&v11, "t.htxs", &a, 0, &sem, &an, &got3, &e), ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(e.msg, "t.htxs"));
     ck_assert_ptr_nonnull(strstr(e.msg, "unknown dictionary"));
     free(old);
 
     /* a length that lies, a flipped byte in the stream, a cut stream */
     uint8_t *bad = malloc(s->len);
-    struct htxs_section bs = {HTXS_TABLES_VZ, bad, s->len, 0};
+    struct summary_file_section bs = {SUMMARY_FILE_TABLES_VZ, bad, s->len, 0};
     memcpy(bad, s->data, s->len);
     bad[0] ^= 1;
     struct table_list none = {0};
-    ck_assert_int_eq(htxs_tables_read(&bs, "t.htxs", &a, 0, &sem, &an, &none, &e), ERR_PARSE);
+    ck_assert_int_eq(summary_file_tables_read(&bs, "t.htxs", &a, 0, &sem, &an, &none, &e), ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(e.msg, "t.htxs"));
     memcpy(bad, s->data, s->len);
     bad[8 + (s->len - 8) / 2] ^= 0x40;
-    ck_assert_int_eq(htxs_tables_read(&bs, "t.htxs", &a, 0, &sem, &an, &none, &e), ERR_PARSE);
+    ck_assert_int_eq(summary_file_tables_read(&bs, "t.htxs", &a, 0, &sem, &an, &none, &e), ERR_PARSE);
     memcpy(bad, s->data, s->len);
     bs.len = s->len - 3;
-    ck_assert_int_eq(htxs_tables_read(&bs, "t.htxs", &a, 0, &sem, &an, &none, &e), ERR_PARSE);
+    ck_assert_int_eq(summary_file_tables_read(&bs, "t.htxs", &a, 0, &sem, &an, &none, &e), ERR_PARSE);
     bs.len = 5;
-    ck_assert_int_eq(htxs_tables_read(&bs, "t.htxs", &a, 0, &sem, &an, &none, &e), ERR_PARSE);
+    ck_assert_int_eq(summary_file_tables_read(&bs, "t.htxs", &a, 0, &sem, &an, &none, &e), ERR_PARSE);
     bad[7] = 0x7F;   /* a length deflate cannot reach */
     bs.len = s->len;
-    ck_assert_int_eq(htxs_tables_read(&bs, "t.htxs", &a, 0, &sem, &an, &none, &e), ERR_PARSE);
+    ck_assert_int_eq(summary_file_tables_read(&bs, "t.htxs", &a, 0, &sem, &an, &none, &e), ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(e.msg, "impossible length"));
     free(bad);
     free(raw);
-    htxs_doc_fini(&doc);
-    htxs_writer_fini(&w);
+    summary_file_doc_fini(&doc);
+    summary_file_writer_fini(&w);
     arena_fini(&a);
 }
 END_TEST
 
-/* raw (compact contents) as an HTXS_TABLES_VZ section's payload, deflated
+/* raw (compact contents) as an SUMMARY_FILE_TABLES_VZ section's payload, deflated
  * with htx's dictionary (malloc'ed). */
 static uint8_t *vz_of(const uint8_t *raw, size_t n, size_t *len)
 {
@@ -749,16 +749,16 @@ START_TEST(compact_tables_should_refuse_every_cut_and_survive_every_flip)
     arena_init(&a, 0);
     struct table_list l = {0};
     table_list_add(&l, sample_table(&a, "first"));
-    struct htxs_writer w;
-    htxs_writer_init(&w);
-    htxs_tables_write(&w, 0, 3, &l);
+    struct summary_file_writer w;
+    summary_file_writer_init(&w);
+    summary_file_tables_write(&w, 0, 3, &l);
     const uint8_t *buf;
     size_t len;
     struct err e;
-    ck_assert_int_eq(htxs_writer_finish(&w, &buf, &len, &e), 0);
-    struct htxs_doc doc;
-    ck_assert_int_eq(htxs_parse(&doc, buf, len, "c.htxs", &e), 0);
-    const struct htxs_section *s = htxs_find(&doc, HTXS_TABLES_VZ);
+    ck_assert_int_eq(summary_file_writer_finish(&w, &buf, &len, &e), 0);
+    struct summary_file_doc doc;
+    ck_assert_int_eq(summary_file_parse(&doc, buf, len, "c.htxs", &e), 0);
+    const struct summary_file_section *s = summary_file_find(&doc, SUMMARY_FILE_TABLES_VZ);
     uint64_t raw_len = 0;
     for (int i = 0; i < 8; i++)
         raw_len |= (uint64_t)s->data[i] << (8 * i);
@@ -771,9 +771,9 @@ START_TEST(compact_tables_should_refuse_every_cut_and_survive_every_flip)
     for (size_t cut = 0; cut < raw_len; cut++) {
         size_t vl;
         uint8_t *v = vz_of(raw, cut, &vl);
-        struct htxs_section vs = {HTXS_TABLES_VZ, v, vl, 0};
+        struct summary_file_section vs = {SUMMARY_FILE_TABLES_VZ, v, vl, 0};
         struct table_list got = {0};
-        ck_assert_int_eq(htxs_tables_read(&vs, "c.htxs", &a, 0, &sem, &an, &got, &e), ERR_PARSE);
+        ck_assert_int_eq(summary_file_tables_read(&vs, "c.htxs", &a, 0, &sem, &an, &got, &e), ERR_PARSE);
         ck_assert_ptr_nonnull(strstr(e.msg, "c.htxs"));
         free(v);
     }
@@ -783,29 +783,29 @@ START_TEST(compact_tables_should_refuse_every_cut_and_survive_every_flip)
         flipped[i] ^= 0x81;
         size_t vl;
         uint8_t *v = vz_of(flipped, raw_len, &vl);
-        struct htxs_section vs = {HTXS_TABLES_VZ, v, vl, 0};
+        struct summary_file_section vs = {SUMMARY_FILE_TABLES_VZ, v, vl, 0};
         struct table_list got = {0};
-        int rc = htxs_tables_read(&vs, "c.htxs", &a, 0, &sem, &an, &got, &e);
+        int rc = summary_file_tables_read(&vs, "c.htxs", &a, 0, &sem, &an, &got, &e);
         ck_assert_msg(rc == 0 || rc == ERR_PARSE, "byte %zu: %d", i, rc);
         free(v);
     }
     free(flipped);
     free(raw);
-    htxs_doc_fini(&doc);
-    htxs_writer_fini(&w);
+    summary_file_doc_fini(&doc);
+    summary_file_writer_fini(&w);
     arena_fini(&a);
 }
 END_TEST
 
 START_TEST(shard_should_come_from_the_option_or_the_scheduler)
 {
-    struct htxs_shard s;
+    struct summary_file_shard s;
     struct err e;
     static const char *const none[] = {NULL};
     ck_assert_int_eq(shard_of("2/5", none, &s, &e), 0);
     ck_assert_int_eq(s.index, 2);
     ck_assert_int_eq(s.count, 5);
-    ck_assert(htxs_shard_owns(&s, 7) && !htxs_shard_owns(&s, 8));
+    ck_assert(summary_file_shard_owns(&s, 7) && !summary_file_shard_owns(&s, 8));
     ck_assert_int_eq(shard_of("5/5", none, &s, &e), ERR_USAGE);
     ck_assert_int_eq(shard_of("0/0", none, &s, &e), ERR_USAGE);
     ck_assert_int_eq(shard_of("1/", none, &s, &e), ERR_USAGE);

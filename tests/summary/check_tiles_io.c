@@ -9,8 +9,8 @@
 #include "analysis/tiles.h"
 #include "summary/tiles_io.h"
 #include "trace/zbuf.h"
-#include "util/htxs.h"
-#include "util/htxs_source.h"
+#include "util/summary_file.h"
+#include "util/summary_file_source.h"
 #include "summary_test.h"
 
 /* A rank summary's tiles section (summary/tiles_io.h): written and read
@@ -69,25 +69,25 @@ static int read_raw_tiles(const uint8_t *body, size_t n, uint64_t claimed_len, s
     uint8_t *z;
     size_t zlen;
     ck_assert_int_eq(trace_deflate_buffer(body, n, true, &z, &zlen), 0);
-    struct htxs_writer w;
-    htxs_writer_init(&w);
-    htxs_begin_section(&w, HTXS_TILES);
-    htxs_put_u64(&w, claimed_len);
-    htxs_put_bytes(&w, z, zlen);
-    htxs_end_section(&w);
+    struct summary_file_writer w;
+    summary_file_writer_init(&w);
+    summary_file_begin_section(&w, SUMMARY_FILE_TILES);
+    summary_file_put_u64(&w, claimed_len);
+    summary_file_put_bytes(&w, z, zlen);
+    summary_file_end_section(&w);
     free(z);
     const uint8_t *buf;
     size_t len;
-    ck_assert_int_eq(htxs_writer_finish(&w, &buf, &len, e), 0);
-    struct htxs_doc doc;
-    ck_assert_int_eq(htxs_parse(&doc, buf, len, "bad.htxs", e), 0);
+    ck_assert_int_eq(summary_file_writer_finish(&w, &buf, &len, e), 0);
+    struct summary_file_doc doc;
+    ck_assert_int_eq(summary_file_parse(&doc, buf, len, "bad.htxs", e), 0);
     struct arena a;
     arena_init(&a, 0);
     struct tiles t;
-    int rc = htxs_tiles_read(&doc, "bad.htxs", &a, &t, e);
+    int rc = summary_file_tiles_read(&doc, "bad.htxs", &a, &t, e);
     arena_fini(&a);
-    htxs_doc_fini(&doc);
-    htxs_writer_fini(&w);
+    summary_file_doc_fini(&doc);
+    summary_file_writer_fini(&w);
     return rc;
 }
 
@@ -96,26 +96,26 @@ static int read_raw_tiles(const uint8_t *body, size_t n, uint64_t claimed_len, s
 static int read_one_run(uint64_t wlog, int64_t first, uint64_t count, uint64_t mask,
                         const uint64_t *pairs, size_t npairs, bool tail, struct err *e)
 {
-    struct htxs_writer w;
-    htxs_writer_init(&w);
-    htxs_put_varint(&w, wlog);
-    htxs_put_svarint(&w, 0);
-    htxs_put_svarint(&w, first);
-    htxs_put_varint(&w, count);
-    htxs_put_svarint(&w, 0);   /* the exact span: time 0 to 0, inside every span here */
-    htxs_put_svarint(&w, 0);
-    htxs_put_varint(&w, 1);
-    htxs_put_varint(&w, TILE_LANE_GPU);
-    htxs_put_varint(&w, mask);
-    htxs_put_varint(&w, npairs);
+    struct summary_file_writer w;
+    summary_file_writer_init(&w);
+    summary_file_put_varint(&w, wlog);
+    summary_file_put_svarint(&w, 0);
+    summary_file_put_svarint(&w, first);
+    summary_file_put_varint(&w, count);
+    summary_file_put_svarint(&w, 0);   /* the exact span: time 0 to 0, inside every span here */
+    summary_file_put_svarint(&w, 0);
+    summary_file_put_varint(&w, 1);
+    summary_file_put_varint(&w, TILE_LANE_GPU);
+    summary_file_put_varint(&w, mask);
+    summary_file_put_varint(&w, npairs);
     for (size_t i = 0; i < 2 * npairs; i++)
-        htxs_put_varint(&w, pairs[i]);
+        summary_file_put_varint(&w, pairs[i]);
     if (tail)
-        htxs_put_varint(&w, 0);
+        summary_file_put_varint(&w, 0);
     size_t len;
-    const uint8_t *body = htxs_writer_body(&w, &len);
+    const uint8_t *body = summary_file_writer_body(&w, &len);
     int rc = read_raw_tiles(body, len, len, e);
-    htxs_writer_fini(&w);
+    summary_file_writer_fini(&w);
     return rc;
 }
 
@@ -123,19 +123,19 @@ START_TEST(tiles_should_round_trip_and_refuse_what_is_unsound)
 {
     struct hand_tiles h;
     hand_tiles(&h);
-    struct htxs_writer w;
-    htxs_writer_init(&w);
-    htxs_tiles_write(&w, &h.t);
+    struct summary_file_writer w;
+    summary_file_writer_init(&w);
+    summary_file_tiles_write(&w, &h.t);
     const uint8_t *buf;
     size_t len;
     struct err e;
-    ck_assert_int_eq(htxs_writer_finish(&w, &buf, &len, &e), 0);
-    struct htxs_doc doc;
-    ck_assert_int_eq(htxs_parse(&doc, buf, len, "t.htxs", &e), 0);
+    ck_assert_int_eq(summary_file_writer_finish(&w, &buf, &len, &e), 0);
+    struct summary_file_doc doc;
+    ck_assert_int_eq(summary_file_parse(&doc, buf, len, "t.htxs", &e), 0);
     struct arena a;
     arena_init(&a, 0);
     struct tiles got;
-    ck_assert_int_eq(htxs_tiles_read(&doc, "t.htxs", &a, &got, &e), 0);
+    ck_assert_int_eq(summary_file_tiles_read(&doc, "t.htxs", &a, &got, &e), 0);
     ck_assert_int_eq(got.rank, -3);
     ck_assert_uint_eq(got.width_log2, 10);
     ck_assert_int_eq(got.first, -6);
@@ -151,21 +151,21 @@ START_TEST(tiles_should_round_trip_and_refuse_what_is_unsound)
     }
     ck_assert_str_eq(got.lanes[2].pid, "12");
     ck_assert_str_eq(got.lanes[2].tid, "MainThread");
-    htxs_doc_fini(&doc);
-    htxs_writer_fini(&w);
+    summary_file_doc_fini(&doc);
+    summary_file_writer_fini(&w);
 
     /* a summary without tiles (made before them) says so */
     const uint8_t *small;
     size_t small_len;
-    struct htxs_source src = {.size = 1};
-    htxs_writer_init(&w);
-    htxs_source_write(&w, &src);
-    ck_assert_int_eq(htxs_writer_finish(&w, &small, &small_len, &e), 0);
-    ck_assert_int_eq(htxs_parse(&doc, small, small_len, "old.htxs", &e), 0);
-    ck_assert_int_eq(htxs_tiles_read(&doc, "old.htxs", &a, &got, &e), ERR_EMPTY);
+    struct summary_file_source src = {.size = 1};
+    summary_file_writer_init(&w);
+    summary_file_source_write(&w, &src);
+    ck_assert_int_eq(summary_file_writer_finish(&w, &small, &small_len, &e), 0);
+    ck_assert_int_eq(summary_file_parse(&doc, small, small_len, "old.htxs", &e), 0);
+    ck_assert_int_eq(summary_file_tiles_read(&doc, "old.htxs", &a, &got, &e), ERR_EMPTY);
     ck_assert_ptr_nonnull(strstr(e.msg, "old.htxs: no tiles"));
-    htxs_doc_fini(&doc);
-    htxs_writer_fini(&w);
+    summary_file_doc_fini(&doc);
+    summary_file_writer_fini(&w);
     arena_fini(&a);
 
     /* hand-made raw sections: sound, then one thing wrong at a time */
@@ -194,29 +194,29 @@ START_TEST(tiles_should_round_trip_and_refuse_what_is_unsound)
     ck_assert_int_eq(read_one_run(4, 0, 4, 3u, two, 1, false, &e), ERR_PARSE);   /* one run for two */
 
     /* a reference to a run not yet read (n = 0, lane 0 from lane 0) */
-    struct htxs_writer r;
-    htxs_writer_init(&r);
+    struct summary_file_writer r;
+    summary_file_writer_init(&r);
     const uint64_t self_ref[] = {4, 0, 0, 4, 0, 0, 1, TILE_LANE_GPU, 1u << TILE_BUSY, 0, 0};
     for (size_t i = 0; i < sizeof self_ref / sizeof *self_ref; i++)
-        htxs_put_varint(&r, self_ref[i]);
+        summary_file_put_varint(&r, self_ref[i]);
     size_t rlen;
-    const uint8_t *rbody = htxs_writer_body(&r, &rlen);
+    const uint8_t *rbody = summary_file_writer_body(&r, &rlen);
     ck_assert_int_eq(read_raw_tiles(rbody, rlen, rlen, &e), ERR_PARSE);
     /* a raw length past what any rank needs, or not the stream's */
     ck_assert_int_eq(read_raw_tiles(rbody, rlen, (uint64_t)1 << 40, &e), ERR_PARSE);
     ck_assert_int_eq(read_raw_tiles(rbody, rlen, rlen + 1, &e), ERR_PARSE);
-    htxs_writer_fini(&r);
+    summary_file_writer_fini(&r);
     /* a thread's name longer than a summary keeps */
-    htxs_writer_init(&r);
+    summary_file_writer_init(&r);
     const uint64_t thread[] = {4, 0, 0, 4, 0, 0, 1, TILE_LANE_THREAD, TILES_NAME_MAX + 1};
     for (size_t i = 0; i < sizeof thread / sizeof *thread; i++)
-        htxs_put_varint(&r, thread[i]);
+        summary_file_put_varint(&r, thread[i]);
     char name[TILES_NAME_MAX + 1];
     memset(name, 'x', sizeof name);
-    htxs_put_bytes(&r, name, sizeof name);
-    rbody = htxs_writer_body(&r, &rlen);
+    summary_file_put_bytes(&r, name, sizeof name);
+    rbody = summary_file_writer_body(&r, &rlen);
     ck_assert_int_eq(read_raw_tiles(rbody, rlen, rlen, &e), ERR_PARSE);
-    htxs_writer_fini(&r);
+    summary_file_writer_fini(&r);
 }
 END_TEST
 

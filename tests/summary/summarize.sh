@@ -237,8 +237,8 @@ expect 1 "$HTX" report cut && has err "cut.htxs: truncated summary"
 "$gen" -q -o wide -r 1 -s 30M
 expect 0 "$HTX" summarize --with-events -o sum-wide wide
 expect 1 env HTX_MAX_MEMORY=8M "$HTX" info sum-wide && has err "rank-00000.htxs: stopped: htx uses"
-expect 0 "$HTX" summarize -o sum-wide-light wide   # its trace is read instead: both named
-expect 1 env HTX_MAX_MEMORY=8M "$HTX" info sum-wide-light &&
+expect 0 "$HTX" summarize -o sum-wide-no-events wide   # its trace is read instead: both named
+expect 1 env HTX_MAX_MEMORY=8M "$HTX" info sum-wide-no-events &&
     has err "rank-00000.htxs: wide/rank-0.pt.trace.json.gz: stopped: htx uses"
 printf 'HTXSUMM\0\011\0' | cat - <(tail -c +11 sum-ddp/rank-00001.htxs) >cut/cut.htxs
 expect 1 "$HTX" info cut && has err "cut.htxs"

@@ -15,7 +15,7 @@
 #include "trace/pack_dict.h"
 #include "trace/pack_format.h"
 #include "trace/read.h"
-#include "util/htxs.h"
+#include "util/summary_file.h"
 #include "util/le.h"
 
 /* Packed traces (trace/pack.h): a replay gives the sink exactly the calls
@@ -660,14 +660,14 @@ START_TEST(pack_should_read_the_column_order_of_its_version)
     struct err e = {0, ""};
     uint64_t raw_len;
     uint8_t *raw = records_of(pack, len, &raw_len), *v5 = malloc(raw_len);
-    struct htxs_cur c = {raw, raw + raw_len, 0};
+    struct summary_file_cur c = {raw, raw + raw_len, 0};
     size_t blocks = 0;
     while (c.p < c.end) {
         const uint8_t *head = c.p;
-        ck_assert_uint_eq(htxs_get_varint(&c), PACK_NCOLS);
+        ck_assert_uint_eq(summary_file_get_varint(&c), PACK_NCOLS);
         uint64_t col_len[PACK_NCOLS], at[PACK_NCOLS], total = 0;
         for (int k = 0; k < PACK_NCOLS; k++)
-            col_len[k] = htxs_get_varint(&c);
+            col_len[k] = summary_file_get_varint(&c);
         for (int i = 0; i < PACK_NCOLS; i++) {
             int k = pack_column_at(PACK_STRINGS_FIRST_VERSION, i);
             at[k] = total;

@@ -82,7 +82,7 @@ int ui_diff_open(struct ui_state *st, const struct model *control, const struct 
                 : opts->device == HTX_DEVICE_GPU ? DIFF_DEVICE_GPU : DIFF_DEVICE_ALL;
     d->short_names = opts->short_names;
     d->hta = control->sem.diff_hta_quirks;
-    d->light = parts != NULL;
+    d->summary_only = parts != NULL;
     d->change_mask = ALL_CHANGES;
     d->sort = UI_DIFF_SORT_DDUR;
     d->chart = true;

@@ -33,7 +33,7 @@ enum ui_diff_sort { UI_DIFF_SORT_DDUR = 0, UI_DIFF_SORT_DCOUNT, UI_DIFF_SORT_NAM
 /* One side's choice: which ranks and iterations it compares. */
 struct ui_diff_side {
     const char *label;            /* "control" or "test" */
-    const struct model *m;        /* loaded, or the light model of its summaries */
+    const struct model *m;        /* loaded, or the summary model of its summaries */
     struct diff_side src;         /* what is compared: m, or the summaries' parts */
     struct diff_request_side initial; /* from the options (lists borrowed from them) */
     long rank;                    /* -1 = initial, 0..nranks-1 = that rank, nranks = all */
@@ -72,7 +72,7 @@ struct ui_diff {
     enum diff_device device;
     bool short_names;
     bool hta;                     /* --semantics=hta: TraceDiff's choices */
-    bool light;                   /* the sides are summaries' parts: no events */
+    bool summary_only;            /* the sides are summaries' parts: no events */
     bool dirty;                   /* the sides or the device changed: recompute */
     struct arena keep;            /* iteration lists: live until ui_diff_close */
     struct arena arena;           /* results: reset by every recompute */
@@ -103,7 +103,7 @@ struct ui_diff {
 
 /* Sets up the diff view over two models: st->diff_view and st->diff. With
  * parts (the two sides' summaries' parts, analysis/diff.h), the models are
- * light and the parts are compared: whole ranks, no instances.
+ * from summaries and the parts are compared: whole ranks, no instances.
  * The first refresh computes the diff. The sides start with what opts asks
  * (--control-rank ... --device, --short-names; HTA's defaults under
  * --semantics=hta). Borrows both models and opts' lists until
@@ -112,8 +112,8 @@ struct ui_diff {
 int ui_diff_open(struct ui_state *st, const struct model *control, const struct model *test,
                  const struct diff_side *parts, const struct htx_options *opts,
                  struct err *e);
-/* Each side compares all its ranks, whichever the options named: a light
- * diff's ranks loaded alone (ui/load.c's drill) are each side's only one. */
+/* Each side compares all its ranks, whichever the options named: a diff of
+ * summaries' ranks loaded alone (ui/load.c's drill) are each side's only one. */
 void ui_diff_compare_whole(struct ui_state *st);
 void ui_diff_close(struct ui_state *st);
 

@@ -233,11 +233,11 @@ unsigned ui_act_diff_test_rank(struct ui_state *st, const struct model *m)
     return step_rank(st, 1);
 }
 
-/* The summary of the one rank side k compares in a light diff, or NULL. */
-static const struct app_light_rank *light_rank(const struct ui_state *st, const struct ui_diff *d,
-                                               int k)
+/* The summary of the one rank side k compares in a diff of summaries, or NULL. */
+static const struct summary_job_rank *summary_rank(const struct ui_state *st, const struct ui_diff *d,
+                                                   int k)
 {
-    const struct app_light *l = k == 0 ? st->light : st->light_test;
+    const struct summary_job *l = k == 0 ? st->job : st->summary_test;
     const struct diff_plan *p = &d->side[k].plan;
     if (!l || d->dirty || p->nranks != 1)
         return NULL;
@@ -247,12 +247,12 @@ static const struct app_light_rank *light_rank(const struct ui_state *st, const 
     return NULL;
 }
 
-/* A light diff has no events: what needs them (what) is done on the one
+/* A diff of summaries has no events: what needs them (what) is done on the one
  * rank each side compares, loaded with its events from its summary behind
- * the screen (ui/load.c's drill), as Enter on a light job's lane does. */
-static unsigned open_light_ranks(struct ui_state *st, const struct ui_diff *d, const char *what)
+ * the screen (ui/load.c's drill), as Enter on a summary job's lane does. */
+static unsigned open_summary_ranks(struct ui_state *st, const struct ui_diff *d, const char *what)
 {
-    const struct app_light_rank *r[2] = {light_rank(st, d, 0), light_rank(st, d, 1)};
+    const struct summary_job_rank *r[2] = {summary_rank(st, d, 0), summary_rank(st, d, 1)};
     if (!r[0] || !r[1]) {
         ui_state_message(st, true, "%s need the events of one rank a side: pick them with r "
                          "and T, or htx diff --events=load", what);
@@ -270,8 +270,8 @@ static unsigned open_light_ranks(struct ui_state *st, const struct ui_diff *d, c
 static unsigned step_iter(struct ui_state *st, bool both, int dir)
 {
     struct ui_diff *d = diff_of(st);
-    if (d->light)
-        return open_light_ranks(st, d, "iterations");
+    if (d->summary_only)
+        return open_summary_ranks(st, d, "iterations");
     for (int k = both ? 0 : 1; k < 2; k++)
         d->side[k].iter = cycle(d->side[k].iter, d->side[k].niters, dir);
     unsigned r = recomputed(st, d);
@@ -325,8 +325,8 @@ unsigned ui_act_diff_enter(struct ui_state *st, const struct model *m)
     }
     if (d->nvis == 0)
         return UI_REDRAW;
-    if (d->light)
-        return open_light_ranks(st, d, "an op's instances");
+    if (d->summary_only)
+        return open_summary_ranks(st, d, "an op's instances");
     if (ui_diff_open_detail(d, d->cur))
         ui_state_message(st, true, "out of memory");
     return UI_REDRAW;

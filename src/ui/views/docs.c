@@ -420,17 +420,17 @@ static const enum analysis_id view_analyses[UI_VIEW_COUNT][2] = {
     [UI_VIEW_COLLECTIVES] = {ANALYSIS_COLLECTIVES, ANALYSIS_COUNT},
 };
 
-/* A light job's (st->light) tables: the stored ones, or a text saying the
+/* A summary job's (st->job) tables: the stored ones, or a text saying the
  * view needs the events (*answered false). */
-static int light_analysis(struct ui_state *st, const struct model *m, struct ui_doc *d,
-                          const struct analysis_info *a, bool *answered)
+static int summary_analysis(struct ui_state *st, const struct model *m, struct ui_doc *d,
+                            const struct analysis_info *a, bool *answered)
 {
     struct table_list tl = {.count = 0};
     struct err e = {0, ""};
-    int rc = app_light_model_tables(st->light, m, a->id, &d->arena, &tl, &e);
+    int rc = summary_job_model_tables(st->job, m, a->id, &d->arena, &tl, &e);
     *answered = rc == 0;
     if (rc == ERR_EMPTY) {
-        const struct app_light *l = st->light;
+        const struct summary_job *l = st->job;
         rc = ui_doc_text(d, "%s needs the events, which are not loaded.", a->title);
         if (rc == 0 && l->events_away)
             rc = ui_doc_text(d, "This job's %zu rank summaries were made without their %llu "
@@ -441,7 +441,7 @@ static int light_analysis(struct ui_state *st, const struct model *m, struct ui_
             rc = ui_doc_text(d, "This job's %zu rank summaries hold %llu events: about %llu MB "
                              "once loaded (over HTX_MAX_MEMORY, or --events=skip).", l->n,
                              (unsigned long long)l->events,
-                             (unsigned long long)(l->events * APP_LIGHT_BYTES_PER_EVENT /
+                             (unsigned long long)(l->events * SUMMARY_JOB_BYTES_PER_EVENT /
                                                   1000000));
         if (rc == 0)
             rc = ui_doc_text(d, "Overview, Kernels, Idle, Overlap, Ranks, Collectives and the "
@@ -473,8 +473,8 @@ static int run_analysis(struct ui_state *st, const struct model *m, struct ui_do
 
     if (!a)
         return ui_doc_text(d, "this analysis is not available in this build");
-    if (st->light)
-        return light_analysis(st, m, d, a, answered);
+    if (st->job)
+        return summary_analysis(st, m, d, a, answered);
     if (a->run(m, &st->aopts, &d->arena, &tl, &e) != 0) {
         snprintf(d->error, sizeof d->error, "%.32s: %.200s", a->name, e.msg);
         int rc = ui_doc_text(d, "%s failed: %s", a->title, e.msg);
@@ -510,7 +510,7 @@ int ui_doc_refresh(struct ui_state *st, const struct model *m, enum ui_view_id v
     if (v == UI_VIEW_DIAGNOSTICS) {
         rc = ui_diag_build(st, m, d);
     } else if (ui_view_is_doc(v)) {
-        bool answered = true;   // a light job's view whose tables are not stored: text only
+        bool answered = true;   // a summary job's view whose tables are not stored: text only
         for (int k = 0; k < 2 && rc == 0; k++)
             if (view_analyses[v][k] != ANALYSIS_COUNT)
                 rc = run_analysis(st, m, d, view_analyses[v][k], &answered);

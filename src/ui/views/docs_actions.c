@@ -342,9 +342,9 @@ unsigned ui_act_doc_enter(struct ui_state *st, const struct model *m)
     struct ui_doc *d = doc(st);
     char name[UI_TEXT_MAX];
 
-    if (st->light && d->ntables == 0 && st->nitems)   // a view the summaries do not answer
-        return ui_state_open_light_rank(st, st->items[st->item < st->nitems ? st->item : 0].rank,
-                                        NULL);
+    if (st->job && d->ntables == 0 && st->nitems)     // a view the summaries do not answer
+        return ui_state_open_summary_rank(st, st->items[st->item < st->nitems ? st->item : 0].rank,
+                                          NULL);
     if (d->ntables == 0 || d->tv[d->cur].nrows == 0)
         return 0;
     const struct ui_tview *v = &d->tv[d->cur];

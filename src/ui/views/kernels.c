@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "analysis/kernel_summary.h"
-#include "app/light.h"
+#include "app/summary_job.h"
 #include "ui/actions.h"
 #include "ui/views/docs.h"
 
@@ -217,15 +217,15 @@ unsigned ui_act_kernels_collapse(struct ui_state *st, const struct model *m)
     return set_open(st, st->kernels.row_summary[r], false);
 }
 
-/* A light job (the kernel tables from the summaries): a rank row opens
+/* A summary job (the kernel tables from the summaries): a rank row opens
  * that rank with its events (loaded from its summary); a kernel row says
  * how to get there. */
-static unsigned light_enter(struct ui_state *st, int64_t rank)
+static unsigned summary_enter(struct ui_state *st, int64_t rank)
 {
-    const struct app_light *l = st->light;
+    const struct summary_job *l = st->job;
     for (size_t i = 0; rank >= 0 && i < l->n; i++)
         if (l->ranks[i].rank.rank == rank)
-            return ui_state_open_light_rank(st, i, NULL);
+            return ui_state_open_summary_rank(st, i, NULL);
     ui_state_message(st, false, "a kernel's instances need the events: Right/l lists its ranks, "
                      "Enter on one opens that rank with them");
     return UI_REDRAW;
@@ -245,8 +245,8 @@ unsigned ui_act_kernels_enter(struct ui_state *st, const struct model *m)
         rank = c && c->type == CELL_INT ? c->v.i : -1;
     }
     const char *text = name->type == CELL_STR && name->v.s ? name->v.s : "";
-    if (st->light)
-        return light_enter(st, rank);
+    if (st->job)
+        return summary_enter(st, rank);
     size_t n = text[0] ? ui_find_instances(st, m, text, true, rank) : 0;
     if (n == 0) {
         ui_state_message(st, true, "no instance of \"%s\" in the selection", text);

@@ -10,7 +10,7 @@
 #include "analysis/ranks.h"
 #include "analysis/tiles.h"
 #include "app/format.h"
-#include "app/light.h"
+#include "app/summary_job.h"
 #include "ui/actions.h"
 #include "ui/views/docs.h"
 #include "ui/views/timeline_lanes.h"
@@ -77,37 +77,37 @@ static struct table *with_strips(struct ui_state *st, const struct table *overvi
     return t;
 }
 
-/* The Ranks view's tables of a light job, as with the events: each rank's
+/* The Ranks view's tables of a summary job, as with the events: each rank's
  * stored figures and steps, the blame from the collectives matched from
  * the records. ERR_EMPTY when the summaries predate the figures. */
-static int light_overview(struct ui_state *st, const struct model *m, struct table_list *tl,
-                          struct ui_doc *d, struct err *e)
+static int summary_overview(struct ui_state *st, const struct model *m, struct table_list *tl,
+                            struct ui_doc *d, struct err *e)
 {
-    bool *selected = app_light_model_selection(m);
+    bool *selected = summary_job_model_selection(m);
     if (!selected)
         return ERR_NOMEM;
-    int rc = m->nranks == st->light->n
-                 ? app_light_rank_tables(st->light, selected, &d->arena, tl, e)
+    int rc = m->nranks == st->job->n
+                 ? summary_job_rank_tables(st->job, selected, &d->arena, tl, e)
                  : ERR_EMPTY;
     free(selected);
     return rc;
 }
 
-/* A light job (st->light) whose summaries predate the Ranks view's figures:
+/* A summary job (st->job) whose summaries predate the Ranks view's figures:
  * the blame comes from their collective records (the straggler ranking),
  * the utilization strips from their tiles; the steps need the events. */
-static int light_ranks(struct ui_state *st, const struct model *m, struct ui_doc *d)
+static int summary_ranks(struct ui_state *st, const struct model *m, struct ui_doc *d)
 {
     struct table_list blame = {.count = 0}, busy = {.count = 0};
     struct err e = {0, ""};
-    int rc = app_light_model_tables(st->light, m, ANALYSIS_STRAGGLERS, &d->arena, &blame, &e);
+    int rc = summary_job_model_tables(st->job, m, ANALYSIS_STRAGGLERS, &d->arena, &blame, &e);
     if (rc == ERR_NOMEM)
         return rc;
     if (rc == 0 && ui_doc_add_table(d, blame.tables[0]))
         return ERR_NOMEM;
     if (rc && ui_doc_text(d, "Blame needs the events: %s", e.msg))
         return ERR_NOMEM;
-    rc = app_light_model_tables(st->light, m, ANALYSIS_UTILIZATION, &d->arena, &busy, &e);
+    rc = summary_job_model_tables(st->job, m, ANALYSIS_UTILIZATION, &d->arena, &busy, &e);
     if (rc)
         return rc == ERR_NOMEM ? ERR_NOMEM : ui_doc_text(d, "utilization failed: %s", e.msg);
     struct table *strips = format_utilization_strips(busy.tables[0], st->ascii, &d->arena);
@@ -121,10 +121,10 @@ int ui_ranks_decorate(struct ui_state *st, const struct model *m, struct ui_doc 
 {
     struct table_list tl = {.count = 0};
     struct err e = {0, ""};
-    int rc = st->light ? light_overview(st, m, &tl, d, &e)
-                       : ranks_overview_run(m, &st->aopts, &d->arena, &tl, &e);
-    if (st->light && rc == ERR_EMPTY)
-        return light_ranks(st, m, d);
+    int rc = st->job ? summary_overview(st, m, &tl, d, &e)
+                     : ranks_overview_run(m, &st->aopts, &d->arena, &tl, &e);
+    if (st->job && rc == ERR_EMPTY)
+        return summary_ranks(st, m, d);
     if (rc != 0) {
         snprintf(d->error, sizeof d->error, "ranks: %.200s", e.msg);
         return e.code == ERR_NOMEM ? ERR_NOMEM : ui_doc_text(d, "ranks failed: %s", e.msg);
@@ -134,9 +134,9 @@ int ui_ranks_decorate(struct ui_state *st, const struct model *m, struct ui_doc 
         return ERR_NOMEM;
     /* where in time each rank's GPU was busy, one line a rank */
     struct table_list busy = {.count = 0};
-    if ((st->light ? app_light_model_tables(st->light, m, ANALYSIS_UTILIZATION, &d->arena, &busy,
+    if ((st->job ? summary_job_model_tables(st->job, m, ANALYSIS_UTILIZATION, &d->arena, &busy,
                                             &e)
-                   : utilization_run(m, &st->aopts, &d->arena, &busy, &e)) != 0)
+                 : utilization_run(m, &st->aopts, &d->arena, &busy, &e)) != 0)
         return e.code == ERR_NOMEM ? ERR_NOMEM : ui_doc_text(d, "utilization failed: %s", e.msg);
     struct table *strips = format_utilization_strips(busy.tables[0], st->ascii, &d->arena);
     if (!strips || ui_doc_add_table(d, strips))
@@ -160,7 +160,7 @@ unsigned ui_act_ranks_enter(struct ui_state *st, const struct model *m)
     if (row == SIZE_MAX)
         row = cursor_row(st, "gpu_utilization_over_time");   // its strips: one row a rank
     if (row == SIZE_MAX)
-        row = cursor_row(st, "straggler_ranking");   // a light job's
+        row = cursor_row(st, "straggler_ranking");   // a summary job's
     if (row == SIZE_MAX)
         return ui_act_doc_enter(st, m);   // the per-iteration table: its rows' ranks
     int64_t rank = table_cell(d->tables[d->cur], row, 0)->v.i;
@@ -197,25 +197,25 @@ static int by_arrival_desc(const void *a, const void *b)
     return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
-/* A light job: the instances need the events; Enter loads the last
+/* A summary job: the instances need the events; Enter loads the last
  * arriver's from its summary (ui/load.c's drill). */
-static unsigned light_collective_enter(struct ui_state *st, const struct model *m, size_t row)
+static unsigned summary_collective_enter(struct ui_state *st, const struct model *m, size_t row)
 {
     struct arena a;
     struct strtab strings;
     struct coll_result r;
     struct err e = {0, ""};
-    bool *selected = app_light_model_selection(m);
+    bool *selected = summary_job_model_selection(m);
     arena_init(&a, 1 << 16);
     unsigned flags = UI_REDRAW;
     int rc = selected && strtab_init(&strings) == 0 ? 0 : ERR_NOMEM;
     if (rc == 0) {
-        rc = app_light_coll_result(st->light, selected, &strings, &a, &r, &e);
+        rc = summary_job_coll_result(st->job, selected, &strings, &a, &r, &e);
         if (rc == 0 && row < r.ncolls) {
             const struct collective *c = &r.colls[row];
             char why[160];
             snprintf(why, sizeof why, "last at %s", strtab_str(&strings, c->name));
-            flags = ui_state_open_light_rank(st, c->inst[c->last].rank_index, why);
+            flags = ui_state_open_summary_rank(st, c->inst[c->last].rank_index, why);
         } else {
             ui_state_message(st, true, "%s", rc ? e.msg : "the collective is gone");
         }
@@ -233,8 +233,8 @@ unsigned ui_act_collectives_enter(struct ui_state *st, const struct model *m)
     size_t row = cursor_row(st, "collectives");
     if (row == SIZE_MAX)
         return ui_act_doc_enter(st, m);
-    if (st->light)
-        return light_collective_enter(st, m, row);
+    if (st->job)
+        return summary_collective_enter(st, m, row);
     struct arena a;
     struct coll_result r;
     struct err e = {0, ""};

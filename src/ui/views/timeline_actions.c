@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/light.h"
+#include "app/summary_job.h"
 #include "ui/views/timeline_details.h"
 #include "ui/widgets/text.h"
 #include "ui/views/timeline_lanes.h"
@@ -147,10 +147,10 @@ unsigned ui_act_tl_zoom_in(struct ui_state *st, const struct model *m)
 {
     (void)m;
     unsigned f = zoom(st, 0.5);
-    /* A light job past its summaries' buckets: a column is less than a
+    /* A summary job past its summaries' buckets: a column is less than a
      * bucket, which holds no more detail; the rank's events do. */
-    if (st->light && st->tl.lane < st->nlanes && st->lanes[st->tl.lane].rank < st->light->n) {
-        const struct app_light_rank *r = &st->light->ranks[st->lanes[st->tl.lane].rank];
+    if (st->job && st->tl.lane < st->nlanes && st->lanes[st->tl.lane].rank < st->job->n) {
+        const struct summary_job_rank *r = &st->job->ranks[st->lanes[st->tl.lane].rank];
         struct ui_timescale ts;
         ui_timeline_scale(st, &ts);
         int64_t col = ts.cols > 0 ? (st->tl.t1 - st->tl.t0) / ts.cols : 0;
@@ -182,12 +182,12 @@ unsigned ui_act_tl_details(struct ui_state *st, const struct model *m)
 {
     clamp_cursor(st);
     uint32_t pos = ui_timeline_pick(st, m, st->tl.lane, st->tl.cursor);
-    if (pos == MODEL_NONE && st->light && st->tl.lane < st->nlanes &&
-        st->lanes[st->tl.lane].rank < st->light->n) {
+    if (pos == MODEL_NONE && st->job && st->tl.lane < st->nlanes &&
+        st->lanes[st->tl.lane].rank < st->job->n) {
         // the lanes come from the summaries' tiles: the rank's events are in
         // its summary, loaded behind the screen (the loop does it; in test
         // mode the message stays)
-        return ui_state_open_light_rank(st, st->lanes[st->tl.lane].rank, NULL);
+        return ui_state_open_summary_rank(st, st->lanes[st->tl.lane].rank, NULL);
     }
     if (pos == MODEL_NONE) {
         ui_state_message(st, false, "no event under the cursor");

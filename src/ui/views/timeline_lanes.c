@@ -319,31 +319,31 @@ const char *ui_class_name(enum ui_cell_class c)
     return names[c];
 }
 
-/* A light rank's lane (st->light): the tiles of the lane's stream or
+/* A summary-only rank's lane (st->job): the tiles of the lane's stream or
  * thread, the class with the most busy time in each column's buckets. */
-static const struct tile_lane *light_lane(const struct ui_state *st, const struct model *m,
-                                          const struct ui_lane *lane)
+static const struct tile_lane *summary_lane(const struct ui_state *st, const struct model *m,
+                                            const struct ui_lane *lane)
 {
-    if (lane->rank >= st->light->n || lane->rank >= m->nranks)
+    if (lane->rank >= st->job->n || lane->rank >= m->nranks)
         return NULL;
-    const struct tiles *t = &st->light->ranks[lane->rank].tiles;
+    const struct tiles *t = &st->job->ranks[lane->rank].tiles;
     if (lane->kind == UI_LANE_STREAM)
         return tiles_find_lane(t, TILE_LANE_STREAM, lane->stream);
-    size_t k = 0;   // the index-th thread lane: model_new_light keeps their order
+    size_t k = 0;   // the index-th thread lane: model_new_from_summaries keeps their order
     for (size_t i = 0; i < t->nlanes; i++)
         if (t->lanes[i].kind == TILE_LANE_THREAD && k++ == lane->index)
             return &t->lanes[i];
     return NULL;
 }
 
-static void draw_light_lane(const struct ui_state *st, const struct model *m,
-                            const struct ui_lane *lane, const struct ui_timescale *ts,
-                            struct ui_grid *g, int y, int x)
+static void draw_summary_lane(const struct ui_state *st, const struct model *m,
+                              const struct ui_lane *lane, const struct ui_timescale *ts,
+                              struct ui_grid *g, int y, int x)
 {
     static const enum ui_cell_class cls[TILE_BUSY] = {UI_CLASS_COMPUTE, UI_CLASS_COMM,
                                                       UI_CLASS_MEMORY, UI_CLASS_OTHER};
-    const struct tile_lane *tl = light_lane(st, m, lane);
-    unsigned wlog = st->light->ranks[lane->rank < st->light->n ? lane->rank : 0].tiles.width_log2;
+    const struct tile_lane *tl = summary_lane(st, m, lane);
+    unsigned wlog = st->job->ranks[lane->rank < st->job->n ? lane->rank : 0].tiles.width_log2;
     for (int c = 0; c < ts->cols; c++) {
         enum ui_cell_class k = UI_CLASS_IDLE;
         int64_t a = ui_col_time(ts, c) + m->origin_ns, b = ui_col_time(ts, c + 1) + m->origin_ns;
@@ -371,8 +371,8 @@ void ui_timeline_draw_lane(const struct ui_state *st, const struct model *m,
     struct ui_pick small[512], *picks = small;
     const struct rank_model *rm = &m->ranks[lane->rank];
 
-    if (rm->light && st->light) {
-        draw_light_lane(st, m, lane, ts, g, y, x);
+    if (rm->summary_only && st->job) {
+        draw_summary_lane(st, m, lane, ts, g, y, x);
         return;
     }
 

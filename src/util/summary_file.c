@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "util/htxs.h"
+#include "util/summary_file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -30,7 +30,7 @@ static void crc_init(void)
             crc_table[t][i] = (crc_table[t - 1][i] >> 8) ^ crc_table[0][crc_table[t - 1][i] & 0xFF];
 }
 
-uint32_t htxs_crc32(uint32_t crc, const void *p, size_t n)
+uint32_t summary_file_crc32(uint32_t crc, const void *p, size_t n)
 {
     pthread_once(&crc_once, crc_init);
     const uint8_t *b = p;
@@ -47,24 +47,24 @@ uint32_t htxs_crc32(uint32_t crc, const void *p, size_t n)
     return ~crc;
 }
 
-void htxs_writer_init(struct htxs_writer *w)
+void summary_file_writer_init(struct summary_file_writer *w)
 {
     memset(w, 0, sizeof *w);
-    w->len = HTXS_HEADER_LEN; /* filled in by finish */
+    w->len = SUMMARY_FILE_HEADER_LEN; /* filled in by finish */
 }
 
-void htxs_writer_fini(struct htxs_writer *w)
+void summary_file_writer_fini(struct summary_file_writer *w)
 {
     free(w->buf);
     free(w->checks);
     memset(w, 0, sizeof *w);
 }
 
-static uint8_t *reserve(struct htxs_writer *w, size_t n)
+static uint8_t *reserve(struct summary_file_writer *w, size_t n)
 {
     if (w->failed)
         return NULL;
-    if (n > HTXS_MAX_FILE || w->len + w->borrowed_len + n > HTXS_MAX_FILE) {
+    if (n > SUMMARY_FILE_MAX_FILE || w->len + w->borrowed_len + n > SUMMARY_FILE_MAX_FILE) {
         w->failed = 1;
         return NULL;
     }
@@ -78,7 +78,7 @@ static uint8_t *reserve(struct htxs_writer *w, size_t n)
             return NULL;
         }
         if (!w->buf)
-            memset(b, 0, HTXS_HEADER_LEN);
+            memset(b, 0, SUMMARY_FILE_HEADER_LEN);
         w->buf = b;
         w->cap = cap;
     }
@@ -87,50 +87,50 @@ static uint8_t *reserve(struct htxs_writer *w, size_t n)
     return p;
 }
 
-void htxs_put_bytes(struct htxs_writer *w, const void *p, size_t n)
+void summary_file_put_bytes(struct summary_file_writer *w, const void *p, size_t n)
 {
     uint8_t *d = reserve(w, n);
     if (d && n)
         memcpy(d, p, n);
 }
 
-void htxs_put_borrowed(struct htxs_writer *w, const void *p, size_t n)
+void summary_file_put_borrowed(struct summary_file_writer *w, const void *p, size_t n)
 {
     if (w->failed || !n)
         return;
-    if (w->nborrowed == HTXS_MAX_BORROWED || n > HTXS_MAX_FILE ||
-        w->len + w->borrowed_len + n > HTXS_MAX_FILE) {
+    if (w->nborrowed == SUMMARY_FILE_MAX_BORROWED || n > SUMMARY_FILE_MAX_FILE ||
+        w->len + w->borrowed_len + n > SUMMARY_FILE_MAX_FILE) {
         w->failed = 1;
         return;
     }
-    w->borrowed[w->nborrowed++] = (struct htxs_borrowed){w->len, p, n};
+    w->borrowed[w->nborrowed++] = (struct summary_file_borrowed){w->len, p, n};
     w->borrowed_len += n;
 }
 
-void htxs_put_u32(struct htxs_writer *w, uint32_t v)
+void summary_file_put_u32(struct summary_file_writer *w, uint32_t v)
 {
     uint8_t *d = reserve(w, 4);
     if (d)
         le_store(d, v, 4);
 }
 
-void htxs_put_u64(struct htxs_writer *w, uint64_t v)
+void summary_file_put_u64(struct summary_file_writer *w, uint64_t v)
 {
     uint8_t *d = reserve(w, 8);
     if (d)
         le_store(d, v, 8);
 }
 
-void htxs_put_i64(struct htxs_writer *w, int64_t v) { htxs_put_u64(w, (uint64_t)v); }
+void summary_file_put_i64(struct summary_file_writer *w, int64_t v) { summary_file_put_u64(w, (uint64_t)v); }
 
-void htxs_put_f64(struct htxs_writer *w, double v)
+void summary_file_put_f64(struct summary_file_writer *w, double v)
 {
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
-    htxs_put_u64(w, bits);
+    summary_file_put_u64(w, bits);
 }
 
-void htxs_put_varint(struct htxs_writer *w, uint64_t v)
+void summary_file_put_varint(struct summary_file_writer *w, uint64_t v)
 {
     uint8_t b[10];
     size_t n = 0;
@@ -138,37 +138,37 @@ void htxs_put_varint(struct htxs_writer *w, uint64_t v)
         b[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
         v >>= 7;
     } while (v);
-    htxs_put_bytes(w, b, n);
+    summary_file_put_bytes(w, b, n);
 }
 
-void htxs_put_svarint(struct htxs_writer *w, int64_t v)
+void summary_file_put_svarint(struct summary_file_writer *w, int64_t v)
 {
-    htxs_put_varint(w, ((uint64_t)v << 1) ^ (uint64_t)(v < 0 ? -1 : 0));
+    summary_file_put_varint(w, ((uint64_t)v << 1) ^ (uint64_t)(v < 0 ? -1 : 0));
 }
 
-void htxs_put_str(struct htxs_writer *w, const char *s, size_t n)
+void summary_file_put_str(struct summary_file_writer *w, const char *s, size_t n)
 {
     if (n > UINT32_MAX) {
         w->failed = 1;
         return;
     }
-    htxs_put_u32(w, (uint32_t)n);
-    htxs_put_bytes(w, s, n);
+    summary_file_put_u32(w, (uint32_t)n);
+    summary_file_put_bytes(w, s, n);
 }
 
-void htxs_begin_section(struct htxs_writer *w, uint32_t kind)
+void summary_file_begin_section(struct summary_file_writer *w, uint32_t kind)
 {
-    htxs_begin_section_tagged(w, kind, 0);
+    summary_file_begin_section_tagged(w, kind, 0);
 }
 
-void htxs_begin_section_tagged(struct htxs_writer *w, uint32_t kind, uint32_t tag)
+void summary_file_begin_section_tagged(struct summary_file_writer *w, uint32_t kind, uint32_t tag)
 {
     if (w->section_start)
         w->failed = 1; /* sections do not nest */
     size_t at = w->len;
-    htxs_put_u32(w, kind);
-    htxs_put_u32(w, tag);
-    htxs_put_u64(w, 0);
+    summary_file_put_u32(w, kind);
+    summary_file_put_u32(w, tag);
+    summary_file_put_u64(w, 0);
     if (!w->failed) {
         w->section_start = at;
         w->section_borrowed = w->borrowed_len;
@@ -177,20 +177,20 @@ void htxs_begin_section_tagged(struct htxs_writer *w, uint32_t kind, uint32_t ta
 }
 
 /* The open section's payload's CRC-32 (borrowed runs included). */
-static uint32_t payload_crc(const struct htxs_writer *w)
+static uint32_t payload_crc(const struct summary_file_writer *w)
 {
     uint32_t crc = 0;
-    size_t from = w->section_start + HTXS_SECTION_HEADER_LEN;
+    size_t from = w->section_start + SUMMARY_FILE_SECTION_HEADER_LEN;
     for (size_t i = w->section_nborrowed; i < w->nborrowed; i++) {
-        const struct htxs_borrowed *b = &w->borrowed[i];
-        crc = htxs_crc32(crc, w->buf + from, b->at - from);
-        crc = htxs_crc32(crc, b->p, b->n);
+        const struct summary_file_borrowed *b = &w->borrowed[i];
+        crc = summary_file_crc32(crc, w->buf + from, b->at - from);
+        crc = summary_file_crc32(crc, b->p, b->n);
         from = b->at;
     }
-    return htxs_crc32(crc, w->buf + from, w->len - from);
+    return summary_file_crc32(crc, w->buf + from, w->len - from);
 }
 
-void htxs_end_section(struct htxs_writer *w)
+void summary_file_end_section(struct summary_file_writer *w)
 {
     if (!w->section_start) {
         w->failed = 1;
@@ -198,7 +198,7 @@ void htxs_end_section(struct htxs_writer *w)
     }
     if (!w->failed)
         le_store(w->buf + w->section_start + 8,
-                 w->len - w->section_start - HTXS_SECTION_HEADER_LEN +
+                 w->len - w->section_start - SUMMARY_FILE_SECTION_HEADER_LEN +
                      (w->borrowed_len - w->section_borrowed), 8);
     if (!w->failed && w->nchecks + 2 > w->checks_cap) {
         size_t cap = w->checks_cap ? 2 * w->checks_cap : 16;
@@ -211,23 +211,23 @@ void htxs_end_section(struct htxs_writer *w)
         }
     }
     if (!w->failed) {
-        w->checks[w->nchecks++] = htxs_crc32(0, w->buf + w->section_start, HTXS_SECTION_HEADER_LEN);
+        w->checks[w->nchecks++] = summary_file_crc32(0, w->buf + w->section_start, SUMMARY_FILE_SECTION_HEADER_LEN);
         w->checks[w->nchecks++] = payload_crc(w);
     }
     w->section_start = 0;
     w->sections++;
 }
 
-const uint8_t *htxs_writer_body(const struct htxs_writer *w, size_t *len)
+const uint8_t *summary_file_writer_body(const struct summary_file_writer *w, size_t *len)
 {
-    *len = w->len - HTXS_HEADER_LEN;
+    *len = w->len - SUMMARY_FILE_HEADER_LEN;
     if (w->failed || w->nborrowed)
         return NULL;
-    return w->buf ? w->buf + HTXS_HEADER_LEN : (const uint8_t *)"";
+    return w->buf ? w->buf + SUMMARY_FILE_HEADER_LEN : (const uint8_t *)"";
 }
 
-int htxs_writer_pieces(struct htxs_writer *w, struct htxs_piece pieces[HTXS_MAX_PIECES], size_t *n,
-                       struct err *e)
+int summary_file_writer_pieces(struct summary_file_writer *w, struct summary_file_piece pieces[SUMMARY_FILE_MAX_PIECES], size_t *n,
+                               struct err *e)
 {
     *n = 0;
     if (w->section_start)
@@ -235,43 +235,43 @@ int htxs_writer_pieces(struct htxs_writer *w, struct htxs_piece pieces[HTXS_MAX_
     /* the header as it will be (with the checks section and the trailer),
      * so that the checks hold its checksum first */
     size_t nchecks = w->nchecks;
-    uint64_t checks_len = HTXS_SECTION_HEADER_LEN + 4 * ((uint64_t)nchecks + 1);   // + header's
+    uint64_t checks_len = SUMMARY_FILE_SECTION_HEADER_LEN + 4 * ((uint64_t)nchecks + 1);   // + header's
     if (!reserve(w, 0) || w->failed)
         return err_set(e, ERR_NOMEM, "summary too large or out of memory");
-    memcpy(w->buf, HTXS_MAGIC, HTXS_MAGIC_LEN); /* includes the NUL */
-    le_store(w->buf + 8, HTXS_MAJOR, 2);
-    le_store(w->buf + 10, HTXS_MINOR, 2);
+    memcpy(w->buf, SUMMARY_FILE_MAGIC, SUMMARY_FILE_MAGIC_LEN); /* includes the NUL */
+    le_store(w->buf + 8, SUMMARY_FILE_MAJOR, 2);
+    le_store(w->buf + 10, SUMMARY_FILE_MINOR, 2);
     le_store(w->buf + 12, w->sections + 1, 4);
-    le_store(w->buf + 16, w->len + w->borrowed_len + checks_len + HTXS_TRAILER_LEN, 8);
-    htxs_begin_section(w, HTXS_CHECKS);
-    htxs_put_u32(w, htxs_crc32(0, w->buf, HTXS_HEADER_LEN));
+    le_store(w->buf + 16, w->len + w->borrowed_len + checks_len + SUMMARY_FILE_TRAILER_LEN, 8);
+    summary_file_begin_section(w, SUMMARY_FILE_CHECKS);
+    summary_file_put_u32(w, summary_file_crc32(0, w->buf, SUMMARY_FILE_HEADER_LEN));
     for (size_t i = 0; i < nchecks && !w->failed; i++)
-        htxs_put_u32(w, w->checks[i]);
-    htxs_end_section(w);
-    uint8_t *crc = reserve(w, HTXS_TRAILER_LEN);
+        summary_file_put_u32(w, w->checks[i]);
+    summary_file_end_section(w);
+    uint8_t *crc = reserve(w, SUMMARY_FILE_TRAILER_LEN);
     if (w->failed || !crc)
         return err_set(e, ERR_NOMEM, "summary too large or out of memory");
     size_t from = 0;
     for (size_t i = 0; i < w->nborrowed; i++) {
-        const struct htxs_borrowed *b = &w->borrowed[i];
+        const struct summary_file_borrowed *b = &w->borrowed[i];
         if (b->at > from)
-            pieces[(*n)++] = (struct htxs_piece){w->buf + from, b->at - from};
-        pieces[(*n)++] = (struct htxs_piece){b->p, b->n};
+            pieces[(*n)++] = (struct summary_file_piece){w->buf + from, b->at - from};
+        pieces[(*n)++] = (struct summary_file_piece){b->p, b->n};
         from = b->at;
     }
-    pieces[(*n)++] = (struct htxs_piece){w->buf + from, w->len - from};
+    pieces[(*n)++] = (struct summary_file_piece){w->buf + from, w->len - from};
     uint32_t sum = 0;
     for (size_t i = 0; i < *n; i++)   // the last piece ends with the CRC's own room
-        sum = htxs_crc32(sum, pieces[i].p, pieces[i].n - (i + 1 == *n ? HTXS_TRAILER_LEN : 0));
+        sum = summary_file_crc32(sum, pieces[i].p, pieces[i].n - (i + 1 == *n ? SUMMARY_FILE_TRAILER_LEN : 0));
     le_store(crc, sum, 4);
     return 0;
 }
 
-int htxs_writer_finish(struct htxs_writer *w, const uint8_t **out, size_t *len, struct err *e)
+int summary_file_writer_finish(struct summary_file_writer *w, const uint8_t **out, size_t *len, struct err *e)
 {
-    struct htxs_piece pieces[HTXS_MAX_PIECES];
+    struct summary_file_piece pieces[SUMMARY_FILE_MAX_PIECES];
     size_t n;
-    int rc = htxs_writer_pieces(w, pieces, &n, e);
+    int rc = summary_file_writer_pieces(w, pieces, &n, e);
     if (rc)
         return rc;
     if (w->nborrowed) {   // gathered from the back, so no piece is overwritten before it moves
@@ -283,7 +283,7 @@ int htxs_writer_finish(struct htxs_writer *w, const uint8_t **out, size_t *len, 
         w->cap = total;
         size_t end = total, own_end = w->len;
         for (size_t i = w->nborrowed; i-- > 0;) {
-            const struct htxs_borrowed *bw = &w->borrowed[i];
+            const struct summary_file_borrowed *bw = &w->borrowed[i];
             size_t own = own_end - bw->at;
             memmove(b + end - own, b + bw->at, own);
             end -= own;
@@ -300,47 +300,47 @@ int htxs_writer_finish(struct htxs_writer *w, const uint8_t **out, size_t *len, 
     return 0;
 }
 
-int htxs_parse(struct htxs_doc *doc, const uint8_t *buf, size_t len, const char *name, struct err *e)
+int summary_file_parse(struct summary_file_doc *doc, const uint8_t *buf, size_t len, const char *name, struct err *e)
 {
     memset(doc, 0, sizeof *doc);
-    if (len < HTXS_MAGIC_LEN || memcmp(buf, HTXS_MAGIC, HTXS_MAGIC_LEN) != 0)
+    if (len < SUMMARY_FILE_MAGIC_LEN || memcmp(buf, SUMMARY_FILE_MAGIC, SUMMARY_FILE_MAGIC_LEN) != 0)
         return err_set(e, ERR_PARSE, "%s: not an htx summary (wrong magic)", name);
-    if (len < HTXS_HEADER_LEN + HTXS_TRAILER_LEN)
+    if (len < SUMMARY_FILE_HEADER_LEN + SUMMARY_FILE_TRAILER_LEN)
         return err_set(e, ERR_PARSE, "%s: truncated summary (%zu bytes)", name, len);
     uint16_t major = (uint16_t)le_load(buf + 8, 2), minor = (uint16_t)le_load(buf + 10, 2);
-    if (major != HTXS_MAJOR)
+    if (major != SUMMARY_FILE_MAJOR)
         return err_set(e, ERR_PARSE, "%s: summary format version %u.%u, this htx reads %u.x", name,
-                       major, minor, HTXS_MAJOR);
+                       major, minor, SUMMARY_FILE_MAJOR);
     uint32_t nsections = (uint32_t)le_load(buf + 12, 4);
     uint64_t declared = le_load(buf + 16, 8);
     if (declared != len)
         return err_set(e, ERR_PARSE, "%s: truncated summary (%zu of %llu bytes)", name, len,
                        (unsigned long long)declared);
-    uint32_t want = (uint32_t)le_load(buf + len - HTXS_TRAILER_LEN, 4);
-    if (htxs_crc32(0, buf, len - HTXS_TRAILER_LEN) != want)
+    uint32_t want = (uint32_t)le_load(buf + len - SUMMARY_FILE_TRAILER_LEN, 4);
+    if (summary_file_crc32(0, buf, len - SUMMARY_FILE_TRAILER_LEN) != want)
         return err_set(e, ERR_PARSE, "%s: bad checksum (corrupt summary)", name);
     /* A section needs at least its header, which bounds the count before allocating. */
-    size_t body = len - HTXS_HEADER_LEN - HTXS_TRAILER_LEN;
-    if (nsections > body / HTXS_SECTION_HEADER_LEN)
+    size_t body = len - SUMMARY_FILE_HEADER_LEN - SUMMARY_FILE_TRAILER_LEN;
+    if (nsections > body / SUMMARY_FILE_SECTION_HEADER_LEN)
         return err_set(e, ERR_PARSE, "%s: %u sections cannot fit in %zu bytes", name, nsections, len);
-    struct htxs_section *s = calloc(nsections ? nsections : 1, sizeof *s);
+    struct summary_file_section *s = calloc(nsections ? nsections : 1, sizeof *s);
     if (!s)
         return err_set(e, ERR_NOMEM, "%s: out of memory", name);
-    size_t at = HTXS_HEADER_LEN, end = len - HTXS_TRAILER_LEN;
+    size_t at = SUMMARY_FILE_HEADER_LEN, end = len - SUMMARY_FILE_TRAILER_LEN;
     for (uint32_t i = 0; i < nsections; i++) {
-        if (end - at < HTXS_SECTION_HEADER_LEN) {
+        if (end - at < SUMMARY_FILE_SECTION_HEADER_LEN) {
             free(s);
             return err_set(e, ERR_PARSE, "%s: section %u header past the end", name, i);
         }
         uint64_t n = le_load(buf + at + 8, 8);
-        at += HTXS_SECTION_HEADER_LEN;
+        at += SUMMARY_FILE_SECTION_HEADER_LEN;
         if (n > end - at) {
             free(s);
             return err_set(e, ERR_PARSE, "%s: section %u (%llu bytes) past the end", name, i,
                            (unsigned long long)n);
         }
-        s[i].kind = (uint32_t)le_load(buf + at - HTXS_SECTION_HEADER_LEN, 4);
-        s[i].tag = (uint32_t)le_load(buf + at - HTXS_SECTION_HEADER_LEN + 4, 4);
+        s[i].kind = (uint32_t)le_load(buf + at - SUMMARY_FILE_SECTION_HEADER_LEN, 4);
+        s[i].tag = (uint32_t)le_load(buf + at - SUMMARY_FILE_SECTION_HEADER_LEN + 4, 4);
         s[i].data = buf + at;
         s[i].len = n;
         at += (size_t)n;
@@ -357,7 +357,7 @@ int htxs_parse(struct htxs_doc *doc, const uint8_t *buf, size_t len, const char 
     return 0;
 }
 
-int htxs_load_file(struct htxs_doc *doc, const char *path, struct err *e)
+int summary_file_load_file(struct summary_file_doc *doc, const char *path, struct err *e)
 {
     memset(doc, 0, sizeof *doc);
     FILE *f = fopen(path, "rb");
@@ -367,7 +367,7 @@ int htxs_load_file(struct htxs_doc *doc, const char *path, struct err *e)
     size_t len = 0, cap = 0;
     for (;;) {
         if (len == cap) {
-            if (cap >= HTXS_MAX_FILE) {
+            if (cap >= SUMMARY_FILE_MAX_FILE) {
                 free(buf);
                 fclose(f);
                 return err_set(e, ERR_LIMIT, "%s: larger than any summary (> 1 GiB)", path);
@@ -392,7 +392,7 @@ int htxs_load_file(struct htxs_doc *doc, const char *path, struct err *e)
         free(buf);
         return err_set(e, ERR_IO, "%s: read error", path);
     }
-    int rc = htxs_parse(doc, buf, len, path, e);
+    int rc = summary_file_parse(doc, buf, len, path, e);
     if (rc) {
         free(buf);
         return rc;
@@ -401,15 +401,15 @@ int htxs_load_file(struct htxs_doc *doc, const char *path, struct err *e)
     return 0;
 }
 
-void htxs_doc_fini(struct htxs_doc *doc)
+void summary_file_doc_fini(struct summary_file_doc *doc)
 {
     free(doc->sections);
     free(doc->owned);
     memset(doc, 0, sizeof *doc);
 }
 
-int htxs_peek_section(const char *path, uint32_t kind, uint8_t **data, uint64_t *len,
-                      struct err *e)
+int summary_file_peek_section(const char *path, uint32_t kind, uint8_t **data, uint64_t *len,
+                              struct err *e)
 {
     if (data)
         *data = NULL;
@@ -417,22 +417,22 @@ int htxs_peek_section(const char *path, uint32_t kind, uint8_t **data, uint64_t 
     FILE *f = fopen(path, "rb");
     if (!f)
         return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
-    uint8_t h[HTXS_HEADER_LEN];
-    int rc = fread(h, 1, sizeof h, f) == sizeof h && memcmp(h, HTXS_MAGIC, HTXS_MAGIC_LEN) == 0 &&
-                     le_load(h + 8, 2) == HTXS_MAJOR
+    uint8_t h[SUMMARY_FILE_HEADER_LEN];
+    int rc = fread(h, 1, sizeof h, f) == sizeof h && memcmp(h, SUMMARY_FILE_MAGIC, SUMMARY_FILE_MAGIC_LEN) == 0 &&
+                     le_load(h + 8, 2) == SUMMARY_FILE_MAJOR
                  ? ERR_EMPTY
                  : err_set(e, ERR_PARSE, "%s: not an htx summary of this version", path);
-    uint64_t size = le_load(h + 16, 8), at = HTXS_HEADER_LEN;
+    uint64_t size = le_load(h + 16, 8), at = SUMMARY_FILE_HEADER_LEN;
     uint32_t nsections = (uint32_t)le_load(h + 12, 4);
     for (uint32_t i = 0; i < nsections && rc == ERR_EMPTY; i++) {
-        uint8_t sh[HTXS_SECTION_HEADER_LEN];
+        uint8_t sh[SUMMARY_FILE_SECTION_HEADER_LEN];
         if (fread(sh, 1, sizeof sh, f) != sizeof sh) {
             rc = err_set(e, ERR_PARSE, "%s: truncated summary", path);
             break;
         }
         uint64_t n = le_load(sh + 8, 8);
-        at += HTXS_SECTION_HEADER_LEN;
-        if (n > size || at > size - n || n > HTXS_MAX_FILE) {
+        at += SUMMARY_FILE_SECTION_HEADER_LEN;
+        if (n > size || at > size - n || n > SUMMARY_FILE_MAX_FILE) {
             rc = err_set(e, ERR_PARSE, "%s: section %u past the end", path, i);
         } else if (le_load(sh, 4) == kind && !data) {
             rc = 0;
@@ -461,7 +461,7 @@ int htxs_peek_section(const char *path, uint32_t kind, uint8_t **data, uint64_t 
     return rc;
 }
 
-const struct htxs_section *htxs_find(const struct htxs_doc *doc, uint32_t kind)
+const struct summary_file_section *summary_file_find(const struct summary_file_doc *doc, uint32_t kind)
 {
     for (uint32_t i = 0; i < doc->nsections; i++)
         if (doc->sections[i].kind == kind)
@@ -469,14 +469,14 @@ const struct htxs_section *htxs_find(const struct htxs_doc *doc, uint32_t kind)
     return NULL;
 }
 
-void htxs_cur_init(struct htxs_cur *c, const struct htxs_section *s)
+void summary_file_cur_init(struct summary_file_cur *c, const struct summary_file_section *s)
 {
     c->p = s->data;
     c->end = s->data + s->len;
     c->bad = 0;
 }
 
-static const uint8_t *take(struct htxs_cur *c, size_t n)
+static const uint8_t *take(struct summary_file_cur *c, size_t n)
 {
     if (c->bad || (size_t)(c->end - c->p) < n) {
         c->bad = 1;
@@ -487,19 +487,19 @@ static const uint8_t *take(struct htxs_cur *c, size_t n)
     return p;
 }
 
-uint32_t htxs_get_u32(struct htxs_cur *c)
+uint32_t summary_file_get_u32(struct summary_file_cur *c)
 {
     const uint8_t *p = take(c, 4);
     return p ? (uint32_t)le_load(p, 4) : 0;
 }
 
-uint64_t htxs_get_u64(struct htxs_cur *c)
+uint64_t summary_file_get_u64(struct summary_file_cur *c)
 {
     const uint8_t *p = take(c, 8);
     return p ? le_load(p, 8) : 0;
 }
 
-uint64_t htxs_get_varint(struct htxs_cur *c)
+uint64_t summary_file_get_varint(struct summary_file_cur *c)
 {
     uint64_t v = 0;
     for (unsigned shift = 0; shift < 64; shift += 7) {
@@ -516,25 +516,25 @@ uint64_t htxs_get_varint(struct htxs_cur *c)
     return 0;
 }
 
-int64_t htxs_get_svarint(struct htxs_cur *c)
+int64_t summary_file_get_svarint(struct summary_file_cur *c)
 {
-    uint64_t u = htxs_get_varint(c);
+    uint64_t u = summary_file_get_varint(c);
     return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
 }
 
-int64_t htxs_get_i64(struct htxs_cur *c) { return (int64_t)htxs_get_u64(c); }
+int64_t summary_file_get_i64(struct summary_file_cur *c) { return (int64_t)summary_file_get_u64(c); }
 
-double htxs_get_f64(struct htxs_cur *c)
+double summary_file_get_f64(struct summary_file_cur *c)
 {
-    uint64_t bits = htxs_get_u64(c);
+    uint64_t bits = summary_file_get_u64(c);
     double v;
     memcpy(&v, &bits, sizeof v);
     return v;
 }
 
-const char *htxs_get_str(struct htxs_cur *c, size_t *n)
+const char *summary_file_get_str(struct summary_file_cur *c, size_t *n)
 {
-    uint32_t len = htxs_get_u32(c);
+    uint32_t len = summary_file_get_u32(c);
     const uint8_t *p = take(c, len);
     *n = p ? len : 0;
     return p ? (const char *)p : "";

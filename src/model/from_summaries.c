@@ -15,10 +15,10 @@ static char *copy(const char *s)
     return strdup(s ? s : "");
 }
 
-static int light_rank(struct model *m, struct rank_model *r, const struct model_light_rank *in,
-                      int64_t origin)
+static int summary_rank(struct model *m, struct rank_model *r, const struct model_summary_rank *in,
+                        int64_t origin)
 {
-    r->light = true;
+    r->summary_only = true;
     r->rank = in->rank;
     r->rank_source = RANK_FROM_DISTRIBUTED_INFO;
     r->world_size = -1;
@@ -45,8 +45,8 @@ static int light_rank(struct model *m, struct rank_model *r, const struct model_
     return 0;
 }
 
-struct model *model_new_light(const struct semantics *sem, const struct model_light_rank *in,
-                              size_t n, struct err *e)
+struct model *model_new_from_summaries(const struct semantics *sem, const struct model_summary_rank *in,
+                                       size_t n, struct err *e)
 {
     for (size_t i = 1; i < n; i++)
         if (in[i].rank <= in[i - 1].rank) {
@@ -68,7 +68,7 @@ struct model *model_new_light(const struct semantics *sem, const struct model_li
     m->origin_ns = origin;
     int rc = m->ranks ? 0 : ERR_NOMEM;
     for (size_t i = 0; i < n && rc == 0; i++)
-        rc = light_rank(m, &m->ranks[m->nranks++], &in[i], origin);
+        rc = summary_rank(m, &m->ranks[m->nranks++], &in[i], origin);
     m->id_event_sync = strtab_find(&m->strings, "Event Sync", 10);
     m->id_context_sync = strtab_find(&m->strings, "Context Sync", 12);
     if (rc) {

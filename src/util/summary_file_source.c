@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "util/htxs_source.h"
+#include "util/summary_file_source.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-uint64_t htxs_fnv1a(uint64_t h, const void *p, size_t n)
+uint64_t summary_file_fnv1a(uint64_t h, const void *p, size_t n)
 {
     const uint8_t *b = p;
     for (size_t i = 0; i < n; i++) {
@@ -20,22 +20,22 @@ uint64_t htxs_fnv1a(uint64_t h, const void *p, size_t n)
 }
 
 /* The span's bytes go through a buffer of this size: one of
- * HTXS_HASH_SPAN bytes, each of its pages faulted in, added about 220 page
+ * SUMMARY_FILE_HASH_SPAN bytes, each of its pages faulted in, added about 220 page
  * faults to a 10 MB rank's summary. */
 #define HASH_PIECE ((size_t)64 << 10)
 
-/* FNV-1a of the HTXS_HASH_SPAN bytes from offset, or of those up to the
+/* FNV-1a of the SUMMARY_FILE_HASH_SPAN bytes from offset, or of those up to the
  * end of the file. */
 static int hash_span(int fd, int64_t offset, uint64_t *out, uint8_t *buf)
 {
-    uint64_t h = HTXS_FNV_BASIS;
-    for (int64_t done = 0; done < HTXS_HASH_SPAN;) {
-        size_t left = (size_t)(HTXS_HASH_SPAN - done);
+    uint64_t h = SUMMARY_FILE_FNV_BASIS;
+    for (int64_t done = 0; done < SUMMARY_FILE_HASH_SPAN;) {
+        size_t left = (size_t)(SUMMARY_FILE_HASH_SPAN - done);
         size_t want = left < HASH_PIECE ? left : HASH_PIECE;
-        long long got = htxs_read_at(fd, buf, want, (uint64_t)(offset + done));
+        long long got = summary_file_read_at(fd, buf, want, (uint64_t)(offset + done));
         if (got < 0)
             return -1;
-        h = htxs_fnv1a(h, buf, (size_t)got);
+        h = summary_file_fnv1a(h, buf, (size_t)got);
         if ((size_t)got < want)   // the end of the file
             break;
         done += got;
@@ -44,7 +44,7 @@ static int hash_span(int fd, int64_t offset, uint64_t *out, uint8_t *buf)
     return 0;
 }
 
-int htxs_source_of(struct htxs_source *src, const char *path, struct err *e)
+int summary_file_source_of(struct summary_file_source *src, const char *path, struct err *e)
 {
     memset(src, 0, sizeof *src);
     size_t n = strlen(path);
@@ -63,10 +63,10 @@ int htxs_source_of(struct htxs_source *src, const char *path, struct err *e)
     int rc = buf ? 0 : -1;
     if (!rc)
         rc = hash_span(fd, 0, &src->head_hash, buf);
-    if (!rc && src->size <= HTXS_HASH_SPAN)
+    if (!rc && src->size <= SUMMARY_FILE_HASH_SPAN)
         src->tail_hash = src->head_hash;   // the same bytes: the whole file (FNV-1a, ~1 ns a byte)
     else if (!rc)
-        rc = hash_span(fd, src->size - HTXS_HASH_SPAN, &src->tail_hash, buf);
+        rc = hash_span(fd, src->size - SUMMARY_FILE_HASH_SPAN, &src->tail_hash, buf);
     free(buf);
     close(fd);
     if (rc)
@@ -74,31 +74,31 @@ int htxs_source_of(struct htxs_source *src, const char *path, struct err *e)
     return 0;
 }
 
-void htxs_source_write(struct htxs_writer *w, const struct htxs_source *src)
+void summary_file_source_write(struct summary_file_writer *w, const struct summary_file_source *src)
 {
-    htxs_begin_section(w, HTXS_SOURCE);
-    htxs_put_str(w, src->path, strlen(src->path));
-    htxs_put_i64(w, src->size);
-    htxs_put_i64(w, src->mtime_ns);
-    htxs_put_u64(w, src->head_hash);
-    htxs_put_u64(w, src->tail_hash);
-    htxs_end_section(w);
+    summary_file_begin_section(w, SUMMARY_FILE_SOURCE);
+    summary_file_put_str(w, src->path, strlen(src->path));
+    summary_file_put_i64(w, src->size);
+    summary_file_put_i64(w, src->mtime_ns);
+    summary_file_put_u64(w, src->head_hash);
+    summary_file_put_u64(w, src->tail_hash);
+    summary_file_end_section(w);
 }
 
-static int source_of_section(struct htxs_source *src, const struct htxs_section *s,
+static int source_of_section(struct summary_file_source *src, const struct summary_file_section *s,
                              const char *name, struct err *e)
 {
     memset(src, 0, sizeof *src);
     if (!s)
         return err_set(e, ERR_PARSE, "%s: summary has no source record", name);
-    struct htxs_cur c;
-    htxs_cur_init(&c, s);
+    struct summary_file_cur c;
+    summary_file_cur_init(&c, s);
     size_t n;
-    const char *p = htxs_get_str(&c, &n);
-    src->size = htxs_get_i64(&c);
-    src->mtime_ns = htxs_get_i64(&c);
-    src->head_hash = htxs_get_u64(&c);
-    src->tail_hash = htxs_get_u64(&c);
+    const char *p = summary_file_get_str(&c, &n);
+    src->size = summary_file_get_i64(&c);
+    src->mtime_ns = summary_file_get_i64(&c);
+    src->head_hash = summary_file_get_u64(&c);
+    src->tail_hash = summary_file_get_u64(&c);
     if (c.bad || n >= sizeof src->path || memchr(p, 0, n))
         return err_set(e, ERR_PARSE, "%s: malformed source record", name);
     memcpy(src->path, p, n);
@@ -106,41 +106,41 @@ static int source_of_section(struct htxs_source *src, const struct htxs_section 
     return 0;
 }
 
-int htxs_source_read(struct htxs_source *src, const struct htxs_doc *doc, const char *name, struct err *e)
+int summary_file_source_read(struct summary_file_source *src, const struct summary_file_doc *doc, const char *name, struct err *e)
 {
-    return source_of_section(src, htxs_find(doc, HTXS_SOURCE), name, e);
+    return source_of_section(src, summary_file_find(doc, SUMMARY_FILE_SOURCE), name, e);
 }
 
-int htxs_source_peek(struct htxs_source *src, const char *path, struct err *e)
+int summary_file_source_peek(struct summary_file_source *src, const char *path, struct err *e)
 {
     uint8_t *data;
     uint64_t len;
-    int rc = htxs_peek_section(path, HTXS_SOURCE, &data, &len, e);
+    int rc = summary_file_peek_section(path, SUMMARY_FILE_SOURCE, &data, &len, e);
     if (rc == ERR_EMPTY)
         return source_of_section(src, NULL, path, e);
     if (rc)
         return rc;
-    struct htxs_section s = {HTXS_SOURCE, data, len, 0};
+    struct summary_file_section s = {SUMMARY_FILE_SOURCE, data, len, 0};
     rc = source_of_section(src, &s, path, e);
     free(data);
     return rc;
 }
 
-enum htxs_freshness htxs_source_check(const struct htxs_source *recorded, bool deep)
+enum summary_file_freshness summary_file_source_check(const struct summary_file_source *recorded, bool deep)
 {
     struct stat st;
     if (stat(recorded->path, &st) != 0)
-        return HTXS_UNREACHABLE;
+        return SUMMARY_FILE_UNREACHABLE;
     if ((int64_t)st.st_size != recorded->size ||
         (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec != recorded->mtime_ns)
-        return HTXS_STALE;
+        return SUMMARY_FILE_STALE;
     if (!deep)
-        return HTXS_FRESH;
-    struct htxs_source now;
-    if (htxs_source_of(&now, recorded->path, NULL) != 0)
-        return HTXS_UNREACHABLE;
+        return SUMMARY_FILE_FRESH;
+    struct summary_file_source now;
+    if (summary_file_source_of(&now, recorded->path, NULL) != 0)
+        return SUMMARY_FILE_UNREACHABLE;
     if (now.size != recorded->size || now.mtime_ns != recorded->mtime_ns ||
         now.head_hash != recorded->head_hash || now.tail_hash != recorded->tail_hash)
-        return HTXS_STALE;
-    return HTXS_FRESH;
+        return SUMMARY_FILE_STALE;
+    return SUMMARY_FILE_FRESH;
 }

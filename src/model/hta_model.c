@@ -6,7 +6,7 @@
 #include "model/build.h"
 #include "util/memory.h"
 
-/* A twin is what model_load would have selected from the same files under
+/* An HTA model is what model_load would have selected from the same files under
  * other semantics. The builder and the linking do not read the semantics:
  * only the rounding of float times, the steps' iterations (finish.c) and
  * the selection do, so the selection is redone on the model's own events,
@@ -66,7 +66,7 @@ static bool start_rank(const struct rank_model *src, struct rank_model *r)
     return !failed;
 }
 
-/* A rank of the twin that reads src's events, steps and metadata. */
+/* A rank of the HTA model that reads src's events, steps and metadata. */
 static int shared_rank(const struct rank_model *src, struct rank_model *r, struct err *e)
 {
     bool ok = start_rank(src, r);
@@ -75,8 +75,8 @@ static int shared_rank(const struct rank_model *src, struct rank_model *r, struc
     return ok ? 0 : err_set(e, ERR_NOMEM, "out of memory");
 }
 
-static int twin_rank(struct model *t, const struct model *m, const struct rank_model *src,
-                     struct rank_model *r, struct err *e)
+static int hta_model_rank(struct model *t, const struct model *m, const struct rank_model *src,
+                          struct rank_model *r, struct err *e)
 {
     bool failed = !start_rank(src, r);
     r->nwarning_texts = 0;   // (copied below)
@@ -112,7 +112,7 @@ static int twin_rank(struct model *t, const struct model *m, const struct rank_m
     return rc;
 }
 
-/* Whether the twin can read m's events: sem changes none of their times,
+/* Whether the HTA model can read m's events: sem changes none of their times,
  * and the job's selection (MTIA's rewrites events) writes none. */
 static bool can_share(const struct model *m, const struct semantics *sem)
 {
@@ -124,10 +124,10 @@ static bool can_share(const struct model *m, const struct semantics *sem)
     return true;
 }
 
-struct model *model_twin(const struct model *m, const struct semantics *sem, struct err *e)
+struct model *model_hta_new(const struct model *m, const struct semantics *sem, struct err *e)
 {
     for (size_t k = 0; k < m->nranks; k++) {
-        if (m->ranks[k].light) {
+        if (m->ranks[k].summary_only) {
             err_set(e, ERR_EMPTY, "%s: read without its events", m->ranks[k].path);
             return NULL;
         }
@@ -140,7 +140,7 @@ struct model *model_twin(const struct model *m, const struct semantics *sem, str
         }
     }
     if (memcmp(&m->sem, sem, sizeof *sem) != 0 && m->sem.ns_rounding) {
-        err_set(e, ERR_EMPTY, "a twin is made from a model of exact times");
+        err_set(e, ERR_EMPTY, "an HTA model is made from a model of exact times");
         return NULL;
     }
     struct model *t = calloc(1, sizeof *t);
@@ -152,7 +152,7 @@ struct model *model_twin(const struct model *m, const struct semantics *sem, str
         return NULL;
     }
     t->sem = *sem;
-    t->strings = m->strings;   // borrowed: model_twin_free leaves them
+    t->strings = m->strings;   // borrowed: model_hta_free leaves them
     t->id_event_sync = m->id_event_sync;
     t->id_context_sync = m->id_context_sync;
     t->pidtids = m->pidtids;
@@ -164,7 +164,7 @@ struct model *model_twin(const struct model *m, const struct semantics *sem, str
     int rc = 0;
     for (size_t k = 0; k < m->nranks && rc == 0; k++) {
         rc = share ? shared_rank(&m->ranks[k], &ranks[k], e)
-                   : twin_rank(t, m, &m->ranks[k], &ranks[k], e);
+                   : hta_model_rank(t, m, &m->ranks[k], &ranks[k], e);
         t->nranks = k + 1;
     }
     if (share) {   // the same times: the same time 0
@@ -176,19 +176,19 @@ struct model *model_twin(const struct model *m, const struct semantics *sem, str
     if (rc == 0)
         rc = model_select_streams(t, e);
     if (rc) {
-        model_twin_free(t);
+        model_hta_free(t);
         return NULL;
     }
     return t;
 }
 
-void model_twin_free(struct model *t)
+void model_hta_free(struct model *t)
 {
     if (!t)
         return;
     for (size_t k = 0; k < t->nranks; k++) {
         struct rank_model *r = &t->ranks[k];
-        if (r->shares_events) {   // the model's: only the twin's own go
+        if (r->shares_events) {   // the model's: only the HTA model's own go
             r->events = NULL;
             r->bw = NULL;
             r->comm = NULL;

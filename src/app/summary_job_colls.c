@@ -1,5 +1,5 @@
 #include "config.h"
-#include "app/light.h"
+#include "app/summary_job.h"
 
 #include <stdlib.h>
 
@@ -12,12 +12,12 @@
  * coll_analyze matches the events. */
 
 /* The job's time 0, as model_finish sets it: the earliest rank's. */
-static int job_origin(const struct app_light *l, int64_t *origin, struct err *e)
+static int job_origin(const struct summary_job *l, int64_t *origin, struct err *e)
 {
     bool any = false;
     *origin = 0;
     for (size_t r = 0; r < l->n; r++) {
-        const struct app_light_rank *lr = &l->ranks[r];
+        const struct summary_job_rank *lr = &l->ranks[r];
         if (!lr->has_colls)
             return err_set(e, ERR_EMPTY, "%s: no collective records (a summary made before "
                                          "they were)", lr->file);
@@ -29,11 +29,11 @@ static int job_origin(const struct app_light *l, int64_t *origin, struct err *e)
 }
 
 /* Rank r's records appended to *recs, ids in strings, times from origin. */
-static int add_rank(const struct app_light *l, size_t r, int64_t origin, struct strtab *strings,
+static int add_rank(const struct summary_job *l, size_t r, int64_t origin, struct strtab *strings,
                     uint32_t *ids, struct coll_record **recs, size_t *n, size_t *cap,
                     struct err *e)
 {
-    const struct htxs_colls *c = &l->ranks[r].colls;
+    const struct summary_file_colls *c = &l->ranks[r].colls;
     for (size_t i = 0; i < c->nstrings; i++)
         if ((ids[i] = strtab_intern(strings, c->strings[i], c->lens[i])) == STRTAB_NONE)
             return err_set(e, ERR_NOMEM, "out of memory");
@@ -58,8 +58,8 @@ static int add_rank(const struct app_light *l, size_t r, int64_t origin, struct 
     return 0;
 }
 
-int app_light_coll_result(const struct app_light *l, const bool *selected, struct strtab *strings,
-                          struct arena *a, struct coll_result *out, struct err *e)
+int summary_job_coll_result(const struct summary_job *l, const bool *selected, struct strtab *strings,
+                            struct arena *a, struct coll_result *out, struct err *e)
 {
     int64_t origin;
     int rc = job_origin(l, &origin, e);
@@ -91,8 +91,8 @@ int app_light_coll_result(const struct app_light *l, const bool *selected, struc
     return rc;
 }
 
-int app_light_rank_tables(const struct app_light *l, const bool *selected, struct arena *a,
-                          struct table_list *out, struct err *e)
+int summary_job_rank_tables(const struct summary_job *l, const bool *selected, struct arena *a,
+                            struct table_list *out, struct err *e)
 {
     const struct table_list **parts = calloc(l->n + 1, sizeof *parts);
     if (!parts)
@@ -112,7 +112,7 @@ int app_light_rank_tables(const struct app_light *l, const bool *selected, struc
     bool blame = false;
     if (rc == 0 && strtab_init(&strings) == 0) {
         struct err ignored = {0, ""};   // without records, the ranks without blame
-        blame = app_light_coll_result(l, selected, &strings, a, &cr, &ignored) == 0;
+        blame = summary_job_coll_result(l, selected, &strings, a, &cr, &ignored) == 0;
         rc = ranks_reduce(parts, n, blame ? &cr : NULL, a, out, e);
         if (rc == ERR_PARSE)
             rc = err_set(e, ERR_PARSE, "a summary's figures for the Ranks view are not sound");

@@ -1,5 +1,5 @@
 #include "config.h"
-#include "app/light.h"
+#include "app/summary_job.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -13,7 +13,7 @@
 #include "app/session.h"
 #include "summary/tiles_io.h"
 #include "trace/discover.h"
-#include "util/htxs_source.h"
+#include "util/summary_file_source.h"
 #include "util/pool.h"
 #include "util/sort.h"
 #include "util/str.h"
@@ -36,8 +36,8 @@ static int push_file(char ***out, size_t *n, size_t *cap, const char *dir, const
     return 0;
 }
 
-int app_light_files(const char *const *paths, size_t npaths, char ***out, size_t *n,
-                    size_t *traces, struct err *e)
+int summary_job_files(const char *const *paths, size_t npaths, char ***out, size_t *n,
+                      size_t *traces, struct err *e)
 {
     size_t cap = 0;
     *out = NULL;
@@ -53,7 +53,7 @@ int app_light_files(const char *const *paths, size_t npaths, char ***out, size_t
             struct dirent *de;
             int rc = 0;
             while (rc == 0 && (de = readdir(d)) != NULL) {
-                bool summary = str_ends_with(de->d_name, HTXS_SUFFIX);
+                bool summary = str_ends_with(de->d_name, SUMMARY_FILE_SUFFIX);
                 *traces += trace_is_trace_name(de->d_name) && !summary;
                 if (summary)
                     rc = push_file(out, n, &cap, p, de->d_name, e);
@@ -64,7 +64,7 @@ int app_light_files(const char *const *paths, size_t npaths, char ***out, size_t
             if (*n - first > 1)   // none listed: *out may still be NULL
                 qsort(*out + first, *n - first, sizeof **out, cmp_str);
         } else {
-            *traces += !str_ends_with(p, HTXS_SUFFIX);
+            *traces += !str_ends_with(p, SUMMARY_FILE_SUFFIX);
             int rc = push_file(out, n, &cap, NULL, p, e);
             if (rc)
                 return rc;
@@ -73,7 +73,7 @@ int app_light_files(const char *const *paths, size_t npaths, char ***out, size_t
     return 0;
 }
 
-void app_light_free_files(char **files, size_t n)
+void summary_job_free_files(char **files, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         free(files[i]);
@@ -82,8 +82,8 @@ void app_light_free_files(char **files, size_t n)
 
 static int stored_index(int analysis)
 {
-    for (int k = 0; k < HTXS_NSTORED; k++)
-        if ((int)htxs_stored_analyses[k] == analysis)
+    for (int k = 0; k < SUMMARY_FILE_NSTORED; k++)
+        if ((int)summary_file_stored_analyses[k] == analysis)
             return k;
     return -1;
 }
@@ -91,7 +91,7 @@ static int stored_index(int analysis)
 /* A section a summary made before it was does not have (ERR_EMPTY: the
  * others still answer): *has says whether it is there; one of another
  * rank (*rank, read once rc is known) than the summary's is refused. */
-static int optional(int rc, const struct app_light_rank *r, const int64_t *rank,
+static int optional(int rc, const struct summary_job_rank *r, const int64_t *rank,
                     const char *what, bool *has, struct err *e)
 {
     *has = rc == 0;
@@ -106,24 +106,24 @@ static int optional(int rc, const struct app_light_rank *r, const int64_t *rank,
 }
 
 /* The semantics of the stored tables l reads. */
-static enum semantics_mode light_semantics(const struct app_light *l)
+static enum semantics_mode summary_semantics(const struct summary_job *l)
 {
-    return l->want & APP_LIGHT_HTA ? SEMANTICS_HTA : SEMANTICS_HTX;
+    return l->want & SUMMARY_JOB_HTA ? SEMANTICS_HTA : SEMANTICS_HTX;
 }
 
 /* Whether l wants the tables of analysis an (stored index k) under
  * semantics sem. */
-static bool wants_tables(const struct app_light *l, int sem, int an, int k)
+static bool wants_tables(const struct summary_job *l, int sem, int an, int k)
 {
-    int wanted = (int)light_semantics(l);
+    int wanted = (int)summary_semantics(l);
     if (k >= 0)
-        return sem == wanted && (l->want & APP_LIGHT_TABLE(k)) != 0;
-    if (an == HTXS_HTA_JOB)
+        return sem == wanted && (l->want & SUMMARY_JOB_TABLE(k)) != 0;
+    if (an == SUMMARY_FILE_HTA_JOB)
         return sem == SEMANTICS_HTA && wanted == SEMANTICS_HTA;
     if (sem != SEMANTICS_HTX)
         return false;
-    return an == HTXS_RANKS_PARTS   ? (l->want & APP_LIGHT_RANK_PARTS) != 0
-           : an == HTXS_DIFF_PARTS ? (l->want & APP_LIGHT_DIFF_PARTS) != 0
+    return an == SUMMARY_FILE_RANKS_PARTS   ? (l->want & SUMMARY_JOB_RANK_PARTS) != 0
+           : an == SUMMARY_FILE_DIFF_PARTS ? (l->want & SUMMARY_JOB_DIFF_PARTS) != 0
                                     : false;
 }
 
@@ -133,12 +133,12 @@ static bool wants_tables(const struct app_light *l, int sem, int an, int k)
  * with what it holds is skipped unread when it is not wanted. */
 /* The rank's tiles, in l's arena: as stored, or fitted to l's share (read
  * into scratch, then coarsened into l's arena). */
-static int read_tiles(struct app_light *l, struct app_light_rank *r, const struct htxs_doc *doc,
+static int read_tiles(struct summary_job *l, struct summary_job_rank *r, const struct summary_file_doc *doc,
                       struct err *e)
 {
     struct arena scratch;
     arena_init(&scratch, 1 << 16);
-    int rc = htxs_tiles_read(doc, r->file, l->tiles_share ? &scratch : &r->arena, &r->tiles, e);
+    int rc = summary_file_tiles_read(doc, r->file, l->tiles_share ? &scratch : &r->arena, &r->tiles, e);
     rc = optional(rc, r, &r->tiles.rank, "tiles", &r->has_tiles, e);
     if (rc == 0 && r->has_tiles && l->tiles_share) {
         struct tiles fitted;
@@ -150,40 +150,40 @@ static int read_tiles(struct app_light *l, struct app_light_rank *r, const struc
     return rc;
 }
 
-static int read_rank(struct app_light *l, struct app_light_rank *r, bool warn_stale,
+static int read_rank(struct summary_job *l, struct summary_job_rank *r, bool warn_stale,
                      struct err *e)
 {
-    struct htxs_doc doc;
-    int rc = htxs_load_file_sparse(&doc, r->file, HTXS_EVENTS, e);   // the events stay on disk
+    struct summary_file_doc doc;
+    int rc = summary_file_load_file_sparse(&doc, r->file, SUMMARY_FILE_EVENTS, e);   // the events stay on disk
     if (rc)
         return rc;
-    struct htxs_source src;
-    rc = htxs_rank_read(&doc, r->file, &r->rank, e);
+    struct summary_file_source src;
+    rc = summary_file_rank_read(&doc, r->file, &r->rank, e);
     if (rc == 0)
-        rc = htxs_trust_read(&doc, r->file, &r->trust, r->pgs, &r->has_trust, e);
+        rc = summary_file_trust_read(&doc, r->file, &r->trust, r->pgs, &r->has_trust, e);
     if (rc == 0)
-        rc = htxs_source_read(&src, &doc, r->file, e);
-    if (rc == 0 && warn_stale && htxs_source_check(&src, false) == HTXS_STALE)
+        rc = summary_file_source_read(&src, &doc, r->file, e);
+    if (rc == 0 && warn_stale && summary_file_source_check(&src, false) == SUMMARY_FILE_STALE)
         app_warn("%s: stale: %s changed since the summary was made (htx summarize again)",
                  r->file, src.path);
     for (uint32_t s = 0; s < doc.nsections && rc == 0; s++) {
-        const struct htxs_section *sec = &doc.sections[s];
-        if (!htxs_is_tables(sec))
+        const struct summary_file_section *sec = &doc.sections[s];
+        if (!summary_file_is_tables(sec))
             continue;
-        int want = (int)light_semantics(l);
+        int want = (int)summary_semantics(l);
         if (sec->tag) {   // (0: made before tags: read to know)
             int tag_an = (int)((sec->tag - 1) & 0xffff), tag_sem = (int)((sec->tag - 1) >> 16);
-            if (!wants_tables(l, tag_sem == HTXS_BOTH_SEMANTICS ? want : tag_sem, tag_an,
+            if (!wants_tables(l, tag_sem == SUMMARY_FILE_BOTH_SEMANTICS ? want : tag_sem, tag_an,
                               stored_index(tag_an)))
                 continue;
         }
         struct table_list tl = {.count = 0};
         int sem, an;
-        rc = htxs_tables_read(sec, r->file, &r->arena, want, &sem, &an, &tl, e);
+        rc = summary_file_tables_read(sec, r->file, &r->arena, want, &sem, &an, &tl, e);
         int k = stored_index(an);
         if (rc == 0 && !wants_tables(l, sem, an, k))
             continue;
-        if (rc == 0 && an == HTXS_HTA_JOB && !r->has_hta_job) {
+        if (rc == 0 && an == SUMMARY_FILE_HTA_JOB && !r->has_hta_job) {
             r->hta_job = tl;
             r->has_hta_job = true;
         }
@@ -191,36 +191,36 @@ static int read_rank(struct app_light *l, struct app_light_rank *r, bool warn_st
             r->tables[k] = tl;
             r->has_tables[k] = true;
         }
-        if (rc == 0 && sem == 0 && an == HTXS_RANKS_PARTS && !r->has_rank_parts) {
+        if (rc == 0 && sem == 0 && an == SUMMARY_FILE_RANKS_PARTS && !r->has_rank_parts) {
             r->rank_parts = tl;
             r->has_rank_parts = true;
         }
-        if (rc == 0 && sem == 0 && an == HTXS_DIFF_PARTS && tl.count == 1 && !r->diff_parts)
+        if (rc == 0 && sem == 0 && an == SUMMARY_FILE_DIFF_PARTS && tl.count == 1 && !r->diff_parts)
             r->diff_parts = tl.tables[0];
     }
-    if (rc == 0 && (l->want & APP_LIGHT_TILES))
+    if (rc == 0 && (l->want & SUMMARY_JOB_TILES))
         rc = read_tiles(l, r, &doc, e);
-    if (rc == 0 && (l->want & APP_LIGHT_COLLS))
-        rc = optional(htxs_colls_read(&doc, r->file, &r->arena, &r->colls, e), r, &r->colls.rank,
+    if (rc == 0 && (l->want & SUMMARY_JOB_COLLS))
+        rc = optional(summary_file_colls_read(&doc, r->file, &r->arena, &r->colls, e), r, &r->colls.rank,
                       "collectives", &r->has_colls, e);
-    htxs_doc_fini(&doc);
+    summary_file_doc_fini(&doc);
     return rc;
 }
 
 static int by_rank(const void *a, const void *b)
 {
-    const struct app_light_rank *x = a, *y = b;
+    const struct summary_job_rank *x = a, *y = b;
     return (x->rank.rank > y->rank.rank) - (x->rank.rank < y->rank.rank);
 }
 
-size_t app_light_tiles_budget(uint64_t memory_limit)
+size_t summary_job_tiles_budget(uint64_t memory_limit)
 {
-    return memory_limit && memory_limit / 4 < APP_LIGHT_TILES_MAX ? (size_t)(memory_limit / 4)
-                                                                  : APP_LIGHT_TILES_MAX;
+    return memory_limit && memory_limit / 4 < SUMMARY_JOB_TILES_MAX ? (size_t)(memory_limit / 4)
+                                                                    : SUMMARY_JOB_TILES_MAX;
 }
 
 struct reading {
-    struct app_light *l;
+    struct summary_job *l;
     bool warn_stale;
     int *rc;
     struct err *errs;
@@ -233,8 +233,8 @@ static int read_task(void *ctx, size_t i)
     return rd->rc[i] != 0;
 }
 
-int app_light_open(struct app_light *l, char **files, size_t n, unsigned want, bool warn_stale,
-                   size_t tiles_budget, struct err *e)
+int summary_job_open(struct summary_job *l, char **files, size_t n, unsigned want, bool warn_stale,
+                     size_t tiles_budget, struct err *e)
 {
     memset(l, 0, sizeof *l);
     l->want = want;
@@ -247,7 +247,7 @@ int app_light_open(struct app_light *l, char **files, size_t n, unsigned want, b
     if (!l->ranks || !rd.rc || !rd.errs) {
         free(rd.rc);
         free(rd.errs);
-        app_light_fini(l);
+        summary_job_fini(l);
         return err_set(e, ERR_NOMEM, "out of memory");
     }
     for (size_t i = 0; i < n; i++) {
@@ -277,11 +277,11 @@ int app_light_open(struct app_light *l, char **files, size_t n, unsigned want, b
                                                strlen(l->ranks[i].file))))
             rc = err_set(e, ERR_NOMEM, "out of memory");
     if (rc)
-        app_light_fini(l);
+        summary_job_fini(l);
     return rc;
 }
 
-void app_light_fini(struct app_light *l)
+void summary_job_fini(struct summary_job *l)
 {
     for (size_t i = 0; i < l->n; i++)
         arena_fini(&l->ranks[i].arena);
@@ -356,7 +356,7 @@ static struct table *concat(const struct table *const *per_rank, size_t nranks, 
 }
 
 /* The kernel tables of the n ranks sel, from their parts. */
-static int kernel_tables(const struct app_light *l, const struct app_light_rank **sel, size_t n,
+static int kernel_tables(const struct summary_job *l, const struct summary_job_rank **sel, size_t n,
                          int k, struct arena *a, struct table_list *out, struct err *e)
 {
     const struct table_list **parts = calloc(n + 1, sizeof *parts);
@@ -365,7 +365,7 @@ static int kernel_tables(const struct app_light *l, const struct app_light_rank 
     for (size_t r = 0; r < n; r++)
         parts[r] = &sel[r]->tables[k];
     struct semantics sem;
-    semantics_init(&sem, light_semantics(l));
+    semantics_init(&sem, summary_semantics(l));
     int rc = kernels_reduce(&sem, parts, n, a, out, e);
     for (size_t r = 0; rc == ERR_PARSE && r < n; r++)   // name the summary
         if (kernels_reduce(&sem, &parts[r], 1, a, &(struct table_list){.count = 0}, e))
@@ -374,10 +374,10 @@ static int kernel_tables(const struct app_light *l, const struct app_light_rank 
     return rc;
 }
 
-static int stored_tables(const struct app_light *l, const bool *selected, int k,
+static int stored_tables(const struct summary_job *l, const bool *selected, int k,
                          struct arena *a, struct table_list *out, struct err *e)
 {
-    const struct app_light_rank **sel = calloc(l->n + 1, sizeof *sel);
+    const struct summary_job_rank **sel = calloc(l->n + 1, sizeof *sel);
     const struct table **per = calloc(l->n + 1, sizeof *per);
     int rc = sel && per ? 0 : err_set(e, ERR_NOMEM, "out of memory");
     size_t n = 0;
@@ -387,14 +387,14 @@ static int stored_tables(const struct app_light *l, const bool *selected, int k,
         if (!l->ranks[r].has_tables[k])
             rc = err_set(e, ERR_EMPTY, "%s: no %s tables of %s semantics (a summary made "
                          "before they were)", l->ranks[r].file,
-                         analysis_get(htxs_stored_analyses[k])->name,
-                         light_semantics(l) == SEMANTICS_HTA ? "HTA's" : "htx's");
+                         analysis_get(summary_file_stored_analyses[k])->name,
+                         summary_semantics(l) == SEMANTICS_HTA ? "HTA's" : "htx's");
         else if (n && l->ranks[r].tables[k].count != sel[0]->tables[k].count)
             rc = err_set(e, ERR_PARSE, "%s: not the tables of the other summaries",
                          l->ranks[r].file);
         sel[n++] = &l->ranks[r];
     }
-    if (rc == 0 && htxs_stored_analyses[k] == ANALYSIS_KERNELS) {
+    if (rc == 0 && summary_file_stored_analyses[k] == ANALYSIS_KERNELS) {
         rc = kernel_tables(l, sel, n, k, a, out, e);
         n = 0;
     }
@@ -412,7 +412,7 @@ static int stored_tables(const struct app_light *l, const bool *selected, int k,
 
 /* The utilization table from the ranks' tiles, as utilization_run makes it
  * from their events. */
-static int tiles_tables(const struct app_light *l, const bool *selected, struct arena *a,
+static int tiles_tables(const struct summary_job *l, const bool *selected, struct arena *a,
                         struct table_list *out, struct err *e)
 {
     struct tiles *t = calloc(l->n + 1, sizeof *t);
@@ -435,14 +435,14 @@ static int tiles_tables(const struct app_light *l, const bool *selected, struct 
 }
 
 /* The collectives or stragglers tables, matched from the records. */
-static int coll_tables(const struct app_light *l, const bool *selected, enum analysis_id id,
+static int coll_tables(const struct summary_job *l, const bool *selected, enum analysis_id id,
                        struct arena *a, struct table_list *out, struct err *e)
 {
     struct strtab strings;
     if (strtab_init(&strings))
         return err_set(e, ERR_NOMEM, "out of memory");
     struct coll_result r;
-    int rc = app_light_coll_result(l, selected, &strings, a, &r, e);
+    int rc = summary_job_coll_result(l, selected, &strings, a, &r, e);
     if (rc == 0 && (id == ANALYSIS_COLLECTIVES ? coll_collectives_tables(&r, a, out)
                                                : coll_straggler_tables(&r, a, out)))
         rc = err_set(e, ERR_NOMEM, "out of memory");
@@ -452,7 +452,7 @@ static int coll_tables(const struct app_light *l, const bool *selected, enum ana
 
 /* Under HTA's semantics, each rank's tables are its job's when the
  * ranks agree on what HTA's selection of a job reads of every rank. */
-static int hta_job_check(const struct app_light *l, struct err *e)
+static int hta_job_check(const struct summary_job *l, struct err *e)
 {
     const struct table_list **per = calloc(l->n + 1, sizeof *per);
     if (!per)
@@ -469,10 +469,10 @@ static int hta_job_check(const struct app_light *l, struct err *e)
 }
 
 /* Under HTA's semantics, a rank spans what HTA selects of it. */
-static void hta_span(const struct app_light *l, const struct app_light_rank *r, int64_t *start,
+static void hta_span(const struct summary_job *l, const struct summary_job_rank *r, int64_t *start,
                      int64_t *end)
 {
-    const struct table *t = light_semantics(l) == SEMANTICS_HTA && r->has_hta_job
+    const struct table *t = summary_semantics(l) == SEMANTICS_HTA && r->has_hta_job
                                 ? table_list_find(&r->hta_job, APP_HTA_JOB_TABLE, APP_HTA_JOB_COLS)
                                 : NULL;
     if (t && t->nrows == 1 && table_cell(t, 0, 2)->type == CELL_INT &&
@@ -482,24 +482,24 @@ static void hta_span(const struct app_light *l, const struct app_light_rank *r, 
     }
 }
 
-unsigned app_light_want(enum analysis_id id, int semantics)
+unsigned summary_job_want(enum analysis_id id, int semantics)
 {
     if (semantics == SEMANTICS_HTA) {
         int k = stored_index((int)id);
-        return APP_LIGHT_HTA | (k >= 0 ? APP_LIGHT_TABLE(k) : 0);
+        return SUMMARY_JOB_HTA | (k >= 0 ? SUMMARY_JOB_TABLE(k) : 0);
     }
     if (id == ANALYSIS_UTILIZATION)
-        return APP_LIGHT_TILES;
+        return SUMMARY_JOB_TILES;
     if (id == ANALYSIS_COLLECTIVES || id == ANALYSIS_STRAGGLERS)
-        return APP_LIGHT_COLLS;
+        return SUMMARY_JOB_COLLS;
     int k = stored_index((int)id);
-    return k >= 0 ? APP_LIGHT_TABLE(k) : 0;
+    return k >= 0 ? SUMMARY_JOB_TABLE(k) : 0;
 }
 
-int app_light_tables(const struct app_light *l, const bool *selected, enum analysis_id id,
-                     struct arena *a, struct table_list *out, struct err *e)
+int summary_job_tables(const struct summary_job *l, const bool *selected, enum analysis_id id,
+                       struct arena *a, struct table_list *out, struct err *e)
 {
-    if (light_semantics(l) == SEMANTICS_HTA) {
+    if (summary_semantics(l) == SEMANTICS_HTA) {
         int k = stored_index((int)id);
         if (k < 0)
             return err_set(e, ERR_EMPTY, "under HTA's semantics the summaries answer the stored "
@@ -517,7 +517,7 @@ int app_light_tables(const struct app_light *l, const bool *selected, enum analy
     return stored_tables(l, selected, k, a, out, e);
 }
 
-bool *app_light_model_selection(const struct model *m)
+bool *summary_job_model_selection(const struct model *m)
 {
     bool *selected = calloc(m->nranks + 1, sizeof *selected);
     for (size_t i = 0; selected && i < m->nranks; i++)
@@ -525,25 +525,25 @@ bool *app_light_model_selection(const struct model *m)
     return selected;
 }
 
-int app_light_model_tables(const struct app_light *l, const struct model *m, enum analysis_id id,
-                           struct arena *a, struct table_list *out, struct err *e)
+int summary_job_model_tables(const struct summary_job *l, const struct model *m, enum analysis_id id,
+                             struct arena *a, struct table_list *out, struct err *e)
 {
     struct semantics sem;
-    semantics_init(&sem, light_semantics(l));
+    semantics_init(&sem, summary_semantics(l));
     if (memcmp(&m->sem, &sem, sizeof sem) != 0)
         return err_set(e, ERR_EMPTY, "the summaries were read for the tables of %s semantics",
-                       light_semantics(l) == SEMANTICS_HTA ? "HTA's" : "htx's");
-    bool *selected = app_light_model_selection(m);
+                       summary_semantics(l) == SEMANTICS_HTA ? "HTA's" : "htx's");
+    bool *selected = summary_job_model_selection(m);
     if (!selected)
         return err_set(e, ERR_NOMEM, "out of memory");
-    int rc = m->nranks == l->n ? app_light_tables(l, selected, id, a, out, e)
+    int rc = m->nranks == l->n ? summary_job_tables(l, selected, id, a, out, e)
                                : err_set(e, ERR_INTERNAL, "not the job's model");
     free(selected);
     return rc;
 }
 
-struct model *app_light_model(const struct app_light *l, const struct semantics *sem,
-                              struct err *e)
+struct model *summary_job_model(const struct summary_job *l, const struct semantics *sem,
+                                struct err *e)
 {
     for (size_t r = 0; r < l->n; r++)
         if (!l->ranks[r].has_tiles) {
@@ -551,7 +551,7 @@ struct model *app_light_model(const struct app_light *l, const struct semantics 
                     l->ranks[r].file);
             return NULL;
         }
-    struct model_light_rank *in = calloc(l->n + 1, sizeof *in);
+    struct model_summary_rank *in = calloc(l->n + 1, sizeof *in);
     int64_t *streams = NULL;
     const char **pids = NULL, **tids = NULL;
     size_t nstreams = 0, nthreads = 0;
@@ -569,8 +569,8 @@ struct model *app_light_model(const struct app_light *l, const struct semantics 
     } else {
         size_t s = 0, t = 0;
         for (size_t r = 0; r < l->n; r++) {
-            const struct app_light_rank *lr = &l->ranks[r];
-            struct model_light_rank *mr = &in[r];
+            const struct summary_job_rank *lr = &l->ranks[r];
+            struct model_summary_rank *mr = &in[r];
             mr->rank = lr->rank.rank;
             mr->path = lr->rank.path;
             mr->summary_path = lr->file;
@@ -593,7 +593,7 @@ struct model *app_light_model(const struct app_light *l, const struct semantics 
                 }
             }
         }
-        m = model_new_light(sem, in, l->n, e);
+        m = model_new_from_summaries(sem, in, l->n, e);
     }
     free(in);
     free(streams);
@@ -615,88 +615,88 @@ static int cache_entries(const char *const *paths, size_t npaths, struct app_cac
         return rc;
     char **v = calloc(list.count + 1, sizeof *v);
     size_t k = 0;
-    while (v && k < list.count && !str_ends_with(list.files[k].path, HTXS_SUFFIX) &&
+    while (v && k < list.count && !str_ends_with(list.files[k].path, SUMMARY_FILE_SUFFIX) &&
            (v[k] = app_cache_entry(cache, list.files[k].path)) != NULL)
         k++;
     if (v && k == list.count && k > 0) {
         *out = v;
         *n = k;
     } else {
-        app_light_free_files(v, k);
+        summary_job_free_files(v, k);
     }
     trace_file_list_fini(&list);
     return v ? 0 : err_set(e, ERR_NOMEM, "out of memory");
 }
 
-int app_light_preview(const char *const *paths, size_t npaths, struct app_cache *cache,
-                      const struct semantics *sem, struct app_light *l, struct err *e)
+int summary_job_preview(const char *const *paths, size_t npaths, struct app_cache *cache,
+                        const struct semantics *sem, struct summary_job *l, struct err *e)
 {
     memset(l, 0, sizeof *l);
     char **files;
     size_t nfiles, traces;
-    int rc = app_light_files(paths, npaths, &files, &nfiles, &traces, e);
+    int rc = summary_job_files(paths, npaths, &files, &nfiles, &traces, e);
     if (rc == 0 && traces && cache) {   // traces: their cache entries, when all are fresh
-        app_light_free_files(files, nfiles);
+        summary_job_free_files(files, nfiles);
         rc = cache_entries(paths, npaths, cache, &files, &nfiles, e);
         traces = 0;
     }
     if (rc == 0 && nfiles && !traces)   // the events load behind: the tiles as stored
-        rc = app_light_open(l, files, nfiles, app_light_views(sem), false, 0, e);
-    app_light_free_files(files, nfiles);
+        rc = summary_job_open(l, files, nfiles, summary_job_views(sem), false, 0, e);
+    summary_job_free_files(files, nfiles);
     if (rc)
         return rc;
     return l->n > 0;
 }
 
-bool app_light_peek_events(char *const *files, size_t n, uint64_t *events)
+bool summary_job_peek_events(char *const *files, size_t n, uint64_t *events)
 {
     *events = 0;
     for (size_t i = 0; i < n; i++) {
-        struct htxs_rank r;
+        struct summary_file_rank r;
         struct err ignored = {0, ""};
-        if (htxs_rank_peek(files[i], &r, &ignored) != 0 ||
+        if (summary_file_rank_peek(files[i], &r, &ignored) != 0 ||
             __builtin_add_overflow(*events, r.events, events))
             return false;
     }
     return true;
 }
 
-bool app_light_events_at_hand(char *const *files, size_t n)
+bool summary_job_events_at_hand(char *const *files, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         struct err ignored = {0, ""};
         uint64_t len;
-        int rc = htxs_peek_section(files[i], HTXS_EVENTS, NULL, &len, &ignored);
-        struct htxs_source src;
-        if (rc != 0 && !(rc == ERR_EMPTY && htxs_source_peek(&src, files[i], &ignored) == 0 &&
-                         htxs_source_check(&src, false) == HTXS_FRESH))
+        int rc = summary_file_peek_section(files[i], SUMMARY_FILE_EVENTS, NULL, &len, &ignored);
+        struct summary_file_source src;
+        if (rc != 0 && !(rc == ERR_EMPTY && summary_file_source_peek(&src, files[i], &ignored) == 0 &&
+                         summary_file_source_check(&src, false) == SUMMARY_FILE_FRESH))
             return false;
     }
     return true;
 }
 
-unsigned app_light_views(const struct semantics *sem)
+unsigned summary_job_views(const struct semantics *sem)
 {
     struct semantics hta;
     semantics_init(&hta, SEMANTICS_HTA);
-    return APP_LIGHT_VIEWS | (memcmp(sem, &hta, sizeof hta) == 0 ? APP_LIGHT_HTA : 0);
+    return SUMMARY_JOB_VIEWS | (memcmp(sem, &hta, sizeof hta) == 0 ? SUMMARY_JOB_HTA : 0);
 }
 
-int app_light_choose(const char *const *paths, size_t npaths, enum htx_events mode,
-                     uint64_t memory_limit, const struct semantics *sem, struct app_light *l,
-                     struct err *e)
+int summary_job_choose(const char *const *paths, size_t npaths, enum htx_events mode,
+                       uint64_t memory_limit, const struct semantics *sem, struct summary_job *l,
+                       struct err *e)
 {
     memset(l, 0, sizeof *l);
     if (mode == HTX_EVENTS_LOAD)
         return 0;
     char **files;
     size_t nfiles, traces;
-    int rc = app_light_files(paths, npaths, &files, &nfiles, &traces, e);
+    int rc = summary_job_files(paths, npaths, &files, &nfiles, &traces, e);
     if (rc == 0 && (traces || nfiles == 0)) {
-        app_light_free_files(files, nfiles);
+        summary_job_free_files(files, nfiles);
         return mode == HTX_EVENTS_SKIP
                    ? err_set(e, ERR_USAGE, "--events=skip shows rank summaries (*%s) only, "
-                             "and these paths name traces", HTXS_SUFFIX)
+                             "and these paths name traces", SUMMARY_FILE_SUFFIX)
                    : 0;
     }
     /* auto: the events' count from each rank's record alone (the loader
@@ -704,29 +704,29 @@ int app_light_choose(const char *const *paths, size_t npaths, enum htx_events mo
      * cannot be peeked at is opened below, which names what is wrong */
     uint64_t events = 0;
     bool counted =
-        rc == 0 && mode == HTX_EVENTS_AUTO && app_light_peek_events(files, nfiles, &events);
-    bool fits = counted && !(memory_limit && events > memory_limit / APP_LIGHT_BYTES_PER_EVENT);
-    bool at_hand = fits && app_light_events_at_hand(files, nfiles);
+        rc == 0 && mode == HTX_EVENTS_AUTO && summary_job_peek_events(files, nfiles, &events);
+    bool fits = counted && !(memory_limit && events > memory_limit / SUMMARY_JOB_BYTES_PER_EVENT);
+    bool at_hand = fits && summary_job_events_at_hand(files, nfiles);
     if (rc == 0 && !at_hand)
-        rc = app_light_open(l, files, nfiles, app_light_views(sem), false,
-                            app_light_tiles_budget(memory_limit), e);
-    app_light_free_files(files, nfiles);
+        rc = summary_job_open(l, files, nfiles, summary_job_views(sem), false,
+                              summary_job_tiles_budget(memory_limit), e);
+    summary_job_free_files(files, nfiles);
     if (rc || at_hand)
         return rc;
-    bool too_big = memory_limit && l->events > memory_limit / APP_LIGHT_BYTES_PER_EVENT;
+    bool too_big = memory_limit && l->events > memory_limit / SUMMARY_JOB_BYTES_PER_EVENT;
     l->events_away = fits;
     if (mode == HTX_EVENTS_SKIP || too_big || l->events_away)
         return 1;
-    app_light_fini(l);
+    summary_job_fini(l);
     return 0;
 }
 
-static const struct table *rank_steps_of(const struct app_light_rank *r)
+static const struct table *rank_steps_of(const struct summary_job_rank *r)
 {
     return r->has_rank_parts ? table_list_find(&r->rank_parts, "rank_steps", 3) : NULL;
 }
 
-size_t app_light_step_count(const struct app_light *l)
+size_t summary_job_step_count(const struct summary_job *l)
 {
     size_t total = 0;
     for (size_t r = 0; r < l->n; r++)
@@ -746,8 +746,8 @@ size_t app_light_step_count(const struct app_light *l)
     return k;
 }
 
-int app_light_diff_side(const struct app_light *l, struct arena *a, struct diff_side *side,
-                        struct err *e)
+int summary_job_diff_side(const struct summary_job *l, struct arena *a, struct diff_side *side,
+                          struct err *e)
 {
     memset(side, 0, sizeof *side);
     size_t rows = 0;
@@ -778,7 +778,7 @@ int app_light_diff_side(const struct app_light *l, struct arena *a, struct diff_
     return 0;
 }
 
-int app_light_trust(const struct app_light *l, struct trust_report *out)
+int summary_job_trust(const struct summary_job *l, struct trust_report *out)
 {
     struct trust_rank *v = calloc(l->n ? l->n : 1, sizeof *v);
     if (!v)

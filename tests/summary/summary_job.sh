@@ -29,29 +29,29 @@ screen() {
 # iterations (counted from the Ranks parts) included.
 for view in 2 3 4 5 C R; do
     screen "$view" "full-$view" --events=load sums
-    screen "$view" "light-$view" --events=skip sums
-    cmp -s "full-$view" "light-$view" ||
-        fail "view $view without events differs: $(diff "full-$view" "light-$view" | head -6)"
+    screen "$view" "summary-$view" --events=skip sums
+    cmp -s "full-$view" "summary-$view" ||
+        fail "view $view without events differs: $(diff "full-$view" "summary-$view" | head -6)"
 done
 
 # A time window cannot cut the stored tables: the view says they are the whole run's.
-screen "<Right><Right><Right>w<Right><Right><Right>w2" light-window --events=skip sums
-has light-window "The whole run: a time window or iterations need the events."
+screen "<Right><Right><Right>w<Right><Right><Right>w2" summary-window --events=skip sums
+has summary-window "The whole run: a time window or iterations need the events."
 
 # The timeline: every lane of every rank, drawn from the tiles, with busy
 # cells on the GPU streams and the CPU threads.
-screen "" light-1 --events=skip sums
+screen "" summary-1 --events=skip sums
 screen "" full-1 --events=load sums
-grep -q '12 lanes' light-1 || fail "not 12 lanes on the timeline: $(head -8 light-1)"
-[ "$(grep -c '^│r[0-9] s' light-1)" = 12 ] && [ "$(grep -c '^│r[0-9] s' full-1)" = 12 ] ||
-    fail "not the loaded timeline's stream lanes: $(grep '^│r[0-9]' light-1 | head -4)"
+grep -q '12 lanes' summary-1 || fail "not 12 lanes on the timeline: $(head -8 summary-1)"
+[ "$(grep -c '^│r[0-9] s' summary-1)" = 12 ] && [ "$(grep -c '^│r[0-9] s' full-1)" = 12 ] ||
+    fail "not the loaded timeline's stream lanes: $(grep '^│r[0-9]' summary-1 | head -4)"
 for rank in 0 1 2 3; do
-    grep "^│r$rank s7 " light-1 | grep -q '█' || fail "rank $rank's stream 7 shows no computation"
+    grep "^│r$rank s7 " summary-1 | grep -q '█' || fail "rank $rank's stream 7 shows no computation"
 done
 
 # Zoomed in past a summary's buckets, the timeline says how to see more.
-screen "++++++++++++" light-zoom --events=skip sums
-has light-zoom "past rank 0's buckets of"
+screen "++++++++++++" summary-zoom --events=skip sums
+has summary-zoom "past rank 0's buckets of"
 
 # A job whose tiles would pass a quarter of HTX_MAX_MEMORY keeps them
 # coarser: the same lanes, busy where they were, wider buckets zoomed in.
@@ -61,7 +61,7 @@ expect 0 env HTX_MAX_MEMORY=64K "$HTX" --script="$tmp/keys" --dump-screen=coarse
 for rank in 0 1 2 3; do
     grep "^│r$rank s7 " coarse-1 | grep -q '█' || fail "rank $rank's stream 7 is idle in coarser tiles"
 done
-cmp -s coarse-1 light-1 && fail "a 16 KB budget for the tiles left them as stored"
+cmp -s coarse-1 summary-1 && fail "a 16 KB budget for the tiles left them as stored"
 printf 'p++++\n' >"$tmp/keys"
 expect 0 env HTX_MAX_MEMORY=64K "$HTX" --script="$tmp/keys" --dump-screen=coarse-zoom --size=36x140 sums
 expect 0 "$HTX" --events=skip --script="$tmp/keys" --dump-screen=fine-zoom --size=36x140 sums
@@ -69,52 +69,52 @@ has coarse-zoom "past rank 0's buckets of 2.1 ms"
 has fine-zoom "past rank 0's buckets of 1.05 ms"
 
 # Enter on the timeline names the summary that has the rank's events.
-screen "<Enter>" light-enter --events=skip sums
-has light-enter "events not loaded: htx sums/rank-00000.htxs shows rank 0's"
+screen "<Enter>" summary-enter --events=skip sums
+has summary-enter "events not loaded: htx sums/rank-00000.htxs shows rank 0's"
 
 # Ranks (the same screen as loaded, above): the steps and shares from each
 # summary's figures, the blame from the records, the utilization strips
 # from the tiles.
-has light-R "GPU utilization over time"
-has light-R "Ranks by blame"
+has summary-R "GPU utilization over time"
+has summary-R "Ranks by blame"
 for rank in 0 1 2 3; do
-    strip=$(grep -E "^│ +$rank +[0-9.]+ +[▁▂▃▄▅▆▇█]" light-R | head -1)
-    [ -n "$strip" ] || fail "no utilization strip for rank $rank: $(grep -A6 'utilization' light-R)"
+    strip=$(grep -E "^│ +$rank +[0-9.]+ +[▁▂▃▄▅▆▇█]" summary-R | head -1)
+    [ -n "$strip" ] || fail "no utilization strip for rank $rank: $(grep -A6 'utilization' summary-R)"
     grep -qF "$strip" full-R || fail "rank $rank's strip differs from the loaded one's: $strip"
 done
 
 # A view that needs events says so, and names a way to see them.
-screen 6 light-6 --events=skip sums
-has light-6 "Launch needs the events, which are not loaded."
-has light-6 "open its summary alone"
+screen 6 summary-6 --events=skip sums
+has summary-6 "Launch needs the events, which are not loaded."
+has summary-6 "open its summary alone"
 # Enter there opens the left pane's rank with its events (on a terminal).
-screen "6<Enter>" light-6-enter --events=skip sums
-has light-6-enter "events not loaded: htx sums/rank-00000.htxs shows rank 0's"
+screen "6<Enter>" summary-6-enter --events=skip sums
+has summary-6-enter "events not loaded: htx sums/rank-00000.htxs shows rank 0's"
 printf '9<Tab><Down><Down><Tab><Enter>\n' >"$tmp/keys"   # the rank pane shown
-expect 0 "$HTX" --script="$tmp/keys" --dump-screen=light-9-enter --size=36x140 --events=skip sums
-has light-9-enter "events not loaded: htx sums/rank-00002.htxs shows rank 2's"
+expect 0 "$HTX" --script="$tmp/keys" --dump-screen=summary-9-enter --size=36x140 --events=skip sums
+has summary-9-enter "events not loaded: htx sums/rank-00002.htxs shows rank 2's"
 # Kernels: a kernel's instances need the events; Enter on one of its rank
 # rows names (and on a terminal opens) that rank's summary.
-screen "3l<Enter>" light-3-enter --events=skip sums
-has light-3-enter "instances need the events"
-screen "3ll<Down><Enter>" light-3-rank --events=skip sums
-grep -q "events not loaded: htx sums/rank-0000[0-3].htxs shows rank [0-3]'s" light-3-rank ||
-    fail "Enter on a kernel's rank row named no summary: $(tail -2 light-3-rank)"
+screen "3l<Enter>" summary-3-enter --events=skip sums
+has summary-3-enter "instances need the events"
+screen "3ll<Down><Enter>" summary-3-rank --events=skip sums
+grep -q "events not loaded: htx sums/rank-0000[0-3].htxs shows rank [0-3]'s" summary-3-rank ||
+    fail "Enter on a kernel's rank row named no summary: $(tail -2 summary-3-rank)"
 # Collectives: Enter names (and on a terminal opens) the last arriver's summary.
-screen "C<Enter>" light-C-enter --events=skip sums
-grep -q "events not loaded: htx sums/rank-0000[0-3].htxs shows rank [0-3]'s (last at" light-C-enter ||
-    fail "Enter on a collective named no summary: $(tail -2 light-C-enter)"
+screen "C<Enter>" summary-C-enter --events=skip sums
+grep -q "events not loaded: htx sums/rank-0000[0-3].htxs shows rank [0-3]'s (last at" summary-C-enter ||
+    fail "Enter on a collective named no summary: $(tail -2 summary-C-enter)"
 # Under HTA's semantics the stored HTA tables answer the same screens;
 # what only the events (or htx's tables) answer says so.
 for view in 2 3 4 5; do
     screen "$view" "full-hta-$view" --events=load --semantics=hta sums
-    screen "$view" "light-hta-$view" --events=skip --semantics=hta sums
-    cmp -s "full-hta-$view" "light-hta-$view" ||
-        fail "view $view under hta without events differs: $(diff "full-hta-$view" "light-hta-$view" | head -6)"
+    screen "$view" "summary-hta-$view" --events=skip --semantics=hta sums
+    cmp -s "full-hta-$view" "summary-hta-$view" ||
+        fail "view $view under hta without events differs: $(diff "full-hta-$view" "summary-hta-$view" | head -6)"
 done
 cmp -s full-2 full-hta-2 && fail "view 2 is the same under both semantics: the test cannot tell them apart"
-screen C light-hta-C --events=skip --semantics=hta sums
-has light-hta-C "needs the events"
+screen C summary-hta-C --events=skip --semantics=hta sums
+has summary-hta-C "needs the events"
 
 # auto: events that would pass HTX_MAX_MEMORY are not loaded; under it they are.
 printf 'p6\n' >"$tmp/keys"
@@ -139,21 +139,21 @@ diff_screen() {   # KEYS OUT OPTIONS...
 }
 for keys in "" r rrT O Ks 3 R; do
     diff_screen "$keys" full-diff --force --events=load pc pt
-    diff_screen "$keys" light-diff --force --events=skip pc pt
-    cmp -s full-diff light-diff ||
-        fail "diff after '$keys' without events differs: $(diff full-diff light-diff | head -6)"
+    diff_screen "$keys" summary-diff --force --events=skip pc pt
+    cmp -s full-diff summary-diff ||
+        fail "diff after '$keys' without events differs: $(diff full-diff summary-diff | head -6)"
 done
-has light-diff "3 ranks · 3 iterations"
-diff_screen "" light-diff-0 --events=skip pc pt
-has light-diff-0 "A  aten::rms_norm"
-diff_screen "]" light-diff-iter --events=skip pc pt
-has light-diff-iter "iterations need the events of one rank a side: pick them with r and T"
-diff_screen "<Enter>" light-diff-enter --events=skip pc pt
-has light-diff-enter "an op's instances need the events of one rank a side"
+has summary-diff "3 ranks · 3 iterations"
+diff_screen "" summary-diff-0 --events=skip pc pt
+has summary-diff-0 "A  aten::rms_norm"
+diff_screen "]" summary-diff-iter --events=skip pc pt
+has summary-diff-iter "iterations need the events of one rank a side: pick them with r and T"
+diff_screen "<Enter>" summary-diff-enter --events=skip pc pt
+has summary-diff-enter "an op's instances need the events of one rank a side"
 # With a rank a side, those name the summaries that load them (on a
 # terminal, below, they load).
-diff_screen "rrTT]" light-diff-ranks --events=skip pc pt
-has light-diff-ranks "events not loaded: htx diff pc/rank-00001.htxs pt/rank-00001.htxs shows iterations"
+diff_screen "rrTT]" summary-diff-ranks --events=skip pc pt
+has summary-diff-ranks "events not loaded: htx diff pc/rank-00001.htxs pt/rank-00001.htxs shows iterations"
 # auto: sides whose events pass HTX_MAX_MEMORY are compared from their parts
 printf 'p]\n' >"$tmp/keys"
 expect 0 env HTX_MAX_MEMORY=1K "$HTX" diff --script="$tmp/keys" --dump-screen=diff-auto-small \
@@ -169,13 +169,13 @@ has err "the diff needs the events: chosen iterations"
 expect 2 "$HTX" diff --events=skip --semantics=hta --script="$tmp/keys" --dump-screen=x pc pt
 has err "the diff needs the events"
 
-# On a terminal, Enter on a light lane loads that rank's events from its
+# On a terminal, Enter on a summary-only lane loads that rank's events from its
 # summary behind the job's screen, then shows the rank alone with them; q
 # brings the job back.
 export LSAN_OPTIONS="suppressions=$HTX_SRCDIR/tests/lsan.supp:print_suppressions=0"
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
 tmux_start
-tmux_open "htx-light-$$" 140 36 "\"$HTX\" --events=skip sums; echo light-exit=\$?; sleep 30"
+tmux_open "htx-summary-$$" 140 36 "\"$HTX\" --events=skip sums; echo summary-exit=\$?; sleep 30"
 wait_for "12 lanes"
 keys Enter
 wait_for "sums/rank-00000.htxs · 1 rank"
@@ -187,14 +187,14 @@ keys q
 wait_for "back from sums/rank-00000.htxs"
 wait_for "4 ranks"
 keys q
-wait_for "light-exit=0"
+wait_for "summary-exit=0"
 tmux_close
 
-# In a light diff on a terminal, ] with one rank a side loads both ranks'
+# In a diff of summaries on a terminal, ] with one rank a side loads both ranks'
 # events from their summaries behind the diff, then diffs them with their
 # iterations (] steps them, Enter shows an op's instances); q brings the
-# light diff back.
-tmux_open "htx-light-diff-$$" 140 36 "\"$HTX\" diff --events=skip pc pt; echo diff-exit=\$?; sleep 30"
+# diff of summaries back.
+tmux_open "htx-summary-diff-$$" 140 36 "\"$HTX\" diff --events=skip pc pt; echo diff-exit=\$?; sleep 30"
 wait_for "3 ranks · 3 iterations"
 keys r r T T ']'
 wait_for "rank 1 | rank 1 with their events"

@@ -1,0 +1,52 @@
+#ifndef HTX_UTIL_SUMMARY_FILE_SOURCE_H
+#define HTX_UTIL_SUMMARY_FILE_SOURCE_H
+
+/* The source record of a summary (section SUMMARY_FILE_SOURCE): which trace it was
+ * made from, so that a summary whose trace changed is detected as stale
+ * without reading the whole trace: size, mtime and a hash of the first and
+ * the last MiB (FNV-1a 64, enough to notice a rewrite; not a security hash). */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/err.h"
+#include "util/summary_file.h"
+
+#define SUMMARY_FILE_SOURCE_PATH_MAX 4096
+#define SUMMARY_FILE_HASH_SPAN ((int64_t)1 << 20)
+
+struct summary_file_source {
+    char path[SUMMARY_FILE_SOURCE_PATH_MAX];
+    int64_t size;
+    int64_t mtime_ns;
+    uint64_t head_hash, tail_hash;
+};
+
+/* FNV-1a 64 of n bytes, continuing from h (SUMMARY_FILE_FNV_BASIS to start): the
+ * hash of the source record, and of a trace's path in the cache's names. */
+#define SUMMARY_FILE_FNV_BASIS 0xcbf29ce484222325ull
+uint64_t summary_file_fnv1a(uint64_t h, const void *p, size_t n);
+
+/* Fills src from the file at path (stat + two 1 MiB reads). */
+int summary_file_source_of(struct summary_file_source *src, const char *path, struct err *e);
+void summary_file_source_write(struct summary_file_writer *w, const struct summary_file_source *src);
+/* Reads the SUMMARY_FILE_SOURCE section of doc; ERR_PARSE if absent or malformed. */
+int summary_file_source_read(struct summary_file_source *src, const struct summary_file_doc *doc, const char *name, struct err *e);
+/* The same from the summary at path, its other sections not read
+ * (summary_file_peek_section: a hint, its checksum not checked); ERR_PARSE if
+ * absent or malformed, or summary_file_peek_section's error. */
+int summary_file_source_peek(struct summary_file_source *src, const char *path, struct err *e);
+
+enum summary_file_freshness {
+    SUMMARY_FILE_FRESH = 0,
+    SUMMARY_FILE_STALE = 1,       /* the trace is there but changed */
+    SUMMARY_FILE_UNREACHABLE = 2, /* the trace cannot be read from here */
+};
+
+/* Compares the recorded source with the file at its path now: its size and
+ * mtime, and when deep also the hashes (2 MiB read; a rewrite keeping size
+ * and mtime is rare, but a cache must not trust one). */
+enum summary_file_freshness summary_file_source_check(const struct summary_file_source *recorded, bool deep);
+
+#endif
