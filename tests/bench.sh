@@ -9,13 +9,13 @@
 # event and events per second. The bench_* hooks below add the analysis,
 # timeline and diff lines.
 #
-# Single runs on a shared 2-core machine are noise (issue 14): each load and
+# Single runs on a shared 2-core machine are noise: each load and
 # analysis figure is BENCH_RUNS runs alternating htx and its reference, printed
-# as median [min-max], with the issue-14 target next to it.
+# as median [min-max], with its target next to it.
 #
 # Usage: tests/bench.sh [BUILD_DIR]     (default build)
 # Environment: BENCH_SIZE (default 256M: JSON bytes per rank; 1G for the
-# issue-14 figures), BENCH_SEED (1), BENCH_RUNS (3, at least 1),
+# figures the targets are set for), BENCH_SEED (1), BENCH_RUNS (3, at least 1),
 # BENCH_CACHE (where the generated traces are kept: $TMPDIR/htx-bench-cache).
 set -euo pipefail
 
@@ -138,7 +138,7 @@ bench_load() {
     printf '%-34s %s s  %s MB/s of JSON\n' "gzip -dc ($label)" "$(spread "${gz[@]}")" \
         "$(div "$(( json_bytes * ${#files[@]} ))" "$(awk -v s="$gz_med" 'BEGIN{print s*1e6}')" %.0f)"
     printf '%-34s %s s  %s MB peak; %s events\n' "$cmd" "$(spread "${hx[@]}")" "$(div "$rss_med" 1000 %.1f)" "$events"
-    # Issue 14's 0.9 is for one file, whose inflating and parsing can take a
+    # The target of 0.9 is for one file, whose inflating and parsing can take a
     # core each; with a file a core, each gzip -dc has a core of its own too.
     local target="target <= 0.90"
     [ "${#files[@]}" -eq 1 ] || target="one file's target 0.90; here a core a file for both"
@@ -207,11 +207,10 @@ bench_analysis() {
 }
 
 # HOOK bench_summarize: `htx summarize` of one rank against `htx info` of it
-# (issue 12 target: <= 1.10x), per round, and the summary's share of the JSON
+# (target: <= 1.10x), per round, and the summary's share of the JSON
 # (target < 2 %); then the same with --with-events. Three times the rounds
 # of the other figures: on a shared machine one command's time ranges over
-# +-30 %: sets of 3 to 9 rounds of the same binaries gave 1.07x to 1.42x on
-# one 260 MB rank.
+# +-30 %.
 bench_summarize() {
     local with label target
     for with in "" --with-events; do
@@ -241,7 +240,7 @@ bench_summarize() {
 }
 
 # HOOK bench_annotation_stacks: the annotations analysis, kernels_by_annotation_stack
-# included (issue 10 target: less than the load), as the report's time less a plain load.
+# included (target: less than the load), as the report's time less a plain load.
 bench_annotation_stacks() {
     measure "$htx" info --format=json "$1" || return 1
     local load=$secs
@@ -381,7 +380,7 @@ bench_diff() {
 }
 
 # HOOK bench_collectives: collectives and stragglers over 64 generated ranks
-# (issue 13 target: less than 10 % of the load). BENCH_COLL_SIZE (default 5M)
+# (target: less than 10 % of the load). BENCH_COLL_SIZE (default 5M)
 # is the JSON bytes per rank of that job.
 bench_collectives() {
     local job64=$cache/job64-${BENCH_COLL_SIZE:-5M}-seed$seed

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench-scale (issue 12): the map step over a 1024-rank job of small
+# make bench-scale: the map step over a 1024-rank job of small
 # ranks made by the generator, run with GNU parallel, with and without
 # --with-events; then, alternating summaries and traces, the report of the
 # tables' analyses, the report of every analysis and the TUI opened

@@ -8,7 +8,7 @@
 #include "analysis/stats.h"
 #include "util/strtab.h"
 
-/* The htx tables of the annotations analysis (issue 10):
+/* The htx tables of the annotations analysis:
  * kernels_by_annotation_stack, one row per node of each selected rank's
  * tree (annotation_stacks.h), depth first with children by inclusive time
  * descending, the root first as the "" path; and

@@ -76,9 +76,8 @@ static bool encloses(const struct event *a, const struct event *l)
 
 /* The first place in t whose event starts after ts (t->n when none): a
  * galloping search from where the thread's last one ended, since launchers
- * come in nearly increasing time. A binary search over the whole thread
- * missed the cache at every step: annotations took 5.2x as long at 4x the
- * events (10.6 M). */
+ * come in nearly increasing time; a binary search over the whole thread
+ * would miss the cache at every step. */
 static size_t first_after(const struct thread_index *t, const struct event *ev, int64_t ts,
                           size_t *cursor)
 {

@@ -8,7 +8,7 @@
 #include "model/model.h"
 #include "util/err.h"
 
-/* GPU time by CPU annotation stack (issue 10, htx semantics).
+/* GPU time by CPU annotation stack (htx semantics).
  *
  * Every kernel, memcpy and memset of the rank's current rows is attributed
  * to the stack of CPU events enclosing its launching runtime call

@@ -9,7 +9,7 @@
 #include "model/model.h"
 #include "util/err.h"
 
-/* The annotation tree of the selected ranks (issue 10, the view's data):
+/* The annotation tree of the selected ranks (the view's data):
  * each selected rank's stack tree (annotation_stacks.h) merged by path,
  * with the GPU events attributed exactly at a node split by their name
  * into kernel leaves, as ncdu splits a directory into its files.

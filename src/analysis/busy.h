@@ -18,9 +18,9 @@
 /* Kernel class per name id, computed once per name (names repeat a lot).
  * Owns its array: release with busy_classes_fini. Starts from o->busy_memo's
  * classes when that memo is of the same model and kernel patterns: a
- * name's class takes 3,500 instructions of strstr (demangled templates run
- * to a thousand characters), and a summary's analyses each classified the
- * same names again (1,190 calls, 4.4 M instructions on two_ranks' rank 0). */
+ * name's class takes thousands of instructions of strstr (demangled
+ * templates run to a thousand characters), and a summary's analyses would
+ * each classify the same names again. */
 struct busy_classes {
     const struct model *m;
     const struct analysis_opts *o;
@@ -54,8 +54,8 @@ int busy_merged_each(struct busy_classes *c, const struct rank_model *r, const u
 /* What busy_merged_each makes for the masks the temporal, overlap, kernel
  * and ranks analyses ask for (every class, and computation, communication
  * and memory alone), made in one pass over the rows: a summary runs those
- * four on each of its two models, 8 passes over every row before (a
- * 680,000-event rank: 164 M instructions, callgrind). With o->busy_memo
+ * four on each of its two models, which would otherwise make 8 passes
+ * over every row. With o->busy_memo
  * pointing to it, busy_merged_each on that model's rank lends the memo's
  * arrays instead of passing over the rows; the same intervals. */
 #define BUSY_MEMO_MASKS 4

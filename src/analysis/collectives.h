@@ -10,7 +10,7 @@
 #include "util/arena.h"
 #include "util/err.h"
 
-/* Multi-rank triage (issue 13): every communication kernel of the selection
+/* Multi-rank triage: every communication kernel of the selection
  * (kernel_classify_with: NCCL/RCCL names and --comm-patterns) becomes an
  * instance on its rank; instances of one collective call are matched across
  * ranks; each matched collective gets its arrivals, waits, skew and
@@ -154,7 +154,7 @@ int coll_analyze(const struct model *m, const struct analysis_opts *o, struct ar
 
 /* coll_analyze in two steps, so that a job's collectives can be matched
  * from what each rank's summary stores (summary/colls_io.h), without the
- * events (issue 12). A record is one communication kernel of a rank with
+ * events. A record is one communication kernel of a rank with
  * its args completed from its launching op's: all that matching, waits,
  * blame and the tables read. String fields are ids in the strtab given
  * with the records (0: absent); times are ns from the job's origin. */

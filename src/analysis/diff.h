@@ -203,7 +203,7 @@ struct diff_output {
     struct table_list tables;    /* compare_traces, [compare_traces_by_rank], ops_diff */
 };
 
-/* One side of a diff: a loaded model, or (issue 12) the per-rank parts a
+/* One side of a diff: a loaded model, or the per-rank parts a
  * job's summaries store (diff_parts_run), which answer a diff of whole
  * ranks (no iteration chosen, no window) under htx's semantics without the
  * events. */

@@ -6,7 +6,7 @@
 #include "analysis/table.h"
 #include "util/arena.h"
 
-/* What a reader of a diff wants first (issue 15, item 10), curses-free and
+/* What a reader of a diff wants first, curses-free and
  * beside HTA's tables rather than in them: HTA's counts_change_categories
  * follows call counts only, so a 4.7x slower op with the same count reads
  * "=". Works on the compare_traces / compare_traces_by_rank tables of

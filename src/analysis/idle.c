@@ -253,8 +253,8 @@ static int stream_slot(struct stream_slots *ss, int64_t stream, uint32_t *slot)
 
 /* The rank's *nk kernels grouped by stream (each group in filtered-table
  * order), groups in order of first appearance: counted, then placed, in
- * two passes over the rows (a sort of the kernels by stream was a third of
- * the analysis). Caller frees *k and *g. */
+ * two passes over the rows (cheaper than sorting the kernels by stream).
+ * Caller frees *k and *g. */
 static int group_streams(const struct model *m, const struct rank_model *r, struct kref **k,
                          size_t *nk, struct sgroup **g, size_t *ng)
 {

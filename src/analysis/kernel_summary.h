@@ -6,7 +6,7 @@
 #include "analysis/table.h"
 #include "util/arena.h"
 
-/* Triage order for the kernel tables (issue 15, item 2), curses-free so the
+/* Triage order for the kernel tables, curses-free so the
  * report and the interface show the same thing. Both work on the
  * kernel_breakdown table kernels_run makes (columns found by name), so they
  * apply to its output under either semantics; the report uses them under

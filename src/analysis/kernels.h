@@ -9,8 +9,8 @@
 #include "util/err.h"
 
 /* kernels_run (analysis.h) in two steps, so that a job's kernel tables can
- * be made from what each rank's summary stores, without the events
- * (issue 12): the job's tables are not the ranks' tables one after the
+ * be made from what each rank's summary stores, without the events:
+ * the job's tables are not the ranks' tables one after the
  * other (the type breakdown's percentages are of the job's time), but they
  * are a function of exact per-rank parts. */
 

@@ -3,7 +3,7 @@
 
 #include "analysis/analysis.h"
 
-/* The Ranks view's tables (issue 13), over the model's current selection:
+/* The Ranks view's tables, over the model's current selection:
  * rank_overview, one row per selected rank by blame descending (ties: rank
  * ascending): the wait the rank inflicted on the others at collectives
  * (blame) and suffered (collectives.h), its median step against the median
@@ -17,7 +17,7 @@ int ranks_overview_run(const struct model *m, const struct analysis_opts *o, str
                        struct table_list *out, struct err *e);
 
 /* ranks_overview_run in two steps, so that a job's Ranks view can be made
- * from what each rank's summary stores (issue 12): each rank's figures and
+ * from what each rank's summary stores: each rank's figures and
  * steps (its part), then with the blame of the job's collectives. */
 #define RANKS_PART_FIGURES "rank_figures"
 /* The part of the ranks m selects: RANKS_PART_FIGURES (rank, steps, step

@@ -147,7 +147,7 @@ static int gpu_union_add(struct gpu_union *g, int cl, const struct interval *iv,
 
 /* One GPU stream's lane: its GPU events' intervals by class and in all,
  * merged, which the GPU lane's union also takes. Scratch is one resident
- * block: page faults, not the work, were most of this lane's time. */
+ * block: page faults, not the work, would be most of this lane's time. */
 static int stream_lane(struct busy_classes *c, const struct rank_model *r,
                        const struct stream_index *s, unsigned wlog, struct run_builder *b,
                        struct gpu_union *g, struct arena *a, struct tile_lane *lane)

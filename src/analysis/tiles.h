@@ -9,8 +9,8 @@
 #include "model/model.h"
 #include "util/arena.h"
 
-/* A rank's busy time over time, without its events (issue 12's tile
- * pyramid): for each lane (the GPU as a whole, each GPU stream, each CPU
+/* A rank's busy time over time, without its events (a pyramid of
+ * tiles): for each lane (the GPU as a whole, each GPU stream, each CPU
  * thread) and class, the busy nanoseconds in each bucket of a power-of-two
  * width w, the buckets aligned on absolute time (bucket i covers
  * [i*w, (i+1)*w)).

@@ -70,9 +70,8 @@ static inline bool ref_less(const struct item_ref *a, const struct item_ref *b)
 SORT_DEFINE_STABLE(sort_refs, struct item_ref, ref_less)
 
 /* refs[] of items[0..n) in name id order, each name's in input order: a
- * counting sort where the names are not many more than the items, the
- * merge sort otherwise (the two kernel breakdowns of a 680,000-event rank:
- * 83 -> 19 M instructions of top-N, callgrind). */
+ * counting sort where the names are not many more than the items (a
+ * fraction of the merge sort's work there), the merge sort otherwise. */
 static int refs_by_name(const struct strtab *names, const struct topn_item *items, size_t n,
                         struct item_ref *refs)
 {

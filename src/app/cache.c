@@ -80,7 +80,7 @@ static bool is_summary(const struct summary_file_doc *doc);
  * as it is now (malloc'ed), else NULL; then *real is the trace's real path
  * (malloc'ed) and *summary whether the entry holds the whole summary, not
  * only the events (a first write that htx quit before completing, or an
- * entry of an htx before the entries were summaries). */
+ * entry in the events-only form). */
 static char *lookup(struct app_cache *c, const char *path, char **real_out, bool *summary)
 {
     char entry[4200];

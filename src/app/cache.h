@@ -1,7 +1,7 @@
 #ifndef HTX_APP_CACHE_H
 #define HTX_APP_CACHE_H
 
-/* The trace cache (issue 12): opening a trace in the TUI also packs it
+/* The trace cache: opening a trace in the TUI also packs it
  * (trace/pack.h) and makes of it the rank summary `htx summarize` makes
  * (app/rank_summary.h; the same bytes when both are given the trace's real
  * path), under $XDG_CACHE_HOME/htx (default ~/.cache/htx), one entry per

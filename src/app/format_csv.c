@@ -72,7 +72,7 @@ static void write_cell(FILE *f, const struct cell *c)
 
 int format_table_csv(FILE *f, const struct table *t, const struct format_opts *o)
 {
-    (void)o;   /* CSV has no options left: escaping no longer depends on the terminal */
+    (void)o;   /* CSV has no options: its escaping does not depend on the terminal */
     for (size_t c = 0; c < t->ncols; c++) {
         if (c)
             putc_unlocked(',', f);

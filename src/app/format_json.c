@@ -185,8 +185,8 @@ static char *escaped_keys(const struct table *t, size_t *offsets)
 }
 
 /* Rows gathered into a buffer and written a buffer at a time: a launch
- * table is hundreds of thousands of rows, and a stdio call a piece was most
- * of its time. */
+ * table is hundreds of thousands of rows, and a stdio call a piece would be
+ * most of its time. */
 struct row_text {
     char buf[1 << 16];
     size_t len;

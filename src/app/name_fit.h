@@ -3,8 +3,8 @@
 
 #include <stddef.h>
 
-/* Kernel names that fit a column and still tell rows apart (issue 15
- * item 1). A C++ kernel name ("void cutlass::device_kernel<...>(Params)")
+/* Kernel names that fit a column and still tell rows apart. A C++ kernel
+ * name ("void cutlass::device_kernel<...>(Params)")
  * loses, in this order, what tells kernels apart least: its return type,
  * its parameter list, its template arguments ("<…>"). A column of width w
  * shows each name in the most complete form that fits; names that come

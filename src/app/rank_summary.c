@@ -28,10 +28,10 @@ void app_rank_summary_options(struct semantics *sem, struct analysis_opts *ao)
 }
 
 /* What a summary computes from the loaded model, side by side on the pool:
- * the model's HTA model under HTA's semantics, the model's busy intervals (for
- * the analyses that take them), the tiles, the collective records, the
- * parts and the analyses, and the analyses on the HTA model, which wait for it
- * (take_task's order). */
+ * the HTA model (the model under HTA's semantics), the model's busy
+ * intervals (for the analyses that take them), the tiles, the collective
+ * records, the parts and the analyses, and the analyses on the HTA model,
+ * which wait for it (take_task's order). */
 enum {
     SUMMARY_HTA_MODEL_TASK,
     SUMMARY_BUSY_TASK,
@@ -58,8 +58,8 @@ struct summary_work {
     size_t nrecs;
     struct arena ranks_arena, diff_arena;
     struct table_list ranks, diff;
-    /* The stored analyses under HTA's semantics, on the model's HTA model
-     * (none when it cannot be made: hta_model NULL). */
+    /* The stored analyses under HTA's semantics, on the HTA model (none
+     * when it cannot be made: hta_model NULL). */
     struct model *hta_model;
     bool hta_model_made;             /* (once the HTA model is let go) */
     struct arena hta_arenas[SUMMARY_FILE_NSTORED], hta_job_arena;
@@ -122,8 +122,8 @@ bool app_hta_job_agrees(const struct table_list *const *per, size_t n)
     return true;
 }
 
-/* The model's HTA model under HTA's semantics, and what its job needs to know
- * of it. ERR_EMPTY (the HTA model cannot be made) leaves the HTA tables out:
+/* The HTA model (the model under HTA's semantics), and what its job needs
+ * to know of it. ERR_EMPTY (the HTA model cannot be made) leaves the HTA tables out:
  * what needs them reads the events. */
 static int hta_model_task(struct summary_work *sw, struct err *e)
 {
@@ -165,9 +165,9 @@ static const struct table_list *task_tables(const struct summary_work *sw, size_
 
 static int compute_task(struct summary_work *sw, size_t i);
 
-/* Stored analysis k's tables under both semantics, in one section (their
- * names said once, as it were: 1.6 -> 0.6 KB on a 300 KB rank), or under
- * htx's alone when the HTA model was not made; in z[SUMMARY_FIRST_STORED + k]. */
+/* Stored analysis k's tables under both semantics, in one section (so
+ * their names deflate once), or under htx's alone when the HTA model was
+ * not made; in z[SUMMARY_FIRST_STORED + k]. */
 static void deflate_stored(struct summary_work *sw, size_t k)
 {
     size_t i = SUMMARY_FIRST_STORED + k, h = SUMMARY_FIRST_HTA + k;

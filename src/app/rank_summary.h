@@ -1,7 +1,7 @@
 #ifndef HTX_APP_RANK_SUMMARY_H
 #define HTX_APP_RANK_SUMMARY_H
 
-/* A rank summary's contents (issue 12, util/summary_file.h), made one way for
+/* A rank summary's contents (util/summary_file.h), made one way for
  * `htx summarize` (cli/summarize.c) and for the TUI's cache (app/cache.h),
  * so that a cache entry is the summary summarize writes of the same trace. */
 

@@ -1,7 +1,7 @@
 #ifndef HTX_APP_SUMMARY_JOB_H
 #define HTX_APP_SUMMARY_JOB_H
 
-/* A job read from its rank summaries without their events (issue 12): each
+/* A job read from its rank summaries without their events: each
  * rank's record, the tables a summary stores and its tiles, and nothing
  * else, so a job whose events do not fit in one machine is still read
  * whole. `htx report` answers the analyses the summaries answer from it;
@@ -130,7 +130,7 @@ int summary_job_rank_tables(const struct summary_job *l, const bool *selected, s
                             struct table_list *out, struct err *e);
 
 /* How many distinct step numbers the ranks' stored Ranks parts name (a
- * summary model has no iterations: its steps are in those parts); 0 when
+ * model from summaries has no iterations: its steps are in those parts); 0 when
  * none does, or out of memory. */
 size_t summary_job_step_count(const struct summary_job *l);
 
@@ -149,13 +149,13 @@ int summary_job_trust(const struct summary_job *l, struct trust_report *out);
  * caller frees it), NULL when out of memory. */
 bool *summary_job_model_selection(const struct model *m);
 
-/* summary_job_tables over the ranks m (its summary model) selects; ERR_EMPTY
+/* summary_job_tables over the ranks m (its model) selects; ERR_EMPTY
  * when m's semantics are not those l was opened for. */
 int summary_job_model_tables(const struct summary_job *l, const struct model *m, enum analysis_id id,
                              struct arena *a, struct table_list *out, struct err *e);
 
-/* The summary model of the job (model_new_from_summaries): its ranks, their lanes from
- * their tiles and their spans. NULL with e set: ERR_EMPTY naming a summary
+/* The job's model from its summaries (model_new_from_summaries): its ranks,
+ * their lanes from their tiles and their spans. NULL with e set: ERR_EMPTY naming a summary
  * made before tiles were, ERR_NOMEM. */
 struct model *summary_job_model(const struct summary_job *l, const struct semantics *sem,
                                 struct err *e);

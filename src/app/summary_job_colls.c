@@ -6,7 +6,7 @@
 #include "analysis/ranks.h"
 #include "util/vec.h"
 
-/* A job's collectives from its rank summaries' records (issue 12): the
+/* A job's collectives from its rank summaries' records: the
  * records of the selected ranks, their strings interned in one table and
  * their times moved from each rank's time 0 to the job's, then matched as
  * coll_analyze matches the events. */

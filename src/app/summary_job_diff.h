@@ -1,8 +1,8 @@
 #ifndef HTX_APP_SUMMARY_JOB_DIFF_H
 #define HTX_APP_SUMMARY_JOB_DIFF_H
 
-/* A diff's two sides from their rank summaries without their events
- * (issue 12): `htx diff --report` and the TUI's diff view compare the ranks'
+/* A diff's two sides from their rank summaries without their events:
+ * `htx diff --report` and the TUI's diff view compare the ranks'
  * stored parts (analysis/diff.h), which give what the events give for
  * whole ranks under htx's semantics. */
 
@@ -18,7 +18,7 @@
 
 struct summary_job_diff {
     struct summary_job job[2];   /* control, test */
-    struct model *m[2];          /* their summary models (ranks, for plans and headers);
+    struct model *m[2];          /* their models from the summaries (ranks, for plans and headers);
                                     the caller may take them (and set NULL) */
     struct diff_side src[2];     /* their parts, in arena */
     struct arena arena;
@@ -31,8 +31,9 @@ const char *app_diff_needs_events(const struct htx_options *opts, const struct s
 
 /* Opens both sides (opts->paths[0] and [1]): the control with want
  * (SUMMARY_JOB_*; the diff's parts are always read), the test with what the
- * diff needs; their tiles share tiles_budget (summary_job_open). 0; ERR_EMPTY when a summary predates the parts (the events
- * answer instead); or an error naming the file. Release d with
+ * diff needs; their tiles share tiles_budget (summary_job_open). 0;
+ * ERR_EMPTY when a summary predates the parts (the events answer
+ * instead); or an error naming the file. Release d with
  * summary_job_diff_fini, also after a failure. */
 int summary_job_diff_open(const struct htx_options *opts, unsigned want, bool warn_stale,
                           size_t tiles_budget, struct summary_job_diff *d, struct err *e);

@@ -20,7 +20,7 @@
 struct side {
     const char *label;   /* "control" or "test" */
     const char *path;
-    struct model *m;     /* loaded, or the summary model of its summaries */
+    struct model *m;     /* loaded, or made from its summaries */
     struct diff_plan plan;
     struct diff_side src;   /* what is compared: m, or the summaries' parts */
 };
@@ -201,7 +201,7 @@ static enum diff_device device_of(enum htx_device d)
                                                                        : DIFF_DEVICE_ALL;
 }
 
-/* The sides from their summaries: the summary models and parts move to the
+/* The sides from their summaries: the models from the summaries and parts move to the
  * sides; what they borrow stays in ld. */
 static int summary_sides(const struct htx_options *opts, struct side *sides,
                          struct summary_job_diff *ld, struct arena *a, struct err *e)

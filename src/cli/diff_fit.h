@@ -7,7 +7,7 @@
 #include "analysis/table.h"
 #include "app/format.h"
 
-/* The text diff for a terminal (issue 15, item 10). */
+/* The text diff for a terminal: its tables fitted to the terminal's width. */
 
 #define DIFF_TEXT_DEFAULT_WIDTH 100
 #define DIFF_TEXT_MIN_NAME 16
@@ -20,7 +20,7 @@ int diff_text_width(void);
  * columns that say what changed (counts, totals, Δ total, the two markers,
  * Δ per call) under short headers, and names are cut (never below
  * DIFF_TEXT_MIN_NAME cells) so that lines fit width; under hta the table is
- * written whole, as before. 0 or -1. */
+ * written whole, as format_table_text writes any table. 0 or -1. */
 int diff_write_text_table(FILE *f, const struct table *t, const struct format_opts *fo, bool hta,
                           int width);
 

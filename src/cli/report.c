@@ -83,8 +83,8 @@ static void write_job(struct analysis_run *run, struct analysis_job *j)
 
 /* Called and returns under the lock: writes and frees every finished job
  * from run->next on, in order, unless another thread is writing (it will
- * write this job too). The lock is let go while a table is written (the
- * launch table takes 0.15 s), so that the other thread can start its next
+ * write this job too). The lock is let go while a table is written (a
+ * launch table takes long), so that the other thread can start its next
  * analysis meanwhile. */
 static void drain(struct analysis_run *run)
 {

@@ -7,7 +7,7 @@
 #include "app/options.h"
 #include "summary/tables.h"
 
-/* Per-rank summaries (issue 12): `htx summarize` makes them; every command
+/* Per-rank summaries: `htx summarize` makes them; every command
  * reads them as the traces they were made from (their packed events,
  * trace/pack.h), so every analysis is answered exactly.
  *

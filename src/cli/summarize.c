@@ -18,7 +18,7 @@
 #include "util/pool.h"
 #include "util/str.h"
 
-/* `htx summarize` (issue 12, the map step): one summary per rank file,
+/* `htx summarize` (the map step): one summary per rank file,
  * each made from that file alone, so N processes on N machines can make
  * them without talking to each other. */
 
@@ -64,10 +64,8 @@ static int reading_task(void *ctx, size_t i)
  * copied), and the source, saved as DIR/rank-NNNNN.htxs. Under
  * --semantics=hta a report takes the events (its filters change the model,
  * so its tables are not these): the summary's, or its trace's; making both
- * would read the file twice (1.9x `info`). The events are left out by
- * default because recording them costs 10-25 % of the read on traces of
- * 10 MB to 1 GB (`htx summarize` 1.13-1.22x `htx info` with them, against
- * 1.01-1.06x without, on two cores). */
+ * would read the file twice. The events are left out by default because
+ * recording them costs 10-25 % of the read (traces of 10 MB to 1 GB). */
 static int summarize_file(const struct htx_options *opts, const char *path, struct err *e)
 {
     struct htx_options o = *opts;

@@ -444,8 +444,8 @@ static void give_back(void **array, size_t *cap, size_t keep, size_t size)
 }
 
 /* Like the events (move_events): from the end in 1 MiB slices that t gives
- * back as it goes, since a file's flows are a quarter of its elements (at
- * 10.6 M events, copying them whole held 42 MB twice). */
+ * back as it goes, since a file's flows are a quarter of its elements
+ * (copying them whole would hold them twice). */
 static void move_flows(struct rank_builder *b, struct rank_builder *t, const uint32_t *threads)
 {
     size_t base = b->nflows;

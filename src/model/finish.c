@@ -45,7 +45,7 @@ static void apply_ns_rounding(struct rank_model *r)
  * its calls), so where they are dense, as they are in real traces, the
  * last position of each id is found in an array indexed by the id: 4 bytes
  * an id a side against a hash map's 13 bytes a slot at 2-4 slots a key,
- * the largest transient of a load (30 MB at 2.6 M events). Sparse or
+ * the largest transient of a load. Sparse or
  * hostile ids go through the hash map. */
 bool model_corr_range(const struct rank_model *r, uint32_t *lo, uint64_t *range, size_t *n)
 {
@@ -275,8 +275,8 @@ static int collect_steps(const struct model *m, struct rank_model *r, struct err
 
 /* How many steps start at or before t (the steps by ts): *hint, the answer
  * for the event before, when it holds for t too, else a binary search. The
- * events mostly come in time order, and the search over a 260 MB rank's
- * steps took 77 M instructions of its read. */
+ * events mostly come in time order, so the search is rarely needed, and a
+ * search for every event would be a visible part of a big rank's read. */
 static size_t steps_started(const struct rank_model *r, int64_t t, size_t *hint)
 {
     size_t lo = *hint;

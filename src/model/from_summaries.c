@@ -6,7 +6,7 @@
 #include "model/build.h"
 #include "model/model.h"
 
-/* Models of ranks known from their summaries alone (issue 12): a job whose
+/* Models of ranks known from their summaries alone: a job whose
  * events do not fit in memory is shown from its summaries' tables and
  * tiles; the model only lists the ranks, their lanes and their spans. */
 

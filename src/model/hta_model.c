@@ -6,12 +6,13 @@
 #include "model/build.h"
 #include "util/memory.h"
 
-/* An HTA model is what model_load would have selected from the same files under
- * other semantics. The builder and the linking do not read the semantics:
- * only the rounding of float times, the steps' iterations (finish.c) and
- * the selection do, so the selection is redone on the model's own events,
- * or the rounding and steps too on a copy of them: a fraction of reading
- * the files again. */
+/* The HTA model (model_hta_new) is what model_load would have selected from
+ * the same files under HTA's semantics (or any other semantics given: sem),
+ * made from a model loaded already. The builder and the linking do not
+ * read the semantics: only the rounding of float times, the steps'
+ * iterations (finish.c) and the selection do, so the selection is redone
+ * on the model's own events, or the rounding and steps too on a copy of
+ * them: a fraction of reading the files again. */
 
 static void *copy_array(const void *src, size_t n, size_t size, bool *failed)
 {

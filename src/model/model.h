@@ -54,7 +54,7 @@ enum ev_flag {
 };
 
 /* 48 bytes: the model holds one per kept element, so this is most of a
- * loaded trace's memory (issue 14: <= 64 resident bytes an event in all).
+ * loaded trace's memory (the budget: <= 64 resident bytes an event in all).
  * - Correlation and stream are 32-bit: CUPTI's correlation ids are
  *   unsigned 32-bit and streams are small numbers; a value outside those
  *   ranges is read as absent, with a warning (the builder's). Read the
@@ -342,18 +342,20 @@ struct model_summary_rank {
 struct model *model_new_from_summaries(const struct semantics *sem, const struct model_summary_rank *in,
                                        size_t n, struct err *e);
 
-/* m's events as model_load would select them from m's files under sem, with
- * everything selected, for the analyses of the GPU side: the rows, steps,
- * times and stream indices of such a load, no thread indices. Made from m
- * (loaded under exact times, not semantics.ns_rounding): where sem leaves
- * the times as they are (no ns_rounding of a fractional-time rank) and the
- * job is not MTIA's (whose filter rewrites events), it reads m's events
- * (rank_model.shares_events: the GPU side's iterations and the overlap
- * marks are then m's), else a copy rounded and given sem's iterations. It
- * borrows m's strings, threads and categories (and events): free it with
- * model_hta_free before m. NULL with e set: ERR_NOMEM, or ERR_EMPTY when m
- * cannot tell (summary-only ranks; GPU events linked by flows at fractional times
- * under ns_rounding). */
+/* The HTA model of m: m's events as model_load would select them from m's
+ * files under sem (HTA's, for the analyses a summary stores under HTA's
+ * semantics), with everything selected, for the analyses of the GPU side:
+ * the rows, steps, times and stream indices of such a load, no thread
+ * indices. Made from m (loaded under exact times, not
+ * semantics.ns_rounding): where sem leaves the times as they are (no
+ * ns_rounding of a fractional-time rank) and the job is not MTIA's (whose
+ * filter rewrites events), it reads m's events (rank_model.shares_events:
+ * the GPU side's iterations and the overlap marks are then m's), else a
+ * copy rounded and given sem's iterations. It borrows m's strings, threads
+ * and categories (and events): free it with model_hta_free before m. NULL
+ * with e set: ERR_NOMEM, or ERR_EMPTY when m cannot tell (summary-only
+ * ranks; GPU events linked by flows at fractional times under
+ * ns_rounding). */
 struct model *model_hta_new(const struct model *m, const struct semantics *sem, struct err *e);
 void model_hta_free(struct model *t);
 

@@ -372,8 +372,8 @@ static uint32_t group_number(struct group_of *go, uint64_t key)
 
 /* Two passes over the rows, the second finding each row's group again,
  * rather than a group number a row kept between them: that array (4 bytes
- * a row, twice with streams and threads grouped at once) was most of the
- * selection's peak (42 MB each at 10.6 M events). */
+ * a row, twice with streams and threads grouped at once) would be most of
+ * the selection's peak memory. */
 static int group_rows(const struct model *m, const struct rank_model *r, bool gpu_side,
                       uint64_t (*key)(const struct event *), struct grouping *g)
 {

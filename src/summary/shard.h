@@ -1,7 +1,7 @@
 #ifndef HTX_SUMMARY_SHARD_H
 #define HTX_SUMMARY_SHARD_H
 
-/* --shard=I/N and --shard=auto of `htx summarize` (issue 12): which of the
+/* --shard=I/N and --shard=auto of `htx summarize`: which of the
  * input files this process summarizes, so that N processes started by a
  * scheduler split a job without talking to each other. File i goes to shard
  * i mod N (inputs are given in the same order to every process). */

@@ -1,4 +1,4 @@
-# summary layer (issue 12): the result tables a rank summary holds and the
+# summary layer: the result tables a rank summary holds and the
 # shards of the map, below cli and ui; the container and its source record
 # are util/summary_file and util/summary_file_source (the trace layer reads summaries).
 libcore_a_SOURCES += \

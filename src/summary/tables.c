@@ -16,8 +16,8 @@
  * Section SUMMARY_FILE_TABLES_Z: u64 length of such contents, then their deflate
  * stream (zlib format). Section SUMMARY_FILE_TABLES_VZ (what summarize writes): the
  * same with every count a varint, a cell's type a byte and its integer a
- * zigzag varint, deflated as SUMMARY_FILE_TABLES_Z (a 324 KB rank's tables: 4.68
- * -> 4.26 KB; two_ranks' rank 0: 11.8 -> 10.4 KB). */
+ * zigzag varint, deflated as SUMMARY_FILE_TABLES_Z (about a tenth smaller
+ * deflated than SUMMARY_FILE_TABLES_Z). */
 
 const enum analysis_id summary_file_stored_analyses[SUMMARY_FILE_NSTORED] = {
     ANALYSIS_TEMPORAL, ANALYSIS_IDLE, ANALYSIS_OVERLAP, ANALYSIS_KERNELS,
@@ -115,10 +115,9 @@ static void put_tables(struct summary_file_writer *w, bool compact, int semantic
         put_table(w, compact, l->tables[i]);
 }
 
-/* Deflated (SUMMARY_FILE_TABLES_Z): column names and keys repeat, and a small
- * rank's tables were a fifth of its summary (2.5 KB of 12 KB at 807
- * events; 0.85 KB deflated). Written plain (SUMMARY_FILE_TABLES) when memory is
- * short for the deflating. */
+/* Deflated (SUMMARY_FILE_TABLES_Z): column names and keys repeat, and a
+ * small rank's tables are a large share of its summary. Written plain
+ * (SUMMARY_FILE_TABLES) when memory is short for the deflating. */
 uint32_t summary_file_tables_tag(int semantics, int analysis)
 {
     return 1u + (uint32_t)(analysis & 0xffff) + ((uint32_t)(semantics & 0xff) << 16);

@@ -46,10 +46,10 @@ static int reserve(uint8_t **out, size_t *len, size_t *cap, size_t more)
 }
 
 /* A stream of each level with the dictionary already given, copied by
- * zlib_start: giving zlib the dictionary hashes all of it, which cost more
- * than deflating a summary's small tables (0.6 M instructions a stream,
- * against 0.02 M for the copy); the copy deflates the same bytes. Only
- * read once made, so threads copy it at once. */
+ * zlib_start: giving zlib the dictionary hashes all of it, which costs
+ * more than deflating a summary's small tables (a copy costs a thirtieth
+ * of it); the copy deflates the same bytes. Only read once made, so
+ * threads copy it at once. */
 struct primed {
     pthread_once_t once;
     int level;
@@ -64,9 +64,9 @@ static struct primed primed_levels[] = {
 
 /* zlib's blocks (a stream's window, hash chains and pending symbols: four
  * of 64 KiB at our levels) are kept for the next stream rather than freed:
- * each stream of a summary otherwise took fresh memory, faulted in a page at
- * a time (220 of a 1.7 MB rank's summary's 510 page faults were
- * deflateCopy's). At most SPARE_BLOCKS are kept, reachable till the end. */
+ * each stream of a summary would otherwise take fresh memory, faulted in a
+ * page at a time (measured: 220 of a 1.7 MB rank's 510 page faults).
+ * At most SPARE_BLOCKS are kept, reachable till the end. */
 #define SPARE_BLOCKS 16
 #define BLOCK_HEADER 16   /* the block's size, before it (keeps malloc's alignment) */
 static struct {

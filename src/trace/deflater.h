@@ -11,9 +11,8 @@
  * come: there a byte saved counts more than the time (a small rank's
  * summary is mostly its events). A longer one
  * goes through Intel ISA-L's level 2 when htx is built with it and
- * HTX_DEFLATE is not "zlib": 11x zlib's speed on a 1 GB rank's records
- * (0.055 s against 0.64 s), 8 % larger (5.37 MB against 4.96 MB), which
- * is what made `htx summarize` slower than `htx info` on two cores. ISA-L
+ * HTX_DEFLATE is not "zlib", so that `htx summarize` keeps up with the
+ * read (measured on a 1 GB rank: 11x zlib's speed, 8 % larger). ISA-L
  * is given whole TRACE_DEFLATER_HOLD pieces, so its output depends on the
  * bytes only, not on how they were fed. */
 
@@ -35,15 +34,15 @@ struct trace_deflater *trace_deflater_new(void);
 void trace_deflater_hold_only(struct trace_deflater *d);
 
 /* A stream expected small (trace_file_size_of's small trace, a small table):
- * zlib at level 9, 1 % smaller than 6 and no slower at a few hundred KiB,
- * where level 9 on a 33 MB trace's 1.8 MB records would take 5x the time.
- * Call before the first put. */
+ * zlib at level 9, a little smaller than level 6 and no slower on a few
+ * hundred KiB (on megabytes it is several times slower). Call before the
+ * first put. */
 void trace_deflater_small(struct trace_deflater *d);
 
 /* A stream whose bytes are all given at once, past trace_deflater_small's
  * size (a big rank's tiles): deflated by ISA-L where built with it, else
- * by zlib at level 1 (a 294 KB tiles section: 45 M instructions at zlib's
- * level 6). Call before the first put. */
+ * by zlib at level 1 (level 6 costs several times the work on such a
+ * section). Call before the first put. */
 void trace_deflater_fast(struct trace_deflater *d);
 
 /* Deflates in[0..n), and ends the stream when last (then only free may
@@ -55,9 +54,9 @@ int trace_deflater_put(struct trace_deflater *d, const uint8_t *in, size_t n, bo
 void trace_deflater_free(struct trace_deflater *d);
 
 /* Gives zlib the dictionary now, for each level a stream may start at, as
- * the first stream of that level would (1.4 M instructions): `htx
- * summarize` calls it on the core the load leaves idle, rather than after
- * the load, where it delayed a small rank's first deflated tables. */
+ * the first stream of that level would: `htx summarize` calls it on the
+ * core the load leaves idle, rather than after the load, where it would
+ * delay a small rank's first deflated tables. */
 void trace_deflater_prime(void);
 
 #endif

@@ -6,7 +6,7 @@
  * deflated, so that replaying it into a sink gives that sink exactly the
  * calls reading the trace gave. The model built from a pack is therefore
  * the model of the trace, under either semantics, and so is every analysis
- * on it: this is how a rank summary (issue 12, the SUMMARY_FILE_EVENTS section of
+ * on it: this is how a rank summary (the SUMMARY_FILE_EVENTS section of
  * util/summary_file.h) and the cache answer everything the trace answers.
  *
  * Layout of a pack (little-endian):

@@ -56,7 +56,7 @@ uint32_t trace_pack_dictionary_id(void)
 }
 
 #ifdef HAVE_ISAL
-/* The zlib stream z through ISA-L (2-3x zlib's speed), with the checks
+/* The zlib stream z through ISA-L (faster than zlib), with the checks
  * zlib makes: the dictionary the header names (by its Adler-32), the
  * stream's own Adler-32, its end where z ends and raw_len bytes out. */
 static int inflate_isal(const char *name, const char *what, const uint8_t *z, size_t zlen,

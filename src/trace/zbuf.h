@@ -12,10 +12,9 @@
 
 /* Buffers up to this size are deflated by zlib (trace_deflate_buffer). A
  * small rank's tables are all below it, and there level 9 keeps its
- * summary within 2 % of its trace (the 300 KB ranks of `make bench-scale`:
- * 11 KiB at most). Above it, level 9 costs 20 ns a byte, 1.5 ms of a
- * 1.7 MB rank's 75 KB table of ops, the longest task of its summary; ISA-L
- * takes 0.06 ms for 34 % more bytes (10.6 KB against 7.9 KB). */
+ * summary small beside its trace. Above it, level 9 would be the longest
+ * task of a summary, and ISA-L deflates instead (where built with it):
+ * measured on a 75 KB table, 25x faster for a third more bytes. */
 #define TRACE_DEFLATE_SMALL_BUFFER ((size_t)32 << 10)
 
 /* in[0..n) deflated with trace/pack_dict.h's dictionary (trace/deflater.h)

@@ -9,9 +9,8 @@
 /* Every key bit must reach the slot bits: keys are often two 32-bit ids
  * packed (parent << 32 | name, pid << 32 | tid), and a plain multiply
  * carries high key bits only upwards, so such keys differing only in
- * their high half all collided below 2^15 slots (the 10 M-event
- * annotation tree took 17 s instead of 2). MurmurHash3's 64-bit finalizer
- * mixes both halves. */
+ * their high half would all collide below 2^15 slots. MurmurHash3's 64-bit
+ * finalizer mixes both halves. */
 static size_t slot_of(int64_t key, size_t cap)
 {
     uint64_t h = (uint64_t)key;

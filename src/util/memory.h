@@ -21,9 +21,9 @@ uint64_t util_default_memory_limit(void);
  * back when freed. glibc otherwise raises that threshold each time such a
  * block is freed (up to 32 MiB), after which freed scratch stays resident
  * beside what is kept. The loader calls it once the files are read: the
- * model's selection then leaves nothing behind (6 MB of a 172 MB peak at
- * 2.65 M events), while reading many small files keeps reusing their
- * buffers (fixed from the start, it doubled the load of 1024 small files). */
+ * model's selection then leaves nothing behind, while reading many small
+ * files keeps reusing their buffers (mapping them from the start would
+ * make a load of many small files much slower). */
 void util_memory_map_large_blocks(void);
 
 /* Makes the whole pages of [p, p + len) resident and writable in one system
@@ -36,12 +36,11 @@ void util_populate(void *p, size_t len);
  * written whole right away. NULL on overflow or out of memory.
  *
  * Its whole 2 MiB stretches are asked for as transparent huge pages: a page
- * fault costs about 5 us on the machines we measure on, and the analyses'
- * scratch, made and freed analysis after analysis, took tens of thousands
- * (2.65 M-event bench rank: queue 0.33 -> 0.20 s, kernels 0.26 -> 0.20 s).
+ * fault costs about 5 us, and the analyses' scratch, made and freed
+ * analysis after analysis, would take tens of thousands of them.
  * Only scratch, freed soon: on the model's long-lived arrays, the kernel's
- * later merging of small pages into huge ones stalled the TUI's first
- * timeline frame at 10 M events (5 -> 40-100 ms). */
+ * later merging of small pages into huge ones would stall the TUI's
+ * timeline frames. */
 void *util_alloc_resident(size_t n, size_t size);
 
 #endif

@@ -42,8 +42,8 @@ uint8_t *ring_empty(struct ring *r)
     // Every block is filled whole, over and over: made resident when first
     // given (a system call a block, not a fault a page), on the producer's
     // thread and only if used: a 1.7 MB trace takes three of the four 1 MiB
-    // blocks (the third to find its end), and making all four resident
-    // before the first byte took 1.5 ms.
+    // blocks (the third to find its end), so making all four resident
+    // before the first byte would delay it for nothing.
     if (b && slot == r->resident) {
         util_populate(b, r->block_size);
         r->resident++;

@@ -1,17 +1,18 @@
 #ifndef HTX_UTIL_SUMMARY_FILE_H
 #define HTX_UTIL_SUMMARY_FILE_H
 
-/* The container of a rank summary file (rank-NNNNN.htxs, issue 12).
+/* The container of a rank summary file (rank-NNNNN.htxs).
  *
  * Layout, all integers little-endian, no pointers, no padding:
  *   header   magic "HTXSUMM\0" (8) | u16 major | u16 minor | u32 section count | u64 file length
  *   section  u32 kind | u32 reserved (0) | u64 payload length | payload   (repeated)
  *   trailer  u32 CRC-32 (IEEE, as zlib's crc32) of every byte before it
- * From minor 5 the last section is SUMMARY_FILE_CHECKS: the CRC-32 of the file
- * header, then of each section before it, of its header and of its payload, so a reader that wants the small sections
- * (not a rank's events) checks them without reading the rest.
+ * From minor 5 the last section is SUMMARY_FILE_CHECKS: the CRC-32 of the
+ * file header, then of each section before it, of its header and of its
+ * payload, so a reader that wants the small sections (not a rank's
+ * events) checks them without reading the rest.
  *
- * Sections are typed so a later kind (e.g. the collectives of issue 13) is
+ * Sections are typed so a new kind (e.g. the collective records) is
  * one writer and one reader function: readers of the same major version skip
  * kinds they do not know; another major version is refused. The reader
  * treats the file as hostile and validates the whole file (length, checksum,
@@ -113,10 +114,12 @@ void summary_file_put_varint(struct summary_file_writer *w, uint64_t v);
 void summary_file_put_svarint(struct summary_file_writer *w, int64_t v);
 /* A string: u32 length then the bytes (no NUL). */
 void summary_file_put_str(struct summary_file_writer *w, const char *s, size_t n);
-/* Writes the SUMMARY_FILE_CHECKS section, header and checksum; the file is then pieces[0..*n), in order
- * (pointing into w and into the borrowed bytes). ERR_NOMEM when a put failed
- * or the file would pass SUMMARY_FILE_MAX_FILE. Call once. */
-int summary_file_writer_pieces(struct summary_file_writer *w, struct summary_file_piece pieces[SUMMARY_FILE_MAX_PIECES], size_t *n,
+/* Writes the SUMMARY_FILE_CHECKS section, header and checksum; the file is
+ * then pieces[0..*n), in order (pointing into w and into the borrowed
+ * bytes). ERR_NOMEM when a put failed or the file would pass
+ * SUMMARY_FILE_MAX_FILE. Call once. */
+int summary_file_writer_pieces(struct summary_file_writer *w,
+                               struct summary_file_piece pieces[SUMMARY_FILE_MAX_PIECES], size_t *n,
                                struct err *e);
 /* summary_file_writer_pieces in one buffer: on success *out and *len point into w
  * (owned by w), the borrowed bytes copied in. */

@@ -20,8 +20,8 @@ uint64_t summary_file_fnv1a(uint64_t h, const void *p, size_t n)
 }
 
 /* The span's bytes go through a buffer of this size: one of
- * SUMMARY_FILE_HASH_SPAN bytes, each of its pages faulted in, added about 220 page
- * faults to a 10 MB rank's summary. */
+ * SUMMARY_FILE_HASH_SPAN bytes, each of its pages faulted in, would add
+ * about 220 page faults to a 10 MB rank's summary. */
 #define HASH_PIECE ((size_t)64 << 10)
 
 /* FNV-1a of the SUMMARY_FILE_HASH_SPAN bytes from offset, or of those up to the

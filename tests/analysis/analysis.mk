@@ -61,7 +61,7 @@ tests_analysis_check_kernel_summary_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_analysis_check_kernel_summary_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
 TESTS += tests/analysis/check_kernel_summary
 endif
-# GPU time by CPU annotation stack (issue 10): hand-made cases, invariants
+# GPU time by CPU annotation stack: hand-made cases, invariants
 # over a generated trace and ../shared/traces
 if HAVE_CHECK
 check_PROGRAMS += tests/analysis/check_annotation_stacks

@@ -9,7 +9,7 @@
 #include "analysis/tiles.h"
 #include "summary/tiles_io.h"
 
-/* The tiles (issue 12's pyramid) and the utilization table made from them:
+/* The tiles (analysis/tiles.h) and the utilization table made from them:
  * every bucket holds exactly the busy time the events put in it, at the
  * finest width and at every coarser one; ranks of different widths nest on
  * the job's axis. */

@@ -14,7 +14,7 @@
 #include "analysis/annotation_stacks.h"
 #include "model/model.h"
 
-/* GPU time by CPU annotation stack (issue 10): tiny hand-written traces for
+/* GPU time by CPU annotation stack: tiny hand-written traces for
  * each case, and the invariants over generated traces and, when present,
  * the real traces of ../shared/traces. */
 

@@ -11,7 +11,7 @@
 #include "analysis/annotation_tree.h"
 #include "model/model.h"
 
-/* The annotation tree of the selected ranks (issue 10, the view's data):
+/* The annotation tree of the selected ranks (the view's data):
  * stacks merged over ranks, kernel leaves, min/max over ranks, the events
  * under a node for the timeline, and search. */
 

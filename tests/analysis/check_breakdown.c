@@ -423,7 +423,7 @@ START_TEST(idle_should_honour_the_consecutive_kernel_delay)
 }
 END_TEST
 
-/* Issue 11: kernels with a correlation but no launch in the trace, and a
+/* Kernels with a correlation but no launch in the trace, and a
  * CPU op as the first event (later in time than two of the kernels). HTA
  * takes that op's start as every such kernel's launch time. */
 #define NO_LAUNCH_EVENTS                                                                      \

@@ -19,8 +19,8 @@
 #include "planted_job.h"
 #include "trace/fields.h"
 
-/* Collectives matched across ranks, waits, blame and the straggler ranking
- * (issue 13): hand-built jobs for the matching rules and bad input, the
+/* Collectives matched across ranks, waits, blame and the straggler
+ * ranking: hand-built jobs for the matching rules and bad input, the
  * generator's planted stragglers in 8-, 64- and 512-rank jobs, and HTA's
  * get_potential_stragglers on the shared trace sets. */
 

@@ -12,7 +12,7 @@
 #include "analysis/idle.h"
 #include "model/model.h"
 
-/* The gaps behind idle_time_breakdown (issue 15 item 5's drill-down): each
+/* The gaps behind idle_time_breakdown (the idle view's drill-down): each
  * category's gaps add up to the table's idle_time, on hand-made traces and
  * on ../shared/traces. */
 

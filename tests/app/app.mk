@@ -14,7 +14,7 @@ tests_app_check_prefs_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_app_check_prefs_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
 TESTS += tests/app/check_prefs
 endif
-# kernel names fitted to a column, kept apart (issue 15 item 1)
+# kernel names fitted to a column, kept apart
 if HAVE_CHECK
 check_PROGRAMS += tests/app/check_name_fit
 tests_app_check_name_fit_SOURCES = tests/app/check_name_fit.c

@@ -6,7 +6,7 @@
 
 #include "app/name_fit.h"
 
-/* Kernel names that fit a column and stay apart (issue 15 item 1), on the
+/* Kernel names that fit a column and stay apart, on the
  * shapes real traces have: CUTLASS templates, Triton, NCCL, RCCL, DeepEP,
  * cuDNN, memcpy; and hostile ones. */
 

@@ -2,7 +2,7 @@
 #define HTX_GEN_COLL_H
 
 /* A second, deliberately simple job for the collectives and stragglers
- * tests (issue 13): every iteration is a row of compute kernels, each
+ * tests: every iteration is a row of compute kernels, each
  * followed by a blocking collective on the default process group, with the
  * args recent PyTorch writes on NCCL kernels ("Collective name", "Process
  * Group Name", "Process Group Ranks", "Group size", "In msg nelems",

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Hostile edges of issue 11: NUL inside names, negative durations, gzip
+# Hostile edges: NUL inside names, negative durations, gzip
 # padding and impostors, the size limit on plain files and the memory guard.
 # (A file that changes while it is read is covered by check_trace:
 # file_changed_while_read_should_be_named, which can time the change.)

@@ -22,7 +22,7 @@ done
 # A second natively. The limit only tells a hang from a slow run (speed
 # lives in make bench): ASan's allocator makes each file's read buffers slow
 # (page faults on every fresh mapping): the report takes 44 s under ASan on
-# an idle 2-core machine (as before summaries were read), and CI runs two
+# an idle 2-core machine, and CI runs two
 # tests at once, so under ASan the limit is twenty times the usual one.
 many_timeout=$HOSTILE_TIMEOUT
 htx_is_asan && many_timeout=$((20 * HOSTILE_TIMEOUT))

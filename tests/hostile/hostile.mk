@@ -1,4 +1,4 @@
-# Reliability tests (issue 6): the fuzz target replayed over its seed corpus
+# Reliability tests: the fuzz target replayed over its seed corpus
 # and every crash it ever found (no libFuzzer needed: a small main feeds it
 # the saved inputs), and the hostile-input suite.
 check_PROGRAMS += tests/fuzz/replay
@@ -17,7 +17,7 @@ tests_fuzz_replay_number_CPPFLAGS = $(AM_CPPFLAGS) $(CJSON_CFLAGS) $(ZLIB_CFLAGS
 tests_fuzz_replay_number_LDADD = $(CORE_LIBS)
 TESTS += tests/fuzz/replay-number
 
-# The split targets of issue 11 over the same saved inputs: the reader, the
+# The split fuzz targets over the same saved inputs: the reader, the
 # model and one analysis at a time (its first byte picks it) over the
 # regressions and the seed corpus; the text target (TUI sanitiser, grid,
 # layout, CLI escapers, script parser) over tests/fuzz/text.

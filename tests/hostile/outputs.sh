@@ -1,5 +1,5 @@
 #!/bin/bash
-# Hostile outputs (issue 11): no escape sequence from a file name or a trace
+# Hostile outputs: no escape sequence from a file name or a trace
 # reaches the terminal through any message or format, and every file htx
 # writes goes through one writer that never replaces an input, an existing
 # file without --force, or a symbolic link, and leaves nothing half-written.

@@ -37,8 +37,8 @@ done
 
 # All cuts at once, each beside a good rank: one warning per cut file, the
 # good file loads, exit 0. Under ASan each file costs milliseconds (6.5 s
-# for the 1,445 plain cuts on an idle machine, before and after summaries
-# were read): the time limit is stretched as for files.sh's many files.
+# for the 1,445 plain cuts on an idle machine): the time limit is
+# stretched as for files.sh's many files.
 many_timeout=$HOSTILE_TIMEOUT
 htx_is_asan && many_timeout=$((4 * HOSTILE_TIMEOUT))
 for dir in cuts gzcuts; do

@@ -76,8 +76,8 @@ static const char *two_step_doc =
     "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"main\"}}"
     "]}";
 
-/* The loader's progress counts bytes and events (issue 14 item 6: the
- * progress box shows them for one file). */
+/* The loader's progress counts bytes and events (the progress box shows
+ * them for one file). */
 struct progress_seen {
     struct load_progress last;
     int calls;

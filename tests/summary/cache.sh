@@ -1,5 +1,5 @@
 #!/bin/bash
-# The trace cache (issue 12, app/cache.h): the TUI writes the rank summary
+# The trace cache (app/cache.h): the TUI writes the rank summary
 # of each trace it opens under $XDG_CACHE_HOME/htx (what htx summarize
 # writes) and reads it on the next open of the unchanged trace (the diagnostics view says so, the screens are
 # the same; an entry shows the rank's first screen at once on a terminal,

@@ -1,5 +1,5 @@
 #!/bin/bash
-# htx summarize (issue 12): a report made from per-rank summaries is byte for
+# htx summarize: a report made from per-rank summaries is byte for
 # byte the report made from the traces, for every analysis (the summaries'
 # packed events) and for the analyses read from their tables alone
 # (temporal, idle, overlap, the kernel parts' reduce; --events=skip proves

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The TUI on rank summaries without their events (issue 12: a job whose
+# The TUI on rank summaries without their events (a job whose
 # events do not fit in one machine): --events=skip, and --events=auto when
 # the events would pass HTX_MAX_MEMORY. Overview, Kernels, Idle, Overlap,
 # Collectives and Ranks show the same screens as with the events loaded

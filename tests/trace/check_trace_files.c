@@ -511,7 +511,7 @@ START_TEST(shared_traces_should_load_with_independent_counts)
 }
 END_TEST
 
-/* ---- issue 11: gzip edge cases, limits and files that change ---- */
+/* ---- gzip edge cases, limits and files that change ---- */
 
 static void write_bytes(const char *path, const void *buf, size_t len)
 {

@@ -251,7 +251,7 @@ START_TEST(utf8_should_decode_valid_and_reject_malformed_sequences)
 }
 END_TEST
 
-/* ---- the one output writer (issue 11) ---- */
+/* ---- the one output writer ---- */
 
 static char *slurp(const char *path)
 {
