@@ -385,6 +385,9 @@ int app_rank_summary(const struct model *m, const struct analysis_opts *ao, int 
         struct summary_file_rank rank = {.rank = r->rank, .events = r->complete_events};
         snprintf(rank.path, sizeof rank.path, "%s", r->path);
         summary_file_rank_write(w, &rank);
+        struct trust_rank facts;
+        trust_rank_of(m, r, &facts);
+        summary_file_trust_write(w, &facts);
         summary_file_put_deflated_section(w, &sw.z[SUMMARY_TILES_TASK]);   // (made: rc == 0)
         summary_file_put_deflated_section(w, &sw.z[SUMMARY_COLLS_TASK]);
         const uint8_t *bytes = parts->events;

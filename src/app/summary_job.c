@@ -160,6 +160,8 @@ static int read_rank(struct summary_job *l, struct summary_job_rank *r, bool war
     struct summary_file_source src;
     rc = summary_file_rank_read(&doc, r->file, &r->rank, e);
     if (rc == 0)
+        rc = summary_file_trust_read(&doc, r->file, &r->trust, r->pgs, &r->has_trust, e);
+    if (rc == 0)
         rc = summary_file_source_read(&src, &doc, r->file, e);
     if (rc == 0 && warn_stale && summary_file_source_check(&src, false) == SUMMARY_FILE_STALE)
         app_warn("%s: stale: %s changed since the summary was made (htx summarize again)",
@@ -773,5 +775,23 @@ int summary_job_diff_side(const struct summary_job *l, struct arena *a, struct d
             memcpy(table_add_row(all), table_cell(t, i, 0), t->ncols * sizeof(struct cell));
     }
     side->parts = all;
+    return 0;
+}
+
+int summary_job_trust(const struct summary_job *l, struct trust_report *out)
+{
+    struct trust_rank *v = calloc(l->n ? l->n : 1, sizeof *v);
+    if (!v)
+        return ERR_NOMEM;
+    for (size_t i = 0; i < l->n; i++) {
+        if (l->ranks[i].has_trust)
+            v[i] = l->ranks[i].trust;
+        else
+            v[i] = (struct trust_rank){.world_size = -1};
+        v[i].pgs = l->ranks[i].pgs;
+        v[i].rank = l->ranks[i].rank.rank;
+    }
+    trust_check(v, l->n, out);
+    free(v);
     return 0;
 }

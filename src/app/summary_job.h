@@ -14,6 +14,7 @@
 #include "analysis/analysis.h"
 #include "analysis/diff.h"
 #include "analysis/tiles.h"
+#include "analysis/trust.h"
 #include "app/options.h"
 #include "model/model.h"
 #include "summary/colls_io.h"
@@ -37,6 +38,9 @@ struct summary_job_rank {
     struct table_list rank_parts;                /* its part of the Ranks view */
     bool has_rank_parts;
     struct table *diff_parts;                    /* its part of a diff, or NULL */
+    struct trust_rank trust;                     /* its facts for the job's checks */
+    struct trace_pg pgs[TRACE_MAX_PGS];          /* ... their process groups */
+    bool has_trust;                              /* (a summary made before them has none) */
     struct arena arena;                          /* what is read of it (ranks are read
                                                     side by side) */
 };
@@ -135,6 +139,11 @@ size_t summary_job_step_count(const struct summary_job *l);
  * before they were), ERR_PARSE naming one that is not sound. */
 int summary_job_diff_side(const struct summary_job *l, struct arena *a, struct diff_side *side,
                           struct err *e);
+
+/* The job's checks over l's ranks (those whose summaries hold their
+ * facts; the others are counted as files, their facts unknown). 0 or
+ * ERR_NOMEM. */
+int summary_job_trust(const struct summary_job *l, struct trust_report *out);
 
 /* Which ranks m (a summary job's model) selects, by index: malloc'ed (the
  * caller frees it), NULL when out of memory. */

@@ -36,11 +36,13 @@ struct report_input {
     int64_t rank;
     uint64_t events;
 };
+struct trust_report;
 struct report_inputs {
     const struct report_input *ranks;
     size_t n;
     const struct failed_file *failed;
     size_t nfailed;
+    const struct trust_report *trust;   /* the job's checks (analysis/trust.h), or NULL */
 };
 /* ids[l]: the analysis of lists[l] (NULL: the lists in order, as given). */
 int report_write_inputs(FILE *f, const struct report_inputs *in, const struct htx_options *opts,
@@ -55,9 +57,11 @@ bool report_leads_the_text(const struct htx_options *opts, enum analysis_id id);
  * kernel_summary. l's tables from kernels_run, in place; the new table is
  * made in scratch. 0, ERR_NOMEM or ERR_LIMIT. */
 int report_triage_kernel_tables(struct table_list *l, struct arena *scratch);
-/* The selected ranks of m as the report's inputs; free in->ranks. 0 or -1
- * (out of memory). */
-int report_inputs_of(const struct model *m, struct report_inputs *in);
+/* The selected ranks of m as the report's inputs, with the job's checks
+ * in *trust (which in->trust points to); free in->ranks. 0 or -1 (out of
+ * memory). */
+int report_inputs_of(const struct model *m, struct report_inputs *in,
+                     struct trust_report *trust);
 
 /* The same report written as the tables come, so each analysis's tables
  * can be freed once out: report_begin, report_add per table in output

@@ -133,8 +133,16 @@ static int run_gate(const struct htx_options *opts, const struct side *c, const 
 
 /* Writes everything to a memory stream first, so that an error never leaves
  * half a report on stdout. */
+/* A side's checks: of its summaries' records when it was read from them
+ * (its model then knows no facts), else of its model. */
+static int side_trust(const struct side *s, const struct summary_job *l, struct trust_report *out)
+{
+    bool job = s->m->nranks > 0 && s->m->ranks[0].summary_only && l->n > 0;
+    return job ? summary_job_trust(l, out) : trust_of_model(s->m, out);
+}
+
 static int write_report(const struct htx_options *opts, const struct side *sides,
-                        const struct table_list *tl, bool hta)
+                        const struct summary_job_diff *ld, const struct table_list *tl, bool hta)
 {
     struct err e = {0, ""};
     struct app_out out;
@@ -144,9 +152,14 @@ static int write_report(const struct htx_options *opts, const struct side *sides
     format_opts_default(&fo);
     fo.ascii = opts->ascii;
     struct diff_out_side os[2];
-    for (int k = 0; k < 2; k++)
-        os[k] = (struct diff_out_side){sides[k].label, sides[k].path, sides[k].m, &sides[k].plan};
-    if (diff_write(out.f, opts->format, &fo, os, tl, hta)) {
+    struct trust_report trust[2];
+    bool ok = true;
+    for (int k = 0; k < 2; k++) {
+        ok = ok && side_trust(&sides[k], &ld->job[k], &trust[k]) == 0;
+        os[k] = (struct diff_out_side){sides[k].label, sides[k].path, sides[k].m, &sides[k].plan,
+                                       &trust[k]};
+    }
+    if (!ok || diff_write(out.f, opts->format, &fo, os, tl, hta)) {
         app_out_discard(&out);
         err_set(&e, ERR_IO, "cannot write the report");
         return app_fail(&e);
@@ -273,7 +286,7 @@ static int diff_report(const struct htx_options *opts, struct side *sides,
         if (rc)
             return rc;
     }
-    rc = write_report(opts, sides, &out.tables, hta);
+    rc = write_report(opts, sides, ld, &out.tables, hta);
     return rc ? rc : crossed ? EXIT_REGRESSION : 0;
 }
 

@@ -38,12 +38,30 @@ static void text_side(FILE *f, const struct diff_out_side *s)
     fputc('\n', f);
 }
 
+/* A side's checks that fired, one line each. */
+static void text_trust(FILE *f, const struct diff_out_side *s)
+{
+    const struct trust_report *tr = s->trust;
+    if (!tr || tr->n == 0)
+        return;
+    fprintf(f, "trust (%s): %zu check%s fired%s\n", s->label, tr->n, tr->n == 1 ? "" : "s",
+            trust_severe(tr) ? " (! severe: the job is not what its files claim)" : "");
+    for (size_t i = 0; i < tr->n; i++) {
+        fprintf(f, "  %c %s: ", tr->findings[i].severe ? '!' : '-',
+                trust_check_name(tr->findings[i].check));
+        format_write_escaped(f, tr->findings[i].text);
+        fputc('\n', f);
+    }
+}
+
 static int write_text(FILE *f, const struct format_opts *fo, const struct diff_out_side *sides,
                       const struct table_list *tl, bool hta)
 {
     fprintf(f, "htx %s diff: %s semantics\n", PACKAGE_VERSION, hta ? "hta" : "htx");
     text_side(f, &sides[0]);
     text_side(f, &sides[1]);
+    text_trust(f, &sides[0]);
+    text_trust(f, &sides[1]);
     int width = diff_text_width();
     for (size_t i = 0; i < tl->count; i++) {
         fputc('\n', f);
@@ -55,20 +73,66 @@ static int write_text(FILE *f, const struct format_opts *fo, const struct diff_o
 
 /* ---- CSV ------------------------------------------------------------------- */
 
-static int write_csv(FILE *f, const struct format_opts *fo, const struct table_list *tl)
+/* The two sides' checks as one table with a side column, in a; NULL when
+ * none fired or out of memory (*nomem says which). */
+static struct table *trust_rows(const struct diff_out_side *sides, struct arena *a, bool *nomem)
 {
-    for (size_t i = 0; i < tl->count; i++) {
+    static const struct table_col cols[] = {
+        {"side", NULL, COL_KEY}, {"check", NULL, COL_KEY}, {"severe", NULL, 0},
+        {"count", NULL, 0}, {"ranks", NULL, 0}, {"message", NULL, 0},
+    };
+    *nomem = false;
+    if ((!sides[0].trust || !sides[0].trust->n) && (!sides[1].trust || !sides[1].trust->n))
+        return NULL;
+    struct table *t = table_new(a, "trust", "What htx could not trust", cols, 6);
+    for (int k = 0; t && k < 2; k++) {
+        struct table *one = sides[k].trust ? trust_table(sides[k].trust, a) : NULL;
+        for (size_t r = 0; one && r < one->nrows; r++) {
+            struct cell *row = table_add_row(t);
+            if (!row) {
+                one = NULL;
+                break;
+            }
+            row[0] = cell_str(t, sides[k].label);
+            memcpy(row + 1, table_cell(one, r, 0), 5 * sizeof *row);
+        }
+        if (sides[k].trust && !one)
+            t = NULL;
+    }
+    *nomem = t == NULL;
+    return t;
+}
+
+/* The tables, then the trust table when there is one. */
+static int write_csv_tables(FILE *f, const struct format_opts *fo, const struct table_list *tl,
+                            const struct table *trust)
+{
+    size_t n = tl->count + (trust != NULL);
+    for (size_t i = 0; i < n; i++) {
+        const struct table *t = i < tl->count ? tl->tables[i] : trust;
         if (i)
             fputs("\r\n", f);
-        if (tl->count > 1) {
+        if (n > 1) {
             fputs("# ", f);
-            format_csv_field(f, tl->tables[i]->name);
+            format_csv_field(f, t->name);
             fputs("\r\n", f);
         }
-        if (format_table_csv(f, tl->tables[i], fo) < 0)
+        if (format_table_csv(f, t, fo) < 0)
             return -1;
     }
     return 0;
+}
+
+static int write_csv(FILE *f, const struct format_opts *fo, const struct table_list *tl,
+                     const struct diff_out_side *sides)
+{
+    struct arena a;
+    arena_init(&a, 0);
+    bool nomem;
+    struct table *trust = trust_rows(sides, &a, &nomem);
+    int rc = nomem ? -1 : write_csv_tables(f, fo, tl, trust);
+    arena_fini(&a);
+    return rc;
 }
 
 /* ---- JSON ------------------------------------------------------------------ */
@@ -137,6 +201,27 @@ static void json_selection(struct jsonw *w, const struct diff_out_side *sides)
     jsonw_end_object(w);
 }
 
+/* "trust": each side's checks that fired, as rows (always both sides). */
+static void json_trust(struct jsonw *w, const struct diff_out_side *sides)
+{
+    jsonw_key(w, "trust");
+    jsonw_begin_object(w);
+    for (int k = 0; k < 2; k++) {
+        struct arena a;
+        arena_init(&a, 0);
+        struct table *t = sides[k].trust ? trust_table(sides[k].trust, &a) : NULL;
+        jsonw_key(w, sides[k].label);
+        if (t) {
+            format_table_json_rows(w, t);
+        } else {
+            jsonw_begin_array(w);
+            jsonw_end_array(w);
+        }
+        arena_fini(&a);
+    }
+    jsonw_end_object(w);
+}
+
 /* HTA's ops_diff: an object of five name lists, all five always present. */
 static void json_ops_diff(struct jsonw *w, const struct table *t)
 {
@@ -179,6 +264,7 @@ static void write_json(FILE *f, const struct diff_out_side *sides, const struct 
     json_inputs(&w, sides);
     json_failed(&w, sides);
     json_selection(&w, sides);
+    json_trust(&w, sides);
     for (size_t i = 0; i < tl->count; i++) {
         const struct table *t = tl->tables[i];
         if (strcmp(t->name, "ops_diff") == 0) {
@@ -200,7 +286,7 @@ int diff_write(FILE *f, enum htx_format fmt, const struct format_opts *fo,
     if (fmt == HTX_FORMAT_JSON)
         write_json(f, sides, tl, hta);
     else if (fmt == HTX_FORMAT_CSV)
-        rc = write_csv(f, fo, tl);
+        rc = write_csv(f, fo, tl, sides);
     else
         rc = write_text(f, fo, sides, tl, hta);
     return rc || ferror(f) ? -1 : 0;

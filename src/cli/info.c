@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/trust.h"
 #include "app/session.h"
 #include "util/sort.h"
 #include "util/vec.h"
@@ -134,6 +135,20 @@ static void text_rank(FILE *f, const struct rank_model *r)
     }
 }
 
+/* The job's checks that fired: one "trust" block after the ranks. */
+static void text_trust(FILE *f, const struct trust_report *tr, bool first)
+{
+    if (tr->n == 0)
+        return;
+    fputs(first ? "trust\n" : "\ntrust\n", f);
+    for (size_t i = 0; i < tr->n; i++) {
+        fprintf(f, "  %-22s %s", trust_check_name(tr->findings[i].check),
+                tr->findings[i].severe ? "severe: " : "");
+        format_write_escaped(f, tr->findings[i].text);
+        fputc('\n', f);
+    }
+}
+
 void info_write_text(FILE *f, const struct model *m, const struct htx_options *opts)
 {
     bool first = true;
@@ -152,6 +167,9 @@ void info_write_text(FILE *f, const struct model *m, const struct htx_options *o
         format_write_escaped(f, m->failed[i].message);
         fputc('\n', f);
     }
+    struct trust_report tr;
+    if (trust_of_model(m, &tr) == 0)
+        text_trust(f, &tr, first && m->nfailed == 0);
 }
 
 static void json_numbers(struct jsonw *w, const char *key, const int64_t *v, size_t n)
@@ -205,6 +223,10 @@ static void json_rank(struct jsonw *w, const struct rank_model *r)
     jsonw_end_array(w);
     jsonw_key(w, "warning_count");
     jsonw_uint(w, (unsigned long long)r->nwarnings);
+    jsonw_key(w, "events_dropped");
+    jsonw_uint(w, (unsigned long long)r->events_dropped);
+    jsonw_key(w, "events_repaired");
+    jsonw_uint(w, (unsigned long long)r->events_repaired);
     jsonw_end_object(w);
 }
 
@@ -232,6 +254,18 @@ void info_write_json(FILE *f, const struct model *m, const struct htx_options *o
         }
         jsonw_end_array(&w);
     }
+    struct trust_report tr;
+    struct arena a;
+    arena_init(&a, 0);
+    struct table *t = trust_of_model(m, &tr) == 0 ? trust_table(&tr, &a) : NULL;
+    jsonw_key(&w, "trust");
+    if (t) {
+        format_table_json_rows(&w, t);
+    } else {
+        jsonw_begin_array(&w);
+        jsonw_end_array(&w);
+    }
+    arena_fini(&a);
     jsonw_end_object(&w);
     jsonw_finish(&w);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/trust.h"
 #include "app/session.h"
 #include "util/clock.h"
 #include "util/pool.h"
@@ -282,8 +283,9 @@ int cli_report_main(const struct htx_options *opts)
     size_t ntimes = 0;
     struct app_out out = {0};
     struct report_inputs in = {0};
+    struct trust_report trust;
     int rc = warn_comm_missing(m, opts, &e);
-    if (!rc && report_inputs_of(m, &in) < 0)
+    if (!rc && report_inputs_of(m, &in, &trust) < 0)
         rc = err_set(&e, ERR_NOMEM, "report: out of memory");
     if (!rc)
         rc = app_out_open(&out, &e);

@@ -6,6 +6,7 @@
 
 #include "analysis/argsort.h"
 #include "analysis/kernel_summary.h"
+#include "analysis/trust.h"
 #include "app/format.h"
 #include "util/vec.h"
 
@@ -36,6 +37,37 @@ static void json_failed(struct jsonw *w, const struct report_inputs *in)
         jsonw_end_object(w);
     }
     jsonw_end_array(w);
+}
+
+/* "trust": the job's checks that fired, as rows (always present when the
+ * checks ran, so a script can rely on the key). */
+static void json_trust(struct jsonw *w, const struct report_inputs *in, struct arena *a)
+{
+    if (!in->trust)
+        return;
+    struct table *t = trust_table(in->trust, a);
+    jsonw_key(w, "trust");
+    if (t) {
+        format_table_json_rows(w, t);
+    } else {
+        jsonw_begin_array(w);
+        jsonw_end_array(w);
+    }
+}
+
+/* Text: what fired, one line each, below the report's first line. */
+static void text_trust(FILE *f, const struct trust_report *tr)
+{
+    if (!tr || tr->n == 0)
+        return;
+    fprintf(f, "trust: %zu check%s fired%s\n", tr->n, tr->n == 1 ? "" : "s",
+            trust_severe(tr) ? " (! severe: the job is not what its files claim)" : "");
+    for (size_t i = 0; i < tr->n; i++) {
+        fprintf(f, "  %c %s: ", tr->findings[i].severe ? '!' : '-',
+                trust_check_name(tr->findings[i].check));
+        format_write_escaped(f, tr->findings[i].text);
+        fputc('\n', f);
+    }
 }
 
 static const char *semantics_name(const struct htx_options *opts)
@@ -110,6 +142,7 @@ static void json_begin(struct report_writer *rw)
     jsonw_string(&rw->json, semantics_name(rw->opts));
     json_inputs(&rw->json, rw->in);
     json_failed(&rw->json, rw->in);
+    json_trust(&rw->json, rw->in, &rw->arena);
 }
 
 void report_begin(struct report_writer *rw, FILE *f, const struct report_inputs *in,
@@ -126,6 +159,7 @@ void report_begin(struct report_writer *rw, FILE *f, const struct report_inputs 
     } else if (opts->format != HTX_FORMAT_CSV) {
         fprintf(f, "htx %s report: %zu rank%s, %s semantics\n", PACKAGE_VERSION, in->n,
                 in->n == 1 ? "" : "s", semantics_name(opts));
+        text_trust(f, in->trust);
     }
 }
 
@@ -225,6 +259,11 @@ int report_end(struct report_writer *rw)
 {
     for (size_t i = 0; i < rw->ndeferred; i++)
         report_add(rw, rw->deferred[i]);
+    if (rw->opts->format == HTX_FORMAT_CSV && rw->in->trust && rw->in->trust->n > 0) {
+        struct table *t = trust_table(rw->in->trust, &rw->arena);
+        if (!t || report_add(rw, t) < 0)
+            rw->failed = true;
+    }
     if (!rw->failed && rw->first_csv && write_csv(rw, rw->first_csv, false) < 0)
         rw->failed = true;
     if (rw->opts->format == HTX_FORMAT_JSON) {
@@ -293,12 +332,15 @@ int report_write_inputs(FILE *f, const struct report_inputs *in, const struct ht
     return report_end(&rw);
 }
 
-int report_inputs_of(const struct model *m, struct report_inputs *in)
+int report_inputs_of(const struct model *m, struct report_inputs *in,
+                     struct trust_report *trust)
 {
     struct report_input *ranks = calloc(m->nranks ? m->nranks : 1, sizeof *ranks);
-    if (!ranks)
+    if (!ranks || trust_of_model(m, trust) < 0) {
+        free(ranks);
         return -1;
-    *in = (struct report_inputs){ranks, 0, m->failed, m->nfailed};
+    }
+    *in = (struct report_inputs){ranks, 0, m->failed, m->nfailed, trust};
     for (size_t i = 0; i < m->nranks; i++)
         if (m->ranks[i].selected)
             ranks[in->n++] = (struct report_input){m->ranks[i].path, m->ranks[i].rank,
@@ -310,7 +352,8 @@ int report_write(FILE *f, const struct model *m, const struct htx_options *opts,
                  const struct table_list *lists, size_t nlists, const struct format_opts *fo)
 {
     struct report_inputs in;
-    if (report_inputs_of(m, &in) < 0)
+    struct trust_report trust;
+    if (report_inputs_of(m, &in, &trust) < 0)
         return -1;
     int rc = report_write_inputs(f, &in, opts, NULL, lists, nlists, fo);
     free((void *)in.ranks);

@@ -76,8 +76,10 @@ static int report_summaries(const struct htx_options *opts, char **files, size_t
         format_opts_default(&fo);
         fo.ascii = opts->ascii;
         fo.short_names = opts->short_names;
-        struct report_inputs ri = {in, n, NULL, 0};
-        if (report_write_inputs(out.f, &ri, opts, ids, lists, nlists, &fo) < 0) {
+        struct trust_report trust;
+        struct report_inputs ri = {in, n, NULL, 0, &trust};
+        if (summary_job_trust(&l, &trust) < 0 ||
+            report_write_inputs(out.f, &ri, opts, ids, lists, nlists, &fo) < 0) {
             app_out_discard(&out);
             rc = err_set(&e, ERR_NOMEM, "report: cannot build the output");
         } else {

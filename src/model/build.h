@@ -62,6 +62,7 @@ struct rank_builder {
     uint64_t complete_by_kind[EV_KIND_COUNT];
     uint64_t complete_events;
     uint64_t nwarnings;
+    uint64_t dropped, repaired;       /* events skipped, events kept with a field read as absent */
     char *warning_texts[MODEL_MAX_WARNING_TEXTS];
     size_t nwarning_texts;
     int error;                        /* first hard error (ERR_NOMEM, ERR_LIMIT) */

@@ -216,12 +216,14 @@ static int add_comm_args(struct rank_builder *b, const struct trace_event *ev)
 static int add_event(struct rank_builder *b, const struct trace_event *ev, struct err *e)
 {
     if (!ev->ts.present) {
+        b->dropped++;
         rank_builder_warn(b, "event %llu: has dur and cat but no numeric ts; skipped",
                           (unsigned long long)ev->index);
         return 0;
     }
     if (ev->ts.ns <= -MODEL_TIME_LIMIT_NS || ev->ts.ns >= MODEL_TIME_LIMIT_NS ||
         ev->dur.ns <= -MODEL_DUR_LIMIT_NS || ev->dur.ns >= MODEL_DUR_LIMIT_NS) {
+        b->dropped++;
         rank_builder_warn(b, "event %llu: ts or dur beyond what a profiler writes "
                           "(146 years); skipped", (unsigned long long)ev->index);
         return 0;
@@ -230,6 +232,7 @@ static int add_event(struct rank_builder *b, const struct trace_event *ev, struc
      * would make minimums and busy times negative. Skipped like the other
      * out-of-range values (both semantics). */
     if (ev->dur.ns < 0) {
+        b->dropped++;
         rank_builder_warn(b, "event %llu: negative dur; skipped", (unsigned long long)ev->index);
         return 0;
     }
@@ -248,6 +251,7 @@ static int add_event(struct rank_builder *b, const struct trace_event *ev, struc
     if (b->error || thread == UINT32_MAX || cat == UINT32_MAX)
         return err_set(e, ERR_NOMEM, "out of memory interning names");
     if (cat == MODEL_MAX_CATS) {
+        b->dropped++;
         rank_builder_warn(b, "event %llu: a category beyond the first %u distinct ones; skipped",
                           (unsigned long long)ev->index, MODEL_MAX_CATS);
         return 0;
@@ -265,12 +269,14 @@ static int add_event(struct rank_builder *b, const struct trace_event *ev, struc
     out->dur = ev->dur.ns;
     bool has_corr = ev->correlation.present && ev->correlation.v != -1;
     if (has_corr && (ev->correlation.v < 0 || ev->correlation.v > UINT32_MAX)) {
+        b->repaired++;
         rank_builder_warn(b, "event %llu: correlation %lld is not a 32-bit id; read as none",
                           (unsigned long long)ev->index, (long long)ev->correlation.v);
         has_corr = false;
     }
     bool has_stream = ev->stream.present;
     if (has_stream && (ev->stream.v < INT32_MIN || ev->stream.v > INT32_MAX)) {
+        b->repaired++;
         rank_builder_warn(b, "event %llu: stream %lld is beyond 32 bits; read as none",
                           (unsigned long long)ev->index, (long long)ev->stream.v);
         has_stream = false;
@@ -328,6 +334,7 @@ static void sink_warning(void *ctx, const struct trace_warning *w)
 {
     struct rank_builder *b = ctx;
     b->elements++;
+    b->dropped++;
     rank_builder_warn(b, "event %llu (byte %llu): %s; skipped", (unsigned long long)w->index,
                       (unsigned long long)w->offset, w->what);
 }

@@ -108,9 +108,13 @@ static int take_builder(struct rank_model *r, struct rank_builder *b, const char
     r->base_time_ns = b->meta.has_base_time ? b->meta.base_time_ns : 0;
     memcpy(r->device_name, b->meta.device_name, sizeof r->device_name);
     memcpy(r->backend, b->meta.backend, sizeof r->backend);
+    memcpy(r->pgs, b->meta.pgs, sizeof r->pgs);
+    r->npgs = b->meta.npgs;
     r->device_name[sizeof r->device_name - 1] = '\0';
     r->backend[sizeof r->backend - 1] = '\0';
     r->nwarnings = b->nwarnings;
+    r->events_dropped = b->dropped;
+    r->events_repaired = b->repaired;
     for (size_t i = 0; i < b->nwarning_texts; i++) {
         r->warning_texts[i] = b->warning_texts[i];
         b->warning_texts[i] = NULL;

@@ -170,6 +170,8 @@ struct rank_model {
     enum device_type device;
     char device_name[128];        /* deviceProperties[0].name */
     char backend[64];             /* distributedInfo.backend */
+    struct trace_pg pgs[TRACE_MAX_PGS];   /* distributedInfo.pg_config */
+    int npgs;
     int64_t base_time_ns;         /* baseTimeNanoseconds, 0 when absent */
     bool has_float_ts;            /* some element had a fractional ts (§1.5) */
 
@@ -205,6 +207,8 @@ struct rank_model {
     uint64_t nwarnings;
     char *warning_texts[MODEL_MAX_WARNING_TEXTS];
     size_t nwarning_texts;
+    uint64_t events_dropped;         /* elements skipped with a warning (malformed, out of range) */
+    uint64_t events_repaired;        /* events kept with a field read as absent, with a warning */
     uint64_t unmatched_correlations; /* GPU events whose launcher is absent */
     uint64_t overlapping_kernels;    /* same-stream overlaps, kept and marked */
     /* Over the current rows (model_select): CPU user_annotation events

@@ -404,3 +404,63 @@ int summary_file_rank_peek(const char *path, struct summary_file_rank *r, struct
     free(data);
     return rc;
 }
+
+void summary_file_trust_write(struct summary_file_writer *w, const struct trust_rank *t)
+{
+    summary_file_begin_section(w, SUMMARY_FILE_TRUST);
+    summary_file_put_i64(w, t->world_size);
+    summary_file_put_u32(w, t->has_start);
+    summary_file_put_i64(w, t->start_ns);
+    summary_file_put_u64(w, t->dropped);
+    summary_file_put_u64(w, t->repaired);
+    summary_file_put_u64(w, t->overlapping);
+    size_t npgs = t->npgs < TRACE_MAX_PGS ? t->npgs : TRACE_MAX_PGS;
+    summary_file_put_u32(w, (uint32_t)npgs);
+    for (size_t k = 0; k < npgs; k++) {
+        summary_file_put_str(w, t->pgs[k].name, strnlen(t->pgs[k].name, sizeof t->pgs[k].name));
+        summary_file_put_i64(w, t->pgs[k].size);
+        summary_file_put_u64(w, t->pgs[k].ranks_hash);
+    }
+    summary_file_end_section(w);
+}
+
+int summary_file_trust_read(const struct summary_file_doc *doc, const char *name, struct trust_rank *t,
+                            struct trace_pg *pgs, bool *found, struct err *e)
+{
+    memset(t, 0, sizeof *t);
+    t->world_size = -1;
+    t->pgs = pgs;
+    const struct summary_file_section *s = summary_file_find(doc, SUMMARY_FILE_TRUST);
+    *found = s != NULL;
+    if (!s)
+        return 0;
+    struct summary_file_cur c;
+    summary_file_cur_init(&c, s);
+    t->world_size = summary_file_get_i64(&c);
+    t->has_start = summary_file_get_u32(&c) != 0;
+    t->start_ns = summary_file_get_i64(&c);
+    t->dropped = summary_file_get_u64(&c);
+    t->repaired = summary_file_get_u64(&c);
+    t->overlapping = summary_file_get_u64(&c);
+    uint32_t npgs = summary_file_get_u32(&c);
+    if (npgs > TRACE_MAX_PGS)
+        c.bad = 1;
+    for (uint32_t k = 0; k < npgs && !c.bad; k++) {
+        size_t n;
+        const char *p = summary_file_get_str(&c, &n);
+        if (c.bad || n >= sizeof pgs[k].name || memchr(p, 0, n))
+            c.bad = 1;
+        else {
+            memcpy(pgs[k].name, p, n);
+            pgs[k].name[n] = '\0';
+        }
+        pgs[k].size = summary_file_get_i64(&c);
+        pgs[k].ranks_hash = summary_file_get_u64(&c);
+    }
+    if (c.bad) {
+        *found = false;
+        return err_set(e, ERR_PARSE, "%s: malformed trust section", name);
+    }
+    t->npgs = npgs;
+    return 0;
+}

@@ -97,6 +97,17 @@ enum trace_source_state {
     TRACE_SOURCE_UNREACHABLE,  /* not readable from here (summaries moved) */
 };
 
+/* One process group of distributedInfo.pg_config, as much of it as tells
+ * two jobs apart: its name (truncated), size and the ranks it lists
+ * (FNV-1a of their values in order; 0 when it lists none). */
+#define TRACE_PG_NAME_MAX 32
+#define TRACE_MAX_PGS 16   /* the first ones of pg_config; the rest are not compared */
+struct trace_pg {
+    char name[TRACE_PG_NAME_MAX];
+    int64_t size;                 /* pg_size, -1 when absent */
+    uint64_t ranks_hash;
+};
+
 /* Document-level facts found outside traceEvents. */
 struct trace_meta {
     bool has_rank;
@@ -104,6 +115,8 @@ struct trace_meta {
     bool has_world_size;
     int64_t world_size;
     char backend[64];             /* distributedInfo.backend, truncated */
+    struct trace_pg pgs[TRACE_MAX_PGS];   /* distributedInfo.pg_config */
+    int npgs;
     int64_t base_time_ns;         /* baseTimeNanoseconds, 0 when absent */
     bool has_base_time;
     char display_time_unit[16];

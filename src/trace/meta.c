@@ -2,6 +2,7 @@
 #include "trace/meta.h"
 
 #include <cjson/cJSON.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "trace/fields.h"
@@ -43,6 +44,43 @@ static bool integer_of(const cJSON *it, int64_t *out)
     return true;
 }
 
+/* FNV-1a over the values of an array of integers, in order. */
+static uint64_t ranks_hash(const cJSON *ranks)
+{
+    uint64_t h = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, ranks) {
+        int64_t v;
+        if (!integer_of(it, &v))
+            v = INT64_MIN;
+        if (h == 0)
+            h = 14695981039346656037ULL;
+        for (int b = 0; b < 8; b++) {
+            h ^= (uint64_t)v >> (8 * b) & 0xff;
+            h *= 1099511628211ULL;
+        }
+    }
+    return h;
+}
+
+static void read_pgs(struct trace_meta *m, const cJSON *v)
+{
+    const cJSON *pg;
+    cJSON_ArrayForEach(pg, v) {
+        if (m->npgs == TRACE_MAX_PGS)
+            break;
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(pg, "pg_name");
+        if (!cJSON_IsObject(pg) || !cJSON_IsString(name))
+            continue;
+        struct trace_pg *p = &m->pgs[m->npgs++];
+        copy_text(p->name, sizeof p->name, name->valuestring);
+        if (!integer_of(cJSON_GetObjectItemCaseSensitive(pg, "pg_size"), &p->size))
+            p->size = -1;
+        const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(pg, "ranks");
+        p->ranks_hash = cJSON_IsArray(ranks) ? ranks_hash(ranks) : 0;
+    }
+}
+
 static void read_distributed(struct trace_meta *m, const cJSON *v)
 {
     if (!cJSON_IsObject(v))
@@ -53,6 +91,9 @@ static void read_distributed(struct trace_meta *m, const cJSON *v)
     const cJSON *b = cJSON_GetObjectItemCaseSensitive(v, "backend");
     if (cJSON_IsString(b))
         copy_text(m->backend, sizeof m->backend, b->valuestring);
+    const cJSON *pgs = cJSON_GetObjectItemCaseSensitive(v, "pg_config");
+    if (cJSON_IsArray(pgs))
+        read_pgs(m, pgs);
 }
 
 static void read_devices(struct trace_meta *m, const cJSON *v)

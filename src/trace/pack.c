@@ -555,7 +555,7 @@ static void record_meta(struct trace_pack *p, const struct trace_meta *mt)
     uint8_t op = OP_META;
     put_byte(p, C_SHAPE, op);
     put_u(p, C_MISC, (uint64_t)mt->has_rank | (uint64_t)mt->has_world_size << 1 |
-                 (uint64_t)mt->has_base_time << 2);
+                 (uint64_t)mt->has_base_time << 2 | (uint64_t)(mt->npgs > 0) << 3);
     put_s(p, C_MISC, mt->rank);
     put_s(p, C_MISC, mt->world_size);
     put_s(p, C_MISC, mt->base_time_ns);
@@ -564,6 +564,15 @@ static void record_meta(struct trace_pack *p, const struct trace_meta *mt)
     put_str(p, C_MISC, mt->display_time_unit,
             strnlen(mt->display_time_unit, sizeof mt->display_time_unit));
     put_str(p, C_MISC, mt->device_name, strnlen(mt->device_name, sizeof mt->device_name));
+    if (mt->npgs > 0) {   // flag 8: a trace without process groups packs without them
+        put_u(p, C_MISC, (uint64_t)mt->npgs);
+        for (int k = 0; k < mt->npgs; k++) {
+            const struct trace_pg *pg = &mt->pgs[k];
+            put_str(p, C_MISC, pg->name, strnlen(pg->name, sizeof pg->name));
+            put_s(p, C_MISC, pg->size);
+            put_u(p, C_MISC, pg->ranks_hash);
+        }
+    }
     end_record(p);
 }
 

@@ -410,7 +410,7 @@ static void read_meta(struct reader *r, struct trace_meta *mt, struct trace_str 
     mt->source_path = source;
     mt->source_state = state;
     uint64_t flags = get_u(r, C_MISC);
-    if (flags > 7)
+    if (flags > 15)
         fail(r, "unknown metadata fields");
     mt->has_rank = flags & 1;
     mt->has_world_size = flags & 2;
@@ -425,6 +425,15 @@ static void read_meta(struct reader *r, struct trace_meta *mt, struct trace_str 
     copy_fixed(mt->backend, sizeof mt->backend, get_str(r, C_MISC));
     copy_fixed(mt->display_time_unit, sizeof mt->display_time_unit, get_str(r, C_MISC));
     copy_fixed(mt->device_name, sizeof mt->device_name, get_str(r, C_MISC));
+    uint64_t npgs = flags & 8 ? get_u(r, C_MISC) : 0;
+    if (npgs > TRACE_MAX_PGS)
+        fail(r, "bad metadata");
+    for (uint64_t k = 0; k < npgs && !r->bad; k++) {
+        struct trace_pg *pg = &mt->pgs[mt->npgs++];
+        copy_fixed(pg->name, sizeof pg->name, get_str(r, C_MISC));
+        pg->size = get_s(r, C_MISC);
+        pg->ranks_hash = get_u(r, C_MISC);
+    }
 }
 
 const char *trace_pack_source(const void *pack, size_t len, size_t *path_len)

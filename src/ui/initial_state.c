@@ -97,6 +97,8 @@ int ui_initial_state(struct ui_state *st, struct model *m, const struct model *t
         return err_set(e, ERR_NOMEM, "out of memory");
     st->job = job && job->n ? job : NULL;
     st->summary_steps = st->job ? summary_job_step_count(st->job) : 0;
+    if ((st->job ? summary_job_trust(st->job, &st->trust) : trust_of_model(m, &st->trust)) < 0)
+        return err_set(e, ERR_NOMEM, "out of memory");
     st->summary_test = test && in->summary_diff && in->summary_diff->job[1].n
                          ? &in->summary_diff->job[1]
                          : NULL;
@@ -123,5 +125,8 @@ int ui_initial_state(struct ui_state *st, struct model *m, const struct model *t
     rc = ui_refresh(st, m, UI_RESELECT | UI_RELANE, e);
     if (rc == 0 && m->nfailed)
         ui_state_message(st, true, "%zu file(s) failed to load: press i for details", m->nfailed);
+    else if (rc == 0 && st->trust.n)
+        ui_state_message(st, true, "%s%s: press i for what htx could not trust",
+                         st->trust.findings[0].text, st->trust.n > 1 ? " (and more)" : "");
     return rc;
 }

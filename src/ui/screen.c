@@ -112,8 +112,14 @@ static void draw_title(const struct ui_state *st, const struct model *m, struct 
     ui_format_duration(lo < hi ? hi - lo : 0, span, sizeof span);
     // a summary job cannot pick iterations, but its summaries count them
     size_t iters = st->job && !st->niterations ? st->summary_steps : st->niterations;
-    snprintf(left, sizeof left, " htx  %s · %zu rank%s · %zu iteration%s · %s", st->title,
-             m->nranks, m->nranks == 1 ? "" : "s", iters, iters == 1 ? "" : "s", span);
+    // the job's checks that fired: a mark before the title (Diagnostics lists them)
+    char mark[32] = "";
+    if (st->trust.n)
+        snprintf(mark, sizeof mark, " %s%zu", trust_severe(&st->trust) ? "!! " : "! ",
+                 st->trust.n);
+    snprintf(left, sizeof left, " htx%s  %s · %zu rank%s · %zu iteration%s · %s", mark,
+             st->title, m->nranks, m->nranks == 1 ? "" : "s", iters, iters == 1 ? "" : "s",
+             span);
     title_right(st, m, right, sizeof right);
     ui_grid_fill(g, 0, 0, g->cols, ' ', UI_STYLE_TITLE);
     int rw = ui_text_width(right, strlen(right), g->ascii);

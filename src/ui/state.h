@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "analysis/analysis.h"
+#include "analysis/trust.h"
 #include "app/summary_job.h"
 #include "model/model.h"
 #include "ui/widgets/charts.h"
@@ -155,6 +156,7 @@ struct ui_state {
      * model is from summaries: views take its tables and tiles. NULL: events loaded. */
     const struct summary_job *job;
     size_t summary_steps;                    /* the steps its summaries name (title) */
+    struct trust_report trust;               /* the job's checks, made when it is opened */
     const struct summary_job *summary_test;  /* a diff of summaries' test side, or NULL */
     const char *open_summary;                /* UI_OPEN_RANK: a summary-only rank's summary */
     long long open_rank;                     /* and its rank */

@@ -58,6 +58,8 @@ enum summary_file_kind {
     SUMMARY_FILE_TABLES_PAIR = 10, /* one analysis' tables under htx's then HTA's semantics, each
                                       as SUMMARY_FILE_TABLES_VZ holds them, deflated as one stream (the
                                       second's names refer to the first's) */
+    SUMMARY_FILE_TRUST = 11,   /* what the rank's trace said of its job and what its load dropped
+                                  (summary/tables.h: summary_file_trust_write) */
 };
 
 /* Writer: an in-memory buffer that grows; any failure is sticky and reported

@@ -97,3 +97,11 @@ endif
 noinst_PROGRAMS += tests/analysis/analysis_speed
 tests_analysis_analysis_speed_SOURCES = tests/analysis/analysis_speed.c
 tests_analysis_analysis_speed_LDADD = $(CORE_LIBS)
+# the job's trust checks: missing ranks, ranks of another job, dropped and overlapping events
+if HAVE_CHECK
+check_PROGRAMS += tests/analysis/check_trust
+tests_analysis_check_trust_SOURCES = tests/analysis/check_trust.c
+tests_analysis_check_trust_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) $(ZLIB_CFLAGS)
+tests_analysis_check_trust_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(CJSON_LIBS) $(ZLIB_LIBS)
+TESTS += tests/analysis/check_trust
+endif

@@ -11,6 +11,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/table.h"
+#include "analysis/trust.h"
 #include "cli/commands.h"
 #include "app/format.h"
 #include "app/options.h"
@@ -638,7 +639,8 @@ START_TEST(report_writer_should_stream_tables_in_order)
 {
     struct model *m = two_rank_model();
     struct report_inputs in;
-    ck_assert_int_eq(report_inputs_of(m, &in), 0);
+    struct trust_report trust;
+    ck_assert_int_eq(report_inputs_of(m, &in, &trust), 0);
     struct htx_options o;
     htx_options_init(&o);
     struct format_opts fo;

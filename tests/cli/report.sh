@@ -33,7 +33,8 @@ if grep -q kernels_by_annotation_stack "$tmp/out"; then
 fi
 expect 2 "$HTX" report --annotation-stack=nope job && has err "annotations, ops" && empty out
 
-# CSV: one table alone has no "# name" line; several are separated.
+# CSV: several tables are separated, each after a "# name" line (the job's
+# rank 1 drops an event: the trust table follows the analysis's).
 expect 0 "$HTX" report --format=csv --analysis=temporal job && same_as report-temporal.csv
 expect 0 "$HTX" report --format=csv --analysis=temporal,overlap job && same_as report-two.csv
 

@@ -551,6 +551,8 @@ static void sim_init(struct sim *s, const struct gen_cfg *cfg, int rank,
     s->comm_slow = straggler ? 1.0 : 1.12;
     /* Ranks' clocks disagree by up to 40 µs, as on a real cluster. */
     s->now = cfg->origin_us * 1000 + q(s, 1000.0 * (double)gen_rng_below(&r, 40)) + LEAD_NS;
+    if (rank == cfg->foreign && cfg->foreign_kind == GEN_FOREIGN_TIME)
+        s->now += GEN_FOREIGN_SHIFT_NS;
     for (int k = 0; k < GS_COUNT; k++)
         s->free[k] = s->now;
     s->ext = 10;
@@ -571,6 +573,11 @@ void gen_sim_rank(const struct gen_cfg *cfg, int rank, struct gen_out *o,
         .pid = s.pid, .tid_main = s.tid_main, .tid_bwd = s.tid_bwd,
         .stream_ids = STREAM_IDS, .start_ns = s.now - LEAD_NS, .base_ns = cfg->base_ns,
         .trace_name = trace_name,
+        .world_said = rank == cfg->foreign && cfg->foreign_kind == GEN_FOREIGN_WORLD
+                          ? 2 * cfg->world : 0,
+        .pg_shift = rank == cfg->foreign && cfg->foreign_kind == GEN_FOREIGN_PG ? 1000 : 0,
+        .bad_events = rank == 0 ? cfg->bad_events : 0,
+        .overlaps = rank == 0 ? cfg->overlaps : 0,
     };
     gen_write_header(&w, &job);
     for (size_t p = 0; p < sizeof passes / sizeof passes[0]; p++) {

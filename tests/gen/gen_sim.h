@@ -23,7 +23,15 @@ struct gen_cfg {
     int test;            /* the test half of a --pair */
     int64_t origin_us;   /* trace start of rank 0, µs after base_ns */
     int64_t base_ns;     /* baseTimeNanoseconds */
+    /* Planted problems (htx's trust checks): rank `foreign` (-1: none) is of
+     * another job by foreign_kind (GEN_FOREIGN_*); rank 0 has bad_events
+     * malformed events and `overlaps` pairs of overlapping kernels. */
+    int foreign, foreign_kind, bad_events, overlaps;
 };
+
+enum { GEN_FOREIGN_WORLD = 1, GEN_FOREIGN_PG, GEN_FOREIGN_TIME };
+/* A foreign rank's trace starts this long after the others' (GEN_FOREIGN_TIME). */
+#define GEN_FOREIGN_SHIFT_NS ((int64_t)86400 * 1000000000)
 
 /* Writes rank `rank`'s whole trace document to `o` and fills `st`.
  * Borrows everything; `trace_name` goes into "traceName". */

@@ -229,11 +229,11 @@ static void device_properties(struct gen_writer *w, int ndevices)
     gen_out_str(w->o, "\n  ],\n");
 }
 
-static void rank_list(struct gen_writer *w, int world)
+static void rank_list(struct gen_writer *w, int world, int shift)
 {
     gen_out_str(w->o, "[");
     for (int r = 0; r < world; r++)
-        gen_out_fmt(w->o, r ? ", %d" : "%d", r);
+        gen_out_fmt(w->o, r ? ", %d" : "%d", r + shift);
     gen_out_str(w->o, "]");
 }
 
@@ -244,8 +244,9 @@ void gen_write_header(struct gen_writer *w, const struct gen_job *job)
     gen_out_fmt(w->o, "  \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": %d, \"world_size\": %d,"
                       " \"pg_count\": 1, \"pg_config\": [{\"pg_name\": \"0\", \"pg_desc\": \"default_pg\","
                       " \"backend_config\": \"cuda:nccl\", \"pg_size\": %d, \"ranks\": ",
-                job->rank, job->world, job->world);
-    rank_list(w, job->world);
+                job->rank, job->world_said ? job->world_said : job->world,
+                job->world_said ? job->world_said : job->world);
+    rank_list(w, job->world_said ? job->world_said : job->world, job->pg_shift);
     gen_out_str(w->o, "}], \"nccl_version\": \"2.19.3\"},\n"
                       "  \"record_shapes\": 1,\n  \"with_stack\": 0,\n"
                       "  \"traceEvents\": [");
@@ -297,8 +298,41 @@ static void process_metadata(struct gen_writer *w, const struct gen_job *job)
     metadata(w, "thread_sort_index", ts, job->pid, job->tid_bwd, "sort_index", NULL, job->tid_bwd);
 }
 
+/* The stream of the planted overlapping kernels: no other event is on it. */
+#define PLANT_STREAM 99
+
+void gen_write_plants(struct gen_writer *w, const struct gen_job *job)
+{
+    for (int k = 0; k < job->overlaps; k++) {
+        // a quarter in: inside the first step, which every semantics keeps
+        int64_t t = job->start_ns + (job->end_ns - job->start_ns) / 4 + (int64_t)k * 50000;
+        for (int half = 0; half < 2; half++) {
+            struct gen_gpu_event e = {.cat = "kernel", .name = "planted_overlap_kernel",
+                                      .device = job->device, .stream = PLANT_STREAM,
+                                      .ts = t + half * 10000, .dur = 20000, .ext = 0,
+                                      .corr = 9000000 + 2 * k + half};
+            gen_write_gpu(w, &e);
+            w->st->events++;
+        }
+    }
+    for (int k = 0; k < job->bad_events; k++) {
+        begin(w);
+        gen_out_str(w->o, "\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"planted_bad\", "
+                          "\"pid\": 0, \"tid\": 0, ");
+        if (k % 3 == 0)        /* not a number */
+            gen_out_str(w->o, "\"ts\": \"soon\", \"dur\": 1");
+        else if (k % 3 == 1)   /* a negative duration */
+            gen_out_fmt(w->o, "\"ts\": %lld, \"dur\": -5", (long long)(job->start_ns / 1000 + 1));
+        else                   /* beyond int64 ns */
+            gen_out_str(w->o, "\"ts\": 1e30, \"dur\": 1");
+        end(w);
+        w->st->events++;
+    }
+}
+
 void gen_write_trailer(struct gen_writer *w, const struct gen_job *job)
 {
+    gen_write_plants(w, job);
     process_metadata(w, job);
     begin(w);
     key_us(w, "\"ph\": \"X\", \"cat\": \"Trace\", \"ts\": ", job->start_ns);

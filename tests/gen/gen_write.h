@@ -35,6 +35,11 @@ struct gen_job {                 /* what the file header and trailer describe */
     const int *stream_ids;       /* GS_COUNT ids */
     int64_t start_ns, end_ns, base_ns;
     const char *trace_name;
+    /* Problems planted for htx's trust checks (0: none): the world size
+     * distributedInfo says (0: world), an offset added to the ranks of its
+     * process group, malformed events, pairs of kernels overlapping on a
+     * stream of their own. */
+    int world_said, pg_shift, bad_events, overlaps;
 };
 
 struct gen_cpu_event {
@@ -54,6 +59,8 @@ struct gen_gpu_event {
 
 void gen_write_header(struct gen_writer *w, const struct gen_job *job);
 void gen_write_trailer(struct gen_writer *w, const struct gen_job *job);
+/* The job's planted events (bad_events, overlaps); the trailer writes them. */
+void gen_write_plants(struct gen_writer *w, const struct gen_job *job);
 void gen_write_cpu(struct gen_writer *w, const struct gen_cpu_event *e);
 void gen_write_python(struct gen_writer *w, const char *name, int64_t pid, int64_t tid,
                       int64_t ts, int64_t dur, int64_t id, int64_t parent);

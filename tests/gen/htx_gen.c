@@ -28,6 +28,7 @@ struct opts {
     int coll_mode;            /* --collectives: the job of gen_coll.h */
     struct gen_coll_cfg coll;
     unsigned char plain_rank[MAX_RANKS];
+    unsigned char omit_rank[MAX_RANKS];
 };
 
 static void usage(FILE *f)
@@ -63,6 +64,12 @@ static void usage(FILE *f)
             "      --straggler=R:S:C:US  plant a straggler: rank R arrives US µs late at\n"
             "                         collective C (0-based) of ProfilerStep#S (implies\n"
             "                         --collectives)\n"
+            "      --omit-ranks=LIST  write no file for these ranks (a job with ranks missing)\n"
+            "      --foreign=R:KIND   rank R's file is of another job: KIND world (another\n"
+            "                         world size), pg (its process group lists other\n"
+            "                         ranks) or time (its trace starts a day later)\n"
+            "      --bad-events=N     N malformed events in rank 0 (dropped at load)\n"
+            "      --overlaps=N       N pairs of overlapping kernels on a stream of rank 0\n"
             "  -q, --quiet            no progress lines on stderr\n"
             "  -h, --help\n\n%s",
             gen_model_describe_pair());
@@ -127,6 +134,7 @@ static int parse_list(const char *s, unsigned char *mark)
 enum {
     O_SEED = 256, O_FIRST, O_FRAC, O_ORIGIN, O_PLAIN, O_PLAIN_RANKS, O_LEVEL, O_PAIR,
     O_STATS, O_COMPACT, O_COLL, O_PER_STEP, O_NO_SEQ, O_STRAGGLER,
+    O_OMIT, O_FOREIGN, O_BAD, O_OVERLAPS,
 };
 
 static const struct option LONGOPTS[] = {
@@ -140,6 +148,10 @@ static const struct option LONGOPTS[] = {
     {"stats", no_argument, NULL, O_STATS},
     {"collectives", no_argument, NULL, O_COLL}, {"per-step", required_argument, NULL, O_PER_STEP},
     {"no-seq", no_argument, NULL, O_NO_SEQ}, {"straggler", required_argument, NULL, O_STRAGGLER},      {"compact", no_argument, NULL, O_COMPACT},      {"quiet", no_argument, NULL, 'q'},
+    {"omit-ranks", required_argument, NULL, O_OMIT},
+    {"foreign", required_argument, NULL, O_FOREIGN},
+    {"bad-events", required_argument, NULL, O_BAD},
+    {"overlaps", required_argument, NULL, O_OVERLAPS},
     {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
 };
 
@@ -210,6 +222,26 @@ static int apply(struct opts *o, int c, const char *arg)
         return set_int(arg, 1, 100000, &o->coll.per_step);
     case O_NO_SEQ:
         return set_flag(&o->coll.seq, 0);
+    case O_OMIT:
+        return parse_list(arg, o->omit_rank);
+    case O_BAD:
+        return set_int(arg, 0, 1000000, &g->bad_events);
+    case O_OVERLAPS:
+        return set_int(arg, 0, 1000000, &g->overlaps);
+    case O_FOREIGN: {
+        static const char *const kinds[] = {"world", "pg", "time"};
+        char kind[16];
+        int r;
+        if (sscanf(arg, "%d:%15s", &r, kind) != 2 || r < 0 || r >= MAX_RANKS)
+            return -1;
+        for (int k = 0; k < 3; k++)
+            if (strcmp(kind, kinds[k]) == 0) {
+                g->foreign = r;
+                g->foreign_kind = GEN_FOREIGN_WORLD + k;
+                return 0;
+            }
+        return -1;
+    }
     case O_STRAGGLER: {
         int r, s, k;
         long long us;
@@ -232,7 +264,7 @@ static int parse_args(struct opts *o, int argc, char **argv)
     memset(o, 0, sizeof *o);
     o->cfg = (struct gen_cfg){.seed = 1, .world = 2, .iterations = 4, .first_step = 1,
                               .layers = 12, .bucket_layers = 4,
-                              .origin_us = 3541234567890LL,
+                              .origin_us = 3541234567890LL, .foreign = -1,
                               .base_ns = 1700000000000000000LL};
     o->gzip = 1;
     o->level = 6;
@@ -359,6 +391,8 @@ static int64_t write_job(const struct opts *o, const struct gen_cfg *cfg, const 
         return -1;
     }
     for (int rank = 0; rank < cfg->world; rank++) {
+        if (o->omit_rank[rank])
+            continue;
         int gz = o->gzip && !o->plain_rank[rank];
         char path[4200];
         snprintf(path, sizeof path, "%s/rank-%d.pt.trace.json%s", dir, rank, gz ? ".gz" : "");

@@ -195,9 +195,29 @@ static int comm_text(struct ui_state *st, const struct model *m, struct ui_doc *
     return missing ? ui_doc_text(d, "warning: %s", ANALYSIS_COMM_MISSING_HINT) : 0;
 }
 
+/* The job's checks that fired (analysis/trust.h), each with its count. */
+static int trust_text(const struct ui_state *st, struct ui_doc *d)
+{
+    if (st->trust.n == 0)
+        return 0;
+    if (ui_doc_text(d, "trust: %zu check(s) fired%s", st->trust.n,
+                    trust_severe(&st->trust) ? " (! severe: the job is not what its files claim)"
+                                             : ""))
+        return ERR_NOMEM;
+    for (size_t i = 0; i < st->trust.n; i++) {
+        const struct trust_finding *f = &st->trust.findings[i];
+        if (ui_doc_text(d, "  %c %s (%llu): %s", f->severe ? '!' : '-',
+                        trust_check_name(f->check), (unsigned long long)f->count, f->text))
+            return ERR_NOMEM;
+    }
+    return 0;
+}
+
 static int build(struct ui_state *st, const struct model *m, struct ui_doc *d)
 {
     int rc = ui_doc_text(d, "%zu rank(s) loaded, %zu file(s) failed", m->nranks, m->nfailed);
+    if (rc == 0)
+        rc = trust_text(st, d);
     if (rc == 0)
         rc = comm_text(st, m, d);
     if (rc == 0)
