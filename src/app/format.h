@@ -40,9 +40,10 @@ void format_uint(FILE *f, unsigned long long v);
 /* The same text into out (not terminated); returns its length (at most 20). */
 size_t format_int_text(long long v, char out[24]);
 
-/* Writes s for a terminal: control characters (C0, DEL, C1) and bytes that
- * are not valid UTF-8 become \n, \t, \xNN or \u{NN} escapes, so no escape
- * sequence from a trace ever reaches the terminal raw. */
+/* Writes s for a terminal: control characters (C0, DEL, C1), the
+ * bidirectional controls (utf8_needs_escape) and bytes that are not valid
+ * UTF-8 become \n, \t, \xNN or \u{NN} escapes, so no escape sequence or
+ * reordering from a trace ever reaches the terminal raw. */
 void format_write_escaped(FILE *f, const char *s);
 
 /* Display cells of s as format_write_escaped would print it (one per code

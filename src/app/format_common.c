@@ -115,17 +115,12 @@ size_t format_int_text(long long v, char out[24])
     return sizeof buf - at;
 }
 
-static bool is_control(uint32_t cp)
-{
-    return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F);
-}
-
 /* The escape for a control code point or a stray byte; "" when none. */
-static void escape_for(uint32_t cp, bool stray_byte, char out[12])
+static void escape_for(uint32_t cp, bool stray_byte, char out[16])
 {
     out[0] = '\0';
     if (stray_byte)
-        snprintf(out, 12, "\\x%02X", (unsigned)cp);
+        snprintf(out, 16, "\\x%02X", (unsigned)cp);
     else if (cp == '\n')
         strcpy(out, "\\n");
     else if (cp == '\t')
@@ -133,9 +128,9 @@ static void escape_for(uint32_t cp, bool stray_byte, char out[12])
     else if (cp == '\r')
         strcpy(out, "\\r");
     else if (cp < 0x20 || cp == 0x7F)
-        snprintf(out, 12, "\\x%02X", (unsigned)cp);
-    else if (is_control(cp))
-        snprintf(out, 12, "\\u{%02X}", (unsigned)cp);
+        snprintf(out, 16, "\\x%02X", (unsigned)cp);
+    else if (utf8_needs_escape(cp))
+        snprintf(out, 16, "\\u{%02X}", (unsigned)cp);
 }
 
 /* Calls emit for each piece of s as it should appear on a terminal. */
@@ -145,7 +140,7 @@ static void walk_escaped(const char *s, void (*emit)(void *ctx, const char *p, s
     while (*s) {
         uint32_t cp = 0;
         size_t n = utf8_decode(s, SIZE_MAX, &cp);
-        char esc[12];
+        char esc[16];
         escape_for(n ? cp : (unsigned char)*s, n == 0, esc);
         if (esc[0]) {
             emit(ctx, esc, strlen(esc));

@@ -22,7 +22,7 @@ static void write_escaped_field(FILE *f, const char *s)
         size_t take = n ? n : 1;
         if (n && cp == '"') {
             fputs_unlocked("\"\"", f);
-        } else if (n && cp >= 0x20 && cp != 0x7F && !(cp >= 0x80 && cp <= 0x9F)) {
+        } else if (n && !utf8_needs_escape(cp)) {
             fwrite_unlocked(s, 1, n, f);
         } else {
             char piece[5] = {0};

@@ -2,9 +2,12 @@
 #include "app/prefs.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 const char *htx_config_path(char *buf, size_t size)
 {
@@ -101,13 +104,36 @@ int htx_config_apply(struct htx_options *o, const char *name, char *text, size_t
     return 0;
 }
 
-int htx_config_load(struct htx_options *o, const char *path, struct err *e)
+/* Opens the config file for reading into *out (NULL when there is none):
+ * without waiting (a FIFO there must not hang htx), and only when it is a
+ * regular file. 0, or an ERR_* with e set. */
+static int open_config(const char *path, FILE **out, struct err *e)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    *out = NULL;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
         return errno == ENOENT || errno == ENOTDIR
                    ? 0
                    : err_set(e, ERR_USAGE, "%s: %s", path, strerror(errno));
+    struct stat st;
+    int rc = 0;
+    if (fstat(fd, &st) != 0)
+        rc = err_set(e, ERR_USAGE, "%s: %s", path, strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        rc = err_set(e, ERR_USAGE, "%s: not a regular file: not read as a config file", path);
+    else if ((*out = fdopen(fd, "rb")) == NULL)
+        rc = err_set(e, ERR_NOMEM, "%s: %s", path, strerror(errno));
+    if (rc)
+        close(fd);
+    return rc;
+}
+
+int htx_config_load(struct htx_options *o, const char *path, struct err *e)
+{
+    FILE *f;
+    int rc = open_config(path, &f, e);
+    if (rc || !f)
+        return rc;
     char *text = malloc(HTX_CONFIG_MAX_SIZE + 1);
     if (!text) {
         fclose(f);

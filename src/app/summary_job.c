@@ -465,7 +465,9 @@ static int hta_job_check(const struct summary_job *l, struct err *e)
     free(per);
     return agree ? 0
                  : err_set(e, ERR_EMPTY, "under HTA's semantics, the ranks' tables depend on "
-                           "each other's steps");
+                           "each other's steps (HTA drops every rank's last step when the job "
+                           "has 2+ step names; a summary knows its rank's only): leave out "
+                           "--events=skip, or use --semantics=htx");
 }
 
 /* Under HTA's semantics, a rank spans what HTA selects of it. */

@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "cli/diff_cmd.h"
 #include "cli/summaries.h"
+#include "util/outfile.h"
 
 bool cli_is_headless(const struct htx_options *opts)
 {
@@ -26,6 +27,7 @@ bool cli_is_headless(const struct htx_options *opts)
 
 int cli_run(const struct htx_options *opts)
 {
+    outfile_remove_on_signals();
     switch (opts->cmd) {
     case HTX_CMD_HELP:
         fputs(htx_usage(), stdout);

@@ -327,9 +327,12 @@ static int read_summarized_trace(const char *name, const struct summary_file_doc
     case TRACE_SOURCE_STALE:
         return err_set(e, ERR_PARSE, "%s: made without its events (htx summarize --with-events "
                        "keeps them), and its trace %s changed since", name, src.path);
-    case TRACE_SOURCE_UNREACHABLE:
-        return err_set(e, ERR_PARSE, "%s: made without its events (htx summarize --with-events "
-                       "keeps them), and its trace %s cannot be read from here", name, src.path);
+    case TRACE_SOURCE_UNREACHABLE: {
+        char tried[1024];
+        summary_file_source_tried(&src, name, tried, sizeof tried);
+        return err_set(e, ERR_PARSE, "%s: its trace is not found (tried %s); htx summarize "
+                       "--with-events keeps the events in the summary", name, tried);
+    }
     }
     if (file_is_summary(src.path))   // a summary is never made of one: no loop of them
         return err_set(e, ERR_PARSE, "%s: its trace %s is a rank summary", name, src.path);

@@ -44,7 +44,7 @@ void json_escape(const char *s, void (*put)(void *ctx, const char *bytes, size_t
         }
         uint32_t cp = 0;
         size_t n = utf8_decode(s, SIZE_MAX, &cp);
-        if (n > 1 && cp > 0x9F) {
+        if (n > 1 && !utf8_needs_escape(cp)) {
             s += n;
             continue;
         }

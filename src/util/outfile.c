@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,6 +17,63 @@ static char *dup_str(const char *s)
     if (d)
         memcpy(d, s, n);
     return d;
+}
+
+/* The temporary files that exist now, for outfile_remove_temporaries: a
+ * slot holds a path from its creation until it is gone (renamed or
+ * removed). Lock-free, so a signal handler may read it. Past
+ * OUTFILE_TRACKED files at once, the others are removed on failure as
+ * always but not on a signal. */
+#define OUTFILE_TRACKED 256
+static _Atomic(char *) live[OUTFILE_TRACKED];
+
+static void track(char *tmp)
+{
+    for (size_t i = 0; i < OUTFILE_TRACKED; i++) {
+        char *none = NULL;
+        if (atomic_compare_exchange_strong(&live[i], &none, tmp))
+            return;
+    }
+}
+
+static void untrack(const char *tmp)
+{
+    for (size_t i = 0; i < OUTFILE_TRACKED; i++) {
+        char *mine = (char *)tmp;
+        if (atomic_compare_exchange_strong(&live[i], &mine, NULL))
+            return;
+    }
+}
+
+void outfile_remove_temporaries(void)
+{
+    for (size_t i = 0; i < OUTFILE_TRACKED; i++) {
+        char *tmp = atomic_exchange(&live[i], NULL);
+        if (tmp)
+            unlink(tmp);
+    }
+}
+
+static void on_signal(int sig)
+{
+    outfile_remove_temporaries();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void outfile_remove_on_signals(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old;
+        if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL)
+            continue;   // ignored (nohup) or someone else's
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sigemptyset(&sa.sa_mask);
+        sa.sa_handler = on_signal;
+        sigaction(sigs[i], &sa, NULL);
+    }
 }
 
 static int refuse_existing(struct outfile *o, const char *dst, struct err *e)
@@ -84,6 +143,7 @@ int outfile_begin(struct outfile *o, const char *dst, bool force, const char *co
         o->dst = o->tmp = NULL;
         return rc;
     }
+    track(o->tmp);
     /* mkstemp makes 0600; a report or dump is as readable as any new file. */
     mode_t mask = umask(0);
     umask(mask);
@@ -124,6 +184,7 @@ static bool close_all(struct outfile *o)
 
 static void release(struct outfile *o)
 {
+    untrack(o->tmp);
     free(o->tmp);
     free(o->dst);
     o->tmp = o->dst = NULL;

@@ -56,4 +56,14 @@ int outfile_commit(struct outfile *o, struct err *e);
 /* Closes and removes the temporary file and frees o. */
 void outfile_abort(struct outfile *o);
 
+/* Removes every temporary file of this process's outfiles not yet
+ * committed or aborted. Async-signal-safe: for a handler that ends the
+ * process (a Ctrl-C must not leave rank-N.htxs.tmpXXXXXX behind). */
+void outfile_remove_temporaries(void);
+
+/* Installs a handler for SIGINT, SIGTERM, SIGHUP and SIGQUIT, where they
+ * have their default action, that removes the temporaries and then dies of
+ * the signal as before. For the headless commands; the TUI has its own. */
+void outfile_remove_on_signals(void);
+
 #endif

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -51,6 +52,11 @@ int summary_file_source_of(struct summary_file_source *src, const char *path, st
     if (n >= sizeof src->path)
         return err_set(e, ERR_LIMIT, "%s: path too long for a summary", path);
     memcpy(src->path, path, n + 1);
+    memcpy(src->given, path, n + 1);
+    char *real = realpath(path, NULL);
+    if (real && strlen(real) < sizeof src->absolute)
+        strcpy(src->absolute, real);
+    free(real);
     struct stat st;
     if (stat(path, &st) != 0)
         return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
@@ -82,7 +88,52 @@ void summary_file_source_write(struct summary_file_writer *w, const struct summa
     summary_file_put_i64(w, src->mtime_ns);
     summary_file_put_u64(w, src->head_hash);
     summary_file_put_u64(w, src->tail_hash);
+    summary_file_put_str(w, src->absolute, strlen(src->absolute));
     summary_file_end_section(w);
+}
+
+/* Candidate k (0, 1, 2) of the trace's path seen from here, for the summary
+ * at name, into buf; false when k has none (an absolute path recorded needs
+ * no second candidate, an old summary has no real path). */
+static bool candidate(const struct summary_file_source *src, const char *name, int k, char *buf,
+                      size_t n)
+{
+    int w = -1;
+    if (k == 0) {
+        w = snprintf(buf, n, "%s", src->given);
+    } else if (k == 1 && src->given[0] != '/') {
+        const char *slash = strrchr(name, '/');
+        if (!slash)
+            return false;   // the summary is in the working directory: candidate 0
+        w = snprintf(buf, n, "%.*s/%s", (int)(slash - name), name, src->given);
+    } else if (k == 2 && src->absolute[0] && strcmp(src->absolute, src->given) != 0) {
+        w = snprintf(buf, n, "%s", src->absolute);
+    }
+    return w > 0 && (size_t)w < n;
+}
+
+/* src->path: the first candidate that exists, else the recorded one. */
+static void locate(struct summary_file_source *src, const char *name)
+{
+    char p[SUMMARY_FILE_SOURCE_PATH_MAX];
+    struct stat st;
+    for (int k = 0; k < 3; k++) {
+        if (candidate(src, name, k, p, sizeof p) && stat(p, &st) == 0) {
+            strcpy(src->path, p);
+            return;
+        }
+    }
+    strcpy(src->path, src->given);
+}
+
+void summary_file_source_tried(const struct summary_file_source *src, const char *name, char *buf,
+                               size_t n)
+{
+    char p[SUMMARY_FILE_SOURCE_PATH_MAX];
+    bool beside = candidate(src, name, 1, p, sizeof p);
+    bool real = candidate(src, name, 2, p, sizeof p);
+    snprintf(buf, n, "%s%s%s%s", src->given, beside ? " here and beside the summary" : "",
+             real ? ", then " : "", real ? src->absolute : "");
 }
 
 static int source_of_section(struct summary_file_source *src, const struct summary_file_section *s,
@@ -99,10 +150,19 @@ static int source_of_section(struct summary_file_source *src, const struct summa
     src->mtime_ns = summary_file_get_i64(&c);
     src->head_hash = summary_file_get_u64(&c);
     src->tail_hash = summary_file_get_u64(&c);
-    if (c.bad || n >= sizeof src->path || memchr(p, 0, n))
+    if (c.bad || n >= sizeof src->given || memchr(p, 0, n))
         return err_set(e, ERR_PARSE, "%s: malformed source record", name);
-    memcpy(src->path, p, n);
-    src->path[n] = 0;
+    memcpy(src->given, p, n);
+    src->given[n] = 0;
+    if (c.p < c.end) {   // the real path, in summaries that record it
+        size_t an;
+        const char *a = summary_file_get_str(&c, &an);
+        if (c.bad || an >= sizeof src->absolute || memchr(a, 0, an))
+            return err_set(e, ERR_PARSE, "%s: malformed source record", name);
+        memcpy(src->absolute, a, an);
+        src->absolute[an] = 0;
+    }
+    locate(src, name);
     return 0;
 }
 

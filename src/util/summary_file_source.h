@@ -17,7 +17,11 @@
 #define SUMMARY_FILE_HASH_SPAN ((int64_t)1 << 20)
 
 struct summary_file_source {
+    /* Where the trace is: as the summary was given it, or, once read back,
+     * where it was found from here (summary_file_source_read). */
     char path[SUMMARY_FILE_SOURCE_PATH_MAX];
+    char given[SUMMARY_FILE_SOURCE_PATH_MAX];      /* as recorded */
+    char absolute[SUMMARY_FILE_SOURCE_PATH_MAX];   /* its real path then; "" if unknown */
     int64_t size;
     int64_t mtime_ns;
     uint64_t head_hash, tail_hash;
@@ -28,15 +32,25 @@ struct summary_file_source {
 #define SUMMARY_FILE_FNV_BASIS 0xcbf29ce484222325ull
 uint64_t summary_file_fnv1a(uint64_t h, const void *p, size_t n);
 
-/* Fills src from the file at path (stat + two 1 MiB reads). */
+/* Fills src from the file at path (stat + two 1 MiB reads, its real path). */
 int summary_file_source_of(struct summary_file_source *src, const char *path, struct err *e);
 void summary_file_source_write(struct summary_file_writer *w, const struct summary_file_source *src);
-/* Reads the SUMMARY_FILE_SOURCE section of doc; ERR_PARSE if absent or malformed. */
+/* Reads the SUMMARY_FILE_SOURCE section of doc, the summary at name;
+ * ERR_PARSE if absent or malformed. src->path is then the first of the
+ * trace's candidate paths that exists from here: as recorded (relative to
+ * the working directory), relative to the summary's directory, then the
+ * real path recorded; the first when none does. */
 int summary_file_source_read(struct summary_file_source *src, const struct summary_file_doc *doc, const char *name, struct err *e);
 /* The same from the summary at path, its other sections not read
  * (summary_file_peek_section: a hint, its checksum not checked); ERR_PARSE if
  * absent or malformed, or summary_file_peek_section's error. */
 int summary_file_source_peek(struct summary_file_source *src, const char *path, struct err *e);
+
+/* The paths summary_file_source_read tries for the summary at name, in its
+ * order, in words ("A here and beside the summary, then B") in buf (n
+ * bytes); for an error saying what was tried. */
+void summary_file_source_tried(const struct summary_file_source *src, const char *name, char *buf,
+                               size_t n);
 
 enum summary_file_freshness {
     SUMMARY_FILE_FRESH = 0,

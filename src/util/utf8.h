@@ -1,6 +1,7 @@
 #ifndef HTX_UTIL_UTF8_H
 #define HTX_UTIL_UTF8_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,5 +27,15 @@ size_t utf8_decode_lossy(const char *s, size_t len, uint32_t *cp);
 /* Writes cp (<= 0x10FFFF; a lone surrogate is written like any other code
  * point) into out, which has room for 4 bytes; returns the bytes written. */
 size_t utf8_encode(uint32_t cp, char *out);
+
+/* Whether cp must never reach a terminal raw: C0 and C1 controls, DEL, and
+ * the bidirectional controls (U+202A-U+202E, U+2066-U+2069), which reorder
+ * the text around them and can make a name read as another. Every writer
+ * of untrusted text escapes these. */
+static inline bool utf8_needs_escape(uint32_t cp)
+{
+    return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) ||
+           (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+}
 
 #endif

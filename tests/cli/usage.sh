@@ -89,6 +89,13 @@ expect 0 "$HTX" --script "$tmp/none.keys" --dump-screen "$tmp/view3.screen" --si
 printf 'view = kernal\n' >"$tmp/xdg/htx/config"
 expect 2 "$HTX" info job && has err "config:1: --view: bad value 'kernal'"
 expect 2 "$HTX" --view=9x job && has err "--view"
+# Only a regular file is read as the config: a FIFO there (whose open would
+# wait for a writer) or a directory is refused at once, by name.
+rm "$tmp/xdg/htx/config" && mkfifo "$tmp/xdg/htx/config"
+expect 2 timeout 20 "$HTX" info job && has err "$tmp/xdg/htx/config: not a regular file"
+rm "$tmp/xdg/htx/config" && mkdir "$tmp/xdg/htx/config"
+expect 2 "$HTX" info job && has err "$tmp/xdg/htx/config: not a regular file"
+rmdir "$tmp/xdg/htx/config"
 unset XDG_CONFIG_HOME
 mkdir -p "$HOME/.config/htx" && printf 'color\n' >"$HOME/.config/htx/config"
 expect 2 "$HTX" info job && has err "$HOME/.config/htx/config:1: expected 'key = value'"

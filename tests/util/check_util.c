@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "util/arena.h"
@@ -289,6 +291,57 @@ static int write_text(const char *dst, bool force, const char *const *inputs, si
     return outfile_commit(o, e);
 }
 
+/* How many entries dir holds, but . and .. */
+static int entries(const char *dir)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "ls -A '%s' | wc -l", dir);
+    FILE *p = popen(cmd, "r");
+    int n = -1;
+    ck_assert_ptr_nonnull(p);
+    ck_assert_int_eq(fscanf(p, "%d", &n), 1);
+    pclose(p);
+    return n;
+}
+
+/* A process killed while it writes leaves no temporary file behind. */
+START_TEST(outfile_should_remove_its_temporaries_on_a_signal)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++) {
+        char dir[] = "/tmp/htx-check-outfile-XXXXXX";
+        ck_assert_ptr_nonnull(mkdtemp(dir));
+        pid_t pid = fork();
+        ck_assert_int_ge(pid, 0);
+        if (pid == 0) {
+            signal(sigs[k], SIG_DFL);
+            outfile_remove_on_signals();
+            struct outfile a, b, c;
+            struct err e = {0, ""};
+            char p[128];
+            snprintf(p, sizeof p, "%s/a.htxs", dir);
+            if (outfile_begin(&a, p, false, NULL, 0, &e) != 0)
+                _exit(3);
+            snprintf(p, sizeof p, "%s/b.htxs", dir);
+            if (outfile_begin(&b, p, false, NULL, 0, &e) != 0 || write(b.fd, "x", 1) != 1)
+                _exit(3);
+            outfile_abort(&a);   // a slot given back and used again
+            snprintf(p, sizeof p, "%s/c.htxs", dir);
+            if (outfile_begin(&c, p, false, NULL, 0, &e) != 0)
+                _exit(3);
+            raise(sigs[k]);
+            _exit(4);
+        }
+        int status;
+        ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+        ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == sigs[k],
+                      "the child did not die of signal %d (status %d)", sigs[k], status);
+        ck_assert_int_eq(entries(dir), 0);
+        ck_assert_int_eq(rmdir(dir), 0);
+    }
+}
+END_TEST
+
 START_TEST(outfile_should_never_clobber)
 {
     char dir[] = "/tmp/htx-check-outfile-XXXXXX";
@@ -569,6 +622,7 @@ Suite *s = suite_create("util");
     tcase_add_test(tc, sort_should_keep_ties_in_input_order);
     tcase_add_test(tc, utf8_should_decode_valid_and_reject_malformed_sequences);
     tcase_add_test(tc, outfile_should_never_clobber);
+    tcase_add_test(tc, outfile_should_remove_its_temporaries_on_a_signal);
     tcase_add_test(tc, memory_figures_should_be_plausible);
     tcase_add_test(tc, pool_should_run_every_task_once_and_stop_when_asked);
     tcase_add_test(tc, ring_should_hand_over_blocks_in_order);

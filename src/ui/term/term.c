@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ui/term/curses.h"
+#include "util/outfile.h"
 #include "ui/term/draw.h"
 #include "ui/widgets/keys.h"
 
@@ -32,6 +33,7 @@ static void on_fatal_signal(int sig)
 {
     if (active && !headless)
         endwin();
+    outfile_remove_temporaries();
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -246,6 +248,7 @@ void ui_term_reraise(void)
 
     if (!sig)
         return;
+    outfile_remove_temporaries();
     signal(sig, SIG_DFL);
     raise(sig);
 }
