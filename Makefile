@@ -6,9 +6,10 @@
 #   make run             install deps, build, open htx on assets/sample
 #   make check           install deps, build, run every test
 #   make check-asan      the tests under AddressSanitizer + UBSan (build-asan/)
-#   make check-valgrind  the test programs under valgrind memcheck (build-valgrind/),
-#                        and htx over a sample of real and generated traces (CI runs this)
-#   make check-valgrind-full  the whole suite under memcheck, htx over every trace (long)
+#   make check-valgrind  the test programs of build/ under valgrind memcheck, and htx
+#                        over a sample of real and generated traces (CI runs this)
+#   make check-valgrind-full  the whole suite under memcheck in build-valgrind/ (asserts on),
+#                        htx over every trace (long)
 #   make check-slurm     htx summarize under a real one-node Slurm (tests/summary/slurm.sh)
 #   make distcheck       build and test the release tarball
 #   make bench           load-time and memory benchmark (tests/bench.sh); writes docs/performance.md
@@ -135,10 +136,12 @@ check-asan: deps $(ASAN_BUILD)/Makefile
 	$(MAKE) -C $(ASAN_BUILD) -j$(JOBS)
 	$(call run_suite,$(ASAN_BUILD))
 
-check-valgrind: deps $(VALGRIND_BUILD)/Makefile
-	$(MAKE) -C $(VALGRIND_BUILD) -j$(JOBS)
-	@status=0; $(MAKE) -C $(VALGRIND_BUILD) -j$(JOBS) check-memcheck || status=$$?; \
-	tests/summary.sh $(VALGRIND_BUILD) $$status
+# Memcheck runs build/'s own programs (a build of its own would cost CI
+# another compile of everything for what ASan's build already checks).
+check-valgrind: all
+	@status=0; $(MAKE) -C $(BUILD) -j$(JOBS) check-memcheck \
+	    LOG_COMPILER=$(CURDIR)/tests/valgrind-wrap.sh || status=$$?; \
+	tests/summary.sh $(BUILD) $$status
 
 check-valgrind-full: export HTX_VALGRIND_FULL = 1
 check-valgrind-full: deps $(VALGRIND_BUILD)/Makefile

@@ -9,6 +9,11 @@
  * cases and the scale tests stop at smaller sizes: the same code paths,
  * so CI's memcheck run stays short; every size runs in the other builds. */
 
+/* The largest real trace file the memcheck run reads (compressed bytes),
+ * as tests/hostile/valgrind.sh's sample: every kind of trace but the
+ * largest. */
+#define MEMCHECK_TRACE_BYTES 1000000
+
 static inline bool under_memcheck(void)
 {
     const char *m = getenv("HTX_MEMCHECK");

@@ -57,17 +57,27 @@ grep -q '^#define HAVE_ISAL 1' "$build/config.h" && isal_libs=$(pkg-config --lib
 newest_header=$(cd "$srcdir" && ls -t src/*/*.h src/*/*/*.h tests/fuzz/*.h | head -1)
 
 # compile SOURCE...: one object per source, rebuilt when the source or any
-# header is newer; prints the object names.
+# header is newer, as many at once as there are cores; prints the object
+# names, and fails when one of them does not compile.
+jobs=$(nproc 2>/dev/null || echo 2)
 compile() {
-    local s o
+    local s o pids=()
     for s in "$@"; do
         o="$out/obj/$(echo "${s%.c}" | tr / _).o"
         if [ ! -f "$o" ] || [ "$srcdir/$s" -nt "$o" ] || [ "$srcdir/$newest_header" -nt "$o" ]; then
             echo "  CC $s" >&2
             # shellcheck disable=SC2086
-            $CC $cflags -c "$srcdir/$s" -o "$o"
+            $CC $cflags -c "$srcdir/$s" -o "$o" &
+            pids+=($!)
+            if [ "${#pids[@]}" -ge "$jobs" ]; then
+                wait "${pids[0]}" || exit 1
+                pids=("${pids[@]:1}")
+            fi
         fi
         echo "$o"
+    done
+    for p in "${pids[@]}"; do
+        wait "$p" || exit 1
     done
 }
 
