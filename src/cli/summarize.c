@@ -2,6 +2,7 @@
 #include "cli/summaries.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +67,8 @@ static int reading_task(void *ctx, size_t i)
  * so its tables are not these): the summary's, or its trace's; making both
  * would read the file twice. The events are left out by default because
  * recording them costs 10-25 % of the read (traces of 10 MB to 1 GB). */
-static int summarize_file(const struct htx_options *opts, const char *path, struct err *e)
+static int summarize_file(const struct htx_options *opts, const char *path, char *out,
+                          size_t outsz, struct err *e)
 {
     struct htx_options o = *opts;
     htx_options_make_canonical(&o);   // the tables and tiles mean one thing
@@ -98,15 +100,68 @@ static int summarize_file(const struct htx_options *opts, const char *path, stru
     if (rc == 0)
         rc = app_rank_summary(m, &ao, opts->threads, &parts, path, &w, e);
     if (rc == 0) {
-        char out[4200];
-        snprintf(out, sizeof out, "%s/rank-%05lld%s", opts->output,
-                 (long long)m->ranks[0].rank, SUMMARY_FILE_SUFFIX);
+        snprintf(out, outsz, "%s/rank-%05lld%s", opts->output, (long long)m->ranks[0].rank,
+                 SUMMARY_FILE_SUFFIX);
         rc = summary_file_writer_save(&w, out, opts->force, e);
     }
     summary_file_writer_fini(&w);
     trace_pack_free(pack);
     model_free(m);
     return rc;
+}
+
+/* What became of each trace a summarize run took: after a failure, the
+ * user is told exactly which summaries were written and which were not. */
+struct outcome {
+    char **lines[2];   /* [0] "TRACE -> SUMMARY" written, [1] TRACE not */
+    size_t n[2], cap[2];
+    bool nomem;
+};
+
+static void outcome_add(struct outcome *o, const char *trace, const char *written)
+{
+    int k = written ? 0 : 1;
+    if (o->n[k] == o->cap[k]) {
+        size_t cap = o->cap[k] ? 2 * o->cap[k] : 16;
+        char **v = realloc(o->lines[k], cap * sizeof *v);
+        if (!v) {
+            o->nomem = true;
+            return;
+        }
+        o->lines[k] = v;
+        o->cap[k] = cap;
+    }
+    size_t len = strlen(trace) + (written ? strlen(written) + 5 : 1);
+    char *line = malloc(len);
+    if (!line) {
+        o->nomem = true;
+        return;
+    }
+    snprintf(line, len, written ? "%s -> %s" : "%s", trace, written ? written : "");
+    o->lines[k][o->n[k]++] = line;
+}
+
+static void outcome_print(const struct outcome *o)
+{
+    char head[128];
+    snprintf(head, sizeof head, "%zu of %zu summaries written%s", o->n[0], o->n[0] + o->n[1],
+             o->n[0] ? ":" : "");
+    app_warn("%s", head);
+    for (size_t i = 0; i < o->n[0]; i++)
+        app_warn("  written: %s", o->lines[0][i]);
+    for (size_t i = 0; i < o->n[1]; i++)
+        app_warn("  not written: %s", o->lines[1][i]);
+    if (o->nomem)
+        app_warn("  (out of memory: the list above is not whole)");
+}
+
+static void outcome_fini(struct outcome *o)
+{
+    for (int k = 0; k < 2; k++) {
+        for (size_t i = 0; i < o->n[k]; i++)
+            free(o->lines[k][i]);
+        free(o->lines[k]);
+    }
 }
 
 static int make_dir(const char *dir, struct err *e)
@@ -135,18 +190,24 @@ int cli_summarize_main(const struct htx_options *opts)
     if (trace_discover(opts->paths, opts->npaths, &files, &e) < 0)
         return app_fail(&e);
     int status = 0;
+    struct outcome done = {0};
     for (size_t i = 0; i < files.count; i++) {
         if (!summary_file_shard_owns(&shard, i))
             continue;
+        char out[4200] = "";
         int rc = str_ends_with(files.files[i].path, SUMMARY_FILE_SUFFIX)
                      ? err_set(&e, ERR_USAGE, "%s: already a rank summary", files.files[i].path)
-                     : summarize_file(opts, files.files[i].path, &e);
+                     : summarize_file(opts, files.files[i].path, out, sizeof out, &e);
         if (rc) {
             app_fail(&e);   // named; the other files are still summarized
             status = status ? status : err_exit_status(rc);
             err_clear(&e);
         }
+        outcome_add(&done, files.files[i].path, rc ? NULL : out);
     }
+    if (status)
+        outcome_print(&done);
+    outcome_fini(&done);
     trace_file_list_fini(&files);
     return status;
 }

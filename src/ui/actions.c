@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/format.h"
 #include "ui/screen.h"
 #include "ui/term/osc52.h"
 #include "ui/view.h"
@@ -75,6 +76,24 @@ static bool left_pane_shown(const struct ui_state *st)
     return st->layout.left.w > 0;
 }
 
+/* name as the text reports print it (malloc'ed): its controls and
+ * bidirectional marks escaped, so that a paste carries no escape sequence
+ * into the shell it lands in. NULL when out of memory. */
+static char *escaped(const char *name)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    format_write_escaped(f, name);
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
 unsigned ui_act_copy_name(struct ui_state *st, const struct model *m)
 {
     const struct ui_view_ops *v = ui_view_get(st, st->view);
@@ -88,12 +107,13 @@ unsigned ui_act_copy_name(struct ui_state *st, const struct model *m)
         return UI_REDRAW;
     }
     free(st->copy);
-    st->copy = strdup(name);
+    st->copy = escaped(name);
     if (!st->copy)
         ui_state_message(st, true, "out of memory");
     else
-        ui_state_message(st, false, "copied %zu bytes to the clipboard (OSC 52)%s", strlen(name),
-                         strlen(name) > UI_OSC52_MAX_TEXT ? ", cut to 8 KiB" : "");
+        ui_state_message(st, false, "copied %zu bytes to the clipboard (OSC 52)%s",
+                         strlen(st->copy),
+                         strlen(st->copy) > UI_OSC52_MAX_TEXT ? ", cut to 8 KiB" : "");
     return UI_REDRAW;
 }
 

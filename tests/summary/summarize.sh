@@ -222,6 +222,16 @@ SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=2 "$HTX" summarize --shard=auto -o 
 mkdir broken && cp ddp/* broken/ && printf '{"traceEvents": [' >broken/rank-9.json
 expect 1 "$HTX" summarize -o sum-broken broken && has err "broken/rank-9.json: byte 17"
 [ "$(ls sum-broken | wc -l)" = 4 ] || fail "the good ranks of broken/ were not all summarized"
+has err "htx: warning: 4 of 5 summaries written:" && has err "not written: broken/rank-9.json"
+# An output refused (a symbolic link there) fails alone, and the run says
+# exactly which summaries it wrote and which it did not.
+mkdir sum-link && ln -s /nonexistent sum-link/rank-00001.htxs
+expect 2 "$HTX" summarize -o sum-link ddp && has err "sum-link/rank-00001.htxs" &&
+    has err "htx: warning: 3 of 4 summaries written:" &&
+    has err "  written: ddp/rank-0.pt.trace.json.gz -> sum-link/rank-00000.htxs" &&
+    has err "  not written: ddp/rank-1.pt.trace.json"
+[ "$(ls sum-link | wc -l)" = 4 ] || fail "the other ranks were not summarized: $(ls sum-link)"
+[ -L sum-link/rank-00001.htxs ] || fail "the symbolic link was replaced"
 expect 2 "$HTX" summarize -o sum-ddp ddp && has err "--force"
 expect 0 "$HTX" summarize --force -o sum-ddp ddp
 expect 2 "$HTX" summarize ddp && has err "missing -o DIR"

@@ -570,6 +570,22 @@ START_TEST(mouse_should_switch_tabs_and_move_the_cursor)
 }
 END_TEST
 
+/* y copies the name under the cursor as the reports print it: a name's
+ * escape sequence reaches the clipboard escaped, never raw. */
+START_TEST(copy_should_escape_the_name_it_copies)
+{
+    struct model *m = ui_test_model();
+    struct ui_state st;
+
+    ui_test_state(&st, m, 30, 100);
+    ui_test_keys(&st, m, "0/evil<Enter>y");
+    ck_assert_ptr_nonnull(st.copy);
+    ck_assert_str_eq(st.copy, "evil\\x1B[31mred");
+    ui_state_fini(&st);
+    model_free(m);
+}
+END_TEST
+
 /* A jump zooms until its target is the event under the
  * cursor (at the whole trace, a 10 us kernel is less than a cell), and a
  * resize never leaves the cursor past the last column or the data. */
@@ -726,6 +742,7 @@ Suite *ui_actions_suite(void)
     tcase_add_test(tc, prompt_should_edit_and_cancel);
     tcase_add_test(tc, mouse_should_switch_tabs_and_move_the_cursor);
     tcase_add_test(tc, jumps_should_put_their_target_under_the_cursor);
+    tcase_add_test(tc, copy_should_escape_the_name_it_copies);
     tcase_add_test(tc, quit_keys_should_quit);
     tcase_add_test(tc, a_failing_analysis_should_show_its_error);
     tcase_add_test(tc, man_page_should_list_every_key);
