@@ -18,6 +18,7 @@
 #include "util/summary_file_source.h"
 #include "util/pool.h"
 #include "util/str.h"
+#include "util/vec.h"
 
 /* `htx summarize` (the map step): one summary per rank file,
  * each made from that file alone, so N processes on N machines can make
@@ -121,15 +122,9 @@ struct outcome {
 static void outcome_add(struct outcome *o, const char *trace, const char *written)
 {
     int k = written ? 0 : 1;
-    if (o->n[k] == o->cap[k]) {
-        size_t cap = o->cap[k] ? 2 * o->cap[k] : 16;
-        char **v = realloc(o->lines[k], cap * sizeof *v);
-        if (!v) {
-            o->nomem = true;
-            return;
-        }
-        o->lines[k] = v;
-        o->cap[k] = cap;
+    if (VEC_PUSH_SLOT(o->lines[k], o->n[k], o->cap[k]) != 0) {
+        o->nomem = true;
+        return;
     }
     size_t len = strlen(trace) + (written ? strlen(written) + 5 : 1);
     char *line = malloc(len);
