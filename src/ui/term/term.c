@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <termios.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include "ui/term/curses.h"
@@ -24,6 +26,79 @@ static volatile sig_atomic_t caught;
 static void on_leave_signal(int sig)
 {
     caught = sig;
+}
+
+/* Ctrl-Z. The terminal must be given back before the shell takes it (it
+ * does as soon as it sees the job stop), so the handler does it itself with
+ * async-signal-safe calls only: the bytes endwin would write, computed when
+ * the terminal opened, and the shell's terminal modes. ncurses' own handler
+ * calls endwin here, which allocates and deadlocks when the signal lands in
+ * the middle of an allocation. On fg the key reader repaints. */
+static char leave_bytes[256];
+static size_t leave_len;
+static struct termios shell_modes;
+static bool have_shell_modes;
+static volatile sig_atomic_t resumed;
+
+static void on_suspend_signal(int sig)
+{
+    int saved = errno;
+    struct sigaction dfl, mine;
+    sigset_t tstp;
+
+    if (active && !headless) {
+        // The shell may have taken the terminal back already (it does as
+        // soon as it sees the job stop): SIGTTOU is blocked so that the
+        // writes still happen instead of stopping us, once now and once
+        // more after fg.
+        sigset_t ttou, old;
+        sigemptyset(&ttou);
+        sigaddset(&ttou, SIGTTOU);
+        pthread_sigmask(SIG_BLOCK, &ttou, &old);
+        if (leave_len && write(STDOUT_FILENO, leave_bytes, leave_len) < 0) {
+            // nothing to do: the shell repaints its own prompt
+        }
+        if (have_shell_modes)
+            tcsetattr(STDIN_FILENO, TCSADRAIN, &shell_modes);
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        resumed = 1;
+    }
+    memset(&dfl, 0, sizeof dfl);
+    sigemptyset(&dfl.sa_mask);
+    dfl.sa_handler = SIG_DFL;
+    sigaction(sig, &dfl, &mine);
+    sigemptyset(&tstp);
+    sigaddset(&tstp, sig);
+    raise(sig);   // pending until unblocked below, then stops until SIGCONT
+    pthread_sigmask(SIG_UNBLOCK, &tstp, NULL);
+    sigaction(sig, &mine, NULL);
+    errno = saved;
+}
+
+static void append_leave(const char *cap)
+{
+    size_t n = cap && cap != (const char *)-1 ? strlen(cap) : 0;
+    if (n && leave_len + n < sizeof leave_bytes) {
+        memcpy(leave_bytes + leave_len, cap, n);
+        leave_len += n;
+    }
+}
+
+/* What endwin writes to leave the screen, for the suspend handler. */
+static void compute_leave_bytes(bool mouse)
+{
+    leave_len = 0;
+    if (mouse && tigetstr("kmous") && tigetstr("kmous") != (char *)-1) {
+        const char *xm = tigetstr("XM");
+        append_leave(xm && xm != (char *)-1 ? tiparm(xm, 0) : "\033[?1000l");
+    }
+    const char *cup = tigetstr("cup");
+    append_leave(tigetstr("sgr0"));
+    if (cup && cup != (char *)-1)
+        append_leave(tiparm(cup, LINES - 1, 0));
+    append_leave(tigetstr("rmkx"));
+    append_leave(tigetstr("cnorm"));
+    append_leave(tigetstr("rmcup"));
 }
 
 /* A crash: put the terminal back before the default action (htop does the
@@ -54,6 +129,11 @@ static void install_signals(void)
     sa.sa_handler = on_leave_signal;  // no SA_RESTART: the key read returns
     for (size_t i = 0; i < sizeof leave / sizeof leave[0]; i++)
         sigaction(leave[i], &sa, NULL);
+    // Installed before newterm, so ncurses keeps its own handler out: that
+    // one calls endwin (malloc, stdio) inside the signal, which deadlocks
+    // when the signal lands in the middle of an allocation.
+    sa.sa_handler = on_suspend_signal;
+    sigaction(SIGTSTP, &sa, NULL);
     sa.sa_handler = on_fatal_signal;
     sa.sa_flags = SA_RESETHAND | SA_NODEFER;
     for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
@@ -106,6 +186,7 @@ int ui_term_open(const struct ui_term_opts *o, struct err *e)
         unsetenv("LINES");
         unsetenv("COLUMNS");
         use_tioctl(TRUE);
+        have_shell_modes = tcgetattr(STDIN_FILENO, &shell_modes) == 0;
         screen = newterm(NULL, stdout, stdin);
         if (!screen)
             err_set(e, ERR_IO, "cannot start curses: is TERM (%s) a known terminal?",
@@ -130,6 +211,8 @@ int ui_term_open(const struct ui_term_opts *o, struct err *e)
         mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
         mouseinterval(0);
     }
+    if (!headless)
+        compute_leave_bytes(!o->no_mouse);
     return 0;
 }
 
@@ -212,16 +295,33 @@ static bool terminal_gone(void)
     return poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
 }
 
+/* Back from a stop: ncurses still believes it owns the terminal, so it is
+ * told it left (endwin) and comes back with a full repaint. */
+static void resume(void)
+{
+    resumed = 0;
+    endwin();
+    refresh();
+}
+
 int ui_term_read(int timeout_ms, struct ui_mouse_event *mouse)
 {
     wint_t ch;
 
     if (caught)
         return UI_KEY_INTERRUPT;
+    if (resumed) {
+        resume();
+        return UI_KEY_RESIZE;   // the caller redraws everything
+    }
     wtimeout(stdscr, timeout_ms);
     int rc = wget_wch(stdscr, &ch);
     if (caught)
         return UI_KEY_INTERRUPT;
+    if (resumed) {
+        resume();
+        return UI_KEY_RESIZE;
+    }
     if (rc == ERR && !headless && terminal_gone()) {
         caught = SIGHUP;   // as if the hangup had been delivered: leave cleanly
         return UI_KEY_INTERRUPT;

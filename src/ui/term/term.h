@@ -12,8 +12,9 @@
  * handler), Ctrl-C, SIGTERM and SIGHUP (a flag the key reader turns into
  * UI_KEY_INTERRUPT; the caller closes the terminal and re-raises with
  * ui_term_reraise), and fatal signals (the handler calls endwin before the
- * default action). Ctrl-Z is left to ncurses' own SIGTSTP handling, which
- * restores the terminal and repaints on fg. */
+ * default action). Ctrl-Z (SIGTSTP) sets a flag too: the key reader restores
+ * the terminal, stops the process, and on fg returns UI_KEY_RESIZE so the
+ * caller repaints. */
 
 enum ui_colors { UI_COLORS_NONE = 0, UI_COLORS_8, UI_COLORS_256 };
 
