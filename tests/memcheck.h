@@ -1,7 +1,9 @@
 #ifndef HTX_TESTS_MEMCHECK_H
 #define HTX_TESTS_MEMCHECK_H
 
+#include <check.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* Under memcheck (tests/valgrind-wrap.sh sets HTX_MEMCHECK=1) a test runs
@@ -25,5 +27,18 @@ static inline int memcheck_rounds(int n)
 {
     return under_memcheck() ? (n + 9) / 10 : n;
 }
+
+/* A test whose cost is its size (megabytes of records, a ring turned many
+ * times, every real trace): added everywhere but under memcheck, where it
+ * would take minutes for code paths the ASan and UBSan run already checks
+ * at full size. The log says what was left out. */
+#define tcase_add_large_test(tc, fn) tcase_add_large_loop_test(tc, fn, 0, 1)
+#define tcase_add_large_loop_test(tc, fn, from, to)                                    \
+    do {                                                                               \
+        if (under_memcheck())                                                          \
+            fprintf(stderr, "memcheck: %s is left to the other builds\n", #fn);          \
+        else                                                                           \
+            tcase_add_loop_test(tc, fn, from, to);                                     \
+    } while (0)
 
 #endif

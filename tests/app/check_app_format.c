@@ -13,6 +13,7 @@
 #include "util/arena.h"
 
 #include "check_app.h"
+#include "../memcheck.h"
 
 /* The output writers on hand-made tables; the commands around them are in
  * check_cli.c. */
@@ -475,7 +476,7 @@ Suite *cli_format_suite(void)
     tcase_add_test(fmt, text_should_clip_long_strings_and_say_when_empty);
     tcase_add_test(fmt, format_should_measure_display_width);
     tcase_add_test(fmt, json_should_escape_between_plain_runs);
-    tcase_add_test(fmt, doubles_should_print_as_printf_would);
+    tcase_add_large_test(fmt, doubles_should_print_as_printf_would);
     tcase_add_test(fmt, text_should_not_pad_a_number_wider_than_the_clip);
     suite_add_tcase(s, fmt);
     return s;

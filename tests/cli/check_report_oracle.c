@@ -8,6 +8,7 @@
 
 #include "../analysis/oracle_compare.h"
 #include "util/arena.h"
+#include "../memcheck.h"
 
 /* End to end: `htx report --semantics=hta --format=json` on every trace set
  * of ../shared/traces must reproduce HTA's own outputs in ../shared/oracle.
@@ -235,7 +236,7 @@ int main(void)
     Suite *s = suite_create("report_oracle");
     TCase *tc = tcase_create("sets");
     tcase_set_timeout(tc, 300);
-    tcase_add_loop_test(tc, report_should_match_hta_on_every_trace_set, 0,
+    tcase_add_large_loop_test(tc, report_should_match_hta_on_every_trace_set, 0,
                         (int)(sizeof sets / sizeof sets[0]));
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

@@ -391,7 +391,7 @@ Suite *model_packed_suite(void)
     tcase_add_test(tc, loader_should_pack_and_read_back_from_the_cache);
     tcase_add_test(tc, loader_should_not_trust_a_cached_summary_that_fails);
     tcase_add_test(tc, loader_should_warn_of_a_refused_cache_entry);
-    tcase_add_test(tc, loader_should_read_a_large_cached_summary_on_two_threads);
+    tcase_add_large_test(tc, loader_should_read_a_large_cached_summary_on_two_threads);
     tcase_add_test(tc, loader_should_pack_a_small_trace_at_level_9);
     tcase_add_test(tc, summary_without_events_should_read_its_trace_while_fresh);
     tcase_set_timeout(tc, 120);   // the large trace is read five times (slow under sanitizers)

@@ -12,6 +12,7 @@
 #include "util/summary_file.h"
 #include "util/le.h"
 #include "summary_test.h"
+#include "../memcheck.h"
 
 /* summary_file_load_file_sparse: a summary's small sections read and checked alone
  * (SUMMARY_FILE_CHECKS), the events left on disk; a damaged small section refused,
@@ -202,7 +203,7 @@ TCase *sparse_tcase(void)
 {
     TCase *tc = tcase_create("sparse");
     tcase_add_test(tc, sparse_read_should_leave_the_events_and_check_the_rest);
-    tcase_add_test(tc, sparse_read_should_refuse_what_it_reads_damaged);
+    tcase_add_large_test(tc, sparse_read_should_refuse_what_it_reads_damaged);
     tcase_add_test(tc, sparse_read_should_read_older_summaries_whole);
     tcase_set_timeout(tc, 120);
     return tc;

@@ -19,6 +19,7 @@
 #include "util/summary_file_source.h"
 #include "summary_test.h"
 #include "../analysis/same_tables.h"
+#include "../memcheck.h"
 
 /* A small summary: a source record, a section of a kind this reader does not
  * know (must be skipped) and a section with every field type. */
@@ -857,7 +858,7 @@ int main(void)
     tcase_add_test(tc, tables_should_be_deflated_and_read_back_exactly);
     tcase_add_test(tc, tables_of_both_semantics_should_share_one_section);
     tcase_add_test(tc, writer_should_write_borrowed_bytes_in_place);
-    tcase_add_test(tc, compact_tables_should_refuse_every_cut_and_survive_every_flip);
+    tcase_add_large_test(tc, compact_tables_should_refuse_every_cut_and_survive_every_flip);
     tcase_add_test(tc, shard_should_come_from_the_option_or_the_scheduler);
     suite_add_tcase(s, tc);
     suite_add_tcase(s, tiles_io_tcase());

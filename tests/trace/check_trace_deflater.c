@@ -12,6 +12,7 @@
 #include "trace/deflater.h"
 #include "trace/pack_dict.h"
 #include "trace/zbuf.h"
+#include "../memcheck.h"
 
 /* The deflater (trace/deflater.h): one zlib stream whatever the pieces it
  * was fed in, read by both inflaters; zlib's level 6 (9 for a stream said
@@ -274,8 +275,8 @@ Suite *trace_deflater_suite(void)
     Suite *s = suite_create("trace_deflater");
     TCase *t = tcase_create("deflater");
     tcase_set_timeout(t, 120);
-    tcase_add_loop_test(t, deflater_should_make_one_stream_whatever_the_pieces, 0, 2);
-    tcase_add_loop_test(t, deflater_should_keep_zlib_for_a_stream_within_the_hold, 0, 2);
+    tcase_add_large_loop_test(t, deflater_should_make_one_stream_whatever_the_pieces, 0, 2);
+    tcase_add_large_loop_test(t, deflater_should_keep_zlib_for_a_stream_within_the_hold, 0, 2);
     tcase_add_loop_test(t, deflater_should_give_the_same_bytes_on_threads_at_once, 0, 2);
     suite_add_tcase(s, t);
     return s;

@@ -694,10 +694,10 @@ Suite *trace_files_suite(void)
     tcase_add_test(t, gzip_should_be_detected_by_content_not_name);
     tcase_add_test(t, gzip_should_report_broken_files);
     tcase_add_test(t, gzip_should_stop_a_bomb_at_the_limit);
-    tcase_add_test(t, progress_should_be_reported_and_cancel);
+    tcase_add_large_test(t, progress_should_be_reported_and_cancel);
     tcase_add_test(t, gzip_should_accept_zero_padding_after_the_last_member);
     tcase_add_test(t, gz_name_without_gzip_data_should_say_not_gzip);
-    tcase_add_loop_test(t, gzip_should_seek_forward_only, 0, 4);
+    tcase_add_large_loop_test(t, gzip_should_seek_forward_only, 0, 4);
     tcase_add_test(t, plain_file_over_the_limit_should_stop_before_reading);
     tcase_add_test(t, file_changed_while_read_should_be_named);
     suite_add_tcase(s, t);
@@ -708,7 +708,7 @@ Suite *trace_files_suite(void)
     suite_add_tcase(s, t);
     t = tcase_create("shared");
     tcase_set_timeout(t, 300);
-    tcase_add_test(t, shared_traces_should_load_with_independent_counts);
+    tcase_add_large_test(t, shared_traces_should_load_with_independent_counts);
     suite_add_tcase(s, t);
     return s;
 }

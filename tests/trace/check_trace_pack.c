@@ -17,6 +17,7 @@
 #include "trace/read.h"
 #include "util/summary_file.h"
 #include "util/le.h"
+#include "../memcheck.h"
 
 /* Packed traces (trace/pack.h): a replay gives the sink exactly the calls
  * the JSON reader gave, whatever the fields; a damaged pack is refused
@@ -954,15 +955,15 @@ Suite *trace_pack_suite(void)
     tcase_add_loop_test(t, pack_should_replay_what_the_reader_read, 0, 2);
     tcase_add_test(t, pack_replay_should_name_its_source);
     tcase_add_loop_test(t, pack_should_refuse_damage, 0, 2);
-    tcase_add_test(t, pack_deflated_behind_should_be_the_same_pack);
-    tcase_add_test(t, pack_should_replay_on_two_threads_as_on_one);
+    tcase_add_large_test(t, pack_deflated_behind_should_be_the_same_pack);
+    tcase_add_large_test(t, pack_should_replay_on_two_threads_as_on_one);
     tcase_add_loop_test(t, pack_should_refuse_bad_records, 0, 2);
     tcase_add_test(t, pack_should_write_runs_of_ranks_and_replay_them);
     tcase_add_test(t, pack_should_read_version_1_strings_and_refuse_bad_runs);
-    tcase_add_test(t, pack_should_read_columns_in_blocks_and_refuse_bad_blocks);
-    tcase_add_test(t, pack_should_read_the_column_order_of_its_version);
+    tcase_add_large_test(t, pack_should_read_columns_in_blocks_and_refuse_bad_blocks);
+    tcase_add_large_test(t, pack_should_read_the_column_order_of_its_version);
     tcase_add_test(t, pack_should_refuse_another_version);
-    tcase_add_loop_test(t, pack_of_two_halves_should_replay_as_one_reader, 0, 2);
+    tcase_add_large_loop_test(t, pack_of_two_halves_should_replay_as_one_reader, 0, 2);
     tcase_add_loop_test(t, pack_should_deflate_with_the_frozen_dictionary, 0, 2);
     suite_add_tcase(s, t);
     return s;
