@@ -9,7 +9,8 @@ tests_summary_check_summary_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(ZLIB_CFLAGS)
 tests_summary_check_summary_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
 TESTS += tests/summary/check_summary
 # htx summarize and report on summaries: exactness, shards, xargs, GNU parallel
-TESTS += tests/summary/summarize.sh tests/summary/cache.sh tests/summary/summary_job.sh \
-	tests/summary/trace_paths.sh
-EXTRA_DIST += tests/summary/summarize.sh tests/summary/cache.sh tests/summary/summary_job.sh \
+TESTS += tests/summary/summarize.sh tests/summary/summarize_shared.sh tests/summary/cache.sh \
+	tests/summary/summary_job.sh tests/summary/trace_paths.sh
+EXTRA_DIST += tests/summary/summarize.sh tests/summary/summarize_shared.sh tests/summary/compare.sh \
+	tests/summary/cache.sh tests/summary/summary_job.sh \
 	tests/summary/trace_paths.sh tests/summary/slurm.sh contrib/slurm/htx-summarize.sbatch
