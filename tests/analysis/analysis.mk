@@ -105,3 +105,12 @@ tests_analysis_check_trust_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS)
 tests_analysis_check_trust_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(CJSON_LIBS) $(ZLIB_LIBS)
 TESTS += tests/analysis/check_trust
 endif
+# the findings: each rule finds its planted problem and stays silent without it
+if HAVE_CHECK
+check_PROGRAMS += tests/analysis/check_findings
+tests_analysis_check_findings_SOURCES = tests/analysis/check_findings.c \
+	tests/analysis/trace_doc.c tests/analysis/trace_doc.h
+tests_analysis_check_findings_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) $(ZLIB_CFLAGS)
+tests_analysis_check_findings_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(CJSON_LIBS) $(ZLIB_LIBS)
+TESTS += tests/analysis/check_findings
+endif

@@ -1,0 +1,64 @@
+#ifndef HTX_ANALYSIS_FINDINGS_RULES_H
+#define HTX_ANALYSIS_FINDINGS_RULES_H
+
+/* Private to findings*.c: what every rule reads (the selected ranks with
+ * their kept steps, the iteration, the kernel classes) and how it adds a
+ * finding. A rule is `int rule(struct fctx *c, struct err *e)`: it adds
+ * zero or more findings with fctx_add and returns 0 or ERR_NOMEM. */
+
+#include "analysis/busy.h"
+#include "analysis/findings.h"
+
+/* A selected rank, with the steps the selection keeps. */
+struct frank {
+    const struct rank_model *r;
+    size_t index;                 /* into m->ranks */
+    struct iteration *steps;      /* kept ProfilerSteps by ts (malloc'ed), NULL: none */
+    size_t nsteps;
+    bool has_events;              /* not a summary-only rank */
+};
+
+struct fctx {
+    const struct model *m;
+    const struct analysis_opts *o;
+    const struct trust_report *trust;
+    struct arena *a;
+    struct finding *items;        /* malloc'ed while rules run */
+    size_t n, cap;
+    struct frank *ranks;          /* the selected ranks, ascending */
+    size_t nranks;
+    double iter_ns;               /* the iteration costs are shares of */
+    size_t iterations;
+    struct busy_classes classes;
+    unsigned needs_events;        /* kinds that could not run: bit per enum finding_kind */
+    int64_t *scratch;             /* fctx_ranks_text's */
+};
+
+/* A finding of kind k with no cost, evidence on the whole timeline, "" texts;
+ * NULL on ENOMEM. Valid until the next fctx_add. */
+struct finding *fctx_add(struct fctx *c, enum finding_kind k);
+/* Sets cost_ns (clamped to [0, the iteration]) and cost_share. */
+void fctx_cost(const struct fctx *c, struct finding *f, double cost_ns);
+/* The rank's figures per iteration: lost_ns over the rank's kept steps (or
+ * over the span when it has none) divided by its steps. */
+double fctx_per_iteration(const struct frank *fr, double lost_ns);
+/* The length of [s, e) inside fr's kept steps (all of it without steps),
+ * and in *step the number of the step holding s (or -1). */
+int64_t fctx_in_steps(const struct frank *fr, int64_t s, int64_t e, int64_t *step);
+/* Confidence: support (0..1) times the trust factor of the ranks of f. */
+double fctx_confidence(const struct fctx *c, const struct finding *f, double support);
+/* v[0..k) (any order, repeats allowed; sorted in place) as "3, 5-7". */
+void fctx_list_text(char *buf, size_t n, int64_t *v, size_t k);
+/* Appends printf-style to buf (size n, terminated). */
+void fctx_append(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A name for a title or cause: the short name (§2.2) when o->shorten_names,
+ * cut to fit buf. */
+void fctx_name(const struct fctx *c, uint32_t name, char *buf, size_t n);
+
+/* A duration for people: "850 ns", "12.3 us", "4.56 ms", "1.23 s". */
+void fctx_duration(char *buf, size_t n, double ns);
+
+/* The rules, by theme. */
+int findings_exposed_comm(struct fctx *c, struct err *e);    /* findings_comm.c */
+
+#endif
