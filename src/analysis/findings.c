@@ -309,8 +309,10 @@ static int finding_cmp(const void *pa, const void *pb)
 
 typedef int (*rule_fn)(struct fctx *c, struct err *e);
 
+/* In the order of the issue's value; findings_host before the rank rules,
+ * which read what it leaves in each rank. */
 static const rule_fn rules[] = {
-    findings_exposed_comm,
+    findings_exposed_comm, findings_host, findings_copies,
 };
 
 /* The note naming the kinds that needed events. */
@@ -417,4 +419,72 @@ int findings_run(const struct model *m, const struct analysis_opts *o, struct ar
     if (!t)
         return err_set(e, ERR_NOMEM, "findings: out of memory");
     return table_list_add(out, t) ? err_set(e, ERR_NOMEM, "findings: too many tables") : 0;
+}
+
+/* ---- shared by the rules ---- */
+
+struct finding *fctx_raise(struct fctx *c, enum finding_kind k, const struct fhit *hits, size_t n,
+                           double min_share, size_t *worst, bool *nomem)
+{
+    size_t w = SIZE_MAX, hit = 0;
+    double sum = 0, support = 0;
+    *nomem = false;
+    for (size_t i = 0; i < n; i++) {
+        if (!(hits[i].per_iter > 0) || hits[i].per_iter < min_share * c->iter_ns)
+            continue;
+        c->scratch[hit++] = hits[i].rank;
+        sum += hits[i].per_iter;
+        support += hits[i].support;
+        if (w == SIZE_MAX || hits[i].per_iter > hits[w].per_iter)
+            w = i;
+    }
+    if (!hit)
+        return NULL;
+    struct finding *f = fctx_add(c, k);
+    if (!f) {
+        *nomem = true;
+        return NULL;
+    }
+    const struct fhit *h = &hits[w];
+    fctx_cost(c, f, sum / (double)hit);
+    fctx_list_text(f->ranks, sizeof f->ranks, c->scratch, hit);
+    if (h->step >= 0)
+        snprintf(f->iterations, sizeof f->iterations, "%lld", (long long)h->step);
+    f->start_ns = h->start;
+    f->end_ns = h->end;
+    f->evidence.rank = h->rank;
+    f->evidence.stream = h->stream;
+    f->evidence.start_ns = h->start;
+    f->evidence.end_ns = h->end;
+    f->evidence.pos = h->pos;
+    f->confidence = fctx_confidence(c, f, support / (double)hit);
+    *worst = w;
+    return f;
+}
+
+uint32_t fctx_cpu_op_during(const struct fctx *c, const struct frank *fr, uint32_t thread,
+                            int64_t s, int64_t e, bool outer)
+{
+    const struct rank_model *r = fr->r;
+    uint32_t best = MODEL_NONE;
+    int64_t best_len = -1;
+    (void)c;
+    for (size_t i = 0; i < r->nrows; i++) {
+        const struct event *ev = &r->events[r->rows[i]];
+        if (ev->kind != EV_KIND_CPU_OP || ev->thread != thread || ev->ts >= e ||
+            ev->ts + ev->dur <= s)
+            continue;
+        if (outer) {
+            int64_t a = ev->ts > s ? ev->ts : s;
+            int64_t b = ev->ts + ev->dur < e ? ev->ts + ev->dur : e;
+            if (b - a > best_len) {
+                best_len = b - a;
+                best = r->rows[i];
+            }
+        } else if (ev->ts <= s && (best_len < 0 || ev->dur < best_len)) {
+            best_len = ev->dur;
+            best = r->rows[i];
+        }
+    }
+    return best;
 }

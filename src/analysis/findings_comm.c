@@ -193,9 +193,9 @@ static int raise(struct fctx *c, const struct exposed *v, size_t n, struct err *
     fctx_duration(worst_cost, sizeof worst_cost, w->per_iter);
     fctx_name(c, w->top_name, top, sizeof top);
     fctx_duration(top_cost, sizeof top_cost, fctx_per_iteration(&c->ranks[worst], (double)w->top_ns));
-    snprintf(f->title, sizeof f->title, "Communication not hidden by computation: %s per iteration",
+    fctx_append(f->title, sizeof f->title, "Communication not hidden by computation: %s per iteration",
              cost);
-    snprintf(f->cause, sizeof f->cause,
+    fctx_append(f->cause, sizeof f->cause,
              "On rank %lld the GPU runs communication with no computation beside it for %s per "
              "iteration (%.0f%% of its communication time); most in %s (%s per iteration). "
              "Overlap collectives with computation (bucketing, asynchronous ops) or make them smaller.",

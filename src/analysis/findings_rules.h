@@ -16,6 +16,8 @@ struct frank {
     struct iteration *steps;      /* kept ProfilerSteps by ts (malloc'ed), NULL: none */
     size_t nsteps;
     bool has_events;              /* not a summary-only rank */
+    /* per step, filled by findings_host for the straggler's cause */
+    double host_wait, sync_wait, launch_wait, step_gap;
 };
 
 struct fctx {
@@ -58,7 +60,33 @@ void fctx_name(const struct fctx *c, uint32_t name, char *buf, size_t n);
 /* A duration for people: "850 ns", "12.3 us", "4.56 ms", "1.23 s". */
 void fctx_duration(char *buf, size_t n, double ns);
 
+/* One rank's part in a job-wide finding: what it lost per iteration, the
+ * share of its steps where it shows, and where it shows most. */
+struct fhit {
+    int64_t rank;
+    size_t rank_at;               /* index into c->ranks */
+    double per_iter;              /* ns per step */
+    double support;               /* 0..1 */
+    int64_t start, end;           /* the worst occurrence */
+    uint32_t pos;                 /* its event, MODEL_NONE */
+    int64_t stream, step;         /* -1 unknown */
+};
+/* The finding of kind k over the hits whose per_iter reaches min_share of
+ * the iteration: cost the mean of theirs, ranks theirs, window, evidence
+ * (the timeline on the worst hit) and confidence; *worst its index into
+ * hits. NULL without such hit, or on ENOMEM (then *nomem). */
+struct finding *fctx_raise(struct fctx *c, enum finding_kind k, const struct fhit *hits, size_t n,
+                           double min_share, size_t *worst, bool *nomem);
+/* The CPU op of fr's thread `thread` (an index of m->pidtids) that ran
+ * longest during [s, e): the outermost when outer, else the innermost
+ * holding s; MODEL_NONE when none. */
+uint32_t fctx_cpu_op_during(const struct fctx *c, const struct frank *fr, uint32_t thread,
+                            int64_t s, int64_t e, bool outer);
+
 /* The rules, by theme. */
 int findings_exposed_comm(struct fctx *c, struct err *e);    /* findings_comm.c */
+int findings_host(struct fctx *c, struct err *e);            /* findings_host.c: host-bound,
+                                                                launch overhead, syncs, step gaps */
+int findings_copies(struct fctx *c, struct err *e);          /* findings_host.c */
 
 #endif

@@ -129,6 +129,159 @@ START_TEST(findings_should_lower_confidence_when_trust_fires)
 }
 END_TEST
 
+
+/* One step of 1000 us, opened in d. */
+static void one_step(struct doc *d)
+{
+    doc_begin(d);
+    ev(d, "user_annotation", "ProfilerStep#1", 1, 0, 1000, -1, -1);
+}
+
+static void kernel_at(struct doc *d, int launch_ts, int launch_dur, int ts, int dur, int corr,
+                      const char *name)
+{
+    ev(d, "cuda_runtime", "cudaLaunchKernel", 1, launch_ts, launch_dur, -1, corr);
+    ev(d, "kernel", name, 9, ts, dur, 7, corr);
+}
+
+/* Runs the rules on d (closed and loaded) and checks that kind k alone
+ * among the host rules fires, at cost_us on rank 0. */
+static const struct finding *expect(struct doc *d, struct arena *a, struct findings *f,
+                                    struct model **m, enum finding_kind k, double cost_us)
+{
+    *m = load_doc(d);
+    run(*m, a, f);
+    static const enum finding_kind host[] = {FINDING_HOST_BOUND, FINDING_LAUNCH_OVERHEAD,
+                                             FINDING_SYNC, FINDING_STEP_GAP,
+                                             FINDING_PAGEABLE_COPY};
+    for (size_t i = 0; i < sizeof host / sizeof host[0]; i++)
+        if (host[i] != k)
+            ck_assert_msg(find(f, host[i]) == NULL, "%s fired: %s", finding_kind_name(host[i]),
+                          find(f, host[i])->cause);
+    const struct finding *x = find(f, k);
+    ck_assert_msg(x != NULL, "%s did not fire", finding_kind_name(k));
+    ck_assert_msg(fabs(x->cost_ns / 1e3 - cost_us) <= 0.05 * cost_us, "%s cost %.1f us, not %.1f",
+                  finding_kind_name(k), x->cost_ns / 1e3, cost_us);
+    ck_assert_str_eq(x->ranks, "0");
+    ck_assert(x->title[0] && x->cause[0]);
+    ck_assert(x->end_ns > x->start_ns);
+    return x;
+}
+
+START_TEST(host_bound_should_cost_the_gap_before_a_late_launch)
+{
+    struct doc d;
+    one_step(&d);
+    kernel_at(&d, 10, 2, 100, 100, 1, "k1");
+    ev(&d, "cpu_op", "aten::slow", 1, 250, 350, -1, -1);
+    kernel_at(&d, 600, 2, 610, 290, 2, "k2");   // idle 200..610
+    struct arena a;
+    arena_init(&a, 0);
+    struct findings f;
+    struct model *m;
+    const struct finding *x = expect(&d, &a, &f, &m, FINDING_HOST_BOUND, 410);
+    ck_assert_ptr_nonnull(strstr(x->cause, "aten::slow"));
+    ck_assert_int_eq(x->start_ns, 200000);
+    ck_assert_int_eq(x->end_ns, 610000);
+    arena_fini(&a);
+    model_free(m);
+}
+END_TEST
+
+START_TEST(sync_should_cost_the_drained_queue_after_a_synchronize)
+{
+    struct doc d;
+    one_step(&d);
+    ev(&d, "cpu_op", "aten::item", 1, 40, 270, -1, -1);
+    kernel_at(&d, 10, 2, 100, 200, 1, "k1");
+    ev(&d, "cuda_runtime", "cudaStreamSynchronize", 1, 50, 255, -1, -1);
+    kernel_at(&d, 400, 2, 450, 250, 2, "k2");   // idle 300..450
+    struct arena a;
+    arena_init(&a, 0);
+    struct findings f;
+    struct model *m;
+    const struct finding *x = expect(&d, &a, &f, &m, FINDING_SYNC, 150);
+    ck_assert_ptr_nonnull(strstr(x->cause, "cudaStreamSynchronize"));
+    ck_assert_ptr_nonnull(strstr(x->cause, "aten::item"));
+    arena_fini(&a);
+    model_free(m);
+}
+END_TEST
+
+START_TEST(launch_overhead_should_cost_the_gaps_between_short_kernels)
+{
+    struct doc d;
+    one_step(&d);
+    for (int i = 0; i < 20; i++)   // 20 us launches of 5 us kernels: 19 gaps of 15 us
+        kernel_at(&d, 10 + 20 * i, 20, 25 + 20 * i, 5, i + 1, "tiny");
+    struct arena a;
+    arena_init(&a, 0);
+    struct findings f;
+    struct model *m;
+    const struct finding *x = expect(&d, &a, &f, &m, FINDING_LAUNCH_OVERHEAD, 285);
+    ck_assert_ptr_nonnull(strstr(x->cause, "tiny"));
+    arena_fini(&a);
+    model_free(m);
+}
+END_TEST
+
+START_TEST(step_gap_should_cost_the_idle_between_iterations)
+{
+    struct doc d;
+    doc_begin(&d);
+    ev(&d, "user_annotation", "ProfilerStep#1", 1, 0, 1000, -1, -1);
+    ev(&d, "user_annotation", "ProfilerStep#2", 1, 1000, 1000, -1, -1);
+    kernel_at(&d, 10, 2, 100, 200, 1, "k1");
+    ev(&d, "cpu_op", "enumerate(DataLoader)#_next_", 1, 1002, 90, -1, -1);
+    kernel_at(&d, 1095, 2, 1100, 800, 2, "k2");   // idle 300..1100 over 2 steps
+    struct arena a;
+    arena_init(&a, 0);
+    struct findings f;
+    struct model *m;
+    const struct finding *x = expect(&d, &a, &f, &m, FINDING_STEP_GAP, 400);
+    ck_assert_ptr_nonnull(strstr(x->cause, "DataLoader"));
+    arena_fini(&a);
+    model_free(m);
+}
+END_TEST
+
+START_TEST(pageable_copy_should_cost_its_copies)
+{
+    struct doc d;
+    one_step(&d);
+    kernel_at(&d, 10, 2, 100, 400, 1, "k1");
+    ev(&d, "cpu_op", "aten::to", 1, 15, 20, -1, -1);
+    ev(&d, "cuda_runtime", "cudaMemcpyAsync", 1, 20, 5, -1, 2);
+    ev(&d, "gpu_memcpy", "Memcpy HtoD (Pageable -> Device)", 9, 500, 100, 7, 2);
+    kernel_at(&d, 30, 2, 600, 390, 3, "k2");
+    struct arena a;
+    arena_init(&a, 0);
+    struct findings f;
+    struct model *m;
+    const struct finding *x = expect(&d, &a, &f, &m, FINDING_PAGEABLE_COPY, 100);
+    ck_assert_ptr_nonnull(strstr(x->cause, "aten::to"));
+    arena_fini(&a);
+    model_free(m);
+}
+END_TEST
+
+START_TEST(host_rules_should_stay_silent_on_a_busy_gpu)
+{
+    struct doc d;
+    one_step(&d);
+    for (int i = 0; i < 9; i++)   // launched well ahead, back to back
+        kernel_at(&d, 1 + i, 2, 100 + 100 * i, 100, i + 1, "k");
+    struct model *m = load_doc(&d);
+    struct arena a;
+    arena_init(&a, 0);
+    struct findings f;
+    run(m, &a, &f);
+    ck_assert_uint_eq(f.n, 0);
+    arena_fini(&a);
+    model_free(m);
+}
+END_TEST
+
 static Suite *findings_suite(void)
 {
     Suite *s = suite_create("findings");
@@ -137,6 +290,12 @@ static Suite *findings_suite(void)
     tcase_add_test(tc, exposed_comm_should_cost_what_computation_does_not_hide);
     tcase_add_test(tc, exposed_comm_should_stay_silent_when_computation_hides_it);
     tcase_add_test(tc, findings_should_lower_confidence_when_trust_fires);
+    tcase_add_test(tc, host_bound_should_cost_the_gap_before_a_late_launch);
+    tcase_add_test(tc, sync_should_cost_the_drained_queue_after_a_synchronize);
+    tcase_add_test(tc, launch_overhead_should_cost_the_gaps_between_short_kernels);
+    tcase_add_test(tc, step_gap_should_cost_the_idle_between_iterations);
+    tcase_add_test(tc, pageable_copy_should_cost_its_copies);
+    tcase_add_test(tc, host_rules_should_stay_silent_on_a_busy_gpu);
     suite_add_tcase(s, tc);
     return s;
 }
