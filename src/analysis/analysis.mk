@@ -30,4 +30,5 @@ libcore_a_SOURCES += \
 	src/analysis/comm_check.c src/analysis/kernel_summary.c src/analysis/kernel_summary.h \
 	src/analysis/trust.c src/analysis/trust.h \
 	src/analysis/findings.c src/analysis/findings.h src/analysis/findings_rules.h \
-	src/analysis/findings_comm.c src/analysis/findings_host.c
+	src/analysis/findings_comm.c src/analysis/findings_host.c \
+	src/analysis/findings_ranks.c src/analysis/findings_hot.c

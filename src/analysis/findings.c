@@ -289,6 +289,7 @@ static void ctx_fini(struct fctx *c)
     free(c->ranks);
     free(c->items);
     free(c->scratch);
+    free(c->kq);
     if (c->classes.m)
         busy_classes_fini(&c->classes);
 }
@@ -309,10 +310,10 @@ static int finding_cmp(const void *pa, const void *pb)
 
 typedef int (*rule_fn)(struct fctx *c, struct err *e);
 
-/* In the order of the issue's value; findings_host before the rank rules,
- * which read what it leaves in each rank. */
+/* The straggler's cause reads what findings_host leaves in each rank. */
 static const rule_fn rules[] = {
-    findings_exposed_comm, findings_host, findings_copies,
+    findings_exposed_comm, findings_host, findings_copies, findings_straggler,
+    findings_imbalance, findings_slow_kernel, findings_bandwidth, findings_hot,
 };
 
 /* The note naming the kinds that needed events. */
@@ -487,4 +488,85 @@ uint32_t fctx_cpu_op_during(const struct fctx *c, const struct frank *fr, uint32
         }
     }
     return best;
+}
+
+double fctx_median(double *v, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    for (size_t i = 1; i < n; i++)   // few ranks: insertion sort
+        for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int fctx_colls(struct fctx *c, struct err *e)
+{
+    if (c->colls)
+        return 0;
+    for (size_t i = 0; i < c->nranks; i++)
+        if (!c->ranks[i].has_events)
+            return 0;   // from summaries the caller gives them, or there are none
+    int rc = coll_analyze(c->m, c->o, c->a, &c->own_colls, e);
+    if (rc == 0)
+        c->colls = &c->own_colls;
+    return rc;
+}
+
+static int kq_cmp(const void *pa, const void *pb)
+{
+    const struct kq *a = pa, *b = pb;
+    if (a->name != b->name)
+        return a->name < b->name ? -1 : 1;
+    return (a->rank_at > b->rank_at) - (a->rank_at < b->rank_at);
+}
+
+/* Adds fr's kernels to c->kq, one entry per name. */
+static int rank_kernels(struct fctx *c, size_t at, size_t *cap)
+{
+    const struct frank *fr = &c->ranks[at];
+    const struct rank_model *r = fr->r;
+    size_t first = c->nkq;
+    for (size_t i = 0; i < r->nrows; i++) {
+        const struct event *ev = &r->events[r->rows[i]];
+        if (ev->kind != EV_KIND_KERNEL || !busy_is_gpu_event(c->m, ev))
+            continue;
+        if (fctx_in_steps(fr, ev->ts, ev->ts + ev->dur, NULL) <= 0)
+            continue;
+        if (VEC_PUSH_SLOT(c->kq, c->nkq, *cap))
+            return ERR_NOMEM;
+        c->kq[c->nkq++] = (struct kq){ev->name, (uint32_t)at, 1, ev->dur};
+    }
+    size_t n = c->nkq - first;
+    if (n)
+        qsort(c->kq + first, n, sizeof *c->kq, kq_cmp);
+    size_t k = first;
+    for (size_t i = first; i < c->nkq; i++) {
+        if (k > first && c->kq[k - 1].name == c->kq[i].name) {
+            c->kq[k - 1].count++;
+            c->kq[k - 1].sum += c->kq[i].sum;
+        } else {
+            c->kq[k++] = c->kq[i];
+        }
+    }
+    c->nkq = k;
+    return 0;
+}
+
+int fctx_kernels(struct fctx *c)
+{
+    if (c->kq)
+        return 0;
+    size_t cap = 0;
+    for (size_t i = 0; i < c->nranks; i++)
+        if (c->ranks[i].has_events && rank_kernels(c, i, &cap))
+            return ERR_NOMEM;
+    if (!c->kq && VEC_PUSH_SLOT(c->kq, c->nkq, cap))   // made, though empty
+        return ERR_NOMEM;
+    if (c->nkq)
+        qsort(c->kq, c->nkq, sizeof *c->kq, kq_cmp);
+    return 0;
 }

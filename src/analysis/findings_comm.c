@@ -9,7 +9,9 @@
 
 /* Exposed communication: on each rank, the time its communication kernels
  * run with no computation kernel beside them (comm busy minus comp busy,
- * HTA's comm_comp_overlap complement), within its kept steps, per step. */
+ * HTA's comm_comp_overlap complement), within its kept steps, per step,
+ * less the time they wait for later ranks at matched collectives (the
+ * straggler's cost: counted once). */
 
 /* A rank's exposed communication below this share of the iteration is the
  * ordinary tail of a collective, not a problem. */
@@ -142,6 +144,21 @@ static void exposed_total(const struct frank *fr, const struct interval *comp, s
     }
 }
 
+/* The time fr's collectives wait inside its steps for later ranks: the
+ * straggler's cost, not this rule's. */
+static int64_t waits(const struct fctx *c, const struct frank *fr)
+{
+    int64_t w = 0;
+    for (size_t i = 0; c->colls && i < c->colls->ncolls; i++) {
+        const struct collective *k = &c->colls->colls[i];
+        for (size_t j = 0; j < k->ninst; j++)
+            if (k->inst[j].rank_index == fr->index && k->inst[j].wait > 0)
+                w += fctx_in_steps(fr, k->inst[j].arrival, k->inst[j].arrival + k->inst[j].wait,
+                                   NULL);
+    }
+    return w;
+}
+
 static int rank_exposed(struct fctx *c, const struct frank *fr, struct exposed *x)
 {
     const unsigned masks[2] = {BUSY_CLASS_BIT(KC_COMPUTATION), BUSY_CLASS_BIT(KC_COMMUNICATION)};
@@ -155,6 +172,8 @@ static int rank_exposed(struct fctx *c, const struct frank *fr, struct exposed *
     x->pos = MODEL_NONE;
     int64_t total;
     exposed_total(fr, iv[0], k[0], iv[1], k[1], x, &total);
+    total -= waits(c, fr);
+    total = total > 0 ? total : 0;
     x->per_iter = fctx_per_iteration(fr, (double)total);
     if (total > 0)
         rc = attribute(c, fr, iv[0], k[0], x);
@@ -215,6 +234,8 @@ static int raise(struct fctx *c, const struct exposed *v, size_t n, struct err *
 
 int findings_exposed_comm(struct fctx *c, struct err *e)
 {
+    if (fctx_colls(c, e))
+        return ERR_NOMEM;
     struct exposed *v = calloc(c->nranks ? c->nranks : 1, sizeof *v);
     if (!v)
         return err_set(e, ERR_NOMEM, "findings: out of memory");

@@ -17,9 +17,12 @@
  *                    GPU ran dry (it waited for the queue to drain and then
  *                    had to fill it again);
  *   launch_overhead: the launch call of the kernel after it was still
- *                    running when the gap began, and the kernel runs
- *                    shorter than that call;
- *   host_bound:      the same, with a longer kernel.
+ *                    running when the gap began, the kernel runs shorter
+ *                    than that call, and the gap is short (at most the
+ *                    launch statistics' runtime cutoff, 50 us): the cost
+ *                    of launching one small kernel after another;
+ *   host_bound:      the other gaps whose next kernel's launch call was
+ *                    still running when they began.
  * A gap whose next kernel was queued before it began waits on the GPU
  * itself (an event, another stream) and is nobody's here. */
 
@@ -175,6 +178,8 @@ static int rank_gaps(struct fctx *c, struct frank *fr, struct rank_gaps *g)
         if (prev != MODEL_NONE && gpu[i].ts > end) {
             uint32_t s = sync_at(sync, nsync, end);
             enum gap_cause k = cause_of(r, &r->events[prev], &r->events[gpu[i].pos], end, s);
+            if (k == GAP_LAUNCH && gpu[i].ts - end > c->o->runtime_cutoff_ns)
+                k = GAP_HOST;
             if (k < GAP_CAUSES)
                 add_gap(fr, g, k, end, gpu[i].ts, prev, gpu[i].pos, s);
         }

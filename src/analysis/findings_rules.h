@@ -7,6 +7,7 @@
  * zero or more findings with fctx_add and returns 0 or ERR_NOMEM. */
 
 #include "analysis/busy.h"
+#include "analysis/collectives.h"
 #include "analysis/findings.h"
 
 /* A selected rank, with the steps the selection keeps. */
@@ -33,8 +34,30 @@ struct fctx {
     size_t iterations;
     struct busy_classes classes;
     unsigned needs_events;        /* kinds that could not run: bit per enum finding_kind */
-    int64_t *scratch;             /* fctx_ranks_text's */
+    int64_t *scratch;             /* fctx_raise's */
+    /* the collectives: coll_analyze's on m, or given (summaries); NULL
+     * until fctx_colls */
+    const struct coll_result *colls;
+    struct coll_result own_colls;
+    /* every kernel name of every rank with events: count and time inside
+     * its steps, by (name, rank); NULL until fctx_kernels */
+    struct kq *kq;
+    size_t nkq;
 };
+
+struct kq {
+    uint32_t name;
+    uint32_t rank_at;             /* index into c->ranks */
+    int64_t count, sum;           /* kernels, ns */
+};
+
+struct coll_result;
+/* The job's matched collectives (made once). 0 or ERR_NOMEM. */
+int fctx_colls(struct fctx *c, struct err *e);
+/* c->kq (made once). 0 or ERR_NOMEM. */
+int fctx_kernels(struct fctx *c);
+/* The median of v[0..n) (sorted in place); NaN when n is 0. */
+double fctx_median(double *v, size_t n);
 
 /* A finding of kind k with no cost, evidence on the whole timeline, "" texts;
  * NULL on ENOMEM. Valid until the next fctx_add. */
@@ -88,5 +111,10 @@ int findings_exposed_comm(struct fctx *c, struct err *e);    /* findings_comm.c 
 int findings_host(struct fctx *c, struct err *e);            /* findings_host.c: host-bound,
                                                                 launch overhead, syncs, step gaps */
 int findings_copies(struct fctx *c, struct err *e);          /* findings_host.c */
+int findings_straggler(struct fctx *c, struct err *e);       /* findings_ranks.c */
+int findings_imbalance(struct fctx *c, struct err *e);       /* findings_ranks.c */
+int findings_slow_kernel(struct fctx *c, struct err *e);     /* findings_ranks.c */
+int findings_bandwidth(struct fctx *c, struct err *e);       /* findings_ranks.c */
+int findings_hot(struct fctx *c, struct err *e);             /* findings_hot.c */
 
 #endif

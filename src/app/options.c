@@ -799,7 +799,7 @@ const char *htx_usage(void)
            "Analyses and output:\n"
            "  --analysis=LIST           temporal, kernels, idle, overlap, launch, queue, membw,\n"
            "                            annotations, sequences, collectives, stragglers,\n"
-           "                            utilization\n"
+           "                            utilization, findings\n"
            "                            (default all)\n"
            "  --format=text|csv|json    report format (default text)\n"
            "  --num-kernels=N           top kernels per rank and type (default 10)\n"
