@@ -262,7 +262,9 @@ static int ctx_init(struct fctx *c)
             continue;
         struct frank *fr = &c->ranks[c->nranks++];
         fr->r = r;
+        fr->rank = r->rank;
         fr->index = i;
+        fr->exposed_ns = NAN;
         fr->has_events = !r->summary_only;
         if (kept_steps(fr))
             return ERR_NOMEM;
@@ -282,7 +284,7 @@ static int ctx_init(struct fctx *c)
     return 0;
 }
 
-static void ctx_fini(struct fctx *c)
+void fctx_fini(struct fctx *c)
 {
     for (size_t i = 0; i < c->nranks; i++)
         free(c->ranks[i].steps);
@@ -292,6 +294,7 @@ static void ctx_fini(struct fctx *c)
     free(c->kq);
     if (c->classes.m)
         busy_classes_fini(&c->classes);
+    memset(c, 0, sizeof *c);
 }
 
 /* Problems before hot spots, then cost descending, then kind, then ranks. */
@@ -333,31 +336,36 @@ static void needs_events_note(const struct fctx *c, struct findings *out)
     fctx_append(out->needs_events, sizeof out->needs_events, " need the events");
 }
 
+int fctx_run(struct fctx *c, int rc, struct findings *out, struct err *e)
+{
+    if (rc)
+        err_set(e, ERR_NOMEM, "findings: out of memory");
+    // with no time to be a share of, no cost can be told
+    for (size_t i = 0; rc == 0 && c->iter_ns > 0 && i < sizeof rules / sizeof rules[0]; i++)
+        rc = rules[i](c, e);
+    if (rc == 0 && c->n) {
+        qsort(c->items, c->n, sizeof *c->items, finding_cmp);
+        out->items = arena_alloc(c->a, c->n * sizeof *c->items);
+        if (!out->items)
+            rc = err_set(e, ERR_NOMEM, "findings: out of memory");
+        else
+            memcpy(out->items, c->items, c->n * sizeof *c->items);
+        out->n = out->items ? c->n : 0;
+    }
+    out->iteration_ns = c->iter_ns;
+    out->iterations = c->iterations;
+    needs_events_note(c, out);
+    fctx_fini(c);
+    return rc;
+}
+
 int findings_of_model(const struct model *m, const struct analysis_opts *o,
                       const struct trust_report *trust, struct arena *a, struct findings *out,
                       struct err *e)
 {
     memset(out, 0, sizeof *out);
     struct fctx c = {.m = m, .o = o, .trust = trust, .a = a};
-    int rc = ctx_init(&c);
-    if (rc)
-        err_set(e, ERR_NOMEM, "findings: out of memory");
-    for (size_t i = 0; rc == 0 && i < sizeof rules / sizeof rules[0]; i++)
-        rc = rules[i](&c, e);
-    if (rc == 0 && c.n) {
-        qsort(c.items, c.n, sizeof *c.items, finding_cmp);
-        out->items = arena_alloc(a, c.n * sizeof *c.items);
-        if (!out->items)
-            rc = err_set(e, ERR_NOMEM, "findings: out of memory");
-        else
-            memcpy(out->items, c.items, c.n * sizeof *c.items);
-        out->n = out->items ? c.n : 0;
-    }
-    out->iteration_ns = c.iter_ns;
-    out->iterations = c.iterations;
-    needs_events_note(&c, out);
-    ctx_fini(&c);
-    return rc;
+    return fctx_run(&c, ctx_init(&c), out, e);
 }
 
 /* ---- the table ---- */

@@ -118,6 +118,29 @@ int findings_of_model(const struct model *m, const struct analysis_opts *o,
                       const struct trust_report *trust, struct arena *a, struct findings *out,
                       struct err *e);
 
+/* What rank summaries hold that the rules read without events (the TUI
+ * and `htx report` on summaries: app/summary_job.h gives each table): the
+ * straggler and the bandwidth outliers from the collectives, the spread of
+ * step times from the steps, exposed communication from each rank's
+ * communication share (comm %) of its GPU span (kernel_time) and its
+ * overlap. Any table may be NULL (its rules stay silent). Borrowed until
+ * return. */
+struct findings_facts {
+    const struct coll_result *colls;      /* the job's matched collectives */
+    const struct table *rank_steps;       /* rank, iteration, step_time (us) */
+    const struct table *rank_overview;    /* rank, ..., comm (%), ... */
+    const struct table *temporal;         /* temporal_breakdown */
+    const struct table *overlap;          /* comm_comp_overlap */
+    const int64_t *ranks;                 /* the selected ranks, ascending */
+    size_t nranks;
+};
+struct coll_result;
+
+/* findings_of_model on the facts of a job read from its summaries; the
+ * rules that need events are named in out->needs_events. */
+int findings_of_facts(const struct findings_facts *facts, const struct trust_report *trust,
+                      struct arena *a, struct findings *out, struct err *e);
+
 /* The report table "findings" (kind, title, cause, cost_us, cost_share,
  * ranks, iterations, start_ns, end_ns, evidence, confidence), one row per
  * finding in f's order, in a; NULL on ENOMEM. */

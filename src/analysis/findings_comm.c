@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,20 +208,34 @@ static int raise(struct fctx *c, const struct exposed *v, size_t n, struct err *
     fctx_list_text(f->ranks, sizeof f->ranks, c->scratch, hit);
     if (w->step >= 0)
         snprintf(f->iterations, sizeof f->iterations, "%lld", (long long)w->step);
-    char cost[32], worst_cost[32], top[128], top_cost[32];
+    char cost[32], worst_cost[32];
     fctx_duration(cost, sizeof cost, f->cost_ns);
     fctx_duration(worst_cost, sizeof worst_cost, w->per_iter);
-    fctx_name(c, w->top_name, top, sizeof top);
-    fctx_duration(top_cost, sizeof top_cost, fctx_per_iteration(&c->ranks[worst], (double)w->top_ns));
-    fctx_append(f->title, sizeof f->title, "Communication not hidden by computation: %s per iteration",
-             cost);
+    fctx_append(f->title, sizeof f->title,
+                "Communication not hidden by computation: %s per iteration", cost);
+    const struct frank *fr = &c->ranks[worst];
+    if (fr->has_events) {
+        char top[128], top_cost[32];
+        fctx_name(c, w->top_name, top, sizeof top);
+        fctx_duration(top_cost, sizeof top_cost, fctx_per_iteration(fr, (double)w->top_ns));
+        double share = w->comm_ns > 0 ? 100.0 * w->per_iter * (fr->nsteps ? (double)fr->nsteps : 1.0) /
+                                            (double)w->comm_ns
+                                      : 0.0;
+        fctx_append(f->cause, sizeof f->cause,
+                    "On rank %lld the GPU runs communication with no computation beside it for %s "
+                    "per iteration (%.0f%% of its communication time, not counting waits for late "
+                    "ranks); most in %s (%s per iteration). ",
+                    (long long)w->rank, worst_cost, share, top, top_cost);
+    } else {
+        fctx_append(f->cause, sizeof f->cause,
+                    "On rank %lld the GPU runs communication with no computation beside it for %s "
+                    "per iteration (its summary's communication share of the GPU span, less the "
+                    "overlap; waits for late ranks included). ",
+                    (long long)w->rank, worst_cost);
+    }
     fctx_append(f->cause, sizeof f->cause,
-             "On rank %lld the GPU runs communication with no computation beside it for %s per "
-             "iteration (%.0f%% of its communication time); most in %s (%s per iteration). "
-             "Overlap collectives with computation (bucketing, asynchronous ops) or make them smaller.",
-             (long long)w->rank, worst_cost,
-             w->comm_ns > 0 ? 100.0 * w->per_iter * (double)(c->ranks[worst].nsteps ? c->ranks[worst].nsteps : 1) / (double)w->comm_ns : 0.0,
-             top, top_cost);
+                "Overlap collectives with computation (bucketing, asynchronous ops) or make them "
+                "smaller.");
     f->start_ns = w->start;
     f->end_ns = w->end;
     f->evidence = (struct finding_evidence){
@@ -243,8 +258,10 @@ int findings_exposed_comm(struct fctx *c, struct err *e)
     size_t n = 0;
     for (size_t i = 0; i < c->nranks && rc == 0; i++) {
         if (!c->ranks[i].has_events) {
-            c->needs_events |= 1u << FINDING_EXPOSED_COMM;
-            v[n++] = (struct exposed){.rank = c->ranks[i].r->rank, .pos = MODEL_NONE};
+            if (isnan(c->ranks[i].exposed_ns))
+                c->needs_events |= 1u << FINDING_EXPOSED_COMM;
+            v[n++] = (struct exposed){.rank = c->ranks[i].rank, .pos = MODEL_NONE,
+                                      .per_iter = c->ranks[i].exposed_ns, .step = -1};
             continue;
         }
         rc = rank_exposed(c, &c->ranks[i], &v[n++]);

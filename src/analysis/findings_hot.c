@@ -38,7 +38,7 @@ static void hot_finding(struct fctx *c, struct finding *f, uint32_t name, double
     size_t k = 0;
     for (size_t i = 0; i < c->nranks; i++)
         if (c->ranks[i].has_events)
-            c->scratch[k++] = c->ranks[i].r->rank;
+            c->scratch[k++] = c->ranks[i].rank;
     fctx_list_text(f->ranks, sizeof f->ranks, c->scratch, k);
     if (kernel) {
         fctx_append(f->title, sizeof f->title, "Hot kernel %s: %.0f%% of GPU kernel time", n,

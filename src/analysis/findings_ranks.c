@@ -15,7 +15,8 @@
 
 /* A straggler takes at least this share of all the blame at collectives. */
 #define STRAGGLER_MIN_BLAME 0.5
-#define STRAGGLER_MIN_SHARE 0.01
+/* Below it, which rank arrives last is the jitter of a sound job. */
+#define STRAGGLER_MIN_SHARE 0.05
 #define IMBALANCE_MIN_SHARE 0.05
 /* A kernel this much slower on a rank than the median of the ranks, ... */
 #define SLOW_KERNEL_RATIO 1.25
@@ -34,10 +35,10 @@ static double steps_of(const struct frank *fr)
     return fr->nsteps ? (double)fr->nsteps : 1.0;
 }
 
-static size_t rank_at_of(const struct fctx *c, size_t model_index)
+static size_t rank_at_of(const struct fctx *c, int64_t rank)
 {
     for (size_t i = 0; i < c->nranks; i++)
-        if (c->ranks[i].index == model_index)
+        if (c->ranks[i].rank == rank)
             return i;
     return SIZE_MAX;
 }
@@ -186,7 +187,7 @@ int findings_straggler(struct fctx *c, struct err *e)
     for (size_t i = 0; i < cr->nranking; i++)
         total += cr->ranking[i].blame;
     const struct straggler *s = &cr->ranking[0];
-    size_t at = rank_at_of(c, s->rank_index);
+    size_t at = rank_at_of(c, s->rank);
     if (s->blame <= 0 || (double)s->blame < STRAGGLER_MIN_BLAME * (double)total || at == SIZE_MAX)
         return 0;
     double per_iter = (double)s->blame / (double)(cr->ranks_with_comm - 1) / steps_of(&c->ranks[at]);
@@ -257,7 +258,7 @@ int findings_imbalance(struct fctx *c, struct err *e)
             above += (double)fr->steps[j].dur > med;
         }
         const struct iteration *it = &fr->steps[longest];
-        hits[nh++] = (struct fhit){.rank = fr->r->rank, .rank_at = i, .per_iter = mean[i] - med,
+        hits[nh++] = (struct fhit){.rank = fr->rank, .rank_at = i, .per_iter = mean[i] - med,
                                    .support = (double)above / (double)fr->nsteps,
                                    .start = it->ts, .end = it->ts + it->dur, .pos = it->pos,
                                    .stream = -1, .step = it->number};

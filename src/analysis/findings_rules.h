@@ -12,11 +12,14 @@
 
 /* A selected rank, with the steps the selection keeps. */
 struct frank {
-    const struct rank_model *r;
+    int64_t rank;
+    const struct rank_model *r;   /* NULL: a rank known from its summary's facts */
     size_t index;                 /* into m->ranks */
     struct iteration *steps;      /* kept ProfilerSteps by ts (malloc'ed), NULL: none */
     size_t nsteps;
     bool has_events;              /* not a summary-only rank */
+    double exposed_ns;            /* without events: exposed communication per step
+                                     from the summary's tables, NaN unknown */
     /* per step, filled by findings_host for the straggler's cause */
     double host_wait, sync_wait, launch_wait, step_gap;
 };
@@ -58,6 +61,11 @@ int fctx_colls(struct fctx *c, struct err *e);
 int fctx_kernels(struct fctx *c);
 /* The median of v[0..n) (sorted in place); NaN when n is 0. */
 double fctx_median(double *v, size_t n);
+
+/* Runs every rule on c (made by its caller: rc is how that went) into out,
+ * then releases what c holds (fctx_fini). 0 or ERR_NOMEM with e set. */
+int fctx_run(struct fctx *c, int rc, struct findings *out, struct err *e);
+void fctx_fini(struct fctx *c);
 
 /* A finding of kind k with no cost, evidence on the whole timeline, "" texts;
  * NULL on ENOMEM. Valid until the next fctx_add. */
