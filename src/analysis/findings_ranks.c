@@ -43,23 +43,6 @@ static size_t rank_at_of(const struct fctx *c, int64_t rank)
     return SIZE_MAX;
 }
 
-/* Computation busy time per step of fr. */
-static int comp_per_iter(struct fctx *c, const struct frank *fr, double *out)
-{
-    const unsigned mask = BUSY_CLASS_BIT(KC_COMPUTATION);
-    struct interval *iv;
-    size_t k;
-    int rc = busy_merged_each(&c->classes, fr->r, &mask, 1, &iv, &k);
-    if (rc)
-        return rc;
-    int64_t in = 0;
-    for (size_t i = 0; i < k; i++)
-        in += fctx_in_steps(fr, iv[i].start, iv[i].end, NULL);
-    busy_merged_free(&c->classes, iv);
-    *out = (double)in / steps_of(fr);
-    return 0;
-}
-
 /* The computation kernel whose time per step on rank s most exceeds the
  * median of the others'. */
 static uint32_t slowest_kernel(struct fctx *c, size_t s, double *excess)
@@ -90,40 +73,37 @@ static uint32_t slowest_kernel(struct fctx *c, size_t s, double *excess)
 enum late_cause { LATE_COMPUTE = 0, LATE_HOST, LATE_SYNC, LATE_STEP, LATE_CAUSES };
 
 /* Why rank s is late: the figure of its own timeline that most exceeds the
- * median of the others' (per step). LATE_CAUSES when none does. */
-static int late_cause(struct fctx *c, size_t s, double *excess, enum late_cause *why)
+ * median of the others' (per step): the computation kernel slower than on
+ * its peers, its waits for the host, its synchronizations, its gaps
+ * between steps. LATE_CAUSES when none does. */
+static int late_cause(struct fctx *c, size_t s, double *excess, enum late_cause *why,
+                      uint32_t *kernel)
 {
-    size_t n = c->nranks;
-    double *v = malloc((n ? n : 1) * LATE_CAUSES * sizeof *v);
-    if (!v)
+    if (fctx_kernels(c))
         return ERR_NOMEM;
-    int rc = 0;
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        const struct frank *fr = &c->ranks[i];
-        double *x = &v[i * LATE_CAUSES];
-        x[LATE_COMPUTE] = 0;
-        if (fr->has_events)
-            rc = comp_per_iter(c, fr, &x[LATE_COMPUTE]);
-        x[LATE_HOST] = fr->host_wait + fr->launch_wait;
-        x[LATE_SYNC] = fr->sync_wait;
-        x[LATE_STEP] = fr->step_gap;
-    }
-    *why = LATE_CAUSES;
-    *excess = 0;
-    for (int k = 0; rc == 0 && k < LATE_CAUSES; k++) {
-        double others[256];
+    double kx;
+    *kernel = slowest_kernel(c, s, &kx);
+    *why = kx > 0 ? LATE_COMPUTE : LATE_CAUSES;
+    *excess = kx > 0 ? kx : 0;
+    for (int k = LATE_HOST; k < LATE_CAUSES; k++) {
+        double others[256], mine = 0;
         size_t no = 0;
-        for (size_t i = 0; i < n && no < 256; i++)
-            if (i != s)
-                others[no++] = v[i * LATE_CAUSES + k];
-        double d = v[s * LATE_CAUSES + k] - fctx_median(others, no);
+        for (size_t i = 0; i < c->nranks; i++) {
+            const struct frank *fr = &c->ranks[i];
+            double v = k == LATE_HOST ? fr->host_wait + fr->launch_wait
+                       : k == LATE_SYNC ? fr->sync_wait : fr->step_gap;
+            if (i == s)
+                mine = v;
+            else if (no < 256 && fr->has_events)
+                others[no++] = v;
+        }
+        double d = mine - (no ? fctx_median(others, no) : 0);
         if (d > *excess) {
             *excess = d;
             *why = (enum late_cause)k;
         }
     }
-    free(v);
-    return rc;
+    return 0;
 }
 
 static int straggler_cause(struct fctx *c, size_t s, struct finding *f)
@@ -135,25 +115,20 @@ static int straggler_cause(struct fctx *c, size_t s, struct finding *f)
     }
     double excess;
     enum late_cause why;
-    int rc = late_cause(c, s, &excess, &why);
-    if (rc == 0 && why == LATE_COMPUTE)
-        rc = fctx_kernels(c);
+    uint32_t k;
+    int rc = late_cause(c, s, &excess, &why, &k);
     if (rc)
         return rc;
-    char d[32], name[128], kd[32];
+    char d[32], name[128];
     fctx_duration(d, sizeof d, excess);
     switch (why) {
-    case LATE_COMPUTE: {
-        double kx;
-        uint32_t k = slowest_kernel(c, s, &kx);
+    case LATE_COMPUTE:
         fctx_name(c, k, name, sizeof name);
-        fctx_duration(kd, sizeof kd, kx);
         fctx_append(f->cause, sizeof f->cause,
-                    " Its computation takes %s per iteration longer than its peers' (median), most "
-                    "in %s (%s more): a slower or throttled GPU, or more work on this rank.",
-                    d, k == UINT32_MAX ? "no single kernel" : name, kd);
+                    " Its computation takes longer than its peers': %s runs %s per iteration longer "
+                    "than on the median rank: a slower or throttled GPU, or more work on this rank.",
+                    name, d);
         break;
-    }
     case LATE_HOST:
         fctx_append(f->cause, sizeof f->cause,
                     " Its GPU waits for the host %s per iteration longer than its peers': its "

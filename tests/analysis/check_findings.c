@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "planted_job.h"
 #include "trace_doc.h"
 #include "analysis/findings.h"
 #include "model/model.h"
@@ -292,6 +293,75 @@ START_TEST(host_rules_should_stay_silent_on_a_busy_gpu)
 }
 END_TEST
 
+
+/* ---- the generator's planted problems (tests/gen/gen_plant.c) ---- */
+
+struct planted_case {
+    unsigned plant;
+    int straggler;               /* -1 none */
+    enum finding_kind kind;      /* FINDING_KIND_COUNT: none expected */
+    const char *ranks;
+    double cost_us;              /* per iteration, from gen_coll.h's constants */
+    enum finding_kind also;      /* a second kind the plant makes true, or FINDING_KIND_COUNT */
+};
+
+/* 4 ranks, 4 iterations of 3 collectives: slots of 4 ms (gen_plant.c). */
+static const struct planted_case planted[] = {
+    {GEN_PLANT_DENSE, -1, FINDING_KIND_COUNT, NULL, 0, FINDING_KIND_COUNT},
+    {GEN_PLANT_EXPOSED, -1, FINDING_EXPOSED_COMM, "0-3", 100 + 150 + 200, FINDING_KIND_COUNT},
+    {GEN_PLANT_HOST_BOUND, -1, FINDING_HOST_BOUND, "0-3", 3 * GEN_PLANT_HOST_US,
+     FINDING_KIND_COUNT},
+    {GEN_PLANT_LAUNCH, -1, FINDING_LAUNCH_OVERHEAD, "0-3", 3 * (GEN_PLANT_TINY - 1) * 15,
+     FINDING_KIND_COUNT},
+    {GEN_PLANT_SYNC, -1, FINDING_SYNC, "0-3", 3 * GEN_PLANT_SYNC_US, FINDING_KIND_COUNT},
+    {GEN_PLANT_PAGEABLE, -1, FINDING_PAGEABLE_COPY, "0-3", 3 * GEN_PLANT_PAGEABLE_US,
+     FINDING_KIND_COUNT},
+    {GEN_PLANT_STEP_GAP, -1, FINDING_STEP_GAP, "0-3", GEN_PLANT_STEP_GAP_US * 3.0 / 4.0,
+     FINDING_KIND_COUNT},
+    {GEN_PLANT_SLOW_KERNEL, -1, FINDING_SLOW_KERNEL, "1", 3 * GEN_PLANT_SLOW_US, FINDING_STRAGGLER},
+    {GEN_PLANT_SLOW_COLLECTIVE, -1, FINDING_BANDWIDTH_OUTLIER, "0-3",
+     100.0 * (GEN_PLANT_SLOW_XFER - 1) / 4, FINDING_KIND_COUNT},
+    {GEN_PLANT_IMBALANCE, -1, FINDING_IMBALANCE, "2", 3 * 4000 / 10, FINDING_KIND_COUNT},
+    {0, 2, FINDING_STRAGGLER, "2", 12000 / 4, FINDING_SLOW_KERNEL},
+};
+
+START_TEST(each_rule_should_find_its_planted_problem)
+{
+    const struct planted_case *pc = &planted[_i];
+    struct gen_coll_cfg cfg = {.world = 4, .iterations = 4, .first_step = 1, .per_step = 3,
+                               .seq = 1, .straggler = pc->straggler, .step = 2, .coll = 1,
+                               .delay_us = 12000, .plant = GEN_PLANT_DENSE | pc->plant,
+                               .slow_rank = 1, .imbalance_rank = 2, .slow_step = 2,
+                               .slow_coll = 0};
+    struct planted_job j;
+    planted_job_make(&j, &cfg);
+    struct arena a;
+    arena_init(&a, 0);
+    struct findings f;
+    run(j.m, &a, &f);
+    for (size_t i = 0; i < f.n; i++) {
+        const struct finding *x = &f.items[i];
+        ck_assert_msg(finding_kind_is_hot_spot(x->kind) || x->kind == pc->kind ||
+                          x->kind == pc->also,
+                      "case %d: %s fired: %s %s", _i, finding_kind_name(x->kind), x->title,
+                      x->cause);
+        ck_assert_msg(x->evidence.kind == FINDING_EVIDENCE_VIEW || x->end_ns > x->start_ns,
+                      "case %d: %s has no evidence", _i, finding_kind_name(x->kind));
+    }
+    if (pc->kind < FINDING_KIND_COUNT) {
+        const struct finding *x = find(&f, pc->kind);
+        ck_assert_msg(x != NULL, "case %d: %s not found", _i, finding_kind_name(pc->kind));
+        ck_assert_str_eq(x->ranks, pc->ranks);
+        ck_assert_msg(fabs(x->cost_ns / 1e3 - pc->cost_us) <= 0.05 * pc->cost_us,
+                      "case %d: %s costs %.1f us, planted %.1f", _i, finding_kind_name(pc->kind),
+                      x->cost_ns / 1e3, pc->cost_us);
+        ck_assert(x->confidence > 0 && x->confidence <= 1);
+    }
+    arena_fini(&a);
+    planted_job_remove(&j);
+}
+END_TEST
+
 static Suite *findings_suite(void)
 {
     Suite *s = suite_create("findings");
@@ -306,6 +376,8 @@ static Suite *findings_suite(void)
     tcase_add_test(tc, step_gap_should_cost_the_idle_between_iterations);
     tcase_add_test(tc, pageable_copy_should_cost_its_copies);
     tcase_add_test(tc, host_rules_should_stay_silent_on_a_busy_gpu);
+    tcase_add_loop_test(tc, each_rule_should_find_its_planted_problem, 0,
+                        (int)(sizeof planted / sizeof planted[0]));
     suite_add_tcase(s, tc);
     return s;
 }
