@@ -215,17 +215,16 @@ static int raise(struct fctx *c, const struct exposed *v, size_t n, struct err *
                 "Communication not hidden by computation: %s per iteration", cost);
     const struct frank *fr = &c->ranks[worst];
     if (fr->has_events) {
-        char top[128], top_cost[32];
+        char top[128];
         fctx_name(c, w->top_name, top, sizeof top);
-        fctx_duration(top_cost, sizeof top_cost, fctx_per_iteration(fr, (double)w->top_ns));
         double share = w->comm_ns > 0 ? 100.0 * w->per_iter * (fr->nsteps ? (double)fr->nsteps : 1.0) /
                                             (double)w->comm_ns
                                       : 0.0;
         fctx_append(f->cause, sizeof f->cause,
                     "On rank %lld the GPU runs communication with no computation beside it for %s "
                     "per iteration (%.0f%% of its communication time, not counting waits for late "
-                    "ranks); most in %s (%s per iteration). ",
-                    (long long)w->rank, worst_cost, share, top, top_cost);
+                    "ranks); most in %s. ",
+                    (long long)w->rank, worst_cost, share, top);
     } else {
         fctx_append(f->cause, sizeof f->cause,
                     "On rank %lld the GPU runs communication with no computation beside it for %s "

@@ -134,7 +134,7 @@ static enum gap_cause cause_of(const struct rank_model *r, const struct event *p
     const struct event *launch = &r->events[next->partner];
     if (launch->ts + launch->dur < start)
         return GAP_CAUSES;   // queued before the GPU went idle: not the host's wait
-    return next->dur < launch->dur ? GAP_LAUNCH : GAP_HOST;
+    return next->kind == EV_KIND_KERNEL && next->dur < launch->dur ? GAP_LAUNCH : GAP_HOST;
 }
 
 static void add_gap(const struct frank *fr, struct rank_gaps *g, enum gap_cause k, int64_t s,
@@ -225,8 +225,9 @@ static void describe(struct fctx *c, struct finding *f, enum gap_cause k, const 
 {
     const struct rank_model *r = fr->r;
     const struct fhit *h = &g->hit[k];
-    char cost[32], worst[32], op[128], kernel[128], outer[128];
-    fctx_duration(cost, sizeof cost, h->per_iter);
+    char cost[32], mine[32], worst[32], op[128], kernel[128], outer[128];
+    fctx_duration(cost, sizeof cost, f->cost_ns);
+    fctx_duration(mine, sizeof mine, h->per_iter);
     fctx_duration(worst, sizeof worst, (double)g->worst[k]);
     uint32_t th = launch_thread(r, h->pos);
     uint32_t during = th == MODEL_NONE ? MODEL_NONE
@@ -243,7 +244,7 @@ static void describe(struct fctx *c, struct finding *f, enum gap_cause k, const 
                  "one step and the first of the next (the longest %s), while the CPU runs %s: data "
                  "loading or the optimizer. Prefetch the data (DataLoader workers, pinned memory) "
                  "or overlap the optimizer with the next step.",
-                 rank, cost, worst, op);
+                 rank, mine, worst, op);
         break;
     case GAP_SYNC: {
         uint32_t s = g->sync[k];
@@ -263,26 +264,26 @@ static void describe(struct fctx *c, struct finding *f, enum gap_cause k, const 
                  "On rank %lld the host waits in %s (called by %s, inside %s) until the GPU's queue "
                  "is empty; the GPU then idles %s per iteration until the next launch (%zu times). "
                  "Avoid .item(), .cpu(), nonzero() and printing tensors inside the step.",
-                 rank, call, op, outer, cost, g->count[k]);
+                 rank, call, op, outer, mine, g->count[k]);
         break;
     }
     case GAP_LAUNCH:
         fctx_append(f->title, sizeof f->title, "Kernels launch slower than they run: %s per iteration",
                  cost);
         fctx_append(f->cause, sizeof f->cause,
-                 "On rank %lld %.0f kernels per iteration run shorter than their launch calls take, "
+                 "On rank %lld, %.0f kernels per iteration run shorter than their launch calls take, "
                  "so the GPU idles %s per iteration between them; the longest wait is before %s, "
                  "launched under %s. Fuse them (torch.compile), capture them in a CUDA graph, or "
                  "give each more work.",
-                 rank, (double)g->count[k] / steps, cost, kernel, op);
+                 rank, (double)g->count[k] / steps, mine, kernel, op);
         break;
     default:
         fctx_append(f->title, sizeof f->title, "GPU waits for the host: %s per iteration", cost);
         fctx_append(f->cause, sizeof f->cause,
-                 "On rank %lld the GPU is idle %s per iteration waiting for kernels the host has not "
+                 "On rank %lld the GPU is idle %s per iteration waiting for work the host has not "
                  "launched yet; the longest wait (%s, before %s) is while %s runs on the CPU. Move "
                  "CPU work out of the step, or launch ahead (CUDA graphs, torch.compile).",
-                 rank, cost, worst, kernel, op);
+                 rank, mine, worst, kernel, op);
         break;
     }
     f->evidence.view = FINDING_VIEW_IDLE;
@@ -392,10 +393,12 @@ int findings_copies(struct fctx *c, struct err *e)
                                        : fctx_cpu_op_during(c, fr, th, r->events[launch].ts,
                                                             r->events[launch].ts + 1, false);
         op_name(c, fr, by, op, sizeof op);
+        char job[32];
+        fctx_duration(job, sizeof job, f->cost_ns);
         fctx_append(f->title, sizeof f->title, "Copies from pageable host memory: %s per iteration",
-                 cost);
+                    job);
         fctx_append(f->cause, sizeof f->cause,
-                 "On rank %lld %.0f copies per iteration (%s) go through pageable host memory: "
+                 "On rank %lld, %.0f copies per iteration (%s) go through pageable host memory: "
                  "they are staged, block the host and cannot overlap; they take %s per iteration, "
                  "the longest made by %s. Pin the host tensors (pin_memory) and copy with "
                  "non_blocking=True.",
