@@ -10,6 +10,7 @@ gen=$HTX_BUILDDIR/tests/gen/htx-gen
 "$gen" -q -r 2 --plant=none -o "$tmp/clean"
 "$gen" -q -r 2 --plant=sync -o "$tmp/sync"
 "$gen" -q -r 2 --plant=sync -o "$tmp/sums-src"
+"$gen" -q -r 4 --plant=none --straggler=2:2:1:12000 -o "$tmp/late"
 
 expect 0 "$HTX" check "$tmp/clean" && has_match out "Findings"
 if grep -q "sync_stall\|host_bound\|exposed_communication" "$tmp/out"; then
@@ -31,6 +32,12 @@ expect 0 "$HTX" report --analysis=findings --format=csv "$tmp/sync" &&
 expect 0 "$HTX" summarize -o "$tmp/sums" "$tmp/sums-src"
 expect 0 "$HTX" report --events=skip --analysis=findings "$tmp/sums" &&
     has_match out "sync_stall, pageable_copy, step_gap.* need the events"
+# the straggler answers from summaries alone, with the cost found on the events
+expect 3 "$HTX" check "$tmp/late" &&
+    has_match err "finding beyond 5%: straggler: Rank 2 makes the others wait at collectives: 3.00 ms"
+expect 0 "$HTX" summarize -o "$tmp/late-sums" "$tmp/late"
+expect 0 "$HTX" report --events=skip --analysis=findings --format=csv "$tmp/late-sums" &&
+    has_match out '^straggler,Rank 2 makes the others wait at collectives: 3.00 ms per iteration'
 # bad input, bad usage
 expect 1 "$HTX" check "$tmp/nothing-here"
 expect 2 "$HTX" check
