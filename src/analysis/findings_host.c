@@ -220,12 +220,42 @@ static uint32_t launch_thread(const struct rank_model *r, uint32_t pos)
     return r->events[r->events[pos].partner].thread;
 }
 
+/* The title and cause of a sync_stall: the call the host sat in and the
+ * ops around it. */
+static void describe_sync(const struct fctx *c, struct finding *f, const struct frank *fr,
+                          const struct rank_gaps *g, const char *mine)
+{
+    const struct rank_model *r = fr->r;
+    const enum gap_cause k = GAP_SYNC;
+    char cost[32], op[128], outer[128];
+    long long rank = (long long)r->rank;
+    fctx_duration(cost, sizeof cost, f->cost_ns);
+    uint32_t s = g->sync[k];
+    uint32_t inner = MODEL_NONE, top = MODEL_NONE;
+    if (s != MODEL_NONE) {
+        const struct event *ev = &r->events[s];
+        inner = fctx_cpu_op_during(c, fr, ev->thread, ev->ts, ev->ts + ev->dur, false);
+        top = fctx_cpu_op_during(c, fr, ev->thread, ev->ts, ev->ts + ev->dur, true);
+    }
+    char call[64];
+    op_name(c, fr, s, call, sizeof call);
+    op_name(c, fr, inner, op, sizeof op);
+    op_name(c, fr, top, outer, sizeof outer);
+    fctx_append(f->title, sizeof f->title, "Host synchronizations stall the GPU: %s per iteration",
+                cost);
+    fctx_append(f->cause, sizeof f->cause,
+                "On rank %lld the host waits in %s (called by %s, inside %s) until the GPU's queue "
+                "is empty; the GPU then idles %s per iteration until the next launch (%zu times). "
+                "Avoid .item(), .cpu(), nonzero() and printing tensors inside the step.",
+                rank, call, op, outer, mine, g->count[k]);
+}
+
 static void describe(struct fctx *c, struct finding *f, enum gap_cause k, const struct frank *fr,
                      const struct rank_gaps *g)
 {
     const struct rank_model *r = fr->r;
     const struct fhit *h = &g->hit[k];
-    char cost[32], mine[32], worst[32], op[128], kernel[128], outer[128];
+    char cost[32], mine[32], worst[32], op[128], kernel[128];
     fctx_duration(cost, sizeof cost, f->cost_ns);
     fctx_duration(mine, sizeof mine, h->per_iter);
     fctx_duration(worst, sizeof worst, (double)g->worst[k]);
@@ -246,27 +276,9 @@ static void describe(struct fctx *c, struct finding *f, enum gap_cause k, const 
                  "or overlap the optimizer with the next step.",
                  rank, mine, worst, op);
         break;
-    case GAP_SYNC: {
-        uint32_t s = g->sync[k];
-        uint32_t inner = MODEL_NONE, top = MODEL_NONE;
-        if (s != MODEL_NONE) {
-            const struct event *ev = &r->events[s];
-            inner = fctx_cpu_op_during(c, fr, ev->thread, ev->ts, ev->ts + ev->dur, false);
-            top = fctx_cpu_op_during(c, fr, ev->thread, ev->ts, ev->ts + ev->dur, true);
-        }
-        char call[64];
-        op_name(c, fr, s, call, sizeof call);
-        op_name(c, fr, inner, op, sizeof op);
-        op_name(c, fr, top, outer, sizeof outer);
-        fctx_append(f->title, sizeof f->title, "Host synchronizations stall the GPU: %s per iteration",
-                 cost);
-        fctx_append(f->cause, sizeof f->cause,
-                 "On rank %lld the host waits in %s (called by %s, inside %s) until the GPU's queue "
-                 "is empty; the GPU then idles %s per iteration until the next launch (%zu times). "
-                 "Avoid .item(), .cpu(), nonzero() and printing tensors inside the step.",
-                 rank, call, op, outer, mine, g->count[k]);
+    case GAP_SYNC:
+        describe_sync(c, f, fr, g, mine);
         break;
-    }
     case GAP_LAUNCH:
         fctx_append(f->title, sizeof f->title, "Kernels launch slower than they run: %s per iteration",
                  cost);

@@ -326,6 +326,41 @@ static void slow_window(const struct fctx *c, uint32_t name, struct fhit *h)
     }
 }
 
+/* The title, cause and evidence of slow kernel f: c->kq[i..j) is its
+ * name's entries, h its worst rank, med the median of the ranks' means. */
+static void slow_describe(const struct fctx *c, struct finding *f, size_t i, size_t j,
+                          struct fhit h, double med)
+{
+    slow_window(c, c->kq[i].name, &h);
+    char cost[32], name[128], m[32];
+    fctx_duration(cost, sizeof cost, f->cost_ns);
+    fctx_duration(m, sizeof m, med);
+    fctx_name(c, c->kq[i].name, name, sizeof name);
+    fctx_append(f->title, sizeof f->title, "%s is slower on rank %s: %s per iteration",
+                name, f->ranks, cost);
+    const struct kq *q = NULL;
+    for (size_t k = i; k < j; k++)
+        if (c->kq[k].rank_at == h.rank_at)
+            q = &c->kq[k];
+    fctx_append(f->cause, sizeof f->cause,
+                "On rank %lld, %s takes %.1f us on average against %s on the median rank "
+                "(%.2fx): a slower or throttled GPU, or different inputs on that rank.",
+                (long long)h.rank, name, q ? (double)q->sum / (double)q->count / 1e3 : 0.0,
+                m, q && med > 0 ? (double)q->sum / (double)q->count / med : 0.0);
+    f->start_ns = h.start;
+    f->end_ns = h.end;
+    f->evidence.start_ns = h.start;
+    f->evidence.end_ns = h.end;
+    f->evidence.pos = h.pos;
+    f->evidence.stream = h.stream;
+    if (h.step >= 0)
+        snprintf(f->iterations, sizeof f->iterations, "%lld", (long long)h.step);
+    f->evidence.view = FINDING_VIEW_KERNELS;
+    snprintf(f->evidence.table, sizeof f->evidence.table, "kernel_breakdown");
+    snprintf(f->evidence.row, sizeof f->evidence.row, "rank=%lld name=%s",
+             (long long)h.rank, name);
+}
+
 int findings_slow_kernel(struct fctx *c, struct err *e)
 {
     size_t with_events = 0;
@@ -355,37 +390,8 @@ int findings_slow_kernel(struct fctx *c, struct err *e)
                                : NULL;
         if (nh && nomem)
             rc = ERR_NOMEM;
-        if (f) {
-            struct fhit h = hits[w];
-            slow_window(c, c->kq[i].name, &h);
-            char cost[32], name[128], m[32];
-            fctx_duration(cost, sizeof cost, f->cost_ns);
-            fctx_duration(m, sizeof m, med);
-            fctx_name(c, c->kq[i].name, name, sizeof name);
-            fctx_append(f->title, sizeof f->title, "%s is slower on rank %s: %s per iteration",
-                        name, f->ranks, cost);
-            const struct kq *q = NULL;
-            for (size_t k = i; k < j; k++)
-                if (c->kq[k].rank_at == h.rank_at)
-                    q = &c->kq[k];
-            fctx_append(f->cause, sizeof f->cause,
-                        "On rank %lld %s takes %.1f us on average against %s on the median rank "
-                        "(%.2fx): a slower or throttled GPU, or different inputs on that rank.",
-                        (long long)h.rank, name, q ? (double)q->sum / (double)q->count / 1e3 : 0.0,
-                        m, q && med > 0 ? (double)q->sum / (double)q->count / med : 0.0);
-            f->start_ns = h.start;
-            f->end_ns = h.end;
-            f->evidence.start_ns = h.start;
-            f->evidence.end_ns = h.end;
-            f->evidence.pos = h.pos;
-            f->evidence.stream = h.stream;
-            if (h.step >= 0)
-                snprintf(f->iterations, sizeof f->iterations, "%lld", (long long)h.step);
-            f->evidence.view = FINDING_VIEW_KERNELS;
-            snprintf(f->evidence.table, sizeof f->evidence.table, "kernel_breakdown");
-            snprintf(f->evidence.row, sizeof f->evidence.row, "rank=%lld name=%s",
-                     (long long)h.rank, name);
-        }
+        if (f)
+            slow_describe(c, f, i, j, hits[w], med);
         i = j;
     }
     free(hits);
