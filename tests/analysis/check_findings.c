@@ -362,6 +362,70 @@ START_TEST(each_rule_should_find_its_planted_problem)
 }
 END_TEST
 
+
+/* ---- from what summaries hold ---- */
+
+static struct table *facts_table(struct arena *a, const char *name, const char *const *cols,
+                                 size_t ncols, const double *cells, size_t nrows)
+{
+    struct table_col tc[9];
+    for (size_t i = 0; i < ncols; i++)
+        tc[i] = (struct table_col){cols[i], NULL, 0};
+    struct table *t = table_new(a, name, name, tc, ncols);
+    ck_assert_ptr_nonnull(t);
+    for (size_t r = 0; r < nrows; r++) {
+        struct cell *row = table_add_row(t);
+        for (size_t i = 0; i < ncols; i++)
+            row[i] = cell_double(cells[r * ncols + i]);
+    }
+    return t;
+}
+
+START_TEST(findings_of_facts_should_answer_from_summary_tables)
+{
+    struct arena a;
+    arena_init(&a, 0);
+    // ranks 0-2, two steps each; rank 2's steps are 1500 us against 1000
+    static const char *const step_cols[] = {"rank", "iteration", "step_time (us)"};
+    static const double steps[] = {0, 1, 1000, 0, 2, 1000, 1, 1, 1000, 1, 2, 1000,
+                                   2, 1, 1500, 2, 2, 1500};
+    static const char *const ov_cols[] = {"rank", "blame (us)", "suffered (us)", "vs_median (%)",
+                                          "idle (%)", "comm (%)", "steps", "step_median (us)",
+                                          "step_max (us)"};
+    static const double ov[] = {0, 0, 0, 0, 0, 20, 2, 1000, 1000, 1, 0, 0, 0, 0, 0, 2, 1000, 1000,
+                                2, 0, 0, 0, 0, 0, 2, 1500, 1500};
+    static const char *const tmp_cols[] = {"rank", "kernel_time(us)"};
+    static const double tmp[] = {0, 2000, 1, 2000, 2, 3000};
+    static const char *const lap_cols[] = {"rank", "comp_comm_overlap_pctg"};
+    static const double lap[] = {0, 50, 1, 50, 2, 50};
+    static const int64_t ranks[] = {0, 1, 2};
+    struct findings_facts facts = {
+        .rank_steps = facts_table(&a, "rank_steps", step_cols, 3, steps, 6),
+        .rank_overview = facts_table(&a, "rank_overview", ov_cols, 9, ov, 3),
+        .temporal = facts_table(&a, "temporal_breakdown", tmp_cols, 2, tmp, 3),
+        .overlap = facts_table(&a, "comm_comp_overlap", lap_cols, 2, lap, 3),
+        .ranks = ranks, .nranks = 3};
+    struct findings f;
+    struct err e = {0, ""};
+    ck_assert_int_eq(findings_of_facts(&facts, NULL, &a, &f, &e), 0);
+    ck_assert_double_eq_tol(f.iteration_ns, 3500e3 / 3, 1);
+    // rank 0: 20% of 2000 us, half hidden: 200 us over 2 steps, 100 us a step
+    const struct finding *x = find(&f, FINDING_EXPOSED_COMM);
+    ck_assert_ptr_nonnull(x);
+    ck_assert_str_eq(x->ranks, "0");
+    ck_assert_double_eq_tol(x->cost_ns, 100e3, 1);
+    x = find(&f, FINDING_IMBALANCE);
+    ck_assert_ptr_nonnull(x);
+    ck_assert_str_eq(x->ranks, "2");
+    ck_assert_double_eq_tol(x->cost_ns, 500e3, 1);
+    ck_assert_int_eq(x->evidence.kind, FINDING_EVIDENCE_VIEW);
+    ck_assert_str_eq(x->evidence.row, "rank=2 iteration=1");
+    ck_assert_ptr_nonnull(strstr(f.needs_events, "host_bound"));
+    ck_assert_ptr_null(strstr(f.needs_events, "exposed_communication"));
+    arena_fini(&a);
+}
+END_TEST
+
 static Suite *findings_suite(void)
 {
     Suite *s = suite_create("findings");
@@ -376,6 +440,7 @@ static Suite *findings_suite(void)
     tcase_add_test(tc, step_gap_should_cost_the_idle_between_iterations);
     tcase_add_test(tc, pageable_copy_should_cost_its_copies);
     tcase_add_test(tc, host_rules_should_stay_silent_on_a_busy_gpu);
+    tcase_add_test(tc, findings_of_facts_should_answer_from_summary_tables);
     tcase_add_loop_test(tc, each_rule_should_find_its_planted_problem, 0,
                         (int)(sizeof planted / sizeof planted[0]));
     suite_add_tcase(s, tc);
