@@ -215,28 +215,39 @@ double fctx_confidence(const struct fctx *c, const struct finding *f, double sup
 /* ---- the job ---- */
 
 /* fr's ProfilerSteps that the selection keeps (one of their events is a
- * selected row), by ts; the summary-only rank keeps all its steps. */
+ * selected row), by ts; the summary-only rank keeps all its steps. Holds
+ * a set of the step numbers, not of the rows. */
 static int kept_steps(struct frank *fr)
 {
     const struct rank_model *r = fr->r;
-    if (r->niterations == 0)
+    size_t n = r->niterations;
+    if (n == 0)
         return 0;
-    fr->steps = malloc(r->niterations * sizeof *fr->steps);
-    int64_t *kept = malloc((r->nrows ? r->nrows : 1) * sizeof *kept);
-    if (!fr->steps || !kept) {
+    fr->steps = malloc(n * sizeof *fr->steps);
+    int64_t *num = malloc(n * sizeof *num);
+    bool *kept = calloc(n, sizeof *kept);
+    if (!fr->steps || !num || !kept) {
+        free(num);
         free(kept);
         return ERR_NOMEM;
     }
-    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        num[i] = r->iterations[i].number;
+    size_t k = sort_unique_i64(num, n);
+    int32_t last = MODEL_ITER_NONE;
     for (size_t i = 0; i < r->nrows; i++) {
         int32_t it = r->events[r->rows[i]].iteration;
-        if (it >= 0 && (k == 0 || kept[k - 1] != it))
-            kept[k++] = it;
+        if (it >= 0 && it != last) {   // rows come mostly step by step
+            size_t at = i64_set_find(num, k, it);
+            if (at < k)
+                kept[at] = true;
+            last = it;
+        }
     }
-    k = sort_unique_i64(kept, k);
-    for (size_t i = 0; i < r->niterations; i++)
-        if (!fr->has_events || i64_set_has(kept, k, r->iterations[i].number))
+    for (size_t i = 0; i < n; i++)
+        if (!fr->has_events || kept[i64_set_find(num, k, r->iterations[i].number)])
             fr->steps[fr->nsteps++] = r->iterations[i];
+    free(num);
     free(kept);
     if (fr->nsteps == 0) {
         free(fr->steps);
@@ -498,16 +509,17 @@ uint32_t fctx_cpu_op_during(const struct fctx *c, const struct frank *fr, uint32
     return best;
 }
 
+static int double_cmp(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
 double fctx_median(double *v, size_t n)
 {
     if (n == 0)
         return NAN;
-    for (size_t i = 1; i < n; i++)   // few ranks: insertion sort
-        for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
-            double t = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = t;
-        }
+    qsort(v, n, sizeof *v, double_cmp);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 

@@ -145,22 +145,33 @@ static void exposed_total(const struct frank *fr, const struct interval *comp, s
     }
 }
 
-/* The time fr's collectives wait inside its steps for later ranks: the
- * straggler's cost, not this rule's. */
-static int64_t waits(const struct fctx *c, const struct frank *fr)
+/* The time each selected rank's collectives wait inside its steps for
+ * later ranks (the straggler's cost, not this rule's), into w[0..nranks),
+ * in one pass over the collectives. */
+static int waits(const struct fctx *c, int64_t *w)
 {
-    int64_t w = 0;
+    size_t nm = c->m->nranks;
+    size_t *at = malloc((nm ? nm : 1) * sizeof *at);
+    if (!at)
+        return ERR_NOMEM;
+    for (size_t i = 0; i < nm; i++)
+        at[i] = SIZE_MAX;
+    for (size_t i = 0; i < c->nranks; i++)
+        at[c->ranks[i].index] = i;
     for (size_t i = 0; c->colls && i < c->colls->ncolls; i++) {
         const struct collective *k = &c->colls->colls[i];
-        for (size_t j = 0; j < k->ninst; j++)
-            if (k->inst[j].rank_index == fr->index && k->inst[j].wait > 0)
-                w += fctx_in_steps(fr, k->inst[j].arrival, k->inst[j].arrival + k->inst[j].wait,
-                                   NULL);
+        for (size_t j = 0; j < k->ninst; j++) {
+            const struct coll_instance *x = &k->inst[j];
+            size_t r = x->rank_index < nm ? at[x->rank_index] : SIZE_MAX;
+            if (r != SIZE_MAX && x->wait > 0)
+                w[r] += fctx_in_steps(&c->ranks[r], x->arrival, x->arrival + x->wait, NULL);
+        }
     }
-    return w;
+    free(at);
+    return 0;
 }
 
-static int rank_exposed(struct fctx *c, const struct frank *fr, struct exposed *x)
+static int rank_exposed(struct fctx *c, const struct frank *fr, int64_t waited, struct exposed *x)
 {
     const unsigned masks[2] = {BUSY_CLASS_BIT(KC_COMPUTATION), BUSY_CLASS_BIT(KC_COMMUNICATION)};
     struct interval *iv[2];
@@ -173,7 +184,7 @@ static int rank_exposed(struct fctx *c, const struct frank *fr, struct exposed *
     x->pos = MODEL_NONE;
     int64_t total;
     exposed_total(fr, iv[0], k[0], iv[1], k[1], x, &total);
-    total -= waits(c, fr);
+    total -= waited;
     total = total > 0 ? total : 0;
     x->per_iter = fctx_per_iteration(fr, (double)total);
     if (total > 0)
@@ -251,9 +262,10 @@ int findings_exposed_comm(struct fctx *c, struct err *e)
     if (fctx_colls(c, e))
         return ERR_NOMEM;
     struct exposed *v = calloc(c->nranks ? c->nranks : 1, sizeof *v);
-    if (!v)
-        return err_set(e, ERR_NOMEM, "findings: out of memory");
-    int rc = 0;
+    int64_t *waited = calloc(c->nranks ? c->nranks : 1, sizeof *waited);
+    int rc = v && waited ? 0 : ERR_NOMEM;
+    if (rc == 0 && c->m && c->colls)
+        rc = waits(c, waited);
     size_t n = 0;
     for (size_t i = 0; i < c->nranks && rc == 0; i++) {
         if (!c->ranks[i].has_events) {
@@ -263,12 +275,13 @@ int findings_exposed_comm(struct fctx *c, struct err *e)
                                       .per_iter = c->ranks[i].exposed_ns, .step = -1};
             continue;
         }
-        rc = rank_exposed(c, &c->ranks[i], &v[n++]);
+        rc = rank_exposed(c, &c->ranks[i], waited[i], &v[n++]);
     }
     if (rc == 0)
         rc = raise(c, v, n, e);
     else
         err_set(e, ERR_NOMEM, "findings: out of memory");
     free(v);
+    free(waited);
     return rc;
 }
