@@ -403,12 +403,50 @@ bench_collectives() {
     awk -v p="$share" 'BEGIN { exit p < 10 ? 0 : 1 }'
 }
 
+# HOOK bench_findings: htx report with and without the findings, on the big
+# rank and on an 8-rank job (target: findings add at most 10 %).
+# BENCH_FINDINGS_SIZE (default 20M) is the JSON bytes per rank of that job.
+# BENCH_ONLY=findings runs this line alone.
+bench_findings_one() {   # bench_findings_one LABEL PATH
+    local without=temporal,kernels,idle,overlap,launch,queue,membw,annotations,sequences
+    without=$without,collectives,stragglers,utilization
+    local a=() b=() ratio=() i
+    for ((i = 0; i < runs; i++)); do
+        measure "$htx" report --format=json --no-cache --analysis="$without" "$2" || return 1
+        a+=("$secs")
+        if ! measure "$htx" report --format=json --no-cache --analysis="$without,findings" "$2"; then
+            row "htx report + findings ($1)" "$secs" "$rss_kb" "FAILED: $(head -c 200 "$tmp/err")"
+            return 1
+        fi
+        b+=("$secs")
+        ratio+=("$(div "$secs" "${a[-1]}" %.4f)")
+    done
+    printf '%-40s %s s without, %s s with: %sx (target <= 1.10)\n' "htx report + findings ($1)" \
+        "$(median "${a[@]}")" "$(median "${b[@]}")" "$(spread "${ratio[@]}")"
+    awk -v r="$(median "${ratio[@]}")" 'BEGIN { exit r <= 1.10 ? 0 : 1 }'
+}
+
+bench_findings() {
+    local job8=$cache/job8-${BENCH_FINDINGS_SIZE:-20M}-seed$seed
+    local size_saved=$size status=0
+    size=${BENCH_FINDINGS_SIZE:-20M}
+    generate "$job8" --ranks=8
+    size=$size_saved
+    bench_findings_one "1 rank" "$1" || status=1
+    bench_findings_one "8 ranks" "$job8" || status=1
+    return "$status"
+}
+
 # ---- the run ---------------------------------------------------------------------------
 
 echo "htx bench: $runs runs per figure, alternating; $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 echo "trace: $job: 2 ranks, $(mb "$json_bytes") MB of JSON each ($(mb "$(stat -c %s "$file")") MB gzip)"
 [ -x "$htx" ] || die "$htx is not built"
 status=0
+if [ "${BENCH_ONLY:-}" = findings ]; then
+    bench_findings "$file"
+    exit
+fi
 bench_load "1 rank" "" "$file" -- "$file" || status=1
 bench_load "2 ranks" 2 "$job"/rank-*.json.gz -- "$job" || status=1
 bench_plain "$file" || status=1
@@ -419,4 +457,5 @@ bench_timeline "$file" "$job" || status=1
 bench_progress "$file" || status=1
 bench_diff "$file" "$job" || status=1
 bench_collectives || status=1
+bench_findings "$file" || status=1
 exit "$status"

@@ -71,13 +71,13 @@ while read -r prog args; do
     " counters "*assets/*) fail "the counters example writes into the source tree: $args" ;;
     esac
     case " $args " in
-    " info "* | " report "* | " counters "* | *" --report "*) ui= ;;
+    " info "* | " report "* | " counters "* | " check "* | *" --report "*) ui= ;;
     *) ui="--script /dev/null --dump-screen $tmp/screen --force --size 30x100" ;;
     esac
     # shellcheck disable=SC2086
     (cd "$tmp/ex" && "$HTX" $args $ui) >"$tmp/out" 2>"$tmp/err" </dev/null && status=0 || status=$?
     want=0
-    case " $args " in *" --fail-on-regression"*) [ "$status" = 3 ] && want=3 ;; esac
+    case " $args " in *" --fail-on-regression"* | " check "*) [ "$status" = 3 ] && want=3 ;; esac
     if [ "$status" != "$want" ]; then
         fail "example exits $status: htx $args"
         sed 's/^/  stderr: /' "$tmp/err" >&2

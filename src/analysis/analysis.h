@@ -70,6 +70,7 @@ enum analysis_id {
     ANALYSIS_COLLECTIVES,
     ANALYSIS_STRAGGLERS,
     ANALYSIS_UTILIZATION,   /* after the others: summaries store analyses by number */
+    ANALYSIS_FINDINGS,
     ANALYSIS_COUNT
 };
 
@@ -94,6 +95,7 @@ typedef int (*analysis_fn)(const struct model *m, const struct analysis_opts *o,
  *   stragglers_run:  straggler_ranking, rank_iteration_blame; under
  *                    semantics.hta_stragglers potential_stragglers instead
  *   utilization_run: gpu_utilization_over_time (analysis/tiles.h)
+ *   findings_run:    findings (analysis/findings.h)
  * (the last two read analysis/collectives.h and stragglers_hta.h) */
 int temporal_run(const struct model *, const struct analysis_opts *, struct arena *,
                  struct table_list *, struct err *);

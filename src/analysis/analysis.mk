@@ -28,4 +28,7 @@ libcore_a_SOURCES += \
 	src/analysis/diff.c src/analysis/diff.h src/analysis/diff_table.c \
 	src/analysis/diff_triage.c src/analysis/diff_triage.h \
 	src/analysis/comm_check.c src/analysis/kernel_summary.c src/analysis/kernel_summary.h \
-	src/analysis/trust.c src/analysis/trust.h
+	src/analysis/trust.c src/analysis/trust.h \
+	src/analysis/findings.c src/analysis/findings.h src/analysis/findings_rules.h \
+	src/analysis/findings_comm.c src/analysis/findings_host.c \
+	src/analysis/findings_ranks.c src/analysis/findings_hot.c src/analysis/findings_facts.c

@@ -1,5 +1,6 @@
 #include "config.h"
 #include "analysis/analysis.h"
+#include "analysis/findings.h"
 #include "analysis/tiles.h"
 
 #include <string.h>
@@ -17,6 +18,7 @@ static const struct analysis_info analyses[ANALYSIS_COUNT] = {
     {ANALYSIS_COLLECTIVES, "collectives", "Collectives", collectives_run, ANALYSIS_MEM_SMALL},
     {ANALYSIS_STRAGGLERS, "stragglers", "Stragglers", stragglers_run, ANALYSIS_MEM_SMALL},
     {ANALYSIS_UTILIZATION, "utilization", "Utilization", utilization_run, ANALYSIS_MEM_SMALL},
+    {ANALYSIS_FINDINGS, "findings", "Findings", findings_run, ANALYSIS_MEM_SCRATCH},
 };
 
 const struct analysis_info *analysis_list(size_t *count)

@@ -40,8 +40,7 @@ static void append_run(char *buf, size_t n, bool *first, int64_t a, int64_t b)
     *first = false;
 }
 
-/* v[0..k) ascending, without repeats, as "3, 5-7". */
-static void ranks_text(char *buf, size_t n, const int64_t *v, size_t k)
+void trust_list_text(char *buf, size_t n, const int64_t *v, size_t k)
 {
     buf[0] = '\0';
     bool first = true;
@@ -250,7 +249,7 @@ static void check_mixed(const struct trust_rank *ranks, size_t n, int64_t world,
     if (nodd) {
         nodd = sort_unique_i64(odd, nodd);
         struct trust_finding *f = add(r, TRUST_MIXED_JOB, true, nodd);
-        ranks_text(f->ranks, sizeof f->ranks, odd, nodd);
+        trust_list_text(f->ranks, sizeof f->ranks, odd, nodd);
         if (nodd == 1)
             snprintf(f->text, sizeof f->text, "rank %lld is of another job: %s",
                      (long long)first_rank, first);
@@ -283,7 +282,7 @@ static uint64_t ranks_with(const struct trust_rank *ranks, size_t n, bool overla
     }
     buf[0] = '\0';
     if (v)
-        ranks_text(buf, cap, v, sort_unique_i64(v, k));
+        trust_list_text(buf, cap, v, sort_unique_i64(v, k));
     free(v);
     return total;
 }

@@ -57,6 +57,10 @@ struct trust_report {
     int64_t world_size;            /* the job's (most ranks'), -1 when none says */
 };
 
+/* v[0..k) ascending, without repeats, as "3, 5-7" into buf (size n, always
+ * terminated), cut with "..." when it does not fit. */
+void trust_list_text(char *buf, size_t n, const int64_t *v, size_t k);
+
 /* Checks ranks[0..n) (any order; each rank once: duplicates are refused at
  * load) into out. Never fails; allocates only for the duration. */
 void trust_check(const struct trust_rank *ranks, size_t n, struct trust_report *out);

@@ -254,6 +254,25 @@ static int set_duration_ratio(struct htx_options *o, const char *w, const char *
     return htx_parse_double(w, v, 0.0, 1.0, &o->duration_ratio, e);
 }
 
+/* A percentage, "5%" or "5", into *pct. */
+static int parse_pct(const char *w, const char *v, double *pct, struct err *e)
+{
+    char buf[64];
+    size_t n = strlen(v);
+    if (n > 0 && n < sizeof buf && v[n - 1] == '%') {
+        memcpy(buf, v, n - 1);
+        buf[n - 1] = '\0';
+        if (htx_parse_double(w, buf, 0.0, 100.0, pct, NULL) == 0)
+            return 0;
+    }
+    return htx_parse_double(w, v, 0.0, 100.0, pct, e) < 0 ? ERR_USAGE : 0;
+}
+
+static int set_max_cost(struct htx_options *o, const char *w, const char *v, struct err *e)
+{
+    return parse_pct(w, v, &o->max_cost_pct, e);
+}
+
 static int set_fail_on_regression(struct htx_options *o, const char *w, const char *v,
                                   struct err *e)
 {
@@ -411,6 +430,7 @@ static const struct opt_spec specs[] = {
     {"report", ARG_NONE, set_report},
     {"timings", ARG_NONE, set_timings},
     {"fail-on-regression", ARG_REQUIRED, set_fail_on_regression},
+    {"max-cost", ARG_REQUIRED, set_max_cost},
     {"sort", ARG_REQUIRED, set_diff_sort},
     {"view", ARG_REQUIRED, set_view},
     {"top", ARG_REQUIRED, set_diff_top},
@@ -460,6 +480,7 @@ void htx_options_init(struct htx_options *o)
     for (int i = 0; i < ANALYSIS_COUNT; i++)
         o->analyses[i] = true;
     o->format = HTX_FORMAT_TEXT;
+    o->max_cost_pct = HTX_MAX_COST_DEFAULT;
     default_analysis(o);
 }
 
@@ -555,6 +576,7 @@ static int parse_command_word(struct htx_options *o, int argc, char **argv)
         {"counters", HTX_CMD_COUNTERS},
         {"diff", HTX_CMD_DIFF},
         {"summarize", HTX_CMD_SUMMARIZE},
+        {"check", HTX_CMD_CHECK},
         {"help", HTX_CMD_HELP},
     };
     if (argc < 2)
@@ -580,6 +602,8 @@ static const char *command_name(enum htx_command c)
         return "htx diff";
     case HTX_CMD_SUMMARIZE:
         return "htx summarize";
+    case HTX_CMD_CHECK:
+        return "htx check";
     default:
         return "htx";
     }
@@ -638,7 +662,7 @@ static size_t edit_distance(const char *a, const char *b)
 const char *htx_nearest_command(const char *word)
 {
     static const char *const commands[] = {"info", "report", "counters", "diff", "summarize",
-                                           "help"};
+                                           "check", "help"};
     const char *best = NULL;
     size_t best_d = 3;  /* at most two edits: "reprot", "inof", "dif" */
     for (size_t i = 0; word && i < sizeof commands / sizeof commands[0]; i++) {
@@ -785,6 +809,8 @@ const char *htx_usage(void)
            "  htx counters [OPTIONS] PATH...        write <file>_with_counters.json.gz\n"
            "  htx summarize -o DIR [OPTIONS] PATH... one summary per rank file (rank-N.htxs);\n"
            "                                        htx report DIR reads them\n"
+           "  htx check [--max-cost=PCT] PATH...    what is wrong; exit 3 when a finding costs\n"
+           "                                        more than PCT% of a step (default 5)\n"
            "  htx --help | --version\n"
            "\n"
            "PATH is a directory (every *.json and *.json.gz file in it is one rank) or trace files.\n"
@@ -799,7 +825,7 @@ const char *htx_usage(void)
            "Analyses and output:\n"
            "  --analysis=LIST           temporal, kernels, idle, overlap, launch, queue, membw,\n"
            "                            annotations, sequences, collectives, stragglers,\n"
-           "                            utilization\n"
+           "                            utilization, findings\n"
            "                            (default all)\n"
            "  --format=text|csv|json    report format (default text)\n"
            "  --num-kernels=N           top kernels per rank and type (default 10)\n"
@@ -847,6 +873,7 @@ const char *htx_usage(void)
            "  --view=KEY                the TUI's first view: 1-9, R, C, i, d or its name\n"
            "  --script=FILE --dump-screen=OUT --size=ROWSxCOLS  UI test mode\n"
            "\n"
-           "Exit status: 0 ok, 1 bad input, 2 bad usage, 3 regression (--fail-on-regression).\n"
+           "Exit status: 0 ok, 1 bad input, 2 bad usage, 3 regression (--fail-on-regression)\n"
+           "or a finding beyond --max-cost (htx check).\n"
            "See htx(1).\n";
 }

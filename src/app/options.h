@@ -25,6 +25,7 @@ enum htx_command {
     HTX_CMD_COUNTERS,  /* htx counters */
     HTX_CMD_DIFF,      /* htx diff CONTROL TEST (TUI, or --report) */
     HTX_CMD_SUMMARIZE, /* htx summarize -o DIR PATH... */
+    HTX_CMD_CHECK,     /* htx check PATH... */
     HTX_CMD_HELP,      /* --help anywhere */
     HTX_CMD_VERSION,   /* --version anywhere */
 };
@@ -50,6 +51,9 @@ struct htx_int_list {
 
 /* Ranges in a list may expand to at most this many numbers in total. */
 #define HTX_LIST_MAX 1000000
+/* htx check: a finding that costs more than this share of a step (%)
+ * fails; below it, run-to-run noise and ordinary tails (man htx, FINDINGS). */
+#define HTX_MAX_COST_DEFAULT 5.0
 
 struct htx_options {
     enum htx_command cmd;
@@ -94,6 +98,7 @@ struct htx_options {
     bool force;                    /* counters: overwrite an existing output */
     bool has_fail_on_regression;
     double fail_on_regression_pct; /* diff --report: exit 3 beyond this */
+    double max_cost_pct;           /* check: exit 3 when a finding costs more (% of the step) */
     int64_t min_duration_ns;       /* diff: ignore ops shorter than this */
     char *config_text;             /* the config file's text (values point into it) */
     bool diff_sort_delta;          /* diff --report --sort=delta (else name) */

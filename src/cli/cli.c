@@ -17,6 +17,7 @@ bool cli_is_headless(const struct htx_options *opts)
     case HTX_CMD_REPORT:
     case HTX_CMD_COUNTERS:
     case HTX_CMD_SUMMARIZE:
+    case HTX_CMD_CHECK:
         return true;
     case HTX_CMD_DIFF:
         return opts->diff_report;
@@ -43,6 +44,8 @@ int cli_run(const struct htx_options *opts)
         return cli_summarize_main(opts);
     case HTX_CMD_COUNTERS:
         return cli_counters_main(opts);
+    case HTX_CMD_CHECK:
+        return cli_check_main(opts);
     case HTX_CMD_DIFF:
         return cli_diff_main(opts);
     default:

@@ -17,6 +17,8 @@
 int cli_info_main(const struct htx_options *opts);
 int cli_report_main(const struct htx_options *opts);
 int cli_counters_main(const struct htx_options *opts);
+/* `htx check`: also 3 when a finding costs more than --max-cost. */
+int cli_check_main(const struct htx_options *opts);
 
 /* `htx info`: every rank of m (those in --rank when given), then the files
  * that failed. Borrows everything until return. */

@@ -29,7 +29,8 @@ static int report_summaries(const struct htx_options *opts, char **files, size_t
     unsigned want = 0;
     for (size_t i = 0; i < ANALYSIS_COUNT; i++)
         if (opts->analyses[i])
-            want |= summary_job_want((enum analysis_id)i, (int)opts->semantics);
+            want |= i == ANALYSIS_FINDINGS ? report_findings_want()
+                                           : summary_job_want((enum analysis_id)i, (int)opts->semantics);
     struct summary_job l;
     int rc = summary_job_open(&l, files, nfiles, want, true, 0, &e);
     bool *selected = rc ? NULL : calloc(l.n + 1, sizeof *selected);
@@ -52,7 +53,9 @@ static int report_summaries(const struct htx_options *opts, char **files, size_t
             continue;
         memset(&lists[nlists], 0, sizeof lists[nlists]);
         ids[nlists] = all[i].id;
-        rc = summary_job_tables(&l, selected, all[i].id, &a, &lists[nlists], &e);
+        rc = all[i].id == ANALYSIS_FINDINGS
+                 ? report_findings_tables(&l, selected, &a, &lists[nlists], &e)
+                 : summary_job_tables(&l, selected, all[i].id, &a, &lists[nlists], &e);
         if (rc == 0 && opts->semantics == SEMANTICS_HTX &&
             report_triage_kernel_tables(&lists[nlists], &a) < 0)
             rc = err_set(&e, ERR_NOMEM, "out of memory");

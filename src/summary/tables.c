@@ -37,7 +37,7 @@ bool summary_file_answers(enum analysis_id id, int semantics)
         if (summary_file_stored_analyses[i] == id)
             return true;
     return semantics == 0 && (id == ANALYSIS_UTILIZATION || id == ANALYSIS_COLLECTIVES ||
-                              id == ANALYSIS_STRAGGLERS);
+                              id == ANALYSIS_STRAGGLERS || id == ANALYSIS_FINDINGS);
 }
 
 /* The encodings: plain (u32/u64 counts, u32 cell types, 8-byte numbers)

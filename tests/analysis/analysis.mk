@@ -38,7 +38,8 @@ check_PROGRAMS += tests/analysis/check_collectives
 tests_analysis_check_collectives_SOURCES = tests/analysis/check_collectives.c \
 	tests/analysis/oracle_compare.c tests/analysis/oracle_compare.h \
 	tests/analysis/planted_job.c tests/analysis/planted_job.h \
-	tests/gen/gen_coll.c tests/gen/gen_coll.h tests/gen/gen_out.c tests/gen/gen_out.h
+	tests/gen/gen_coll.c tests/gen/gen_coll.h tests/gen/gen_plant.c tests/gen/gen_out.c \
+	tests/gen/gen_out.h
 tests_analysis_check_collectives_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) $(ZLIB_CFLAGS)
 tests_analysis_check_collectives_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(CJSON_LIBS) $(ZLIB_LIBS)
 TESTS += tests/analysis/check_collectives
@@ -48,7 +49,8 @@ if HAVE_CHECK
 check_PROGRAMS += tests/analysis/check_ranks
 tests_analysis_check_ranks_SOURCES = tests/analysis/check_ranks.c \
 	tests/analysis/planted_job.c tests/analysis/planted_job.h \
-	tests/gen/gen_coll.c tests/gen/gen_coll.h tests/gen/gen_out.c tests/gen/gen_out.h
+	tests/gen/gen_coll.c tests/gen/gen_coll.h tests/gen/gen_plant.c tests/gen/gen_out.c \
+	tests/gen/gen_out.h
 tests_analysis_check_ranks_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) $(ZLIB_CFLAGS)
 tests_analysis_check_ranks_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(CJSON_LIBS) $(ZLIB_LIBS)
 TESTS += tests/analysis/check_ranks
@@ -104,4 +106,16 @@ tests_analysis_check_trust_SOURCES = tests/analysis/check_trust.c
 tests_analysis_check_trust_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) $(ZLIB_CFLAGS)
 tests_analysis_check_trust_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(CJSON_LIBS) $(ZLIB_LIBS)
 TESTS += tests/analysis/check_trust
+endif
+# the findings: each rule finds its planted problem and stays silent without it
+if HAVE_CHECK
+check_PROGRAMS += tests/analysis/check_findings
+tests_analysis_check_findings_SOURCES = tests/analysis/check_findings.c \
+	tests/analysis/trace_doc.c tests/analysis/trace_doc.h \
+	tests/analysis/planted_job.c tests/analysis/planted_job.h \
+	tests/gen/gen_coll.c tests/gen/gen_coll.h tests/gen/gen_plant.c tests/gen/gen_out.c \
+	tests/gen/gen_out.h
+tests_analysis_check_findings_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) $(ZLIB_CFLAGS)
+tests_analysis_check_findings_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(CJSON_LIBS) $(ZLIB_LIBS)
+TESTS += tests/analysis/check_findings
 endif

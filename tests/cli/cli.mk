@@ -9,7 +9,7 @@ tests_json_valid_LDADD = $(CJSON_LIBS)
 CLI_SHELL_TESTS = tests/cli/usage.sh tests/cli/input_errors.sh tests/cli/info.sh \
 	tests/cli/counters.sh tests/cli/escape.sh tests/cli/report.sh \
 	tests/cli/diff_report.sh tests/cli/diff_gate.sh tests/cli/diff_errors.sh \
-	tests/cli/trust.sh
+	tests/cli/trust.sh tests/cli/check.sh
 TESTS += $(CLI_SHELL_TESTS) tests/man.sh
 EXTRA_DIST += $(CLI_SHELL_TESTS) tests/man.sh tests/data/cli tests/expected/cli \
 	tests/data/diff tests/expected/diff

@@ -7,7 +7,7 @@ keep_going=1
 use_data cli
 cd "$DATA"
 
-for a in temporal kernels idle overlap launch queue membw annotations sequences utilization; do
+for a in temporal kernels idle overlap launch queue membw annotations sequences utilization findings; do
     expect 0 "$HTX" report --analysis=$a job && same_as "report-$a.txt" && empty err
 done
 expect 0 "$HTX" report --analysis=temporal --ascii job && same_as report-temporal-ascii.txt
@@ -19,7 +19,7 @@ for sem in htx hta; do
         '"kernel_type_breakdown"' '"kernel_breakdown"' '"idle_time_breakdown"' \
         '"idle_interval_stats"' '"comm_comp_overlap"' '"cuda_kernel_launch_stats"' \
         '"queue_length_summary"' '"memory_bw_summary"' '"kernels_by_annotation"' \
-        '"frequent_kernel_sequences"' '"gpu_utilization_over_time"' '"notes"'; do
+        '"frequent_kernel_sequences"' '"gpu_utilization_over_time"' '"findings"' '"notes"'; do
         has out "$key"
     done
 done

@@ -6,7 +6,7 @@ tests_gen_htx_gen_SOURCES = tests/gen/htx_gen.c \
 	tests/gen/gen_sim.h tests/gen/gen_sim.c tests/gen/gen_rng.h \
 	tests/gen/gen_write.h tests/gen/gen_write.c \
 	tests/gen/gen_out.h tests/gen/gen_out.c \
-	tests/gen/gen_coll.h tests/gen/gen_coll.c
+	tests/gen/gen_coll.h tests/gen/gen_coll.c tests/gen/gen_plant.c
 tests_gen_htx_gen_CPPFLAGS = $(AM_CPPFLAGS) $(ZLIB_CFLAGS)
 tests_gen_htx_gen_LDADD = $(ZLIB_LIBS)
 tests_gen_json_check_SOURCES = tests/gen/json_check.c

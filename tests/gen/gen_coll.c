@@ -31,6 +31,11 @@ static const struct {
 };
 #define NKINDS (int)(sizeof KINDS / sizeof KINDS[0])
 
+const char *gen_coll_kernel_name(int k)
+{
+    return KINDS[k % NKINDS].kernel;
+}
+
 static int64_t slot_us(const struct gen_coll_cfg *c)
 {
     return 3000 + (c->straggler >= 0 ? c->delay_us : 0);
@@ -41,12 +46,12 @@ static int64_t step_us(const struct gen_coll_cfg *c)
     return 500 + (int64_t)c->per_step * slot_us(c);
 }
 
-static int64_t xfer_us(int k)
+int64_t gen_coll_xfer_us(int k)
 {
     return 100 + 50 * (int64_t)k;
 }
 
-static void cpu_event(struct gen_out *o, const char *cat, const char *name, int rank,
+void gen_coll_cpu_event(struct gen_out *o, const char *cat, const char *name, int rank,
                       int64_t ts, int64_t dur, const char *args)
 {
     gen_out_fmt(o, ",\n{\"ph\": \"X\", \"cat\": \"%s\", \"name\": ", cat);
@@ -56,7 +61,7 @@ static void cpu_event(struct gen_out *o, const char *cat, const char *name, int 
 }
 
 /* The collective args of one NCCL kernel (and its record_param_comms). */
-static void comm_args(struct gen_out *o, const struct gen_coll_cfg *c, int k, int64_t seq)
+void gen_coll_comm_args(struct gen_out *o, const struct gen_coll_cfg *c, int k, int64_t seq)
 {
     int64_t base = 262144 * (int64_t)(k + 1);
     int64_t in = base, out = base;
@@ -75,7 +80,7 @@ static void comm_args(struct gen_out *o, const struct gen_coll_cfg *c, int k, in
         gen_out_fmt(o, ", \"Seq\": %lld", (long long)seq);
 }
 
-static void kernel(struct gen_out *o, const char *name, int64_t stream, int64_t ts, int64_t dur,
+void gen_coll_kernel(struct gen_out *o, const char *name, int64_t stream, int64_t ts, int64_t dur,
                    int64_t corr)
 {
     gen_out_str(o, ",\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": ");
@@ -86,15 +91,19 @@ static void kernel(struct gen_out *o, const char *name, int64_t stream, int64_t 
                 (long long)corr);
 }
 
-static void launch(struct gen_out *o, int rank, int64_t kernel_ts, int64_t corr)
+void gen_coll_launch(struct gen_out *o, int rank, int64_t kernel_ts, int64_t corr)
 {
     char args[64];
     snprintf(args, sizeof args, "\"correlation\": %lld", (long long)corr);
-    cpu_event(o, "cuda_runtime", "cudaLaunchKernel", rank, kernel_ts - LAUNCH_LEAD_US, 5, args);
+    gen_coll_cpu_event(o, "cuda_runtime", "cudaLaunchKernel", rank, kernel_ts - LAUNCH_LEAD_US, 5, args);
 }
 
 void gen_coll_rank(const struct gen_coll_cfg *c, int rank, struct gen_out *o)
 {
+    if (c->plant) {
+        gen_plant_rank(c, rank, o);
+        return;
+    }
     gen_out_fmt(o, "{\n\"schemaVersion\": 1,\n\"distributedInfo\": {\"backend\": \"nccl\", "
                    "\"rank\": %d, \"world_size\": %d},\n\"traceEvents\": [\n"
                    "{\"ph\": \"X\", \"cat\": \"Trace\", \"name\": \"PyTorch Profiler (0)\", "
@@ -108,30 +117,30 @@ void gen_coll_rank(const struct gen_coll_cfg *c, int rank, struct gen_out *o)
         int64_t t0 = ORIGIN_US + 100 + (int64_t)i * step_us(c);
         char name[48];
         snprintf(name, sizeof name, "ProfilerStep#%d", step);
-        cpu_event(o, "user_annotation", name, rank, t0, step_us(c) - 50, NULL);
+        gen_coll_cpu_event(o, "user_annotation", name, rank, t0, step_us(c) - 50, NULL);
         for (int k = 0; k < c->per_step; k++, seq++) {
             int planted = c->straggler >= 0 && step == c->step && k == c->coll;
             int64_t late = planted && rank == c->straggler ? c->delay_us : 0;
             int64_t arrive = t0 + 200 + (int64_t)k * slot_us(c) + COMPUTE_US;
             int64_t last = arrive + (planted ? c->delay_us : 0);
             /* compute, longer on the straggler */
-            launch(o, rank, arrive - COMPUTE_US, corr);
-            kernel(o, "ampere_sgemm_128x64_nn", COMPUTE_STREAM, arrive - COMPUTE_US,
+            gen_coll_launch(o, rank, arrive - COMPUTE_US, corr);
+            gen_coll_kernel(o, "ampere_sgemm_128x64_nn", COMPUTE_STREAM, arrive - COMPUTE_US,
                    COMPUTE_US + late, corr);
             gen_out_str(o, "}}");
             corr++;
             /* the collective: record_param_comms around the launch, then the kernel */
-            int64_t start = arrive + late, end = last + xfer_us(k);
+            int64_t start = arrive + late, end = last + gen_coll_xfer_us(k);
             gen_out_fmt(o, ",\n{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": "
                            "\"record_param_comms\", \"pid\": %d, \"tid\": %d, \"ts\": %lld, "
                            "\"dur\": 20, \"args\": {\"External id\": %lld",
                         1000 + rank, 1000 + rank, (long long)(start - LAUNCH_LEAD_US - 5),
                         (long long)corr);
-            comm_args(o, c, k, seq);
+            gen_coll_comm_args(o, c, k, seq);
             gen_out_str(o, "}}");
-            launch(o, rank, start, corr);
-            kernel(o, KINDS[k % NKINDS].kernel, COMM_STREAM, start, end - start, corr);
-            comm_args(o, c, k, seq);
+            gen_coll_launch(o, rank, start, corr);
+            gen_coll_kernel(o, KINDS[k % NKINDS].kernel, COMM_STREAM, start, end - start, corr);
+            gen_coll_comm_args(o, c, k, seq);
             gen_out_str(o, "}}");
             corr++;
         }

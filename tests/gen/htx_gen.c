@@ -70,6 +70,12 @@ static void usage(FILE *f)
             "                         ranks) or time (its trace starts a day later)\n"
             "      --bad-events=N     N malformed events in rank 0 (dropped at load)\n"
             "      --overlaps=N       N pairs of overlapping kernels on a stream of rank 0\n"
+            "      --plant=LIST       the collectives job in a dense layout (nothing idle, every\n"
+            "                         collective hidden) with problems planted for the findings:\n"
+            "                         none, exposed, host-bound, launch-overhead, sync,\n"
+            "                         pageable-copy, step-gap, slow-kernel:R,\n"
+            "                         slow-collective:S:C (ProfilerStep#S, collective C),\n"
+            "                         imbalance:R (implies --collectives)\n"
             "  -q, --quiet            no progress lines on stderr\n"
             "  -h, --help\n\n%s",
             gen_model_describe_pair());
@@ -134,7 +140,7 @@ static int parse_list(const char *s, unsigned char *mark)
 enum {
     O_SEED = 256, O_FIRST, O_FRAC, O_ORIGIN, O_PLAIN, O_PLAIN_RANKS, O_LEVEL, O_PAIR,
     O_STATS, O_COMPACT, O_COLL, O_PER_STEP, O_NO_SEQ, O_STRAGGLER,
-    O_OMIT, O_FOREIGN, O_BAD, O_OVERLAPS,
+    O_OMIT, O_FOREIGN, O_BAD, O_OVERLAPS, O_PLANT,
 };
 
 static const struct option LONGOPTS[] = {
@@ -152,8 +158,47 @@ static const struct option LONGOPTS[] = {
     {"foreign", required_argument, NULL, O_FOREIGN},
     {"bad-events", required_argument, NULL, O_BAD},
     {"overlaps", required_argument, NULL, O_OVERLAPS},
+    {"plant", required_argument, NULL, O_PLANT},
     {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
 };
+
+/* --plant=LIST (gen_coll.h, enum gen_plant): none, exposed, host-bound,
+ * launch-overhead, sync, pageable-copy, step-gap, slow-kernel:R,
+ * slow-collective:S:C, imbalance:R. */
+static int parse_plant(const char *arg, struct gen_coll_cfg *c)
+{
+    static const struct {
+        const char *name;
+        unsigned bit;
+    } kinds[] = {
+        {"none", 0}, {"exposed", GEN_PLANT_EXPOSED}, {"host-bound", GEN_PLANT_HOST_BOUND},
+        {"launch-overhead", GEN_PLANT_LAUNCH}, {"sync", GEN_PLANT_SYNC},
+        {"pageable-copy", GEN_PLANT_PAGEABLE}, {"step-gap", GEN_PLANT_STEP_GAP},
+    };
+    char buf[256];
+    if (strlen(arg) >= sizeof buf)
+        return -1;
+    strcpy(buf, arg);
+    c->plant |= GEN_PLANT_DENSE;
+    for (char *save = NULL, *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+        int a, b;
+        char tail;
+        size_t k = 0;
+        for (; k < sizeof kinds / sizeof kinds[0] && strcmp(w, kinds[k].name) != 0; k++)
+            ;
+        if (k < sizeof kinds / sizeof kinds[0])
+            c->plant |= kinds[k].bit;
+        else if (sscanf(w, "slow-kernel:%d%c", &a, &tail) == 1 && a >= 0 && a < MAX_RANKS)
+            c->plant |= GEN_PLANT_SLOW_KERNEL, c->slow_rank = a;
+        else if (sscanf(w, "imbalance:%d%c", &a, &tail) == 1 && a >= 0 && a < MAX_RANKS)
+            c->plant |= GEN_PLANT_IMBALANCE, c->imbalance_rank = a;
+        else if (sscanf(w, "slow-collective:%d:%d%c", &a, &b, &tail) == 2 && a >= 0 && b >= 0)
+            c->plant |= GEN_PLANT_SLOW_COLLECTIVE, c->slow_step = a, c->slow_coll = b;
+        else
+            return -1;
+    }
+    return 0;
+}
 
 static int set_int(const char *arg, long lo, long hi, int *dst)
 {
@@ -242,6 +287,9 @@ static int apply(struct opts *o, int c, const char *arg)
             }
         return -1;
     }
+    case O_PLANT:
+        o->coll_mode = 1;
+        return parse_plant(arg, &o->coll);
     case O_STRAGGLER: {
         int r, s, k;
         long long us;
@@ -249,8 +297,10 @@ static int apply(struct opts *o, int c, const char *arg)
         if (sscanf(arg, "%d:%d:%d:%lld%c", &r, &s, &k, &us, &tail) != 4 || r < 0 ||
             r >= MAX_RANKS || s < 0 || k < 0 || us < 1 || us > 1000000000LL)
             return -1;
-        o->coll = (struct gen_coll_cfg){.per_step = o->coll.per_step, .seq = o->coll.seq,
-                                        .straggler = r, .step = s, .coll = k, .delay_us = us};
+        o->coll.straggler = r;
+        o->coll.step = s;
+        o->coll.coll = k;
+        o->coll.delay_us = us;
         o->coll_mode = 1;
         return 0;
     }
