@@ -145,7 +145,10 @@ static void draw_status(const struct ui_state *st, const struct model *m, struct
 
     ui_grid_fill(g, y, 0, g->cols, ' ', UI_STYLE_STATUS);
     if (st->prompt != UI_PROMPT_NONE) {
-        snprintf(left, sizeof left, " %s%s_", st->prompt == UI_PROMPT_SEARCH ? "/" : "filter: ",
+        snprintf(left, sizeof left, " %s%s_",
+                 st->prompt == UI_PROMPT_SEARCH ? "/"
+                 : st->prompt == UI_PROMPT_GOTO ? "go to (12.5ms, +3us, -1s): "
+                                                : "filter: ",
                  st->prompt_text);
         ui_grid_text(g, y, 0, g->cols, left, UI_STYLE_STATUS, UI_TRUNC_END);
         return;

@@ -109,8 +109,12 @@ static void axis_row(const struct ui_state *st, struct ui_grid *g, int y, int x,
         last = c + ui_grid_text(g, y, ax + c + 1, ts.cols - c - 1, buf, UI_STYLE_DIM,
                                 UI_TRUNC_END) + 1;
     }
-    if (st->tl.has_mark) {
-        int a = ui_time_col(&ts, st->tl.mark), b = st->tl.cursor;
+    if (st->tl.has_mark || st->tl.nmarks) {
+        // the window being marked (w), else the measure (m): to the cursor
+        // until its second mark is set
+        int a = ui_time_col(&ts, st->tl.has_mark ? st->tl.mark : st->tl.marks[0]);
+        int b = !st->tl.has_mark && st->tl.nmarks == 2 ? ui_time_col(&ts, st->tl.marks[1])
+                                                       : st->tl.cursor;
         if (a > b) {
             int s = a;
             a = b;
@@ -143,6 +147,10 @@ static void tl_status(const struct ui_state *st, const struct model *m, char *bu
         snprintf(buf, n, "no lanes: include a rank or stream in the left pane");
         return;
     }
+    if (st->tl.nmarks == 2) {
+        ui_tl_measure_text(st, m, buf, n);
+        return;
+    }
     ui_timeline_scale(st, &ts);
     ui_format_duration(ui_col_time(&ts, st->tl.cursor), t, sizeof t);
     const struct ui_lane *lane = &st->lanes[st->tl.lane < st->nlanes ? st->tl.lane : 0];
@@ -164,15 +172,16 @@ static size_t tl_contexts(const struct ui_state *st, unsigned ctx[UI_VIEW_CONTEX
     return 1;
 }
 
-/* Esc clears the instances n/N step through and a half-marked window,
- * wherever the focus is. */
+/* Esc clears the instances n/N step through, a half-marked window and the
+ * measure's marks, wherever the focus is. */
 static bool tl_escape(struct ui_state *st, const struct model *m)
 {
     (void)m;
-    if (!st->njumps && !st->tl.has_mark)
+    if (!st->njumps && !st->tl.has_mark && !st->tl.nmarks)
         return false;
     st->njumps = 0;
     st->tl.has_mark = false;
+    st->tl.nmarks = 0;
     st->jump_what[0] = 0;
     ui_state_message(st, false, "cleared");
     return true;
