@@ -121,6 +121,7 @@ static const struct ui_binding bindings[] = {
     {',', T, ui_act_tl_prev_event, "previous event on the lane"},
     {'*', T, ui_act_tl_same_next, "next event of the same name, any lane (then n/N)"},
     {'#', T, ui_act_tl_same_prev, "previous event of the same name"},
+    {'%', T, ui_act_tl_partner, "from a kernel to its launch on the CPU, or back"},
     {'g', T, ui_act_tl_goto, "go to a time: 12.5ms, or from the cursor +3us, -1s"},
     {'f', T, ui_act_tl_zoom_event, "zoom to the event under the cursor"},
     {'F', T, ui_act_tl_zoom_iteration, "zoom to the iteration (ProfilerStep) at the cursor"},

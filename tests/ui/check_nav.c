@@ -237,6 +237,27 @@ START_TEST(same_name_keys_should_step_through_its_instances)
 }
 END_TEST
 
+START_TEST(percent_should_jump_between_a_kernel_and_its_launch)
+{
+    struct model *m = ui_test_model();
+    struct ui_state st;
+
+    ui_test_state(&st, m, 30, 100);
+    size_t lanes = st.nlanes;
+    ui_test_keys(&st, m, ".%");   // sgemm, launched on r0's main thread
+    ck_assert_uint_eq(st.nlanes, lanes + 1);   // its lane switched on
+    ck_assert_int_eq(st.lanes[st.tl.lane].kind, UI_LANE_THREAD);
+    ck_assert_str_eq(cursor_event(&st, m), "cudaLaunchKernel");
+    ui_test_keys(&st, m, "%");
+    ck_assert_str_eq(cursor_event(&st, m), "sgemm");
+    ck_assert_int_eq(st.lanes[st.tl.lane].kind, UI_LANE_STREAM);
+    ui_test_keys(&st, m, "<Esc>");   // back on the launch
+    ck_assert_str_eq(cursor_event(&st, m), "cudaLaunchKernel");
+    ui_state_fini(&st);
+    model_free(m);
+}
+END_TEST
+
 START_TEST(goto_should_put_the_cursor_on_the_time)
 {
     struct model *m = ui_test_model();
@@ -376,6 +397,7 @@ Suite *ui_nav_suite(void)
     tc = tcase_create("keys");
     tcase_add_test(tc, next_event_keys_should_step_along_the_lane);
     tcase_add_test(tc, same_name_keys_should_step_through_its_instances);
+    tcase_add_test(tc, percent_should_jump_between_a_kernel_and_its_launch);
     tcase_add_test(tc, goto_should_put_the_cursor_on_the_time);
     tcase_add_test(tc, zoom_keys_should_fit_an_event_an_iteration_and_the_marks);
     tcase_add_test(tc, marks_should_measure_what_lies_between);

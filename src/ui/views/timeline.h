@@ -24,13 +24,15 @@ unsigned ui_act_tl_details(struct ui_state *st, const struct model *m);
 unsigned ui_act_tl_window(struct ui_state *st, const struct model *m);
 /* Navigation (ui/views/timeline_nav.c): the next or previous event on the
  * cursor's lane (past the cursor's cell) and of the same name (those
- * become the instances n/N step through), going to a time (the prompt),
+ * become the instances n/N step through), from a kernel to its launch and
+ * back, going to a time (the prompt),
  * zooming to the event under the cursor, its rank's iteration or the
  * marked range, and marking the two ends of a measure. */
 unsigned ui_act_tl_next_event(struct ui_state *st, const struct model *m);
 unsigned ui_act_tl_prev_event(struct ui_state *st, const struct model *m);
 unsigned ui_act_tl_same_next(struct ui_state *st, const struct model *m);
 unsigned ui_act_tl_same_prev(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_partner(struct ui_state *st, const struct model *m);
 unsigned ui_act_tl_goto(struct ui_state *st, const struct model *m);
 unsigned ui_act_tl_zoom_event(struct ui_state *st, const struct model *m);
 unsigned ui_act_tl_zoom_iteration(struct ui_state *st, const struct model *m);

@@ -197,6 +197,30 @@ unsigned ui_act_tl_same_prev(struct ui_state *st, const struct model *m)
     return same_name(st, m, -1);
 }
 
+unsigned ui_act_tl_partner(struct ui_state *st, const struct model *m)
+{
+    uint32_t r, pos;
+    if (!under_cursor(st, m, &r, &pos)) {
+        ui_state_message(st, false, "no event under the cursor");
+        return UI_REDRAW;
+    }
+    const struct rank_model *rm = &m->ranks[r];
+    uint32_t to = rm->events[pos].partner;
+    if (to == MODEL_NONE || to >= rm->nevents) {
+        ui_state_message(st, false, "%s has no launch or kernel linked to it",
+                         model_str(m, rm->events[pos].name));
+        return UI_REDRAW;
+    }
+    struct ui_place from;
+    ui_state_place(st, &from);
+    if (ui_timeline_goto(st, m, r, to) != 0) {
+        ui_state_message(st, true, "its partner is not on a lane that can be shown");
+        return UI_REDRAW;
+    }
+    ui_state_moved(st, &from);
+    return UI_REDRAW | UI_RELANE;   // its thread or stream may have been switched on
+}
+
 unsigned ui_act_tl_goto(struct ui_state *st, const struct model *m)
 {
     (void)m;
