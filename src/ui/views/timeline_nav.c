@@ -10,8 +10,9 @@
 #include "ui/widgets/text.h"
 
 /* Timeline navigation: the next and previous event on the cursor's lane
- * and of the same name, going to a time, zooming to an event, an iteration
- * or the marked range, and measuring between two marks. The pure parts
+ * and of the same name, from a kernel to its launch and back, going to a
+ * time, zooming to an event, an iteration or the marked range, and
+ * measuring between two marks. The pure parts
  * (time parsing, searching a lane, the union of busy time) are in
  * ui/widgets/nav.c. The big moves are kept in the history, so Esc comes
  * back to where the user was. */
@@ -41,7 +42,7 @@ static void cursor_to(struct ui_state *st, int64_t t)
 }
 
 /* Shows [a, b) across the cell area (at least one ns per column), the
- * cursor on column col_at's time. */
+ * cursor on time `at`. */
 static void window_to(struct ui_state *st, int64_t a, int64_t b, int64_t at)
 {
     int64_t cols = ui_timeline_cols(st);
@@ -89,8 +90,8 @@ static size_t lane_index(const int64_t *ts, const uint32_t *pos, size_t n, const
     return n;
 }
 
-/* Puts lane event i under the cursor: at the zoom shown when a cell there
- * shows it, else zoomed in until one does (as n/N do). */
+/* Puts the lane's event `at` under the cursor: at the zoom shown when a
+ * cell there shows it, else zoomed in until one does (as n/N do). */
 static void show_lane_event(struct ui_state *st, const struct model *m, uint32_t at)
 {
     const struct ui_lane *l = &st->lanes[st->tl.lane];
@@ -98,9 +99,10 @@ static void show_lane_event(struct ui_state *st, const struct model *m, uint32_t
     cursor_to(st, ev->ts);
     // The cell holding its start may show the event before (covering the
     // cell's start): then the next cell, when the event reaches it.
+    int next = st->tl.cursor + 1;
     if (ui_timeline_pick(st, m, st->tl.lane, st->tl.cursor) != at &&
-        st->tl.cursor + 1 < ui_timeline_cols(st) && col_time(st, st->tl.cursor + 1) < ev->ts + ev->dur &&
-        ui_timeline_pick(st, m, st->tl.lane, st->tl.cursor + 1) == at)
+        next < ui_timeline_cols(st) && col_time(st, next) < ev->ts + ev->dur &&
+        ui_timeline_pick(st, m, st->tl.lane, next) == at)
         st->tl.cursor++;
     if (ui_timeline_pick(st, m, st->tl.lane, st->tl.cursor) != at)
         ui_timeline_goto(st, m, l->rank, at);
@@ -167,12 +169,9 @@ static unsigned same_name(struct ui_state *st, const struct model *m, int dir)
         ui_state_message(st, false, "no event under the cursor");
         return UI_REDRAW;
     }
-    const struct event *ev = &m->ranks[r].events[pos];
-    char name[UI_TEXT_MAX];
-    snprintf(name, sizeof name, "%s", model_str(m, ev->name));
-    size_t n = ui_find_instances(st, m, name, true, -1);
+    size_t n = ui_find_instances(st, m, model_str(m, m->ranks[r].events[pos].name), true, -1);
     if (n == 0)
-        return UI_REDRAW;
+        return UI_REDRAW;   // out of memory: ui_find_instances said so
     // The instances are by time: the cursor's event is one of them.
     size_t at = 0;
     while (at < n && !(st->jumps[at].rank == r && st->jumps[at].pos == pos))
@@ -335,6 +334,7 @@ unsigned ui_act_tl_mark(struct ui_state *st, const struct model *m)
 {
     char t[32];
 
+    (void)m;
     if (st->tl.nmarks == 2)
         st->tl.nmarks = 0;   // a third m starts a new measure
     st->tl.marks[st->tl.nmarks++] = col_time(st, st->tl.cursor);
@@ -343,7 +343,6 @@ unsigned ui_act_tl_mark(struct ui_state *st, const struct model *m)
         ui_state_message(st, false, "mark at %s: move and press m again to measure", t);
         return UI_REDRAW;
     }
-    (void)m;
     ui_state_message(st, false, "measured: z zooms to it, m starts again, Esc clears");
     return UI_REDRAW;
 }
