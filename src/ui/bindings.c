@@ -126,6 +126,7 @@ static const struct ui_binding bindings[] = {
     {'f', T, ui_act_tl_zoom_event, "zoom to the event under the cursor"},
     {'F', T, ui_act_tl_zoom_iteration, "zoom to the iteration (ProfilerStep) at the cursor"},
     {'m', T, ui_act_tl_mark, "mark a point; again: measure between the two marks"},
+    {'M', T, ui_act_tl_measure_lanes, "the measure between the marks, lane by lane"},
     {'z', T, ui_act_tl_zoom_marks, "zoom to the two marks"},
 
     {'j', D, ui_act_doc_down, "next row"},

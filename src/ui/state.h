@@ -54,7 +54,7 @@ enum ui_reaction {
 };
 
 enum ui_focus { UI_FOCUS_RANKS = 0, UI_FOCUS_MAIN };
-enum ui_overlay { UI_OVERLAY_NONE = 0, UI_OVERLAY_HELP, UI_OVERLAY_DETAILS };
+enum ui_overlay { UI_OVERLAY_NONE = 0, UI_OVERLAY_HELP, UI_OVERLAY_DETAILS, UI_OVERLAY_MEASURE };
 enum ui_prompt { UI_PROMPT_NONE = 0, UI_PROMPT_SEARCH, UI_PROMPT_FILTER, UI_PROMPT_GOTO };
 
 #define UI_TEXT_MAX 256

@@ -323,8 +323,18 @@ START_TEST(marks_should_measure_what_lies_between)
     ui_test_keys(&st, m, "j");
     ui_view_get(&st, UI_VIEW_TIMELINE)->status(&st, m, status, sizeof status);
     ck_assert_msg(strstr(status, "r0 s20: 1 event, busy 400 us") != NULL, "%s", status);
-    ui_test_keys(&st, m, "m");   // a third m starts again
+    ui_test_keys(&st, m, "M");   // every lane's measure
+    ck_assert_int_eq(st.overlay, UI_OVERLAY_MEASURE);
+    ck_assert_uint_eq(st.noverlay_lines, 2 + st.nlanes);
+    ck_assert_ptr_nonnull(strstr(st.overlay_lines[2], "r0 s7"));
+    ck_assert_msg(strstr(st.overlay_lines[2], " 3 ") && strstr(st.overlay_lines[2], "350 us"),
+                  "%s", st.overlay_lines[2]);
+    ck_assert(ui_test_screen_has(&st, m, "Between the marks"));
+    ui_test_keys(&st, m, "<Esc>m");   // the overlay closes; a third m starts again
+    ck_assert_int_eq(st.overlay, UI_OVERLAY_NONE);
     ck_assert_int_eq(st.tl.nmarks, 1);
+    ui_test_keys(&st, m, "M");
+    ck_assert(st.message_is_error);
     ui_test_keys(&st, m, "<Esc>");
     ck_assert_int_eq(st.tl.nmarks, 0);
     ui_state_fini(&st);

@@ -38,6 +38,7 @@ unsigned ui_act_tl_zoom_event(struct ui_state *st, const struct model *m);
 unsigned ui_act_tl_zoom_iteration(struct ui_state *st, const struct model *m);
 unsigned ui_act_tl_zoom_marks(struct ui_state *st, const struct model *m);
 unsigned ui_act_tl_mark(struct ui_state *st, const struct model *m);
+unsigned ui_act_tl_measure_lanes(struct ui_state *st, const struct model *m);
 
 /* Applies the go-to prompt's text ("12.5ms", "+3us", "-1s"). */
 unsigned ui_tl_goto_apply(struct ui_state *st, const struct model *m, const char *text);

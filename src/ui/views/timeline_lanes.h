@@ -6,6 +6,7 @@
 
 #include "model/model.h"
 #include "ui/widgets/grid.h"
+#include "ui/widgets/nav.h"
 #include "ui/state.h"
 
 /* Timeline helpers shared by the timeline view, its actions and the
@@ -61,6 +62,11 @@ const char *ui_class_name(enum ui_cell_class c);
 void ui_timeline_draw_lane(const struct ui_state *st, const struct model *m,
                            const struct ui_lane *lane, const struct ui_timescale *ts,
                            struct ui_grid *g, int y, int x);
+
+/* Adds lane l's events overlapping [acc->a, acc->b) to acc: a stream's
+ * from its index, a thread's from the outermost event around the range's
+ * start. Summary-only lanes have no events to add. */
+void ui_lane_span(const struct model *m, const struct ui_lane *l, struct ui_span_acc *acc);
 
 /* Short label of a lane ("r0 s7", "r1 main"), into buf. */
 void ui_lane_label(const struct ui_state *st, const struct model *m, const struct ui_lane *lane,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ui/jumps.h"
+#include "ui/views/timeline_details.h"
 #include "ui/views/timeline_lanes.h"
 #include "ui/widgets/nav.h"
 #include "ui/widgets/text.h"
@@ -347,35 +348,6 @@ unsigned ui_act_tl_mark(struct ui_state *st, const struct model *m)
     return UI_REDRAW;
 }
 
-/* Adds the events of lane l overlapping [acc->a, acc->b) to acc. */
-static void lane_span(const struct model *m, const struct ui_lane *l, struct ui_span_acc *acc)
-{
-    const struct rank_model *rm = &m->ranks[l->rank];
-    if (l->kind == UI_LANE_STREAM && l->index < rm->nstreams) {
-        const struct stream_index *s = &rm->streams[l->index];
-        size_t first = 0, end = s->n && s->max_end ? model_stream_window(s, rm->events, acc->a,
-                                                                         acc->b, &first) : 0;
-        for (size_t i = first; i < end; i++) {
-            const struct event *ev = &rm->events[s->pos[i]];
-            ui_span_add(acc, ev->ts, ev->ts + ev->dur);
-        }
-    } else if (l->kind == UI_LANE_THREAD && l->index < rm->nthreads) {
-        const struct thread_index *th = &rm->threads[l->index];
-        size_t i = th->n ? ui_thread_lower_bound(th, rm->events, acc->a) : 0;
-        // From the outermost event around the one before a: it may reach into the range.
-        if (i > 0 && th->parent) {
-            i--;
-            for (size_t guard = 0; th->parent[i] != MODEL_NONE && th->parent[i] < i &&
-                                   guard < th->n; guard++)
-                i = th->parent[i];
-        }
-        for (; i < th->n && rm->events[th->pos[i]].ts < acc->b; i++) {
-            const struct event *ev = &rm->events[th->pos[i]];
-            ui_span_add(acc, ev->ts, ev->ts + ev->dur);
-        }
-    }
-}
-
 void ui_tl_measure_text(const struct ui_state *st, const struct model *m, char *buf, size_t n)
 {
     char d[32], busy[32], label[64];
@@ -392,10 +364,26 @@ void ui_tl_measure_text(const struct ui_state *st, const struct model *m, char *
     const struct ui_lane *l = &st->lanes[st->tl.lane];
     struct ui_span_acc acc;
     ui_span_init(&acc, a, b);
-    lane_span(m, l, &acc);
+    ui_lane_span(m, l, &acc);
     ui_lane_label(st, m, l, label, sizeof label);
     ui_format_duration(acc.busy, busy, sizeof busy);
     snprintf(buf, n, "marked %s · %s: %zu event%s, busy %s (%.0f%%)", d, label, acc.events,
              acc.events == 1 ? "" : "s", busy, b > a ? 100.0 * (double)acc.busy / (double)(b - a)
                                                      : 0.0);
+}
+
+unsigned ui_act_tl_measure_lanes(struct ui_state *st, const struct model *m)
+{
+    int64_t a, b;
+    if (!marked(st, &a, &b)) {
+        ui_state_message(st, true, "mark two points with m first");
+        return UI_REDRAW;
+    }
+    if (ui_details_measure(st, m, a, b) != 0) {
+        ui_state_message(st, true, "out of memory");
+        return UI_REDRAW;
+    }
+    st->overlay = UI_OVERLAY_MEASURE;
+    st->overlay_top = 0;
+    return UI_REDRAW;
 }
