@@ -373,6 +373,30 @@ START_TEST(escape_should_walk_back_through_views_and_places)
 }
 END_TEST
 
+START_TEST(escape_should_come_back_from_a_row_shown_on_the_timeline)
+{
+    struct model *m = ui_test_model();
+    struct ui_state st;
+
+    ui_test_state(&st, m, 30, 100);
+    ui_test_keys(&st, m, "3<Tab><Enter>");   // the kernels table's sgemm row
+    ck_assert_int_eq(st.view, UI_VIEW_TIMELINE);
+    ck_assert_uint_gt(st.njumps, 0);
+    ui_test_keys(&st, m, "n<Esc>");   // the first Esc clears the instances
+    ck_assert_int_eq(st.view, UI_VIEW_TIMELINE);
+    ui_test_keys(&st, m, "<Esc>");
+    ck_assert_int_eq(st.view, UI_VIEW_KERNELS);
+    ck_assert_uint_eq(st.docs[UI_VIEW_KERNELS].cur, 1);
+    ui_test_keys(&st, m, "<Esc>");   // and before the table, the timeline
+    ck_assert_int_eq(st.view, UI_VIEW_TIMELINE);
+    ui_test_keys(&st, m, "<C-f><C-f>");
+    ck_assert_int_eq(st.view, UI_VIEW_TIMELINE);
+    ck_assert_str_eq(cursor_event(&st, m), "sgemm");
+    ui_state_fini(&st);
+    model_free(m);
+}
+END_TEST
+
 START_TEST(sorting_should_keep_the_selected_row)
 {
     struct model *m = ui_test_model();
@@ -412,6 +436,7 @@ Suite *ui_nav_suite(void)
     tcase_add_test(tc, zoom_keys_should_fit_an_event_an_iteration_and_the_marks);
     tcase_add_test(tc, marks_should_measure_what_lies_between);
     tcase_add_test(tc, escape_should_walk_back_through_views_and_places);
+    tcase_add_test(tc, escape_should_come_back_from_a_row_shown_on_the_timeline);
     tcase_add_test(tc, sorting_should_keep_the_selected_row);
     suite_add_tcase(s, tc);
     return s;
