@@ -111,6 +111,9 @@ struct ui_timeline {
     size_t lane, lane_top;     /* cursor lane, first lane shown */
     bool has_mark;             /* `w` pressed once: window start */
     int64_t mark;
+    bool has_at;               /* the exact time the cursor was put on (g, ., f),
+                                  which counts while it lies in the cursor's cell */
+    int64_t at;
     int nmarks;                /* `m`: 0, 1 or 2 points set, to measure between */
     int64_t marks[2];          /* in the order set */
 };

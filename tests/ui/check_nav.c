@@ -262,17 +262,23 @@ START_TEST(goto_should_put_the_cursor_on_the_time)
 {
     struct model *m = ui_test_model();
     struct ui_state st;
+    char status[256];
 
     ui_test_state(&st, m, 30, 100);
     ui_test_keys(&st, m, "g1ms<Enter>");
     ck_assert(cursor_start(&st) <= 1000000 && cursor_end(&st) > 1000000);
-    // relative to the cursor's cell (its start)
-    int64_t from = cursor_start(&st);
-    ui_test_keys(&st, m, "g-500us<Enter>");
-    ck_assert(cursor_start(&st) <= from - 500000 && cursor_end(&st) > from - 500000);
+    ck_assert_int_eq(ui_timeline_cursor_time(&st), 1000000);   // the time, not its cell's
+    ui_view_get(&st, UI_VIEW_TIMELINE)->status(&st, m, status, sizeof status);
+    ck_assert_msg(strncmp(status, "1 ms ·", 7) == 0, "%s", status);
+    ui_test_keys(&st, m, "g-500us<Enter>");   // from the cursor
+    ck_assert_int_eq(ui_timeline_cursor_time(&st), 500000);
+    ck_assert(cursor_start(&st) <= 500000 && cursor_end(&st) > 500000);
     ui_test_keys(&st, m, "+++++g1.2ms<Enter>");   // outside the window: it moves
+    ck_assert_int_eq(ui_timeline_cursor_time(&st), 1200000);
     ck_assert(cursor_start(&st) <= 1200000 && cursor_end(&st) > 1200000);
     ck_assert(st.tl.t0 <= 1200000 && st.tl.t1 > 1200000);
+    ui_test_keys(&st, m, "l");   // moved off: the cell's start again
+    ck_assert_int_eq(ui_timeline_cursor_time(&st), cursor_start(&st));
     ui_test_keys(&st, m, "g12<Enter>");
     ck_assert(st.message_is_error);
     ck_assert_ptr_nonnull(strstr(st.message, "unit"));
@@ -319,7 +325,8 @@ START_TEST(marks_should_measure_what_lies_between)
     ck_assert_int_eq(st.tl.nmarks, 2);
     ui_view_get(&st, UI_VIEW_TIMELINE)->status(&st, m, status, sizeof status);
     // r0 s7 before 1 ms: sgemm, add_kernel, the memcpy: 350 us busy
-    ck_assert_msg(strstr(status, "r0 s7: 3 events, busy 350 us (3") != NULL, "%s", status);
+    ck_assert_msg(strstr(status, "marked 1 ms · r0 s7: 3 events, busy 350 us (35%)") != NULL,
+                  "%s", status);
     ui_test_keys(&st, m, "j");
     ui_view_get(&st, UI_VIEW_TIMELINE)->status(&st, m, status, sizeof status);
     ck_assert_msg(strstr(status, "r0 s20: 1 event, busy 400 us") != NULL, "%s", status);

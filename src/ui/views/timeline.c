@@ -140,7 +140,6 @@ static void tl_pinned_row(const struct ui_state *st, const struct model *m, size
 
 static void tl_status(const struct ui_state *st, const struct model *m, char *buf, size_t n)
 {
-    struct ui_timescale ts;
     char t[32], d[32], label[64];
 
     if (st->nlanes == 0) {
@@ -151,8 +150,7 @@ static void tl_status(const struct ui_state *st, const struct model *m, char *bu
         ui_tl_measure_text(st, m, buf, n);
         return;
     }
-    ui_timeline_scale(st, &ts);
-    ui_format_duration(ui_col_time(&ts, st->tl.cursor), t, sizeof t);
+    ui_format_duration(ui_timeline_cursor_time(st), t, sizeof t);
     const struct ui_lane *lane = &st->lanes[st->tl.lane < st->nlanes ? st->tl.lane : 0];
     ui_lane_label(st, m, lane, label, sizeof label);
     uint32_t pos = ui_timeline_pick(st, m, st->tl.lane, st->tl.cursor);

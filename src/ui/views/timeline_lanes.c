@@ -103,6 +103,14 @@ void ui_timeline_scale(const struct ui_state *st, struct ui_timescale *ts)
     ts->cols = ui_timeline_cols(st);
 }
 
+int64_t ui_timeline_cursor_time(const struct ui_state *st)
+{
+    struct ui_timescale ts;
+    ui_timeline_scale(st, &ts);
+    int64_t start = ui_col_time(&ts, st->tl.cursor), end = ui_col_time(&ts, st->tl.cursor + 1);
+    return st->tl.has_at && st->tl.at >= start && st->tl.at < end ? st->tl.at : start;
+}
+
 void ui_timeline_extent(struct ui_state *st, const struct model *m)
 {
     int64_t lo = INT64_MAX, hi = INT64_MIN;

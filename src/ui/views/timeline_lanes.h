@@ -31,6 +31,10 @@ int ui_timeline_cols(const struct ui_state *st);
 /* The time scale of the cell area (window and column count). */
 void ui_timeline_scale(const struct ui_state *st, struct ui_timescale *ts);
 
+/* The cursor's time: the exact time it was put on (st->tl.at) while that
+ * lies in its cell, else the cell's start. */
+int64_t ui_timeline_cursor_time(const struct ui_state *st);
+
 /* Lane rows visible in the body. */
 size_t ui_timeline_lane_rows(const struct ui_state *st);
 

@@ -25,8 +25,23 @@ static int64_t col_time(const struct ui_state *st, int col)
     return ui_col_time(&ts, col);
 }
 
+/* The cell whose span [ui_col_time(c), ui_col_time(c + 1)) holds t, kept
+ * on screen (ui_time_col rounds the other way at a cell's exact start). */
+static int cell_of(const struct ui_timescale *ts, int64_t t)
+{
+    int col = ui_time_col(ts, t);
+    col = col < 0 ? 0 : (col >= ts->cols ? ts->cols - 1 : col);
+    while (col + 1 < ts->cols && ui_col_time(ts, col + 1) <= t)
+        col++;
+    while (col > 0 && ui_col_time(ts, col) > t)
+        col--;
+    return col;
+}
+
 /* Puts the cursor on time t: the window keeps its span and moves only when
- * t is outside it (t then in the middle). */
+ * t is outside it (t then in the middle), and then by less than a cell so
+ * that the cursor's cell starts at t (unless the data's edge is in the
+ * way): the status line, the marks and what the cell shows are then t's. */
 static void cursor_to(struct ui_state *st, int64_t t)
 {
     struct ui_timescale ts;
@@ -38,8 +53,12 @@ static void cursor_to(struct ui_state *st, int64_t t)
         ui_pan(&st->tl.t0, &st->tl.t1, 0, st->tl.lo, st->tl.hi);
     }
     ui_timeline_scale(st, &ts);
-    int col = ui_time_col(&ts, t);
-    st->tl.cursor = col < 0 ? 0 : (col >= ts.cols ? ts.cols - 1 : col);
+    int col = cell_of(&ts, t);
+    ui_pan(&st->tl.t0, &st->tl.t1, t - ui_col_time(&ts, col), st->tl.lo, st->tl.hi);
+    ui_timeline_scale(st, &ts);
+    st->tl.cursor = cell_of(&ts, t);
+    st->tl.has_at = true;
+    st->tl.at = t;
 }
 
 /* Shows [a, b) across the cell area (at least one ns per column), the
@@ -127,9 +146,9 @@ static unsigned step_event(struct ui_state *st, const struct model *m, int dir)
     if (cur < n)
         i = dir > 0 ? cur + 1 : (cur > 0 ? cur - 1 : n);
     else if (dir > 0)
-        i = ui_ts_next(ts, n, col_time(st, st->tl.cursor));
+        i = ui_ts_next(ts, n, ui_timeline_cursor_time(st));
     else
-        i = ui_ts_prev(ts, n, col_time(st, st->tl.cursor));
+        i = ui_ts_prev(ts, n, ui_timeline_cursor_time(st));
     if (i >= n) {
         ui_state_message(st, false, "no event %s this one on the lane",
                          dir > 0 ? "after" : "before");
@@ -237,7 +256,7 @@ unsigned ui_tl_goto_apply(struct ui_state *st, const struct model *m, const char
     (void)m;
     if (!text[0])
         return UI_REDRAW;
-    if (ui_parse_time(text, col_time(st, st->tl.cursor), &t, why, sizeof why) != 0) {
+    if (ui_parse_time(text, ui_timeline_cursor_time(st), &t, why, sizeof why) != 0) {
         ui_state_message(st, true, "%s", why);
         return UI_REDRAW;
     }
@@ -290,7 +309,7 @@ unsigned ui_act_tl_zoom_iteration(struct ui_state *st, const struct model *m)
     if (st->tl.lane >= st->nlanes)
         return UI_REDRAW;
     const struct rank_model *rm = &m->ranks[st->lanes[st->tl.lane].rank];
-    const struct iteration *it = iteration_at(rm, col_time(st, st->tl.cursor));
+    const struct iteration *it = iteration_at(rm, ui_timeline_cursor_time(st));
     if (!it) {
         ui_state_message(st, true, "no iterations: rank %lld has no ProfilerStep events",
                          (long long)rm->rank);
@@ -338,7 +357,7 @@ unsigned ui_act_tl_mark(struct ui_state *st, const struct model *m)
     (void)m;
     if (st->tl.nmarks == 2)
         st->tl.nmarks = 0;   // a third m starts a new measure
-    st->tl.marks[st->tl.nmarks++] = col_time(st, st->tl.cursor);
+    st->tl.marks[st->tl.nmarks++] = ui_timeline_cursor_time(st);
     if (st->tl.nmarks == 1) {
         ui_format_duration(st->tl.marks[0], t, sizeof t);
         ui_state_message(st, false, "mark at %s: move and press m again to measure", t);
