@@ -46,13 +46,27 @@ unsigned ui_act_escape(struct ui_state *st, const struct model *m)
 
     if (v && v->escape && v->escape(st, m)) {
         // the view cleared what it had narrowed
-    } else if (st->view != st->prev_view) {
-        enum ui_view_id shown = st->view;
-        st->view = st->prev_view;
-        st->prev_view = shown;
+    } else if (ui_state_history_step(st, -1)) {
+        // back where the user was before
     } else if (st->focus == UI_FOCUS_RANKS) {
         st->focus = UI_FOCUS_MAIN;
     }
+    return UI_REDRAW;
+}
+
+unsigned ui_act_back(struct ui_state *st, const struct model *m)
+{
+    (void)m;
+    if (!ui_state_history_step(st, -1))
+        ui_state_message(st, false, "nothing to go back to");
+    return UI_REDRAW;
+}
+
+unsigned ui_act_forward(struct ui_state *st, const struct model *m)
+{
+    (void)m;
+    if (!ui_state_history_step(st, 1))
+        ui_state_message(st, false, "nothing to go forward to: Esc and C-b go back");
     return UI_REDRAW;
 }
 
@@ -63,10 +77,8 @@ unsigned ui_act_view(struct ui_state *st, const struct model *m, enum ui_view_id
         ui_state_message(st, true, "the diff view opens with: htx diff CONTROL TEST");
         return UI_REDRAW;
     }
-    if (id != st->view) {
-        st->prev_view = st->view;
-        st->view = id;
-    }
+    if (id != st->view)
+        ui_state_show_view(st, id);
     st->focus = UI_FOCUS_MAIN;
     return UI_REDRAW;
 }

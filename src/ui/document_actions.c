@@ -198,10 +198,16 @@ static bool text_column(const struct table *t, int c)
     return false;
 }
 
+/* Sorts v, the selected row staying selected wherever it lands. */
 static unsigned sorted_message(struct ui_state *st, struct ui_tview *v)
 {
+    size_t *row = &doc(st)->row[doc(st)->cur];
+    size_t keep = *row < v->nrows ? v->rows[*row] : SIZE_MAX;
     ui_tview_sort(v);
-    doc(st)->row[doc(st)->cur] = 0;
+    *row = 0;
+    for (size_t i = 0; i < v->nrows; i++)
+        if (v->rows[i] == keep)
+            *row = i;
     ui_doc_scroll(st);
     if (v->sort_col < 0)
         ui_state_message(st, false, "in the analysis' order");

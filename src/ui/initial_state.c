@@ -80,7 +80,7 @@ static void apply_start_view(struct ui_state *st, char key)
     for (int id = 0; id < UI_VIEW_COUNT; id++) {
         const struct ui_view_ops *v = ui_view_get(st, (enum ui_view_id)id);
         if (v && v->key == key) {
-            st->view = st->prev_view = (enum ui_view_id)id;
+            st->view = (enum ui_view_id)id;
             return;
         }
     }
@@ -116,7 +116,7 @@ int ui_initial_state(struct ui_state *st, struct model *m, const struct model *t
         rc = ui_diff_open(st, m, test, in->summary_diff ? in->summary_diff->src : NULL, o, e);
         if (rc != 0)
             return rc;
-        st->view = st->prev_view = UI_VIEW_DIFF;
+        st->view = UI_VIEW_DIFF;
         if (o->diff_sort_given)
             ui_diff_set_sort(st, o->diff_sort_delta ? UI_DIFF_SORT_DDUR : UI_DIFF_SORT_NAME);
     }

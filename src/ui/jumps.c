@@ -31,11 +31,14 @@ unsigned ui_jumps_step(struct ui_state *st, const struct model *m, int dir)
 
 unsigned ui_jumps_show(struct ui_state *st, const struct model *m, size_t at)
 {
-    st->prev_view = st->view;
+    struct ui_place from;
+    ui_state_place(st, &from);
     st->view = UI_VIEW_TIMELINE;
     st->focus = UI_FOCUS_MAIN;
     st->jump = (at + st->njumps - 1) % st->njumps;   // the step lands on `at`
-    return ui_jumps_step(st, m, 1);
+    unsigned f = ui_jumps_step(st, m, 1);
+    ui_state_moved(st, &from);
+    return f;
 }
 
 /* ---- finding instances ---- */

@@ -171,7 +171,8 @@ void ui_behind_stop(struct ui_behind *b)
 static unsigned swap_in(struct ui_state *st, struct model **m, struct ui_behind *b,
                         struct model *full)
 {
-    enum ui_view_id view = st->view, prev = st->prev_view;
+    enum ui_view_id view = st->view;
+    struct ui_history history = st->history;
     enum ui_focus focus = st->focus;
     struct ui_timeline tl = st->tl;
     int rows = st->rows, cols = st->cols;
@@ -185,7 +186,7 @@ static unsigned swap_in(struct ui_state *st, struct model **m, struct ui_behind 
         return UI_REDRAW | UI_RELAYOUT;
     }
     st->view = view;
-    st->prev_view = prev;
+    st->history = history;
     st->focus = focus;
     st->tl.t0 = tl.t0;
     st->tl.t1 = tl.t1;
@@ -279,7 +280,7 @@ static int drill_show(struct ui_drill *d, const struct ui_grid *g, struct err *e
     if (d->st.diff)   // each side is its one rank, whichever the options named
         ui_diff_compare_whole(&d->st);
     if (d->view != UI_VIEW_DIFF) {
-        d->st.view = d->st.prev_view = d->view;
+        d->st.view = d->view;
         ui_refresh(&d->st, d->m, UI_RESELECT, e);
     }
     return 0;

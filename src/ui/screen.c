@@ -145,7 +145,10 @@ static void draw_status(const struct ui_state *st, const struct model *m, struct
 
     ui_grid_fill(g, y, 0, g->cols, ' ', UI_STYLE_STATUS);
     if (st->prompt != UI_PROMPT_NONE) {
-        snprintf(left, sizeof left, " %s%s_", st->prompt == UI_PROMPT_SEARCH ? "/" : "filter: ",
+        snprintf(left, sizeof left, " %s%s_",
+                 st->prompt == UI_PROMPT_SEARCH ? "/"
+                 : st->prompt == UI_PROMPT_GOTO ? "go to (12.5ms, +3us, -1s): "
+                                                : "filter: ",
                  st->prompt_text);
         ui_grid_text(g, y, 0, g->cols, left, UI_STYLE_STATUS, UI_TRUNC_END);
         return;
@@ -268,7 +271,7 @@ static int draw_wrapped(struct ui_grid *g, int y, int x, int w, int maxrows, con
 static void draw_overlay(const struct ui_state *st, struct ui_grid *g)
 {
     const struct ui_rect area = {1, 0, g->rows - 2, g->cols};
-    int indent = st->overlay == UI_OVERLAY_DETAILS ? 13 : 19;
+    int indent = st->overlay == UI_OVERLAY_HELP ? 19 : 13;
     int w = area.w - 4 > 100 ? 100 : area.w - 4;
     size_t need = 0;
 
@@ -279,8 +282,9 @@ static void draw_overlay(const struct ui_state *st, struct ui_grid *g)
     for (int y = box.y; y < box.y + box.h; y++)
         ui_grid_fill(g, y, box.x, box.w, ' ', UI_STYLE_NORMAL);
     ui_grid_box(g, box, UI_STYLE_BORDER_FOCUS,
-                st->overlay == UI_OVERLAY_HELP ? "Help: keys (Esc closes, j/k scroll)"
-                                               : "Event details (Esc closes)");
+                st->overlay == UI_OVERLAY_HELP      ? "Help: keys (Esc closes, j/k scroll)"
+                : st->overlay == UI_OVERLAY_MEASURE ? "Between the marks (Esc closes)"
+                                                    : "Event details (Esc closes)");
     int y = box.y + 1;
     for (size_t i = st->overlay_top; i < st->noverlay_lines && y < box.y + box.h - 1; i++)
         y += draw_wrapped(g, y, box.x + 2, box.w - 4, box.y + box.h - 1 - y,

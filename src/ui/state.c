@@ -60,7 +60,7 @@ int ui_state_init(struct ui_state *st, const struct model *m, int rows, int cols
     st->rows = rows;
     st->cols = cols;
     st->focus = UI_FOCUS_MAIN;
-    st->view = st->prev_view = UI_VIEW_TIMELINE;
+    st->view = UI_VIEW_TIMELINE;
     st->export_dir = ".";
     st->title = "";
     analysis_opts_default(&st->aopts);
@@ -200,6 +200,51 @@ void ui_state_selection(const struct ui_state *st, const struct model *m, int64_
     sel->has_window = st->has_window;
     sel->window_start = st->window_start;
     sel->window_end = st->window_end;
+}
+
+void ui_state_place(const struct ui_state *st, struct ui_place *out)
+{
+    *out = (struct ui_place){(int)st->view, st->tl.t0, st->tl.t1, st->tl.cursor, st->tl.lane,
+                             st->tl.lane_top};
+}
+
+static bool same_place(const struct ui_place *a, const struct ui_place *b)
+{
+    return a->view == b->view && a->t0 == b->t0 && a->t1 == b->t1 && a->cursor == b->cursor &&
+           a->lane == b->lane && a->lane_top == b->lane_top;
+}
+
+void ui_state_moved(struct ui_state *st, const struct ui_place *from)
+{
+    struct ui_place here;
+    ui_state_place(st, &here);
+    if (!same_place(from, &here))
+        ui_history_visit(&st->history, from, &here);
+}
+
+void ui_state_show_view(struct ui_state *st, enum ui_view_id id)
+{
+    struct ui_place from;
+    ui_state_place(st, &from);
+    st->view = id;
+    ui_state_moved(st, &from);
+}
+
+bool ui_state_history_step(struct ui_state *st, int dir)
+{
+    struct ui_place here, to;
+    ui_state_place(st, &here);
+    if (!ui_history_step(&st->history, &here, dir, &to))
+        return false;
+    if (to.view >= 0 && to.view < UI_VIEW_COUNT && ui_view_get(st, (enum ui_view_id)to.view))
+        st->view = (enum ui_view_id)to.view;
+    st->tl.t0 = to.t0;
+    st->tl.t1 = to.t1;
+    st->tl.cursor = to.cursor;
+    // the lanes may have changed since: ui_refresh keeps the window on the data
+    st->tl.lane = to.lane < st->nlanes ? to.lane : (st->nlanes ? st->nlanes - 1 : 0);
+    st->tl.lane_top = to.lane_top <= st->tl.lane ? to.lane_top : st->tl.lane;
+    return true;
 }
 
 void ui_state_invalidate(struct ui_state *st)

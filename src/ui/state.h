@@ -11,6 +11,7 @@
 #include "model/model.h"
 #include "ui/widgets/charts.h"
 #include "ui/widgets/layout.h"
+#include "ui/widgets/nav.h"
 #include "ui/widgets/tables.h"
 #include "util/arena.h"
 
@@ -53,8 +54,8 @@ enum ui_reaction {
 };
 
 enum ui_focus { UI_FOCUS_RANKS = 0, UI_FOCUS_MAIN };
-enum ui_overlay { UI_OVERLAY_NONE = 0, UI_OVERLAY_HELP, UI_OVERLAY_DETAILS };
-enum ui_prompt { UI_PROMPT_NONE = 0, UI_PROMPT_SEARCH, UI_PROMPT_FILTER };
+enum ui_overlay { UI_OVERLAY_NONE = 0, UI_OVERLAY_HELP, UI_OVERLAY_DETAILS, UI_OVERLAY_MEASURE };
+enum ui_prompt { UI_PROMPT_NONE = 0, UI_PROMPT_SEARCH, UI_PROMPT_FILTER, UI_PROMPT_GOTO };
 
 #define UI_TEXT_MAX 256
 #define UI_DOC_TABLES 12
@@ -110,6 +111,11 @@ struct ui_timeline {
     size_t lane, lane_top;     /* cursor lane, first lane shown */
     bool has_mark;             /* `w` pressed once: window start */
     int64_t mark;
+    bool has_at;               /* the exact time the cursor was put on (g, ., f),
+                                  which counts while it lies in the cursor's cell */
+    int64_t at;
+    int nmarks;                /* `m`: 0, 1 or 2 points set, to measure between */
+    int64_t marks[2];          /* in the order set */
 };
 
 /* One instance to jump to (from a table row's Enter or a timeline search). */
@@ -168,7 +174,9 @@ struct ui_state {
     bool hide_left;                          /* the rank/stream pane hidden (p) */
     struct ui_layout layout;
     enum ui_focus focus;
-    enum ui_view_id view, prev_view;
+    enum ui_view_id view;
+    struct ui_history history;               /* where Esc goes back to (empty until the
+                                                first move) */
     const struct ui_view_ops *diff_view;     /* NULL unless `htx diff` */
     void *diff;                              /* the diff view's own state */
 
@@ -246,6 +254,21 @@ int ui_state_items(struct ui_state *st);
  * into ranks_buf (st->nranks entries), one iteration into iter_buf. */
 void ui_state_selection(const struct ui_state *st, const struct model *m, int64_t *ranks_buf,
                         int64_t *iter_buf, struct selection *sel);
+
+/* The place the user is at: the view and the timeline's window, cursor and
+ * lane. */
+void ui_state_place(const struct ui_state *st, struct ui_place *out);
+
+/* After a move from `from` (taken with ui_state_place before it): keeps
+ * `from` in the history, so Esc comes back to it, unless nothing moved. */
+void ui_state_moved(struct ui_state *st, const struct ui_place *from);
+
+/* Shows view id, keeping where the user was in the history. */
+void ui_state_show_view(struct ui_state *st, enum ui_view_id id);
+
+/* One step back (dir -1) or forward (+1) through the history: true when
+ * there was a place to go to (st is there), false when not. */
+bool ui_state_history_step(struct ui_state *st, int dir);
 
 /* Marks every view's content stale (after a selection change). */
 void ui_state_invalidate(struct ui_state *st);

@@ -30,7 +30,9 @@ libui_a_SOURCES += \
 	src/ui/widgets/layout.c src/ui/widgets/layout.h src/ui/widgets/grid.c src/ui/widgets/grid.h \
 	src/ui/widgets/tables.c src/ui/widgets/tables.h \
 	src/ui/widgets/charts.c src/ui/widgets/charts.h \
+	src/ui/widgets/nav.c src/ui/widgets/nav.h \
 	src/ui/views/timeline.c src/ui/views/timeline.h src/ui/views/timeline_actions.c \
+	src/ui/views/timeline_nav.c \
 	src/ui/views/timeline_lanes.c src/ui/views/timeline_lanes.h \
 	src/ui/views/timeline_details.c src/ui/views/timeline_details.h \
 	src/ui/views/overview.c \

@@ -95,8 +95,8 @@ struct ui_view_ops {
     unsigned (*prompt_apply)(struct ui_state *st, const struct model *m, enum ui_prompt p,
                              const char *text);
     /* Esc: clears what the view has narrowed (a filter, marks) and says
-     * true, or false when there is nothing (Esc then goes back a view). May
-     * be NULL. */
+     * true, or false when there is nothing (Esc then goes back to where the
+     * user was before, ui_state_history_step). May be NULL. */
     bool (*escape)(struct ui_state *st, const struct model *m);
     /* A click at screen (y, x) inside the body. May be NULL. */
     unsigned (*click)(struct ui_state *st, const struct model *m, int y, int x);

@@ -303,7 +303,7 @@ START_TEST(timeline_should_zoom_fit_and_pan)
     ck_assert_int_eq(st.tl.cursor, 0);
     ui_test_keys(&st, m, "jG");
     ck_assert_uint_eq(st.tl.lane, st.nlanes - 1);
-    ui_test_keys(&st, m, "g");
+    ui_test_keys(&st, m, "<Home>");
     ck_assert_uint_eq(st.tl.lane, 0);
     ui_state_fini(&st);
     model_free(m);
@@ -490,8 +490,10 @@ START_TEST(prompt_should_edit_and_cancel)
     ck_assert(!st.quit);
     ck_assert_int_eq(st.prompt, UI_PROMPT_NONE);
     ck_assert_uint_eq(st.njumps, 0);
-    ui_test_keys(&st, m, "f");
-    ck_assert(st.message_is_error);   // no table on the timeline
+    ui_test_keys(&st, m, "2f<Esc>");   // the filter prompt on a table view
+    ck_assert_int_eq(st.prompt, UI_PROMPT_NONE);
+    ui_test_keys(&st, m, "1f");          // on the timeline, f zooms to an event
+    ck_assert_ptr_nonnull(strstr(st.message, "no event under the cursor"));
     ui_state_fini(&st);
     model_free(m);
 }

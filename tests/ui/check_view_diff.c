@@ -170,8 +170,9 @@ START_TEST(view_diff_should_filter_by_change_and_text)
     ck_assert_ptr_nonnull(strstr(line(&f, 1), "filter \"aten\""));
     key(&f, UI_KEY_ESC);
     ck_assert_uint_eq(state(&f)->nvis, 6);
-    /* Esc with nothing to clear is the global Esc: back to the previous view */
-    f.st.prev_view = UI_VIEW_TIMELINE;
+    /* Esc with nothing to clear is the global Esc: back where the user was */
+    ui_state_show_view(&f.st, UI_VIEW_TIMELINE);
+    ui_state_show_view(&f.st, UI_VIEW_DIFF);
     key(&f, UI_KEY_ESC);
     ck_assert_int_eq(f.st.view, UI_VIEW_TIMELINE);
     close_fixture(&f);

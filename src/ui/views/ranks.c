@@ -170,10 +170,12 @@ unsigned ui_act_ranks_enter(struct ui_state *st, const struct model *m)
                          (long long)rank);
         return UI_REDRAW;
     }
-    st->prev_view = st->view;
+    struct ui_place from;
+    ui_state_place(st, &from);
     st->view = UI_VIEW_TIMELINE;
     st->focus = UI_FOCUS_MAIN;
     st->tl.lane = st->tl.lane_top = lane;
+    ui_state_moved(st, &from);
     ui_state_message(st, false, "rank %lld", (long long)rank);
     return UI_REDRAW | UI_RELANE;
 }

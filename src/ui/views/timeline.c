@@ -109,8 +109,12 @@ static void axis_row(const struct ui_state *st, struct ui_grid *g, int y, int x,
         last = c + ui_grid_text(g, y, ax + c + 1, ts.cols - c - 1, buf, UI_STYLE_DIM,
                                 UI_TRUNC_END) + 1;
     }
-    if (st->tl.has_mark) {
-        int a = ui_time_col(&ts, st->tl.mark), b = st->tl.cursor;
+    if (st->tl.has_mark || st->tl.nmarks) {
+        // the window being marked (w), else the measure (m): to the cursor
+        // until its second mark is set
+        int a = ui_time_col(&ts, st->tl.has_mark ? st->tl.mark : st->tl.marks[0]);
+        int b = !st->tl.has_mark && st->tl.nmarks == 2 ? ui_time_col(&ts, st->tl.marks[1])
+                                                       : st->tl.cursor;
         if (a > b) {
             int s = a;
             a = b;
@@ -136,15 +140,17 @@ static void tl_pinned_row(const struct ui_state *st, const struct model *m, size
 
 static void tl_status(const struct ui_state *st, const struct model *m, char *buf, size_t n)
 {
-    struct ui_timescale ts;
     char t[32], d[32], label[64];
 
     if (st->nlanes == 0) {
         snprintf(buf, n, "no lanes: include a rank or stream in the left pane");
         return;
     }
-    ui_timeline_scale(st, &ts);
-    ui_format_duration(ui_col_time(&ts, st->tl.cursor), t, sizeof t);
+    if (st->tl.nmarks == 2) {
+        ui_tl_measure_text(st, m, buf, n);
+        return;
+    }
+    ui_format_duration(ui_timeline_cursor_time(st), t, sizeof t);
     const struct ui_lane *lane = &st->lanes[st->tl.lane < st->nlanes ? st->tl.lane : 0];
     ui_lane_label(st, m, lane, label, sizeof label);
     uint32_t pos = ui_timeline_pick(st, m, st->tl.lane, st->tl.cursor);
@@ -164,15 +170,16 @@ static size_t tl_contexts(const struct ui_state *st, unsigned ctx[UI_VIEW_CONTEX
     return 1;
 }
 
-/* Esc clears the instances n/N step through and a half-marked window,
- * wherever the focus is. */
+/* Esc clears the instances n/N step through, a half-marked window and the
+ * measure's marks, wherever the focus is. */
 static bool tl_escape(struct ui_state *st, const struct model *m)
 {
     (void)m;
-    if (!st->njumps && !st->tl.has_mark)
+    if (!st->njumps && !st->tl.has_mark && !st->tl.nmarks)
         return false;
     st->njumps = 0;
     st->tl.has_mark = false;
+    st->tl.nmarks = 0;
     st->jump_what[0] = 0;
     ui_state_message(st, false, "cleared");
     return true;

@@ -267,11 +267,13 @@ unsigned ui_tl_search_apply(struct ui_state *st, const struct model *m, const ch
 
 const char *ui_tl_prompt_initial(const struct ui_state *st, enum ui_prompt p)
 {
-    return p == UI_PROMPT_SEARCH ? st->tl_search : NULL;
+    return p == UI_PROMPT_SEARCH ? st->tl_search : (p == UI_PROMPT_GOTO ? "" : NULL);
 }
 
 unsigned ui_tl_prompt_apply(struct ui_state *st, const struct model *m, enum ui_prompt p,
                             const char *text)
 {
+    if (p == UI_PROMPT_GOTO)
+        return ui_tl_goto_apply(st, m, text);
     return p == UI_PROMPT_SEARCH ? ui_tl_search_apply(st, m, text) : UI_REDRAW;
 }

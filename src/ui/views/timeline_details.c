@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/annotations.h"
+#include "ui/views/timeline_lanes.h"
 #include "ui/widgets/layout.h"
 #include "ui/widgets/text.h"
 #include "util/vec.h"
@@ -194,5 +195,30 @@ int ui_details_build(struct ui_state *st, const struct model *m, uint32_t rank, 
                 "(kept and marked)");
     if (ev->flags & EV_FLAG_FLOW_LINKED)
         add(&l, "Note         linked to its launcher by a flow event, not a correlation id");
+    return l.rc;
+}
+
+int ui_details_measure(struct ui_state *st, const struct model *m, int64_t a, int64_t b)
+{
+    struct lines l = {st, 0, 0};
+    char from[32], to[32], d[32], busy[32], label[64];
+
+    arena_reset(&st->overlay_arena);
+    st->overlay_lines = NULL;
+    st->noverlay_lines = 0;
+    ui_format_duration(a, from, sizeof from);
+    ui_format_duration(b, to, sizeof to);
+    ui_format_duration(b - a, d, sizeof d);
+    add(&l, "From %s to %s: %s", from, to, d);
+    add(&l, "%-14s %10s %12s %7s", "Lane", "events", "busy", "busy %");
+    for (size_t i = 0; i < st->nlanes; i++) {
+        struct ui_span_acc acc;
+        ui_span_init(&acc, a, b);
+        ui_lane_span(m, &st->lanes[i], &acc);
+        ui_lane_label(st, m, &st->lanes[i], label, sizeof label);
+        ui_format_duration(acc.busy, busy, sizeof busy);
+        add(&l, "%-14s %10zu %12s %6.1f%%", label, acc.events, busy,
+            b > a ? 100.0 * (double)acc.busy / (double)(b - a) : 0.0);
+    }
     return l.rc;
 }

@@ -14,4 +14,9 @@
  * Returns 0 or ERR_NOMEM. */
 int ui_details_build(struct ui_state *st, const struct model *m, uint32_t rank, uint32_t pos);
 
+/* The measure between two marks [a, b), lane by lane (M on the timeline):
+ * each lane's events there and the time they keep it busy. Lines as
+ * above. Returns 0 or ERR_NOMEM. */
+int ui_details_measure(struct ui_state *st, const struct model *m, int64_t a, int64_t b);
+
 #endif

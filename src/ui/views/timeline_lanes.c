@@ -7,6 +7,7 @@
 
 #include "analysis/classify.h"
 #include "analysis/tiles.h"
+#include "ui/widgets/layout.h"
 #include "util/vec.h"
 
 static bool thread_on(const struct ui_rank *ur, uint32_t pid, uint32_t tid)
@@ -100,6 +101,14 @@ void ui_timeline_scale(const struct ui_state *st, struct ui_timescale *ts)
     ts->t0 = st->tl.t0;
     ts->t1 = st->tl.t1 > st->tl.t0 ? st->tl.t1 : st->tl.t0 + 1;
     ts->cols = ui_timeline_cols(st);
+}
+
+int64_t ui_timeline_cursor_time(const struct ui_state *st)
+{
+    struct ui_timescale ts;
+    ui_timeline_scale(st, &ts);
+    int64_t start = ui_col_time(&ts, st->tl.cursor), end = ui_col_time(&ts, st->tl.cursor + 1);
+    return st->tl.has_at && st->tl.at >= start && st->tl.at < end ? st->tl.at : start;
 }
 
 void ui_timeline_extent(struct ui_state *st, const struct model *m)
@@ -432,4 +441,32 @@ void ui_lane_label(const struct ui_state *st, const struct model *m, const struc
     else
         snprintf(buf, n, "r%lld p%s t%s", (long long)rm->rank, model_str(m, t->pid),
                  model_str(m, t->tid));
+}
+
+void ui_lane_span(const struct model *m, const struct ui_lane *l, struct ui_span_acc *acc)
+{
+    const struct rank_model *rm = &m->ranks[l->rank];
+    if (l->kind == UI_LANE_STREAM && l->index < rm->nstreams) {
+        const struct stream_index *s = &rm->streams[l->index];
+        size_t first = 0, end = s->n && s->max_end ? model_stream_window(s, rm->events, acc->a,
+                                                                         acc->b, &first) : 0;
+        for (size_t i = first; i < end; i++) {
+            const struct event *ev = &rm->events[s->pos[i]];
+            ui_span_add(acc, ev->ts, ev->ts + ev->dur);
+        }
+    } else if (l->kind == UI_LANE_THREAD && l->index < rm->nthreads) {
+        const struct thread_index *th = &rm->threads[l->index];
+        size_t i = th->n ? ui_thread_lower_bound(th, rm->events, acc->a) : 0;
+        // From the outermost event around the one before a: it may reach into the range.
+        if (i > 0 && th->parent) {
+            i--;
+            for (size_t guard = 0; th->parent[i] != MODEL_NONE && th->parent[i] < i &&
+                                   guard < th->n; guard++)
+                i = th->parent[i];
+        }
+        for (; i < th->n && rm->events[th->pos[i]].ts < acc->b; i++) {
+            const struct event *ev = &rm->events[th->pos[i]];
+            ui_span_add(acc, ev->ts, ev->ts + ev->dur);
+        }
+    }
 }

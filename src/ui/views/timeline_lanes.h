@@ -6,6 +6,7 @@
 
 #include "model/model.h"
 #include "ui/widgets/grid.h"
+#include "ui/widgets/nav.h"
 #include "ui/state.h"
 
 /* Timeline helpers shared by the timeline view, its actions and the
@@ -29,6 +30,10 @@ int ui_timeline_cols(const struct ui_state *st);
 
 /* The time scale of the cell area (window and column count). */
 void ui_timeline_scale(const struct ui_state *st, struct ui_timescale *ts);
+
+/* The cursor's time: the exact time it was put on (st->tl.at) while that
+ * lies in its cell, else the cell's start. */
+int64_t ui_timeline_cursor_time(const struct ui_state *st);
 
 /* Lane rows visible in the body. */
 size_t ui_timeline_lane_rows(const struct ui_state *st);
@@ -61,6 +66,11 @@ const char *ui_class_name(enum ui_cell_class c);
 void ui_timeline_draw_lane(const struct ui_state *st, const struct model *m,
                            const struct ui_lane *lane, const struct ui_timescale *ts,
                            struct ui_grid *g, int y, int x);
+
+/* Adds lane l's events overlapping [acc->a, acc->b) to acc: a stream's
+ * from its index, a thread's from the outermost event around the range's
+ * start. Summary-only lanes have no events to add. */
+void ui_lane_span(const struct model *m, const struct ui_lane *l, struct ui_span_acc *acc);
 
 /* Short label of a lane ("r0 s7", "r1 main"), into buf. */
 void ui_lane_label(const struct ui_state *st, const struct model *m, const struct ui_lane *lane,
