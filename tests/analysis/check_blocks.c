@@ -342,7 +342,7 @@ static int cmp_indexed(const void *pa, const void *pb)
 START_TEST(sort_values_should_keep_equal_values_in_input_order)
 {
     // under memcheck, still past the digit sort's threshold of 65,536
-    const size_t N = under_memcheck() ? 70000 : 200000;
+    const size_t N = under_memcheck() || under_asan() ? 70000 : 200000;
     double *v = malloc(N * sizeof *v);
     struct indexed *ref = malloc(N * sizeof *ref);
     ck_assert(v && ref);

@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "model/model.h"
+#include "../memcheck.h"
 
 Suite *model_packed_suite(void);   /* check_model_packed.c */
 Suite *model_split_suite(void);    /* check_model_split.c */
@@ -711,7 +712,7 @@ int main(void)
     TCase *tc = tcase_create("tiny");
     tcase_add_test(tc, model_should_rebase_and_link_by_correlation);
     tcase_add_test(tc, model_should_keep_32_bit_ids_and_warn_beyond);
-    tcase_add_test(tc, model_should_skip_categories_beyond_the_first_65536);
+    tcase_add_large_test(tc, model_should_skip_categories_beyond_the_first_65536);
     tcase_add_test(tc, model_should_link_dense_and_sparse_correlations_alike);
     tcase_add_test(tc, model_should_give_kernels_their_launchers_iteration);
     tcase_add_test(tc, model_should_drop_last_step_only_under_hta);
@@ -730,7 +731,7 @@ int main(void)
     suite_add_tcase(s, tc);
     TCase *real = tcase_create("shared");
     tcase_set_timeout(real, 120);
-    tcase_add_loop_test(real, model_should_match_hta_rows_on_shared_traces, 0,
+    tcase_add_large_loop_test(real, model_should_match_hta_rows_on_shared_traces, 0,
                         (int)(sizeof oracle_sets / sizeof oracle_sets[0]));
     suite_add_tcase(s, real);
     SRunner *sr = srunner_create(s);

@@ -459,7 +459,7 @@ Suite *model_split_suite(void)
     tcase_set_timeout(tc, 120);
     // under memcheck, the plain text's case of each (ASan's build runs all)
     int kinds = under_memcheck() ? 1 : 2;
-    tcase_add_loop_test(tc, split_read_should_hand_the_second_half_over_where_it_starts, 0, kinds);
+    tcase_add_large_loop_test(tc, split_read_should_hand_the_second_half_over_where_it_starts, 0, kinds);
     tcase_add_large_loop_test(tc, split_load_should_build_the_model_one_thread_builds, DOC_PLAIN,
                         under_memcheck() ? DOC_PLAIN + 1 : DOC_GZIP_WARN + 1);
     tcase_add_large_loop_test(tc, broken_gzip_split_should_fail_as_one_thread_fails, 0, BREAK_COUNT);
