@@ -28,4 +28,5 @@ libcore_a_SOURCES += \
 	src/analysis/diff.c src/analysis/diff.h src/analysis/diff_table.c \
 	src/analysis/diff_triage.c src/analysis/diff_triage.h \
 	src/analysis/comm_check.c src/analysis/kernel_summary.c src/analysis/kernel_summary.h \
-	src/analysis/trust.c src/analysis/trust.h
+	src/analysis/trust.c src/analysis/trust.h \
+	src/analysis/clocks.c src/analysis/clocks.h

@@ -27,6 +27,8 @@ struct gen_coll_cfg {
     int step;             /* planted iteration: its ProfilerStep number */
     int coll;             /* planted collective: index within the iteration */
     int64_t delay_us;     /* planted delay */
+    int clock_rank;       /* rank whose clock is off (-1: none) ... */
+    int64_t clock_offset_us; /* ... by this much: its every time is later by it */
 };
 
 /* Writes rank `rank`'s trace document to o. */

@@ -70,6 +70,10 @@ static void usage(FILE *f)
             "                         ranks) or time (its trace starts a day later)\n"
             "      --bad-events=N     N malformed events in rank 0 (dropped at load)\n"
             "      --overlaps=N       N pairs of overlapping kernels on a stream of rank 0\n"
+            "      --clock-offset=R:NS  rank R's clock is NS ns late (negative: early); a\n"
+            "                         multiple of 1000 with --collectives\n"
+            "      --graphs=N         N CUDA graph launches in rank 0: one cudaGraphLaunch,\n"
+            "                         4 kernels with its correlation 2 ms later\n"
             "  -q, --quiet            no progress lines on stderr\n"
             "  -h, --help\n\n%s",
             gen_model_describe_pair());
@@ -134,7 +138,7 @@ static int parse_list(const char *s, unsigned char *mark)
 enum {
     O_SEED = 256, O_FIRST, O_FRAC, O_ORIGIN, O_PLAIN, O_PLAIN_RANKS, O_LEVEL, O_PAIR,
     O_STATS, O_COMPACT, O_COLL, O_PER_STEP, O_NO_SEQ, O_STRAGGLER,
-    O_OMIT, O_FOREIGN, O_BAD, O_OVERLAPS,
+    O_OMIT, O_FOREIGN, O_BAD, O_OVERLAPS, O_GRAPHS, O_CLOCK,
 };
 
 static const struct option LONGOPTS[] = {
@@ -152,6 +156,8 @@ static const struct option LONGOPTS[] = {
     {"foreign", required_argument, NULL, O_FOREIGN},
     {"bad-events", required_argument, NULL, O_BAD},
     {"overlaps", required_argument, NULL, O_OVERLAPS},
+    {"graphs", required_argument, NULL, O_GRAPHS},
+    {"clock-offset", required_argument, NULL, O_CLOCK},
     {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
 };
 
@@ -228,6 +234,19 @@ static int apply(struct opts *o, int c, const char *arg)
         return set_int(arg, 0, 1000000, &g->bad_events);
     case O_OVERLAPS:
         return set_int(arg, 0, 1000000, &g->overlaps);
+    case O_GRAPHS:
+        return set_int(arg, 0, 1000, &g->graphs);
+    case O_CLOCK: {
+        int r;
+        long long ns;
+        char tail;
+        if (sscanf(arg, "%d:%lld%c", &r, &ns, &tail) != 2 || r < 0 || r >= MAX_RANKS ||
+            ns < -3600000000000LL || ns > 3600000000000LL)
+            return -1;
+        g->clock_rank = r;
+        g->clock_offset_ns = ns;
+        return 0;
+    }
     case O_FOREIGN: {
         static const char *const kinds[] = {"world", "pg", "time"};
         char kind[16];
@@ -249,8 +268,10 @@ static int apply(struct opts *o, int c, const char *arg)
         if (sscanf(arg, "%d:%d:%d:%lld%c", &r, &s, &k, &us, &tail) != 4 || r < 0 ||
             r >= MAX_RANKS || s < 0 || k < 0 || us < 1 || us > 1000000000LL)
             return -1;
-        o->coll = (struct gen_coll_cfg){.per_step = o->coll.per_step, .seq = o->coll.seq,
-                                        .straggler = r, .step = s, .coll = k, .delay_us = us};
+        o->coll.straggler = r;
+        o->coll.step = s;
+        o->coll.coll = k;
+        o->coll.delay_us = us;
         o->coll_mode = 1;
         return 0;
     }
@@ -264,7 +285,7 @@ static int parse_args(struct opts *o, int argc, char **argv)
     memset(o, 0, sizeof *o);
     o->cfg = (struct gen_cfg){.seed = 1, .world = 2, .iterations = 4, .first_step = 1,
                               .layers = 12, .bucket_layers = 4,
-                              .origin_us = 3541234567890LL, .foreign = -1,
+                              .origin_us = 3541234567890LL, .foreign = -1, .clock_rank = -1,
                               .base_ns = 1700000000000000000LL};
     o->gzip = 1;
     o->level = 6;
@@ -281,6 +302,10 @@ static int parse_args(struct opts *o, int argc, char **argv)
             fprintf(stderr, "Try 'htx-gen --help'.\n");
             return -1;
         }
+    }
+    if (o->coll_mode && o->cfg.clock_offset_ns % 1000 != 0) {
+        fprintf(stderr, "htx-gen: --clock-offset with --collectives: whole microseconds\n");
+        return -1;
     }
     if (o->coll_mode && o->coll.straggler >= o->cfg.world) {
         fprintf(stderr, "htx-gen: --straggler rank %d is not below --ranks %d\n",
@@ -409,6 +434,8 @@ static int64_t write_job(const struct opts *o, const struct gen_cfg *cfg, const 
             cc.world = cfg->world;
             cc.iterations = cfg->iterations;
             cc.first_step = cfg->first_step;
+            cc.clock_rank = cfg->clock_rank;
+            cc.clock_offset_us = cfg->clock_offset_ns / 1000;
             gen_coll_rank(&cc, rank, &out);
         } else {
             gen_sim_rank(cfg, rank, &out, strrchr(path, '/') + 1, &st);
