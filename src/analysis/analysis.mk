@@ -31,4 +31,5 @@ libcore_a_SOURCES += \
 	src/analysis/trust.c src/analysis/trust.h \
 	src/analysis/findings.c src/analysis/findings.h src/analysis/findings_rules.h \
 	src/analysis/findings_comm.c src/analysis/findings_host.c \
-	src/analysis/findings_ranks.c src/analysis/findings_hot.c src/analysis/findings_facts.c
+	src/analysis/findings_ranks.c src/analysis/findings_hot.c src/analysis/findings_facts.c \
+	src/analysis/clocks.c src/analysis/clocks.h

@@ -157,6 +157,9 @@ static uint32_t attribute(struct builder *b, const struct event *g)
     uint32_t node = 0;
     for (size_t i = n; i-- > 0 && node != ASTACK_NONE;)
         node = child(b, node, r->events[b->chain[i]].name);
+    // A graph's work hangs under its launch call, so the tree says so.
+    if (node != ASTACK_NONE && model_is_graph_work(r, g))
+        node = child(b, node, r->events[g->partner].name);
     return node;
 }
 

@@ -26,7 +26,9 @@
  * A GPU event whose launcher is absent (no correlation, no ac2g flow) goes
  * to the "(launch not in trace)" node under the root, never dropped. A
  * launcher on a thread with no enclosing event leaves its GPU time as the
- * root's self time.
+ * root's self time. The work of a CUDA/HIP graph (model_is_graph_work) is
+ * attributed to one more node under its launch's stack: the graph launch
+ * call itself (cudaGraphLaunch, hipGraphLaunch), whichever the mode.
  *
  * The result is a tree: node 0 is the root (the rank, depth 0, no name);
  * each other node is one name at one stack position. Its inclusive time

@@ -21,7 +21,8 @@ static const char *const hta_memory_launches[] = {"cudaMemcpyAsync", "cudaMemset
 /* htx (semantics.hta_launch_names = false) also knows these. */
 static const char *const htx_launches[] = {
     "cuLaunchKernel", "cuLaunchKernelEx", "hipLaunchKernel", "hipExtModuleLaunchKernel",
-    "hipModuleLaunchKernel",
+    "hipModuleLaunchKernel", "cudaGraphLaunch", "cudaGraphLaunch_v10000", "cuGraphLaunch",
+    "hipGraphLaunch",
 };
 static const char *const htx_memory_launches[] = {
     "hipMemcpyAsync", "hipMemsetAsync", "hipMemcpyWithStream",
@@ -151,9 +152,22 @@ static const struct table_col launch_cols[] = {
     {"cpu_duration", "us", 0},
     {"gpu_duration", "us", 0},
     {"launch_delay", "us", 0},
+    {"graph", NULL, 0},   /* only with graph launches (launch_graphs) */
 };
 
-static int make_tables(struct arena *a, struct table *t[T_COUNT])
+/* Whether the launch tables flag graph work: htx's semantics, and some
+ * selected rank has a CUDA/HIP graph launch. HTA's tables stay HTA's. */
+static bool launch_graphs(const struct model *m)
+{
+    if (m->sem.hta_launch_names)
+        return false;
+    for (size_t i = 0; i < m->nranks; i++)
+        if (m->ranks[i].selected && m->ranks[i].ngraph_launches)
+            return true;
+    return false;
+}
+
+static int make_tables(struct arena *a, struct table *t[T_COUNT], bool graphs)
 {
     static const char *const names[T_COUNT][2] = {
         {"cuda_kernel_launch_stats", "Kernel launches"},
@@ -169,7 +183,8 @@ static int make_tables(struct arena *a, struct table *t[T_COUNT])
     for (int i = 0; i < T_COUNT; i++) {
         t[i] = i == T_SUMMARY
             ? table_new(a, names[i][0], names[i][1], scols, N_OF(scols))
-            : table_new(a, names[i][0], names[i][1], launch_cols, N_OF(launch_cols));
+            : table_new(a, names[i][0], names[i][1], launch_cols,
+                        N_OF(launch_cols) - (graphs ? 0 : 1));
         if (!t[i])
             return ERR_NOMEM;
     }
@@ -193,8 +208,10 @@ static unsigned lists_of(const struct analysis_opts *o, int64_t cpu_dur, int64_t
     return in;
 }
 
-/* Appends the row of a CPU launch c joined with its GPU event gev. */
-static int add_launch_row(struct table *t, int64_t rank, const struct event *c,
+/* Appends the row of a CPU launch c joined with its GPU event gev (of r).
+ * With the graph column, graph work (whose delay is the graph's) is
+ * flagged and never a delay outlier. */
+static int add_launch_row(struct table *t, const struct rank_model *r, const struct event *c,
                           const struct event *gev, unsigned *in, const struct analysis_opts *o)
 {
     struct cell *row = table_add_row(t);
@@ -203,12 +220,18 @@ static int add_launch_row(struct table *t, int64_t rank, const struct event *c,
     int64_t delay = gev->ts - c->ts - c->dur;
     if (delay < 0)
         delay = 0;
-    row[0] = cell_int(rank);
+    row[0] = cell_int(r->rank);
     row[1] = cell_int(event_correlation(c));
     row[2] = cell_double((double)c->dur / 1000.0);
     row[3] = cell_double((double)gev->dur / 1000.0);
     row[4] = cell_double((double)delay / 1000.0);
     *in = lists_of(o, c->dur, gev->dur, delay);
+    if (t->ncols > N_OF(launch_cols) - 1) {
+        bool graph = model_is_graph_work(r, gev);
+        row[5] = cell_bool(graph);
+        if (graph)
+            *in &= ~(unsigned)IN_DELAY;
+    }
     return 0;
 }
 
@@ -246,7 +269,7 @@ static int join_rank(const struct model *m, const struct analysis_opts *o,
                 cap *= 2;
             }
             unsigned lists;
-            rc = add_launch_row(all, r->rank, c, &r->events[g[k].pos], &lists, o);
+            rc = add_launch_row(all, r, c, &r->events[g[k].pos], &lists, o);
             (*in)[(*n)++] = (uint8_t)lists;
         }
     }
@@ -337,14 +360,18 @@ static void set_notes(const struct model *m, const struct analysis_opts *o,
     double dc = (double)o->launch_delay_cutoff_ns / 1000.0;
     table_set_note(t[T_SHORT], "cpu_duration <= %g us and gpu_duration < cpu_duration", rc);
     table_set_note(t[T_RUNTIME], "cpu_duration > %g us", rc);
-    table_set_note(t[T_DELAY], "launch_delay > %g us", dc);
+    if (t[T_DELAY]->ncols == N_OF(launch_cols))
+        table_set_note(t[T_DELAY], "launch_delay > %g us; graph work left out (its delay is "
+                       "the graph's)", dc);
+    else
+        table_set_note(t[T_DELAY], "launch_delay > %g us", dc);
 }
 
 int launch_run(const struct model *m, const struct analysis_opts *o, struct arena *scratch,
                struct table_list *out, struct err *e)
 {
     struct table *t[T_COUNT];
-    if (make_tables(scratch, t))
+    if (make_tables(scratch, t, launch_graphs(m)))
         return err_set(e, ERR_NOMEM, "launch statistics: out of memory");
     for (size_t i = 0; i < m->nranks; i++) {
         if (m->ranks[i].selected && launch_rank(m, o, &m->ranks[i], t))

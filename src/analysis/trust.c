@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/clocks.h"
 #include "util/sort.h"
 
 /* ---- text of rank lists ---- */
@@ -264,16 +265,29 @@ static void check_mixed(const struct trust_rank *ranks, size_t n, int64_t world,
     free(v);
 }
 
-/* The ranks with a nonzero count (of: dropped + repaired, or overlapping)
- * as text, and the total. */
-static uint64_t ranks_with(const struct trust_rank *ranks, size_t n, bool overlaps, char *buf,
+enum counted { COUNT_DROPPED, COUNT_OVERLAPPING, COUNT_GRAPH_KERNELS };
+
+static uint64_t count_of(const struct trust_rank *r, enum counted what)
+{
+    switch (what) {
+    case COUNT_DROPPED:
+        return r->dropped + r->repaired;
+    case COUNT_OVERLAPPING:
+        return r->overlapping;
+    default:
+        return r->graph_kernels;
+    }
+}
+
+/* The ranks with a nonzero count of what as text, and the total. */
+static uint64_t ranks_with(const struct trust_rank *ranks, size_t n, enum counted what, char *buf,
                            size_t cap)
 {
     int64_t *v = malloc((n ? n : 1) * sizeof *v);
     uint64_t total = 0;
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        uint64_t c = overlaps ? ranks[i].overlapping : ranks[i].dropped + ranks[i].repaired;
+        uint64_t c = count_of(&ranks[i], what);
         if (c == 0)
             continue;
         total = total + c < total ? UINT64_MAX : total + c;
@@ -292,7 +306,7 @@ static uint64_t ranks_with(const struct trust_rank *ranks, size_t n, bool overla
 static void check_dropped(const struct trust_rank *ranks, size_t n, struct trust_report *r)
 {
     char list[TRUST_RANKS_TEXT];
-    uint64_t total = ranks_with(ranks, n, false, list, sizeof list);
+    uint64_t total = ranks_with(ranks, n, COUNT_DROPPED, list, sizeof list);
     if (total == 0)
         return;
     uint64_t dropped = 0, repaired = 0;
@@ -323,7 +337,7 @@ static void check_dropped(const struct trust_rank *ranks, size_t n, struct trust
 static void check_overlapping(const struct trust_rank *ranks, size_t n, struct trust_report *r)
 {
     char list[TRUST_RANKS_TEXT];
-    uint64_t total = ranks_with(ranks, n, true, list, sizeof list);
+    uint64_t total = ranks_with(ranks, n, COUNT_OVERLAPPING, list, sizeof list);
     if (total == 0)
         return;
     struct trust_finding *f = add(r, TRUST_OVERLAPPING_EVENTS, false, total);
@@ -332,6 +346,81 @@ static void check_overlapping(const struct trust_rank *ranks, size_t n, struct t
              "stream (kept): rank%s %s", (unsigned long long)total, total == 1 ? "" : "s",
              total == 1 ? "its" : "their", strchr(list, ',') || strchr(list, '-') ? "s" : "",
              list);
+}
+
+/* GPU work CUDA or HIP graphs launched: one runtime call, many kernels.
+ * Their launch delay is the graph's: the launch statistics flag them and
+ * leave them out of the delay outliers (htx's semantics). */
+static void check_graphs(const struct trust_rank *ranks, size_t n, struct trust_report *r)
+{
+    char list[TRUST_RANKS_TEXT];
+    uint64_t total = ranks_with(ranks, n, COUNT_GRAPH_KERNELS, list, sizeof list);
+    if (total == 0)
+        return;
+    uint64_t launches = 0;
+    for (size_t i = 0; i < n; i++)
+        launches += ranks[i].graph_launches;
+    struct trust_finding *f = add(r, TRUST_GRAPH_LAUNCHES, false, total);
+    memcpy(f->ranks, list, sizeof list);
+    snprintf(f->text, sizeof f->text, "%llu GPU event%s from %llu CUDA/HIP graph launch%s "
+             "(launch delays are the graph's): rank%s %s", (unsigned long long)total,
+             total == 1 ? "" : "s", (unsigned long long)launches, launches == 1 ? "" : "es",
+             strchr(list, ',') || strchr(list, '-') ? "s" : "", list);
+}
+
+/* "5.00 ms", "120 us", "800 ns". */
+static void duration_text(char *buf, size_t n, int64_t ns)
+{
+    double a = ns < 0 ? -(double)ns : (double)ns;
+    if (a >= 1e9)
+        snprintf(buf, n, "%.2f s", a / 1e9);
+    else if (a >= 1e6)
+        snprintf(buf, n, "%.2f ms", a / 1e6);
+    else if (a >= 1e3)
+        snprintf(buf, n, "%.0f us", a / 1e3);
+    else
+        snprintf(buf, n, "%.0f ns", a);
+}
+
+/* Ranks whose clock disagrees with the reference rank's beyond what one
+ * collective allows: their collectives end off the others' (another host's
+ * clock). Named with the largest; --align=collectives shifts them. */
+static void check_clocks(const struct trust_rank *ranks, size_t n, struct trust_report *r)
+{
+    int64_t *v = malloc((n ? n : 1) * sizeof *v);
+    size_t k = 0, worst = SIZE_MAX;
+    bool aligned = false;
+    for (size_t i = 0; v && i < n; i++) {
+        if (!ranks[i].clock_skewed)
+            continue;
+        v[k++] = ranks[i].rank;
+        aligned |= ranks[i].clock_aligned;
+        if (worst == SIZE_MAX ||
+            abs_diff(ranks[i].clock_skew_ns, 0) > abs_diff(ranks[worst].clock_skew_ns, 0))
+            worst = i;
+    }
+    if (k == 0) {
+        free(v);
+        return;
+    }
+    struct trust_finding *f = add(r, TRUST_CLOCK_SKEW, false, k);
+    trust_list_text(f->ranks, sizeof f->ranks, v, sort_unique_i64(v, k));
+    free(v);
+    const struct trust_rank *w = &ranks[worst];
+    char size[32], allow[32], who[96];
+    duration_text(size, sizeof size, w->clock_skew_ns);
+    duration_text(allow, sizeof allow, w->clock_allowance_ns);
+    who[0] = '\0';   // (append: a part may be cut, never overrun)
+    if (k == 1)
+        append(who, sizeof who, "rank %lld's clock is", (long long)w->rank);
+    else
+        append(who, sizeof who, "%zu ranks' clocks are off by up to %s: rank %lld's is", k,
+               size, (long long)w->rank);
+    append(f->text, sizeof f->text, "%s %s %s rank %lld's (median over %llu matched "
+           "collectives; one allows %s): %s", who, size,
+           w->clock_skew_ns > 0 ? "ahead of" : "behind", (long long)w->clock_reference,
+           (unsigned long long)w->clock_collectives, allow,
+           aligned ? "aligned by --align=collectives" : "--align=collectives aligns the clocks");
 }
 
 void trust_check(const struct trust_rank *ranks, size_t n, struct trust_report *out)
@@ -348,6 +437,8 @@ void trust_check(const struct trust_rank *ranks, size_t n, struct trust_report *
     check_mixed(ranks, n, out->world_size, out);
     check_dropped(ranks, n, out);
     check_overlapping(ranks, n, out);
+    check_graphs(ranks, n, out);
+    check_clocks(ranks, n, out);
 }
 
 /* ---- facts of a model ---- */
@@ -422,8 +513,44 @@ void trust_rank_of(const struct model *m, const struct rank_model *r, struct tru
     *out = (struct trust_rank){.rank = r->rank, .world_size = r->world_size, .pgs = r->pgs,
                                .npgs = r->npgs > 0 ? (size_t)r->npgs : 0,
                                .dropped = r->events_dropped, .repaired = r->events_repaired,
-                               .overlapping = overlapping_work(r)};
+                               .overlapping = overlapping_work(r),
+                               .graph_kernels = r->graph_kernels,
+                               .graph_launches = r->ngraph_launches};
     out->has_start = first_event(m, r, &out->start_ns);
+}
+
+/* The ranks' clocks from m's matched collectives (analysis/clocks.h): the
+ * skew as loaded is what remains plus what --align took off. A job of one
+ * rank has nothing to compare. */
+static int clocks_of_model(const struct model *m, struct trust_rank *v)
+{
+    if (m->nranks < 2)
+        return 0;
+    struct clock_estimate c;
+    struct err e = {0, ""};
+    if (clock_estimate(m, &c, &e) < 0)
+        return ERR_NOMEM;
+    for (size_t i = 0; i < m->nranks; i++)
+        v[i].clock_skew_ns = m->ranks[i].clock_shift_ns;
+    trust_clocks_of(&c, v, m->nranks);
+    clock_estimate_fini(&c);
+    return 0;
+}
+
+void trust_clocks_of(const struct clock_estimate *c, struct trust_rank *v, size_t n)
+{
+    for (size_t i = 0; c->reference >= 0 && i < n && i < c->nranks; i++) {
+        const struct clock_rank *cr = &c->ranks[i];
+        int64_t shift = v[i].clock_skew_ns;
+        if (cr->collectives == 0)
+            continue;
+        v[i].clock_reference = c->reference;
+        v[i].clock_skew_ns = cr->offset_ns + shift;
+        v[i].clock_allowance_ns = cr->allowance_ns;
+        v[i].clock_collectives = cr->collectives;
+        v[i].clock_aligned = shift != 0;
+        v[i].clock_skewed = abs_diff(v[i].clock_skew_ns, 0) > cr->allowance_ns;
+    }
 }
 
 int trust_ranks_of_model(const struct model *m, struct trust_rank **out)
@@ -433,6 +560,10 @@ int trust_ranks_of_model(const struct model *m, struct trust_rank **out)
         return ERR_NOMEM;
     for (size_t i = 0; i < m->nranks; i++)
         trust_rank_of(m, &m->ranks[i], &v[i]);
+    if (clocks_of_model(m, v) < 0) {
+        free(v);
+        return ERR_NOMEM;
+    }
     *out = v;
     return 0;
 }
@@ -451,6 +582,7 @@ const char *trust_check_name(enum trust_check c)
 {
     static const char *const names[TRUST_CHECK_COUNT] = {
         "missing_ranks", "mixed_job", "dropped_events", "overlapping_events",
+        "graph_launches", "clock_skew",
     };
     return c < TRUST_CHECK_COUNT ? names[c] : "?";
 }

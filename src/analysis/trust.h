@@ -30,6 +30,16 @@ struct trust_rank {
     uint64_t dropped, repaired;    /* events skipped / kept with a field read as absent */
     uint64_t overlapping;          /* kernels, memcpys and memsets starting before the
                                       latest end of those before them on their stream */
+    uint64_t graph_kernels;        /* GPU events launched by CUDA/HIP graph launches */
+    uint64_t graph_launches;
+    /* Its clock against the reference rank's (analysis/clocks.h), known
+     * only from a whole model's matched collectives (trust_ranks_of_model) */
+    bool clock_skewed;             /* beyond what one collective allows */
+    int64_t clock_reference;       /* the reference rank */
+    int64_t clock_skew_ns;         /* its clock minus the reference's, as loaded */
+    int64_t clock_allowance_ns;
+    uint64_t clock_collectives;    /* matched collectives it was estimated from */
+    bool clock_aligned;            /* shifted by --align=collectives */
 };
 
 enum trust_check {
@@ -37,6 +47,8 @@ enum trust_check {
     TRUST_MIXED_JOB,           /* a rank file of another job */
     TRUST_DROPPED_EVENTS,      /* events skipped or repaired at load */
     TRUST_OVERLAPPING_EVENTS,  /* events overlapping on one GPU stream */
+    TRUST_GRAPH_LAUNCHES,      /* GPU work launched by CUDA/HIP graphs (informational) */
+    TRUST_CLOCK_SKEW,          /* ranks' clocks disagree (different hosts) */
     TRUST_CHECK_COUNT
 };
 
@@ -68,12 +80,19 @@ void trust_check(const struct trust_rank *ranks, size_t n, struct trust_report *
 /* The facts of r, a rank of m (its pgs point into r). */
 void trust_rank_of(const struct model *m, const struct rank_model *r, struct trust_rank *out);
 /* The facts of every rank of m, malloc'ed (the caller frees *out; pgs point
- * into m); m->nranks of them. 0 or ERR_NOMEM. Summary-only ranks say nothing. */
+ * into m); m->nranks of them, their clocks compared over m's selection.
+ * 0 or ERR_NOMEM. Summary-only ranks say nothing. */
 int trust_ranks_of_model(const struct model *m, struct trust_rank **out);
+struct clock_estimate;
+/* Fills the clock facts of v[0..n) (by index, as c's ranks) from c; each
+ * v[i].clock_skew_ns holds on entry what --align took off that rank (0
+ * when nothing), so the skew given is the clock's as loaded. */
+void trust_clocks_of(const struct clock_estimate *c, struct trust_rank *v, size_t n);
 /* trust_check over m's ranks. 0 or ERR_NOMEM. */
 int trust_of_model(const struct model *m, struct trust_report *out);
 
-/* "missing_ranks", "mixed_job", "dropped_events", "overlapping_events". */
+/* "missing_ranks", "mixed_job", "dropped_events", "overlapping_events",
+ * "graph_launches", "clock_skew". */
 const char *trust_check_name(enum trust_check c);
 /* Whether any finding is severe. */
 bool trust_severe(const struct trust_report *r);

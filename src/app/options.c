@@ -208,6 +208,14 @@ static int set_semantics(struct htx_options *o, const char *w, const char *v, st
     return 0;
 }
 
+static int set_align(struct htx_options *o, const char *w, const char *v, struct err *e)
+{
+    if (strcmp(v, "none") != 0 && strcmp(v, "collectives") != 0)
+        return bad_choice(e, w, v, "none, collectives");
+    o->align_collectives = strcmp(v, "collectives") == 0;
+    return 0;
+}
+
 static int set_annotation_stack(struct htx_options *o, const char *w, const char *v,
                                 struct err *e)
 {
@@ -424,6 +432,7 @@ static const struct opt_spec specs[] = {
     {"no-osc52", ARG_NONE, set_no_osc52},
     {"no-cache", ARG_NONE, set_no_cache},
     {"semantics", ARG_REQUIRED, set_semantics},
+    {"align", ARG_REQUIRED, set_align},
     {"include-last-step", ARG_NONE, set_include_last},
     {"drop-last-step", ARG_NONE, set_drop_last},
     {"force", ARG_NONE, set_force},
@@ -619,6 +628,11 @@ static int check_operands(const struct htx_options *o, struct err *e)
     if (o->cmd == HTX_CMD_INFO && o->format == HTX_FORMAT_CSV)
         return err_set(e, ERR_USAGE, "%s: --format: bad value 'csv': expected one of text, json",
                        cmd);
+    if (o->align_collectives && o->semantics == SEMANTICS_HTA)
+        return err_set(e, ERR_USAGE, "%s: --align=collectives: not under --semantics=hta (HTA "
+                       "compares the clocks as they are)", cmd);
+    if (o->align_collectives && (o->cmd == HTX_CMD_DIFF || o->cmd == HTX_CMD_SUMMARIZE))
+        return err_set(e, ERR_USAGE, "%s: --align belongs to htx report, info and the TUI", cmd);
     if (o->with_events && o->cmd != HTX_CMD_SUMMARIZE)
         return err_set(e, ERR_USAGE, "%s: --with-events belongs to htx summarize", cmd);
     if (o->cmd == HTX_CMD_DIFF) {
@@ -846,6 +860,8 @@ const char *htx_usage(void)
            "Semantics:\n"
            "  --semantics=htx|hta       htx fixes HTA's mistakes (default); hta reproduces them\n"
            "  --include-last-step, --drop-last-step  keep or drop the last ProfilerStep\n"
+           "  --align=none|collectives  shift each rank's clock by its skew, estimated from\n"
+           "                            the ends of matched collectives (default none)\n"
            "Diff and counters:\n"
            "  --report                  htx diff: print the diff instead of opening the TUI\n"
            "  --fail-on-regression=PCT  htx diff --report: exit 3 when something got PCT% slower\n"

@@ -93,6 +93,7 @@ struct htx_options {
     /* semantics */
     enum semantics_mode semantics;
     enum htx_last_step last_step;
+    bool align_collectives;        /* --align=collectives (analysis/clocks.h) */
 
     /* diff and counters */
     bool force;                    /* counters: overwrite an existing output */

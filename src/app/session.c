@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/clocks.h"
 #include "app/format.h"
 #include "app/options.h"
 #include "util/summary_file.h"
@@ -140,6 +141,10 @@ static struct model *load(const struct htx_options *opts, const struct semantics
         model_free(m);
         return NULL;
     }
+    if (app_align_clocks(m, opts, e) < 0) {
+        model_free(m);
+        return NULL;
+    }
     warn_notes(m->notes);
     for (size_t i = 0; i < m->nfailed; i++) {
         const struct failed_file *f = &m->failed[i];
@@ -149,6 +154,14 @@ static struct model *load(const struct htx_options *opts, const struct semantics
             app_warn("skipped %s: %s", f->path, f->message);
     }
     return m;
+}
+
+int app_align_clocks(struct model *m, const struct htx_options *opts, struct err *e)
+{
+    if (!opts->align_collectives)
+        return 0;
+    size_t n;
+    return clock_align(m, NULL, &n, e);
 }
 
 static bool has_iteration(const struct model *m, int64_t n)

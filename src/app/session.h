@@ -38,6 +38,12 @@ int app_load_opts_init(struct load_opts *lo, const struct htx_options *opts, str
  * selection is wrong. Caller owns the model (model_free). */
 struct model *app_open(const struct htx_options *opts, struct err *e);
 
+/* --align=collectives (opts->align_collectives): shifts the clock of each
+ * rank whose collectives end off the reference rank's (analysis/clocks.h),
+ * once, after the load; every analysis then sees the aligned times. m's
+ * selection is all after it. 0, or an error with e set. */
+int app_align_clocks(struct model *m, const struct htx_options *opts, struct err *e);
+
 /* A rank summary that failed to load fails the command (a broken trace is
  * skipped with a warning, but a summary was made to be complete): ERR_PARSE
  * naming it, or 0. */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis/clocks.h"
 #include "analysis/kernels.h"
 #include "app/cache.h"
 #include "app/rank_summary.h"
@@ -780,6 +781,29 @@ int summary_job_diff_side(const struct summary_job *l, struct arena *a, struct d
     return 0;
 }
 
+/* The ranks' clocks from the collectives their records match (as
+ * trust_ranks_of_model from the events); nothing when they cannot tell. */
+static void trust_clocks_of_job(const struct summary_job *l, struct trust_rank *v)
+{
+    if (l->n < 2)
+        return;
+    struct strtab strings;
+    struct arena a;
+    struct coll_result r;
+    struct clock_estimate c;
+    struct err e = {0, ""};
+    if (strtab_init(&strings) < 0)
+        return;
+    arena_init(&a, 0);
+    if (summary_job_coll_result(l, NULL, &strings, &a, &r, &e) == 0 &&
+        clock_estimate_of(&r, l->n, &c, &e) == 0) {
+        trust_clocks_of(&c, v, l->n);
+        clock_estimate_fini(&c);
+    }
+    arena_fini(&a);
+    strtab_fini(&strings);
+}
+
 int summary_job_trust(const struct summary_job *l, struct trust_report *out)
 {
     struct trust_rank *v = calloc(l->n ? l->n : 1, sizeof *v);
@@ -793,6 +817,7 @@ int summary_job_trust(const struct summary_job *l, struct trust_report *out)
         v[i].pgs = l->ranks[i].pgs;
         v[i].rank = l->ranks[i].rank.rank;
     }
+    trust_clocks_of_job(l, v);
     trust_check(v, l->n, out);
     free(v);
     return 0;

@@ -116,10 +116,19 @@ static void text_rank(FILE *f, const struct rank_model *r)
     fputc('\n', f);
     for (int i = 0; i < INFO_NCOUNTS; i++)
         fprintf(f, "  %-22s %llu\n", c[i].key, (unsigned long long)c[i].n);
+    if (r->ngraph_launches)
+        fprintf(f, "  %-22s %llu in %zu launch%s\n", "graph kernels",
+                (unsigned long long)r->graph_kernels, r->ngraph_launches,
+                r->ngraph_launches == 1 ? "" : "es");
     int64_t *v;
     size_t n = rank_streams(r, &v);
-    fprintf(f, "  %-22s ", "streams");
-    write_ranges(f, v, n);
+    // A count first, so that a lone stream 0 does not read as none.
+    fprintf(f, "  %-22s %zu", "streams", n);
+    if (n) {
+        fputs(" (", f);
+        write_ranges(f, v, n);
+        fputc(')', f);
+    }
     free(v);
     n = rank_iterations(r, &v);
     fprintf(f, "\n  %-22s ", "iterations");
@@ -205,6 +214,10 @@ static void json_rank(struct jsonw *w, const struct rank_model *r)
     size_t n = rank_streams(r, &v);
     json_numbers(w, "streams", v, n);
     free(v);
+    jsonw_key(w, "graph_kernels");
+    jsonw_uint(w, (unsigned long long)r->graph_kernels);
+    jsonw_key(w, "graph_launches");
+    jsonw_uint(w, (unsigned long long)r->ngraph_launches);
     n = rank_iterations(r, &v);
     json_numbers(w, "iterations", v, n);
     free(v);

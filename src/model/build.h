@@ -100,6 +100,9 @@ int model_finish(struct model *m, struct err *e);
 /* The range of r's correlation ids (*lo, *range; *n events carry one), and
  * whether it is dense enough for an array indexed by id - lo. */
 bool model_corr_range(const struct rank_model *r, uint32_t *lo, uint64_t *range, size_t *n);
+/* Finds r's graph launches (rank_model.graph_launches), after linking
+ * (graphs.c). 0 or ERR_NOMEM. */
+int model_find_graphs(const struct model *m, struct rank_model *r, struct err *e);
 /* model_hta_new: a rank linked already, its events' times absolute, its steps
  * and iterations those of another semantics: rounded, and its steps and
  * iterations made again where m's semantics round its times; else the GPU

@@ -404,6 +404,8 @@ int model_finish_rank(struct model *m, struct rank_model *r, const struct rank_b
     if (!rc)
         rc = link_by_flows(r, b, e);
     if (!rc)
+        rc = model_find_graphs(m, r, e);
+    if (!rc)
         rc = collect_steps(m, r, e);
     if (!rc)
         rc = assign_iterations(m, r, e);
@@ -459,6 +461,48 @@ int model_finish(struct model *m, struct err *e)
         for (size_t i = 0; i < r->niterations; i++)
             r->iterations[i].ts -= origin;
     }
+    return 0;
+}
+
+/* The smallest and largest ts of r's events after a shift (r has events). */
+static void shifted_span(const struct rank_model *r, int64_t shift, int64_t *lo, int64_t *hi)
+{
+    for (size_t i = 0; i < r->nevents; i++) {
+        int64_t t = r->events[i].ts - shift;
+        *lo = t < *lo ? t : *lo;
+        *hi = t > *hi ? t : *hi;
+    }
+}
+
+int model_shift_clocks(struct model *m, const int64_t *shift, struct err *e)
+{
+    const int64_t cap = INT64_C(1) << 60;
+    int64_t lo = INT64_MAX, hi = INT64_MIN, origin = INT64_MAX;
+    for (size_t k = 0; k < m->nranks; k++) {
+        if (shift[k] > cap || shift[k] < -cap)
+            return err_set(e, ERR_LIMIT, "clock shift of %lld ns for rank %lld is out of range",
+                           (long long)shift[k], (long long)m->ranks[k].rank);
+        shifted_span(&m->ranks[k], shift[k], &lo, &hi);
+        for (size_t i = 0; i < m->ranks[k].nevents; i++)
+            if (m->ranks[k].events[i].kind != EV_KIND_TRACE_SPAN &&
+                m->ranks[k].events[i].ts - shift[k] < origin)
+                origin = m->ranks[k].events[i].ts - shift[k];
+    }
+    if (origin == INT64_MAX)
+        origin = lo == INT64_MAX ? 0 : lo;
+    if (lo != INT64_MAX &&
+        (hi - origin >= MODEL_TIME_LIMIT_NS || lo - origin <= -MODEL_TIME_LIMIT_NS))
+        return err_set(e, ERR_LIMIT, "clock shifts take event times out of range");
+    for (size_t k = 0; k < m->nranks; k++) {
+        struct rank_model *r = &m->ranks[k];
+        int64_t by = shift[k] + origin;
+        for (size_t i = 0; i < r->nevents; i++)
+            r->events[i].ts -= by;
+        for (size_t i = 0; i < r->niterations; i++)
+            r->iterations[i].ts -= by;
+        r->clock_shift_ns += shift[k];
+    }
+    m->origin_ns += origin;
     return 0;
 }
 

@@ -59,6 +59,8 @@ static bool start_rank(const struct rank_model *src, struct rank_model *r)
     bool failed = false;
     r->path = copy_text(src->path, &failed);
     r->summary_path = copy_text(src->summary_path, &failed);
+    r->graph_launches = copy_array(src->graph_launches, src->ngraph_launches,
+                                   sizeof *r->graph_launches, &failed);
     r->rows = NULL;
     r->streams = NULL;
     r->threads = NULL;

@@ -686,6 +686,7 @@ void model_rank_fini(struct rank_model *r)
     free(r->comm);
     free(r->iterations);
     free(r->names);
+    free(r->graph_launches);
     for (size_t k = 0; k < r->nwarning_texts; k++)
         free(r->warning_texts[k]);
     memset(r, 0, sizeof *r);

@@ -211,6 +211,14 @@ struct rank_model {
     uint64_t events_repaired;        /* events kept with a field read as absent, with a warning */
     uint64_t unmatched_correlations; /* GPU events whose launcher is absent */
     uint64_t overlapping_kernels;    /* same-stream overlaps, kept and marked */
+    /* CUDA/HIP graph launches (model_is_graph_launch): the runtime or driver
+     * calls that launched a graph's GPU work (named *GraphLaunch, or linked
+     * to two kernels or more), by position ascending, and the GPU events
+     * they launched. */
+    uint32_t *graph_launches;
+    size_t ngraph_launches;
+    uint64_t graph_kernels;
+    int64_t clock_shift_ns;          /* taken off its times (model_shift_clocks) */
     /* Over the current rows (model_select): CPU user_annotation events
      * that start inside another on their thread but end after it (the
      * stack is broken there), and zero-length ones (they enclose nothing). */
@@ -364,6 +372,14 @@ void model_hta_free(struct model *t);
  * a job with two or more drops its last step on every rank (§1.10). */
 size_t model_step_names(const struct model *m);
 
+/* Moves rank i's clock back by shift[i] ns (m->nranks of them): its events
+ * and steps start that much earlier, and its clock_shift_ns adds it; time 0
+ * is then the earliest event again (origin_ns moves with it). The derived
+ * arrays are then stale: call model_select. 0, or ERR_LIMIT (e set; m
+ * unchanged) for a shift of more than 2^60 ns or times leaving the model's
+ * range. */
+int model_shift_clocks(struct model *m, const int64_t *shift, struct err *e);
+
 /* Recomputes rows, stream and thread indices for a selection (NULL = all). */
 int model_select(struct model *m, const struct selection *sel, struct err *e);
 
@@ -421,6 +437,12 @@ double model_event_bw(const struct rank_model *r, const struct event *ev);
 
 /* Collective args of an event of r, NULL when it has none. O(log n). */
 const struct comm_args *model_event_comm(const struct rank_model *r, const struct event *ev);
+
+/* Whether the event at pos of r launched a CUDA or HIP graph. O(log n). */
+bool model_is_graph_launch(const struct rank_model *r, uint32_t pos);
+/* Whether ev (of r) is GPU work a graph launch launched: it starts when the
+ * graph reaches it, so its launch delay is the graph's. O(log n). */
+bool model_is_graph_work(const struct rank_model *r, const struct event *ev);
 
 /* Finds the rank with this number, or NULL. */
 const struct rank_model *model_find_rank(const struct model *m, int64_t rank);

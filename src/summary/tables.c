@@ -421,6 +421,9 @@ void summary_file_trust_write(struct summary_file_writer *w, const struct trust_
         summary_file_put_i64(w, t->pgs[k].size);
         summary_file_put_u64(w, t->pgs[k].ranks_hash);
     }
+    // Appended: a reader that predates them stops before.
+    summary_file_put_u64(w, t->graph_kernels);
+    summary_file_put_u64(w, t->graph_launches);
     summary_file_end_section(w);
 }
 
@@ -456,6 +459,10 @@ int summary_file_trust_read(const struct summary_file_doc *doc, const char *name
         }
         pgs[k].size = summary_file_get_i64(&c);
         pgs[k].ranks_hash = summary_file_get_u64(&c);
+    }
+    if (!c.bad && c.end - c.p >= 16) {   // absent from summaries that predate them
+        t->graph_kernels = summary_file_get_u64(&c);
+        t->graph_launches = summary_file_get_u64(&c);
     }
     if (c.bad) {
         *found = false;

@@ -91,11 +91,11 @@ int summary_file_rank_peek(const char *path, struct summary_file_rank *r, struct
 
 /* The rank's facts for the job's checks (analysis/trust.h), section
  * SUMMARY_FILE_TRUST: world size, first event, events dropped, repaired and
- * overlapping, process groups. Fields may be added at its end: a reader
- * reads those it knows. summary_file_trust_read fills t (its pgs pointing into
- * pgs, room for TRACE_MAX_PGS) and sets *found; a summary made before the
- * section has none (found false, t says nothing). ERR_PARSE naming a
- * malformed one. */
+ * overlapping, process groups, graph kernels and launches. Fields may be
+ * added at its end: a reader reads those it knows. summary_file_trust_read
+ * fills t (its pgs pointing into pgs, room for TRACE_MAX_PGS) and sets
+ * *found; a summary made before the section has none (found false, t says
+ * nothing). ERR_PARSE naming a malformed one. */
 void summary_file_trust_write(struct summary_file_writer *w, const struct trust_rank *t);
 int summary_file_trust_read(const struct summary_file_doc *doc, const char *name, struct trust_rank *t,
                             struct trace_pg *pgs, bool *found, struct err *e);

@@ -45,6 +45,10 @@ struct model *ui_load(const struct ui_inputs *in, const char *const *paths, size
     struct model *m = model_load(paths, npaths, &in->sem, &lo, e);
     if (m && in->cache)
         app_cache_loaded(in->cache);
+    if (m && app_align_clocks(m, in->o, e) < 0) {
+        model_free(m);
+        return NULL;
+    }
     return m;
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/clocks.h"
 #include "analysis/trust.h"
 #include "model/model.h"
 #include "model/semantics.h"
@@ -319,6 +320,160 @@ START_TEST(trust_of_model_should_count_overlaps_on_a_stream)
 }
 END_TEST
 
+START_TEST(trust_check_should_count_graph_kernels_as_information)
+{
+    struct trust_rank r[2];
+    job(r, 2, 2);
+    struct trust_report t;
+    trust_check(r, 2, &t);
+    ck_assert_ptr_null(find(&t, TRUST_GRAPH_LAUNCHES));
+    r[1].graph_kernels = 8;
+    r[1].graph_launches = 2;
+    trust_check(r, 2, &t);
+    const struct trust_finding *f = find(&t, TRUST_GRAPH_LAUNCHES);
+    ck_assert_ptr_nonnull(f);
+    ck_assert(!f->severe);
+    ck_assert(!trust_severe(&t));
+    ck_assert_uint_eq(f->count, 8);
+    ck_assert_str_eq(f->text, "8 GPU events from 2 CUDA/HIP graph launches (launch delays are "
+                              "the graph's): rank 1");
+}
+END_TEST
+
+/* One cudaGraphLaunch (correlation 5) and its three kernels; one
+ * cudaLaunchKernel (6) and its kernel; one hipLaunchKernel (7) linked to
+ * two kernels (the shape of a graph whatever the call's name). */
+START_TEST(model_should_recognise_graph_launches)
+{
+    const char *text =
+        "{\"distributedInfo\": {\"rank\": 0, \"world_size\": 1}, \"traceEvents\": ["
+        "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaGraphLaunch\", \"pid\": 1, "
+        "\"tid\": 1, \"ts\": 10, \"dur\": 5, \"args\": {\"correlation\": 5}},"
+        "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+        "\"tid\": 1, \"ts\": 20, \"dur\": 5, \"args\": {\"correlation\": 6}},"
+        "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"hipLaunchKernel\", \"pid\": 1, "
+        "\"tid\": 1, \"ts\": 30, \"dur\": 5, \"args\": {\"correlation\": 7}},"
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"g1\", \"pid\": 0, \"tid\": 7, "
+        "\"ts\": 100, \"dur\": 5, \"args\": {\"stream\": 7, \"correlation\": 5}},"
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"g2\", \"pid\": 0, \"tid\": 7, "
+        "\"ts\": 110, \"dur\": 5, \"args\": {\"stream\": 7, \"correlation\": 5}},"
+        "{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"g3\", \"pid\": 0, \"tid\": 7, "
+        "\"ts\": 120, \"dur\": 5, \"args\": {\"stream\": 7, \"correlation\": 5}},"
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+        "\"ts\": 130, \"dur\": 5, \"args\": {\"stream\": 7, \"correlation\": 6}},"
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"h1\", \"pid\": 0, \"tid\": 7, "
+        "\"ts\": 140, \"dur\": 5, \"args\": {\"stream\": 7, \"correlation\": 7}},"
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"h2\", \"pid\": 0, \"tid\": 7, "
+        "\"ts\": 150, \"dur\": 5, \"args\": {\"stream\": 7, \"correlation\": 7}}]}";
+    char *d[1] = {strdup(text)};
+    struct model *m = load(d, 1);
+    const struct rank_model *r = &m->ranks[0];
+    ck_assert_uint_eq(r->ngraph_launches, 2);
+    ck_assert_uint_eq(r->graph_kernels, 5);
+    ck_assert(model_is_graph_launch(r, 0));
+    ck_assert(!model_is_graph_launch(r, 1));
+    ck_assert(model_is_graph_launch(r, 2));
+    ck_assert(model_is_graph_work(r, &r->events[5]));    // the memcpy of the graph
+    ck_assert(!model_is_graph_work(r, &r->events[6]));   // an ordinary launch
+    ck_assert(model_is_graph_work(r, &r->events[8]));
+    ck_assert(!model_is_graph_work(r, &r->events[0]));   // the call itself
+    struct trust_report t;
+    ck_assert_int_eq(trust_of_model(m, &t), 0);
+    ck_assert_ptr_nonnull(find(&t, TRUST_GRAPH_LAUNCHES));
+    ck_assert_uint_eq(find(&t, TRUST_GRAPH_LAUNCHES)->count, 5);
+    model_free(m);
+}
+END_TEST
+
+START_TEST(trust_check_should_name_a_skewed_clock)
+{
+    struct trust_rank r[3];
+    job(r, 3, 3);
+    struct trust_report t;
+    trust_check(r, 3, &t);
+    ck_assert_ptr_null(find(&t, TRUST_CLOCK_SKEW));
+    r[2] = (struct trust_rank){.rank = 2, .world_size = 3, .clock_skewed = true,
+                               .clock_reference = 0, .clock_skew_ns = -5000000,
+                               .clock_allowance_ns = 100000, .clock_collectives = 12};
+    trust_check(r, 3, &t);
+    const struct trust_finding *f = find(&t, TRUST_CLOCK_SKEW);
+    ck_assert_ptr_nonnull(f);
+    ck_assert(!f->severe);
+    ck_assert_uint_eq(f->count, 1);
+    ck_assert_str_eq(f->ranks, "2");
+    ck_assert_str_eq(f->text, "rank 2's clock is 5.00 ms behind rank 0's (median over 12 matched "
+                              "collectives; one allows 100 us): --align=collectives aligns the "
+                              "clocks");
+    r[2].clock_aligned = true;
+    trust_check(r, 3, &t);
+    ck_assert_ptr_nonnull(strstr(find(&t, TRUST_CLOCK_SKEW)->text,
+                                 ": aligned by --align=collectives"));
+}
+END_TEST
+
+/* An all-reduce of ranks 0..n-1 whose kernels end at end[k] after
+ * starting at start[k]. */
+static struct collective coll_of(struct coll_instance *inst, size_t n, const int64_t *start,
+                                 const int64_t *end)
+{
+    for (size_t k = 0; k < n; k++)
+        inst[k] = (struct coll_instance){.rank = (int64_t)k, .rank_index = (uint32_t)k,
+                                         .arrival = start[k], .end = end[k]};
+    return (struct collective){.inst = inst, .ninst = n, .kind = COLL_KIND_ALLREDUCE};
+}
+
+/* Three ranks over five collectives: rank 1's clock 5 ms ahead (one
+ * collective where its end is far off: the median ignores it), rank 2's
+ * within what a collective allows (10 us, under its 100 us kernels). */
+START_TEST(clock_estimate_should_recover_a_planted_offset)
+{
+    struct coll_instance inst[6][3];
+    struct collective colls[6];
+    for (int i = 0; i < 6; i++) {
+        int64_t t = 1000000 * (int64_t)i;
+        int64_t start[3] = {t, t + 5000000 - 300000, t + 5};
+        int64_t end[3] = {t + 100000, t + 5000000 + 100000 + (i == 3 ? 900000 : 0), t + 100010};
+        colls[i] = coll_of(inst[i], 3, start, end);
+    }
+    colls[5].kind = COLL_KIND_BROADCAST;   // its root may end first: not used
+    struct coll_result r = {.colls = colls, .ncolls = 6};
+    struct clock_estimate c;
+    struct err e = {0, ""};
+    ck_assert_int_eq(clock_estimate_of(&r, 3, &c, &e), 0);
+    ck_assert_int_eq(c.reference, 0);
+    ck_assert_uint_eq(c.ranks[1].collectives, 5);
+    ck_assert_int_eq(c.ranks[1].offset_ns, 5000000);
+    ck_assert_int_eq(c.ranks[1].allowance_ns, 400000);   // its kernels: the longer
+    ck_assert(c.ranks[1].skewed);
+    ck_assert_int_eq(c.ranks[2].offset_ns, 10);
+    ck_assert(!c.ranks[2].skewed);
+    ck_assert(!c.ranks[0].skewed);
+    ck_assert(clock_any_skew(&c));
+    clock_estimate_fini(&c);
+}
+END_TEST
+
+START_TEST(model_shift_clocks_should_move_a_rank_and_keep_time_zero)
+{
+    char *d[2] = {doc(0, 2, "[0, 1]", 1000), doc(1, 2, "[0, 1]", 1010)};
+    struct model *m = load(d, 2);
+    int64_t origin = m->origin_ns;
+    ck_assert_int_eq(m->ranks[0].events[0].ts, 0);
+    ck_assert_int_eq(m->ranks[1].events[0].ts, 10000);
+    int64_t shift[2] = {0, 25000};   // rank 1 back by 25 us: now first
+    struct err e = {0, ""};
+    ck_assert_int_eq(model_shift_clocks(m, shift, &e), 0);
+    ck_assert_int_eq(m->ranks[1].events[0].ts, 0);
+    ck_assert_int_eq(m->ranks[0].events[0].ts, 15000);
+    ck_assert_int_eq(m->origin_ns, origin - 15000);
+    ck_assert_int_eq(m->ranks[1].clock_shift_ns, 25000);
+    int64_t huge[2] = {0, INT64_C(1) << 61};
+    ck_assert_int_eq(model_shift_clocks(m, huge, &e), ERR_LIMIT);
+    ck_assert_int_eq(m->ranks[1].events[0].ts, 0);
+    model_free(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("trust");
@@ -333,6 +488,11 @@ int main(void)
     tcase_add_test(tc, trust_of_model_should_read_what_each_file_says);
     tcase_add_test(tc, trust_of_model_should_count_what_the_load_dropped);
     tcase_add_test(tc, trust_of_model_should_count_overlaps_on_a_stream);
+    tcase_add_test(tc, trust_check_should_count_graph_kernels_as_information);
+    tcase_add_test(tc, model_should_recognise_graph_launches);
+    tcase_add_test(tc, trust_check_should_name_a_skewed_clock);
+    tcase_add_test(tc, clock_estimate_should_recover_a_planted_offset);
+    tcase_add_test(tc, model_shift_clocks_should_move_a_rank_and_keep_time_zero);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

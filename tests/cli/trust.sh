@@ -110,6 +110,84 @@ expect 0 "$HTX" report --events=load --semantics=hta --analysis=temporal "$tmp/o
 expect 0 "$HTX" report --rank=1 --analysis=temporal "$tmp/overlaps" &&
     has out "- overlapping_events: $msg"
 
+echo "# graph launches: counted, flagged in the launch statistics, not delay outliers"
+job graphs --graphs=3
+msg="12 GPU events from 3 CUDA/HIP graph launches (launch delays are the graph's): rank 0"
+expect 0 "$HTX" report --analysis=temporal "$tmp/graphs" && has out "- graph_launches: $msg"
+lacks out "severe"
+expect 0 "$HTX" report --format=json --analysis=temporal "$tmp/graphs" && valid_json
+has out "{\"check\": \"graph_launches\", \"severe\": false, \"count\": 12, \"ranks\": \"0\", \"message\": \"$msg\"}"
+expect 0 "$HTX" info "$tmp/graphs" && has out "graph kernels          12 in 3 launches"
+has out "graph_launches         $msg"
+expect 0 "$HTX" info --format=json "$tmp/graphs" && valid_json
+has out '"graph_kernels": 12, "graph_launches": 3'
+expect 0 "$HTX" report --analysis=launch --format=csv "$tmp/graphs" &&
+    has out "rank,correlation,cpu_duration,gpu_duration,launch_delay,graph"
+[ "$(grep -c '^0,800000[0-2],15,25,[0-9]*,True' "$tmp/out")" = 12 ] ||
+    fail "the 12 graph kernels are not flagged in the launch statistics"
+# their 2 ms delay is the graph's: never a delay outlier of their own
+awk '/^# /{on=($2 ~ /^launch_delay_outliers/)} on' "$tmp/out" > "$tmp/delays"
+grep -q '^rank,' "$tmp/delays" || fail "no delay outliers table"
+if grep -q ',True' "$tmp/delays"; then fail "graph kernels among the delay outliers"; fi
+# HTA knows no graph launch: its tables are HTA's
+expect 0 "$HTX" report --semantics=hta --analysis=launch --format=csv "$tmp/graphs" &&
+    lacks out ",launch_delay,graph" && lacks out ",800000"
+# the annotation tree puts them under the launch call
+expect 0 "$HTX" report --analysis=annotations "$tmp/graphs" && has out "/ cudaGraphLaunch "
+expect 0 "$HTX" summarize -o "$tmp/graphs.s" "$tmp"/graphs/*.json.gz
+expect 0 "$HTX" report --events=skip --analysis=temporal "$tmp/graphs.s" &&
+    has out "- graph_launches: $msg"
+
+echo "# clock skew: estimated from matched collectives, aligned by --align=collectives"
+coll() {   # coll DIR [htx-gen options]: a 4-rank collectives job with a straggler
+    dir=$1
+    shift
+    "$gen" -q -r 4 -i 2 --collectives --straggler=1:2:1:3000 "$@" -o "$tmp/$dir"
+}
+tables() {   # the report's tables but its trust table
+    awk '/^# /{skip=($2 ~ /^trust/)} !skip && !/^\r?$/' "$tmp/out" > "$tmp/$1"
+}
+coll skew-none
+coll skew-late --clock-offset=2:5000000
+coll skew-early --clock-offset=3:-2000000
+expect 0 "$HTX" report --analysis=collectives "$tmp/skew-none" && lacks out "clock_skew"
+msg="rank 2's clock is 5.00 ms ahead of rank 0's (median over 6 matched collectives; one allows"
+expect 0 "$HTX" report --analysis=collectives "$tmp/skew-late" && has out "- clock_skew: $msg"
+has out "): --align=collectives aligns the clocks"
+lacks out "severe"
+expect 0 "$HTX" info "$tmp/skew-late" && has out "clock_skew             $msg"
+expect 0 "$HTX" report --analysis=collectives --align=collectives "$tmp/skew-late" &&
+    has out "- clock_skew: $msg" && has out "): aligned by --align=collectives"
+expect 0 "$HTX" summarize -o "$tmp/skew-late.s" "$tmp"/skew-late/*.json.gz
+expect 0 "$HTX" report --events=skip --analysis=collectives "$tmp/skew-late.s" &&
+    has out "- clock_skew: $msg"
+expect 0 "$HTX" report --analysis=collectives "$tmp/skew-early" &&
+    has out "rank 3's clock is 2.00 ms behind rank 0's"
+# aligned, the collectives and stragglers are those of the job without the offset
+expect 0 "$HTX" report --analysis=collectives,stragglers --format=csv "$tmp/skew-none" &&
+    tables none.csv
+for k in late early; do
+    expect 0 "$HTX" report --analysis=collectives,stragglers --format=csv "$tmp/skew-$k" &&
+        tables raw.csv
+    if cmp -s "$tmp/none.csv" "$tmp/raw.csv"; then fail "skew-$k: the offset changes nothing"; fi
+    expect 0 "$HTX" report --analysis=collectives,stragglers --format=csv --align=collectives \
+        "$tmp/skew-$k" && tables aligned.csv
+    cmp -s "$tmp/none.csv" "$tmp/aligned.csv" ||
+        fail "skew-$k: aligned, the collectives differ from the job without the offset"
+done
+# aligned on the clean job: nothing moves
+expect 0 "$HTX" report --analysis=collectives,stragglers --format=csv --align=collectives \
+    "$tmp/skew-none" && tables clean.csv && cmp -s "$tmp/none.csv" "$tmp/clean.csv" ||
+    fail "--align=collectives moved a job without skew"
+expect 2 "$HTX" report --semantics=hta --align=collectives "$tmp/skew-late" &&
+    has err "not under --semantics=hta"
+expect 2 "$HTX" report --align=hosts "$tmp/skew-late" && has err "none, collectives"
+# the simulated training job: no false alarm, and a planted offset found
+job skew-sim --clock-offset=1:3000000
+expect 0 "$HTX" report --analysis=temporal "$tmp/skew-sim" &&
+    has_match out "- clock_skew: rank 1's clock is 3\.[0-9]* ms ahead of rank 0's"
+expect 0 "$HTX" report --analysis=temporal "$tmp/clean" && lacks out "clock_skew"
+
 echo "# a diff report carries each side's checks"
 expect 0 "$HTX" diff --report "$tmp/clean" "$tmp/missing" && has out "trust (test): 1 check fired"
 has out "  ! missing_ranks: $msg_missing"
@@ -129,7 +207,7 @@ if [ -d "$HTX_SHARED/traces" ]; then
         lacks out "mixed_job"
         case $set in
         cpu_only | nccl | two_ranks | diff/control) has out "trust: 1 check fired" ;;
-        diff/test) has out "trust: 2 checks fired" ;;
+        diff/test) has out "trust: 3 checks fired" ;;
         esac
         case $set in
         cpu_only) has out "1 of 300 ranks: ranks 0-33, 35-299 missing" ;;
@@ -139,6 +217,8 @@ if [ -d "$HTX_SHARED/traces" ]; then
         diff/test)   # real: kernels on stream 7 starting 2-13 us before the one before ends
             has out "1 of 2 ranks: rank 0 missing"
             has out "31 GPU events overlapping the one before on their stream (kept): rank 1"
+            # real: 12 cudaGraphLaunch calls, each linked to hundreds of kernels
+            has out "5046 GPU events from 12 CUDA/HIP graph launches"
             expect 0 "$HTX" report --semantics=hta --analysis=temporal "$HTX_SHARED/traces/$set" &&
                 has out "31 GPU events overlapping" ;;
         *) lacks out "trust" ;;

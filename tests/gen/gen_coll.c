@@ -104,17 +104,18 @@ void gen_coll_rank(const struct gen_coll_cfg *c, int rank, struct gen_out *o)
         gen_plant_rank(c, rank, o);
         return;
     }
+    int64_t origin = ORIGIN_US + (rank == c->clock_rank ? c->clock_offset_us : 0);
     gen_out_fmt(o, "{\n\"schemaVersion\": 1,\n\"distributedInfo\": {\"backend\": \"nccl\", "
                    "\"rank\": %d, \"world_size\": %d},\n\"traceEvents\": [\n"
                    "{\"ph\": \"X\", \"cat\": \"Trace\", \"name\": \"PyTorch Profiler (0)\", "
                    "\"pid\": \"Spans\", \"tid\": \"PyTorch Profiler\", \"ts\": %lld, "
                    "\"dur\": %lld}",
-                rank, c->world, (long long)ORIGIN_US,
+                rank, c->world, (long long)origin,
                 (long long)(c->iterations * step_us(c) + 1000));
     int64_t corr = 1, seq = 1;
     for (int i = 0; i < c->iterations; i++) {
         int step = c->first_step + i;
-        int64_t t0 = ORIGIN_US + 100 + (int64_t)i * step_us(c);
+        int64_t t0 = origin + 100 + (int64_t)i * step_us(c);
         char name[48];
         snprintf(name, sizeof name, "ProfilerStep#%d", step);
         gen_coll_cpu_event(o, "user_annotation", name, rank, t0, step_us(c) - 50, NULL);

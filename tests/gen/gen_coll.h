@@ -32,6 +32,8 @@ struct gen_coll_cfg {
     int slow_rank;        /* GEN_PLANT_SLOW_KERNEL, GEN_PLANT_IMBALANCE: the rank */
     int imbalance_rank;
     int slow_step, slow_coll;   /* GEN_PLANT_SLOW_COLLECTIVE: which collective */
+    int clock_rank;       /* rank whose clock is off (-1: none) ... */
+    int64_t clock_offset_us; /* ... by this much: its every time is later by it */
 };
 
 /* Problems for the findings (analysis/findings.h), planted in a dense

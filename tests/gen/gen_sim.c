@@ -553,6 +553,8 @@ static void sim_init(struct sim *s, const struct gen_cfg *cfg, int rank,
     s->now = cfg->origin_us * 1000 + q(s, 1000.0 * (double)gen_rng_below(&r, 40)) + LEAD_NS;
     if (rank == cfg->foreign && cfg->foreign_kind == GEN_FOREIGN_TIME)
         s->now += GEN_FOREIGN_SHIFT_NS;
+    if (rank == cfg->clock_rank)
+        s->now += cfg->clock_offset_ns;
     for (int k = 0; k < GS_COUNT; k++)
         s->free[k] = s->now;
     s->ext = 10;
@@ -578,6 +580,7 @@ void gen_sim_rank(const struct gen_cfg *cfg, int rank, struct gen_out *o,
         .pg_shift = rank == cfg->foreign && cfg->foreign_kind == GEN_FOREIGN_PG ? 1000 : 0,
         .bad_events = rank == 0 ? cfg->bad_events : 0,
         .overlaps = rank == 0 ? cfg->overlaps : 0,
+        .graphs = rank == 0 ? cfg->graphs : 0,
     };
     gen_write_header(&w, &job);
     for (size_t p = 0; p < sizeof passes / sizeof passes[0]; p++) {

@@ -25,8 +25,12 @@ struct gen_cfg {
     int64_t base_ns;     /* baseTimeNanoseconds */
     /* Planted problems (htx's trust checks): rank `foreign` (-1: none) is of
      * another job by foreign_kind (GEN_FOREIGN_*); rank 0 has bad_events
-     * malformed events and `overlaps` pairs of overlapping kernels. */
-    int foreign, foreign_kind, bad_events, overlaps;
+     * malformed events, `overlaps` pairs of overlapping kernels and
+     * `graphs` CUDA graph launches. */
+    int foreign, foreign_kind, bad_events, overlaps, graphs;
+    /* Rank clock_rank's clock (-1: none) is clock_offset_ns late. */
+    int clock_rank;
+    int64_t clock_offset_ns;
 };
 
 enum { GEN_FOREIGN_WORLD = 1, GEN_FOREIGN_PG, GEN_FOREIGN_TIME };

@@ -99,6 +99,7 @@ static int cbid_of(const char *name)
         {"cudaMemsetAsync", 51},        {"cudaStreamSynchronize", 131},
         {"cudaLaunchKernelExC", 430},   {"cudaEventRecord", 135},
         {"cudaStreamWaitEvent", 147},   {"cudaStreamIsCapturing", 317},
+        {"cudaGraphLaunch", 311},
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         if (strcmp(t[i].name, name) == 0)
@@ -300,9 +301,32 @@ static void process_metadata(struct gen_writer *w, const struct gen_job *job)
 
 /* The stream of the planted overlapping kernels: no other event is on it. */
 #define PLANT_STREAM 99
+/* The stream of the planted graphs' kernels. */
+#define GRAPH_STREAM 98
+
+/* Graph launch k: one cudaGraphLaunch on the main thread, a third of the
+ * way in (inside the first step), its kernels back to back after
+ * GEN_GRAPH_DELAY_NS, all with its correlation. */
+static void plant_graph(struct gen_writer *w, const struct gen_job *job, int k)
+{
+    int64_t t = job->start_ns + (job->end_ns - job->start_ns) / 3 + (int64_t)k * 20000;
+    int64_t corr = 8000000 + k;
+    gen_write_runtime(w, "cudaGraphLaunch", job->pid, job->tid_main, t, 15000, 0, corr);
+    w->st->events++;
+    int64_t kts = t + 15000 + GEN_GRAPH_DELAY_NS + (int64_t)k * 200000;
+    for (int i = 0; i < GEN_GRAPH_KERNELS; i++) {
+        struct gen_gpu_event e = {.cat = "kernel", .name = "planted_graph_kernel",
+                                  .device = job->device, .stream = GRAPH_STREAM,
+                                  .ts = kts + i * 30000, .dur = 25000, .ext = 0, .corr = corr};
+        gen_write_gpu(w, &e);
+        w->st->events++;
+    }
+}
 
 void gen_write_plants(struct gen_writer *w, const struct gen_job *job)
 {
+    for (int k = 0; k < job->graphs; k++)
+        plant_graph(w, job, k);
     for (int k = 0; k < job->overlaps; k++) {
         // a quarter in: inside the first step, which every semantics keeps
         int64_t t = job->start_ns + (job->end_ns - job->start_ns) / 4 + (int64_t)k * 50000;

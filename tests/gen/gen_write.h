@@ -38,9 +38,14 @@ struct gen_job {                 /* what the file header and trailer describe */
     /* Problems planted for htx's trust checks (0: none): the world size
      * distributedInfo says (0: world), an offset added to the ranks of its
      * process group, malformed events, pairs of kernels overlapping on a
-     * stream of their own. */
-    int world_said, pg_shift, bad_events, overlaps;
+     * stream of their own, CUDA graph launches (each one cudaGraphLaunch
+     * call whose GEN_GRAPH_KERNELS kernels run GEN_GRAPH_DELAY_NS later, on a
+     * stream of their own). */
+    int world_said, pg_shift, bad_events, overlaps, graphs;
 };
+
+#define GEN_GRAPH_KERNELS 4
+#define GEN_GRAPH_DELAY_NS ((int64_t)2000000)
 
 struct gen_cpu_event {
     const char *cat, *name, *dims, *types;
@@ -59,7 +64,8 @@ struct gen_gpu_event {
 
 void gen_write_header(struct gen_writer *w, const struct gen_job *job);
 void gen_write_trailer(struct gen_writer *w, const struct gen_job *job);
-/* The job's planted events (bad_events, overlaps); the trailer writes them. */
+/* The job's planted events (bad_events, overlaps, graphs); the trailer
+ * writes them. */
 void gen_write_plants(struct gen_writer *w, const struct gen_job *job);
 void gen_write_cpu(struct gen_writer *w, const struct gen_cpu_event *e);
 void gen_write_python(struct gen_writer *w, const char *name, int64_t pid, int64_t tid,

@@ -76,6 +76,10 @@ static void usage(FILE *f)
             "                         pageable-copy, step-gap, slow-kernel:R,\n"
             "                         slow-collective:S:C (ProfilerStep#S, collective C),\n"
             "                         imbalance:R (implies --collectives)\n"
+            "      --clock-offset=R:NS  rank R's clock is NS ns late (negative: early); a\n"
+            "                         multiple of 1000 with --collectives\n"
+            "      --graphs=N         N CUDA graph launches in rank 0: one cudaGraphLaunch,\n"
+            "                         4 kernels with its correlation 2 ms later\n"
             "  -q, --quiet            no progress lines on stderr\n"
             "  -h, --help\n\n%s",
             gen_model_describe_pair());
@@ -140,7 +144,7 @@ static int parse_list(const char *s, unsigned char *mark)
 enum {
     O_SEED = 256, O_FIRST, O_FRAC, O_ORIGIN, O_PLAIN, O_PLAIN_RANKS, O_LEVEL, O_PAIR,
     O_STATS, O_COMPACT, O_COLL, O_PER_STEP, O_NO_SEQ, O_STRAGGLER,
-    O_OMIT, O_FOREIGN, O_BAD, O_OVERLAPS, O_PLANT,
+    O_OMIT, O_FOREIGN, O_BAD, O_OVERLAPS, O_PLANT, O_GRAPHS, O_CLOCK,
 };
 
 static const struct option LONGOPTS[] = {
@@ -159,6 +163,8 @@ static const struct option LONGOPTS[] = {
     {"bad-events", required_argument, NULL, O_BAD},
     {"overlaps", required_argument, NULL, O_OVERLAPS},
     {"plant", required_argument, NULL, O_PLANT},
+    {"graphs", required_argument, NULL, O_GRAPHS},
+    {"clock-offset", required_argument, NULL, O_CLOCK},
     {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
 };
 
@@ -273,6 +279,19 @@ static int apply(struct opts *o, int c, const char *arg)
         return set_int(arg, 0, 1000000, &g->bad_events);
     case O_OVERLAPS:
         return set_int(arg, 0, 1000000, &g->overlaps);
+    case O_GRAPHS:
+        return set_int(arg, 0, 1000, &g->graphs);
+    case O_CLOCK: {
+        int r;
+        long long ns;
+        char tail;
+        if (sscanf(arg, "%d:%lld%c", &r, &ns, &tail) != 2 || r < 0 || r >= MAX_RANKS ||
+            ns < -3600000000000LL || ns > 3600000000000LL)
+            return -1;
+        g->clock_rank = r;
+        g->clock_offset_ns = ns;
+        return 0;
+    }
     case O_FOREIGN: {
         static const char *const kinds[] = {"world", "pg", "time"};
         char kind[16];
@@ -314,7 +333,7 @@ static int parse_args(struct opts *o, int argc, char **argv)
     memset(o, 0, sizeof *o);
     o->cfg = (struct gen_cfg){.seed = 1, .world = 2, .iterations = 4, .first_step = 1,
                               .layers = 12, .bucket_layers = 4,
-                              .origin_us = 3541234567890LL, .foreign = -1,
+                              .origin_us = 3541234567890LL, .foreign = -1, .clock_rank = -1,
                               .base_ns = 1700000000000000000LL};
     o->gzip = 1;
     o->level = 6;
@@ -331,6 +350,10 @@ static int parse_args(struct opts *o, int argc, char **argv)
             fprintf(stderr, "Try 'htx-gen --help'.\n");
             return -1;
         }
+    }
+    if (o->coll_mode && o->cfg.clock_offset_ns % 1000 != 0) {
+        fprintf(stderr, "htx-gen: --clock-offset with --collectives: whole microseconds\n");
+        return -1;
     }
     if (o->coll_mode && o->coll.straggler >= o->cfg.world) {
         fprintf(stderr, "htx-gen: --straggler rank %d is not below --ranks %d\n",
@@ -459,6 +482,8 @@ static int64_t write_job(const struct opts *o, const struct gen_cfg *cfg, const 
             cc.world = cfg->world;
             cc.iterations = cfg->iterations;
             cc.first_step = cfg->first_step;
+            cc.clock_rank = cfg->clock_rank;
+            cc.clock_offset_us = cfg->clock_offset_ns / 1000;
             gen_coll_rank(&cc, rank, &out);
         } else {
             gen_sim_rank(cfg, rank, &out, strrchr(path, '/') + 1, &st);

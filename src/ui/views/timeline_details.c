@@ -193,6 +193,8 @@ int ui_details_build(struct ui_state *st, const struct model *m, uint32_t rank, 
     if (ev->flags & EV_FLAG_OVERLAPS)
         add(&l, "Note         starts before the previous event on its stream ended "
                 "(kept and marked)");
+    if (model_is_graph_work(r, ev))
+        add(&l, "Note         launched by a CUDA/HIP graph: its launch delay is the graph's");
     if (ev->flags & EV_FLAG_FLOW_LINKED)
         add(&l, "Note         linked to its launcher by a flow event, not a correlation id");
     return l.rc;

@@ -399,13 +399,17 @@ void ui_timeline_draw_lane(const struct ui_state *st, const struct model *m,
     for (int c = 0; c < ts->cols; c++) {
         enum ui_cell_class k = UI_CLASS_IDLE;
         enum ui_style style = UI_STYLE_IDLE;
+        uint32_t glyph = 0;
         if (picks[c].pos != MODEL_NONE) {
             const struct event *ev = &rm->events[picks[c].pos];
             k = class_cached(st, m, ev);
             // Kernels overlapping on one stream are kept, and marked.
             style = ev->flags & EV_FLAG_OVERLAPS ? UI_STYLE_WARN : ui_class_style(k);
+            // A graph's work (launched by one graph launch call) is hatched.
+            if (model_is_graph_work(rm, ev))
+                glyph = g->ascii ? '%' : 0x259A;
         }
-        ui_grid_put(g, y, x + c, ui_class_glyph(g, k), style);
+        ui_grid_put(g, y, x + c, glyph ? glyph : ui_class_glyph(g, k), style);
     }
     if (picks != small)
         free(picks);
