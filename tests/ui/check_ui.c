@@ -728,6 +728,7 @@ int main(void)
     SRunner *sr = srunner_create(core_suite());
     srunner_add_suite(sr, ui_actions_suite());
     srunner_add_suite(sr, ui_screen_suite());
+    srunner_add_suite(sr, ui_columns_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
