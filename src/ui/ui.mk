@@ -30,6 +30,7 @@ libui_a_SOURCES += \
 	src/ui/widgets/layout.c src/ui/widgets/layout.h src/ui/widgets/grid.c src/ui/widgets/grid.h \
 	src/ui/widgets/tables.c src/ui/widgets/tables.h \
 	src/ui/widgets/columns.c src/ui/widgets/columns.h \
+	src/ui/widgets/tree_rows.c src/ui/widgets/tree_rows.h \
 	src/ui/widgets/charts.c src/ui/widgets/charts.h \
 	src/ui/views/timeline.c src/ui/views/timeline.h src/ui/views/timeline_actions.c \
 	src/ui/views/timeline_lanes.c src/ui/views/timeline_lanes.h \

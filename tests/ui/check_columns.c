@@ -1,14 +1,17 @@
 #include "config.h"
 
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ui/widgets/columns.h"
+#include "ui/widgets/tree_rows.h"
 #include "ui/widgets/tables.h"
 #include "check_ui.h"
 
 /* Wide tables on a narrow pane (ui/widgets/columns.h): columns without
- * values left out, the view's lead columns first, the rest scrolled. */
+ * values left out, the view's lead columns first, the rest scrolled; and
+ * the annotation tree's name cells (ui/widgets/tree_rows.h). */
 
 /* A collectives-like table: a long name, an empty column, numbers with
  * long headers. */
@@ -92,12 +95,69 @@ START_TEST(cols_should_put_lead_columns_first_and_scroll_the_rest)
 }
 END_TEST
 
+static void free_texts(char **out, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(out[i]);
+}
+
+START_TEST(tree_rows_should_cap_the_indent_and_show_deeper_levels_as_numbers)
+{
+    static const char *const name[] = {"aten::mm"};
+    struct ui_tree_row rows[] = {{name, 1, 0, "  "}, {name, 1, 3, "  "}, {name, 1, 40, "  "}};
+    char *out[3];
+    ck_assert_uint_eq(ui_tree_indent_levels(32), 4);   // a quarter of the column
+    ck_assert_int_eq(ui_tree_row_texts(rows, 3, 32, false, out), 0);
+    ck_assert_str_eq(out[0], "  aten::mm");
+    ck_assert_str_eq(out[1], "        aten::mm");
+    ck_assert_str_eq(out[2], "     40   aten::mm");   // 8 columns of indent at most
+    free_texts(out, 3);
+}
+END_TEST
+
+START_TEST(tree_rows_should_join_chains_and_leave_out_middle_links)
+{
+    static const char *const chain[] = {"ProfilerStep#1", "train_step", "forward", "aten::mm"};
+    struct ui_tree_row rows[] = {{chain, 4, 0, "+ "}};
+    char *out[1];
+    ck_assert_int_eq(ui_tree_row_texts(rows, 1, 60, true, out), 0);
+    ck_assert_str_eq(out[0], "+ ProfilerStep#1 > train_step > forward > aten::mm");
+    free_texts(out, 1);
+    ck_assert_int_eq(ui_tree_row_texts(rows, 1, 41, true, out), 0);
+    ck_assert_str_eq(out[0], "+ ProfilerStep#1 > \u2026 > forward > aten::mm");
+    free_texts(out, 1);
+    ck_assert_int_eq(ui_tree_row_texts(rows, 1, 31, true, out), 0);
+    ck_assert_str_eq(out[0], "+ ProfilerStep#1 > \u2026 > aten::mm");
+    free_texts(out, 1);
+    // Narrower: the first and last links share the room, each fitted.
+    ck_assert_int_eq(ui_tree_row_texts(rows, 1, 30, true, out), 0);
+    ck_assert_str_eq(out[0], "+ Profil\u2026Step#1 > \u2026 > aten::mm");
+    free_texts(out, 1);
+}
+END_TEST
+
+START_TEST(tree_rows_should_keep_differing_names_apart)
+{
+    static const char *const a[] = {"nn.Module: LlamaDecoderLayer_10_self_attention_block"};
+    static const char *const b[] = {"nn.Module: LlamaDecoderLayer_11_self_attention_block"};
+    struct ui_tree_row rows[] = {{a, 1, 1, "  "}, {b, 1, 1, "  "}};
+    char *out[2];
+    ck_assert_int_eq(ui_tree_row_texts(rows, 2, 30, false, out), 0);
+    ck_assert_str_ne(out[0], out[1]);
+    ck_assert_int_le((int)strlen(out[0]), 30 + 2 * 3);   // 30 columns, an ellipsis or two
+    free_texts(out, 2);
+}
+END_TEST
+
 Suite *ui_columns_suite(void)
 {
     Suite *s = suite_create("columns");
     TCase *tc = tcase_create("columns");
     tcase_add_test(tc, tview_should_hide_columns_without_values);
     tcase_add_test(tc, cols_should_put_lead_columns_first_and_scroll_the_rest);
+    tcase_add_test(tc, tree_rows_should_cap_the_indent_and_show_deeper_levels_as_numbers);
+    tcase_add_test(tc, tree_rows_should_join_chains_and_leave_out_middle_links);
+    tcase_add_test(tc, tree_rows_should_keep_differing_names_apart);
     suite_add_tcase(s, tc);
     return s;
 }

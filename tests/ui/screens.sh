@@ -4,7 +4,7 @@
 # (run from tests/data/ui, so paths in it are relative to that directory).
 # A "# dir: gen" line runs it from a directory of generated jobs instead
 # (htx-gen; made once below), where "coll" is a 4-rank collectives job with
-# a straggler.
+# a straggler and "train" a one-rank training job.
 # The dumped screen must equal tests/ui/NAME.screen (diff -u).
 # UPDATE=1 rewrites the expected screens instead (review them with git diff).
 . "$(dirname "$0")/../lib.sh"
@@ -17,6 +17,7 @@ gen=$HTX_BUILDDIR/tests/gen/htx-gen
 [ -x "$gen" ] || fail "$gen is not built"
 "$gen" -q -r 4 -i 3 --per-step=2 --straggler=2:2:1:400 -o "$tmpdir/gen/coll" ||
     fail "htx-gen: the collectives job"
+"$gen" -q -r 1 -i 2 -l 2 -o "$tmpdir/gen/train" || fail "htx-gen: the training job"
 
 failed=0
 count=0

@@ -95,12 +95,20 @@ static void shrink_numbers(struct fit *f, int w)
     }
 }
 
-/* Room to spare: the name column takes it, up to its longest name. */
+/* The column that takes room to spare: the name column, else the first
+ * text column (the row's name); -1 when none. */
+static long growing(const struct fit *f)
+{
+    return f->name >= 0 ? f->name : f->first_text;
+}
+
+/* Room to spare: the growing column takes it, up to its longest text. */
 static int name_growth(const struct fit *f, int spare)
 {
-    if (f->name < 0 || spare <= 0 || !f->v->content_widths)
+    long g = growing(f);
+    if (g < 0 || spare <= 0 || !f->v->content_widths)
         return 0;
-    int want = f->v->content_widths[f->order[f->name]] - f->w[f->name];
+    int want = f->v->content_widths[f->order[g]] - f->w[g];
     return want <= 0 ? 0 : (want < spare ? want : spare);
 }
 
@@ -183,8 +191,9 @@ static void scroll_layout(struct fit *f, int w, size_t first, struct ui_cols *ou
     // What first = 0 leaves over goes to the name, so it keeps one width.
     int end = place_scrolled(f, nat, frozen, 0, x, right, NULL);
     int grow = name_growth(f, right - end);
-    if (grow > 0 && f->name >= 0 && (size_t)f->name < frozen) {
-        f->w[f->name] += grow;
+    long g = growing(f);
+    if (grow > 0 && g >= 0 && (size_t)g < frozen) {
+        f->w[g] += grow;
         x += grow;
     }
     out->frozen = frozen;
@@ -217,8 +226,8 @@ void ui_cols_layout(const struct ui_tview *v, const char *const *lead, size_t nl
     shrink_numbers(&f, w);
     shrink_text(&f, -1, UI_COLS_MIN_TEXT, w);
     if (f.total <= w || f.n == 1) {
-        if (f.name >= 0)
-            f.w[f.name] += name_growth(&f, w - f.total);
+        if (growing(&f) >= 0)
+            f.w[growing(&f)] += name_growth(&f, w - f.total);
         if (f.n == 1 && f.w[0] > w)
             f.w[0] = w;
         place_all(&f, out);

@@ -10,7 +10,9 @@
  * in any row are left out (ui_tview_col_hidden); the view's lead columns
  * (by name) come first, the others follow in the table's order. When they
  * all fit, narrowed within limits (text to UI_COLS_MIN_TEXT, headers of
- * numbers to UI_COLS_HEAD_KEEP), every column is shown. Otherwise the
+ * numbers to UI_COLS_HEAD_KEEP), every column is shown, and the name
+ * column (else the first text column) takes the room left, up to its
+ * longest text. Otherwise the
  * row's identity (its leading key columns, through the name column, at
  * least the first) stays
  * at the left, the name given up to a third of the pane, and the rest
