@@ -112,6 +112,11 @@ START_TEST(tree_rows_should_cap_the_indent_and_show_deeper_levels_as_numbers)
     ck_assert_str_eq(out[1], "        aten::mm");
     ck_assert_str_eq(out[2], "     40   aten::mm");   // 8 columns of indent at most
     free_texts(out, 3);
+    // A wide column indents deeper levels, each by its own width.
+    rows[1].level = 30;
+    ck_assert_int_eq(ui_tree_row_texts(rows, 3, 400, false, out), 0);
+    ck_assert_uint_eq(strlen(out[1]), 60 + 2 + 8);
+    free_texts(out, 3);
 }
 END_TEST
 

@@ -24,13 +24,29 @@ int ui_tree_row_width(const struct ui_tree_row *r)
     return w > 100000 ? 100000 : (int)w;
 }
 
-/* The indentation of `level`: spaces, or past the cap its number
- * right-aligned in the capped indentation. Returns its width. */
-static int indent_text(unsigned level, unsigned cap, char *buf, size_t n)
+/* The width of level's indentation: spaces, or past the cap its number
+ * right-aligned in the capped indentation and a space. */
+static int indent_width(unsigned level, unsigned cap)
 {
     if (level <= cap)
-        return snprintf(buf, n, "%*s", (int)(level * UI_TREE_INDENT), "");
-    return snprintf(buf, n, "%*u ", (int)(cap * UI_TREE_INDENT) - 1, level);
+        return (int)(level * UI_TREE_INDENT);
+    int digits = snprintf(NULL, 0, "%u", level) + 1;
+    int w = (int)(cap * UI_TREE_INDENT);
+    return digits > w ? digits : w;
+}
+
+/* The row's cell: its indentation, mark and fitted name (malloc'd). */
+static char *compose(unsigned level, unsigned cap, const char *mark, const char *name)
+{
+    int iw = indent_width(level, cap);
+    size_t len = (size_t)iw + strlen(mark) + strlen(name) + 1;
+    char *s = malloc(len);
+    if (!s)
+        return NULL;
+    int k = level <= cap ? snprintf(s, len, "%*s", iw, "")
+                         : snprintf(s, len, "%*u ", iw - 1, level);
+    snprintf(s + k, len - (size_t)k, "%s%s", mark, name);
+    return s;
 }
 
 static char *join(const char *a, const char *b, const char *c)
@@ -186,18 +202,15 @@ int ui_tree_row_texts(const struct ui_tree_row *rows, size_t n, int width, bool 
     unsigned cap = ui_tree_indent_levels(width);
     int *room = malloc((n ? n : 1) * sizeof *room);
     char **fitted = calloc(n ? n : 1, sizeof *fitted);
-    char (*indent)[32] = malloc((n ? n : 1) * sizeof *indent);
-    int rc = room && fitted && indent ? 0 : ERR_NOMEM;
+    int rc = room && fitted ? 0 : ERR_NOMEM;
     for (size_t i = 0; i < n; i++)
         out[i] = NULL;
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        int iw = indent_text(rows[i].level, cap, indent[i], sizeof indent[i]);
-        room[i] = width - iw - (int)name_width(rows[i].mark);
-    }
+    for (size_t i = 0; i < n && rc == 0; i++)
+        room[i] = width - indent_width(rows[i].level, cap) - (int)name_width(rows[i].mark);
     if (rc == 0)
         rc = fit_names(rows, n, room, ascii, fitted);
     for (size_t i = 0; i < n && rc == 0; i++) {
-        out[i] = join(indent[i], rows[i].mark, fitted[i] ? fitted[i] : "");
+        out[i] = compose(rows[i].level, cap, rows[i].mark, fitted[i] ? fitted[i] : "");
         rc = out[i] ? 0 : ERR_NOMEM;
     }
     for (size_t i = 0; fitted && i < n; i++)
@@ -208,6 +221,5 @@ int ui_tree_row_texts(const struct ui_tree_row *rows, size_t n, int width, bool 
     }
     free(room);
     free(fitted);
-    free(indent);
     return rc;
 }
