@@ -25,7 +25,7 @@ libcore_a_SOURCES += \
 	src/analysis/collectives.c src/analysis/collectives.h src/analysis/collective_names.c \
 	src/analysis/collective_tables.c \
 	src/analysis/stragglers_hta.c src/analysis/stragglers_hta.h \
-	src/analysis/diff.c src/analysis/diff.h src/analysis/diff_table.c \
+	src/analysis/diff.c src/analysis/diff.h src/analysis/diff_steps.c src/analysis/diff_table.c \
 	src/analysis/diff_triage.c src/analysis/diff_triage.h \
 	src/analysis/comm_check.c src/analysis/kernel_summary.c src/analysis/kernel_summary.h \
 	src/analysis/trust.c src/analysis/trust.h \

@@ -40,32 +40,6 @@ static bool sorted_contains(const int64_t *v, size_t n, int64_t x)
     return lo < n && v[lo] == x;
 }
 
-/* HTA reads `int(name.replace("ProfilerStep#", ""))`: digits, optionally
- * surrounded by whitespace. Returns false when that would not parse. */
-static bool step_number(const char *s, size_t len, int64_t *out)
-{
-    static const char prefix[] = "ProfilerStep#";
-    size_t plen = sizeof prefix - 1;
-    if (len <= plen || memcmp(s, prefix, plen) != 0)
-        return false;
-    size_t i = plen;
-    while (i < len && (s[i] == ' ' || s[i] == '\t'))
-        i++;
-    int64_t v = 0;
-    size_t digits = 0;
-    for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++) {
-        if (v > (INT64_MAX - 9) / 10)
-            return false;
-        v = v * 10 + (s[i] - '0');
-    }
-    while (i < len && (s[i] == ' ' || s[i] == '\t'))
-        i++;
-    if (digits == 0 || i != len)
-        return false;
-    *out = v;
-    return true;
-}
-
 int diff_valid_iterations(const struct model *m, struct arena *a, int64_t **out, size_t *n,
                           struct err *e)
 {
@@ -86,7 +60,7 @@ int diff_valid_iterations(const struct model *m, struct arena *a, int64_t **out,
             if (id >= nstr || seen[id])
                 continue;
             seen[id] = 1;
-            if (!step_number(model_str(m, id), strtab_len(&m->strings, id), &num))
+            if (!diff_step_number(model_str(m, id), strtab_len(&m->strings, id), &num))
                 continue;
             if (k == cap) {
                 int64_t *grown = cap > SIZE_MAX / 2 / sizeof *v ? NULL
@@ -637,7 +611,8 @@ static bool side_hta(const struct diff_side *s)
     return s->m ? s->m->sem.diff_hta_quirks : false;   // parts: htx's
 }
 
-/* Both sides summarized (only: one rank each, NULL: the plans') and joined. */
+/* Both sides summarized (only: one rank each, NULL: the plans') and joined;
+ * under htx's semantics their ProfilerStep#N rows paired by position. */
 static int compare_sides(const struct diff_side *c, const int64_t *conly,
                          const struct diff_side *t, const int64_t *tonly,
                          const struct diff_run_opts *o, bool short_names, struct arena *a,
@@ -649,6 +624,13 @@ static int compare_sides(const struct diff_side *c, const int64_t *conly,
     int rc = diff_summarize(c, conly, &cf, a, &cs, e);
     if (!rc)
         rc = diff_summarize(t, tonly, &tf, a, &ts, e);
+    bool renamed = false;
+    if (!rc && !side_hta(c) && diff_pair_steps(&cs, &ts, a, &renamed))
+        rc = err_set(e, ERR_NOMEM, "diff: out of memory");
+    if (!rc && renamed) {
+        finish_summary(&cs, cs.n);
+        finish_summary(&ts, ts.n);
+    }
     if (!rc)
         rc = diff_join(&cs, &ts, side_hta(c), a, out, e);
     return rc;

@@ -23,7 +23,8 @@
  *      concrete plan (HTA defaults: lowest rank, smallest iteration of the
  *      global symbol table), and diff_plan_selection() gives the selection
  *      for model_select();
- *   3. diff_summarize() each side, diff_join() the two summaries, and
+ *   3. diff_summarize() each side, pair their ProfilerStep#N rows by
+ *      position (htx; diff_pair_steps), diff_join() the two summaries, and
  *      build tables with diff_compare_traces_table()/diff_ops_diff_table().
  * diff_run() does 2 (after the caller's model_select) and 3 in one call.
  *
@@ -121,6 +122,26 @@ struct diff_filter {
 /* Whether ev counts under f: its device side and, when the plan filters
  * them, its iteration (not its rank). */
 bool diff_event_wanted(const struct model *m, const struct event *ev, const struct diff_filter *f);
+
+/* HTA reads `int(name.replace("ProfilerStep#", ""))`: digits, optionally
+ * surrounded by whitespace. The number of s[0..len) when it is such a
+ * name, else false. */
+bool diff_step_number(const char *s, size_t len, int64_t *out);
+
+/* Pairs the ProfilerStep#N entries of two summaries by position: the k-th
+ * step of control (in step order) and the k-th of test. A pair whose
+ * numbers differ gets one key on both sides, "ProfilerStep#C vs #T" (in
+ * a), so the join makes it one row; steps beyond the shorter side keep
+ * their names. The entries are then out of key order: *renamed says to
+ * sort them again. HTA's TraceDiff matches by name (the caller keeps that
+ * under diff_hta_quirks). 0 or ERR_NOMEM. */
+int diff_pair_steps(struct diff_summary *control, struct diff_summary *test, struct arena *a,
+                    bool *renamed);
+
+/* The name one side ran under a paired key ("ProfilerStep#C vs #T"):
+ * "ProfilerStep#T" into buf when `test`, else "ProfilerStep#C". False
+ * (buf untouched) when key is not such a pair. */
+bool diff_step_side(const char *key, size_t len, bool test, char *buf, size_t n);
 
 /* One op or kernel, both sides. */
 struct diff_row {

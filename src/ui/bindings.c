@@ -147,6 +147,8 @@ static const struct ui_binding bindings[] = {
     {'n', D, ui_act_doc_search_next, "next matching row"},
     {'N', D, ui_act_doc_search_prev, "previous matching row"},
     {'f', A, ui_act_filter, "filter table rows (Esc clears)"},
+    {'>', D, ui_act_doc_columns_right, "scroll the table's columns right (a wide table)"},
+    {'<', D, ui_act_doc_columns_left, "scroll the table's columns left"},
     {'s', D, ui_act_doc_sort, "sort by the next column"},
     {'S', D, ui_act_doc_sort_reverse, "reverse the sort"},
     {'e', D, ui_act_doc_export, "export the table as CSV to a new file"},

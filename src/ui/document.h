@@ -107,6 +107,10 @@ size_t ui_doc_row_line(const struct ui_doc *d, size_t t, size_t r);
  * (ui/widgets/tables.h, ui_tview_fit_names). */
 void ui_doc_fit_names(struct ui_state *st, struct ui_doc *d);
 
+/* Scrolls the focused table's columns one step right (dir > 0) or left,
+ * when some lie that way on this screen; false when none do. */
+bool ui_doc_scroll_columns(struct ui_state *st, int dir);
+
 /* ---- the view ops a table view shares (ui/document_draw.c) ---- */
 
 /* The status bar's key hints of a table view. */
@@ -157,6 +161,9 @@ unsigned ui_act_doc_first(struct ui_state *st, const struct model *m);
 unsigned ui_act_doc_last(struct ui_state *st, const struct model *m);
 unsigned ui_act_doc_next_table(struct ui_state *st, const struct model *m);
 unsigned ui_act_doc_prev_table(struct ui_state *st, const struct model *m);
+/* > and <: the focused table's columns scrolled one column. */
+unsigned ui_act_doc_columns_right(struct ui_state *st, const struct model *m);
+unsigned ui_act_doc_columns_left(struct ui_state *st, const struct model *m);
 unsigned ui_act_doc_sort(struct ui_state *st, const struct model *m);
 unsigned ui_act_doc_sort_reverse(struct ui_state *st, const struct model *m);
 unsigned ui_act_doc_export(struct ui_state *st, const struct model *m);

@@ -188,6 +188,25 @@ unsigned ui_act_doc_prev_table(struct ui_state *st, const struct model *m)
     return table_step(st, -1);
 }
 
+static unsigned scroll_columns(struct ui_state *st, int dir)
+{
+    if (!ui_doc_scroll_columns(st, dir))
+        ui_state_message(st, false, "no more columns to the %s", dir > 0 ? "right" : "left");
+    return UI_REDRAW;
+}
+
+unsigned ui_act_doc_columns_right(struct ui_state *st, const struct model *m)
+{
+    (void)m;
+    return scroll_columns(st, 1);
+}
+
+unsigned ui_act_doc_columns_left(struct ui_state *st, const struct model *m)
+{
+    (void)m;
+    return scroll_columns(st, -1);
+}
+
 static bool text_column(const struct table *t, int c)
 {
     for (size_t r = 0; r < t->nrows && r < 50; r++) {
@@ -225,7 +244,9 @@ unsigned ui_act_doc_sort(struct ui_state *st, const struct model *m)
     if (d->ntables == 0 || !d->tv[d->cur].t)
         return 0;
     struct ui_tview *v = &d->tv[d->cur];
-    v->sort_col = v->sort_col + 1 >= (int)v->t->ncols ? -1 : v->sort_col + 1;
+    do   // the next column on screen (columns without values are not)
+        v->sort_col = v->sort_col + 1 >= (int)v->t->ncols ? -1 : v->sort_col + 1;
+    while (v->sort_col >= 0 && ui_tview_col_hidden(v, (size_t)v->sort_col));
     // Numbers read best largest first, names alphabetically.
     v->sort_desc = v->sort_col >= 0 && !text_column(v->t, v->sort_col);
     return sorted_message(st, v);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ui/widgets/columns.h"
 #include "ui/widgets/text.h"
 
 /* The table document on screen: column widths for the pane, its lines
@@ -11,75 +12,38 @@
 
 /* ---- drawing ---- */
 
-#define COL_GAP 2
-#define MIN_TEXT_COL 12
-#define NAME_KEEP 24   /* the name column's width kept before headers are cut */
-
-static bool is_text_col(const struct table *t, size_t c)
+/* The columns of table t of d on w cells (ui/widgets/columns.h), from
+ * the table's scroll position. */
+static void layout(const struct ui_doc *d, size_t t, int w, struct ui_cols *out)
 {
-    for (size_t r = 0; r < t->nrows && r < 50; r++) {
-        enum cell_type ty = table_cell(t, r, c)->type;
-        if (ty == CELL_STR)
-            return true;
-        if (ty != CELL_NULL)
-            return false;
-    }
-    return false;
+    ui_cols_layout(&d->tv[t], d->lead, d->nlead, w, d->hcol[t], out);
 }
 
-/* Narrows the text columns (all but the first, or the first too) down to
- * floor columns, widest first, until the row fits w. */
-static void shrink_text(const struct table *t, size_t first_text, bool first_too, int floor,
-                        int w, int *out, int *total)
+/* The header's marks: columns hidden to the left (before the first
+ * scrolled one) and to the right (the last cell). */
+static void draw_more_marks(const struct ui_cols *c, struct ui_grid *g, int y, int x, int w)
 {
-    while (*total > w) {
-        size_t widest = SIZE_MAX;
-        for (size_t c = 0; c < t->ncols; c++)
-            if (is_text_col(t, c) && (first_too || c != first_text) && out[c] > floor &&
-                (widest == SIZE_MAX || out[c] > out[widest]))
-                widest = c;
-        if (widest == SIZE_MAX)
-            return;
-        int cut = *total - w, room = out[widest] - floor;
-        out[widest] -= cut < room ? cut : room;
-        *total -= cut < room ? cut : room;
-    }
+    if (c->more_left && c->frozen < c->n && c->at[c->frozen].x > 0)
+        ui_grid_text(g, y, x + c->at[c->frozen].x - 1, 1, g->ascii ? "<" : "\u2039",
+                     UI_STYLE_HEADER, UI_TRUNC_END);
+    if (c->more_right)
+        ui_grid_text(g, y, x + w - 1, 1, g->ascii ? ">" : "\u203A", UI_STYLE_HEADER,
+                     UI_TRUNC_END);
 }
 
-/* Column widths for this screen width. Every column starts at its header's
- * width; when the row is too wide, the other text columns narrow first,
- * then the first (the row's name) down to NAME_KEEP, then number columns
- * give up header width their cells do not need, and then the name
- * narrows further. */
-static void fit_columns(const struct ui_tview *v, int w, int *out)
+static void draw_cell(const struct ui_tview *v, long row, size_t c, int cw, enum ui_style style,
+                      struct ui_grid *g, int y, int x)
 {
-    const struct table *t = v->t;
-    int total = 0;
-    size_t first_text = SIZE_MAX;
-
-    for (size_t c = 0; c < t->ncols; c++) {
-        out[c] = v->widths ? v->widths[c] : 8;
-        total += out[c] + (c ? COL_GAP : 0);
-        if (first_text == SIZE_MAX && is_text_col(t, c))
-            first_text = c;
-    }
-    shrink_text(t, first_text, false, MIN_TEXT_COL, w, out, &total);
-    shrink_text(t, first_text, true, NAME_KEEP, w, out, &total);
-    for (size_t c = 0; c < t->ncols && total > w; c++) {
-        int keep = v->content_widths ? v->content_widths[c] + 1 : out[c];
-        keep = keep < 4 ? 4 : keep;
-        if (is_text_col(t, c) || out[c] <= keep)
-            continue;
-        int cut = total - w < out[c] - keep ? total - w : out[c] - keep;
-        out[c] -= cut;
-        total -= cut;
-    }
-    shrink_text(t, first_text, true, MIN_TEXT_COL, w, out, &total);
-    // Room to spare: the name column takes it, up to its longest name.
-    int nc = ui_tview_name_col(t);
-    if (nc >= 0 && total < w && v->content_widths && v->content_widths[nc] > out[nc]) {
-        int grow = v->content_widths[nc] - out[nc];
-        out[nc] += grow < w - total ? grow : w - total;
+    char buf[512];
+    const struct cell *cell = table_cell(v->t, v->rows[row], c);
+    if (v->fitted && (int)c == ui_tview_name_col(v->t) && v->fit_width == cw &&
+        v->rows[row] < v->nfitted && v->fitted[v->rows[row]]) {
+        ui_grid_text(g, y, x, cw, v->fitted[v->rows[row]], style, UI_TRUNC_END);
+    } else if (cell->type == CELL_STR) {
+        ui_grid_text(g, y, x, cw, cell->v.s ? cell->v.s : "", style, UI_TRUNC_MIDDLE);
+    } else {
+        ui_tview_cell_text(v, v->rows[row], c, buf, sizeof buf);
+        ui_grid_text_right(g, y, x, cw, buf, style);
     }
 }
 
@@ -87,38 +51,27 @@ static void draw_table_row(const struct ui_doc *d, size_t t, long row, enum ui_s
                            struct ui_grid *g, int y, int x, int w)
 {
     const struct ui_tview *v = &d->tv[t];
-    const struct table *tb = v->t;
-    int widths[64], cx = 0;
+    struct ui_cols cols;
     char buf[512];
 
-    if (!tb || tb->ncols > 64)
-        return;
-    fit_columns(v, w, widths);
-    for (size_t c = 0; c < tb->ncols && cx < w; c++) {
-        int cw = widths[c] < w - cx ? widths[c] : w - cx;
-        if (row < 0) {
-            const char *mark = "";
-            if (v->sort_col == (int)c)
-                mark = v->sort_desc ? (g->ascii ? "v" : "\u25BC") : (g->ascii ? "^" : "\u25B2");
-            char head[160];
-            ui_tview_header(tb, c, head, sizeof head);
-            snprintf(buf, sizeof buf, "%s%s", head, mark);
-            ui_grid_text(g, y, x + cx, cw, buf, style, UI_TRUNC_END);
-        } else {
-            const struct cell *cell = table_cell(tb, v->rows[row], c);
-            if (v->fitted && (int)c == ui_tview_name_col(tb) && v->fit_width == cw &&
-                v->rows[row] < v->nfitted && v->fitted[v->rows[row]]) {
-                ui_grid_text(g, y, x + cx, cw, v->fitted[v->rows[row]], style, UI_TRUNC_END);
-            } else if (cell->type == CELL_STR) {
-                ui_grid_text(g, y, x + cx, cw, cell->v.s ? cell->v.s : "", style,
-                             UI_TRUNC_MIDDLE);
-            } else {
-                ui_tview_cell_text(v, v->rows[row], c, buf, sizeof buf);
-                ui_grid_text_right(g, y, x + cx, cw, buf, style);
-            }
+    layout(d, t, w, &cols);
+    for (size_t i = 0; i < cols.n; i++) {
+        size_t c = cols.at[i].col;
+        int cx = cols.at[i].x, cw = cols.at[i].w;
+        if (row >= 0) {
+            draw_cell(v, row, c, cw, style, g, y, x + cx);
+            continue;
         }
-        cx += cw + COL_GAP;
+        const char *mark = "";
+        if (v->sort_col == (int)c)
+            mark = v->sort_desc ? (g->ascii ? "v" : "\u25BC") : (g->ascii ? "^" : "\u25B2");
+        char head[160];
+        ui_tview_header(v->t, c, head, sizeof head);
+        snprintf(buf, sizeof buf, "%s%s", head, mark);
+        ui_grid_text(g, y, x + cx, cw, buf, style, UI_TRUNC_END);
     }
+    if (row < 0)
+        draw_more_marks(&cols, g, y, x, w);
 }
 
 static void draw_title(const struct ui_doc *d, size_t t, struct ui_grid *g, int y, int x, int w)
@@ -192,16 +145,33 @@ static void draw_line(const struct ui_doc *d, size_t line, bool cursor, struct u
 
 void ui_doc_fit_names(struct ui_state *st, struct ui_doc *d)
 {
-    int widths[64];
+    struct ui_cols cols;
     for (size_t t = 0; t < d->ntables; t++) {
         struct ui_tview *v = &d->tv[t];
         int c = v->t ? ui_tview_name_col(v->t) : -1;
-        if (c < 0 || v->t->ncols > 64)
+        if (c < 0)
             continue;
-        fit_columns(v, st->layout.body.w, widths);
-        if (ui_tview_fit_names(v, widths[c]) != 0)
+        layout(d, t, st->layout.body.w, &cols);
+        int w = ui_cols_width(&cols, (size_t)c);
+        if (w > 0 && ui_tview_fit_names(v, w) != 0)
             return;   // out of memory: the names are cut when drawn instead
     }
+}
+
+bool ui_doc_scroll_columns(struct ui_state *st, int dir)
+{
+    struct ui_doc *d = &st->docs[st->view];
+    struct ui_cols cols;
+    if (d->ntables == 0)
+        return false;
+    layout(d, d->cur, st->layout.body.w, &cols);
+    if (dir > 0 && cols.more_right)
+        d->hcol[d->cur] = cols.first + 1;
+    else if (dir < 0 && cols.more_left)
+        d->hcol[d->cur] = cols.first - 1;
+    else
+        return false;
+    return true;
 }
 
 /* ---- the view ops ---- */
@@ -275,8 +245,11 @@ void ui_doc_status(const struct ui_state *st, const struct model *m, char *buf, 
         return;
     }
     const struct ui_tview *v = &d->tv[d->cur];
-    snprintf(buf, n, "%s · row %zu/%zu", d->tables[d->cur]->name,
-             v->nrows ? d->row[d->cur] + 1 : 0, v->nrows);
+    struct ui_cols cols;
+    layout(d, d->cur, st->layout.body.w, &cols);
+    snprintf(buf, n, "%s · row %zu/%zu%s", d->tables[d->cur]->name,
+             v->nrows ? d->row[d->cur] + 1 : 0, v->nrows,
+             cols.more_left || cols.more_right ? " · < > columns" : "");
 }
 
 size_t ui_doc_contexts(const struct ui_state *st, unsigned ctx[UI_VIEW_CONTEXTS])

@@ -137,6 +137,12 @@ struct ui_doc {
     size_t ntext, text_cap;
     size_t cur;                /* focused table */
     size_t row[UI_DOC_TABLES]; /* cursor per table, index into tv[].rows */
+    size_t hcol[UI_DOC_TABLES]; /* per table: its first scrolled column
+                                  (ui/widgets/columns.h) */
+    /* The view's columns shown first in any table that has them (static
+     * names, set by the view; NULL = the tables' own order). */
+    const char *const *lead;
+    size_t nlead;
     size_t top;                /* first line shown */
     bool follow;               /* keep the cursor row in view (after a move) */
     bool self_filtered[UI_DOC_TABLES]; /* the table applies the filter itself

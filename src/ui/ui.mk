@@ -29,6 +29,8 @@ libui_a_SOURCES += \
 	src/ui/widgets/text.c src/ui/widgets/text.h src/ui/widgets/keys.c src/ui/widgets/keys.h \
 	src/ui/widgets/layout.c src/ui/widgets/layout.h src/ui/widgets/grid.c src/ui/widgets/grid.h \
 	src/ui/widgets/tables.c src/ui/widgets/tables.h \
+	src/ui/widgets/columns.c src/ui/widgets/columns.h \
+	src/ui/widgets/tree_rows.c src/ui/widgets/tree_rows.h \
 	src/ui/widgets/charts.c src/ui/widgets/charts.h \
 	src/ui/widgets/nav.c src/ui/widgets/nav.h \
 	src/ui/views/timeline.c src/ui/views/timeline.h src/ui/views/timeline_actions.c \

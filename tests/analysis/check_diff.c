@@ -494,6 +494,69 @@ START_TEST(diff_should_pair_ranks_by_position_under_htx)
 }
 END_TEST
 
+/* Control numbers its steps 1, 2; test (a resumed run) 11, 12, 13. */
+static const struct tev steps_control_ev[] = {STEP(1, 0), STEP(2, 100), OP("a", 10, 1)};
+static const struct tev steps_test_ev[] = {STEP(11, 0), STEP(12, 100), STEP(13, 200),
+                                           OP("a", 10, 1)};
+
+START_TEST(diff_should_pair_steps_by_position_under_htx)
+{
+    struct run r;
+    run_init(&r, LOAD1(SEMANTICS_HTX, steps_control_ev), LOAD1(SEMANTICS_HTX, steps_test_ev));
+    run_ok(&r, DIFF_DEVICE_ALL, false);
+    static const char *const want[] = {"ProfilerStep#1 vs #11", "ProfilerStep#13",
+                                       "ProfilerStep#2 vs #12", "a"};
+    assert_order(&r.out.result, want, sizeof want / sizeof want[0]);
+    assert_row(&r.out.result, "ProfilerStep#1 vs #11", 1, 100, 1, 100, DIFF_UNCHANGED);
+    assert_row(&r.out.result, "ProfilerStep#13", 0, 0, 1, 100, DIFF_ADDED);
+    ck_assert_uint_eq(r.out.result.counts[DIFF_DELETED], 0);
+    run_fini(&r);
+}
+END_TEST
+
+START_TEST(diff_should_match_steps_by_name_under_hta)
+{
+    struct diff_request_side all = {.all_iterations = true};
+    struct run r;
+    run_init(&r, LOAD1(SEMANTICS_HTA, steps_control_ev), LOAD1(SEMANTICS_HTA, steps_test_ev));
+    struct err e = {0, ""};
+    ck_assert_int_eq(run_diff(&r, &all, &all, DIFF_DEVICE_ALL, false, &e), 0);
+    assert_row(&r.out.result, "ProfilerStep#1", 1, 100, 0, 0, DIFF_DELETED);
+    assert_row(&r.out.result, "ProfilerStep#11", 0, 0, 1, 100, DIFF_ADDED);
+    run_fini(&r);
+}
+END_TEST
+
+START_TEST(diff_pair_steps_should_keep_equal_numbers_and_order_by_number)
+{
+    struct diff_entry c[] = {{"ProfilerStep#10", 15, 1, 5}, {"ProfilerStep#9", 14, 1, 4},
+                             {"x", 1, 1, 1}};
+    struct diff_entry t[] = {{"ProfilerStep#10", 15, 1, 7}, {"ProfilerStep#12", 15, 1, 6}};
+    struct diff_summary cs = {c, 3, true}, ts = {t, 2, true};
+    struct arena a;
+    bool renamed = false;
+    arena_init(&a, 4096);
+    ck_assert_int_eq(diff_pair_steps(&cs, &ts, &a, &renamed), 0);
+    /* step order 9, 10 against 10, 12: no pair keeps its number */
+    ck_assert(renamed);
+    ck_assert_str_eq(c[1].key, "ProfilerStep#9 vs #10");
+    ck_assert_str_eq(t[0].key, "ProfilerStep#9 vs #10");
+    ck_assert_str_eq(c[0].key, "ProfilerStep#10 vs #12");
+    ck_assert_uint_eq(c[0].len, strlen(c[0].key));
+    ck_assert_str_eq(c[2].key, "x");
+    char buf[64];
+    ck_assert(diff_step_side(c[0].key, c[0].len, true, buf, sizeof buf));
+    ck_assert_str_eq(buf, "ProfilerStep#12");
+    ck_assert(diff_step_side(c[0].key, c[0].len, false, buf, sizeof buf));
+    ck_assert_str_eq(buf, "ProfilerStep#10");
+    ck_assert(!diff_step_side("a vs #3", 7, true, buf, sizeof buf));
+    struct diff_summary same = {c + 2, 1, true};
+    ck_assert_int_eq(diff_pair_steps(&same, &same, &a, &renamed), 0);
+    ck_assert(!renamed);
+    arena_fini(&a);
+}
+END_TEST
+
 static void assert_same_result(const struct diff_result *a, const struct diff_result *b)
 {
     ck_assert_uint_eq(a->nrows, b->nrows);
@@ -809,6 +872,9 @@ static Suite *diff_suite(void)
     tcase_add_test(tc, diff_should_pool_all_ranks_and_iterations_on_request);
     tcase_add_test(tc, diff_should_keep_the_last_step_under_hta);
     tcase_add_test(tc, diff_should_pair_ranks_by_position_under_htx);
+    tcase_add_test(tc, diff_should_pair_steps_by_position_under_htx);
+    tcase_add_test(tc, diff_should_match_steps_by_name_under_hta);
+    tcase_add_test(tc, diff_pair_steps_should_keep_equal_numbers_and_order_by_number);
     tcase_add_test(tc, diff_valid_iterations_should_read_step_numbers);
     tcase_add_test(tc, diff_should_read_the_same_rows_from_events);
     tcase_add_test(tc, diff_should_read_whole_ranks_from_their_parts);

@@ -51,4 +51,18 @@ grep -q 'ctl calls' "$tmp/out" || fail "counts dropped at 200 columns"
 long=$(grep -v '^note: ' "$tmp/out" | while IFS= read -r l; do printf '%s' "$l" | wc -m; done |
     sort -n | tail -1)
 [ "$long" -le 100 ] || fail "a line of $long columns by default"
+# Two runs that number their steps differently (htx-gen --first-step): the
+# steps pair by position, so the ops that changed top the delta ranking
+# instead of every step listed as deleted and added; HTA matches by name.
+gen=$HTX_BUILDDIR/tests/gen/htx-gen
+[ -x "$gen" ] || fail "$gen is not built"
+"$gen" -q -r 1 -i 3 -l 2 --plain -o "$tmp/steps/control" &&
+    "$gen" -q -r 1 -i 3 -l 2 --plain --seed=2 --first-step=11 -o "$tmp/steps/test" ||
+    fail "htx-gen"
+(cd "$tmp/steps" && COLUMNS=100 "$HTX" diff --report --sort=delta --top=6 control test) \
+    >"$tmp/out" 2>&1 || fail "diff of renumbered steps"
+same_as_masked htx_renumbered_steps.txt
+(cd "$tmp/steps" && "$HTX" diff --report --semantics=hta --format=csv --control-iteration=1 \
+    --test-iteration=11 control test) >"$tmp/out" 2>&1 || fail "hta diff of renumbered steps"
+grep -q '^ProfilerStep#11,' "$tmp/out" || fail "HTA's diff pairs the steps by name"
 finish

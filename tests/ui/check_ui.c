@@ -729,6 +729,7 @@ int main(void)
     srunner_add_suite(sr, ui_actions_suite());
     srunner_add_suite(sr, ui_screen_suite());
     srunner_add_suite(sr, ui_nav_suite());
+    srunner_add_suite(sr, ui_columns_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -28,5 +28,6 @@ int ui_test_screen_has(const struct ui_state *st, const struct model *m, const c
 Suite *ui_actions_suite(void);
 Suite *ui_screen_suite(void);
 Suite *ui_nav_suite(void);
+Suite *ui_columns_suite(void);
 
 #endif

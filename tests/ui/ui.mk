@@ -2,7 +2,8 @@
 if HAVE_CHECK
 check_PROGRAMS += tests/ui/check_ui
 tests_ui_check_ui_SOURCES = tests/ui/check_ui.c tests/ui/check_ui.h \
-	tests/ui/check_actions.c tests/ui/check_screen.c tests/ui/check_nav.c
+	tests/ui/check_actions.c tests/ui/check_screen.c tests/ui/check_nav.c \
+	tests/ui/check_columns.c
 tests_ui_check_ui_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_ui_check_ui_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSESW_CFLAGS)
 tests_ui_check_ui_LDADD = libui.a $(CORE_LIBS) $(CHECK_LIBS) $(NCURSESW_LIBS)

@@ -7,6 +7,7 @@
 
 #include "ui/document.h"
 #include "ui/widgets/text.h"
+#include "ui/widgets/tree_rows.h"
 
 /* Building the tree table of view 7 (the keys are in annotations_tree_actions.c). */
 
@@ -91,6 +92,39 @@ int ui_atree_set_open(struct ui_atree *a, uint32_t v, bool open)
     return rc;
 }
 
+/* ---- chains: a node that is its parent's only child shares its row ---- */
+
+/* Is v shown in its parent's row: both are annotation stack nodes (not the
+ * root, not a kernel) and v is the parent's only child? The row's numbers
+ * are then the same for every node of the chain (a stack node with one
+ * stack child has no kernel of its own). */
+static bool chained(const struct atree *t, uint32_t v)
+{
+    if (v == 0 || v >= t->nnodes)
+        return false;
+    const struct atree_node *n = &t->nodes[v];
+    if (n->parent == 0 || n->parent >= t->nnodes)
+        return false;
+    const struct atree_node *p = &t->nodes[n->parent];
+    return n->kind == ATREE_STACK && p->kind == ATREE_STACK && p->first_child == v &&
+           n->next_sibling == ATREE_NONE;
+}
+
+uint32_t ui_atree_row_node(const struct atree *t, uint32_t v)
+{
+    while (v < t->nnodes && t->nodes[v].first_child != ATREE_NONE &&
+           chained(t, t->nodes[v].first_child))
+        v = t->nodes[v].first_child;
+    return v;
+}
+
+uint32_t ui_atree_chain_head(const struct atree *t, uint32_t v)
+{
+    while (chained(t, v))
+        v = t->nodes[v].parent;
+    return v;
+}
+
 /* ---- the table ---- */
 
 /* frac of BAR_CELLS cells in eighths (or '#' in ASCII). */
@@ -112,8 +146,9 @@ static bool name_matches(const struct atree *t, uint32_t v, const char *filter)
     return ui_text_contains(atree_name(t, v), filter);
 }
 
-/* Which nodes are rows: without a filter, those whose ancestors are all
- * expanded; with one, the matches and their ancestors. */
+/* Which nodes are shown: without a filter, those whose ancestors are all
+ * expanded (a chain's nodes count as expanded); with one, the matches and
+ * their ancestors. The rows are the shown nodes that start a chain. */
 static int visible_nodes(const struct ui_atree *a, const char *filter, uint8_t *show)
 {
     const struct atree *t = &a->tree;
@@ -135,8 +170,9 @@ static int visible_nodes(const struct ui_atree *a, const char *filter, uint8_t *
     show[0] = 1;
     for (size_t i = 1; i < t->nnodes; i++) {
         uint32_t v = t->preorder[i], p = t->nodes[v].parent;
-        show[v] = show[p] && open[p];
-        if (show[v] && t->nodes[v].first_child != ATREE_NONE)
+        show[v] = show[p] && (open[p] || chained(t, v));   // a chain is one row
+        uint32_t c = t->nodes[v].first_child;
+        if (show[v] && c != ATREE_NONE && !chained(t, c))
             open[v] = ui_atree_is_open(a, v);
     }
     free(open);
@@ -191,7 +227,8 @@ static struct cell figure_cell(const struct atree *t, const struct atree_node *n
     }
 }
 
-static int add_row(struct ui_state *st, struct table *tb, uint32_t v, const char *filter)
+/* Adds the row of node v (a chain's last node) with its name cell `text`. */
+static int add_row(struct ui_state *st, struct table *tb, uint32_t v, const char *text)
 {
     struct ui_atree *a = ui_atree_of(st);
     const struct atree *t = &a->tree;
@@ -199,17 +236,6 @@ static int add_row(struct ui_state *st, struct table *tb, uint32_t v, const char
     struct cell *row = table_add_row(tb);
     if (!row || note_row(a, tb->nrows - 1, v))
         return ERR_NOMEM;
-    const char *mark = "  ";
-    if (nd->first_child != ATREE_NONE) {
-        bool open = filter[0] || ui_atree_is_open(a, v);
-        mark = st->ascii ? (open ? "- " : "+ ") : (open ? "\u25BE " : "\u25B8 ");
-    }
-    const char *name = atree_name(t, v);
-    size_t indent = 2 * (nd->depth - 1), len = indent + strlen(mark) + strlen(name) + 1;
-    char *text = malloc(len);
-    if (!text)
-        return ERR_NOMEM;
-    snprintf(text, len, "%*s%s%s", (int)indent, "", mark, name);
     double total = (double)t->nodes[0].incl_ns, share = total > 0 ? nd->incl_ns / total : 0;
     char bar[BAR_CELLS * 4 + 4];
     for (size_t c = 0; c < tb->ncols; c++) {
@@ -222,13 +248,89 @@ static int add_row(struct ui_state *st, struct table *tb, uint32_t v, const char
             row[c] = figure_cell(t, nd, (enum tree_column)a->cols[c], share);
         }
     }
-    free(text);
     return 0;
+}
+
+/* The rows to show: one per chain of shown nodes, its names and level. */
+struct rows {
+    struct ui_tree_row *r;
+    uint32_t *node;            /* the chain's last node */
+    const char **names;        /* every row's chain, one after the other */
+    size_t n;
+};
+
+static const char *row_mark(const struct ui_state *st, uint32_t v, const char *filter)
+{
+    const struct ui_atree *a = ui_atree_of(st);
+    if (a->tree.nodes[v].first_child == ATREE_NONE)
+        return "  ";
+    bool open = filter[0] || ui_atree_is_open(a, v);
+    return st->ascii ? (open ? "- " : "+ ") : (open ? "\u25BE " : "\u25B8 ");
+}
+
+/* Fills rs from the shown nodes: each node that starts a chain is a row,
+ * nested one level below its parent's row. */
+static int collect_rows(const struct ui_state *st, const uint8_t *show, const char *filter,
+                        struct rows *rs)
+{
+    const struct atree *t = &ui_atree_of(st)->tree;
+    size_t nn = t->nnodes ? t->nnodes : 1;
+    uint32_t *level = calloc(nn, sizeof *level);
+    rs->r = calloc(nn, sizeof *rs->r);
+    rs->node = calloc(nn, sizeof *rs->node);
+    rs->names = calloc(nn, sizeof *rs->names);
+    rs->n = 0;
+    if (!level || !rs->r || !rs->node || !rs->names) {
+        free(level);
+        return ERR_NOMEM;
+    }
+    size_t k = 0;
+    for (size_t i = 1; i < t->nnodes; i++) {
+        uint32_t v = t->preorder[i], p = t->nodes[v].parent;
+        level[v] = chained(t, v) ? level[p] : (p == 0 ? 0 : level[p] + 1);
+        if (!show[v] || chained(t, v))
+            continue;
+        uint32_t tail = ui_atree_row_node(t, v);
+        struct ui_tree_row *r = &rs->r[rs->n];
+        r->names = &rs->names[k];
+        for (uint32_t u = v;; u = t->nodes[u].first_child) {
+            rs->names[k++] = atree_name(t, u);
+            if (u == tail)
+                break;
+        }
+        r->nnames = (size_t)(&rs->names[k] - r->names);
+        r->level = level[v];
+        r->mark = row_mark(st, tail, filter);
+        rs->node[rs->n++] = tail;
+    }
+    free(level);
+    return 0;
+}
+
+static void rows_free(struct rows *rs)
+{
+    free(rs->r);
+    free(rs->node);
+    free(rs->names);
+}
+
+/* Adds the rows of rs to tb, their names fitted to `width` columns. */
+static int add_rows(struct ui_state *st, struct table *tb, const struct rows *rs, int width)
+{
+    char **text = calloc(rs->n ? rs->n : 1, sizeof *text);
+    int rc = text ? ui_tree_row_texts(rs->r, rs->n, width, st->ascii, text) : ERR_NOMEM;
+    for (size_t i = 0; i < rs->n && rc == 0; i++)
+        rc = add_row(st, tb, rs->node[i], text[i]);
+    for (size_t i = 0; text && i < rs->n; i++)
+        free(text[i]);
+    free(text);
+    return rc;
 }
 
 /* Every column the tree can show, in display order, with the order in
  * which they give way when the pane is narrow (the name keeps NAME_MIN
- * columns; the cross-rank ones only with several ranks). */
+ * columns, or a third of a wide pane; the cross-rank ones only with
+ * several ranks). */
 #define NAME_MIN 32
 #define NUMBER_WIDTH 10
 static const struct {
@@ -248,17 +350,25 @@ static const struct {
     [TC_SLOWEST] = {{"slowest rank", NULL, 0}, 4, true},
 };
 
-/* The columns that fit w (ui_atree_of(st)->cols), in display order; returns how many. */
-static size_t choose_columns(struct ui_atree *a, int w, bool across, struct table_col *cols)
+/* The columns that fit w (ui_atree_of(st)->cols), in display order; returns
+ * how many. The name column keeps what its rows need (need), at most a
+ * third of a wide pane, at least NAME_MIN; the bar, `bar` cells (the
+ * largest row's). *name_w: the width left to it,
+ * each other column counted as wide as its header and the sort mark
+ * (ui/widgets/tables.c). */
+static size_t choose_columns(struct ui_atree *a, int w, bool across, int need, int bar,
+                             struct table_col *cols, int *name_w)
 {
     bool keep[TC_NCOLS] = {[TC_NAME] = true};
-    int used = NAME_MIN;
+    int name_min = w / 3 > NAME_MIN ? w / 3 : NAME_MIN;
+    name_min = need < name_min ? (need > NAME_MIN ? need : NAME_MIN) : name_min;
+    int used = name_min;
     for (uint8_t p = 1; p <= 8; p++)
         for (int c = 0; c < TC_NCOLS; c++) {
             if (tree_cols[c].priority != p || (tree_cols[c].across && !across))
                 continue;
-            int cw = c == TC_BAR ? BAR_CELLS : (int)strlen(tree_cols[c].col.name);
-            cw = cw < NUMBER_WIDTH ? NUMBER_WIDTH : cw;
+            int cw = (int)strlen(tree_cols[c].col.name) + 1;
+            cw = c == TC_BAR ? bar : cw < NUMBER_WIDTH ? NUMBER_WIDTH : cw;
             if (used + 2 + cw <= w) {
                 keep[c] = true;
                 used += 2 + cw;
@@ -270,6 +380,7 @@ static size_t choose_columns(struct ui_atree *a, int w, bool across, struct tabl
             a->cols[n] = (uint8_t)c;
             cols[n++] = tree_cols[c].col;
         }
+    *name_w = w - (used - name_min) - 1;
     return n;
 }
 
@@ -282,22 +393,34 @@ static int flatten(struct ui_state *st, const char *filter)
     a->table = NULL;
     struct table_col cols[TC_NCOLS];
     a->width = st->layout.body.w;
-    size_t ncols = choose_columns(a, a->width, t->nranks > 1, cols);
+    uint8_t *show = malloc(t->nnodes ? t->nnodes : 1);
+    int rc = !show ? ERR_NOMEM : t->nnodes ? visible_nodes(a, filter, show) : 0;
+    struct rows rs = {NULL, NULL, NULL, 0};
+    if (rc == 0 && t->nnodes)
+        rc = collect_rows(st, show, filter, &rs);
+    free(show);
+    int need = 0, name_w = 0;
+    int64_t top = 0;
+    for (size_t i = 0; i < rs.n; i++) {
+        int rw = ui_tree_row_width(&rs.r[i]);
+        need = rw > need ? rw : need;
+        top = t->nodes[rs.node[i]].incl_ns > top ? t->nodes[rs.node[i]].incl_ns : top;
+    }
+    double root = t->nnodes ? (double)t->nodes[0].incl_ns : 0;
+    int bar = root > 0 ? (int)(BAR_CELLS * ((double)top / root) + 0.999) : 0;
+    bar = bar < 4 ? 4 : bar > BAR_CELLS ? BAR_CELLS : bar;   // 4: "bar" and the sort mark
+    size_t ncols = choose_columns(a, a->width, t->nranks > 1, need, bar, cols, &name_w);
     char title[192];
     snprintf(title, sizeof title, "GPU time by CPU stack of the launch: %s, %zu rank%s",
              mode_text(st), t->nranks, t->nranks == 1 ? "" : "s");
-    struct table *tb = table_new(&a->arena, TREE_TABLE, NULL, cols, ncols);
-    uint8_t *show = malloc(t->nnodes ? t->nnodes : 1);
-    if (!tb || !show) {
-        free(show);
-        return ERR_NOMEM;
+    struct table *tb = rc ? NULL : table_new(&a->arena, TREE_TABLE, NULL, cols, ncols);
+    if (rc == 0 && !tb)
+        rc = ERR_NOMEM;
+    if (rc == 0) {
+        tb->title = arena_strndup(&a->arena, title, strlen(title));
+        rc = add_rows(st, tb, &rs, name_w);
     }
-    tb->title = arena_strndup(&a->arena, title, strlen(title));
-    int rc = t->nnodes ? visible_nodes(a, filter, show) : 0;
-    for (size_t i = 1; i < t->nnodes && rc == 0; i++)
-        if (show[t->preorder[i]])
-            rc = add_row(st, tb, t->preorder[i], filter);
-    free(show);
+    rows_free(&rs);
     if (rc)
         return rc;
     table_set_note(tb, "Enter/Right expand, Left collapse, t: on the timeline, m: stacks %s; "
@@ -324,6 +447,8 @@ uint32_t ui_atree_cursor(const struct ui_state *st)
 int ui_atree_reflatten(struct ui_state *st, uint32_t keep)
 {
     struct ui_doc *d = &st->docs[UI_VIEW_ANNOTATIONS];
+    if (keep != ATREE_NONE)
+        keep = ui_atree_row_node(&ui_atree_of(st)->tree, keep);   // the row of its chain
     if (!ui_atree_of(st)->table || d->ntables == 0 || d->tables[0] != ui_atree_of(st)->table)
         return 0;
     int rc = flatten(st, d->filter);

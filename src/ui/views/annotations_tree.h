@@ -54,6 +54,13 @@ int ui_atree_set_open(struct ui_atree *a, uint32_t v, bool open);
 int ui_atree_reflatten(struct ui_state *st, uint32_t keep);
 unsigned ui_atree_search(struct ui_state *st, int dir);
 
+/* A node that is its parent's only child, both annotation stack nodes,
+ * shares its parent's row ("a › b › c"): the row stands for the chain's
+ * last node (ui_atree_row_node, what the cursor is on) and sits under
+ * the row of its first node's parent (ui_atree_chain_head). */
+uint32_t ui_atree_row_node(const struct atree *t, uint32_t v);
+uint32_t ui_atree_chain_head(const struct atree *t, uint32_t v);
+
 /* Keys of the tree (ui/bindings.c, UI_CTX_ANNOTATION_TREE). */
 unsigned ui_act_atree_expand(struct ui_state *st, const struct model *m);
 unsigned ui_act_atree_collapse(struct ui_state *st, const struct model *m);

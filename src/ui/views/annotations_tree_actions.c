@@ -42,6 +42,7 @@ static unsigned set_open(struct ui_state *st, uint32_t v, bool open, uint32_t ke
 static unsigned move_to(struct ui_state *st, uint32_t v)
 {
     struct ui_doc *d = tree_doc(st);
+    v = ui_atree_row_node(&ui_atree_of(st)->tree, v);   // the row of its chain
     for (size_t r = 0; r < d->tv[0].nrows; r++)
         if (ui_atree_of(st)->row_node[d->tv[0].rows[r]] == v) {
             d->row[0] = r;
@@ -70,7 +71,8 @@ unsigned ui_act_atree_collapse(struct ui_state *st, const struct model *m)
         return 0;
     if (has_children(st, v) && ui_atree_is_open(ui_atree_of(st), v) && !tree_doc(st)->filter[0])
         return set_open(st, v, false, v);
-    uint32_t parent = ui_atree_of(st)->tree.nodes[v].parent;
+    const struct atree *t = &ui_atree_of(st)->tree;
+    uint32_t parent = t->nodes[ui_atree_chain_head(t, v)].parent;   // the row above this chain
     if (parent == 0 || parent == ATREE_NONE)
         return 0;
     if (tree_doc(st)->filter[0])
@@ -170,7 +172,7 @@ unsigned ui_atree_search(struct ui_state *st, int dir)
     if (ui_atree_reflatten(st, hit))
         return out_of_memory(st);
     ui_doc_scroll(st);
-    if (ui_atree_cursor(st) != hit)
+    if (ui_atree_cursor(st) != ui_atree_row_node(t, hit))
         ui_state_message(st, true, "\"%s\" is hidden by the filter (Esc clears it)",
                          atree_name(t, hit));
     return UI_REDRAW;

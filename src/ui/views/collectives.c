@@ -106,8 +106,16 @@ unsigned ui_act_collectives_enter(struct ui_state *st, const struct model *m)
 
 static const enum analysis_id analyses[] = {ANALYSIS_COLLECTIVES};
 
+/* What tells a collective's story first on a narrow screen: which
+ * collective, how far apart the ranks arrived, who came last, and what
+ * the others lost waiting. */
+static const char *const lead_columns[] = {"collective", "skew (us)", "last_rank",
+                                           "max_wait (us)", "total_wait (us)"};
+
 static int refresh(struct ui_state *st, const struct model *m, struct err *e)
 {
+    st->docs[UI_VIEW_COLLECTIVES].lead = lead_columns;
+    st->docs[UI_VIEW_COLLECTIVES].nlead = sizeof lead_columns / sizeof lead_columns[0];
     return ui_doc_refresh(st, m, UI_VIEW_COLLECTIVES, analyses, 1, NULL, e);
 }
 

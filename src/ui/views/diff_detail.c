@@ -223,6 +223,11 @@ int ui_diff_open_detail(struct ui_diff *d, size_t v)
         return ERR_NOMEM;
     for (int k = 0; k < 2; k++) {
         struct visit vis = {d, &d->side[k], row->name, row->len};
+        char step[64];   // a step pair: each side's own step
+        if (diff_step_side(row->name, row->len, k == 1, step, sizeof step)) {
+            vis.key = step;
+            vis.keylen = strlen(step);
+        }
         if (collect_side(d, k, &vis)) {
             ui_diff_close_detail(d);
             return ERR_NOMEM;

@@ -105,7 +105,8 @@ void ui_tview_sort(struct ui_tview *v)
 
 int ui_tview_name_col(const struct table *t)
 {
-    static const char *const names[] = {"name", "kernel name", "kernel_name", "s_name"};
+    static const char *const names[] = {"name", "kernel name", "kernel_name", "s_name",
+                                        "collective"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         int c = table_col_index(t, names[i]);
         if (c >= 0)
@@ -224,6 +225,29 @@ static void measure(struct ui_tview *v)
     }
 }
 
+static bool no_value(const struct cell *c)
+{
+    return missing(c) || (c->type == CELL_STR && (!c->v.s || !c->v.s[0]));
+}
+
+/* Which columns have no value in any row of the table (all of them are
+ * kept when it has no row: its header says what it would hold). */
+static void find_empty(struct ui_tview *v)
+{
+    const struct table *t = v->t;
+    for (size_t c = 0; c < t->ncols; c++) {
+        bool empty = t->nrows > 0;
+        for (size_t r = 0; r < t->nrows && empty; r++)
+            empty = no_value(table_cell(t, r, c));
+        v->empty[c] = empty;
+    }
+}
+
+bool ui_tview_col_hidden(const struct ui_tview *v, size_t c)
+{
+    return v->empty && v->t && c < v->t->ncols && v->empty[c];
+}
+
 static int find_col(const struct table *t, const char *name)
 {
     return t ? table_col_index(t, name) : -1;
@@ -252,13 +276,15 @@ int ui_tview_build(struct ui_tview *v, const struct table *t, const char *filter
     size_t nc = t->ncols ? t->ncols : 1;
     int *widths = malloc(nc * sizeof *widths), *content = malloc(nc * sizeof *content);
     int *decimals = malloc(nc * sizeof *decimals);
+    bool *empty = malloc(nc * sizeof *empty);
     int rank_col = find_col(t, "rank"), stream_col = find_col(t, "stream");
 
-    if (!rows || !widths || !content || !decimals) {
+    if (!rows || !widths || !content || !decimals || !empty) {
         free(rows);
         free(widths);
         free(content);
         free(decimals);
+        free(empty);
         return ERR_NOMEM;
     }
     free_fitted(v);
@@ -266,11 +292,14 @@ int ui_tview_build(struct ui_tview *v, const struct table *t, const char *filter
     free(v->widths);
     free(v->content_widths);
     free(v->decimals);
+    free(v->empty);
     v->t = t;
     v->rows = rows;
     v->widths = widths;
     v->content_widths = content;
     v->decimals = decimals;
+    v->empty = empty;
+    find_empty(v);
     v->nrows = 0;
     for (size_t r = 0; r < t->nrows; r++)
         if (!row_hidden(t, r, rank_col, stream_col, rf) && ui_row_contains(t, r, filter))
@@ -287,6 +316,8 @@ void ui_tview_fini(struct ui_tview *v)
     free(v->widths);
     free(v->content_widths);
     free(v->decimals);
+    free(v->empty);
+    v->empty = NULL;
     v->rows = NULL;
     v->widths = NULL;
     v->content_widths = NULL;

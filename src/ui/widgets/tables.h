@@ -24,6 +24,7 @@ struct ui_tview {
     int *content_widths;   /* the cells' alone, uncapped (a column narrower cuts its
                               header only; a name column grows to it when room is spare) */
     int *decimals;         /* per number column: one format for all its cells */
+    bool *empty;           /* per column: no row of the table has a value in it */
     /* The name column's texts fitted to fit_width (app/name_fit.h), one
      * per table row; NULL until ui_tview_fit_names. */
     char **fitted;
@@ -42,7 +43,12 @@ int ui_tview_fit_names(struct ui_tview *v, int width);
  * name does not say it ("idle_time (us)"). CSV keeps HTA's names. */
 void ui_tview_header(const struct table *t, size_t c, char *buf, size_t n);
 
-/* The column holding kernel or op names ("name", "kernel name", ...), -1. */
+/* Is column c of v's table left off the screen: a table with rows, none of
+ * which has a value in c (null, NaN or "")? CSV export keeps it. */
+bool ui_tview_col_hidden(const struct ui_tview *v, size_t c);
+
+/* The column holding kernel or op names ("name", "kernel name",
+ * "collective", ...), -1. */
 int ui_tview_name_col(const struct table *t);
 
 /* The text of a cell of v's table in its column's one format. */
