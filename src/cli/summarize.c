@@ -19,6 +19,7 @@
 #include "trace/pack.h"
 #include "util/summary_file_source.h"
 #include "util/hmap.h"
+#include "util/memory.h"
 #include "util/pool.h"
 #include "util/str.h"
 #include "util/vec.h"
@@ -324,6 +325,7 @@ int cli_summarize_main(const struct htx_options *opts)
     struct trace_file_list files = {0};
     if (trace_discover(opts->paths, opts->npaths, &files, &e) < 0)
         return app_fail(&e);
+    util_memory_keep_heap();   // file after file: the freed blocks serve the next
     struct summarize_job job = {.opts = opts, .files = &files};
     int status = job_items(&job, &shard, &e);
     if (status == 0) {
