@@ -209,8 +209,9 @@ struct summarize_job {
     int status;
 };
 
-/* Under the lock: saves w as DIR/rank-NNNNN.htxs for item k, unless a later
- * file of the same rank, written first, must stay (--force) or be refused. */
+/* Saves w as DIR/rank-NNNNN.htxs (its name in out) for item k, under the
+ * job's lock, unless a later file of the same rank, written first, must
+ * stay (--force); without --force that one is refused instead. */
 static int save_summary(struct summarize_job *job, size_t k, struct summary_file_writer *w,
                         int64_t rank, char *out, size_t outsz, struct err *e)
 {
