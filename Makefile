@@ -52,6 +52,7 @@ DEBIAN_DEPS = \
 	libcjson-dev=pc:libcjson \
 	zlib1g-dev=pc:zlib \
 	libisal-dev=pc:libisal \
+	libxxhash-dev=pc:libxxhash \
 	check=pc:check \
 	tmux=cmd:tmux \
 	groff-base=cmd:groff \

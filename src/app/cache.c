@@ -23,6 +23,7 @@
 #include "util/vec.h"
 
 static void release_held(struct app_cache *c);
+static void checks_free(struct app_cache *c);
 
 /* An entry is a summary whose tables the TUI shows as they are: one that
  * someone else could have written is never read. So the directory must be
@@ -85,6 +86,8 @@ int app_cache_init(struct app_cache *c, struct err *e)
     check_dir(c);
     pthread_mutex_init(&c->lock, NULL);
     pthread_cond_init(&c->queued, NULL);
+    pthread_cond_init(&c->check_wake, NULL);
+    pthread_cond_init(&c->check_done, NULL);
     return 0;
 }
 
@@ -97,13 +100,148 @@ void app_cache_fini(struct app_cache *c, bool complete)
         c->hurry = !complete;
         pthread_cond_signal(&c->queued);
         bool joinable = c->writer_started;
+        atomic_store(&c->stop_checks, true);
+        pthread_cond_signal(&c->check_wake);
         pthread_mutex_unlock(&c->lock);
         if (joinable)
             pthread_join(c->writer, NULL);
+        if (c->checker_started)
+            pthread_join(c->checker, NULL);
+        checks_free(c);
+        pthread_cond_destroy(&c->check_done);
+        pthread_cond_destroy(&c->check_wake);
         pthread_cond_destroy(&c->queued);
         pthread_mutex_destroy(&c->lock);
     }
     memset(c, 0, sizeof *c);
+}
+
+/* ---- the check of a trace's whole content ---- */
+
+enum check_state { CHECK_QUEUED, CHECK_RUNNING, CHECK_SAME, CHECK_CHANGED, CHECK_UNREAD };
+
+struct cache_check {
+    struct cache_check *next;
+    char *real;               /* the trace's real path */
+    uint64_t content_hash;    /* what its entry records */
+    enum check_state state;
+};
+
+static void checks_free(struct app_cache *c)
+{
+    while (c->checks) {
+        struct cache_check *k = c->checks;
+        c->checks = k->next;
+        free(k->real);
+        free(k);
+    }
+}
+
+/* The check of the trace at real, queued when new. Under the lock. NULL
+ * when out of memory. */
+static struct cache_check *check_note(struct app_cache *c, const char *real, uint64_t hash)
+{
+    for (struct cache_check *k = c->checks; k; k = k->next)
+        if (strcmp(k->real, real) == 0 && k->content_hash == hash)
+            return k;
+    struct cache_check *k = calloc(1, sizeof *k);
+    if (!k || !(k->real = strdup(real))) {
+        free(k);
+        return NULL;
+    }
+    k->content_hash = hash;
+    k->next = c->checks;
+    c->checks = k;
+    pthread_cond_signal(&c->check_wake);
+    return k;
+}
+
+/* Makes check k (taken: CHECK_RUNNING), the lock released meanwhile. */
+static void check_make(struct app_cache *c, struct cache_check *k)
+{
+    struct summary_file_source rec;
+    memset(&rec, 0, sizeof rec);
+    snprintf(rec.path, sizeof rec.path, "%s", k->real);
+    rec.has_content = true;
+    rec.content_hash = k->content_hash;
+    pthread_mutex_unlock(&c->lock);
+    int same = summary_file_source_same_content(&rec, &c->stop_checks);
+    pthread_mutex_lock(&c->lock);
+    k->state = same == 1 ? CHECK_SAME : same == 0 ? CHECK_CHANGED : CHECK_UNREAD;
+    pthread_cond_broadcast(&c->check_done);
+}
+
+/* The checker thread: the queued checks, oldest first, until closing. */
+static void *checker(void *arg)
+{
+    struct app_cache *c = arg;
+    pthread_mutex_lock(&c->lock);
+    while (!atomic_load(&c->stop_checks)) {
+        struct cache_check *next = NULL;
+        for (struct cache_check *k = c->checks; k; k = k->next)
+            if (k->state == CHECK_QUEUED)
+                next = k;   // (newest first: the last queued one is the oldest)
+        if (!next) {
+            pthread_cond_wait(&c->check_wake, &c->lock);
+            continue;
+        }
+        next->state = CHECK_RUNNING;
+        check_make(c, next);
+    }
+    pthread_mutex_unlock(&c->lock);
+    return NULL;
+}
+
+/* The state of check k once made: by this thread when nobody has started
+ * it, else waited for. Under the lock. */
+static enum check_state check_wait(struct app_cache *c, struct cache_check *k)
+{
+    if (k->state == CHECK_QUEUED) {
+        k->state = CHECK_RUNNING;
+        check_make(c, k);
+    }
+    while (k->state == CHECK_RUNNING)
+        pthread_cond_wait(&c->check_done, &c->lock);
+    return k->state;
+}
+
+/* Whether the entry whose source record is src may be used, its trace
+ * (given as path) now checked whole: behind (the entry is used at once,
+ * the checker thread started) or here, waiting (why then says what is
+ * wrong, n bytes). */
+static bool content_checked(struct app_cache *c, const struct summary_file_source *src,
+                            const char *real, const char *path, bool behind, char *why, size_t n)
+{
+    if (!src->has_content)
+        return false;   // nothing vouches for the middle of the trace: stale
+    pthread_mutex_lock(&c->lock);
+    struct cache_check *k = check_note(c, real, src->content_hash);
+    if (k && behind && !c->checker_started && !c->closing)
+        c->checker_started = pool_thread_start(&c->checker, checker, c) == 0;
+    enum check_state state = !k ? CHECK_UNREAD : behind ? CHECK_SAME : check_wait(c, k);
+    if (state == CHECK_CHANGED && c->nchanged++ == 0)
+        snprintf(c->changed, sizeof c->changed, "%.900s", path);
+    pthread_mutex_unlock(&c->lock);
+    if (state == CHECK_CHANGED)
+        snprintf(why, n, "%.400s changed since its cache entry was made (its size and time kept): "
+                 "read again", path);
+    else if (state == CHECK_UNREAD)
+        snprintf(why, n, "%.400s: cannot be read whole to check its cache entry", path);
+    return state == CHECK_SAME;
+}
+
+bool app_cache_changed(struct app_cache *c, char *msg, size_t n)
+{
+    pthread_mutex_lock(&c->lock);
+    size_t changed = c->nchanged;
+    if (changed == 1)
+        snprintf(msg, n, "%s changed since it was cached (its size and time kept): read again",
+                 c->changed);
+    else if (changed > 1)
+        snprintf(msg, n, "%s and %zu more traces changed since they were cached (their size and "
+                 "time kept): read again", c->changed, changed - 1);
+    pthread_mutex_unlock(&c->lock);
+    return changed > 0;
 }
 
 /* The entry of the trace whose real path is real. */
@@ -122,8 +260,8 @@ static bool is_summary(const struct summary_file_doc *doc);
  * only the events (a first write that htx quit before completing, or an
  * entry in the events-only form); when the entry is not to be trusted,
  * NULL with why (n bytes) saying so. */
-static char *lookup(struct app_cache *c, const char *path, char **real_out, bool *summary,
-                    char *why, size_t n)
+static char *lookup(struct app_cache *c, const char *path, bool behind, char **real_out,
+                    bool *summary, char *why, size_t n)
 {
     char entry[4200];
     *real_out = NULL;
@@ -144,6 +282,8 @@ static char *lookup(struct app_cache *c, const char *path, char **real_out, bool
                  summary_file_source_check(&src, true) == SUMMARY_FILE_FRESH;
     *summary = fresh && is_summary(&doc);
     summary_file_doc_fini(&doc);
+    if (fresh)
+        fresh = content_checked(c, &src, real, path, behind, why, n);
     if (!fresh) {
         free(real);
         return NULL;
@@ -157,7 +297,7 @@ char *app_cache_entry(struct app_cache *c, const char *path)
 {
     char *real, why[512];
     bool summary;
-    char *entry = lookup(c, path, &real, &summary, why, sizeof why);
+    char *entry = lookup(c, path, true, &real, &summary, why, sizeof why);
     free(real);
     return entry;
 }
@@ -165,13 +305,15 @@ char *app_cache_entry(struct app_cache *c, const char *path)
 static void hold(struct app_cache *c, char *real, const char *entry, struct trace_pack *pack);
 
 /* lo->cached: the entry, when it is whole and made from the trace as it
- * is; one with the events only is completed once this load is done. */
+ * is, its whole content checked first (waiting for the check made behind
+ * the first screen); one with the events only is completed once this load
+ * is done. */
 static char *cached(void *ctx, const char *path, char *why, size_t n)
 {
     struct app_cache *c = ctx;
     char *real;
     bool summary;
-    char *entry = lookup(c, path, &real, &summary, why, n);
+    char *entry = lookup(c, path, false, &real, &summary, why, n);
     if (entry && !summary)
         hold(c, real, entry, NULL);
     else

@@ -24,11 +24,22 @@
  * summary, made from a model of that rank replayed from the entry (a
  * second model of one rank at a time, on one core).
  *
+ * The source record's size, mtime and first and last MiB miss a change in
+ * the middle of a trace that keeps its size and mtime (cp -p, rsync -t,
+ * touch -r), so an entry is used only once the trace's whole content is
+ * found to have the hash the entry records (util/content_hash.h): an entry
+ * shown at once (app_cache_entry) is checked on a thread of its own behind
+ * the first screen; the load that reads the events from it (lo->cached)
+ * waits for that check, or makes it, so a script's run is deterministic. A
+ * trace that changed is read again, its entry rewritten, and
+ * app_cache_changed says so. An entry that records no such hash is stale.
+ *
  * Bounded: after each write, the least recently used entries (by mtime: a
  * hit touches its entry) are removed until the directory holds at most
  * max_bytes ($HTX_CACHE_MAX, default 1 GiB) of entries. */
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -39,6 +50,7 @@
 #define APP_CACHE_SUFFIX ".htxs"
 
 struct pending;
+struct cache_check;
 
 struct app_cache {
     char dir[4096];
@@ -52,6 +64,14 @@ struct app_cache {
     bool writer_started, closing;
     bool hurry;             /* closing without completing entries */
     struct trace_limits limits;   /* the load's, for the entries' models */
+    struct cache_check *checks;   /* the content checks of the entries used, newest first */
+    pthread_cond_t check_wake;    /* a check to make, or closing (the checker) */
+    pthread_cond_t check_done;    /* a check made (who waits for one) */
+    pthread_t checker;
+    bool checker_started;
+    atomic_bool stop_checks;      /* closing: a check under way stops */
+    char changed[1024];           /* the first trace found changed, or "" */
+    size_t nchanged;
 };
 
 /* Finds the directory from the environment (XDG_CACHE_HOME, else HOME) and
@@ -80,7 +100,14 @@ void app_cache_attach(struct app_cache *c, struct load_opts *lo);
 void app_cache_loaded(struct app_cache *c);
 
 /* The entry of the trace at path when it is whole and made from the trace
- * as it is now (malloc'ed; the caller frees it), else NULL. */
+ * as it is now by its size, mtime and first and last MiB (malloc'ed; the
+ * caller frees it), else NULL; the check of its whole content starts
+ * behind. */
 char *app_cache_entry(struct app_cache *c, const char *path);
+
+/* Whether a trace whose entry was used turned out to have changed (its
+ * content checked whole): then msg (n bytes) names it, says that it was
+ * read again, and how many others changed too. */
+bool app_cache_changed(struct app_cache *c, char *msg, size_t n);
 
 #endif

@@ -256,6 +256,15 @@ static int set_threads(struct htx_options *o, const char *w, const char *v, stru
     return 0;
 }
 
+static int set_jobs(struct htx_options *o, const char *w, const char *v, struct err *e)
+{
+    int64_t x;
+    if (htx_parse_int(w, v, 1, 1024, &x, e) < 0)
+        return ERR_USAGE;
+    o->jobs = (int)x;
+    return 0;
+}
+
 static int set_duration_ratio(struct htx_options *o, const char *w, const char *v,
                               struct err *e)
 {
@@ -449,6 +458,7 @@ static const struct opt_spec specs[] = {
     {"output", ARG_REQUIRED, set_output},
     {"shard", ARG_REQUIRED, set_shard},
     {"with-events", ARG_NONE, set_with_events},
+    {"jobs", ARG_REQUIRED, set_jobs},
     {"size", ARG_REQUIRED, set_size},
 };
 
@@ -641,8 +651,9 @@ static int check_operands(const struct htx_options *o, struct err *e)
                            o->npaths, o->npaths == 1 ? "" : "s");
         return 0;
     }
-    if ((o->output || o->shard) && o->cmd != HTX_CMD_SUMMARIZE)
-        return err_set(e, ERR_USAGE, "%s: -o/--output and --shard belong to htx summarize", cmd);
+    if ((o->output || o->shard || o->jobs) && o->cmd != HTX_CMD_SUMMARIZE)
+        return err_set(e, ERR_USAGE, "%s: -o/--output, --shard and --jobs belong to htx summarize",
+                       cmd);
     if (o->cmd == HTX_CMD_SUMMARIZE && !o->output)
         return err_set(e, ERR_USAGE, "%s: missing -o DIR (where the summaries go)", cmd);
     if (o->npaths == 0 && o->cmd == HTX_CMD_UI)
@@ -873,6 +884,8 @@ const char *htx_usage(void)
            "  -o DIR, --output=DIR      htx summarize: where the summaries go (made if missing)\n"
            "  --shard=I/N|auto          htx summarize: only rank files i with i mod N = I; auto from\n"
            "                            Slurm, Open MPI or PMI (SLURM_ARRAY_TASK_ID, SLURM_PROCID, ...)\n"
+           "  --jobs=N                  htx summarize: rank files summarized at once (default:\n"
+           "                            --threads, the number of cores)\n"
            "  --with-events             htx summarize: keep the trace's events in the summary too, so\n"
            "                            that it answers everything without its trace (larger, and\n"
            "                            slower to make; without it, what needs the events reads the\n"

@@ -119,6 +119,7 @@ struct htx_options {
     /* UI test mode (tests/ui): keys from a file, screen dumped to OUT */
     const char *output;            /* summarize: -o / --output DIR */
     const char *shard;             /* summarize: --shard=I/N|auto */
+    int jobs;                      /* summarize: --jobs, files at once; 0 = --threads's */
     bool with_events;              /* summarize: --with-events */
     const char *script;
     const char *dump_screen;

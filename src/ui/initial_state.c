@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app/cache.h"
 #include "ui/refresh.h"
 #include "ui/view.h"
 #include "ui/views/diff.h"
@@ -123,8 +124,11 @@ int ui_initial_state(struct ui_state *st, struct model *m, const struct model *t
     if (!in->whole && o->start_view)
         apply_start_view(st, o->start_view);
     rc = ui_refresh(st, m, UI_RESELECT | UI_RELANE, e);
+    char changed[sizeof st->message];
     if (rc == 0 && m->nfailed)
         ui_state_message(st, true, "%zu file(s) failed to load: press i for details", m->nfailed);
+    else if (rc == 0 && in->cache && app_cache_changed(in->cache, changed, sizeof changed))
+        ui_state_message(st, true, "%s", changed);
     else if (rc == 0 && st->trust.n)
         ui_state_message(st, true, "%s%s: press i for what htx could not trust",
                          st->trust.findings[0].text, st->trust.n > 1 ? " (and more)" : "");

@@ -200,7 +200,11 @@ static unsigned swap_in(struct ui_state *st, struct model **m, struct ui_behind 
         st->tl.lane_top = tl.lane_top < st->nlanes ? tl.lane_top : tl.lane;
     }
     ui_refresh(st, full, UI_RESELECT | UI_RELANE, &e);
-    ui_state_message(st, false, "events loaded: every view has them");
+    char changed[sizeof st->message];
+    if (b->l.in->cache && app_cache_changed(b->l.in->cache, changed, sizeof changed))
+        ui_state_message(st, true, "%s", changed);   // the first screen was the old trace's
+    else
+        ui_state_message(st, false, "events loaded: every view has them");
     return UI_REDRAW | UI_RELAYOUT;
 }
 

@@ -7,6 +7,7 @@
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,11 +57,19 @@ uint64_t util_default_memory_limit(void)
     return util_physical_memory() / 4 * 3;
 }
 
+static atomic_bool keep_heap;
+
 void util_memory_map_large_blocks(void)
 {
 #if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
-    (void)mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+    if (!atomic_load(&keep_heap))
+        (void)mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 #endif
+}
+
+void util_memory_keep_heap(void)
+{
+    atomic_store(&keep_heap, true);
 }
 
 /* madvise(advice) over the whole `unit`-aligned stretches of [p, p + len)

@@ -16,7 +16,8 @@
  * stopped it. */
 bool pool_run(size_t n, int threads, int (*task)(void *ctx, size_t i), void *ctx);
 
-/* The number of online cores, at least 1. */
+/* The number of cores this process may run on (its CPU affinity: taskset,
+ * a Slurm task's --cpus-per-task), else of online cores; at least 1. */
 int pool_cores(void);
 
 /* Starts a thread as pthread_create does (0, or its error), with the

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/content_hash.h"
+
 uint64_t summary_file_fnv1a(uint64_t h, const void *p, size_t n)
 {
     const uint8_t *b = p;
@@ -45,7 +47,10 @@ static int hash_span(int fd, int64_t offset, uint64_t *out, uint8_t *buf)
     return 0;
 }
 
-int summary_file_source_of(struct summary_file_source *src, const char *path, struct err *e)
+/* src from the file at path: all but the content hash, and that too when
+ * content. */
+static int source_of(struct summary_file_source *src, const char *path, bool content,
+                     struct err *e)
 {
     memset(src, 0, sizeof *src);
     size_t n = strlen(path);
@@ -73,11 +78,20 @@ int summary_file_source_of(struct summary_file_source *src, const char *path, st
         src->tail_hash = src->head_hash;   // the same bytes: the whole file (FNV-1a, ~1 ns a byte)
     else if (!rc)
         rc = hash_span(fd, src->size - SUMMARY_FILE_HASH_SPAN, &src->tail_hash, buf);
+    if (!rc && content) {
+        rc = util_content_hash_fd(fd, &src->content_hash, NULL);
+        src->has_content = rc == 0;
+    }
     free(buf);
     close(fd);
     if (rc)
         return err_set(e, ERR_IO, "%s: cannot read to hash it", path);
     return 0;
+}
+
+int summary_file_source_of(struct summary_file_source *src, const char *path, struct err *e)
+{
+    return source_of(src, path, true, e);
 }
 
 void summary_file_source_write(struct summary_file_writer *w, const struct summary_file_source *src)
@@ -89,6 +103,8 @@ void summary_file_source_write(struct summary_file_writer *w, const struct summa
     summary_file_put_u64(w, src->head_hash);
     summary_file_put_u64(w, src->tail_hash);
     summary_file_put_str(w, src->absolute, strlen(src->absolute));
+    if (src->has_content)   // after the fields older readers know, which skip it
+        summary_file_put_u64(w, src->content_hash);
     summary_file_end_section(w);
 }
 
@@ -162,6 +178,12 @@ static int source_of_section(struct summary_file_source *src, const struct summa
         memcpy(src->absolute, a, an);
         src->absolute[an] = 0;
     }
+    if (c.p < c.end) {   // the content hash, in summaries that record it
+        src->content_hash = summary_file_get_u64(&c);
+        if (c.bad)
+            return err_set(e, ERR_PARSE, "%s: malformed source record", name);
+        src->has_content = true;
+    }
     locate(src, name);
     return 0;
 }
@@ -197,10 +219,24 @@ enum summary_file_freshness summary_file_source_check(const struct summary_file_
     if (!deep)
         return SUMMARY_FILE_FRESH;
     struct summary_file_source now;
-    if (summary_file_source_of(&now, recorded->path, NULL) != 0)
+    if (source_of(&now, recorded->path, false, NULL) != 0)
         return SUMMARY_FILE_UNREACHABLE;
     if (now.size != recorded->size || now.mtime_ns != recorded->mtime_ns ||
         now.head_hash != recorded->head_hash || now.tail_hash != recorded->tail_hash)
         return SUMMARY_FILE_STALE;
     return SUMMARY_FILE_FRESH;
+}
+
+int summary_file_source_same_content(const struct summary_file_source *recorded,
+                                     const atomic_bool *stop)
+{
+    if (!recorded->has_content)
+        return 0;
+    int fd = open(recorded->path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return ERR_IO;
+    uint64_t h;
+    int rc = util_content_hash_fd(fd, &h, stop);
+    close(fd);
+    return rc ? rc : h == recorded->content_hash;
 }

@@ -4,8 +4,12 @@
 /* The source record of a summary (section SUMMARY_FILE_SOURCE): which trace it was
  * made from, so that a summary whose trace changed is detected as stale
  * without reading the whole trace: size, mtime and a hash of the first and
- * the last MiB (FNV-1a 64, enough to notice a rewrite; not a security hash). */
+ * the last MiB (FNV-1a 64, enough to notice a rewrite; not a security hash);
+ * and, for a change that keeps the size and mtime (cp -p, rsync -t,
+ * touch -r), the hash of its whole content (util/content_hash.h), which the
+ * cache checks behind its first screen. */
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,6 +29,8 @@ struct summary_file_source {
     int64_t size;
     int64_t mtime_ns;
     uint64_t head_hash, tail_hash;
+    bool has_content;        /* content_hash recorded (not by older htx) */
+    uint64_t content_hash;   /* util_content_hash_fd of the whole trace */
 };
 
 /* FNV-1a 64 of n bytes, continuing from h (SUMMARY_FILE_FNV_BASIS to start): the
@@ -32,7 +38,8 @@ struct summary_file_source {
 #define SUMMARY_FILE_FNV_BASIS 0xcbf29ce484222325ull
 uint64_t summary_file_fnv1a(uint64_t h, const void *p, size_t n);
 
-/* Fills src from the file at path (stat + two 1 MiB reads, its real path). */
+/* Fills src from the file at path (stat, two 1 MiB reads, its real path,
+ * and the whole file read once for its content hash). */
 int summary_file_source_of(struct summary_file_source *src, const char *path, struct err *e);
 void summary_file_source_write(struct summary_file_writer *w, const struct summary_file_source *src);
 /* Reads the SUMMARY_FILE_SOURCE section of doc, the summary at name;
@@ -59,8 +66,15 @@ enum summary_file_freshness {
 };
 
 /* Compares the recorded source with the file at its path now: its size and
- * mtime, and when deep also the hashes (2 MiB read; a rewrite keeping size
- * and mtime is rare, but a cache must not trust one). */
+ * mtime, and when deep also the hashes of the first and last MiB (2 MiB
+ * read); never the whole content (summary_file_source_same_content). */
 enum summary_file_freshness summary_file_source_check(const struct summary_file_source *recorded, bool deep);
+
+/* Whether the file at recorded->path has the recorded content hash, read
+ * whole (*stop, when given, ends the reading: ERR_CANCEL). 1 the same, 0
+ * changed (or no hash recorded: nothing vouches for it), or ERR_IO,
+ * ERR_NOMEM, ERR_CANCEL. */
+int summary_file_source_same_content(const struct summary_file_source *recorded,
+                                     const atomic_bool *stop);
 
 #endif

@@ -1,4 +1,4 @@
-# util layer: libc only.
+# util layer: libc only (and xxHash, in content_hash.c alone).
 libcore_a_SOURCES += \
 	src/util/err.c src/util/err.h \
 	src/util/arena.c src/util/arena.h \
@@ -13,4 +13,5 @@ libcore_a_SOURCES += \
 	src/util/str.h src/util/pool.c src/util/pool.h src/util/clock.h \
 	src/util/ring.c src/util/ring.h \
 	src/util/le.h src/util/summary_file.c src/util/summary_file.h src/util/summary_file_sparse.c \
-	src/util/summary_file_source.c src/util/summary_file_source.h
+	src/util/summary_file_source.c src/util/summary_file_source.h \
+	src/util/content_hash.c src/util/content_hash.h

@@ -50,7 +50,7 @@ build=$(cd "$build" && pwd)
 
 sanitize="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
 cflags="-std=c11 -g -O1 -fno-omit-frame-pointer $sanitize -I$srcdir/src -I$build -I$srcdir/tests/fuzz
-        $(pkg-config --cflags libcjson zlib)"
+        $(pkg-config --cflags libcjson zlib libxxhash)"
 # ISA-L when configure found it (config.h says so), else zlib alone.
 isal_libs=""
 grep -q '^#define HAVE_ISAL 1' "$build/config.h" && isal_libs=$(pkg-config --libs libisal 2>/dev/null || echo -lisal)
@@ -97,7 +97,7 @@ if [ ! -d "$seeds" ]; then
     slicer_obj=$(compile tests/fuzz/seed_slices.c)
     # shellcheck disable=SC2086
     $CC -fsanitize=address,undefined $slicer_obj $core_objs -o "$out/seed-slices" \
-        $(pkg-config --libs libcjson zlib) $isal_libs -lm -pthread
+        $(pkg-config --libs libcjson zlib libxxhash) $isal_libs -lm -pthread
     if make -s -C "$build" tests/gen/htx-gen >/dev/null 2>&1; then
         for seed in 1 2 3; do
             rm -rf "$out/gen"
@@ -143,7 +143,7 @@ if [ ! -d "$out/seeds-summary" ]; then
     seeder_obj=$(compile tests/fuzz/summary_seeds.c)
     # shellcheck disable=SC2086
     $CC -fsanitize=address,undefined $seeder_obj $core_objs -o "$out/summary-seeds" \
-        $(pkg-config --libs libcjson zlib) $isal_libs -lm -pthread
+        $(pkg-config --libs libcjson zlib libxxhash) $isal_libs -lm -pthread
     if make -s -C "$build" src/htx tests/gen/htx-gen >/dev/null 2>&1; then
         for seed in 4 5; do
             rm -rf "$out/gen" "$out/sum"
@@ -173,7 +173,7 @@ run() {
     [ "$target" = reader ] && extra=$(compile tests/trace/event_log.c)
     # shellcheck disable=SC2086
     $CC -fsanitize=fuzzer,address,undefined $harness_obj $common_obj $extra $core_objs \
-        -o "$out/fuzz_$target" $(pkg-config --libs libcjson zlib) $isal_libs -lm -pthread
+        -o "$out/fuzz_$target" $(pkg-config --libs libcjson zlib libxxhash) $isal_libs -lm -pthread
     mkdir -p "$out/corpus-$target"
     echo "fuzz: $target for $secs s"
     set +e

@@ -88,6 +88,62 @@ for damage in cut flip; do
     [ "$(grep -c "read from the cache" "after-$damage")" = 2 ] || fail "the $damage entries were not rewritten"
 done
 
+# A trace changed in its middle, its size and mtime kept (touch -r): its
+# entry matches on size, time and first and last MiB, not on its whole
+# content, which a script's run checks before it uses the entry. The TUI
+# says so and shows the new numbers, those of the trace read without the
+# cache, and the entry is rewritten; htx report reads no cache. On a
+# terminal, the first screen is the entry's, the check runs behind it, and
+# the trace is read again, saying so.
+"$gen" -q -o mid -r 1 -i 2 -l 2 -s 6M --plain-ranks=0
+export XDG_CACHE_HOME=$tmp/xdg-mid   # (the cases below count the entries of job)
+f=mid/rank-0.pt.trace.json
+printf '3\nq\n' >kernels.keys
+: >none.keys
+# change_middle: the first digit (1 to 8) of the duration of the first
+# such kernel past the middle of $f becomes 9, its size and mtime kept.
+change_middle() {
+    local size off
+    cp -p "$f" mid-ref
+    size=$(stat -c %s "$f")
+    off=$(LC_ALL=C awk -v m=$((size / 2)) '
+        k && /"dur": [1-8]/ && pos > m { print pos + index($0, "\"dur\": ") + 6; exit }
+        { k = /"cat": "kernel"/; pos += length($0) + 1 }' "$f")
+    [ -n "$off" ] && [ "$off" -gt $((2 << 20)) ] && [ "$off" -lt $((size - (2 << 20))) ] ||
+        fail "no kernel's duration in the middle of $f (at '$off' of $size bytes)"
+    printf 9 | dd of="$f" bs=1 seek="$off" conv=notrunc 2>/dev/null
+    touch -r mid-ref "$f"
+    [ "$(stat -c '%s %Y' "$f")" = "$(stat -c '%s %Y' mid-ref)" ] || fail "$f: size or mtime changed"
+    if cmp -s "$f" mid-ref; then fail "$f did not change"; fi
+}
+expect 0 "$HTX" --script=kernels.keys --dump-screen=mid-before --size=30x150 mid
+expect 0 "$HTX" report --analysis=kernels --format=json mid && cp "$tmp/out" report-before
+change_middle
+expect 0 "$HTX" report --analysis=kernels --format=json mid
+cmp -s "$tmp/out" report-before && fail "htx report shows the old numbers"
+expect 0 "$HTX" --no-cache --script=kernels.keys --dump-screen=mid-fresh --size=30x150 mid
+cmp -s mid-before mid-fresh && fail "the change does not show in the kernels view"
+expect 0 "$HTX" --script=none.keys --dump-screen=mid-message --size=30x150 mid
+grep -q "mid/rank-0.pt.trace.json changed since it was cached (its size and time kept): read again" \
+    mid-message || fail "the TUI does not say the trace changed: $(tail -1 mid-message)"
+expect 0 "$HTX" --script=kernels.keys --dump-screen=mid-after --size=30x150 mid
+cmp -s mid-fresh mid-after || fail "the rewritten entry shows other numbers: $(diff mid-fresh mid-after | head -5)"
+expect 0 "$HTX" --script=keys --dump-screen=mid-info --size=40x150 mid
+grep -q "read from the cache" mid-info || fail "the changed trace's entry was not rewritten"
+change_middle
+expect 0 "$HTX" --no-cache --script=kernels.keys --dump-screen=mid-now --size=36x150 mid
+tmux_open "htx-cache-mid-$$" 150 36 \
+    "XDG_CACHE_HOME='$XDG_CACHE_HOME' \"$HTX\" mid; echo cache-exit=\$?; sleep 30"
+wait_for "mid/rank-0.pt.trace.json changed since it was cached (its size and time kept): read again"
+keys 3
+wait_for "COMMUNICATION"
+[ "$(pane | grep COMMUNICATION)" = "$(grep COMMUNICATION mid-now)" ] ||
+    fail "the terminal does not show the changed trace's numbers: $(pane | grep COMMUNICATION)"
+keys q
+wait_for "cache-exit=0" 5
+tmux_close
+export XDG_CACHE_HOME=$tmp/xdg
+
 # Nothing others can write is trusted: a directory writable by others, or
 # one or an entry owned by another user (as root only), is not read, and
 # each rank says so, naming the path.

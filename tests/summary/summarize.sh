@@ -110,6 +110,30 @@ SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=2 "$HTX" summarize --shard=auto -o 
 [ "$(ls by-array)" = "$(printf 'rank-00001.htxs\nrank-00003.htxs')" ] ||
     fail "array task 1 of 2 made $(ls by-array | tr '\n' ' ')"
 
+# One process summarizes --jobs files at once: the same summaries, byte for
+# byte, whatever the number. Two files of one rank end as a run in the
+# files' order would: the first one's summary kept and the later refused,
+# or with --force the later one's; a slow first file, finished last,
+# changes nothing.
+for jobs in 1 2 3; do
+    expect 0 "$HTX" summarize --jobs=$jobs -o "jobs-$jobs" ddp && empty err
+    for f in sum-ddp/*.htxs; do
+        cmp -s "$f" "jobs-$jobs/$(basename "$f")" || fail "--jobs=$jobs: $(basename "$f") differs"
+    done
+done
+"$gen" -q -o big -r 2 -s 16M
+mkdir dup && cp big/rank-1.pt.trace.json.gz dup/a-rank-1.json.gz && cp ddp/rank-1.pt.trace.json dup/b-rank-1.json
+for jobs in 1 2; do
+    expect 2 "$HTX" summarize --jobs=$jobs -o "dup-$jobs" dup &&
+        has err "htx: dup-$jobs/rank-00001.htxs: already exists (use --force to replace it)" &&
+        has err "  written: dup/a-rank-1.json.gz -> dup-$jobs/rank-00001.htxs" &&
+        has err "  not written: dup/b-rank-1.json"
+    grep -q -a a-rank-1 "dup-$jobs/rank-00001.htxs" || fail "--jobs=$jobs: the first file's summary was not kept"
+    expect 0 "$HTX" summarize --force --jobs=$jobs -o "dup-$jobs" dup
+    grep -q -a b-rank-1 "dup-$jobs/rank-00001.htxs" || fail "--jobs=$jobs --force: the last file's summary was not kept"
+done
+expect 2 "$HTX" report --jobs=2 ddp && has err "--jobs belong to htx summarize"
+
 # Bad cases, each named. A broken rank file fails alone: the others are
 # summarized, and the exit status says one failed.
 mkdir broken && cp ddp/* broken/ && printf '{"traceEvents": [' >broken/rank-9.json

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "util/arena.h"
+#include "util/content_hash.h"
 #include "util/err.h"
 #include "util/hmap.h"
 #include "util/memory.h"
@@ -606,6 +607,43 @@ START_TEST(populate_should_make_pages_resident_and_keep_their_bytes)
 }
 END_TEST
 
+START_TEST(content_hash_should_match_xxh3_and_read_a_file_whole)
+{
+    // XXH3-64, seed 0: the xxHash project's vectors
+    ck_assert_uint_eq(util_content_hash("", 0), 0x2D06800538D394C2ull);
+    ck_assert_uint_eq(util_content_hash("a", 1), 0xE6C632B61E964E1Full);
+    ck_assert_uint_eq(util_content_hash("abc", 3), 0x78AF5F94892F3950ull);
+    // a file of three pieces and a bit: read in pieces, the hash of its bytes
+    size_t n = (3u << 20) + 7;
+    uint8_t *buf = malloc(n);
+    ck_assert_ptr_nonnull(buf);
+    uint64_t x = 88172645463325252ull;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        buf[i] = (uint8_t)x;
+    }
+    char path[] = "/tmp/htx-check-hash.XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    unlink(path);
+    ck_assert_int_eq(write(fd, buf, n), (ssize_t)n);
+    uint64_t h = 0;
+    ck_assert_int_eq(util_content_hash_fd(fd, &h, NULL), 0);
+    ck_assert_uint_eq(h, util_content_hash(buf, n));
+    // one byte in the middle changed: another hash
+    ck_assert_int_eq(pwrite(fd, "\x55", 1, (off_t)(n / 2)), 1);
+    uint64_t h2 = 0;
+    ck_assert_int_eq(util_content_hash_fd(fd, &h2, NULL), 0);
+    buf[n / 2] = 0x55;
+    ck_assert_uint_eq(h2, util_content_hash(buf, n));
+    ck_assert_uint_ne(h2, h);
+    atomic_bool stop = true;
+    ck_assert_int_eq(util_content_hash_fd(fd, &h2, &stop), ERR_CANCEL);
+    close(fd);
+    free(buf);
+}
+END_TEST
+
 int main(void)
 {
     
@@ -628,6 +666,7 @@ Suite *s = suite_create("util");
     tcase_add_test(tc, ring_should_hand_over_blocks_in_order);
     tcase_add_test(tc, ring_should_make_only_the_blocks_used_resident);
     tcase_add_test(tc, hmap_should_keep_and_number_keys);
+    tcase_add_test(tc, content_hash_should_match_xxh3_and_read_a_file_whole);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
