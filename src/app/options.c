@@ -180,7 +180,7 @@ static int set_view(struct htx_options *o, const char *w, const char *v, struct 
         {'1', "timeline"},  {'2', "overview"},    {'3', "kernels"},     {'4', "idle"},
         {'5', "overlap"},   {'6', "launch"},      {'7', "annotations"}, {'8', "counters"},
         {'9', "sequences"}, {'R', "ranks"},       {'C', "collectives"}, {'i', "diagnostics"},
-        {'d', "diff"},
+        {'!', "findings"},  {'d', "diff"},
     };
     for (size_t i = 0; i < sizeof views / sizeof views[0]; i++)
         if ((v[0] == views[i].key && v[1] == 0) || strcmp(v, views[i].name) == 0) {
@@ -188,8 +188,9 @@ static int set_view(struct htx_options *o, const char *w, const char *v, struct 
             return 0;
         }
     return bad_choice(e, w, v,
-                      "1-9, R, C, i, d, or timeline, overview, kernels, idle, overlap, launch, "
-                      "annotations, counters, sequences, ranks, collectives, diagnostics, diff");
+                      "1-9, R, C, i, !, d, or timeline, overview, kernels, idle, overlap, "
+                      "launch, annotations, counters, sequences, ranks, collectives, diagnostics, "
+                      "findings, diff");
 }
 
 static int set_diff_top(struct htx_options *o, const char *w, const char *v, struct err *e)
