@@ -9,6 +9,7 @@
 #include "analysis/classify.h"
 #include "analysis/findings.h"
 #include "app/format.h"
+#include "app/summary_job.h"
 #include "ui/document.h"
 #include "ui/jumps.h"
 #include "ui/widgets/text.h"
@@ -79,16 +80,22 @@ static int build(struct ui_state *st, const struct model *m, struct ui_doc *d)
     struct findings *f = own(st);
     struct err e = {0, ""};
     *f = (struct findings){0};
-    if (st->job)
-        return ui_doc_text(d, "Findings of a job read from its summaries: "
-                              "htx report --analysis=findings lists them.");
-    if (findings_of_model(m, &st->aopts, &st->trust, &d->arena, f, &e) != 0) {
+    // a summary job's ranks by index: the model's when they are the job's
+    bool *sel = st->job && m->nranks == st->job->n ? summary_job_model_selection(m) : NULL;
+    if (st->job && m->nranks == st->job->n && !sel)
+        return ERR_NOMEM;
+    int rc = st->job ? summary_job_findings(st->job, sel, &st->trust, &d->arena, f, &e)
+                     : findings_of_model(m, &st->aopts, &st->trust, &d->arena, f, &e);
+    free(sel);
+    if (rc != 0) {
         *f = (struct findings){0};
         snprintf(d->error, sizeof d->error, "findings: %.200s", e.msg);
         return e.code == ERR_NOMEM ? ERR_NOMEM : ui_doc_text(d, "findings failed: %s", e.msg);
     }
     struct table *t = findings_rows(st, f, &d->arena);
     if (!t || ui_doc_add_table(d, t))
+        return ERR_NOMEM;
+    if (f->needs_events[0] && ui_doc_text(d, "%s", f->needs_events))
         return ERR_NOMEM;
     return 0;
 }
