@@ -16,7 +16,9 @@
 
 /* View ! (Findings): the findings of the selection (analysis/findings.h)
  * as a table, largest problem first, then the hot spots; under it the
- * selected finding explained in EXPLAIN_LINES lines. The findings are
+ * selected finding explained in EXPLAIN_LINES lines (after the document,
+ * so scrolling, the pinned header and clicks are the document's; a list
+ * longer than the pane hides them). The findings are
  * computed with the view's document (ui_doc_refresh), so they follow the
  * ranks, iteration and window like every table view; their items live in
  * the document's arena, the struct in st->own[UI_VIEW_FINDINGS]. */
@@ -207,18 +209,6 @@ static void row(const struct ui_state *st, const struct model *m, size_t i, stru
     ui_grid_text(g, y, x, w, buf, k < 2 ? UI_STYLE_NORMAL : UI_STYLE_DIM, UI_TRUNC_END);
 }
 
-static size_t top(const struct ui_state *st, const struct model *m, int height)
-{
-    size_t t = ui_doc_top(st, m, height), all = rows(st, m);
-    size_t h = height > 1 ? (size_t)height - 1 : 1;
-    // the explanation stays in view while the cursor row does
-    const struct ui_doc *d = &st->docs[UI_VIEW_FINDINGS];
-    size_t cur = d->ntables ? ui_doc_row_line(d, d->cur, d->row[d->cur]) : 0;
-    while (t + h < all && cur > t)
-        t++;
-    return t;
-}
-
 /* ---- Enter: the evidence ---- */
 
 static const enum ui_view_id view_of[FINDING_VIEW_COUNT] = {
@@ -380,7 +370,7 @@ const struct ui_view_ops ui_view_findings = {
     .stale = ui_doc_stale,
     .contexts = contexts,
     .rows = rows,
-    .top = top,
+    .top = ui_doc_top,
     .row = row,
     .pinned = ui_doc_pinned,
     .pinned_row = ui_doc_pinned_row,
