@@ -180,7 +180,7 @@ static int set_view(struct htx_options *o, const char *w, const char *v, struct 
         {'1', "timeline"},  {'2', "overview"},    {'3', "kernels"},     {'4', "idle"},
         {'5', "overlap"},   {'6', "launch"},      {'7', "annotations"}, {'8', "counters"},
         {'9', "sequences"}, {'R', "ranks"},       {'C', "collectives"}, {'i', "diagnostics"},
-        {'d', "diff"},
+        {'!', "findings"},  {'d', "diff"},
     };
     for (size_t i = 0; i < sizeof views / sizeof views[0]; i++)
         if ((v[0] == views[i].key && v[1] == 0) || strcmp(v, views[i].name) == 0) {
@@ -188,8 +188,9 @@ static int set_view(struct htx_options *o, const char *w, const char *v, struct 
             return 0;
         }
     return bad_choice(e, w, v,
-                      "1-9, R, C, i, d, or timeline, overview, kernels, idle, overlap, launch, "
-                      "annotations, counters, sequences, ranks, collectives, diagnostics, diff");
+                      "1-9, R, C, i, !, d, or timeline, overview, kernels, idle, overlap, "
+                      "launch, annotations, counters, sequences, ranks, collectives, diagnostics, "
+                      "findings, diff");
 }
 
 static int set_diff_top(struct htx_options *o, const char *w, const char *v, struct err *e)
@@ -899,7 +900,8 @@ const char *htx_usage(void)
            "                            tables and tiles alone (TUI auto: when the events would\n"
            "                            not fit in HTX_MAX_MEMORY; report, diff skip: refuse what\n"
            "                            needs the events)\n"
-           "  --view=KEY                the TUI's first view: 1-9, R, C, i, d or its name\n"
+           "  --view=KEY                the TUI's first view: 1-9, R, C, i, !, d or its name\n"
+           "                            (default ! when a finding passes --max-cost, else 1)\n"
            "  --script=FILE --dump-screen=OUT --size=ROWSxCOLS  UI test mode\n"
            "\n"
            "Exit status: 0 ok, 1 bad input, 2 bad usage, 3 regression (--fail-on-regression)\n"

@@ -13,6 +13,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/diff.h"
+#include "analysis/findings.h"
 #include "analysis/tiles.h"
 #include "analysis/trust.h"
 #include "app/options.h"
@@ -144,6 +145,17 @@ int summary_job_diff_side(const struct summary_job *l, struct arena *a, struct d
  * facts; the others are counted as files, their facts unknown). 0 or
  * ERR_NOMEM. */
 int summary_job_trust(const struct summary_job *l, struct trust_report *out);
+
+/* The findings of the ranks with selected[i] (NULL: all) from what their
+ * summaries hold (findings_of_facts: the collectives matched from their
+ * records, the Ranks view's parts, the temporal breakdown and the
+ * overlap; what a summary lacks leaves its rules silent), trust lowering
+ * their confidence (may be NULL), items in a. 0, or ERR_NOMEM with e set.
+ * summary_job_findings_want: what summary_job_open must read for it. */
+int summary_job_findings(const struct summary_job *l, const bool *selected,
+                         const struct trust_report *trust, struct arena *a, struct findings *out,
+                         struct err *e);
+unsigned summary_job_findings_want(void);
 
 /* Which ranks m (a summary job's model) selects, by index: malloc'ed (the
  * caller frees it), NULL when out of memory. */

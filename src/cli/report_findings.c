@@ -1,75 +1,22 @@
 #include "config.h"
 #include "cli/summaries.h"
 
-#include <stdlib.h>
-#include <string.h>
-
-#include "analysis/collectives.h"
 #include "analysis/findings.h"
 #include "app/summary_job.h"
 
-/* `htx report --analysis=findings` on summaries: the rules that read only
- * what summaries hold (analysis/findings.h, struct findings_facts). */
-
-unsigned report_findings_want(void)
-{
-    return summary_job_want(ANALYSIS_TEMPORAL, 0) | summary_job_want(ANALYSIS_OVERLAP, 0) |
-           SUMMARY_JOB_COLLS | SUMMARY_JOB_RANK_PARTS;
-}
-
-/* The facts' tables of the selected ranks, in a; a table the summaries
- * lack stays NULL. */
-static int facts_tables(const struct summary_job *l, const bool *selected, struct arena *a,
-                        struct table_list *lists, struct findings_facts *f, struct err *e)
-{
-    struct err ignored = {0, ""};
-    if (summary_job_rank_tables(l, selected, a, &lists[0], &ignored) == 0) {
-        f->rank_overview = table_list_find(&lists[0], "rank_overview", 9);
-        for (size_t i = 0; i < lists[0].count; i++)
-            if (strcmp(lists[0].tables[i]->name, "rank_steps") == 0)
-                f->rank_steps = lists[0].tables[i];
-    }
-    if (summary_job_tables(l, selected, ANALYSIS_TEMPORAL, a, &lists[1], &ignored) == 0 &&
-        lists[1].count)
-        f->temporal = lists[1].tables[0];
-    if (summary_job_tables(l, selected, ANALYSIS_OVERLAP, a, &lists[2], &ignored) == 0 &&
-        lists[2].count)
-        f->overlap = lists[2].tables[0];
-    (void)e;
-    return 0;
-}
+/* `htx report --analysis=findings` on summaries: summary_job_findings as
+ * the report's table. */
 
 int report_findings_tables(const struct summary_job *l, const bool *selected, struct arena *a,
                            struct table_list *out, struct err *e)
 {
-    int64_t *ranks = malloc((l->n ? l->n : 1) * sizeof *ranks);
-    struct table_list lists[3];
-    memset(lists, 0, sizeof lists);
-    struct findings_facts f = {0};
-    struct strtab strings;
-    if (!ranks || strtab_init(&strings)) {
-        free(ranks);
-        return err_set(e, ERR_NOMEM, "findings: out of memory");
-    }
-    for (size_t i = 0; i < l->n; i++)
-        if (!selected || selected[i])
-            ranks[f.nranks++] = l->ranks[i].rank.rank;
-    f.ranks = ranks;
-    struct coll_result cr;
-    struct err ignored = {0, ""};   // without records: no collective rule
-    if (summary_job_coll_result(l, selected, &strings, a, &cr, &ignored) == 0)
-        f.colls = &cr;
     struct trust_report trust;
-    int rc = facts_tables(l, selected, a, lists, &f, e);
-    if (rc == 0 && summary_job_trust(l, &trust) < 0)
-        rc = err_set(e, ERR_NOMEM, "findings: out of memory");
+    if (summary_job_trust(l, &trust) < 0)
+        return err_set(e, ERR_NOMEM, "findings: out of memory");
     struct findings fs;
-    if (rc == 0)
-        rc = findings_of_facts(&f, &trust, a, &fs, e);
+    int rc = summary_job_findings(l, selected, &trust, a, &fs, e);
     struct table *t = rc ? NULL : findings_table(&fs, a);
     if (rc == 0 && (!t || table_list_add(out, t)))
         rc = err_set(e, ERR_NOMEM, "findings: out of memory");
-    strtab_fini(&strings);
-    free(ranks);
     return rc;
 }

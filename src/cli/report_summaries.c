@@ -29,7 +29,7 @@ static int report_summaries(const struct htx_options *opts, char **files, size_t
     unsigned want = 0;
     for (size_t i = 0; i < ANALYSIS_COUNT; i++)
         if (opts->analyses[i])
-            want |= i == ANALYSIS_FINDINGS ? report_findings_want()
+            want |= i == ANALYSIS_FINDINGS ? summary_job_findings_want()
                                            : summary_job_want((enum analysis_id)i, (int)opts->semantics);
     struct summary_job l;
     int rc = summary_job_open(&l, files, nfiles, want, true, 0, &e);

@@ -34,11 +34,11 @@ int cli_summarize_main(const struct htx_options *opts);
 int cli_report_paths(const struct htx_options *opts);
 
 /* The findings table (analysis/findings.h) of a summary job's selected
- * ranks (NULL: all), from what the summaries hold, in a; and what
- * summary_job_open must read for it (SUMMARY_JOB_*). 0, or ERR_NOMEM. */
+ * ranks (NULL: all), from what the summaries hold (summary_job_findings,
+ * which says what summary_job_open must read for it), in a. 0, or
+ * ERR_NOMEM. */
 struct summary_job;
 int report_findings_tables(const struct summary_job *l, const bool *selected, struct arena *a,
                            struct table_list *out, struct err *e);
-unsigned report_findings_want(void);
 
 #endif

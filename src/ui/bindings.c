@@ -8,6 +8,7 @@
 #include "ui/views/annotations_tree.h"
 #include "ui/views/collectives.h"
 #include "ui/views/diff.h"
+#include "ui/views/findings.h"
 #include "ui/views/idle.h"
 #include "ui/views/kernels.h"
 #include "ui/views/launch.h"
@@ -37,6 +38,7 @@ VIEW_ACTION(view_sequences, UI_VIEW_SEQUENCES)
 VIEW_ACTION(view_ranks, UI_VIEW_RANKS)
 VIEW_ACTION(view_collectives, UI_VIEW_COLLECTIVES)
 VIEW_ACTION(view_diag, UI_VIEW_DIAGNOSTICS)
+VIEW_ACTION(view_findings, UI_VIEW_FINDINGS)
 VIEW_ACTION(view_diff, UI_VIEW_DIFF)
 
 #define T UI_CTX_TIMELINE
@@ -66,6 +68,7 @@ static const struct ui_binding bindings[] = {
     {'R', A, view_ranks, "view R: Ranks (step times, idle, communication, blame)"},
     {'C', A, view_collectives, "view C: Collectives matched across ranks (skew, wait, bandwidth)"},
     {'i', A, view_diag, "view i: Diagnostics (what was loaded, skipped, empty)"},
+    {'!', A, view_findings, "view !: Findings (what is wrong, why, what it costs)"},
     {'d', A, view_diff, "view d: Diff (htx diff CONTROL TEST)"},
     {'p', A, ui_act_toggle_left, "hide or show the rank/stream pane"},
     {'y', A, ui_act_copy_name, "copy the full name under the cursor to the clipboard (OSC 52)"},
@@ -186,6 +189,8 @@ static const struct ui_binding bindings[] = {
     {'n', F, ui_act_diff_search_next, "next match"},
     {'N', F, ui_act_diff_search_prev, "previous match"},
     {UI_KEY_ENTER, UI_CTX_DIFF_DETAIL, ui_act_diff_enter, "back to the table"},
+    {UI_KEY_ENTER, UI_CTX_FINDINGS, ui_act_findings_enter,
+     "the finding's evidence: its window on the timeline, or the row of the view that proves it"},
     {UI_KEY_ENTER, UI_CTX_RANK_TABLE, ui_act_ranks_enter,
      "this rank: select it in the left pane and open its timeline"},
     {UI_KEY_ENTER, UI_CTX_COLL_TABLE, ui_act_collectives_enter,
@@ -294,6 +299,8 @@ int ui_help_lines(struct ui_state *st)
         rc = section(st, &cap, "Timeline (view 1)", b, n, UI_CTX_TIMELINE);
     if (rc == 0)
         rc = section(st, &cap, "Tables (views 2-9, i)", b, n, UI_CTX_DOC);
+    if (rc == 0)
+        rc = section(st, &cap, "Findings (view !)", b, n, UI_CTX_FINDINGS);
     if (rc == 0)
         rc = section(st, &cap, "Ranks (view R)", b, n, UI_CTX_RANK_TABLE);
     if (rc == 0)

@@ -8,6 +8,7 @@
 #include "ui/refresh.h"
 #include "ui/view.h"
 #include "ui/views/diff.h"
+#include "ui/views/findings.h"
 
 const char *ui_inputs_title(const struct ui_inputs *in, char *buf, size_t n)
 {
@@ -88,6 +89,19 @@ static void apply_start_view(struct ui_state *st, char key)
     ui_state_message(st, true, "view %c opens with htx diff CONTROL TEST", key);
 }
 
+/* A job with a problem opens on its findings (DESIGN.md "Findings"): one
+ * costing more than max_cost_pct of the iteration, as `htx check` counts. */
+static int open_on_findings(struct ui_state *st, struct model *m, double max_cost_pct,
+                            struct err *e)
+{
+    bool worth = false;
+    int rc = ui_findings_worth_opening(st, m, max_cost_pct, &worth, e);
+    if (rc != 0 || !worth)
+        return rc;
+    st->view = UI_VIEW_FINDINGS;
+    return ui_refresh(st, m, 0, e);
+}
+
 int ui_initial_state(struct ui_state *st, struct model *m, const struct model *test,
                      const struct ui_inputs *in, const struct summary_job *job, int rows,
                      int cols, struct err *e)
@@ -124,6 +138,8 @@ int ui_initial_state(struct ui_state *st, struct model *m, const struct model *t
     if (!in->whole && o->start_view)
         apply_start_view(st, o->start_view);
     rc = ui_refresh(st, m, UI_RESELECT | UI_RELANE, e);
+    if (rc == 0 && !test && !in->whole && !o->start_view)
+        rc = open_on_findings(st, m, o->max_cost_pct, e);
     char changed[sizeof st->message];
     if (rc == 0 && m->nfailed)
         ui_state_message(st, true, "%zu file(s) failed to load: press i for details", m->nfailed);

@@ -41,6 +41,57 @@ unsigned ui_jumps_show(struct ui_state *st, const struct model *m, size_t at)
     return f;
 }
 
+/* The first lane of rank index r on `stream` (-1: any), or SIZE_MAX. */
+static size_t lane_of(const struct ui_state *st, size_t r, int64_t stream)
+{
+    for (size_t i = 0; i < st->nlanes; i++)
+        if (st->lanes[i].rank == r && (stream < 0 || (st->lanes[i].kind == UI_LANE_STREAM &&
+                                                      st->lanes[i].stream == stream)))
+            return i;
+    return SIZE_MAX;
+}
+
+/* The window [t0, t1), the cursor on time `at` when it lies inside (keep),
+ * else on the window's first column. */
+static void set_window(struct ui_state *st, int64_t t0, int64_t t1, bool keep, int64_t at)
+{
+    keep = keep && at >= t0 && at < t1;
+    st->tl.t0 = t0;
+    st->tl.t1 = t1;
+    ui_pan(&st->tl.t0, &st->tl.t1, 0, st->tl.lo, st->tl.hi);
+    struct ui_timescale ts;
+    ui_timeline_scale(st, &ts);
+    int col = keep ? ui_time_col(&ts, at) : 0;
+    st->tl.cursor = col < 0 ? 0 : (col >= ts.cols ? ts.cols - 1 : col);
+    st->tl.has_at = keep;
+    st->tl.at = at;
+}
+
+unsigned ui_jumps_show_window(struct ui_state *st, const struct model *m, size_t r,
+                              int64_t stream, uint32_t pos, int64_t t0, int64_t t1)
+{
+    struct ui_place from;
+    ui_state_place(st, &from);
+    st->view = UI_VIEW_TIMELINE;
+    st->focus = UI_FOCUS_MAIN;
+    bool placed = r < m->nranks && pos != MODEL_NONE && ui_timeline_goto(st, m, (uint32_t)r, pos) == 0;
+    size_t lane = placed ? st->tl.lane : lane_of(st, r, stream);
+    if (!placed && lane != SIZE_MAX) {
+        st->tl.lane = lane;
+        if (st->tl.lane < st->tl.lane_top || st->tl.lane >= st->tl.lane_top + ui_timeline_lane_rows(st))
+            st->tl.lane_top = st->tl.lane;
+    }
+    if (t1 > t0) {
+        const struct event *ev = placed ? &m->ranks[r].events[pos] : NULL;
+        set_window(st, t0, t1, placed, ev ? ev->ts + (ev->dur > 0 ? ev->dur : 0) / 2 : 0);
+    }
+    ui_state_moved(st, &from);
+    if (r < m->nranks && lane == SIZE_MAX)
+        ui_state_message(st, true, "rank %lld has no lane: include it in the left pane",
+                         (long long)m->ranks[r].rank);
+    return UI_REDRAW | UI_RELANE;
+}
+
 /* ---- finding instances ---- */
 
 static int cmp_jump(const void *a, const void *b, void *ctx)

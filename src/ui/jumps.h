@@ -28,4 +28,11 @@ unsigned ui_jumps_step(struct ui_state *st, const struct model *m, int dir);
  * view left behind as the one Esc returns to. Returns the reaction flags. */
 unsigned ui_jumps_show(struct ui_state *st, const struct model *m, size_t at);
 
+/* Opens the timeline on the window [t0, t1) of rank index r (t1 <= t0:
+ * the window as it is) with event pos selected (MODEL_NONE: none; the
+ * window then shows the lane of `stream`, -1 any, of r), the view left
+ * behind as the one Esc returns to. Returns the reaction flags. */
+unsigned ui_jumps_show_window(struct ui_state *st, const struct model *m, size_t r,
+                              int64_t stream, uint32_t pos, int64_t t0, int64_t t1);
+
 #endif

@@ -39,6 +39,7 @@ enum ui_view_id {
     UI_VIEW_RANKS,
     UI_VIEW_COLLECTIVES,
     UI_VIEW_DIAGNOSTICS,
+    UI_VIEW_FINDINGS,
     UI_VIEW_DIFF,
     UI_VIEW_COUNT
 };

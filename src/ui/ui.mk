@@ -48,5 +48,6 @@ libui_a_SOURCES += \
 	src/ui/views/ranks.c src/ui/views/ranks.h \
 	src/ui/views/collectives.c src/ui/views/collectives.h \
 	src/ui/views/diagnostics.c \
+	src/ui/views/findings.c src/ui/views/findings.h \
 	src/ui/views/diff.c src/ui/views/diff.h src/ui/views/diff_actions.c \
 	src/ui/views/diff_draw.c src/ui/views/diff_detail.c

@@ -16,6 +16,7 @@ static const struct ui_view_ops *const views[UI_VIEW_COUNT] = {
     [UI_VIEW_RANKS] = &ui_view_ranks,
     [UI_VIEW_COLLECTIVES] = &ui_view_collectives,
     [UI_VIEW_DIAGNOSTICS] = &ui_view_diagnostics,
+    [UI_VIEW_FINDINGS] = &ui_view_findings,
     [UI_VIEW_DIFF] = NULL,   /* st->diff_view: only htx diff has one */
 };
 

@@ -41,6 +41,7 @@ enum ui_context {
     UI_CTX_LAUNCH_TABLE = 1 << 8,    /* main pane, view 6 (then the tables' keys) */
     UI_CTX_IDLE_TABLE = 1 << 9,      /* main pane, view 4 (then the tables' keys) */
     UI_CTX_KERNEL_TABLE = 1 << 10,   /* main pane, view 3's kernel summary (then the tables') */
+    UI_CTX_FINDINGS = 1 << 11,       /* main pane, view ! (then the tables' keys) */
     UI_CTX_ANY = 0xFFFF,
 };
 
@@ -58,7 +59,7 @@ struct ui_binding {
  * Members marked "may be NULL" default to nothing. */
 struct ui_view_ops {
     enum ui_view_id id;
-    int key;                   /* '1'..'9', 'R', 'C', 'i', 'd' */
+    int key;                   /* '1'..'9', 'R', 'C', 'i', '!', 'd' */
     const char *name;          /* tab label */
     const char *hints;         /* the status bar's key hints while the view is shown */
     /* Makes the view's own data, st->own[id], for a new state (0 or
@@ -111,7 +112,8 @@ const struct ui_view_ops *ui_view_get(const struct ui_state *st, enum ui_view_id
 /* Each view's ops, defined in its own file (ui/views/<view>.c). */
 extern const struct ui_view_ops ui_view_timeline, ui_view_overview, ui_view_kernels,
     ui_view_idle, ui_view_overlap, ui_view_launch, ui_view_annotations, ui_view_counters,
-    ui_view_sequences, ui_view_ranks, ui_view_collectives, ui_view_diagnostics;
+    ui_view_sequences, ui_view_ranks, ui_view_collectives, ui_view_diagnostics,
+    ui_view_findings;
 
 /* Draws a view into body: pinned rows, then rows from top(). */
 void ui_view_draw(const struct ui_view_ops *v, const struct ui_state *st, const struct model *m,

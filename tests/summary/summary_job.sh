@@ -22,7 +22,7 @@ screen() {
     local keys=$1 out=$2
     shift 2
     printf 'p%s\n' "$keys" >"$tmp/keys"
-    expect 0 "$HTX" --script="$tmp/keys" --dump-screen="$out" --size=36x140 "$@"
+    expect 0 "$HTX" --view=1 --script="$tmp/keys" --dump-screen="$out" --size=36x140 "$@"
 }
 
 # The stored tables' views: the same screen either way, the title's
@@ -49,6 +49,13 @@ for rank in 0 1 2 3; do
     grep "^│r$rank s7 " summary-1 | grep -q '█' || fail "rank $rank's stream 7 shows no computation"
 done
 
+# A job with a problem opens on its findings, from the summaries alone too
+# (screen above starts on the timeline: --view=1).
+printf 'p\n' >"$tmp/keys"
+expect 0 "$HTX" --events=skip --script="$tmp/keys" --dump-screen=summary-findings --size=36x140 sums
+has summary-findings "Findings (Enter: the evidence)"
+has summary-findings "read from summaries:"
+
 # Zoomed in past a summary's buckets, the timeline says how to see more.
 screen "++++++++++++" summary-zoom --events=skip sums
 has summary-zoom "past rank 0's buckets of"
@@ -56,15 +63,15 @@ has summary-zoom "past rank 0's buckets of"
 # A job whose tiles would pass a quarter of HTX_MAX_MEMORY keeps them
 # coarser: the same lanes, busy where they were, wider buckets zoomed in.
 printf 'p\n' >"$tmp/keys"
-expect 0 env HTX_MAX_MEMORY=64K "$HTX" --script="$tmp/keys" --dump-screen=coarse-1 --size=36x140 sums
+expect 0 env HTX_MAX_MEMORY=64K "$HTX" --view=1 --script="$tmp/keys" --dump-screen=coarse-1 --size=36x140 sums
 [ "$(grep -c '^│r[0-9] s' coarse-1)" = 12 ] || fail "not 12 lanes from coarser tiles: $(head -8 coarse-1)"
 for rank in 0 1 2 3; do
     grep "^│r$rank s7 " coarse-1 | grep -q '█' || fail "rank $rank's stream 7 is idle in coarser tiles"
 done
 cmp -s coarse-1 summary-1 && fail "a 16 KB budget for the tiles left them as stored"
 printf 'p++++\n' >"$tmp/keys"
-expect 0 env HTX_MAX_MEMORY=64K "$HTX" --script="$tmp/keys" --dump-screen=coarse-zoom --size=36x140 sums
-expect 0 "$HTX" --events=skip --script="$tmp/keys" --dump-screen=fine-zoom --size=36x140 sums
+expect 0 env HTX_MAX_MEMORY=64K "$HTX" --view=1 --script="$tmp/keys" --dump-screen=coarse-zoom --size=36x140 sums
+expect 0 "$HTX" --view=1 --events=skip --script="$tmp/keys" --dump-screen=fine-zoom --size=36x140 sums
 has coarse-zoom "past rank 0's buckets of 2.1 ms"
 has fine-zoom "past rank 0's buckets of 1.05 ms"
 
@@ -91,7 +98,7 @@ has summary-6 "open its summary alone"
 screen "6<Enter>" summary-6-enter --events=skip sums
 has summary-6-enter "events not loaded: htx sums/rank-00000.htxs shows rank 0's"
 printf '9<Tab><Down><Down><Tab><Enter>\n' >"$tmp/keys"   # the rank pane shown
-expect 0 "$HTX" --script="$tmp/keys" --dump-screen=summary-9-enter --size=36x140 --events=skip sums
+expect 0 "$HTX" --view=1 --script="$tmp/keys" --dump-screen=summary-9-enter --size=36x140 --events=skip sums
 has summary-9-enter "events not loaded: htx sums/rank-00002.htxs shows rank 2's"
 # Kernels: a kernel's instances need the events; Enter on one of its rank
 # rows names (and on a terminal opens) that rank's summary.
@@ -118,9 +125,9 @@ has summary-hta-C "needs the events"
 
 # auto: events that would pass HTX_MAX_MEMORY are not loaded; under it they are.
 printf 'p6\n' >"$tmp/keys"
-expect 0 env HTX_MAX_MEMORY=1K "$HTX" --script="$tmp/keys" --dump-screen=auto-small --size=36x140 sums
+expect 0 env HTX_MAX_MEMORY=1K "$HTX" --view=1 --script="$tmp/keys" --dump-screen=auto-small --size=36x140 sums
 has auto-small "Launch needs the events"
-expect 0 "$HTX" --script="$tmp/keys" --dump-screen=auto-big --size=36x140 sums
+expect 0 "$HTX" --view=1 --script="$tmp/keys" --dump-screen=auto-big --size=36x140 sums
 grep -q "needs the events" auto-big && fail "--events=auto left the events out under the limit"
 has auto-big "Launch"
 
@@ -175,7 +182,7 @@ has err "the diff needs the events"
 export LSAN_OPTIONS="suppressions=$HTX_SRCDIR/tests/lsan.supp:print_suppressions=0"
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
 tmux_start
-tmux_open "htx-summary-$$" 140 36 "\"$HTX\" --events=skip sums; echo summary-exit=\$?; sleep 30"
+tmux_open "htx-summary-$$" 140 36 "\"$HTX\" --view=1 --events=skip sums; echo summary-exit=\$?; sleep 30"
 wait_for "12 lanes"
 keys Enter
 wait_for "sums/rank-00000.htxs · 1 rank"

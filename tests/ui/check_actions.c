@@ -7,6 +7,7 @@
 
 #include "ui/actions.h"
 #include "ui/document.h"
+#include "ui/jumps.h"
 #include "ui/widgets/keys.h"
 #include "ui/screen.h"
 #include "ui/refresh.h"
@@ -623,6 +624,42 @@ START_TEST(jumps_should_put_their_target_under_the_cursor)
 }
 END_TEST
 
+/* The timeline opened on a window (a finding's evidence) shows exactly that
+ * window, on the event's lane with the event under the cursor, and back
+ * goes to the view it was opened from. */
+START_TEST(jumps_show_window_should_show_the_window_with_the_event_selected)
+{
+    struct model *m = ui_test_model();
+    struct ui_state st;
+    struct err e = {0, ""};
+
+    ui_test_state(&st, m, 30, 100);
+    ui_test_keys(&st, m, "/sgemm<Enter>");
+    struct ui_jump j = {0, 0};
+    int64_t t0 = 0, t1 = 0;
+    for (size_t i = 0; i < st.njumps && t1 == 0; i++) {   // one whose window is in the data
+        const struct event *ev = &m->ranks[st.jumps[i].rank].events[st.jumps[i].pos];
+        j = st.jumps[i];
+        t0 = ev->ts - 2 * ev->dur;   // the event in the window's last third
+        t1 = ev->ts + ev->dur;
+        if (t0 < st.tl.lo || t1 > st.tl.hi)
+            t1 = 0;
+    }
+    ck_assert_int_gt(t1, 0);
+    ui_test_keys(&st, m, "2");
+    unsigned f = ui_jumps_show_window(&st, m, j.rank, -1, j.pos, t0, t1);
+    ck_assert_int_eq(ui_refresh(&st, m, f, &e), 0);
+    ck_assert_int_eq(st.view, UI_VIEW_TIMELINE);
+    ck_assert_int_eq(st.tl.t0, t0);
+    ck_assert_int_eq(st.tl.t1, t1);
+    ck_assert_uint_eq(ui_timeline_pick(&st, m, st.tl.lane, st.tl.cursor), j.pos);
+    ui_test_keys(&st, m, "<C-b>");   // Esc would clear the search first
+    ck_assert_int_eq(st.view, UI_VIEW_OVERVIEW);
+    ui_state_fini(&st);
+    model_free(m);
+}
+END_TEST
+
 START_TEST(quit_keys_should_quit)
 {
     struct model *m = ui_test_model();
@@ -744,6 +781,7 @@ Suite *ui_actions_suite(void)
     tcase_add_test(tc, prompt_should_edit_and_cancel);
     tcase_add_test(tc, mouse_should_switch_tabs_and_move_the_cursor);
     tcase_add_test(tc, jumps_should_put_their_target_under_the_cursor);
+    tcase_add_test(tc, jumps_show_window_should_show_the_window_with_the_event_selected);
     tcase_add_test(tc, copy_should_escape_the_name_it_copies);
     tcase_add_test(tc, quit_keys_should_quit);
     tcase_add_test(tc, a_failing_analysis_should_show_its_error);
