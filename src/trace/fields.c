@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "trace/bytescan.h"
 #include "trace/jstring.h"
 #include "trace/number.h"
 
@@ -44,34 +45,10 @@ struct state {
     unsigned seen;
 };
 
-/* Kineto pretty-prints with runs of spaces; skip those eight at a time. */
+/* Kineto pretty-prints with runs of spaces and newlines (bytescan.h). */
 static inline void skip_ws(struct cur *c)
 {
-    const char *p = c->p, *end = c->p < c->end ? c->end : c->p;
-    while (p < end) {
-        char ch = *p;
-        if (ch == ' ') {
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-            if (end - p >= 8) {
-                uint64_t x;
-                memcpy(&x, p, 8);
-                x ^= 0x2020202020202020u;
-                if (x) {
-                    p += __builtin_ctzll(x) >> 3;
-                    continue;
-                }
-                p += 8;
-                continue;
-            }
-#endif
-            p++;
-        } else if (ch == '\n' || ch == '\r' || ch == '\t') {
-            p++;
-        } else {
-            break;
-        }
-    }
-    c->p = p;
+    c->p = trace_bytescan_space(c->p, c->p < c->end ? c->end : c->p);
 }
 
 static bool is_scalar_byte(char ch)
@@ -328,7 +305,11 @@ static void field_time(struct cur *c, struct trace_time *t, const char *not_num,
 {
     if (starts_number(*c->p)) {
         const char *s;
-        size_t n;
+        size_t n = trace_number_plain_time(c->p, (size_t)(c->end - c->p), t);
+        if (n) {
+            c->p += n;    /* most times: read in one pass */
+            return;
+        }
         if (read_number(c, &s, &n) && !trace_number_time(s, n, t))
             malformed(c, range);
     } else if (!at_null(c)) {
@@ -343,7 +324,12 @@ static void field_int(struct cur *c, struct trace_int *out, int open)
 {
     if (starts_number(*c->p)) {
         const char *s;
-        size_t n;
+        size_t n = trace_number_plain_int(c->p, (size_t)(c->end - c->p), &out->v);
+        if (n) {
+            c->p += n;
+            out->present = true;
+            return;
+        }
         if (read_number(c, &s, &n))
             out->present = trace_number_scaled(s, n, 0, false, &out->v, NULL);
         if (!out->present)
