@@ -5,7 +5,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "trace/bytescan.h"
 #include "trace/jstring.h"
 #include "trace/number.h"
 
@@ -45,10 +44,34 @@ struct state {
     unsigned seen;
 };
 
-/* Kineto pretty-prints with runs of spaces and newlines (bytescan.h). */
+/* Kineto pretty-prints with runs of spaces; skip those eight at a time. */
 static inline void skip_ws(struct cur *c)
 {
-    c->p = trace_bytescan_space(c->p, c->p < c->end ? c->end : c->p);
+    const char *p = c->p, *end = c->p < c->end ? c->end : c->p;
+    while (p < end) {
+        char ch = *p;
+        if (ch == ' ') {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            if (end - p >= 8) {
+                uint64_t x;
+                memcpy(&x, p, 8);
+                x ^= 0x2020202020202020u;
+                if (x) {
+                    p += __builtin_ctzll(x) >> 3;
+                    continue;
+                }
+                p += 8;
+                continue;
+            }
+#endif
+            p++;
+        } else if (ch == '\n' || ch == '\r' || ch == '\t') {
+            p++;
+        } else {
+            break;
+        }
+    }
+    c->p = p;
 }
 
 static bool is_scalar_byte(char ch)
