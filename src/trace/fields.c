@@ -328,7 +328,11 @@ static void field_time(struct cur *c, struct trace_time *t, const char *not_num,
 {
     if (starts_number(*c->p)) {
         const char *s;
-        size_t n;
+        size_t n = trace_number_plain_time(c->p, (size_t)(c->end - c->p), t);
+        if (n) {
+            c->p += n;    /* most times: read in one pass */
+            return;
+        }
         if (read_number(c, &s, &n) && !trace_number_time(s, n, t))
             malformed(c, range);
     } else if (!at_null(c)) {
@@ -343,7 +347,12 @@ static void field_int(struct cur *c, struct trace_int *out, int open)
 {
     if (starts_number(*c->p)) {
         const char *s;
-        size_t n;
+        size_t n = trace_number_plain_int(c->p, (size_t)(c->end - c->p), &out->v);
+        if (n) {
+            c->p += n;
+            out->present = true;
+            return;
+        }
         if (read_number(c, &s, &n))
             out->present = trace_number_scaled(s, n, 0, false, &out->v, NULL);
         if (!out->present)

@@ -6,30 +6,16 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "trace/bytescan.h"
+
 /* JSON string bodies (the bytes between the quotes). Borrow their input
  * until return; nothing is allocated. */
 
-/* The first '"' or '\\' in [p, end), or end. Eight bytes at a time where
- * the byte order allows: most strings in a trace are short keys, for which
- * a call to memchr costs more than the search. */
+/* The first '"' or '\\' in [p, end), or end (16 bytes a step where the
+ * CPU allows; see bytescan.h). */
 static inline const char *trace_jstring_special(const char *p, const char *end)
 {
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
-    while (end - p >= 8) {
-        uint64_t x;
-        memcpy(&x, p, 8);
-        uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
-        /* A zero byte of q or b marks a hit; the lowest flag is exact. */
-        uint64_t hit = (((q - ones) & ~q) | ((b - ones) & ~b)) & highs;
-        if (hit)
-            return p + (__builtin_ctzll(hit) >> 3);
-        p += 8;
-    }
-#endif
-    while (p < end && *p != '"' && *p != '\\')
-        p++;
-    return p;
+    return trace_bytescan_special(p, end);
 }
 
 /* Finds the closing quote of a string whose body starts at s: the first '"'

@@ -147,11 +147,7 @@ static const double pow10_exact[] = {
 /* Most numbers in a trace are plain: [-]digits[.digits], at most 19 digits
  * in all, no exponent. They take a one-pass path: the significand D as an
  * integer and the number of fraction digits. Returns false otherwise. */
-struct plain {
-    uint64_t D;
-    int nfrac;
-    bool neg;
-};
+#define plain trace_number_plain
 
 static bool plain_decimal(const char *s, size_t len, struct plain *pl)
 {
@@ -297,33 +293,105 @@ double trace_number_double(const char *s, size_t len)
     return v;
 }
 
-bool trace_number_time(const char *s, size_t len, struct trace_time *t)
+/* t from a plain number, as trace_number_time gives it: 1 when done, 0
+ * when ns does not fit int64 (t zeroed), -1 when us needs the text (more
+ * than 2^53 with a fraction: only strtod's rounding is exact then). */
+static int plain_time(const struct plain *pl, struct trace_time *t)
 {
     memset(t, 0, sizeof *t);
+    if (!plain_scaled(pl, 3, true, &t->ns, NULL)) {
+        t->ns = 0;
+        return 0;
+    }
+    t->present = true;
+    t->is_float = pl->nfrac > 0;
+    if (pl->D <= (UINT64_C(1) << 53)) {
+        /* D and 10^nfrac are exact doubles: one correctly rounded division
+         * gives what strtod gives. */
+        t->us = (double)pl->D / pow10_exact[pl->nfrac];
+    } else if (pl->nfrac == 0) {
+        /* An integer converts to the nearest double, as strtod does. */
+        t->us = (double)pl->D;
+    } else {
+        return -1;
+    }
+    if (pl->neg)
+        t->us = -t->us;
+    return 1;
+}
+
+bool trace_number_time(const char *s, size_t len, struct trace_time *t)
+{
     struct plain pl;
-    bool plain = plain_decimal(s, len, &pl);
-    bool ok = plain ? plain_scaled(&pl, 3, true, &t->ns, NULL)
-                    : trace_number_scaled(s, len, 3, true, &t->ns, NULL);
-    if (!ok) {
+    if (plain_decimal(s, len, &pl)) {
+        int r = plain_time(&pl, t);
+        if (r < 0)
+            t->us = trace_number_double(s, len);
+        return r != 0;
+    }
+    memset(t, 0, sizeof *t);
+    if (!trace_number_scaled(s, len, 3, true, &t->ns, NULL)) {
         t->ns = 0;
         return false;
     }
-    if (plain && pl.D <= (UINT64_C(1) << 53)) {
-        /* D and 10^nfrac are exact doubles: one correctly rounded division
-         * gives what strtod gives. */
-        t->us = (double)pl.D / pow10_exact[pl.nfrac];
-        if (pl.neg)
-            t->us = -t->us;
-    } else if (plain && pl.nfrac == 0) {
-        /* An integer converts to the nearest double, as strtod does. */
-        t->us = pl.neg ? -(double)pl.D : (double)pl.D;
-    } else {
-        t->us = trace_number_double(s, len);
-    }
+    t->us = trace_number_double(s, len);
     t->present = true;
-    t->is_float = plain ? pl.nfrac > 0 : memchr(s, '.', len) || memchr(s, 'e', len) ||
-                                             memchr(s, 'E', len);
+    t->is_float = memchr(s, '.', len) || memchr(s, 'e', len) || memchr(s, 'E', len);
     return true;
+}
+
+static bool is_scalar_byte(char c)
+{
+    return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' ||
+           c == '+' || c == '.';
+}
+
+size_t trace_number_plain(const char *s, size_t avail, struct trace_number_plain *pl)
+{
+    size_t i = avail > 0 && s[0] == '-';
+    size_t lead = i;
+    uint64_t D = 0;
+    for (; i < avail && is_digit(s[i]); i++)
+        D = D * 10 + (uint64_t)(s[i] - '0');
+    size_t int_n = i - lead;
+    if (int_n == 0 || (int_n > 1 && s[lead] == '0'))
+        return 0;
+    int nfrac = 0;
+    if (i < avail && s[i] == '.') {
+        size_t f = ++i;
+        for (; i < avail && is_digit(s[i]); i++)
+            D = D * 10 + (uint64_t)(s[i] - '0');
+        nfrac = (int)(i - f);
+        if (nfrac == 0)
+            return 0;
+    }
+    /* Nineteen digits cannot wrap D; the byte after must end the number. */
+    if (int_n + (size_t)nfrac > 19 || i >= avail || is_scalar_byte(s[i]))
+        return 0;
+    pl->D = D;
+    pl->nfrac = nfrac;
+    pl->neg = lead > 0;
+    return i;
+}
+
+size_t trace_number_plain_time(const char *s, size_t avail, struct trace_time *t)
+{
+    struct plain pl;
+    struct trace_time v;
+    size_t k = trace_number_plain(s, avail, &pl);
+    if (k == 0 || plain_time(&pl, &v) <= 0)
+        return 0;
+    *t = v;
+    return k;
+}
+
+size_t trace_number_plain_int(const char *s, size_t avail, int64_t *out)
+{
+    struct plain pl;
+    size_t k = trace_number_plain(s, avail, &pl);
+    if (k == 0 || !plain_scaled(&pl, 0, false, out, NULL))
+        return 0;
+    return k;
 }
 
 bool trace_number_is_canonical(const char *s, size_t len)

@@ -28,6 +28,30 @@ bool trace_number_scaled(const char *s, size_t len, int scale, bool round_half,
 /* The nearest double of the text, as strtod would give it (C locale). */
 double trace_number_double(const char *s, size_t len);
 
+/* A plain number: [-]digits[.digits] in JSON's grammar, 19 digits at most,
+ * value = (neg ? -1 : 1) * D / 10^nfrac. */
+struct trace_number_plain {
+    uint64_t D;
+    int nfrac;
+    bool neg;
+};
+
+/* Reads a plain number at s in one pass, over at most avail bytes. Returns
+ * its length, or 0 when s does not start with a plain number or no byte
+ * follows that ends it (the caller then takes trace_number_scan's path,
+ * which gives the same values). */
+size_t trace_number_plain(const char *s, size_t avail, struct trace_number_plain *pl);
+
+/* trace_number_plain, then t as trace_number_time fills it. Returns the
+ * length, or 0 (t untouched) when the number is not plain, ns does not fit
+ * or us needs strtod. */
+size_t trace_number_plain_time(const char *s, size_t avail, struct trace_time *t);
+
+/* trace_number_plain, then *out as trace_number_scaled(scale 0, truncated)
+ * gives it. Returns the length, or 0 (*out untouched) when not plain or out
+ * of range. */
+size_t trace_number_plain_int(const char *s, size_t avail, int64_t *out);
+
 /* Fills t from a number that is a time in microseconds: ns = round(value *
  * 1000) computed from the digits, us = the nearest double, is_float when the
  * text has a fraction or an exponent. Returns false (t->present false) when

@@ -639,6 +639,7 @@ int main(void)
     srunner_add_suite(sr, trace_files_suite());
     srunner_add_suite(sr, trace_pack_suite());
     srunner_add_suite(sr, trace_deflater_suite());
+    srunner_add_suite(sr, trace_bytescan_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

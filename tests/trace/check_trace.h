@@ -62,5 +62,6 @@ Suite *trace_events_suite(void);
 Suite *trace_files_suite(void);
 Suite *trace_pack_suite(void);
 Suite *trace_deflater_suite(void);
+Suite *trace_bytescan_suite(void);
 
 #endif

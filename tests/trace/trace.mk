@@ -3,7 +3,7 @@ if HAVE_CHECK
 check_PROGRAMS += tests/trace/check_trace
 tests_trace_check_trace_SOURCES = tests/trace/check_trace.c tests/trace/check_trace_events.c \
 	tests/trace/check_trace_files.c tests/trace/check_trace_pack.c tests/trace/check_trace.h \
-	tests/trace/check_trace_deflater.c \
+	tests/trace/check_trace_deflater.c tests/trace/check_trace_bytescan.c \
 	tests/trace/event_log.c tests/trace/event_log.h
 tests_trace_check_trace_CPPFLAGS = $(AM_CPPFLAGS) $(CJSON_CFLAGS) $(ZLIB_CFLAGS)
 tests_trace_check_trace_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
