@@ -44,29 +44,18 @@ void finding_evidence_text(const struct finding_evidence *ev, char *buf, size_t 
         return;
     buf[0] = '\0';
     if (ev->kind == FINDING_EVIDENCE_VIEW) {
-        fctx_append(buf, n, "%s %s %s", finding_view_name(ev->view), ev->table, ev->row);
+        str_appendf(buf, n, "%s %s %s", finding_view_name(ev->view), ev->table, ev->row);
         return;
     }
-    fctx_append(buf, n, "timeline");
+    str_appendf(buf, n, "timeline");
     if (ev->rank >= 0)
-        fctx_append(buf, n, " rank=%lld", (long long)ev->rank);
+        str_appendf(buf, n, " rank=%lld", (long long)ev->rank);
     if (ev->stream >= 0)
-        fctx_append(buf, n, " stream=%lld", (long long)ev->stream);
-    fctx_append(buf, n, " %lld-%lld", (long long)ev->start_ns, (long long)ev->end_ns);
+        str_appendf(buf, n, " stream=%lld", (long long)ev->stream);
+    str_appendf(buf, n, " %lld-%lld", (long long)ev->start_ns, (long long)ev->end_ns);
 }
 
 /* ---- helpers for the rules ---- */
-
-void fctx_append(char *buf, size_t n, const char *fmt, ...)
-{
-    size_t used = strnlen(buf, n);
-    if (used + 1 >= n)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + used, n - used, fmt, ap);
-    va_end(ap);
-}
 
 void fctx_list_text(char *buf, size_t n, int64_t *v, size_t k)
 {
@@ -336,15 +325,15 @@ static void needs_events_note(const struct fctx *c, struct findings *out)
     out->needs_events[0] = '\0';
     if (!c->needs_events)
         return;
-    fctx_append(out->needs_events, sizeof out->needs_events, "read from summaries: ");
+    str_appendf(out->needs_events, sizeof out->needs_events, "read from summaries: ");
     bool first = true;
     for (int k = 0; k < FINDING_KIND_COUNT; k++)
         if (c->needs_events & (1u << k)) {
-            fctx_append(out->needs_events, sizeof out->needs_events, "%s%s", first ? "" : ", ",
+            str_appendf(out->needs_events, sizeof out->needs_events, "%s%s", first ? "" : ", ",
                         finding_kind_name((enum finding_kind)k));
             first = false;
         }
-    fctx_append(out->needs_events, sizeof out->needs_events, " need the events");
+    str_appendf(out->needs_events, sizeof out->needs_events, " need the events");
 }
 
 int fctx_run(struct fctx *c, int rc, struct findings *out, struct err *e)

@@ -222,7 +222,7 @@ static int raise(struct fctx *c, const struct exposed *v, size_t n, struct err *
     char cost[32], worst_cost[32];
     fctx_duration(cost, sizeof cost, f->cost_ns);
     fctx_duration(worst_cost, sizeof worst_cost, w->per_iter);
-    fctx_append(f->title, sizeof f->title,
+    str_appendf(f->title, sizeof f->title,
                 "Communication not hidden by computation: %s per iteration", cost);
     const struct frank *fr = &c->ranks[worst];
     if (fr->has_events) {
@@ -231,19 +231,19 @@ static int raise(struct fctx *c, const struct exposed *v, size_t n, struct err *
         double share = w->comm_ns > 0 ? 100.0 * w->per_iter * (fr->nsteps ? (double)fr->nsteps : 1.0) /
                                             (double)w->comm_ns
                                       : 0.0;
-        fctx_append(f->cause, sizeof f->cause,
+        str_appendf(f->cause, sizeof f->cause,
                     "On rank %lld the GPU runs communication with no computation beside it for %s "
                     "per iteration (%.0f%% of its communication time, not counting waits for late "
                     "ranks); most in %s. ",
                     (long long)w->rank, worst_cost, share, top);
     } else {
-        fctx_append(f->cause, sizeof f->cause,
+        str_appendf(f->cause, sizeof f->cause,
                     "On rank %lld the GPU runs communication with no computation beside it for %s "
                     "per iteration (its summary's communication share of the GPU span, less the "
                     "overlap; waits for late ranks included). ",
                     (long long)w->rank, worst_cost);
     }
-    fctx_append(f->cause, sizeof f->cause,
+    str_appendf(f->cause, sizeof f->cause,
                 "Overlap collectives with computation (bucketing, asynchronous ops) or make them "
                 "smaller.");
     f->start_ns = w->start;

@@ -241,9 +241,9 @@ static void describe_sync(const struct fctx *c, struct finding *f, const struct 
     op_name(c, fr, s, call, sizeof call);
     op_name(c, fr, inner, op, sizeof op);
     op_name(c, fr, top, outer, sizeof outer);
-    fctx_append(f->title, sizeof f->title, "Host synchronizations stall the GPU: %s per iteration",
+    str_appendf(f->title, sizeof f->title, "Host synchronizations stall the GPU: %s per iteration",
                 cost);
-    fctx_append(f->cause, sizeof f->cause,
+    str_appendf(f->cause, sizeof f->cause,
                 "On rank %lld the host waits in %s (called by %s, inside %s) until the GPU's queue "
                 "is empty; the GPU then idles %s per iteration until the next launch (%zu times). "
                 "Avoid .item(), .cpu(), nonzero() and printing tensors inside the step.",
@@ -268,8 +268,8 @@ static void describe(struct fctx *c, struct finding *f, enum gap_cause k, const 
     double steps = fr->nsteps ? (double)fr->nsteps : 1.0;
     switch (k) {
     case GAP_STEP:
-        fctx_append(f->title, sizeof f->title, "GPU idle between iterations: %s per iteration", cost);
-        fctx_append(f->cause, sizeof f->cause,
+        str_appendf(f->title, sizeof f->title, "GPU idle between iterations: %s per iteration", cost);
+        str_appendf(f->cause, sizeof f->cause,
                  "On rank %lld the GPU has no work for %s per iteration between the last kernel of "
                  "one step and the first of the next (the longest %s), while the CPU runs %s: data "
                  "loading or the optimizer. Prefetch the data (DataLoader workers, pinned memory) "
@@ -280,9 +280,9 @@ static void describe(struct fctx *c, struct finding *f, enum gap_cause k, const 
         describe_sync(c, f, fr, g, mine);
         break;
     case GAP_LAUNCH:
-        fctx_append(f->title, sizeof f->title, "Kernels launch slower than they run: %s per iteration",
+        str_appendf(f->title, sizeof f->title, "Kernels launch slower than they run: %s per iteration",
                  cost);
-        fctx_append(f->cause, sizeof f->cause,
+        str_appendf(f->cause, sizeof f->cause,
                  "On rank %lld, %.0f kernels per iteration run shorter than their launch calls take, "
                  "so the GPU idles %s per iteration between them; the longest wait is before %s, "
                  "launched under %s. Fuse them (torch.compile), capture them in a CUDA graph, or "
@@ -290,8 +290,8 @@ static void describe(struct fctx *c, struct finding *f, enum gap_cause k, const 
                  rank, (double)g->count[k] / steps, mine, kernel, op);
         break;
     default:
-        fctx_append(f->title, sizeof f->title, "GPU waits for the host: %s per iteration", cost);
-        fctx_append(f->cause, sizeof f->cause,
+        str_appendf(f->title, sizeof f->title, "GPU waits for the host: %s per iteration", cost);
+        str_appendf(f->cause, sizeof f->cause,
                  "On rank %lld the GPU is idle %s per iteration waiting for work the host has not "
                  "launched yet; the longest wait (%s, before %s) is while %s runs on the CPU. Move "
                  "CPU work out of the step, or launch ahead (CUDA graphs, torch.compile).",
@@ -407,9 +407,9 @@ int findings_copies(struct fctx *c, struct err *e)
         op_name(c, fr, by, op, sizeof op);
         char job[32];
         fctx_duration(job, sizeof job, f->cost_ns);
-        fctx_append(f->title, sizeof f->title, "Copies from pageable host memory: %s per iteration",
+        str_appendf(f->title, sizeof f->title, "Copies from pageable host memory: %s per iteration",
                     job);
-        fctx_append(f->cause, sizeof f->cause,
+        str_appendf(f->cause, sizeof f->cause,
                  "On rank %lld, %.0f copies per iteration (%s) go through pageable host memory: "
                  "they are staged, block the host and cannot overlap; they take %s per iteration, "
                  "the longest made by %s. Pin the host tensors (pin_memory) and copy with "

@@ -41,17 +41,17 @@ static void hot_finding(struct fctx *c, struct finding *f, uint32_t name, double
             c->scratch[k++] = c->ranks[i].rank;
     fctx_list_text(f->ranks, sizeof f->ranks, c->scratch, k);
     if (kernel) {
-        fctx_append(f->title, sizeof f->title, "Hot kernel %s: %.0f%% of GPU kernel time", n,
+        str_appendf(f->title, sizeof f->title, "Hot kernel %s: %.0f%% of GPU kernel time", n,
                     100 * share);
-        fctx_append(f->cause, sizeof f->cause,
+        str_appendf(f->cause, sizeof f->cause,
                     "%s runs %s per iteration on the mean rank, %.0f%% of all kernel time: "
                     "the first place to look for a speed-up (not a fault).", n, cost, 100 * share);
         f->evidence.view = FINDING_VIEW_KERNELS;
         snprintf(f->evidence.table, sizeof f->evidence.table, "kernel_breakdown");
     } else {
-        fctx_append(f->title, sizeof f->title, "Hot annotation %s: %.0f%% of the iteration", n,
+        str_appendf(f->title, sizeof f->title, "Hot annotation %s: %.0f%% of the iteration", n,
                     100 * f->cost_share);
-        fctx_append(f->cause, sizeof f->cause,
+        str_appendf(f->cause, sizeof f->cause,
                     "The GPU spends %s per iteration under %s on the mean rank: the first place "
                     "to look for a speed-up (not a fault).", cost, n);
         f->evidence.view = FINDING_VIEW_ANNOTATIONS;

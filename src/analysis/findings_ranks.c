@@ -110,7 +110,7 @@ static int straggler_cause(struct fctx *c, size_t s, struct finding *f)
 {
     const struct frank *fr = &c->ranks[s];
     if (!fr->has_events) {
-        fctx_append(f->cause, sizeof f->cause, " Why it is late needs the events.");
+        str_appendf(f->cause, sizeof f->cause, " Why it is late needs the events.");
         return 0;
     }
     double excess;
@@ -124,27 +124,27 @@ static int straggler_cause(struct fctx *c, size_t s, struct finding *f)
     switch (why) {
     case LATE_COMPUTE:
         fctx_name(c, k, name, sizeof name);
-        fctx_append(f->cause, sizeof f->cause,
+        str_appendf(f->cause, sizeof f->cause,
                     " Its computation takes longer than its peers': %s runs %s per iteration longer "
                     "than on the median rank: a slower or throttled GPU, or more work on this rank.",
                     name, d);
         break;
     case LATE_HOST:
-        fctx_append(f->cause, sizeof f->cause,
+        str_appendf(f->cause, sizeof f->cause,
                     " Its GPU waits for the host %s per iteration longer than its peers': its "
                     "kernels are launched late (see the host_bound finding).", d);
         break;
     case LATE_SYNC:
-        fctx_append(f->cause, sizeof f->cause,
+        str_appendf(f->cause, sizeof f->cause,
                     " It synchronizes with the host %s per iteration longer than its peers.", d);
         break;
     case LATE_STEP:
-        fctx_append(f->cause, sizeof f->cause,
+        str_appendf(f->cause, sizeof f->cause,
                     " Its GPU idles between steps %s per iteration longer than its peers': its "
                     "steps start late (data loading, a long CPU gap before the step).", d);
         break;
     default:
-        fctx_append(f->cause, sizeof f->cause,
+        str_appendf(f->cause, sizeof f->cause,
                     " Its own timeline shows no figure above its peers' (compute, host waits, "
                     "synchronizations, step starts).");
         break;
@@ -175,9 +175,9 @@ int findings_straggler(struct fctx *c, struct err *e)
     snprintf(f->ranks, sizeof f->ranks, "%lld", (long long)s->rank);
     char cost[32];
     fctx_duration(cost, sizeof cost, f->cost_ns);
-    fctx_append(f->title, sizeof f->title, "Rank %lld makes the others wait at collectives: %s per iteration",
+    str_appendf(f->title, sizeof f->title, "Rank %lld makes the others wait at collectives: %s per iteration",
                 (long long)s->rank, cost);
-    fctx_append(f->cause, sizeof f->cause,
+    str_appendf(f->cause, sizeof f->cause,
                 "Rank %lld arrives last at %zu of its %zu collectives and takes %.0f%% of the "
                 "job's waiting; each other rank waits %s per iteration for it.",
                 (long long)s->rank, s->last_count, s->collectives,
@@ -246,9 +246,9 @@ int findings_imbalance(struct fctx *c, struct err *e)
         char cost[32], m[32];
         fctx_duration(cost, sizeof cost, f->cost_ns);
         fctx_duration(m, sizeof m, med);
-        fctx_append(f->title, sizeof f->title, "Steps take longer on some ranks: %s per iteration",
+        str_appendf(f->title, sizeof f->title, "Steps take longer on some ranks: %s per iteration",
                     cost);
-        fctx_append(f->cause, sizeof f->cause,
+        str_appendf(f->cause, sizeof f->cause,
                     "The mean step of ranks %s is %s longer than the median rank's (%s); the "
                     "longest is rank %lld's step %lld. Unequal work or data across ranks, or a "
                     "slower node.",
@@ -336,13 +336,13 @@ static void slow_describe(const struct fctx *c, struct finding *f, size_t i, siz
     fctx_duration(cost, sizeof cost, f->cost_ns);
     fctx_duration(m, sizeof m, med);
     fctx_name(c, c->kq[i].name, name, sizeof name);
-    fctx_append(f->title, sizeof f->title, "%s is slower on rank %s: %s per iteration",
+    str_appendf(f->title, sizeof f->title, "%s is slower on rank %s: %s per iteration",
                 name, f->ranks, cost);
     const struct kq *q = NULL;
     for (size_t k = i; k < j; k++)
         if (c->kq[k].rank_at == h.rank_at)
             q = &c->kq[k];
-    fctx_append(f->cause, sizeof f->cause,
+    str_appendf(f->cause, sizeof f->cause,
                 "On rank %lld, %s takes %.1f us on average against %s on the median rank "
                 "(%.2fx): a slower or throttled GPU, or different inputs on that rank.",
                 (long long)h.rank, name, q ? (double)q->sum / (double)q->count / 1e3 : 0.0,
@@ -458,8 +458,8 @@ static int bw_group(struct fctx *c, const struct coll_result *cr, const struct b
     const char *name = strtab_str(cr->strings, w->name);
     char cost[32];
     fctx_duration(cost, sizeof cost, f->cost_ns);
-    fctx_append(f->title, sizeof f->title, "Slow %s transfers: %s per iteration", name, cost);
-    fctx_append(f->cause, sizeof f->cause,
+    str_appendf(f->title, sizeof f->title, "Slow %s transfers: %s per iteration", name, cost);
+    str_appendf(f->cause, sizeof f->cause,
                 "%zu of %zu %s collectives of %lld bytes over %lld ranks reach less than half the "
                 "median bus bandwidth of the others (%.1f GB/s; the slowest %.2f GB/s): a slow "
                 "link, contention with other traffic, or a different network path.",

@@ -9,6 +9,7 @@
 #include "analysis/busy.h"
 #include "analysis/collectives.h"
 #include "analysis/findings.h"
+#include "util/str.h"
 
 /* A selected rank, with the steps the selection keeps. */
 struct frank {
@@ -82,8 +83,6 @@ int64_t fctx_in_steps(const struct frank *fr, int64_t s, int64_t e, int64_t *ste
 double fctx_confidence(const struct fctx *c, const struct finding *f, double support);
 /* v[0..k) (any order, repeats allowed; sorted in place) as "3, 5-7". */
 void fctx_list_text(char *buf, size_t n, int64_t *v, size_t k);
-/* Appends printf-style to buf (size n, terminated). */
-void fctx_append(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* A name for a title or cause: the short name (§2.2) when o->shorten_names,
  * cut to fit buf. */
 void fctx_name(const struct fctx *c, uint32_t name, char *buf, size_t n);

@@ -8,21 +8,11 @@
 
 #include "analysis/clocks.h"
 #include "util/sort.h"
+#include "util/str.h"
 
 /* ---- text of rank lists ---- */
 
 /* Appends to buf (size n, always terminated) as snprintf would. */
-static void append(char *buf, size_t n, const char *fmt, ...)
-{
-    size_t used = strnlen(buf, n);
-    if (used + 1 >= n)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + used, n - used, fmt, ap);
-    va_end(ap);
-}
-
 /* Appends the run [a, b] to a "3, 5-7" list; "..." once the list is full. */
 static void append_run(char *buf, size_t n, bool *first, int64_t a, int64_t b)
 {
@@ -37,7 +27,7 @@ static void append_run(char *buf, size_t n, bool *first, int64_t a, int64_t b)
                  b == a + 1 ? ", " : "-", (long long)b);
     if (used + strlen(run) + 6 > n)
         snprintf(run, sizeof run, "%s...", *first ? "" : ", ");
-    append(buf, n, "%s", run);
+    str_appendf(buf, n, "%s", run);
     *first = false;
 }
 
@@ -412,11 +402,11 @@ static void check_clocks(const struct trust_rank *ranks, size_t n, struct trust_
     duration_text(allow, sizeof allow, w->clock_allowance_ns);
     who[0] = '\0';   // (append: a part may be cut, never overrun)
     if (k == 1)
-        append(who, sizeof who, "rank %lld's clock is", (long long)w->rank);
+        str_appendf(who, sizeof who, "rank %lld's clock is", (long long)w->rank);
     else
-        append(who, sizeof who, "%zu ranks' clocks are off by up to %s: rank %lld's is", k,
+        str_appendf(who, sizeof who, "%zu ranks' clocks are off by up to %s: rank %lld's is", k,
                size, (long long)w->rank);
-    append(f->text, sizeof f->text, "%s %s %s rank %lld's (median over %llu matched "
+    str_appendf(f->text, sizeof f->text, "%s %s %s rank %lld's (median over %llu matched "
            "collectives; one allows %s): %s", who, size,
            w->clock_skew_ns > 0 ? "ahead of" : "behind", (long long)w->clock_reference,
            (unsigned long long)w->clock_collectives, allow,

@@ -1,7 +1,7 @@
 # app layer: what both front ends (cli, ui) share: the command line and its
 # options, loading a session, the output formats, the diff request.
 libcore_a_SOURCES += \
-	src/app/options.c src/app/optvalues.c src/app/options.h \
+	src/app/options.c src/app/optvalues.c src/app/usage.c src/app/options.h \
 	src/app/format.h src/app/format_common.c src/app/format_json.c \
 	src/app/format_csv.c src/app/format_text.c \
 	src/app/session.c src/app/session.h \

@@ -13,10 +13,7 @@
  * a hot spot) costs more than --max-cost percent of the iteration: a gate
  * for CI, like `htx diff --report --fail-on-regression`. */
 
-#define EXIT_FINDING 3
-
-/* Names on stderr the findings beyond the threshold; how many. */
-static size_t over_threshold(const struct findings *f, double pct)
+size_t check_over_threshold(const struct findings *f, double pct)
 {
     size_t n = 0;
     for (size_t i = 0; i < f->n; i++) {
@@ -66,11 +63,11 @@ int cli_check_main(const struct htx_options *opts)
             rc = app_out_commit(&out, stdout, &e);
         }
     }
-    size_t crossed = rc ? 0 : over_threshold(&f, opts->max_cost_pct);
+    size_t crossed = rc ? 0 : check_over_threshold(&f, opts->max_cost_pct);
     free((void *)in.ranks);
     arena_fini(&a);
     model_free(m);
     if (rc)
         return app_fail(&e);
-    return crossed ? EXIT_FINDING : 0;
+    return crossed ? CHECK_EXIT_FINDING : 0;
 }

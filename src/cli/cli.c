@@ -45,7 +45,7 @@ int cli_run(const struct htx_options *opts)
     case HTX_CMD_COUNTERS:
         return cli_counters_main(opts);
     case HTX_CMD_CHECK:
-        return cli_check_main(opts);
+        return cli_check_paths(opts);
     case HTX_CMD_DIFF:
         return cli_diff_main(opts);
     default:

@@ -17,8 +17,14 @@
 int cli_info_main(const struct htx_options *opts);
 int cli_report_main(const struct htx_options *opts);
 int cli_counters_main(const struct htx_options *opts);
-/* `htx check`: also 3 when a finding costs more than --max-cost. */
+/* `htx check` on traces (or summaries read as their traces): also
+ * CHECK_EXIT_FINDING when a finding costs more than --max-cost. */
+#define CHECK_EXIT_FINDING 3
 int cli_check_main(const struct htx_options *opts);
+/* Names on stderr the problems of f (not the hot spots) that cost more
+ * than pct percent of the iteration; how many. */
+struct findings;
+size_t check_over_threshold(const struct findings *f, double pct);
 
 /* `htx info`: every rank of m (those in --rank when given), then the files
  * that failed. Borrows everything until return. */

@@ -23,7 +23,9 @@ static bool rank_selected(const struct htx_options *opts, int64_t rank)
     return false;
 }
 
-static int report_summaries(const struct htx_options *opts, char **files, size_t nfiles)
+/* With crossed (htx check), also how many findings cross --max-cost. */
+static int report_summaries(const struct htx_options *opts, char **files, size_t nfiles,
+                            size_t *crossed)
 {
     struct err e = {0, ""};
     unsigned want = 0;
@@ -54,7 +56,8 @@ static int report_summaries(const struct htx_options *opts, char **files, size_t
         memset(&lists[nlists], 0, sizeof lists[nlists]);
         ids[nlists] = all[i].id;
         rc = all[i].id == ANALYSIS_FINDINGS
-                 ? report_findings_tables(&l, selected, &a, &lists[nlists], &e)
+                 ? report_findings_tables(&l, selected, &a, &lists[nlists], crossed,
+                                          opts->max_cost_pct, &e)
                  : summary_job_tables(&l, selected, all[i].id, &a, &lists[nlists], &e);
         if (rc == 0 && opts->semantics == SEMANTICS_HTX &&
             report_triage_kernel_tables(&lists[nlists], &a) < 0)
@@ -95,7 +98,7 @@ static int report_summaries(const struct htx_options *opts, char **files, size_t
     summary_job_fini(&l);   // (emptied already when the open failed: fini again is a no-op)
     summary_job_free_files(files, nfiles);
     if (replay)
-        return cli_report_main(opts);
+        return crossed ? cli_check_main(opts) : cli_report_main(opts);
     return rc ? app_fail(&e) : 0;
 }
 
@@ -126,8 +129,33 @@ int cli_report_paths(const struct htx_options *opts)
         return app_fail(&e);
     }
     if (rc == 0 && !why && opts->events != HTX_EVENTS_LOAD)
-        return report_summaries(opts, files, nfiles);
+        return report_summaries(opts, files, nfiles, NULL);
     // Traces, or paths the trace loader reports on.
     summary_job_free_files(files, nfiles);
     return cli_report_main(opts);
+}
+
+int cli_check_paths(const struct htx_options *opts)
+{
+    struct err e = {0, ""};
+    char **files;
+    size_t nfiles, traces;
+    if (summary_job_files(opts->paths, opts->npaths, &files, &nfiles, &traces, &e) != 0)
+        return app_fail(&e);
+    struct htx_options findings_only = *opts;
+    for (size_t i = 0; i < ANALYSIS_COUNT; i++)
+        findings_only.analyses[i] = i == ANALYSIS_FINDINGS;
+    const char *why = needs_events(&findings_only, nfiles, traces);
+    if (why && opts->events == HTX_EVENTS_SKIP) {
+        summary_job_free_files(files, nfiles);
+        err_set(&e, ERR_USAGE, "--events=skip: the check needs the events: %s", why);
+        return app_fail(&e);
+    }
+    if (!why && opts->events != HTX_EVENTS_LOAD) {
+        size_t crossed = 0;
+        int rc = report_summaries(&findings_only, files, nfiles, &crossed);
+        return rc ? rc : crossed ? CHECK_EXIT_FINDING : 0;
+    }
+    summary_job_free_files(files, nfiles);
+    return cli_check_main(opts);
 }

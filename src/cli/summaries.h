@@ -33,12 +33,18 @@ int cli_summarize_main(const struct htx_options *opts);
  * refuses, saying why. */
 int cli_report_paths(const struct htx_options *opts);
 
+/* `htx check`: as cli_report_paths with the findings alone: from the
+ * summaries when the paths name only summaries (unless --events=load),
+ * else cli_check_main. */
+int cli_check_paths(const struct htx_options *opts);
+
 /* The findings table (analysis/findings.h) of a summary job's selected
  * ranks (NULL: all), from what the summaries hold (summary_job_findings,
- * which says what summary_job_open must read for it), in a. 0, or
- * ERR_NOMEM. */
+ * which says what summary_job_open must read for it), in a. With crossed,
+ * also how many problems cost more than pct percent (check_over_threshold).
+ * 0, or ERR_NOMEM. */
 struct summary_job;
 int report_findings_tables(const struct summary_job *l, const bool *selected, struct arena *a,
-                           struct table_list *out, struct err *e);
+                           struct table_list *out, size_t *crossed, double pct, struct err *e);
 
 #endif

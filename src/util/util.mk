@@ -10,7 +10,7 @@ libcore_a_SOURCES += \
 	src/util/json_escape.c src/util/json_escape.h \
 	src/util/outfile.c src/util/outfile.h \
 	src/util/memory.c src/util/memory.h \
-	src/util/str.h src/util/pool.c src/util/pool.h src/util/clock.h \
+	src/util/str.c src/util/str.h src/util/pool.c src/util/pool.h src/util/clock.h \
 	src/util/ring.c src/util/ring.h \
 	src/util/le.h src/util/summary_file.c src/util/summary_file.h src/util/summary_file_sparse.c \
 	src/util/summary_file_source.c src/util/summary_file_source.h \

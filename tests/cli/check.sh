@@ -38,6 +38,15 @@ expect 3 "$HTX" check "$tmp/late" &&
 expect 0 "$HTX" summarize -o "$tmp/late-sums" "$tmp/late"
 expect 0 "$HTX" report --events=skip --analysis=findings --format=csv "$tmp/late-sums" &&
     has_match out '^straggler,Rank 2 makes the others wait at collectives: 3.00 ms per iteration'
+# check on summaries answers from what they hold: no trace is read
+mv "$tmp/late" "$tmp/late-away"
+expect 3 "$HTX" check "$tmp/late-sums" &&
+    has_match err "finding beyond 5%: straggler: Rank 2 makes the others wait at collectives: 3.00 ms"
+expect 3 "$HTX" check --events=skip --format=csv "$tmp/late-sums" &&
+    has_match out '^straggler,Rank 2 makes the others wait at collectives: 3.00 ms per iteration'
+expect 0 "$HTX" check --max-cost=30 "$tmp/late-sums"
+mv "$tmp/late-away" "$tmp/late"
+expect 2 "$HTX" check --events=skip "$tmp/sync" && has_match err "the check needs the events: these paths name traces"
 # bad input, bad usage
 expect 1 "$HTX" check "$tmp/nothing-here"
 expect 2 "$HTX" check
