@@ -75,11 +75,18 @@ static void on_suspend_signal(int sig)
     errno = saved;
 }
 
-static void append_leave(const char *cap)
+/* A terminfo string capability, or NULL when the terminal has none. */
+static const char *capability(const char *name)
 {
-    size_t n = cap && cap != (const char *)-1 ? strlen(cap) : 0;
+    const char *v = tigetstr(name);
+    return v && v != (const char *)-1 ? v : NULL;
+}
+
+static void append_leave(const char *bytes)
+{
+    size_t n = bytes ? strlen(bytes) : 0;
     if (n && leave_len + n < sizeof leave_bytes) {
-        memcpy(leave_bytes + leave_len, cap, n);
+        memcpy(leave_bytes + leave_len, bytes, n);
         leave_len += n;
     }
 }
@@ -87,18 +94,16 @@ static void append_leave(const char *cap)
 /* What endwin writes to leave the screen, for the suspend handler. */
 static void compute_leave_bytes(bool mouse)
 {
+    const char *xm = capability("XM"), *cup = capability("cup");
     leave_len = 0;
-    if (mouse && tigetstr("kmous") && tigetstr("kmous") != (char *)-1) {
-        const char *xm = tigetstr("XM");
-        append_leave(xm && xm != (char *)-1 ? tiparm(xm, 0) : "\033[?1000l");
-    }
-    const char *cup = tigetstr("cup");
-    append_leave(tigetstr("sgr0"));
-    if (cup && cup != (char *)-1)
+    if (mouse && capability("kmous"))
+        append_leave(xm ? tiparm(xm, 0) : "\033[?1000l");
+    append_leave(capability("sgr0"));
+    if (cup)
         append_leave(tiparm(cup, LINES - 1, 0));
-    append_leave(tigetstr("rmkx"));
-    append_leave(tigetstr("cnorm"));
-    append_leave(tigetstr("rmcup"));
+    append_leave(capability("rmkx"));
+    append_leave(capability("cnorm"));
+    append_leave(capability("rmcup"));
 }
 
 /* A crash: put the terminal back before the default action (htop does the
