@@ -78,17 +78,20 @@ fi
 - Single runs on a shared machine are noise, so each load and analysis figure is `BENCH_RUNS` runs
   alternating htx and its reference, printed as median [min-max], and ratios are taken per run.
 - `gzip -dc` is the floor for reading a `.json.gz`; `htx info` is a full load (every event parsed
-  into the model), with its peak resident memory and bytes per event.
-- Plain JSON: the same rank decompressed, read by one thread and by htx's default (a second thread
-  reads the second half of a big file).
-- `htx report`: every analysis; its share of the load is measured inside the one process
-  (`--timings`) and, end to end, as the report's time less a plain load.
+  into the model), with its wall and CPU time against gzip's, its peak resident memory and bytes
+  per event.
+- Plain JSON: the same rank decompressed, read by one thread and by htx's default, in MB of JSON
+  a second.
+- `htx report`: every analysis, against `htx info` of the same paths per round, on the big rank
+  and on an 8-rank job; the analyses' own time inside the one process (`--timings`) beside it.
 - `htx summarize`: the map step of a cluster job against `htx info` of the same file, and the
   summary's share of the JSON, without and with `--with-events`.
 - Timeline redraw (`tests/ui/bench_ui`): the whole screen composed headless at 200 columns and
   60 lanes over 1 and 10 million synthetic events, and over the loaded traces.
-- First screen: in script mode (no terminal, a lower bound) from the JSON and from the cache, then
-  on a real terminal (tmux) until the loading box and until the first screen.
+- First screen: in script mode (no terminal) from the JSON and from the cache, with the peak of
+  each, then on a real terminal (tmux) until the loading box and until the first screen; last,
+  with a fresh cache, htx quit as soon as its first screen shows and opened again at once.
+- A target missed is named again under "missed:" at the end of the figures.
 - Collectives and stragglers over 64 generated ranks, against their load; `htx diff --report` on
   a generated control/test pair against loading both sides.
 EOF
