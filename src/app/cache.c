@@ -8,7 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "app/rank_summary.h"
@@ -24,6 +28,7 @@
 
 static void release_held(struct app_cache *c);
 static void checks_free(struct app_cache *c);
+static void complete_detached(struct app_cache *c);
 
 /* An entry is a summary whose tables the TUI shows as they are: one that
  * someone else could have written is never read. So the directory must be
@@ -108,6 +113,7 @@ void app_cache_fini(struct app_cache *c, bool complete)
         if (c->checker_started)
             pthread_join(c->checker, NULL);
         checks_free(c);
+        complete_detached(c);
         pthread_cond_destroy(&c->check_done);
         pthread_cond_destroy(&c->check_wake);
         pthread_cond_destroy(&c->queued);
@@ -412,13 +418,36 @@ static int stop_when_hurried(void *ctx, const struct load_progress *p)
     return hurry;
 }
 
-/* Whether doc holds the whole summary, not only the events. */
+/* The summary's stop (rank_summary_parts): htx quits without waiting. */
+static bool hurried_now(void *ctx)
+{
+    return stop_when_hurried(ctx, NULL) != 0;
+}
+
+/* Keeps the name of w's entry, to be completed by complete_detached;
+ * nothing when out of memory (the next open that reads the entry completes
+ * it). Only the writer thread notes, and hands on, entries. */
+static void note_unfinished(struct pending *w)
+{
+    struct app_cache *c = w->c;
+    char *entry = strdup(w->entry);
+    pthread_mutex_lock(&c->lock);
+    if (entry && !VEC_PUSH_SLOT(c->unfinished, c->nunfinished, c->unfinished_cap))
+        c->unfinished[c->nunfinished++] = entry;
+    else
+        free(entry);
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* Whether doc holds the whole summary, not only the events: an entry
+ * made before the thread names were kept is made again (its lanes would
+ * be shown unnamed). */
 static bool is_summary(const struct summary_file_doc *doc)
 {
+    bool tables = false;
     for (uint32_t i = 0; i < doc->nsections; i++)
-        if (summary_file_is_tables(&doc->sections[i]))
-            return true;
-    return false;
+        tables |= summary_file_is_tables(&doc->sections[i]);
+    return tables && summary_file_find(doc, SUMMARY_FILE_THREADS);
 }
 
 /* Makes the entry, doc (bytes: its file's contents), the whole summary that
@@ -426,15 +455,20 @@ static bool is_summary(const struct summary_file_doc *doc)
  * that one rank, replayed from those bytes on this thread, then its tables,
  * tiles and collective records, under the entry's own source record (the
  * trace its events were read from, whatever the trace is now: the next
- * open checks it). An entry already whole (completed meanwhile), a trace
- * without a rank number, or an htx that quits meanwhile in a hurry, leaves
- * the entry as it is. */
+ * open checks it). An entry already whole (completed meanwhile) or of a
+ * trace without a rank number is left as it is; one to be completed by a
+ * detached process (c->detach), or whose completion an htx that quits in a
+ * hurry cuts short, is noted (note_unfinished). */
 static void complete_entry(struct pending *w, const struct summary_file_doc *doc, const uint8_t *bytes)
 {
     struct summary_file_source src;
     const struct summary_file_section *events = summary_file_find(doc, SUMMARY_FILE_EVENTS);
     if (!events || is_summary(doc) || summary_file_source_read(&src, doc, w->entry, NULL) != 0)
         return;
+    if (w->c->detach || stop_when_hurried(w->c, NULL)) {
+        note_unfinished(w);
+        return;
+    }
     struct semantics sem;
     struct analysis_opts ao;
     app_rank_summary_options(&sem, &ao);
@@ -451,15 +485,21 @@ static void complete_entry(struct pending *w, const struct summary_file_doc *doc
     const void *bufs[] = {bytes};
     size_t lens[] = {(size_t)doc->len};
     struct model *m = model_load_buffers_opts(names, bufs, lens, 1, &sem, &lo, &ignored);
-    if (m && m->nfailed == 0 && !stop_when_hurried(w->c, NULL)) {
+    bool hurried = stop_when_hurried(w->c, NULL);
+    if (m && m->nfailed == 0 && !hurried) {
         struct summary_file_writer hw;
         summary_file_writer_init(&hw);
-        struct rank_summary_parts parts = {NULL, events->data, (size_t)events->len, &src};
+        struct rank_summary_parts parts = {NULL, events->data, (size_t)events->len, &src,
+                                           hurried_now, w->c};
         if (app_rank_summary(m, &ao, 1, &parts, w->real, &hw, &ignored) == 0)
             summary_file_writer_save(&hw, w->entry, 1, &ignored);
+        else
+            hurried = stop_when_hurried(w->c, NULL);
         summary_file_writer_fini(&hw);
     }
     model_free(m);
+    if (hurried)
+        note_unfinished(w);
 }
 
 /* Writes one entry: from a pack, the source record and the events at once
@@ -517,6 +557,11 @@ static void *writer(void *arg)
         pthread_mutex_unlock(&c->lock);
         write_entry(w);
         pthread_mutex_lock(&c->lock);
+        if (!c->queue) {   // the entries written so far: their rest handed on
+            pthread_mutex_unlock(&c->lock);
+            complete_detached(c);
+            pthread_mutex_lock(&c->lock);
+        }
     }
     pthread_mutex_unlock(&c->lock);
     return NULL;
@@ -604,4 +649,107 @@ void app_cache_attach(struct app_cache *c, struct load_opts *lo)
         return;   // nothing is written where it would not be read
     lo->packed = packed;
     lo->packed_ctx = c;
+}
+
+/* ---- completing entries in a process of their own ---- */
+
+/* What a process started by complete_detached runs: htx with this command
+ * word and the entries (cli/cli.c). */
+static const char complete_word[] = "cache-complete";
+
+/* The descriptors past stderr, closed in the process that completes the
+ * entries (none of the TUI's files is its business). */
+static void close_from_3(int max)
+{
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0)
+        return;
+#endif
+    for (int fd = 3; fd < max; fd++)
+        close(fd);
+}
+
+/* Hands the noted entries (note_unfinished) to a process of their own that
+ * may outlive this one: htx run again (this very executable,
+ * /proc/self/exe) as `htx cache-complete ENTRY...`, in a session of its own (no
+ * controlling terminal: a closed terminal does not stop it), at the lowest
+ * priority (nice 19), its standard streams on /dev/null. A grandchild, so
+ * that nobody has to wait for it. Between fork and exec only
+ * async-signal-safe calls (this process has threads). Nothing when there
+ * is nothing to complete, or when it cannot start: the next open that
+ * reads an entry completes it. */
+static void complete_detached(struct app_cache *c)
+{
+    size_t n = c->nunfinished;
+    char **argv = n && c->detach ? calloc(n + 3, sizeof *argv) : NULL;
+    char exe[4096];   // (readlink, not the link: under valgrind this names htx, not the tool)
+    ssize_t len = argv ? readlink("/proc/self/exe", exe, sizeof exe - 1) : -1;
+    if (len > 0 && (size_t)len < sizeof exe - 1) {
+        exe[len] = '\0';
+        argv[0] = (char *)"htx";
+        argv[1] = (char *)complete_word;
+        memcpy(argv + 2, c->unfinished, n * sizeof *argv);
+        long max = sysconf(_SC_OPEN_MAX);
+        int top = max < 0 || max > 65536 ? 65536 : (int)max;
+        sigset_t none;
+        sigemptyset(&none);
+        pid_t child = fork();
+        if (child == 0) {
+            if (setsid() < 0)
+                _exit(1);
+            pid_t grandchild = fork();
+            if (grandchild != 0)
+                _exit(grandchild < 0);
+            int null = open("/dev/null", O_RDWR);
+            if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0)
+                _exit(1);
+            close_from_3(top);
+            pthread_sigmask(SIG_SETMASK, &none, NULL);
+            setpriority(PRIO_PROCESS, 0, 19);
+            execv(exe, argv);
+            _exit(127);
+        }
+        if (child > 0)
+            waitpid(child, NULL, 0);
+    }
+    free(argv);
+    for (size_t i = 0; i < n; i++)
+        free(c->unfinished[i]);
+    free(c->unfinished);
+    c->unfinished = NULL;
+    c->nunfinished = c->unfinished_cap = 0;
+}
+
+/* Whether path names an entry of c's directory (its name alone after the
+ * directory's, with the entries' suffix). */
+static bool is_entry_path(const struct app_cache *c, const char *path)
+{
+    size_t n = strlen(c->dir);
+    return strncmp(path, c->dir, n) == 0 && path[n] == '/' && path[n + 1] != '.' &&
+           !strchr(path + n + 1, '/') && str_ends_with(path, APP_CACHE_SUFFIX);
+}
+
+int app_cache_complete(const struct htx_options *o)
+{
+    struct app_cache c;
+    struct load_opts lo;
+    struct err e = {0, ""};
+    const char *const *entries = o->paths;
+    size_t n = o->npaths;
+    if (app_load_opts_init(&lo, o, &e) != 0 || app_cache_init(&c, &e) != 0)
+        return 1;
+    c.limits = lo.limits;   // (the entries' models under the same memory guard)
+    char why[512];
+    for (size_t i = 0; i < n && !c.refused[0]; i++) {
+        struct summary_file_source src;
+        if (!is_entry_path(&c, entries[i]) || !entry_trusted(entries[i], why, sizeof why) ||
+            summary_file_source_peek(&src, entries[i], &e) != 0)
+            continue;
+        char *real = strdup(src.path);
+        if (real)
+            hold(&c, real, entries[i], NULL);
+    }
+    app_cache_loaded(&c);
+    app_cache_fini(&c, true);
+    return 0;
 }

@@ -22,7 +22,13 @@
  * order the ranks finished loading, so the first screen does not wait for
  * them: first the events (deflated) with the source record, then the whole
  * summary, made from a model of that rank replayed from the entry (a
- * second model of one rank at a time, on one core).
+ * second model of one rank at a time, on one core), or, in htx's TUI on a
+ * terminal (detach), by a process of its own started once those entries'
+ * events are written (app_cache_complete: detached, at the lowest
+ * priority, silent), which outlives the TUI: a user who quits at once
+ * finds every entry whole on the next open, and the TUI never holds a
+ * second model. Every write is a whole new file renamed over the entry: no
+ * reader ever sees half of one.
  *
  * The source record's size, mtime and first and last MiB miss a change in
  * the middle of a trace that keeps its size and mtime (cp -p, rsync -t,
@@ -43,6 +49,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "app/options.h"
 #include "model/model.h"
 #include "util/err.h"
 
@@ -72,6 +79,11 @@ struct app_cache {
     atomic_bool stop_checks;      /* closing: a check under way stops */
     char changed[1024];           /* the first trace found changed, or "" */
     size_t nchanged;
+    char **unfinished;            /* entries whose completion the quit cut short */
+    size_t nunfinished, unfinished_cap;
+    bool detach;                  /* set by htx's TUI on a terminal: the entries are
+                                     completed by a detached htx (this executable run
+                                     again) once their events are written */
 };
 
 /* Finds the directory from the environment (XDG_CACHE_HOME, else HOME) and
@@ -82,9 +94,19 @@ int app_cache_init(struct app_cache *c, struct err *e);
 /* Waits for the entries being written, then frees c. complete: each is
  * also completed (a script's run, whose next step may read them);
  * otherwise (a user who quits) the completion of an entry stops at its
- * next step and the entry keeps its events alone, to be completed by the
- * next open that reads it. */
+ * next step, and the entries so left with their events alone are handed
+ * to a detached `htx cache-complete` (app_cache_complete) when c->detach
+ * says this executable is htx (else the next open that reads them
+ * completes them). */
 void app_cache_fini(struct app_cache *c, bool complete);
+
+/* `htx cache-complete ENTRY...` (o->paths; not for users: what
+ * app_cache_fini starts): completes each entry of the cache's directory
+ * that holds its events alone, as the TUI's writer would have, under the
+ * limits of o and the environment; anything else (not an entry of that
+ * directory, not ours, already whole) is left alone. Says nothing; 0, or 1
+ * when there is no cache. */
+int app_cache_complete(const struct htx_options *o);
 
 /* Makes a load use the cache (sets lo->cached and lo->packed; its limits,
  * the memory guard among them, also bound the models the entries are made

@@ -598,6 +598,7 @@ static int parse_command_word(struct htx_options *o, int argc, char **argv)
         {"summarize", HTX_CMD_SUMMARIZE},
         {"check", HTX_CMD_CHECK},
         {"help", HTX_CMD_HELP},
+        {"cache-complete", HTX_CMD_CACHE_COMPLETE},   // not for users: app/cache.h
     };
     if (argc < 2)
         return 1;

@@ -26,6 +26,7 @@ enum htx_command {
     HTX_CMD_DIFF,      /* htx diff CONTROL TEST (TUI, or --report) */
     HTX_CMD_SUMMARIZE, /* htx summarize -o DIR PATH... */
     HTX_CMD_CHECK,     /* htx check PATH... */
+    HTX_CMD_CACHE_COMPLETE, /* htx cache-complete ENTRY... (internal: app/cache.h) */
     HTX_CMD_HELP,      /* --help anywhere */
     HTX_CMD_VERSION,   /* --version anywhere */
 };

@@ -45,6 +45,7 @@ enum {
 };
 struct summary_work {
     const struct model *m;
+    const struct rank_summary_parts *parts;   /* (its stop) */
     /* the caller's options, each with its model's busy memo (busy.h): its
      * intervals and kernel classes, made once */
     struct analysis_opts ao_htx, ao_hta;
@@ -323,7 +324,11 @@ static int queued_task(void *ctx, size_t i)
     (void)i;   // (which task is take_task's choice)
     struct summary_work *sw = ctx;
     size_t t = take_task(sw);
-    int stopped = summary_task(sw, t);
+    int stopped = 1;
+    if (sw->parts->stop && sw->parts->stop(sw->parts->stop_ctx))
+        sw->rc[t] = err_set(&sw->errs[t], ERR_CANCEL, "%s: stopped", sw->path);
+    else
+        stopped = summary_task(sw, t);
     if (t == SUMMARY_HTA_MODEL_TASK || t == SUMMARY_BUSY_TASK) {
         pthread_mutex_lock(&sw->lock);
         sw->hta_model_done |= t == SUMMARY_HTA_MODEL_TASK;
@@ -355,6 +360,25 @@ static int run_summary_work(struct summary_work *sw, int threads, struct err *e)
     return 0;
 }
 
+/* The names r's thread lanes have (as model/select.c gives them). */
+static void put_thread_names(struct summary_file_writer *w, const struct model *m,
+                             const struct rank_model *r)
+{
+    struct summary_thread_name *v = calloc(r->nthreads + 1, sizeof *v);
+    size_t n = 0;
+    if (!v) {
+        w->failed = 1;
+        return;
+    }
+    for (size_t i = 0; i < r->nthreads; i++)
+        if (r->threads[i].name)
+            v[n++] = (struct summary_thread_name){model_str(m, r->threads[i].pid),
+                                                  model_str(m, r->threads[i].tid),
+                                                  model_str(m, r->threads[i].name)};
+    summary_file_threads_write(w, v, n);
+    free(v);
+}
+
 int app_rank_summary(const struct model *m, const struct analysis_opts *ao, int threads,
                      const struct rank_summary_parts *parts, const char *source_path,
                      struct summary_file_writer *w, struct err *e)
@@ -363,7 +387,8 @@ int app_rank_summary(const struct model *m, const struct analysis_opts *ao, int 
         return err_set(e, ERR_PARSE, "%s: not one rank", source_path);
     if (m->ranks[0].rank < 0)
         return err_set(e, ERR_PARSE, "%s: no rank number", source_path);
-    struct summary_work sw = {.m = m, .ao_htx = *ao, .ao_hta = *ao, .path = source_path};
+    struct summary_work sw = {.m = m, .parts = parts, .ao_htx = *ao, .ao_hta = *ao,
+                              .path = source_path};
     sw.ao_htx.busy_memo = &sw.busy;
     sw.ao_hta.busy_memo = &sw.hta_busy;
     for (size_t i = 0; i < SUMMARY_FILE_NSTORED; i++)
@@ -389,6 +414,7 @@ int app_rank_summary(const struct model *m, const struct analysis_opts *ao, int 
         trust_rank_of(m, r, &facts);
         summary_file_trust_write(w, &facts);
         summary_file_put_deflated_section(w, &sw.z[SUMMARY_TILES_TASK]);   // (made: rc == 0)
+        put_thread_names(w, m, r);
         summary_file_put_deflated_section(w, &sw.z[SUMMARY_COLLS_TASK]);
         const uint8_t *bytes = parts->events;
         size_t len = parts->events_len;

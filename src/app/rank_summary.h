@@ -33,6 +33,10 @@ struct rank_summary_parts {
     const uint8_t *events;
     size_t events_len;
     const struct summary_file_source *source;
+    /* When set, asked before each analysis: true stops the summary
+     * (ERR_CANCEL; the cache's writer when the TUI quits). */
+    bool (*stop)(void *ctx);
+    void *stop_ctx;
 };
 
 /* Puts the summary of m into w (new, nothing put yet): the stored

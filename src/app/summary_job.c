@@ -201,6 +201,14 @@ static int read_rank(struct summary_job *l, struct summary_job_rank *r, bool war
     }
     if (rc == 0 && (l->want & SUMMARY_JOB_TILES))
         rc = read_tiles(l, r, &doc, e);
+    if (rc == 0 && (l->want & SUMMARY_JOB_TILES)) {
+        rc = summary_file_threads_read(&doc, r->file, &r->arena, &r->thread_names,
+                                       &r->nthread_names, e);
+        if (rc == ERR_EMPTY) {   // made before they were: the lanes unnamed
+            err_clear(e);
+            rc = 0;
+        }
+    }
     if (rc == 0 && (l->want & SUMMARY_JOB_COLLS))
         rc = optional(summary_file_colls_read(&doc, r->file, &r->arena, &r->colls, e), r, &r->colls.rank,
                       "collectives", &r->has_colls, e);
@@ -545,6 +553,16 @@ int summary_job_model_tables(const struct summary_job *l, const struct model *m,
     return rc;
 }
 
+/* The name rank r's summary gives the thread of lane, or NULL. */
+static const char *thread_name(const struct summary_job_rank *r, const struct tile_lane *lane)
+{
+    for (size_t i = 0; i < r->nthread_names; i++)
+        if (strcmp(r->thread_names[i].pid, lane->pid) == 0 &&
+            strcmp(r->thread_names[i].tid, lane->tid) == 0)
+            return r->thread_names[i].name;
+    return NULL;
+}
+
 struct model *summary_job_model(const struct summary_job *l, const struct semantics *sem,
                                 struct err *e)
 {
@@ -556,7 +574,7 @@ struct model *summary_job_model(const struct summary_job *l, const struct semant
         }
     struct model_summary_rank *in = calloc(l->n + 1, sizeof *in);
     int64_t *streams = NULL;
-    const char **pids = NULL, **tids = NULL;
+    const char **pids = NULL, **tids = NULL, **names = NULL;
     size_t nstreams = 0, nthreads = 0;
     for (size_t r = 0; r < l->n; r++)
         for (size_t k = 0; k < l->ranks[r].tiles.nlanes; k++) {
@@ -566,8 +584,9 @@ struct model *summary_job_model(const struct summary_job *l, const struct semant
     streams = calloc(nstreams + 1, sizeof *streams);
     pids = calloc(nthreads + 1, sizeof *pids);
     tids = calloc(nthreads + 1, sizeof *tids);
+    names = calloc(nthreads + 1, sizeof *names);
     struct model *m = NULL;
-    if (!in || !streams || !pids || !tids) {
+    if (!in || !streams || !pids || !tids || !names) {
         err_set(e, ERR_NOMEM, "out of memory");
     } else {
         size_t s = 0, t = 0;
@@ -584,6 +603,7 @@ struct model *summary_job_model(const struct summary_job *l, const struct semant
             mr->streams = &streams[s];
             mr->thread_pids = &pids[t];
             mr->thread_tids = &tids[t];
+            mr->thread_names = &names[t];
             for (size_t k = 0; k < lr->tiles.nlanes; k++) {
                 const struct tile_lane *lane = &lr->tiles.lanes[k];
                 if (lane->kind == TILE_LANE_STREAM) {
@@ -591,6 +611,7 @@ struct model *summary_job_model(const struct summary_job *l, const struct semant
                     mr->nstreams++;
                 } else if (lane->kind == TILE_LANE_THREAD) {
                     pids[t] = lane->pid;
+                    names[t] = thread_name(lr, lane);
                     tids[t++] = lane->tid;
                     mr->nthreads++;
                 }
@@ -602,6 +623,7 @@ struct model *summary_job_model(const struct summary_job *l, const struct semant
     free(streams);
     free(pids);
     free(tids);
+    free(names);
     return m;
 }
 

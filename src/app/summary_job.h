@@ -23,6 +23,8 @@
 #include "util/arena.h"
 #include "util/err.h"
 
+struct summary_thread_name;
+
 struct summary_job_rank {
     char *file;                                  /* the summary */
     struct summary_file_rank rank;               /* rank, events, trace path */
@@ -34,6 +36,8 @@ struct summary_job_rank {
     bool has_hta_job;
     struct tiles tiles;                          /* count 0 when it has none */
     bool has_tiles;
+    struct summary_thread_name *thread_names;    /* its thread lanes' names (with the tiles) */
+    size_t nthread_names;
     struct summary_file_colls colls;             /* its collective records */
     bool has_colls;
     struct table_list rank_parts;                /* its part of the Ranks view */

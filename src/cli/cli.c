@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 
+#include "app/cache.h"
 #include "cli/commands.h"
 #include "cli/diff_cmd.h"
 #include "cli/summaries.h"
@@ -18,6 +19,7 @@ bool cli_is_headless(const struct htx_options *opts)
     case HTX_CMD_COUNTERS:
     case HTX_CMD_SUMMARIZE:
     case HTX_CMD_CHECK:
+    case HTX_CMD_CACHE_COMPLETE:
         return true;
     case HTX_CMD_DIFF:
         return opts->diff_report;
@@ -48,6 +50,8 @@ int cli_run(const struct htx_options *opts)
         return cli_check_paths(opts);
     case HTX_CMD_DIFF:
         return cli_diff_main(opts);
+    case HTX_CMD_CACHE_COMPLETE:
+        return app_cache_complete(opts);
     default:
         return 2;
     }

@@ -39,7 +39,10 @@ static int summary_rank(struct model *m, struct rank_model *r, const struct mode
         struct thread_index *t = &r->threads[r->nthreads++];
         t->pid = strtab_intern(&m->strings, in->thread_pids[i], strlen(in->thread_pids[i]));
         t->tid = strtab_intern(&m->strings, in->thread_tids[i], strlen(in->thread_tids[i]));
-        if (t->pid == STRTAB_NONE || t->tid == STRTAB_NONE)
+        const char *name = in->thread_names ? in->thread_names[i] : NULL;
+        if (name)
+            t->name = strtab_intern(&m->strings, name, strlen(name));
+        if (t->pid == STRTAB_NONE || t->tid == STRTAB_NONE || t->name == STRTAB_NONE)
             return ERR_NOMEM;
     }
     return 0;

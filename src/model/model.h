@@ -341,6 +341,7 @@ struct model_summary_rank {
     const int64_t *streams;            /* GPU stream ids */
     size_t nstreams;
     const char *const *thread_pids, *const *thread_tids;   /* their text, NUL-terminated */
+    const char *const *thread_names;   /* their names, NULL for none (or NULL: none named) */
     size_t nthreads;
 };
 

@@ -116,10 +116,10 @@ void summary_file_tiles_write(struct summary_file_writer *w, const struct tiles 
         w->failed = 1;
 }
 
-static const char *get_name(struct summary_file_cur *c, struct arena *a, bool *nomem)
+static const char *get_text(struct summary_file_cur *c, struct arena *a, size_t max, bool *nomem)
 {
     uint64_t n = summary_file_get_varint(c);
-    if (c->bad || n > TILES_NAME_MAX || n > (uint64_t)(c->end - c->p)) {
+    if (c->bad || n > max || n > (uint64_t)(c->end - c->p)) {
         c->bad = 1;
         return NULL;
     }
@@ -127,6 +127,11 @@ static const char *get_name(struct summary_file_cur *c, struct arena *a, bool *n
     c->p += n;
     *nomem |= s == NULL;
     return s;
+}
+
+static const char *get_name(struct summary_file_cur *c, struct arena *a, bool *nomem)
+{
+    return get_text(c, a, TILES_NAME_MAX, nomem);
 }
 
 /* Lane `lane`'s run of class cl: at most `count` buckets, cumulative sums
@@ -241,5 +246,65 @@ int summary_file_tiles_read(const struct summary_file_doc *doc, const char *name
         return err_set(e, ERR_PARSE, "%s: malformed tiles section%s%s", name, why ? ": " : "",
                        why ? why : "");
     }
+    return 0;
+}
+
+/* Whether a thread's name is stored: not when it or its pid or tid would
+ * have to be cut (a lane is then shown unnamed, never with a cut name or
+ * another lane's). */
+static bool thread_name_kept(const struct summary_thread_name *t)
+{
+    return t->name && t->name[0] && strlen(t->name) <= TILES_THREAD_NAME_MAX && t->pid && t->tid &&
+           strlen(t->pid) <= TILES_NAME_MAX && strlen(t->tid) <= TILES_NAME_MAX;
+}
+
+void summary_file_threads_write(struct summary_file_writer *w, const struct summary_thread_name *v,
+                                size_t n)
+{
+    summary_file_begin_section(w, SUMMARY_FILE_THREADS);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        kept += thread_name_kept(&v[i]);
+    summary_file_put_varint(w, kept);
+    for (size_t i = 0; i < n; i++) {
+        if (!thread_name_kept(&v[i]))
+            continue;
+        put_name(w, v[i].pid);
+        put_name(w, v[i].tid);
+        summary_file_put_varint(w, strlen(v[i].name));
+        summary_file_put_bytes(w, v[i].name, strlen(v[i].name));
+    }
+    summary_file_end_section(w);
+}
+
+int summary_file_threads_read(const struct summary_file_doc *doc, const char *name, struct arena *a,
+                              struct summary_thread_name **v, size_t *n, struct err *e)
+{
+    *v = NULL;
+    *n = 0;
+    const struct summary_file_section *s = summary_file_find(doc, SUMMARY_FILE_THREADS);
+    if (!s)
+        return err_set(e, ERR_EMPTY, "%s: no thread names (a summary made before they were)", name);
+    struct summary_file_cur c;
+    summary_file_cur_init(&c, s);
+    uint64_t count = summary_file_get_varint(&c);
+    bool nomem = false;
+    // Each name takes three bytes at least: a count past that is a lie.
+    if (c.bad || count > TILES_MAX_LANES || count > (uint64_t)(c.end - c.p) / 3)
+        return err_set(e, ERR_PARSE, "%s: malformed thread names section", name);
+    struct summary_thread_name *out = arena_alloc(a, (size_t)count * sizeof *out + 1);
+    if (!out)
+        return err_set(e, ERR_NOMEM, "%s: out of memory", name);
+    for (size_t i = 0; i < count && !c.bad && !nomem; i++) {
+        out[i].pid = get_name(&c, a, &nomem);
+        out[i].tid = get_name(&c, a, &nomem);
+        out[i].name = get_text(&c, a, TILES_THREAD_NAME_MAX, &nomem);
+    }
+    if (nomem)
+        return err_set(e, ERR_NOMEM, "%s: out of memory", name);
+    if (c.bad || c.p != c.end)
+        return err_set(e, ERR_PARSE, "%s: malformed thread names section", name);
+    *v = out;
+    *n = (size_t)count;
     return 0;
 }

@@ -30,4 +30,21 @@ void summary_file_tiles_deflate(const struct tiles *t, struct summary_file_defla
 int summary_file_tiles_read(const struct summary_file_doc *doc, const char *name, struct arena *a,
                             struct tiles *t, struct err *e);
 
+/* The names of a rank's thread lanes (its thread_name metadata): section
+ * SUMMARY_FILE_THREADS, not deflated:
+ *   varint n | per thread: pid, tid, name (varint length then bytes)
+ * A summary made before it has none: its lanes are shown unnamed. */
+#define TILES_THREAD_NAME_MAX 256   /* a longer name is not stored */
+struct summary_thread_name {
+    const char *pid, *tid, *name;   /* their text, NUL-terminated */
+};
+
+/* Appends the section of the n names; a failure is the writer's (sticky). */
+void summary_file_threads_write(struct summary_file_writer *w, const struct summary_thread_name *v,
+                                size_t n);
+/* Reads the doc's names into *v (*n of them, in a). ERR_EMPTY when it has
+ * none, ERR_PARSE naming `name` when malformed, ERR_NOMEM. */
+int summary_file_threads_read(const struct summary_file_doc *doc, const char *name, struct arena *a,
+                              struct summary_thread_name **v, size_t *n, struct err *e);
+
 #endif

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "trace/pack_format.h"
 #include "trace/read.h"
@@ -42,6 +44,13 @@ struct reader {
     char **runs;       // the texts of strings written as runs, owned
     size_t nruns, runs_cap;
     uint64_t run_bytes;
+    /* Version 4 on: the pages of a block read through are given back to
+     * the system (release_block), but for its new strings' bytes, which
+     * the dictionary points into: the records are inflated whole, and the
+     * model they build grows while they are read. */
+    size_t page;       // the page size; 0: nothing given back
+    const uint8_t *blk_lo, *blk_hi, *str_lo, *str_hi;   // the current block, its strings
+    bool released;     // some page was given back
 };
 
 static void fail(struct reader *r, const char *why)
@@ -130,10 +139,30 @@ static bool block_header(struct reader *r, struct cursor *c, uint64_t len[PACK_N
     return !r->bad;
 }
 
+/* Gives back the whole pages within [lo, hi) (read, never read again). */
+static void release_pages(struct reader *r, const uint8_t *lo, const uint8_t *hi)
+{
+    uintptr_t a = ((uintptr_t)lo + r->page - 1) & ~(uintptr_t)(r->page - 1);
+    uintptr_t b = (uintptr_t)hi & ~(uintptr_t)(r->page - 1);
+    if (b > a && madvise((void *)a, b - a, MADV_DONTNEED) == 0)
+        r->released = true;
+}
+
+/* The block just read through, given back but for its strings' bytes. */
+static void release_block(struct reader *r)
+{
+    if (!r->page || !r->blk_hi)
+        return;
+    release_pages(r, r->blk_lo, r->str_lo);
+    release_pages(r, r->str_hi, r->blk_hi);
+}
+
 /* Version 4: the next block's columns (its header read from r->blocks). */
 static void read_block(struct reader *r)
 {
     uint64_t len[PACK_NCOLS], total;
+    release_block(r);
+    r->blk_lo = r->blocks.p;
     if (!block_header(r, &r->blocks, len, &total, &r->second))
         return;
     for (int i = 0; i < PACK_NCOLS; i++) {
@@ -141,6 +170,9 @@ static void read_block(struct reader *r)
         r->cur[k] = (struct cursor){r->blocks.p, r->blocks.p + len[k]};
         r->blocks.p += len[k];
     }
+    r->blk_hi = r->blocks.p;
+    r->str_lo = r->cur[C_STRBYTES].p;
+    r->str_hi = r->cur[C_STRBYTES].end;
     r->blocks_read++;
 }
 
@@ -464,6 +496,9 @@ struct pack_run {
     uint32_t version;
     const uint8_t *raw;
     size_t raw_len;
+    const uint8_t *z;    /* the deflated records raw was inflated from */
+    size_t zlen;
+    size_t page;         /* reader.page */
     const struct trace_pack_origin *origin;
     struct trace_str source;
     uint64_t max_memory;
@@ -480,6 +515,7 @@ static int decode_init(struct decode *d, const struct pack_run *pr, size_t from,
     r->raw = pr->raw;
     r->version = pr->version;
     r->columns = pr->version >= PACK_COLUMNS_VERSION;
+    r->page = r->columns ? pr->page : 0;
     for (int k = 0; k < PACK_NCOLS; k++)
         r->col[k] = r->columns ? &r->cur[k] : &r->cur[0];
     if (r->columns)
@@ -730,6 +766,7 @@ static int replay_split(const struct pack_run *pr, const struct trace_sink *sink
     if (rc == 0 && head.ended)   // an end record in the first half
         rc = err_set(e, ERR_PARSE, "%s: packed events: bytes after the end", pr->name);
     struct decode *rest = &head;
+    uint8_t *again = NULL;
     if (rc == 0) {
         int adopted = t->rc == 0 && t->d.records > 0 ? split->adopt(split->ctx, t->first, e) : 1;
         if (adopted < 0) {
@@ -738,8 +775,15 @@ static int replay_split(const struct pack_run *pr, const struct trace_sink *sink
             t->d.had_meta = head.had_meta;
             t->d.records += head.records;
             rest = &t->d;
-        } else {
+        } else if (!t->d.r.released) {
             head.r.blocks.end = pr->raw + pr->raw_len;
+        } else {   // the second half again, whole (its strings' bytes stay where they were)
+            rc = trace_inflate_exact(pr->name, "packed events", pr->z, pr->zlen, pr->raw_len,
+                                     &again, e);
+            head.r.raw = again;
+            head.r.blocks = (struct cursor){again + at, again + pr->raw_len};
+            if (again && head.r.page)   // (its first half is never read)
+                release_pages(&head.r, again, again + at);
         }
     }
     if (rc == 0)
@@ -749,6 +793,7 @@ static int replay_split(const struct pack_run *pr, const struct trace_sink *sink
     decode_fini(&head);
     decode_fini(&t->d);
     free(t);
+    free(again);
     return rc;
 }
 
@@ -780,7 +825,9 @@ static int unpack(const char *name, const void *pack, size_t len,
     int rc = trace_inflate_exact(name, "packed events", b + zoff, len - zoff, raw_len, &raw, e);
     if (rc)
         return rc;
-    struct pack_run pr = {name, (uint32_t)le_load(b, 4), raw, (size_t)raw_len, origin,
+    long page = sysconf(_SC_PAGESIZE);
+    struct pack_run pr = {name, (uint32_t)le_load(b, 4), raw, (size_t)raw_len, b + zoff, len - zoff,
+                          page > 0 && (page & (page - 1)) == 0 ? (size_t)page : 0, origin,
                           {(const char *)b + HEADER_FIXED, path_len},
                           limits ? limits->max_memory : 0};
     rc = split ? replay_split(&pr, sink, split, e) : replay(&pr, sink, e);

@@ -230,7 +230,6 @@ static int interactive(const struct ui_inputs *in)
         models_free(&ms);
         if (!cancelled && ui_term_signal() == 0)
             app_fail(&e);
-        ui_term_reraise();
         summary_job_fini(&job);
         return cancelled ? 0 : err_exit_status(e.code ? e.code : ERR_IO);
     }
@@ -250,7 +249,6 @@ static int interactive(const struct ui_inputs *in)
     ui_grid_fini(&g);
     models_free(&ms);
     summary_job_fini(&job);
-    ui_term_reraise();
     return status;
 }
 
@@ -418,8 +416,13 @@ static int inputs_init(struct ui_inputs *in, const struct htx_options *o, struct
     }
     in->limits = lo.limits;
     if (!o->no_cache) {
-        if (app_cache_init(cache, &e) == 0)
+        if (app_cache_init(cache, &e) == 0) {
             in->cache = cache;
+            // On a terminal, a process of its own completes the entries (the
+            // TUI holds no second model, and a quit leaves none unfinished);
+            // a script's next step may read them: completed here.
+            cache->detach = o->script == NULL;
+        }
         else if (e.code == ERR_USAGE)
             return app_fail(&e);
         // else: nowhere to keep a cache; run without
@@ -452,5 +455,8 @@ int ui_run(const struct htx_options *o, const struct analysis_info *analyses, si
     summary_job_diff_fini(&summary_diff);
     if (in.cache)
         app_cache_fini(&cache, o->script != NULL);
+    // A signal that ended the TUI ends htx once its cache is left whole
+    // (app_cache_fini hands what is unfinished to a process of its own).
+    ui_term_reraise();
     return status;
 }

@@ -28,14 +28,15 @@
 #define SUMMARY_FILE_MAGIC "HTXSUMM"
 #define SUMMARY_FILE_MAGIC_LEN 8
 #define SUMMARY_FILE_MAJOR 1
-/* 6: the stored analyses' tables under both semantics (SUMMARY_FILE_TABLES_PAIR);
+/* 7: the thread lanes' names (SUMMARY_FILE_THREADS);
+ * 6: the stored analyses' tables under both semantics (SUMMARY_FILE_TABLES_PAIR);
  * 5: a last section of per-section checksums (SUMMARY_FILE_CHECKS);
  * 4: the kernel breakdown's per-rank parts among the tables, and the
  * collective records (SUMMARY_FILE_COLLS); 3: a tiles
  * section (SUMMARY_FILE_TILES); 2: tables and events deflated with
  * trace/pack_dict.h's dictionary; 1: tables deflated (SUMMARY_FILE_TABLES_Z);
  * 0: plain tables. All read. */
-#define SUMMARY_FILE_MINOR 6
+#define SUMMARY_FILE_MINOR 7
 #define SUMMARY_FILE_HEADER_LEN 24
 #define SUMMARY_FILE_SECTION_HEADER_LEN 16
 #define SUMMARY_FILE_TRAILER_LEN 4
@@ -60,6 +61,8 @@ enum summary_file_kind {
                                       second's names refer to the first's) */
     SUMMARY_FILE_TRUST = 11,   /* what the rank's trace said of its job and what its load dropped
                                   (summary/tables.h: summary_file_trust_write) */
+    SUMMARY_FILE_THREADS = 12, /* the names its thread_name metadata gives the rank's thread
+                                  lanes (summary/tiles_io.h) */
 };
 
 /* Writer: an in-memory buffer that grows; any failure is sticky and reported

@@ -65,6 +65,47 @@ keys q
 wait_for "cache-exit=0" 5
 tmux_close
 
+# Quitting at once: on a terminal the entry's tables are made, once its
+# events are written, by a process of its own (htx cache-complete: detached,
+# nice 19, silent) that outlives htx, so after q, or a hangup (the terminal
+# closed), the entry is soon whole, and the next open shows its first
+# screen from it (the events loading behind), thread lanes named as from
+# the trace, without writing the entry again. Nothing else is left in the
+# directory (no temporary file). (check_cache.c completes an entry left
+# with its events alone as that process does.)
+"$gen" -q -o quick -r 1 -i 2 -l 2 -s 24M --plain-ranks=0
+printf 'q\n' >q.keys
+expect 0 "$HTX" --no-cache --script=q.keys --dump-screen=quick-ref --size=36x150 quick
+is_whole() {   # is_whole ENTRY: it shows as a summary with its tables
+    "$HTX" --events=skip --script=overview.keys --dump-screen=whole.screen --force \
+        --size=40x150 "$1" >/dev/null 2>&1 && grep -q "Time per rank" whole.screen &&
+        ! grep -q "needs the events" whole.screen
+}
+for quit in q hangup; do
+    export XDG_CACHE_HOME=$tmp/xdg-quit-$quit
+    tmux_open "htx-cache-$quit-$$" 150 36 \
+        "XDG_CACHE_HOME='$XDG_CACHE_HOME' \"$HTX\" quick; echo cache-exit=\$?; sleep 60"
+    wait_for "Ranks / streams" 60
+    if [ $quit = q ]; then keys q; else tmux_close; fi
+    wait_until 20 sh -c "! pgrep -f '^$HTX quick\$' >/dev/null" || fail "htx did not quit ($quit)"
+    entry=$(ls "$XDG_CACHE_HOME"/htx/*.htxs)
+    wait_until 120 is_whole "$entry" || fail "the entry was not completed after the quit ($quit)"
+    [ "$(ls -A "$XDG_CACHE_HOME/htx" | grep -cv '\.htxs$')" = 0 ] ||
+        fail "files beside the entry: $(ls -A "$XDG_CACHE_HOME/htx")"
+    inode=$(stat -c %i "$entry")
+    tmux_open "htx-cache-again-$$" 150 36 \
+        "XDG_CACHE_HOME='$XDG_CACHE_HOME' \"$HTX\" quick; echo cache-exit=\$?; sleep 60"
+    wait_for "events loaded: every view has them" 60
+    keys q
+    wait_for "cache-exit=0" 20
+    tmux_close
+    [ "$(stat -c %i "$entry")" = "$inode" ] || fail "the whole entry was written again ($quit)"
+    # (whole.screen: the entry alone, as the first screen shows it)
+    [ "$(sed -n '4,10p' whole.screen | cut -c1-24)" = "$(sed -n '4,10p' quick-ref | cut -c1-24)" ] ||
+        fail "the entry names other lanes: $(sed -n '4,10p' whole.screen | cut -c1-24)"
+done
+export XDG_CACHE_HOME=$tmp/xdg
+
 # A changed trace: its entry is ignored and rewritten.
 sleep 1
 touch job/rank-0.pt.trace.json.gz

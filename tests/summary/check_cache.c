@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "app/cache.h"
@@ -185,11 +186,71 @@ START_TEST(cache_entry_left_in_a_hurry_should_be_completed_by_the_next_load)
 }
 END_TEST
 
+/* htx cache-complete on the given paths (what a TUI that quits starts). */
+static int cache_complete(const char *path)
+{
+    struct htx_options o;
+    htx_options_init(&o);
+    const char *paths[] = {path};
+    o.paths = paths;
+    o.npaths = 1;
+    int rc = app_cache_complete(&o);
+    o.paths = NULL;
+    o.npaths = 0;
+    htx_options_fini(&o);
+    return rc;
+}
+
+START_TEST(cache_entry_left_unfinished_should_be_completed_by_cache_complete)
+{
+    struct cache_case k;
+    cache_case_init(&k);
+    ck_assert(!load_through_cache(&k, false, false));   // its events only
+    struct app_cache c;
+    struct err e = {0, ""};
+    ck_assert_int_eq(app_cache_init(&c, &e), 0);
+    char *entry = app_cache_entry(&c, k.trace);
+    app_cache_fini(&c, true);
+    ck_assert_ptr_nonnull(entry);
+    // a file that is no entry of the cache's directory is left alone
+    char trace_before[64];
+    struct stat st;
+    ck_assert_int_eq(stat(k.trace, &st), 0);
+    snprintf(trace_before, sizeof trace_before, "%lld %lld", (long long)st.st_size,
+             (long long)st.st_mtim.tv_nsec);
+    ck_assert_int_eq(cache_complete(k.trace), 0);
+    ck_assert_int_eq(stat(k.trace, &st), 0);
+    char trace_after[64];
+    snprintf(trace_after, sizeof trace_after, "%lld %lld", (long long)st.st_size,
+             (long long)st.st_mtim.tv_nsec);
+    ck_assert_str_eq(trace_before, trace_after);
+    // the entry is completed: the summary summarize writes, with its thread names
+    ck_assert_int_eq(cache_complete(entry), 0);
+    uint8_t *want;
+    size_t len = summary_of(&k, &want);
+    struct summary_file_doc doc;
+    entry_doc(&k, &doc);
+    ck_assert(has_tables(&doc));
+    ck_assert_ptr_nonnull(summary_file_find(&doc, SUMMARY_FILE_THREADS));
+    ck_assert_uint_eq(doc.len, len);
+    ck_assert(memcmp(doc.owned, want, len) == 0);
+    summary_file_doc_fini(&doc);
+    // and nothing beside it (the write is a temporary file renamed)
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "test \"$(ls -A '%s/htx' | grep -cv '\\.htxs$')\" = 0", k.dir);
+    ck_assert_int_eq(system(cmd), 0);
+    free(want);
+    free(entry);
+    cache_case_fini(&k);
+}
+END_TEST
+
 TCase *cache_tcase(void)
 {
     TCase *tc = tcase_create("cache");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, cache_entry_should_be_the_summary_of_its_trace);
     tcase_add_test(tc, cache_entry_left_in_a_hurry_should_be_completed_by_the_next_load);
+    tcase_add_test(tc, cache_entry_left_unfinished_should_be_completed_by_cache_complete);
     return tc;
 }
