@@ -49,7 +49,9 @@ static inline void skip_ws(struct cur *c)
 {
     const char *p = c->p, *end = c->p < c->end ? c->end : c->p;
     while (p < end) {
-        char ch = *p;
+        unsigned char ch = (unsigned char)*p;
+        if (ch > ' ')
+            break;   /* most calls: no whitespace at all */
         if (ch == ' ') {
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
             if (end - p >= 8) {
