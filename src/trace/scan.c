@@ -202,8 +202,8 @@ static int more(struct scan *sc, size_t grow_to, struct err *e)
         sc->cap = want;
     }
     size_t got = 0, room = sc->cap - sc->end;
-    int rc = trace_source_read(sc->src, sc->buf + sc->end, room < SCAN_READ_STEP ? room : SCAN_READ_STEP,
-                               &got, e);
+    size_t step = room < SCAN_READ_STEP ? room : SCAN_READ_STEP;
+    int rc = trace_source_read(sc->src, sc->buf + sc->end, step, &got, e);
     if (rc)
         return rc;
     sc->end += got;
