@@ -44,28 +44,27 @@ struct state {
     unsigned seen;
 };
 
-/* Kineto pretty-prints with runs of spaces; skip those eight at a time. */
+/* Kineto pretty-prints with a space or a newline, then runs of spaces:
+ * the run after either is skipped eight bytes at a time. */
 static inline void skip_ws(struct cur *c)
 {
     const char *p = c->p, *end = c->p < c->end ? c->end : c->p;
     while (p < end) {
-        char ch = *p;
-        if (ch == ' ') {
+        unsigned char ch = (unsigned char)*p;
+        if (ch > ' ')
+            break;   /* most calls: no whitespace at all */
+        if (ch == ' ' || ch == '\n') {
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-            if (end - p >= 8) {
+            if (end - p > 8) {
                 uint64_t x;
-                memcpy(&x, p, 8);
+                memcpy(&x, p + 1, 8);
                 x ^= 0x2020202020202020u;
-                if (x) {
-                    p += __builtin_ctzll(x) >> 3;
-                    continue;
-                }
-                p += 8;
+                p += 1 + (x ? __builtin_ctzll(x) >> 3 : 8);
                 continue;
             }
 #endif
             p++;
-        } else if (ch == '\n' || ch == '\r' || ch == '\t') {
+        } else if (ch == '\r' || ch == '\t') {
             p++;
         } else {
             break;

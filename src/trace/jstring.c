@@ -6,27 +6,6 @@
 
 #include "util/utf8.h"
 
-const char *trace_jstring_end(const char *s, const char *end, bool *has_escape)
-{
-    bool esc = false;
-    const char *p = s;
-    for (;;) {
-        p = trace_jstring_special(p, end);
-        if (p >= end)
-            return NULL;
-        if (*p == '"') {
-            *has_escape = esc;
-            return p;
-        }
-        /* A backslash: the next byte is escaped, whatever it is. (Checked
-         * before stepping: a pointer past end + 1 is undefined.) */
-        esc = true;
-        if (end - p < 2)
-            return NULL;
-        p += 2;
-    }
-}
-
 static int hex4(const char *s, size_t avail, uint32_t *out)
 {
     if (avail < 4)

@@ -20,8 +20,28 @@ static inline const char *trace_jstring_special(const char *p, const char *end)
 
 /* Finds the closing quote of a string whose body starts at s: the first '"'
  * not escaped by an odd run of backslashes. Returns it, or NULL when there
- * is none before end. *has_escape tells whether the body holds a backslash. */
-const char *trace_jstring_end(const char *s, const char *end, bool *has_escape);
+ * is none before end. *has_escape tells whether the body holds a backslash.
+ * (Inline: the reader calls it for every key and string.) */
+static inline const char *trace_jstring_end(const char *s, const char *end, bool *has_escape)
+{
+    bool esc = false;
+    const char *p = s;
+    for (;;) {
+        p = trace_jstring_special(p, end);
+        if (p >= end)
+            return NULL;
+        if (*p == '"') {
+            *has_escape = esc;
+            return p;
+        }
+        /* A backslash: the next byte is escaped, whatever it is. (Checked
+         * before stepping: a pointer past end + 1 is undefined.) */
+        esc = true;
+        if (end - p < 2)
+            return NULL;
+        p += 2;
+    }
+}
 
 /* Decodes the escapes of a string body of len bytes into out, which must
  * hold len bytes (decoding never grows the text). \uXXXX becomes UTF-8,

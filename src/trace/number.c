@@ -190,10 +190,9 @@ static bool plain_scaled(const struct plain *pl, int scale, bool round_half, int
     uint64_t mag;
     bool is_exact = true;
     if (pl->nfrac <= scale) {
-        uint64_t m = pow10_u64[scale - pl->nfrac];
-        if (pl->D > limit / m)
+        /* A multiply checked for overflow, not a division: every ts passes here. */
+        if (__builtin_mul_overflow(pl->D, pow10_u64[scale - pl->nfrac], &mag) || mag > limit)
             return false;
-        mag = pl->D * m;
     } else {
         uint64_t div = pow10_u64[pl->nfrac - scale];
         uint64_t r = pl->D % div;

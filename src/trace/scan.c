@@ -17,6 +17,9 @@ enum split_state {
 #define DEFAULT_EVENT_BYTES ((size_t)256 << 20)
 #define DEFAULT_META_BYTES ((size_t)64 << 20)
 #define DEFAULT_DEPTH 512
+/* Text is read this much at a time: the parser then finds it in the cache
+ * the read just wrote it to. */
+#define SCAN_READ_STEP ((size_t)256 << 10)
 
 struct trace_limits trace_limits_resolve(const struct trace_limits *lim)
 {
@@ -198,8 +201,9 @@ static int more(struct scan *sc, size_t grow_to, struct err *e)
         sc->buf = nb;
         sc->cap = want;
     }
-    size_t got = 0;
-    int rc = trace_source_read(sc->src, sc->buf + sc->end, sc->cap - sc->end, &got, e);
+    size_t got = 0, room = sc->cap - sc->end;
+    size_t step = room < SCAN_READ_STEP ? room : SCAN_READ_STEP;
+    int rc = trace_source_read(sc->src, sc->buf + sc->end, step, &got, e);
     if (rc)
         return rc;
     sc->end += got;

@@ -3,7 +3,7 @@
 libcore_a_SOURCES += \
 	src/trace/event.h src/trace/discover.h \
 	src/trace/number.c src/trace/number.h \
-	src/trace/jstring.c src/trace/jstring.h src/trace/bytescan.h \
+	src/trace/jstring.c src/trace/jstring.h src/trace/bytescan.c src/trace/bytescan.h \
 	src/trace/source.c src/trace/source.h \
 	src/trace/scan.c src/trace/scan.h \
 	src/trace/fields.c src/trace/fields_cjson.c src/trace/fields.h \

@@ -15,15 +15,39 @@
 #include "trace/number.h"
 #include "trace/source.h"
 
+/* The forms the search can take on this CPU: 16 bytes a step, and 32
+ * where AVX2 is there. Each test runs once per form. */
+static int forms(void)
+{
+#ifdef TRACE_BYTESCAN_AVX2
+    return __builtin_cpu_supports("avx2") ? 2 : 1;
+#else
+    return 1;
+#endif
+}
+
+static void use_form(int form)
+{
+#ifdef TRACE_BYTESCAN_AVX2
+    trace_bytescan_avx2 = form == 1;
+#else
+    (void)form;
+#endif
+}
+
 /* Every search from every start in buf[0 .. len) (buf holds exactly len
- * bytes, so a load past it is caught under ASan and valgrind). */
+ * bytes, so a load past it is caught under ASan and valgrind), in each form. */
 static void check_every_start(const char *buf, size_t len)
 {
     const char *end = buf + len;
-    for (const char *p = buf; p <= end; p++) {
-        if (trace_bytescan_special(p, end) != trace_bytescan_special_scalar(p, end))
-            ck_abort_msg("%zu bytes from %td: the scans differ", len, p - buf);
+    for (int form = 0; form < forms(); form++) {
+        use_form(form);
+        for (const char *p = buf; p <= end; p++) {
+            if (trace_bytescan_special(p, end) != trace_bytescan_special_scalar(p, end))
+                ck_abort_msg("form %d, %zu bytes from %td: the scans differ", form, len, p - buf);
+        }
     }
+    use_form(forms() - 1);
 }
 
 START_TEST(bytescan_should_find_what_the_scalar_scan_finds)
@@ -31,7 +55,7 @@ START_TEST(bytescan_should_find_what_the_scalar_scan_finds)
     static const char alphabet[] = {'a', ' ', '"', '\\', '\n', '\t', '\r', '\0', (char)0x80,
                                     (char)0xff, '{', ':', '\v', '\f', '!', '}', 0x02};
     uint64_t x = 88172645463325252u;   /* xorshift: the same inputs every run */
-    for (size_t len = 0; len <= 80; len++) {
+    for (size_t len = 0; len <= 112; len++) {
         for (int round = 0; round < 40; round++) {
             char *buf = malloc(len ? len : 1);
             ck_assert_ptr_nonnull(buf);
@@ -47,23 +71,40 @@ START_TEST(bytescan_should_find_what_the_scalar_scan_finds)
             free(buf);
         }
     }
+    /* One hit (or none, k == len) at every place of a plain run: every
+     * step of every form ends there once. */
+    for (size_t len = 0; len <= 112; len++) {
+        for (size_t k = 0; k <= len; k++) {
+            char *buf = malloc(len ? len : 1);
+            ck_assert_ptr_nonnull(buf);
+            memset(buf, 'a', len);
+            if (k < len)
+                buf[k] = k % 2 ? '"' : '\\';
+            check_every_start(buf, len);
+            free(buf);
+        }
+    }
 }
 END_TEST
 
-/* The chain of hits a reader follows through a whole document, from 16
+/* The chain of hits a reader follows through a whole document, from 32
  * starts so that every alignment of the vector loads is taken. (A plain
  * test, not ck_assert: Check reports every passing assertion to its parent.) */
 static void check_document(const char *path, const char *doc, size_t len)
 {
     const char *end = doc + len;
-    for (size_t start = 0; start < 16 && start <= len; start++) {
-        for (const char *p = doc + start; p < end;) {
-            const char *q = trace_bytescan_special(p, end);
-            if (q != trace_bytescan_special_scalar(p, end))
-                ck_abort_msg("%s: byte %td: the scans differ", path, p - doc);
-            p = q + 1;
+    for (int form = 0; form < forms(); form++) {
+        use_form(form);
+        for (size_t start = 0; start < 32 && start <= len; start++) {
+            for (const char *p = doc + start; p < end;) {
+                const char *q = trace_bytescan_special(p, end);
+                if (q != trace_bytescan_special_scalar(p, end))
+                    ck_abort_msg("%s: form %d, byte %td: the scans differ", path, form, p - doc);
+                p = q + 1;
+            }
         }
     }
+    use_form(forms() - 1);
 }
 
 static char *read_document(const char *path, size_t *len)
