@@ -49,18 +49,9 @@ static void apply_ns_rounding(struct rank_model *r)
  * hostile ids go through the hash map. */
 bool model_corr_range(const struct rank_model *r, uint32_t *lo, uint64_t *range, size_t *n)
 {
-    uint32_t min = UINT32_MAX, max = 0;
-    *n = 0;
-    for (size_t i = 0; i < r->nevents; i++) {
-        const struct event *ev = &r->events[i];
-        if (!(ev->flags & EV_FLAG_HAS_CORR))
-            continue;
-        min = ev->corr < min ? ev->corr : min;
-        max = ev->corr > max ? ev->corr : max;
-        ++*n;
-    }
-    *lo = min;
-    *range = *n ? (uint64_t)max - min + 1 : 0;
+    *n = r->ncorr;
+    *lo = r->ncorr ? r->corr_lo : UINT32_MAX;
+    *range = *n ? (uint64_t)r->corr_hi - r->corr_lo + 1 : 0;
     return *n && *range <= 4 * (uint64_t)*n + 4096;
 }
 
@@ -501,6 +492,7 @@ int model_shift_clocks(struct model *m, const int64_t *shift, struct err *e)
         for (size_t i = 0; i < r->niterations; i++)
             r->iterations[i].ts -= by;
         r->clock_shift_ns += shift[k];
+        r->rows_unfiltered = false;   /* stale: the next model_select builds them again */
     }
     m->origin_ns += origin;
     return 0;

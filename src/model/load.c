@@ -101,6 +101,9 @@ static int take_builder(struct rank_model *r, struct rank_builder *b, const char
     b->comm = NULL;
     b->ncomm = b->comm_cap = 0;
     r->elements = b->elements;
+    r->corr_lo = b->corr_lo;
+    r->corr_hi = b->corr_hi;
+    r->ncorr = b->ncorr;
     memcpy(r->complete_by_kind, b->complete_by_kind, sizeof r->complete_by_kind);
     r->complete_events = b->complete_events;
     r->has_float_ts = b->has_float_ts;
@@ -669,6 +672,7 @@ static void free_derived(struct rank_model *r)
     r->threads = NULL;
     r->thread_pos = NULL;
     r->nrows = r->nstreams = r->nthreads = 0;
+    r->rows_unfiltered = false;
 }
 
 void model_rank_free_derived(struct rank_model *r)

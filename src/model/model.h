@@ -177,6 +177,10 @@ struct rank_model {
 
     struct event *events;         /* every kept element, in file order */
     size_t nevents;
+    /* The events' correlation ids (EV_FLAG_HAS_CORR): ncorr of them, all
+     * within [corr_lo, corr_hi] (noted as they load; model_corr_range). */
+    uint32_t corr_lo, corr_hi;
+    size_t ncorr;
     struct bw_entry *bw;          /* by pos: events with EV_FLAG_HAS_BW */
     size_t nbw;
     struct comm_args *comm;       /* by pos: events with EV_FLAG_HAS_COMM */
@@ -202,6 +206,7 @@ struct rank_model {
     uint32_t *thread_pos;         /* one block: every thread's pos is a slice of it */
     int64_t start_ns, end_ns;     /* min ts and max ts+dur over rows */
     bool selected;                /* in the selection's rank list */
+    bool rows_unfiltered;         /* the derived arrays are of a selection keeping every row */
 
     /* Non-fatal problems: malformed events skipped, assumptions made. */
     uint64_t nwarnings;
@@ -400,6 +405,13 @@ static inline bool model_is_gpu_kernel_pred(const struct model *m, const struct 
         return true;
     return ev->name == m->id_event_sync || ev->name == m->id_context_sync;
 }
+
+/* How many kernels, memcpys and memsets on a stream (>= 0) of every event
+ * of r (whatever the selection: a fact of the trace) start before the
+ * latest end of those before them on their stream (by ts, ties in file
+ * order). Transient memory: 6 bytes an event counted. 0, or ERR_NOMEM
+ * (*out 0). */
+int model_stream_work_overlaps(const struct model *m, const struct rank_model *r, uint64_t *out);
 
 /* HTA's index_correlation (§1.8): -1 without correlation, 0 without partner
  * (or partner at index 0), else the partner's traceEvents index. */
