@@ -369,7 +369,10 @@ static enum device_type detect_device(const struct model *m, const struct rank_m
     uint32_t id_hip = strtab_find(&m->strings, "hipLaunchKernel", 15);
     static const char run_fn[] = "runFunction - job_prep_and_submit_for_execution";
     uint32_t id_mtia = strtab_find(&m->strings, run_fn, sizeof run_fn - 1);
-    for (size_t i = 0; i < r->nevents; i++) {
+    // A name no string of the rank spells is no event's: most ranks skip
+    // the pass, and CUDA's stops at its first launch.
+    bool any = id_cuda != STRTAB_NONE || id_hip != STRTAB_NONE || id_mtia != STRTAB_NONE;
+    for (size_t i = 0; any && !cuda && i < r->nevents; i++) {
         uint32_t n = r->events[i].name;
         cuda |= n == id_cuda;
         hip |= n == id_hip;

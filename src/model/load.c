@@ -361,6 +361,14 @@ static int adopt_tables(struct model *m, struct shared_tables *t, const struct r
     return 0;
 }
 
+static bool identity(const uint32_t *map, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (map[i] != i)
+            return false;
+    return true;
+}
+
 /* Translates a worker-built rank's string ids into the model's table. */
 static int adopt_rank(struct model *m, struct shared_tables *t, struct load_job *j,
                       struct err *e)
@@ -383,7 +391,11 @@ static int adopt_rank(struct model *m, struct shared_tables *t, struct load_job 
     uint32_t *cat_map = malloc((b->ncats ? b->ncats : 1) * sizeof *cat_map);
     int rc = thread_map && cat_map ? adopt_tables(m, t, b, map, thread_map, cat_map, e)
                                    : err_set(e, ERR_NOMEM, "out of memory");
-    for (size_t i = 0; i < r->nevents && rc == 0; i++) {
+    // The first rank's ids are mostly the model's already: then its events
+    // (most of the memory a load touches) are left as they are.
+    bool same = rc == 0 && identity(map, nlocal) && identity(thread_map, b->npidtids) &&
+                identity(cat_map, b->ncats);
+    for (size_t i = 0; i < r->nevents && rc == 0 && !same; i++) {
         struct event *ev = &r->events[i];
         ev->name = map[ev->name];
         ev->thread = thread_map[ev->thread];
