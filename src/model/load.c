@@ -506,9 +506,11 @@ static struct model *model_alloc(const struct semantics *sem, struct err *e)
 
 /* Turns finished jobs into ranks; jobs that failed become failed files. */
 static struct model *collect(struct load_job *jobs, size_t njobs, const struct semantics *sem,
-                             struct err *e)
+                             bool rows_only, struct err *e)
 {
     struct model *m = model_alloc(sem, e);
+    if (m)
+        m->rows_only = rows_only;
     const struct rank_builder **builders = calloc(njobs ? njobs : 1, sizeof *builders);
     m = m && builders ? m : (model_free(m), NULL);
     if (!m) {
@@ -575,7 +577,7 @@ static struct model *load_jobs(struct load_job *jobs, size_t njobs, const struct
     if (rc)
         err_set(e, rc, "loading cancelled");
     else
-        m = collect(jobs, njobs, sem, e);
+        m = collect(jobs, njobs, sem, opts && opts->rows_only, e);
     for (size_t i = 0; i < njobs; i++) {
         model_rank_fini(&jobs[i].rank);   /* ranks not moved into m */
         rank_builder_fini(&jobs[i].b);

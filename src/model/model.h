@@ -261,6 +261,7 @@ struct model {
     size_t npidtids;
     uint32_t *cats;               /* by struct event's cat: string ids */
     size_t ncats;
+    bool rows_only;               /* load_opts.rows_only: selections build no stream or thread index */
 };
 
 /* One GPU stream of one rank. */
@@ -291,6 +292,10 @@ struct trace_pack;
 
 struct load_opts {
     int threads;                      /* 0 = number of cores */
+    /* The caller reads rows, events and steps but no stream or thread
+     * index (htx info): every selection of the model then builds the rows
+     * and their span alone, a fifth of a loaded model's memory less. */
+    bool rows_only;
     struct trace_limits limits;
     /* Called from loader threads (serialised by a lock); non-zero cancels. */
     int (*progress)(void *ctx, const struct load_progress *p);
@@ -385,7 +390,8 @@ size_t model_step_names(const struct model *m);
  * range. */
 int model_shift_clocks(struct model *m, const int64_t *shift, struct err *e);
 
-/* Recomputes rows, stream and thread indices for a selection (NULL = all). */
+/* Recomputes rows, stream and thread indices for a selection (NULL = all):
+ * the rows alone for a model loaded rows_only. */
 int model_select(struct model *m, const struct selection *sel, struct err *e);
 
 /* Is this event GPU work for the analyses (semantics.gpu_side_is_stream_field)? */

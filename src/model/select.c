@@ -683,7 +683,7 @@ static int index_task(void *ctx, size_t k)
 {
     struct select_run *run = ctx;
     struct rank_model *r = &run->m->ranks[k / 2];
-    if (r->summary_only)
+    if (r->summary_only || run->m->rows_only)
         return 0;
     if (k % 2)
         return !run->streams_only && build_threads(run->m, r) != 0;
@@ -696,9 +696,10 @@ static int rank_task(void *ctx, size_t i)
     struct rank_model *r = &run->m->ranks[i];
     if (select_summary(r, run->sel))
         return 0;
-    return select_rows(run->m, r, run->step_names, run->sel) != 0 ||
-           build_streams(run->m, r) != 0 ||
-           (!run->streams_only && build_threads(run->m, r) != 0);
+    if (select_rows(run->m, r, run->step_names, run->sel) != 0)
+        return 1;
+    return !run->m->rows_only && (build_streams(run->m, r) != 0 ||
+           (!run->streams_only && build_threads(run->m, r) != 0));
 }
 
 /* Whether sel keeps every row: it differs from no selection at most in
@@ -733,7 +734,7 @@ int model_select(struct model *m, const struct selection *sel, struct err *e)
     bool stopped = m->nranks >= (size_t)pool_cores()
                        ? pool_run(m->nranks, 0, rank_task, &run)
                        : pool_run(m->nranks, 0, rows_task, &run) ||
-                             pool_run(2 * m->nranks, 0, index_task, &run);
+                             (!m->rows_only && pool_run(2 * m->nranks, 0, index_task, &run));
     if (stopped)
         return err_set(e, ERR_NOMEM, "out of memory building indices");
     for (size_t i = 0; i < m->nranks; i++)

@@ -585,6 +585,29 @@ START_TEST(model_select_should_rebuild_indices_only_when_the_rows_change)
 }
 END_TEST
 
+/* htx info's load: rows and their span, no stream or thread index, under
+ * any selection. */
+START_TEST(model_should_build_rows_alone_when_loaded_rows_only)
+{
+    const char *names[] = {"t.json"};
+    const void *bufs[] = {two_step_doc};
+    size_t lens[] = {strlen(two_step_doc)};
+    struct load_opts opts = {.threads = 1, .rows_only = true};
+    struct err e = {0, ""};
+    struct model *m = model_load_buffers_opts(names, bufs, lens, 1, NULL, &opts, &e);
+    ck_assert_msg(m != NULL, "load failed: %s", e.msg);
+    const struct rank_model *r = &m->ranks[0];
+    ck_assert(row_has(m, r, "k2"));
+    ck_assert_uint_eq(r->nstreams + r->nthreads, 0);
+    ck_assert_int_gt(r->end_ns, r->start_ns);
+    struct selection win = {.has_window = true, .window_start = 0, .window_end = 60 * 1000};
+    ck_assert_int_eq(model_select(m, &win, &e), 0);
+    ck_assert(!row_has(m, r, "k2"));
+    ck_assert_uint_eq(r->nstreams + r->nthreads, 0);
+    model_free(m);
+}
+END_TEST
+
 #define OVERLAP_EV(cat, name, ts, dur, stream)                                             \
     "{\"ph\": \"X\", \"cat\": \"" cat "\", \"name\": \"" name "\", \"pid\": 0, "       \
     "\"tid\": 7, \"ts\": " #ts ", \"dur\": " #dur ", \"args\": {\"stream\": " #stream "}}"
@@ -776,6 +799,7 @@ int main(void)
     tcase_add_test(tc, model_should_select_iterations_and_windows);
     tcase_add_test(tc, model_select_should_rebuild_indices_only_when_the_rows_change);
     tcase_add_test(tc, model_stream_work_overlaps_should_count_in_time_order_per_stream);
+    tcase_add_test(tc, model_should_build_rows_alone_when_loaded_rows_only);
     tcase_add_test(tc, model_should_link_by_flows_when_correlation_is_missing);
     tcase_add_test(tc, model_should_apply_htas_mtia_step_filter);
     tcase_add_test(tc, hta_model_should_be_the_model_loaded_under_hta);
