@@ -446,56 +446,12 @@ static bool first_event(const struct model *m, const struct rank_model *r, int64
     return true;
 }
 
-static bool is_gpu_work(const struct event *ev)
-{
-    return ev->kind == EV_KIND_KERNEL || ev->kind == EV_KIND_MEMCPY || ev->kind == EV_KIND_MEMSET;
-}
-
-/* A kernel, memcpy or memset on a stream, for the overlap count. */
-struct work {
-    int64_t stream, ts, end;
-    uint32_t index;
-};
-
-static int cmp_work(const void *a, const void *b)
-{
-    const struct work *x = a, *y = b;
-    if (x->stream != y->stream)
-        return x->stream < y->stream ? -1 : 1;
-    if (x->ts != y->ts)
-        return x->ts < y->ts ? -1 : 1;
-    return (x->index > y->index) - (x->index < y->index);
-}
-
-/* Kernels, memcpys and memsets of every event of r (whatever the
- * selection and the semantics: a fact of the trace, as a summary records
- * it) starting before the latest end of those before them on their stream
- * (ties in file order). Sync events on a stream are not GPU work. 0 when
+/* The trace's overlapping GPU work (model_stream_work_overlaps); 0 when
  * out of memory (the count is then not shown). */
-static uint64_t overlapping_work(const struct rank_model *r)
+static uint64_t overlapping_work(const struct model *m, const struct rank_model *r)
 {
-    size_t k = 0;
-    for (size_t i = 0; i < r->nevents; i++)
-        k += is_gpu_work(&r->events[i]) && r->events[i].stream >= 0;
-    struct work *w = k ? malloc(k * sizeof *w) : NULL;
-    if (!w)
-        return 0;
-    k = 0;
-    for (size_t i = 0; i < r->nevents; i++) {
-        const struct event *ev = &r->events[i];
-        if (is_gpu_work(ev) && ev->stream >= 0)
-            w[k++] = (struct work){ev->stream, ev->ts, ev->ts + ev->dur, ev->index};
-    }
-    qsort(w, k, sizeof *w, cmp_work);
-    uint64_t n = 0;
-    int64_t max_end = 0;
-    for (size_t i = 0; i < k; i++) {
-        bool first = i == 0 || w[i].stream != w[i - 1].stream;
-        n += !first && w[i].ts < max_end;
-        max_end = first || w[i].end > max_end ? w[i].end : max_end;
-    }
-    free(w);
-    return n;
+    uint64_t n;
+    return model_stream_work_overlaps(m, r, &n) ? 0 : n;
 }
 
 void trust_rank_of(const struct model *m, const struct rank_model *r, struct trust_rank *out)
@@ -503,7 +459,7 @@ void trust_rank_of(const struct model *m, const struct rank_model *r, struct tru
     *out = (struct trust_rank){.rank = r->rank, .world_size = r->world_size, .pgs = r->pgs,
                                .npgs = r->npgs > 0 ? (size_t)r->npgs : 0,
                                .dropped = r->events_dropped, .repaired = r->events_repaired,
-                               .overlapping = overlapping_work(r),
+                               .overlapping = overlapping_work(m, r),
                                .graph_kernels = r->graph_kernels,
                                .graph_launches = r->ngraph_launches};
     out->has_start = first_event(m, r, &out->start_ns);

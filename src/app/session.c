@@ -103,6 +103,7 @@ int app_load_opts_init(struct load_opts *lo, const struct htx_options *opts, str
 {
     memset(lo, 0, sizeof *lo);
     lo->threads = opts->threads;
+    lo->rows_only = opts->cmd == HTX_CMD_INFO;   // it prints no stream or thread index
     const char *limit = getenv("HTX_MAX_INPUT_SIZE");
     if (limit && limit[0] && !app_parse_size(limit, &lo->limits.max_uncompressed))
         return err_set(e, ERR_USAGE, "HTX_MAX_INPUT_SIZE: bad value '%.64s': expected a size "

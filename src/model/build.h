@@ -38,6 +38,8 @@ struct rank_builder {
     struct event *events;             /* ts absolute ns until finish */
     size_t nevents, events_cap;
     size_t events_populated;          /* events[0 .. this) are resident */
+    uint32_t corr_lo, corr_hi;        /* the events' correlation ids: ncorr, within [lo, hi] */
+    size_t ncorr;
     struct bw_entry *bw;              /* by position, for EV_FLAG_HAS_BW */
     size_t nbw, bw_cap;
     struct comm_args *comm;           /* by position, for EV_FLAG_HAS_COMM (local ids) */
@@ -98,7 +100,8 @@ int model_finish_rank(struct model *m, struct rank_model *r, const struct rank_b
                       struct err *e);
 int model_finish(struct model *m, struct err *e);
 /* The range of r's correlation ids (*lo, *range; *n events carry one), and
- * whether it is dense enough for an array indexed by id - lo. */
+ * whether it is dense enough for an array indexed by id - lo. Read from
+ * what the builder noted (rank_model.corr_lo): no pass over the events. */
 bool model_corr_range(const struct rank_model *r, uint32_t *lo, uint64_t *range, size_t *n);
 /* Finds r's graph launches (rank_model.graph_launches), after linking
  * (graphs.c). 0 or ERR_NOMEM. */

@@ -49,6 +49,7 @@ int rank_builder_init(struct rank_builder *b)
 {
     memset(b, 0, sizeof *b);
     b->ids_index = UINT64_MAX;
+    b->corr_lo = UINT32_MAX;
     if (strtab_init(&b->strings) || hmap_init(&b->pidtid_of, 64) || hmap_init(&b->cat_of, 32)) {
         rank_builder_fini(b);
         return ERR_NOMEM;
@@ -282,6 +283,11 @@ static int add_event(struct rank_builder *b, const struct trace_event *ev, struc
         has_stream = false;
     }
     out->corr = has_corr ? (uint32_t)ev->correlation.v : 0;
+    if (has_corr) {
+        b->corr_lo = out->corr < b->corr_lo ? out->corr : b->corr_lo;
+        b->corr_hi = out->corr > b->corr_hi ? out->corr : b->corr_hi;
+        b->ncorr++;
+    }
     out->stream = has_stream ? (int32_t)ev->stream.v : -1;
     out->name = name;
     out->thread = thread;
@@ -545,6 +551,9 @@ int rank_builder_adopt(struct rank_builder *b, struct rank_builder *t, uint64_t 
         return err_set(e, ERR_NOMEM, "out of memory joining the halves of the file");
     b->elements += t->elements;
     b->has_float_ts |= t->has_float_ts;
+    b->corr_lo = t->corr_lo < b->corr_lo ? t->corr_lo : b->corr_lo;
+    b->corr_hi = t->corr_hi > b->corr_hi ? t->corr_hi : b->corr_hi;
+    b->ncorr += t->ncorr;
     b->complete_events += t->complete_events;
     for (int k = 0; k < EV_KIND_COUNT; k++)
         b->complete_by_kind[k] += t->complete_by_kind[k];

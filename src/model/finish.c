@@ -49,18 +49,9 @@ static void apply_ns_rounding(struct rank_model *r)
  * hostile ids go through the hash map. */
 bool model_corr_range(const struct rank_model *r, uint32_t *lo, uint64_t *range, size_t *n)
 {
-    uint32_t min = UINT32_MAX, max = 0;
-    *n = 0;
-    for (size_t i = 0; i < r->nevents; i++) {
-        const struct event *ev = &r->events[i];
-        if (!(ev->flags & EV_FLAG_HAS_CORR))
-            continue;
-        min = ev->corr < min ? ev->corr : min;
-        max = ev->corr > max ? ev->corr : max;
-        ++*n;
-    }
-    *lo = min;
-    *range = *n ? (uint64_t)max - min + 1 : 0;
+    *n = r->ncorr;
+    *lo = r->ncorr ? r->corr_lo : UINT32_MAX;
+    *range = *n ? (uint64_t)r->corr_hi - r->corr_lo + 1 : 0;
     return *n && *range <= 4 * (uint64_t)*n + 4096;
 }
 
@@ -378,7 +369,10 @@ static enum device_type detect_device(const struct model *m, const struct rank_m
     uint32_t id_hip = strtab_find(&m->strings, "hipLaunchKernel", 15);
     static const char run_fn[] = "runFunction - job_prep_and_submit_for_execution";
     uint32_t id_mtia = strtab_find(&m->strings, run_fn, sizeof run_fn - 1);
-    for (size_t i = 0; i < r->nevents; i++) {
+    // A name no string of the rank spells is no event's: most ranks skip
+    // the pass, and CUDA's stops at its first launch.
+    bool any = id_cuda != STRTAB_NONE || id_hip != STRTAB_NONE || id_mtia != STRTAB_NONE;
+    for (size_t i = 0; any && !cuda && i < r->nevents; i++) {
         uint32_t n = r->events[i].name;
         cuda |= n == id_cuda;
         hip |= n == id_hip;
@@ -501,6 +495,7 @@ int model_shift_clocks(struct model *m, const int64_t *shift, struct err *e)
         for (size_t i = 0; i < r->niterations; i++)
             r->iterations[i].ts -= by;
         r->clock_shift_ns += shift[k];
+        r->rows_unfiltered = false;   /* stale: the next model_select builds them again */
     }
     m->origin_ns += origin;
     return 0;

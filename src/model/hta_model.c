@@ -66,6 +66,7 @@ static bool start_rank(const struct rank_model *src, struct rank_model *r)
     r->threads = NULL;
     r->thread_pos = NULL;
     r->nrows = r->nstreams = r->nthreads = 0;
+    r->rows_unfiltered = false;
     return !failed;
 }
 

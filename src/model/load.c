@@ -101,6 +101,9 @@ static int take_builder(struct rank_model *r, struct rank_builder *b, const char
     b->comm = NULL;
     b->ncomm = b->comm_cap = 0;
     r->elements = b->elements;
+    r->corr_lo = b->corr_lo;
+    r->corr_hi = b->corr_hi;
+    r->ncorr = b->ncorr;
     memcpy(r->complete_by_kind, b->complete_by_kind, sizeof r->complete_by_kind);
     r->complete_events = b->complete_events;
     r->has_float_ts = b->has_float_ts;
@@ -358,6 +361,14 @@ static int adopt_tables(struct model *m, struct shared_tables *t, const struct r
     return 0;
 }
 
+static bool identity(const uint32_t *map, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (map[i] != i)
+            return false;
+    return true;
+}
+
 /* Translates a worker-built rank's string ids into the model's table. */
 static int adopt_rank(struct model *m, struct shared_tables *t, struct load_job *j,
                       struct err *e)
@@ -380,7 +391,11 @@ static int adopt_rank(struct model *m, struct shared_tables *t, struct load_job 
     uint32_t *cat_map = malloc((b->ncats ? b->ncats : 1) * sizeof *cat_map);
     int rc = thread_map && cat_map ? adopt_tables(m, t, b, map, thread_map, cat_map, e)
                                    : err_set(e, ERR_NOMEM, "out of memory");
-    for (size_t i = 0; i < r->nevents && rc == 0; i++) {
+    // The first rank's ids are mostly the model's already: then its events
+    // (most of the memory a load touches) are left as they are.
+    bool same = rc == 0 && identity(map, nlocal) && identity(thread_map, b->npidtids) &&
+                identity(cat_map, b->ncats);
+    for (size_t i = 0; i < r->nevents && rc == 0 && !same; i++) {
         struct event *ev = &r->events[i];
         ev->name = map[ev->name];
         ev->thread = thread_map[ev->thread];
@@ -491,9 +506,11 @@ static struct model *model_alloc(const struct semantics *sem, struct err *e)
 
 /* Turns finished jobs into ranks; jobs that failed become failed files. */
 static struct model *collect(struct load_job *jobs, size_t njobs, const struct semantics *sem,
-                             struct err *e)
+                             bool rows_only, struct err *e)
 {
     struct model *m = model_alloc(sem, e);
+    if (m)
+        m->rows_only = rows_only;
     const struct rank_builder **builders = calloc(njobs ? njobs : 1, sizeof *builders);
     m = m && builders ? m : (model_free(m), NULL);
     if (!m) {
@@ -560,7 +577,7 @@ static struct model *load_jobs(struct load_job *jobs, size_t njobs, const struct
     if (rc)
         err_set(e, rc, "loading cancelled");
     else
-        m = collect(jobs, njobs, sem, e);
+        m = collect(jobs, njobs, sem, opts && opts->rows_only, e);
     for (size_t i = 0; i < njobs; i++) {
         model_rank_fini(&jobs[i].rank);   /* ranks not moved into m */
         rank_builder_fini(&jobs[i].b);
@@ -669,6 +686,7 @@ static void free_derived(struct rank_model *r)
     r->threads = NULL;
     r->thread_pos = NULL;
     r->nrows = r->nstreams = r->nthreads = 0;
+    r->rows_unfiltered = false;
 }
 
 void model_rank_free_derived(struct rank_model *r)

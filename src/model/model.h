@@ -177,6 +177,10 @@ struct rank_model {
 
     struct event *events;         /* every kept element, in file order */
     size_t nevents;
+    /* The events' correlation ids (EV_FLAG_HAS_CORR): ncorr of them, all
+     * within [corr_lo, corr_hi] (noted as they load; model_corr_range). */
+    uint32_t corr_lo, corr_hi;
+    size_t ncorr;
     struct bw_entry *bw;          /* by pos: events with EV_FLAG_HAS_BW */
     size_t nbw;
     struct comm_args *comm;       /* by pos: events with EV_FLAG_HAS_COMM */
@@ -202,6 +206,7 @@ struct rank_model {
     uint32_t *thread_pos;         /* one block: every thread's pos is a slice of it */
     int64_t start_ns, end_ns;     /* min ts and max ts+dur over rows */
     bool selected;                /* in the selection's rank list */
+    bool rows_unfiltered;         /* the derived arrays are of a selection keeping every row */
 
     /* Non-fatal problems: malformed events skipped, assumptions made. */
     uint64_t nwarnings;
@@ -256,6 +261,7 @@ struct model {
     size_t npidtids;
     uint32_t *cats;               /* by struct event's cat: string ids */
     size_t ncats;
+    bool rows_only;               /* load_opts.rows_only: selections build no stream or thread index */
 };
 
 /* One GPU stream of one rank. */
@@ -286,6 +292,10 @@ struct trace_pack;
 
 struct load_opts {
     int threads;                      /* 0 = number of cores */
+    /* The caller reads rows, events and steps but no stream or thread
+     * index (htx info): every selection of the model then builds the rows
+     * and their span alone, a fifth of a loaded model's memory less. */
+    bool rows_only;
     struct trace_limits limits;
     /* Called from loader threads (serialised by a lock); non-zero cancels. */
     int (*progress)(void *ctx, const struct load_progress *p);
@@ -381,7 +391,8 @@ size_t model_step_names(const struct model *m);
  * range. */
 int model_shift_clocks(struct model *m, const int64_t *shift, struct err *e);
 
-/* Recomputes rows, stream and thread indices for a selection (NULL = all). */
+/* Recomputes rows, stream and thread indices for a selection (NULL = all):
+ * the rows alone for a model loaded rows_only. */
 int model_select(struct model *m, const struct selection *sel, struct err *e);
 
 /* Is this event GPU work for the analyses (semantics.gpu_side_is_stream_field)? */
@@ -401,6 +412,13 @@ static inline bool model_is_gpu_kernel_pred(const struct model *m, const struct 
         return true;
     return ev->name == m->id_event_sync || ev->name == m->id_context_sync;
 }
+
+/* How many kernels, memcpys and memsets on a stream (>= 0) of every event
+ * of r (whatever the selection: a fact of the trace) start before the
+ * latest end of those before them on their stream (by ts, ties in file
+ * order). Transient memory: 6 bytes an event counted. 0, or ERR_NOMEM
+ * (*out 0). */
+int model_stream_work_overlaps(const struct model *m, const struct rank_model *r, uint64_t *out);
 
 /* HTA's index_correlation (§1.8): -1 without correlation, 0 without partner
  * (or partner at index 0), else the partner's traceEvents index. */

@@ -370,11 +370,23 @@ static uint32_t group_number(struct group_of *go, uint64_t key)
     return slot;
 }
 
+/* What group_rows groups: the GPU-side or the CPU-side rows, or every
+ * event (rows or not) that is a kernel, memcpy or memset on a stream. */
+enum grouped { GROUP_GPU_ROWS, GROUP_CPU_ROWS, GROUP_STREAM_WORK };
+
+static bool is_grouped(const struct model *m, enum grouped what, const struct event *ev)
+{
+    if (what == GROUP_STREAM_WORK)
+        return ev->stream >= 0 && (ev->kind == EV_KIND_KERNEL || ev->kind == EV_KIND_MEMCPY ||
+                                   ev->kind == EV_KIND_MEMSET);
+    return model_is_gpu_side(m, ev) == (what == GROUP_GPU_ROWS);
+}
+
 /* Two passes over the rows, the second finding each row's group again,
  * rather than a group number a row kept between them: that array (4 bytes
  * a row, twice with streams and threads grouped at once) would be most of
  * the selection's peak memory. */
-static int group_rows(const struct model *m, const struct rank_model *r, bool gpu_side,
+static int group_rows(const struct model *m, const struct rank_model *r, enum grouped what,
                       uint64_t (*key)(const struct event *), struct grouping *g)
 {
     memset(g, 0, sizeof *g);
@@ -383,9 +395,12 @@ static int group_rows(const struct model *m, const struct rank_model *r, bool gp
         return ERR_NOMEM;
     int rc = 0;
     size_t *count = NULL, cap = 0;
-    for (size_t i = 0; i < r->nrows && !rc; i++) {
-        const struct event *ev = &r->events[r->rows[i]];
-        if (model_is_gpu_side(m, ev) != gpu_side)
+    // Every event is a row of its own position for GROUP_STREAM_WORK.
+    const uint32_t *rows = what == GROUP_STREAM_WORK ? NULL : r->rows;
+    size_t nrows = rows ? r->nrows : r->nevents;
+    for (size_t i = 0; i < nrows && !rc; i++) {
+        const struct event *ev = &r->events[rows ? rows[i] : i];
+        if (!is_grouped(m, what, ev))
             continue;
         uint32_t slot = group_number(&go, key(ev));
         if (slot == UINT32_MAX ||
@@ -415,10 +430,11 @@ static int group_rows(const struct model *m, const struct rank_model *r, bool gp
         }
         g->start[g->ngroups] = acc;
         go.last_slot = UINT32_MAX;
-        for (size_t i = 0; i < r->nrows; i++) {
-            const struct event *ev = &r->events[r->rows[i]];
-            if (model_is_gpu_side(m, ev) == gpu_side)
-                g->pos[count[group_number(&go, key(ev))]++] = r->rows[i];
+        for (size_t i = 0; i < nrows; i++) {
+            uint32_t p = rows ? rows[i] : (uint32_t)i;
+            const struct event *ev = &r->events[p];
+            if (is_grouped(m, what, ev))
+                g->pos[count[group_number(&go, key(ev))]++] = p;
         }
     }
     hmap_fini(&go.slot_of);
@@ -470,7 +486,7 @@ static int cmp_stream_id(const void *a, const void *b)
 static int build_streams(const struct model *m, struct rank_model *r)
 {
     struct grouping g;
-    if (group_rows(m, r, true, stream_key, &g))
+    if (group_rows(m, r, GROUP_GPU_ROWS, stream_key, &g))
         return ERR_NOMEM;
     r->streams = calloc(g.ngroups ? g.ngroups : 1, sizeof *r->streams);
     int rc = r->streams ? 0 : ERR_NOMEM;
@@ -487,6 +503,31 @@ static int build_streams(const struct model *m, struct rank_model *r)
         r->overlapping_kernels += r->streams[i].overlapping;
     free(g.pos);   // each stream copied its own (fill_stream)
     free(g.start);
+    return rc;
+}
+
+int model_stream_work_overlaps(const struct model *m, const struct rank_model *r, uint64_t *out)
+{
+    struct grouping g;
+    *out = 0;
+    if (group_rows(m, r, GROUP_STREAM_WORK, stream_key, &g))
+        return ERR_NOMEM;
+    int rc = 0;
+    for (size_t k = 0; k < g.ngroups && !rc; k++) {
+        uint32_t *pos = &g.pos[g.start[k]];
+        size_t n = g.start[k + 1] - g.start[k];
+        rc = sort_group(pos, n, false, r->events);
+        int64_t max_end = 0;
+        for (size_t i = 0; i < n && !rc; i++) {
+            const struct event *e = &r->events[pos[i]];
+            *out += i && e->ts < max_end;
+            max_end = i == 0 || e->ts + e->dur > max_end ? e->ts + e->dur : max_end;
+        }
+    }
+    free(g.pos);
+    free(g.start);
+    if (rc)
+        *out = 0;
     return rc;
 }
 
@@ -545,7 +586,7 @@ static int nest_thread(struct thread_index *t, const struct event *ev)
 static int build_threads(const struct model *m, struct rank_model *r)
 {
     struct grouping g;
-    if (group_rows(m, r, false, thread_key, &g))
+    if (group_rows(m, r, GROUP_CPU_ROWS, thread_key, &g))
         return ERR_NOMEM;
     r->threads = calloc(g.ngroups ? g.ngroups : 1, sizeof *r->threads);
     r->thread_pos = g.pos;   // each thread's pos is its slice: no copy
@@ -642,7 +683,7 @@ static int index_task(void *ctx, size_t k)
 {
     struct select_run *run = ctx;
     struct rank_model *r = &run->m->ranks[k / 2];
-    if (r->summary_only)
+    if (r->summary_only || run->m->rows_only)
         return 0;
     if (k % 2)
         return !run->streams_only && build_threads(run->m, r) != 0;
@@ -655,19 +696,50 @@ static int rank_task(void *ctx, size_t i)
     struct rank_model *r = &run->m->ranks[i];
     if (select_summary(r, run->sel))
         return 0;
-    return select_rows(run->m, r, run->step_names, run->sel) != 0 ||
-           build_streams(run->m, r) != 0 ||
-           (!run->streams_only && build_threads(run->m, r) != 0);
+    if (select_rows(run->m, r, run->step_names, run->sel) != 0)
+        return 1;
+    return !run->m->rows_only && (build_streams(run->m, r) != 0 ||
+           (!run->streams_only && build_threads(run->m, r) != 0));
+}
+
+/* Whether sel keeps every row: it differs from no selection at most in
+ * its rank list, which sets rank_model.selected and nothing else. */
+static bool keeps_every_row(const struct selection *sel)
+{
+    return !sel || (!sel->niterations && !sel->has_window && !sel->nstreams_off);
+}
+
+/* Whether every rank's derived arrays are already those of a selection
+ * keeping every row (a load selects everything, and the front ends then
+ * select what the user asked, which is mostly everything again). */
+static bool rows_unfiltered(const struct model *m)
+{
+    for (size_t i = 0; i < m->nranks; i++)
+        if (!m->ranks[i].summary_only && !m->ranks[i].rows_unfiltered)
+            return false;
+    return true;
 }
 
 int model_select(struct model *m, const struct selection *sel, struct err *e)
 {
+    bool all = keeps_every_row(sel);
+    if (all && rows_unfiltered(m)) {
+        for (size_t i = 0; i < m->nranks; i++) {
+            struct rank_model *r = &m->ranks[i];
+            r->selected = !sel || !sel->nranks || in_list(sel->ranks, sel->nranks, r->rank);
+        }
+        return 0;
+    }
     struct select_run run = {m, sel, model_step_names(m), false};
     bool stopped = m->nranks >= (size_t)pool_cores()
                        ? pool_run(m->nranks, 0, rank_task, &run)
                        : pool_run(m->nranks, 0, rows_task, &run) ||
-                             pool_run(2 * m->nranks, 0, index_task, &run);
-    return stopped ? err_set(e, ERR_NOMEM, "out of memory building indices") : 0;
+                             (!m->rows_only && pool_run(2 * m->nranks, 0, index_task, &run));
+    if (stopped)
+        return err_set(e, ERR_NOMEM, "out of memory building indices");
+    for (size_t i = 0; i < m->nranks; i++)
+        m->ranks[i].rows_unfiltered = all && !m->ranks[i].summary_only;
+    return 0;
 }
 
 int model_select_streams(struct model *m, struct err *e)

@@ -558,6 +558,80 @@ START_TEST(model_should_select_iterations_and_windows)
 END_TEST
 
 
+/* A selection keeping every row leaves the indices as they are; any other
+ * builds them again, and so does the next one keeping every row. */
+START_TEST(model_select_should_rebuild_indices_only_when_the_rows_change)
+{
+    struct model *m = load_one(two_step_doc, SEMANTICS_HTX);
+    const struct rank_model *r = &m->ranks[0];
+    struct err e = {0, ""};
+    const uint32_t *rows = r->rows;
+    size_t nrows = r->nrows, nstreams = r->nstreams;
+    ck_assert_int_eq(model_select(m, NULL, &e), 0);
+    ck_assert_ptr_eq(r->rows, rows);
+    struct selection win = {.has_window = true, .window_start = 0, .window_end = 60 * 1000};
+    ck_assert_int_eq(model_select(m, &win, &e), 0);
+    ck_assert(!row_has(m, r, "k2"));
+    int64_t ranks[] = {9};
+    struct selection other_rank = {.ranks = ranks, .nranks = 1};
+    ck_assert_int_eq(model_select(m, &other_rank, &e), 0);
+    ck_assert(!r->selected);
+    ck_assert(row_has(m, r, "k2"));
+    ck_assert_uint_eq(r->nrows, nrows);
+    ck_assert_uint_eq(r->nstreams, nstreams);
+    ck_assert_int_eq(model_select(m, NULL, &e), 0);
+    ck_assert(r->selected);
+    model_free(m);
+}
+END_TEST
+
+/* htx info's load: rows and their span, no stream or thread index, under
+ * any selection. */
+START_TEST(model_should_build_rows_alone_when_loaded_rows_only)
+{
+    const char *names[] = {"t.json"};
+    const void *bufs[] = {two_step_doc};
+    size_t lens[] = {strlen(two_step_doc)};
+    struct load_opts opts = {.threads = 1, .rows_only = true};
+    struct err e = {0, ""};
+    struct model *m = model_load_buffers_opts(names, bufs, lens, 1, NULL, &opts, &e);
+    ck_assert_msg(m != NULL, "load failed: %s", e.msg);
+    const struct rank_model *r = &m->ranks[0];
+    ck_assert(row_has(m, r, "k2"));
+    ck_assert_uint_eq(r->nstreams + r->nthreads, 0);
+    ck_assert_int_gt(r->end_ns, r->start_ns);
+    struct selection win = {.has_window = true, .window_start = 0, .window_end = 60 * 1000};
+    ck_assert_int_eq(model_select(m, &win, &e), 0);
+    ck_assert(!row_has(m, r, "k2"));
+    ck_assert_uint_eq(r->nstreams + r->nthreads, 0);
+    model_free(m);
+}
+END_TEST
+
+#define OVERLAP_EV(cat, name, ts, dur, stream)                                             \
+    "{\"ph\": \"X\", \"cat\": \"" cat "\", \"name\": \"" name "\", \"pid\": 0, "       \
+    "\"tid\": 7, \"ts\": " #ts ", \"dur\": " #dur ", \"args\": {\"stream\": " #stream "}}"
+
+/* Out of file order on stream 7: by ts, y holds w, t (tied with w: after
+ * it) and the memcpy; the sync is no GPU work; g holds h on stream 9.
+ * Counted in file order instead it would be 6. */
+START_TEST(model_stream_work_overlaps_should_count_in_time_order_per_stream)
+{
+    const char *doc =
+        "{\"traceEvents\": ["
+        OVERLAP_EV("kernel", "x", 100, 1, 7) "," OVERLAP_EV("kernel", "y", 0, 50, 7) ","
+        OVERLAP_EV("kernel", "z", 60, 1, 7) "," OVERLAP_EV("kernel", "w", 20, 5, 7) ","
+        OVERLAP_EV("kernel", "t", 20, 1, 7) "," OVERLAP_EV("cuda_sync", "s", 10, 1, 7) ","
+        OVERLAP_EV("gpu_memcpy", "c", 30, 1, 7) "," OVERLAP_EV("kernel", "g", 12, 100, 9) ","
+        OVERLAP_EV("kernel", "h", 20, 1, 9) "," OVERLAP_EV("kernel", "n", 20, 1, -1) "]}";
+    struct model *m = load_one(doc, SEMANTICS_HTX);
+    uint64_t n = 99;
+    ck_assert_int_eq(model_stream_work_overlaps(m, &m->ranks[0], &n), 0);
+    ck_assert_uint_eq(n, 4);
+    model_free(m);
+}
+END_TEST
+
 START_TEST(model_should_link_by_flows_when_correlation_is_missing)
 {
     const char *doc = "{\"traceEvents\":["
@@ -723,6 +797,9 @@ int main(void)
     tcase_add_test(tc, model_should_find_stream_events_in_a_window);
     tcase_add_test(tc, model_should_nest_cpu_events_per_thread);
     tcase_add_test(tc, model_should_select_iterations_and_windows);
+    tcase_add_test(tc, model_select_should_rebuild_indices_only_when_the_rows_change);
+    tcase_add_test(tc, model_stream_work_overlaps_should_count_in_time_order_per_stream);
+    tcase_add_test(tc, model_should_build_rows_alone_when_loaded_rows_only);
     tcase_add_test(tc, model_should_link_by_flows_when_correlation_is_missing);
     tcase_add_test(tc, model_should_apply_htas_mtia_step_filter);
     tcase_add_test(tc, hta_model_should_be_the_model_loaded_under_hta);
