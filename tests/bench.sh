@@ -395,11 +395,11 @@ bench_progress() {
     unset TMUX TMUX_PANE
     export XDG_CACHE_HOME=$tmp/xdg-cache
     for ((i = 0; i < runs; i++)); do
-        t=$(two_marks "" "$1" "1 Timeline" "events loaded") ||
+        t=$(two_marks "" "$1" " iteration" "events loaded") ||
             { echo "progress: the cached first screen never came"; return 1; }
         cached+=("${t% *}")
         loaded+=("${t#* }")
-        t=$(two_marks --no-cache "$1" Loading "1 Timeline") ||
+        t=$(two_marks --no-cache "$1" "1 Timeline" " iteration") ||
             { echo "progress: the first screen never came"; return 1; }
         boxes+=("${t% *}")
         firsts+=("${t#* }")
@@ -439,8 +439,8 @@ bench_quick_quit() {
     local i t reopen=()
     for ((i = 0; i < runs; i++)); do
         rm -rf "$XDG_CACHE_HOME"
-        quit_at_first "" "$1" "1 Timeline" || { echo "progress: the first screen never came"; return 1; }
-        t=$(two_marks "" "$1" "1 Timeline" "1 Timeline") ||
+        quit_at_first "" "$1" " iteration" || { echo "progress: the first screen never came"; return 1; }
+        t=$(two_marks "" "$1" " iteration" " iteration") ||
             { echo "progress: the reopened first screen never came"; return 1; }
         reopen+=("${t% *}")
     done
