@@ -417,11 +417,15 @@ struct table *findings_table(const struct findings *f, struct arena *a)
 int findings_run(const struct model *m, const struct analysis_opts *o, struct arena *a,
                  struct table_list *out, struct err *e)
 {
-    struct trust_report trust;
-    if (trust_of_model(m, &trust))
-        return err_set(e, ERR_NOMEM, "findings: out of memory");
+    struct trust_report own;
+    const struct trust_report *trust = o->trust;
+    if (!trust) {
+        if (trust_of_model(m, &own))
+            return err_set(e, ERR_NOMEM, "findings: out of memory");
+        trust = &own;
+    }
     struct findings f;
-    int rc = findings_of_model(m, o, &trust, a, &f, e);
+    int rc = findings_of_model(m, o, trust, a, &f, e);
     if (rc)
         return rc;
     struct table *t = findings_table(&f, a);

@@ -467,6 +467,62 @@ static int cmp_work(const void *a, const void *b)
     return (x->index > y->index) - (x->index < y->index);
 }
 
+/* The overlap count over w[0..k) sorted by (stream, ts, index). */
+static uint64_t count_sorted(const struct work *w, size_t k)
+{
+    uint64_t n = 0;
+    int64_t max_end = 0;
+    for (size_t i = 0; i < k; i++) {
+        bool first = i == 0 || w[i].stream != w[i - 1].stream;
+        n += !first && w[i].ts < max_end;
+        max_end = first || w[i].end > max_end ? w[i].end : max_end;
+    }
+    return n;
+}
+
+/* A stream's state in the one pass of count_in_file_order. */
+struct stream_run {
+    int64_t stream, ts, max_end;
+    uint32_t index;
+};
+#define TRUST_RUN_STREAMS 64
+
+/* The overlap count in one pass over the events, where each stream's work
+ * comes in (ts, index) order in the file (as the profiler writes it) and
+ * there are at most TRUST_RUN_STREAMS streams: then no sort is needed.
+ * False when the events are not so (count_sorted then counts). */
+static bool count_in_file_order(const struct rank_model *r, uint64_t *out)
+{
+    struct stream_run runs[TRUST_RUN_STREAMS];
+    size_t nruns = 0, at = 0;
+    uint64_t n = 0;
+    for (size_t i = 0; i < r->nevents; i++) {
+        const struct event *ev = &r->events[i];
+        if (!is_gpu_work(ev) || ev->stream < 0)
+            continue;
+        if (at >= nruns || runs[at].stream != ev->stream) {
+            for (at = 0; at < nruns && runs[at].stream != ev->stream; at++)
+                ;
+            if (at == nruns) {
+                if (nruns == TRUST_RUN_STREAMS)
+                    return false;
+                runs[nruns++] = (struct stream_run){ev->stream, ev->ts, ev->ts + ev->dur,
+                                                    ev->index};
+                continue;
+            }
+        }
+        struct stream_run *s = &runs[at];
+        if (ev->ts < s->ts || (ev->ts == s->ts && ev->index <= s->index))
+            return false;
+        n += ev->ts < s->max_end;
+        s->max_end = ev->ts + ev->dur > s->max_end ? ev->ts + ev->dur : s->max_end;
+        s->ts = ev->ts;
+        s->index = ev->index;
+    }
+    *out = n;
+    return true;
+}
+
 /* Kernels, memcpys and memsets of every event of r (whatever the
  * selection and the semantics: a fact of the trace, as a summary records
  * it) starting before the latest end of those before them on their stream
@@ -474,6 +530,9 @@ static int cmp_work(const void *a, const void *b)
  * out of memory (the count is then not shown). */
 static uint64_t overlapping_work(const struct rank_model *r)
 {
+    uint64_t n;
+    if (count_in_file_order(r, &n))
+        return n;
     size_t k = 0;
     for (size_t i = 0; i < r->nevents; i++)
         k += is_gpu_work(&r->events[i]) && r->events[i].stream >= 0;
@@ -487,13 +546,7 @@ static uint64_t overlapping_work(const struct rank_model *r)
             w[k++] = (struct work){ev->stream, ev->ts, ev->ts + ev->dur, ev->index};
     }
     qsort(w, k, sizeof *w, cmp_work);
-    uint64_t n = 0;
-    int64_t max_end = 0;
-    for (size_t i = 0; i < k; i++) {
-        bool first = i == 0 || w[i].stream != w[i - 1].stream;
-        n += !first && w[i].ts < max_end;
-        max_end = first || w[i].end > max_end ? w[i].end : max_end;
-    }
+    n = count_sorted(w, k);
     free(w);
     return n;
 }

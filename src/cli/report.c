@@ -37,6 +37,7 @@ struct analysis_job {
     int rc;
     bool started, done;
     double began, ended;          /* --timings: its run, util_seconds() */
+    double cpu;                   /* --timings: its thread's CPU seconds */
 };
 
 struct analysis_run {
@@ -45,6 +46,7 @@ struct analysis_run {
     const struct htx_options *opts;
     struct analysis_job *jobs;
     size_t njobs;
+    const size_t *order;          /* jobs by cost, the costliest first */
     pthread_mutex_t lock;
     pthread_mutex_t one_big;      /* held by an analysis not ANALYSIS_MEM_SMALL */
     size_t next;                  /* the first job not being or been written */
@@ -119,15 +121,17 @@ static bool earlier_started(const struct analysis_run *run, size_t k)
 }
 
 /* Under the lock: the job a free thread starts (*big_held: this thread took
- * the big turn). The big analyses form the longest chain, so the next one
+ * the big turn), the costliest first (run->order) so that the last to end
+ * is a short one. The big analyses form the longest chain, so the next one
  * starts whenever the turn is free, while the other thread takes the small
- * ones in report order; one whose tables grow with the events waits until
- * those before it have started. */
+ * ones; one whose tables grow with the events waits until those before it
+ * in the report have started, so those start first. */
 static size_t pick_job(struct analysis_run *run, bool *big_held)
 {
     size_t first_big = run->njobs;
     *big_held = false;
-    for (size_t k = 0; k < run->njobs; k++) {
+    for (size_t o = 0; o < run->njobs; o++) {
+        size_t k = run->order[o];
         struct analysis_job *j = &run->jobs[k];
         if (j->started || !is_big(j))
             continue;
@@ -141,13 +145,19 @@ static size_t pick_job(struct analysis_run *run, bool *big_held)
         j->started = true;
         return k;
     }
-    for (size_t k = 0; k < run->njobs; k++) {
-        struct analysis_job *j = &run->jobs[k];
-        if (!j->started && !is_big(j)) {
-            j->started = true;
-            return k;
+    /* first those a big one waiting for its turn in the report waits for */
+    size_t waited = run->njobs;
+    for (size_t k = 0; k < run->njobs && waited == run->njobs; k++)
+        if (!run->jobs[k].started && run->jobs[k].a->memory == ANALYSIS_MEM_TABLES)
+            waited = k;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t o = 0; o < run->njobs; o++) {
+            struct analysis_job *j = &run->jobs[run->order[o]];
+            if (!j->started && !is_big(j) && (pass == 1 || run->order[o] < waited)) {
+                j->started = true;
+                return run->order[o];
+            }
         }
-    }
     /* Only big ones left: wait for the turn. The pool calls the task once a
      * job, so one is always left. */
     if (first_big == run->njobs)
@@ -172,11 +182,13 @@ static int analysis_task(void *ctx, size_t unused)
     if (big && !big_held)
         pthread_mutex_lock(&run->one_big);
     j->began = util_seconds();
+    double cpu0 = util_thread_cpu_seconds();
     j->rc = j->a->run(run->m, run->ao, &j->arena, &j->list, &j->err);
     if (j->rc == 0 && run->opts->semantics == SEMANTICS_HTX &&
         report_triage_kernel_tables(&j->list, &j->arena) < 0)
         j->rc = err_set(&j->err, ERR_NOMEM, "out of memory");
     j->ended = util_seconds();
+    j->cpu = util_thread_cpu_seconds() - cpu0;
     pthread_mutex_lock(&run->lock);
     bool waits = run->next != i;
     pthread_mutex_unlock(&run->lock);
@@ -192,21 +204,35 @@ static int analysis_task(void *ctx, size_t unused)
     return j->rc < 0;
 }
 
+/* order[0..n): the jobs' indices by cost descending, ties in report
+ * order. */
+static void order_by_cost(const struct analysis_job *jobs, size_t n, size_t *order)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t k = i;
+        for (; k > 0 && jobs[order[k - 1]].a->cost < jobs[i].a->cost; k--)
+            order[k] = order[k - 1];
+        order[k] = i;
+    }
+}
+
 /* --timings: when each analysis ran. */
 struct timing {
     const char *name;
-    double began, ended;
+    double began, ended, cpu;
 };
 
-/* Runs the analyses --analysis names into rw, saying when each ran in
- * times[0..*ntimes). Returns 0, or an error in e (the first failing
- * analysis in report order, or a write error). */
+/* Runs the analyses --analysis names into rw (the findings read trust, the
+ * report's own), saying when each ran in times[0..*ntimes). Returns 0, or
+ * an error in e (the first failing analysis in report order, or a write
+ * error). */
 static int run_analyses(const struct model *m, const struct htx_options *opts,
-                        struct report_writer *rw, struct timing *times, size_t *ntimes,
-                        struct err *e)
+                        const struct trust_report *trust, struct report_writer *rw,
+                        struct timing *times, size_t *ntimes, struct err *e)
 {
     struct analysis_opts ao;
     htx_options_analysis(opts, &ao);
+    ao.trust = trust;
     size_t count;
     const struct analysis_info *all = analysis_list(&count);
     struct analysis_job jobs[ANALYSIS_COUNT];
@@ -218,11 +244,13 @@ static int run_analyses(const struct model *m, const struct htx_options *opts,
                 arena_init(&jobs[njobs].arena, 1 << 20);
                 njobs++;
             }
-    struct analysis_run run = {m, &ao, opts, jobs, njobs, PTHREAD_MUTEX_INITIALIZER,
+    size_t order[ANALYSIS_COUNT];
+    order_by_cost(jobs, njobs, order);
+    struct analysis_run run = {m, &ao, opts, jobs, njobs, order, PTHREAD_MUTEX_INITIALIZER,
                                PTHREAD_MUTEX_INITIALIZER, 0, false, rw, false};
     pool_run(njobs, opts->threads, analysis_task, &run);
     for (size_t k = 0; k < njobs; k++)
-        times[k] = (struct timing){jobs[k].a->name, jobs[k].began, jobs[k].ended};
+        times[k] = (struct timing){jobs[k].a->name, jobs[k].began, jobs[k].ended, jobs[k].cpu};
     *ntimes = njobs;
     int rc = 0;
     for (size_t k = 0; k < njobs; k++) {
@@ -266,8 +294,8 @@ static void print_timings(double start, double loaded, double analysed, double o
     fprintf(stderr, "htx: timings: analyses %.3f s, %.3fx the load (their tables written as "
             "they finish, on %zu analyses)\n", analyses, load > 0 ? analyses / load : 0.0, n);
     for (size_t k = 0; k < n; k++)
-        fprintf(stderr, "htx: timings:   %-12s %.3f s from %.3f s\n", times[k].name,
-                times[k].ended - times[k].began, times[k].began - loaded);
+        fprintf(stderr, "htx: timings:   %-12s %.3f s from %.3f s, cpu %.3f s\n", times[k].name,
+                times[k].ended - times[k].began, times[k].began - loaded, times[k].cpu);
     fprintf(stderr, "htx: timings: output %.3f s\n", out - analysed);
 }
 
@@ -294,7 +322,7 @@ int cli_report_main(const struct htx_options *opts)
         output_opts(opts, &fo);
         struct report_writer rw;
         report_begin(&rw, out.f, &in, opts, &fo);
-        rc = run_analyses(m, opts, &rw, times, &ntimes, &e);
+        rc = run_analyses(m, opts, &trust, &rw, times, &ntimes, &e);
         if (report_end(&rw) < 0 && !rc)
             rc = err_set(&e, ERR_NOMEM, "report: cannot build the output");
         analysed = util_seconds();
