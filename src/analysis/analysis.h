@@ -16,6 +16,7 @@
  * note, never an error. Defaults are HTA's (spec §3). */
 
 struct busy_memo;
+struct busy_memo_set;
 struct trust_report;
 
 struct analysis_opts {
@@ -53,6 +54,10 @@ struct analysis_opts {
      * analyses run on it (busy.h, struct busy_memo); NULL: each makes its
      * own. */
     const struct busy_memo *busy_memo;
+    /* ... or every rank's, made as the analyses first ask (busy.h, struct
+     * busy_memo_set; the only field an analysis writes through: under its
+     * locks); NULL: none. */
+    struct busy_memo_set *busy_memos;
     /* Not an option either: the trust report of the model (trust.h), made
      * once by the caller that also shows it; NULL: findings_run makes its
      * own. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/busy.h"
 #include "analysis/trust.h"
 #include "app/session.h"
 #include "util/clock.h"
@@ -223,7 +224,7 @@ struct timing {
 };
 
 /* Runs the analyses --analysis names into rw (the findings read trust, the
- * report's own), saying when each ran in times[0..*ntimes). Returns 0, or
+ * report's own; the busy intervals are made once a rank for all), saying when each ran in times[0..*ntimes). Returns 0, or
  * an error in e (the first failing analysis in report order, or a write
  * error). */
 static int run_analyses(const struct model *m, const struct htx_options *opts,
@@ -233,6 +234,10 @@ static int run_analyses(const struct model *m, const struct htx_options *opts,
     struct analysis_opts ao;
     htx_options_analysis(opts, &ao);
     ao.trust = trust;
+    struct busy_memo_set memos;
+    if (busy_memo_set_init(&memos, m, &ao) < 0)
+        return err_set(e, ERR_NOMEM, "report: out of memory");
+    ao.busy_memos = &memos;
     size_t count;
     const struct analysis_info *all = analysis_list(&count);
     struct analysis_job jobs[ANALYSIS_COUNT];
@@ -249,6 +254,7 @@ static int run_analyses(const struct model *m, const struct htx_options *opts,
     struct analysis_run run = {m, &ao, opts, jobs, njobs, order, PTHREAD_MUTEX_INITIALIZER,
                                PTHREAD_MUTEX_INITIALIZER, 0, false, rw, false};
     pool_run(njobs, opts->threads, analysis_task, &run);
+    busy_memo_set_fini(&memos);
     for (size_t k = 0; k < njobs; k++)
         times[k] = (struct timing){jobs[k].a->name, jobs[k].began, jobs[k].ended, jobs[k].cpu};
     *ntimes = njobs;
