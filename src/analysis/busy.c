@@ -197,13 +197,22 @@ int busy_memo_set_init(struct busy_memo_set *s, const struct model *m,
     return 0;
 }
 
-void busy_memo_set_fini(struct busy_memo_set *s)
+void busy_memo_set_release(struct busy_memo_set *s)
 {
     for (size_t i = 0; i < s->n; i++) {
+        pthread_mutex_lock(&s->lock[i]);
         if (s->state[i] == BUSY_MEMO_MADE)
             busy_memo_fini(&s->memo[i]);
-        pthread_mutex_destroy(&s->lock[i]);
+        s->state[i] = BUSY_MEMO_UNMADE;
+        pthread_mutex_unlock(&s->lock[i]);
     }
+}
+
+void busy_memo_set_fini(struct busy_memo_set *s)
+{
+    busy_memo_set_release(s);
+    for (size_t i = 0; i < s->n; i++)
+        pthread_mutex_destroy(&s->lock[i]);
     free(s->memo);
     free(s->lock);
     free(s->state);

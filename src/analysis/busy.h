@@ -95,6 +95,10 @@ enum { BUSY_MEMO_UNMADE, BUSY_MEMO_MADE, BUSY_MEMO_FAILED };
 int busy_memo_set_init(struct busy_memo_set *s, const struct model *m,
                        const struct analysis_opts *o);
 void busy_memo_set_fini(struct busy_memo_set *s);
+/* Frees the memos made so far (an analysis asking again makes its rank's
+ * anew): for a caller whose analyses that read them have all run. Safe
+ * beside analyses running on s. */
+void busy_memo_set_release(struct busy_memo_set *s);
 
 /* Releases what busy_merged or busy_merged_each gave: frees it, unless c's
  * memo (or memo set) lent it. */

@@ -50,6 +50,8 @@ struct analysis_run {
     const size_t *order;          /* jobs by cost, the costliest first */
     pthread_mutex_t lock;
     pthread_mutex_t one_big;      /* held by an analysis not ANALYSIS_MEM_SMALL */
+    struct busy_memo_set *memos;  /* the ranks' busy intervals, made as first asked */
+    size_t busy_readers;          /* jobs that read them not yet ended */
     size_t next;                  /* the first job not being or been written */
     bool writing;                 /* a thread is in drain, writing */
     struct report_writer *rw;
@@ -167,6 +169,13 @@ static size_t pick_job(struct analysis_run *run, bool *big_held)
     return first_big;
 }
 
+/* Whether analysis id reads the busy intervals (busy_merged_each). */
+static bool reads_busy(enum analysis_id id)
+{
+    return id == ANALYSIS_TEMPORAL || id == ANALYSIS_KERNELS || id == ANALYSIS_OVERLAP ||
+           id == ANALYSIS_FINDINGS;
+}
+
 /* A pool task: one analysis (the pool calls it once per job). An analysis
  * that fails stops the handing out of the rest: the report will not be
  * written. */
@@ -197,6 +206,8 @@ static int analysis_task(void *ctx, size_t unused)
         j->rc = err_set(&j->err, ERR_NOMEM, "out of memory");
     pthread_mutex_lock(&run->lock);
     j->done = true;
+    if (reads_busy(j->a->id) && --run->busy_readers == 0)
+        busy_memo_set_release(run->memos);   // their memory for the analyses left
     drain(run);
     pthread_mutex_unlock(&run->lock);
     /* after the drain: a big table being written still holds its memory */
@@ -252,7 +263,9 @@ static int run_analyses(const struct model *m, const struct htx_options *opts,
     size_t order[ANALYSIS_COUNT];
     order_by_cost(jobs, njobs, order);
     struct analysis_run run = {m, &ao, opts, jobs, njobs, order, PTHREAD_MUTEX_INITIALIZER,
-                               PTHREAD_MUTEX_INITIALIZER, 0, false, rw, false};
+                               PTHREAD_MUTEX_INITIALIZER, &memos, 0, 0, false, rw, false};
+    for (size_t k = 0; k < njobs; k++)
+        run.busy_readers += reads_busy(jobs[k].a->id);
     pool_run(njobs, opts->threads, analysis_task, &run);
     busy_memo_set_fini(&memos);
     for (size_t k = 0; k < njobs; k++)
