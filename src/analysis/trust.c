@@ -433,19 +433,6 @@ void trust_check(const struct trust_rank *ranks, size_t n, struct trust_report *
 
 /* ---- facts of a model ---- */
 
-/* The first event's absolute time: min ts over the rank's events. */
-static bool first_event(const struct model *m, const struct rank_model *r, int64_t *out)
-{
-    if (r->nevents == 0)
-        return false;
-    int64_t t = r->events[0].ts;
-    for (size_t i = 1; i < r->nevents; i++)
-        if (r->events[i].ts < t)
-            t = r->events[i].ts;
-    *out = t + m->origin_ns;
-    return true;
-}
-
 static bool is_gpu_work(const struct event *ev)
 {
     return ev->kind == EV_KIND_KERNEL || ev->kind == EV_KIND_MEMCPY || ev->kind == EV_KIND_MEMSET;
@@ -480,58 +467,66 @@ static uint64_t count_sorted(const struct work *w, size_t k)
     return n;
 }
 
-/* A stream's state in the one pass of count_in_file_order. */
+/* A stream's state in the one pass of scan_in_file_order. */
 struct stream_run {
     int64_t stream, ts, max_end;
     uint32_t index;
 };
 #define TRUST_RUN_STREAMS 64
 
-/* The overlap count in one pass over the events, where each stream's work
- * comes in (ts, index) order in the file (as the profiler writes it) and
- * there are at most TRUST_RUN_STREAMS streams: then no sort is needed.
- * False when the events are not so (count_sorted then counts). */
-static bool count_in_file_order(const struct rank_model *r, uint64_t *out)
+/* One pass over r's events (at least one): *first, the smallest ts; and
+ * the overlap count in *out where each stream's work comes in (ts, index)
+ * order in the file (as the profiler writes it) and there are at most
+ * TRUST_RUN_STREAMS streams: then no sort is needed. False when the events
+ * are not so (count_sorted then counts). */
+static bool scan_in_file_order(const struct rank_model *r, uint64_t *out, int64_t *first)
 {
     struct stream_run runs[TRUST_RUN_STREAMS];
     size_t nruns = 0, at = 0;
     uint64_t n = 0;
+    bool ordered = true;
+    int64_t t = r->events[0].ts;
     for (size_t i = 0; i < r->nevents; i++) {
         const struct event *ev = &r->events[i];
-        if (!is_gpu_work(ev) || ev->stream < 0)
+        t = ev->ts < t ? ev->ts : t;
+        if (!ordered || !is_gpu_work(ev) || ev->stream < 0)
             continue;
         if (at >= nruns || runs[at].stream != ev->stream) {
             for (at = 0; at < nruns && runs[at].stream != ev->stream; at++)
                 ;
             if (at == nruns) {
-                if (nruns == TRUST_RUN_STREAMS)
-                    return false;
-                runs[nruns++] = (struct stream_run){ev->stream, ev->ts, ev->ts + ev->dur,
-                                                    ev->index};
+                ordered = nruns < TRUST_RUN_STREAMS;
+                if (ordered)
+                    runs[nruns++] = (struct stream_run){ev->stream, ev->ts, ev->ts + ev->dur,
+                                                        ev->index};
                 continue;
             }
         }
         struct stream_run *s = &runs[at];
-        if (ev->ts < s->ts || (ev->ts == s->ts && ev->index <= s->index))
-            return false;
+        if (ev->ts < s->ts || (ev->ts == s->ts && ev->index <= s->index)) {
+            ordered = false;
+            continue;
+        }
         n += ev->ts < s->max_end;
         s->max_end = ev->ts + ev->dur > s->max_end ? ev->ts + ev->dur : s->max_end;
         s->ts = ev->ts;
         s->index = ev->index;
     }
+    *first = t;
     *out = n;
-    return true;
+    return ordered;
 }
 
 /* Kernels, memcpys and memsets of every event of r (whatever the
  * selection and the semantics: a fact of the trace, as a summary records
  * it) starting before the latest end of those before them on their stream
  * (ties in file order). Sync events on a stream are not GPU work. 0 when
- * out of memory (the count is then not shown). */
-static uint64_t overlapping_work(const struct rank_model *r)
+ * out of memory (the count is then not shown). With r's smallest ts in
+ * *first (r has events). */
+static uint64_t overlapping_work(const struct rank_model *r, int64_t *first)
 {
     uint64_t n;
-    if (count_in_file_order(r, &n))
+    if (scan_in_file_order(r, &n, first))
         return n;
     size_t k = 0;
     for (size_t i = 0; i < r->nevents; i++)
@@ -556,10 +551,14 @@ void trust_rank_of(const struct model *m, const struct rank_model *r, struct tru
     *out = (struct trust_rank){.rank = r->rank, .world_size = r->world_size, .pgs = r->pgs,
                                .npgs = r->npgs > 0 ? (size_t)r->npgs : 0,
                                .dropped = r->events_dropped, .repaired = r->events_repaired,
-                               .overlapping = overlapping_work(r),
                                .graph_kernels = r->graph_kernels,
                                .graph_launches = r->ngraph_launches};
-    out->has_start = first_event(m, r, &out->start_ns);
+    int64_t first;
+    if (r->nevents) {   // the first event's absolute time, from its smallest ts
+        out->overlapping = overlapping_work(r, &first);
+        out->has_start = true;
+        out->start_ns = first + m->origin_ns;
+    }
 }
 
 /* The ranks' clocks from m's matched collectives (analysis/clocks.h): the
