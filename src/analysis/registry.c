@@ -7,7 +7,7 @@
 
 /* The costs: each analysis' CPU time in ms on a 1 GB rank (report
  * --timings), with the report's trust report and busy intervals (made
- * once, by the first of temporal, kernels, overlap and findings to run). */
+ * once, by the first of temporal, kernels and overlap to run). */
 static const struct analysis_info analyses[ANALYSIS_COUNT] = {
     {ANALYSIS_TEMPORAL, "temporal", "Overview", temporal_run, ANALYSIS_MEM_SMALL, 30},
     {ANALYSIS_KERNELS, "kernels", "Kernels", kernels_run, ANALYSIS_MEM_SMALL, 130},

@@ -43,7 +43,8 @@ struct analysis_job {
 
 struct analysis_run {
     const struct model *m;
-    const struct analysis_opts *ao;
+    const struct analysis_opts *ao;      /* with the busy memos */
+    const struct analysis_opts *ao_own;  /* without: for those that do not share them */
     const struct htx_options *opts;
     struct analysis_job *jobs;
     size_t njobs;
@@ -169,11 +170,13 @@ static size_t pick_job(struct analysis_run *run, bool *big_held)
     return first_big;
 }
 
-/* Whether analysis id reads the busy intervals (busy_merged_each). */
+/* Whether analysis id shares the busy memos: those that read the busy
+ * intervals (busy_merged_each) and run early, beside each other and before
+ * the launch tables, which need not then share the memory with them. The
+ * findings, later, make their own. */
 static bool reads_busy(enum analysis_id id)
 {
-    return id == ANALYSIS_TEMPORAL || id == ANALYSIS_KERNELS || id == ANALYSIS_OVERLAP ||
-           id == ANALYSIS_FINDINGS;
+    return id == ANALYSIS_TEMPORAL || id == ANALYSIS_KERNELS || id == ANALYSIS_OVERLAP;
 }
 
 /* A pool task: one analysis (the pool calls it once per job). An analysis
@@ -193,7 +196,8 @@ static int analysis_task(void *ctx, size_t unused)
         pthread_mutex_lock(&run->one_big);
     j->began = util_seconds();
     double cpu0 = util_thread_cpu_seconds();
-    j->rc = j->a->run(run->m, run->ao, &j->arena, &j->list, &j->err);
+    j->rc = j->a->run(run->m, reads_busy(j->a->id) ? run->ao : run->ao_own, &j->arena, &j->list,
+                      &j->err);
     if (j->rc == 0 && run->opts->semantics == SEMANTICS_HTX &&
         report_triage_kernel_tables(&j->list, &j->arena) < 0)
         j->rc = err_set(&j->err, ERR_NOMEM, "out of memory");
@@ -235,8 +239,9 @@ struct timing {
 };
 
 /* Runs the analyses --analysis names into rw (the findings read trust, the
- * report's own; the busy intervals are made once a rank for all), saying when each ran in times[0..*ntimes). Returns 0, or
- * an error in e (the first failing analysis in report order, or a write
+ * report's own; the busy intervals are made once a rank for those that
+ * share them), saying when each ran in times[0..*ntimes). Returns 0, or an
+ * error in e (the first failing analysis in report order, or a write
  * error). */
 static int run_analyses(const struct model *m, const struct htx_options *opts,
                         const struct trust_report *trust, struct report_writer *rw,
@@ -245,6 +250,7 @@ static int run_analyses(const struct model *m, const struct htx_options *opts,
     struct analysis_opts ao;
     htx_options_analysis(opts, &ao);
     ao.trust = trust;
+    struct analysis_opts ao_own = ao;
     struct busy_memo_set memos;
     if (busy_memo_set_init(&memos, m, &ao) < 0)
         return err_set(e, ERR_NOMEM, "report: out of memory");
@@ -262,7 +268,7 @@ static int run_analyses(const struct model *m, const struct htx_options *opts,
             }
     size_t order[ANALYSIS_COUNT];
     order_by_cost(jobs, njobs, order);
-    struct analysis_run run = {m, &ao, opts, jobs, njobs, order, PTHREAD_MUTEX_INITIALIZER,
+    struct analysis_run run = {m, &ao, &ao_own, opts, jobs, njobs, order, PTHREAD_MUTEX_INITIALIZER,
                                PTHREAD_MUTEX_INITIALIZER, &memos, 0, 0, false, rw, false};
     for (size_t k = 0; k < njobs; k++)
         run.busy_readers += reads_busy(jobs[k].a->id);
