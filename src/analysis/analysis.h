@@ -163,8 +163,8 @@ struct analysis_info {
     analysis_fn run;
     enum analysis_memory memory;
     /* Its CPU time relative to the others' (ms on a 1 GB rank of 2.65
-     * million events): the report starts the costliest first, so that the
-     * last to end is a short one. */
+     * million events): of the analyses not ANALYSIS_MEM_SMALL, which run
+     * one at a time, the report starts the costliest first. */
     unsigned cost;
 };
 

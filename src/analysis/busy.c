@@ -26,6 +26,7 @@ static const struct busy_memo *memo_for(const struct model *m, const struct anal
 int busy_classes_init(struct busy_classes *c, const struct model *m,
                       const struct analysis_opts *o)
 {
+    memset(c, 0, sizeof *c);
     c->m = m;
     c->o = o;
     c->n = strtab_count(&m->strings);
@@ -109,33 +110,52 @@ static struct busy_memo_set *set_for(const struct busy_classes *c)
                : NULL;
 }
 
-/* Rank r's memo of the set, made now if no one has: 1 (lent), 0 (not
- * there: make them), or ERR_NOMEM. */
-static int from_set(struct busy_memo_set *s, const struct busy_classes *c,
-                    const struct rank_model *r, const unsigned *masks, size_t n,
-                    struct interval **out, size_t *k)
+/* A memo of the set for rank r, made with c's classes (c's own array,
+ * filled as it goes: no copy a rank), keeping none. 0 or ERR_NOMEM. */
+static int set_memo_build(struct busy_memo *memo, struct busy_classes *c,
+                          const struct rank_model *r)
+{
+    memset(memo, 0, sizeof *memo);
+    struct analysis_opts own = *c->o;
+    own.busy_memos = NULL;   // (made here, not read)
+    struct busy_classes with = *c;
+    with.o = &own;
+    int rc = busy_merged_each(&with, r, memo_masks, BUSY_MEMO_MASKS, memo->iv, memo->k);
+    if (rc == 0) {
+        memo->m = c->m;
+        memo->r = r;
+        memo->comm_patterns = own.comm_patterns;
+        memo->memory_patterns = own.memory_patterns;
+    }
+    return rc;
+}
+
+/* Rank r's memo of the set, made now if no one has: 1 (lent, and noted
+ * in c), 0 (not there: make them), or ERR_NOMEM. */
+static int from_set(struct busy_memo_set *s, struct busy_classes *c, const struct rank_model *r,
+                    const unsigned *masks, size_t n, struct interval **out, size_t *k)
 {
     if (r < s->m->ranks || r >= s->m->ranks + s->n)
         return 0;
     size_t i = (size_t)(r - s->m->ranks);
     pthread_mutex_lock(&s->lock[i]);
-    if (s->state[i] == BUSY_MEMO_UNMADE) {
-        struct analysis_opts own = *c->o;
-        own.busy_memos = NULL;
-        s->state[i] = busy_memo_build(&s->memo[i], c->m, &own, r) ? BUSY_MEMO_FAILED
-                                                                  : BUSY_MEMO_MADE;
-    }
+    if (s->state[i] == BUSY_MEMO_UNMADE)
+        s->state[i] = set_memo_build(&s->memo[i], c, r) ? BUSY_MEMO_FAILED : BUSY_MEMO_MADE;
     int rc = s->state[i] == BUSY_MEMO_MADE ? 1 : ERR_NOMEM;
     pthread_mutex_unlock(&s->lock[i]);
-    if (rc == 1)
+    if (rc == 1) {
         lend(&s->memo[i], masks, n, out, k);
+        for (size_t j = 0; j < n; j++)
+            if (out[j])
+                c->lent[c->nlent++ % BUSY_LENT_KEPT] = out[j];
+    }
     return rc;
 }
 
 /* busy_merged_each from c's memo, when it has rank r and every mask: 1
  * (done: its arrays lent), 0 (not there: make them), or ERR_NOMEM. */
-static int from_memo(const struct busy_classes *c, const struct rank_model *r,
-                     const unsigned *masks, size_t n, struct interval **out, size_t *k)
+static int from_memo(struct busy_classes *c, const struct rank_model *r, const unsigned *masks,
+                     size_t n, struct interval **out, size_t *k)
 {
     if (!memo_has_masks(masks, n))
         return 0;
@@ -149,27 +169,15 @@ static int from_memo(const struct busy_classes *c, const struct rank_model *r,
     return 1;
 }
 
-/* Whether iv is an array of a made memo of s. */
-static bool lent_by_set(struct busy_memo_set *s, const struct interval *iv)
-{
-    bool lent = false;
-    for (size_t i = 0; s && i < s->n && !lent; i++) {
-        pthread_mutex_lock(&s->lock[i]);
-        for (size_t j = 0; s->state[i] == BUSY_MEMO_MADE && j < BUSY_MEMO_MASKS; j++)
-            lent |= iv == s->memo[i].iv[j];
-        pthread_mutex_unlock(&s->lock[i]);
-    }
-    return lent;
-}
-
 void busy_merged_free(const struct busy_classes *c, struct interval *iv)
 {
     const struct busy_memo *memo = c->o ? c->o->busy_memo : NULL;
     for (size_t j = 0; memo && iv && j < BUSY_MEMO_MASKS; j++)
         if (iv == memo->iv[j])
             return;   // lent
-    if (iv && c->o && lent_by_set(c->o->busy_memos, iv))
-        return;
+    for (size_t j = 0; iv && j < BUSY_LENT_KEPT && j < c->nlent; j++)
+        if (iv == c->lent[j])
+            return;   // lent by the set
     free(iv);
 }
 

@@ -22,11 +22,16 @@
  * name's class takes thousands of instructions of strstr (demangled
  * templates run to a thousand characters), and a summary's analyses would
  * each classify the same names again. */
+#define BUSY_LENT_KEPT 16
 struct busy_classes {
     const struct model *m;
     const struct analysis_opts *o;
     uint8_t *cls;        /* KC_* or BUSY_CLASS_UNKNOWN, by string id */
     size_t n;
+    /* the last arrays a memo set lent through c (a ring), which
+     * busy_merged_free then leaves alone */
+    const struct interval *lent[BUSY_LENT_KEPT];
+    size_t nlent;
 };
 int busy_classes_init(struct busy_classes *c, const struct model *m,
                       const struct analysis_opts *o);
@@ -101,7 +106,8 @@ void busy_memo_set_fini(struct busy_memo_set *s);
 void busy_memo_set_release(struct busy_memo_set *s);
 
 /* Releases what busy_merged or busy_merged_each gave: frees it, unless c's
- * memo (or memo set) lent it. */
+ * memo lent it, or c's memo set in one of its last BUSY_LENT_KEPT arrays
+ * lent (free each rank's before asking for many more). */
 void busy_merged_free(const struct busy_classes *c, struct interval *iv);
 
 /* Adds a "(us)" double from ns. */

@@ -125,11 +125,12 @@ static bool earlier_started(const struct analysis_run *run, size_t k)
 }
 
 /* Under the lock: the job a free thread starts (*big_held: this thread took
- * the big turn), the costliest first (run->order) so that the last to end
- * is a short one. The big analyses form the longest chain, so the next one
- * starts whenever the turn is free, while the other thread takes the small
- * ones; one whose tables grow with the events waits until those before it
- * in the report have started, so those start first. */
+ * the big turn). The big analyses form the longest chain, so the next one,
+ * the costliest first (run->order), starts whenever the turn is free, while
+ * the other thread takes the small ones in report order (their tables,
+ * which grow with the ranks, then wait little for an earlier one's); one
+ * whose tables grow with the events waits until those before it have
+ * started. */
 static size_t pick_job(struct analysis_run *run, bool *big_held)
 {
     size_t first_big = run->njobs;
@@ -149,19 +150,13 @@ static size_t pick_job(struct analysis_run *run, bool *big_held)
         j->started = true;
         return k;
     }
-    /* first those a big one waiting for its turn in the report waits for */
-    size_t waited = run->njobs;
-    for (size_t k = 0; k < run->njobs && waited == run->njobs; k++)
-        if (!run->jobs[k].started && run->jobs[k].a->memory == ANALYSIS_MEM_TABLES)
-            waited = k;
-    for (int pass = 0; pass < 2; pass++)
-        for (size_t o = 0; o < run->njobs; o++) {
-            struct analysis_job *j = &run->jobs[run->order[o]];
-            if (!j->started && !is_big(j) && (pass == 1 || run->order[o] < waited)) {
-                j->started = true;
-                return run->order[o];
-            }
+    for (size_t k = 0; k < run->njobs; k++) {
+        struct analysis_job *j = &run->jobs[k];
+        if (!j->started && !is_big(j)) {
+            j->started = true;
+            return k;
         }
+    }
     /* Only big ones left: wait for the turn. The pool calls the task once a
      * job, so one is always left. */
     if (first_big == run->njobs)
