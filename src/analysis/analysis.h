@@ -16,6 +16,8 @@
  * note, never an error. Defaults are HTA's (spec §3). */
 
 struct busy_memo;
+struct busy_memo_set;
+struct trust_report;
 
 struct analysis_opts {
     /* kernel breakdown (§3.2) */
@@ -52,6 +54,14 @@ struct analysis_opts {
      * analyses run on it (busy.h, struct busy_memo); NULL: each makes its
      * own. */
     const struct busy_memo *busy_memo;
+    /* ... or every rank's, made as the analyses first ask (busy.h, struct
+     * busy_memo_set; the only field an analysis writes through: under its
+     * locks); NULL: none. */
+    struct busy_memo_set *busy_memos;
+    /* Not an option either: the trust report of the model (trust.h), made
+     * once by the caller that also shows it; NULL: findings_run makes its
+     * own. */
+    const struct trust_report *trust;
 };
 
 /* Fills o with HTA's defaults; the strings it sets are static. */
@@ -152,6 +162,10 @@ struct analysis_info {
     const char *title;    /* for the UI */
     analysis_fn run;
     enum analysis_memory memory;
+    /* Its CPU time relative to the others' (ms on a 1 GB rank of 2.65
+     * million events): of the analyses not ANALYSIS_MEM_SMALL, which run
+     * one at a time, the report starts the costliest first. */
+    unsigned cost;
 };
 
 /* The registry, in DESIGN.md's order (that of enum analysis_id): static

@@ -26,6 +26,7 @@ static const struct busy_memo *memo_for(const struct model *m, const struct anal
 int busy_classes_init(struct busy_classes *c, const struct model *m,
                       const struct analysis_opts *o)
 {
+    memset(c, 0, sizeof *c);
     c->m = m;
     c->o = o;
     c->n = strtab_count(&m->strings);
@@ -80,22 +81,91 @@ static size_t memo_slot(unsigned mask)
     return i;
 }
 
-/* busy_merged_each from c's memo, when it has rank r and every mask: 1
- * (done: its arrays lent), or 0 (not there: make them). */
-static int from_memo(const struct busy_classes *c, const struct rank_model *r,
-                     const unsigned *masks, size_t n, struct interval **out, size_t *k)
+/* Whether every mask has a slot in a memo. */
+static bool memo_has_masks(const unsigned *masks, size_t n)
 {
-    const struct busy_memo *memo = memo_for(c->m, c->o);
-    if (!memo || memo->r != r)
-        return 0;
     for (size_t j = 0; j < n; j++)
         if (memo_slot(masks[j]) == BUSY_MEMO_MASKS)
-            return 0;
+            return false;
+    return true;
+}
+
+static void lend(const struct busy_memo *memo, const unsigned *masks, size_t n,
+                 struct interval **out, size_t *k)
+{
     for (size_t j = 0; j < n; j++) {
         size_t s = memo_slot(masks[j]);
         out[j] = memo->iv[s];
         k[j] = memo->k[s];
     }
+}
+
+/* c's memo set, when it is of c's model and patterns, or NULL. */
+static struct busy_memo_set *set_for(const struct busy_classes *c)
+{
+    struct busy_memo_set *s = c->o ? c->o->busy_memos : NULL;
+    return s && s->m == c->m && same_patterns(s->comm_patterns, c->o->comm_patterns) &&
+                   same_patterns(s->memory_patterns, c->o->memory_patterns)
+               ? s
+               : NULL;
+}
+
+/* A memo of the set for rank r, made with c's classes (c's own array,
+ * filled as it goes: no copy a rank), keeping none. 0 or ERR_NOMEM. */
+static int set_memo_build(struct busy_memo *memo, struct busy_classes *c,
+                          const struct rank_model *r)
+{
+    memset(memo, 0, sizeof *memo);
+    struct analysis_opts own = *c->o;
+    own.busy_memos = NULL;   // (made here, not read)
+    struct busy_classes with = *c;
+    with.o = &own;
+    int rc = busy_merged_each(&with, r, memo_masks, BUSY_MEMO_MASKS, memo->iv, memo->k);
+    if (rc == 0) {
+        memo->m = c->m;
+        memo->r = r;
+        memo->comm_patterns = own.comm_patterns;
+        memo->memory_patterns = own.memory_patterns;
+    }
+    return rc;
+}
+
+/* Rank r's memo of the set, made now if no one has: 1 (lent, and noted
+ * in c), 0 (not there: make them), or ERR_NOMEM. */
+static int from_set(struct busy_memo_set *s, struct busy_classes *c, const struct rank_model *r,
+                    const unsigned *masks, size_t n, struct interval **out, size_t *k)
+{
+    if (r < s->m->ranks || r >= s->m->ranks + s->n)
+        return 0;
+    size_t i = (size_t)(r - s->m->ranks);
+    pthread_mutex_lock(&s->lock[i]);
+    if (s->state[i] == BUSY_MEMO_UNMADE)
+        s->state[i] = set_memo_build(&s->memo[i], c, r) ? BUSY_MEMO_FAILED : BUSY_MEMO_MADE;
+    int rc = s->state[i] == BUSY_MEMO_MADE ? 1 : ERR_NOMEM;
+    pthread_mutex_unlock(&s->lock[i]);
+    if (rc == 1) {
+        lend(&s->memo[i], masks, n, out, k);
+        for (size_t j = 0; j < n; j++)
+            if (out[j])
+                c->lent[c->nlent++ % BUSY_LENT_KEPT] = out[j];
+    }
+    return rc;
+}
+
+/* busy_merged_each from c's memo, when it has rank r and every mask: 1
+ * (done: its arrays lent), 0 (not there: make them), or ERR_NOMEM. */
+static int from_memo(struct busy_classes *c, const struct rank_model *r, const unsigned *masks,
+                     size_t n, struct interval **out, size_t *k)
+{
+    if (!memo_has_masks(masks, n))
+        return 0;
+    struct busy_memo_set *s = set_for(c);
+    if (s)
+        return from_set(s, c, r, masks, n, out, k);
+    const struct busy_memo *memo = memo_for(c->m, c->o);
+    if (!memo || memo->r != r)
+        return 0;
+    lend(memo, masks, n, out, k);
     return 1;
 }
 
@@ -105,7 +175,56 @@ void busy_merged_free(const struct busy_classes *c, struct interval *iv)
     for (size_t j = 0; memo && iv && j < BUSY_MEMO_MASKS; j++)
         if (iv == memo->iv[j])
             return;   // lent
+    for (size_t j = 0; iv && j < BUSY_LENT_KEPT && j < c->nlent; j++)
+        if (iv == c->lent[j])
+            return;   // lent by the set
     free(iv);
+}
+
+int busy_memo_set_init(struct busy_memo_set *s, const struct model *m,
+                       const struct analysis_opts *o)
+{
+    memset(s, 0, sizeof *s);
+    size_t n = m->nranks ? m->nranks : 1;
+    s->memo = calloc(n, sizeof *s->memo);
+    s->lock = malloc(n * sizeof *s->lock);
+    s->state = calloc(n, sizeof *s->state);
+    if (!s->memo || !s->lock || !s->state) {
+        free(s->memo);
+        free(s->lock);
+        free(s->state);
+        memset(s, 0, sizeof *s);
+        return ERR_NOMEM;
+    }
+    for (size_t i = 0; i < m->nranks; i++)
+        pthread_mutex_init(&s->lock[i], NULL);
+    s->m = m;
+    s->n = m->nranks;
+    s->comm_patterns = o->comm_patterns;
+    s->memory_patterns = o->memory_patterns;
+    return 0;
+}
+
+void busy_memo_set_release(struct busy_memo_set *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        pthread_mutex_lock(&s->lock[i]);
+        if (s->state[i] == BUSY_MEMO_MADE)
+            busy_memo_fini(&s->memo[i]);
+        s->state[i] = BUSY_MEMO_UNMADE;
+        pthread_mutex_unlock(&s->lock[i]);
+    }
+}
+
+void busy_memo_set_fini(struct busy_memo_set *s)
+{
+    busy_memo_set_release(s);
+    for (size_t i = 0; i < s->n; i++)
+        pthread_mutex_destroy(&s->lock[i]);
+    free(s->memo);
+    free(s->lock);
+    free(s->state);
+    memset(s, 0, sizeof *s);
 }
 
 int busy_memo_build(struct busy_memo *memo, const struct model *m, const struct analysis_opts *o,
@@ -114,6 +233,7 @@ int busy_memo_build(struct busy_memo *memo, const struct model *m, const struct 
     memset(memo, 0, sizeof *memo);
     struct analysis_opts own = *o;
     own.busy_memo = NULL;   // (made here, not read)
+    own.busy_memos = NULL;
     struct busy_classes c;
     if (busy_classes_init(&c, m, &own))
         return ERR_NOMEM;
@@ -144,8 +264,9 @@ int busy_merged_each(struct busy_classes *c, const struct rank_model *r, const u
 {
     if (n > BUSY_MAX_MASKS)
         return ERR_INTERNAL;
-    if (from_memo(c, r, masks, n, out, k))
-        return 0;
+    int lent = from_memo(c, r, masks, n, out, k);
+    if (lent)
+        return lent < 0 ? lent : 0;
     size_t len[BUSY_MAX_MASKS] = {0}, cap[BUSY_MAX_MASKS] = {0};
     for (size_t j = 0; j < n; j++) {
         out[j] = NULL;

@@ -1,6 +1,7 @@
 #ifndef HTX_ANALYSIS_BUSY_H
 #define HTX_ANALYSIS_BUSY_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,11 +22,16 @@
  * name's class takes thousands of instructions of strstr (demangled
  * templates run to a thousand characters), and a summary's analyses would
  * each classify the same names again. */
+#define BUSY_LENT_KEPT 16
 struct busy_classes {
     const struct model *m;
     const struct analysis_opts *o;
     uint8_t *cls;        /* KC_* or BUSY_CLASS_UNKNOWN, by string id */
     size_t n;
+    /* the last arrays a memo set lent through c (a ring), which
+     * busy_merged_free then leaves alone */
+    const struct interval *lent[BUSY_LENT_KEPT];
+    size_t nlent;
 };
 int busy_classes_init(struct busy_classes *c, const struct model *m,
                       const struct analysis_opts *o);
@@ -73,8 +79,35 @@ int busy_memo_build(struct busy_memo *memo, const struct model *m, const struct 
                     const struct rank_model *r);
 void busy_memo_fini(struct busy_memo *memo);
 
+/* The busy memos of every rank of a model, each made by the first
+ * analysis that asks busy_merged_each for one of its masks on that rank
+ * (under the rank's lock) and lent to the others: analyses run side by
+ * side on one model (the report) then pass over a rank's rows once for
+ * the four masks instead of once each. With o->busy_memos pointing to it
+ * (o's kernel patterns those of busy_memo_set_init's), busy_merged_each
+ * gives the same intervals. */
+struct busy_memo_set {
+    const struct model *m;
+    const char *comm_patterns, *memory_patterns;
+    size_t n;                     /* m->nranks */
+    struct busy_memo *memo;       /* by rank index */
+    pthread_mutex_t *lock;
+    unsigned char *state;         /* BUSY_MEMO_* */
+};
+enum { BUSY_MEMO_UNMADE, BUSY_MEMO_MADE, BUSY_MEMO_FAILED };
+/* 0 or ERR_NOMEM; makes no memo yet. Borrows m and o's patterns until
+ * busy_memo_set_fini. */
+int busy_memo_set_init(struct busy_memo_set *s, const struct model *m,
+                       const struct analysis_opts *o);
+void busy_memo_set_fini(struct busy_memo_set *s);
+/* Frees the memos made so far (an analysis asking again makes its rank's
+ * anew): for a caller whose analyses that read them have all run. Safe
+ * beside analyses running on s. */
+void busy_memo_set_release(struct busy_memo_set *s);
+
 /* Releases what busy_merged or busy_merged_each gave: frees it, unless c's
- * memo lent it. */
+ * memo lent it, or c's memo set in one of its last BUSY_LENT_KEPT arrays
+ * lent (free each rank's before asking for many more). */
 void busy_merged_free(const struct busy_classes *c, struct interval *iv);
 
 /* Adds a "(us)" double from ns. */

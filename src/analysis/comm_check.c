@@ -10,6 +10,11 @@
 int analysis_comm_missing(const struct model *m, const struct analysis_opts *o, bool *missing)
 {
     *missing = false;
+    size_t selected = 0;
+    for (size_t ri = 0; ri < m->nranks; ri++)
+        selected += m->ranks[ri].selected;
+    if (selected < 2)   // fewer than two ranks with GPU work: nothing is missing
+        return 0;
     size_t ranks_with_gpu_work = 0;
     struct busy_classes c;
     if (busy_classes_init(&c, m, o))

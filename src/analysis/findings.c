@@ -417,11 +417,15 @@ struct table *findings_table(const struct findings *f, struct arena *a)
 int findings_run(const struct model *m, const struct analysis_opts *o, struct arena *a,
                  struct table_list *out, struct err *e)
 {
-    struct trust_report trust;
-    if (trust_of_model(m, &trust))
-        return err_set(e, ERR_NOMEM, "findings: out of memory");
+    struct trust_report own;
+    const struct trust_report *trust = o->trust;
+    if (!trust) {
+        if (trust_of_model(m, &own))
+            return err_set(e, ERR_NOMEM, "findings: out of memory");
+        trust = &own;
+    }
     struct findings f;
-    int rc = findings_of_model(m, o, &trust, a, &f, e);
+    int rc = findings_of_model(m, o, trust, a, &f, e);
     if (rc)
         return rc;
     struct table *t = findings_table(&f, a);
@@ -533,8 +537,10 @@ static int kq_cmp(const void *pa, const void *pb)
     return (a->rank_at > b->rank_at) - (a->rank_at < b->rank_at);
 }
 
-/* Adds fr's kernels to c->kq, one entry per name. */
-static int rank_kernels(struct fctx *c, size_t at, size_t *cap)
+/* Adds fr's kernels to c->kq, one entry per name, by name: summed in
+ * place through slot (the entry of a name id below nslot, UINT32_MAX for
+ * none; left so), so that only one entry a name is sorted. */
+static int rank_kernels(struct fctx *c, size_t at, size_t *cap, uint32_t *slot, size_t nslot)
 {
     const struct frank *fr = &c->ranks[at];
     const struct rank_model *r = fr->r;
@@ -545,17 +551,28 @@ static int rank_kernels(struct fctx *c, size_t at, size_t *cap)
             continue;
         if (fctx_in_steps(fr, ev->ts, ev->ts + ev->dur, NULL) <= 0)
             continue;
-        if (VEC_PUSH_SLOT(c->kq, c->nkq, *cap))
+        if (ev->name < nslot && slot[ev->name] != UINT32_MAX) {
+            struct kq *q = &c->kq[slot[ev->name]];
+            q->count++;
+            q->sum += ev->dur;
+            continue;
+        }
+        if (c->nkq >= UINT32_MAX || VEC_PUSH_SLOT(c->kq, c->nkq, *cap))
             return ERR_NOMEM;
+        if (ev->name < nslot)
+            slot[ev->name] = (uint32_t)c->nkq;
         c->kq[c->nkq++] = (struct kq){ev->name, (uint32_t)at, 1, ev->dur};
     }
+    for (size_t i = first; i < c->nkq; i++)
+        if (c->kq[i].name < nslot)
+            slot[c->kq[i].name] = UINT32_MAX;
     size_t n = c->nkq - first;
     if (n)
         qsort(c->kq + first, n, sizeof *c->kq, kq_cmp);
     size_t k = first;
     for (size_t i = first; i < c->nkq; i++) {
         if (k > first && c->kq[k - 1].name == c->kq[i].name) {
-            c->kq[k - 1].count++;
+            c->kq[k - 1].count += c->kq[i].count;
             c->kq[k - 1].sum += c->kq[i].sum;
         } else {
             c->kq[k++] = c->kq[i];
@@ -569,10 +586,17 @@ int fctx_kernels(struct fctx *c)
 {
     if (c->kq)
         return 0;
-    size_t cap = 0;
+    size_t cap = 0, nslot = strtab_count(&c->m->strings);
+    uint32_t *slot = malloc((nslot ? nslot : 1) * sizeof *slot);
+    if (!slot)
+        return ERR_NOMEM;
+    memset(slot, 0xff, nslot * sizeof *slot);
     for (size_t i = 0; i < c->nranks; i++)
-        if (c->ranks[i].has_events && rank_kernels(c, i, &cap))
+        if (c->ranks[i].has_events && rank_kernels(c, i, &cap, slot, nslot)) {
+            free(slot);
             return ERR_NOMEM;
+        }
+    free(slot);
     if (!c->kq && VEC_PUSH_SLOT(c->kq, c->nkq, cap))   // made, though empty
         return ERR_NOMEM;
     if (c->nkq)

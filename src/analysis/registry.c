@@ -5,20 +5,23 @@
 
 #include <string.h>
 
+/* The costs: each analysis' CPU time in ms on a 1 GB rank (report
+ * --timings), with the report's trust report and busy intervals (made
+ * once, by the first of temporal, kernels and overlap to run). */
 static const struct analysis_info analyses[ANALYSIS_COUNT] = {
-    {ANALYSIS_TEMPORAL, "temporal", "Overview", temporal_run, ANALYSIS_MEM_SMALL},
-    {ANALYSIS_KERNELS, "kernels", "Kernels", kernels_run, ANALYSIS_MEM_SMALL},
-    {ANALYSIS_IDLE, "idle", "Idle", idle_run, ANALYSIS_MEM_SMALL},
-    {ANALYSIS_OVERLAP, "overlap", "Overlap", overlap_run, ANALYSIS_MEM_SMALL},
-    {ANALYSIS_LAUNCH, "launch", "Launch", launch_run, ANALYSIS_MEM_TABLES},
-    {ANALYSIS_QUEUE, "queue", "Queue length", queue_run, ANALYSIS_MEM_SCRATCH},
-    {ANALYSIS_MEMBW, "membw", "Memory bandwidth", membw_run, ANALYSIS_MEM_SMALL},
-    {ANALYSIS_ANNOTATIONS, "annotations", "Annotations", annotations_run, ANALYSIS_MEM_SMALL},
-    {ANALYSIS_SEQUENCES, "sequences", "Sequences", sequences_run, ANALYSIS_MEM_SCRATCH},
-    {ANALYSIS_COLLECTIVES, "collectives", "Collectives", collectives_run, ANALYSIS_MEM_SMALL},
-    {ANALYSIS_STRAGGLERS, "stragglers", "Stragglers", stragglers_run, ANALYSIS_MEM_SMALL},
-    {ANALYSIS_UTILIZATION, "utilization", "Utilization", utilization_run, ANALYSIS_MEM_SMALL},
-    {ANALYSIS_FINDINGS, "findings", "Findings", findings_run, ANALYSIS_MEM_SCRATCH},
+    {ANALYSIS_TEMPORAL, "temporal", "Overview", temporal_run, ANALYSIS_MEM_SMALL, 30},
+    {ANALYSIS_KERNELS, "kernels", "Kernels", kernels_run, ANALYSIS_MEM_SMALL, 130},
+    {ANALYSIS_IDLE, "idle", "Idle", idle_run, ANALYSIS_MEM_SMALL, 175},
+    {ANALYSIS_OVERLAP, "overlap", "Overlap", overlap_run, ANALYSIS_MEM_SMALL, 10},
+    {ANALYSIS_LAUNCH, "launch", "Launch", launch_run, ANALYSIS_MEM_TABLES, 330},
+    {ANALYSIS_QUEUE, "queue", "Queue length", queue_run, ANALYSIS_MEM_SCRATCH, 245},
+    {ANALYSIS_MEMBW, "membw", "Memory bandwidth", membw_run, ANALYSIS_MEM_SMALL, 40},
+    {ANALYSIS_ANNOTATIONS, "annotations", "Annotations", annotations_run, ANALYSIS_MEM_SMALL, 240},
+    {ANALYSIS_SEQUENCES, "sequences", "Sequences", sequences_run, ANALYSIS_MEM_SCRATCH, 270},
+    {ANALYSIS_COLLECTIVES, "collectives", "Collectives", collectives_run, ANALYSIS_MEM_SMALL, 10},
+    {ANALYSIS_STRAGGLERS, "stragglers", "Stragglers", stragglers_run, ANALYSIS_MEM_SMALL, 10},
+    {ANALYSIS_UTILIZATION, "utilization", "Utilization", utilization_run, ANALYSIS_MEM_SMALL, 55},
+    {ANALYSIS_FINDINGS, "findings", "Findings", findings_run, ANALYSIS_MEM_SCRATCH, 250},
 };
 
 const struct analysis_info *analysis_list(size_t *count)

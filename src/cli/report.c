@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/busy.h"
 #include "analysis/trust.h"
 #include "app/session.h"
 #include "util/clock.h"
@@ -37,16 +38,21 @@ struct analysis_job {
     int rc;
     bool started, done;
     double began, ended;          /* --timings: its run, util_seconds() */
+    double cpu;                   /* --timings: its thread's CPU seconds */
 };
 
 struct analysis_run {
     const struct model *m;
-    const struct analysis_opts *ao;
+    const struct analysis_opts *ao;      /* with the busy memos */
+    const struct analysis_opts *ao_own;  /* without: for those that do not share them */
     const struct htx_options *opts;
     struct analysis_job *jobs;
     size_t njobs;
+    const size_t *order;          /* jobs by cost, the costliest first */
     pthread_mutex_t lock;
     pthread_mutex_t one_big;      /* held by an analysis not ANALYSIS_MEM_SMALL */
+    struct busy_memo_set *memos;  /* the ranks' busy intervals, made as first asked */
+    size_t busy_readers;          /* jobs that read them not yet ended */
     size_t next;                  /* the first job not being or been written */
     bool writing;                 /* a thread is in drain, writing */
     struct report_writer *rw;
@@ -119,15 +125,18 @@ static bool earlier_started(const struct analysis_run *run, size_t k)
 }
 
 /* Under the lock: the job a free thread starts (*big_held: this thread took
- * the big turn). The big analyses form the longest chain, so the next one
- * starts whenever the turn is free, while the other thread takes the small
- * ones in report order; one whose tables grow with the events waits until
- * those before it have started. */
+ * the big turn). The big analyses form the longest chain, so the next one,
+ * the costliest first (run->order), starts whenever the turn is free, while
+ * the other thread takes the small ones in report order (their tables,
+ * which grow with the ranks, then wait little for an earlier one's); one
+ * whose tables grow with the events waits until those before it have
+ * started. */
 static size_t pick_job(struct analysis_run *run, bool *big_held)
 {
     size_t first_big = run->njobs;
     *big_held = false;
-    for (size_t k = 0; k < run->njobs; k++) {
+    for (size_t o = 0; o < run->njobs; o++) {
+        size_t k = run->order[o];
         struct analysis_job *j = &run->jobs[k];
         if (j->started || !is_big(j))
             continue;
@@ -156,6 +165,15 @@ static size_t pick_job(struct analysis_run *run, bool *big_held)
     return first_big;
 }
 
+/* Whether analysis id shares the busy memos: those that read the busy
+ * intervals (busy_merged_each) and run early, beside each other and before
+ * the launch tables, which need not then share the memory with them. The
+ * findings, later, make their own. */
+static bool reads_busy(enum analysis_id id)
+{
+    return id == ANALYSIS_TEMPORAL || id == ANALYSIS_KERNELS || id == ANALYSIS_OVERLAP;
+}
+
 /* A pool task: one analysis (the pool calls it once per job). An analysis
  * that fails stops the handing out of the rest: the report will not be
  * written. */
@@ -172,11 +190,14 @@ static int analysis_task(void *ctx, size_t unused)
     if (big && !big_held)
         pthread_mutex_lock(&run->one_big);
     j->began = util_seconds();
-    j->rc = j->a->run(run->m, run->ao, &j->arena, &j->list, &j->err);
+    double cpu0 = util_thread_cpu_seconds();
+    j->rc = j->a->run(run->m, reads_busy(j->a->id) ? run->ao : run->ao_own, &j->arena, &j->list,
+                      &j->err);
     if (j->rc == 0 && run->opts->semantics == SEMANTICS_HTX &&
         report_triage_kernel_tables(&j->list, &j->arena) < 0)
         j->rc = err_set(&j->err, ERR_NOMEM, "out of memory");
     j->ended = util_seconds();
+    j->cpu = util_thread_cpu_seconds() - cpu0;
     pthread_mutex_lock(&run->lock);
     bool waits = run->next != i;
     pthread_mutex_unlock(&run->lock);
@@ -184,6 +205,8 @@ static int analysis_task(void *ctx, size_t unused)
         j->rc = err_set(&j->err, ERR_NOMEM, "out of memory");
     pthread_mutex_lock(&run->lock);
     j->done = true;
+    if (reads_busy(j->a->id) && --run->busy_readers == 0)
+        busy_memo_set_release(run->memos);   // their memory for the analyses left
     drain(run);
     pthread_mutex_unlock(&run->lock);
     /* after the drain: a big table being written still holds its memory */
@@ -192,21 +215,41 @@ static int analysis_task(void *ctx, size_t unused)
     return j->rc < 0;
 }
 
+/* order[0..n): the jobs' indices by cost descending, ties in report
+ * order. */
+static void order_by_cost(const struct analysis_job *jobs, size_t n, size_t *order)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t k = i;
+        for (; k > 0 && jobs[order[k - 1]].a->cost < jobs[i].a->cost; k--)
+            order[k] = order[k - 1];
+        order[k] = i;
+    }
+}
+
 /* --timings: when each analysis ran. */
 struct timing {
     const char *name;
-    double began, ended;
+    double began, ended, cpu;
 };
 
-/* Runs the analyses --analysis names into rw, saying when each ran in
- * times[0..*ntimes). Returns 0, or an error in e (the first failing
- * analysis in report order, or a write error). */
+/* Runs the analyses --analysis names into rw (the findings read trust, the
+ * report's own; the busy intervals are made once a rank for those that
+ * share them), saying when each ran in times[0..*ntimes). Returns 0, or an
+ * error in e (the first failing analysis in report order, or a write
+ * error). */
 static int run_analyses(const struct model *m, const struct htx_options *opts,
-                        struct report_writer *rw, struct timing *times, size_t *ntimes,
-                        struct err *e)
+                        const struct trust_report *trust, struct report_writer *rw,
+                        struct timing *times, size_t *ntimes, struct err *e)
 {
     struct analysis_opts ao;
     htx_options_analysis(opts, &ao);
+    ao.trust = trust;
+    struct analysis_opts ao_own = ao;
+    struct busy_memo_set memos;
+    if (busy_memo_set_init(&memos, m, &ao) < 0)
+        return err_set(e, ERR_NOMEM, "report: out of memory");
+    ao.busy_memos = &memos;
     size_t count;
     const struct analysis_info *all = analysis_list(&count);
     struct analysis_job jobs[ANALYSIS_COUNT];
@@ -218,11 +261,16 @@ static int run_analyses(const struct model *m, const struct htx_options *opts,
                 arena_init(&jobs[njobs].arena, 1 << 20);
                 njobs++;
             }
-    struct analysis_run run = {m, &ao, opts, jobs, njobs, PTHREAD_MUTEX_INITIALIZER,
-                               PTHREAD_MUTEX_INITIALIZER, 0, false, rw, false};
-    pool_run(njobs, opts->threads, analysis_task, &run);
+    size_t order[ANALYSIS_COUNT];
+    order_by_cost(jobs, njobs, order);
+    struct analysis_run run = {m, &ao, &ao_own, opts, jobs, njobs, order, PTHREAD_MUTEX_INITIALIZER,
+                               PTHREAD_MUTEX_INITIALIZER, &memos, 0, 0, false, rw, false};
     for (size_t k = 0; k < njobs; k++)
-        times[k] = (struct timing){jobs[k].a->name, jobs[k].began, jobs[k].ended};
+        run.busy_readers += reads_busy(jobs[k].a->id);
+    pool_run(njobs, opts->threads, analysis_task, &run);
+    busy_memo_set_fini(&memos);
+    for (size_t k = 0; k < njobs; k++)
+        times[k] = (struct timing){jobs[k].a->name, jobs[k].began, jobs[k].ended, jobs[k].cpu};
     *ntimes = njobs;
     int rc = 0;
     for (size_t k = 0; k < njobs; k++) {
@@ -266,8 +314,8 @@ static void print_timings(double start, double loaded, double analysed, double o
     fprintf(stderr, "htx: timings: analyses %.3f s, %.3fx the load (their tables written as "
             "they finish, on %zu analyses)\n", analyses, load > 0 ? analyses / load : 0.0, n);
     for (size_t k = 0; k < n; k++)
-        fprintf(stderr, "htx: timings:   %-12s %.3f s from %.3f s\n", times[k].name,
-                times[k].ended - times[k].began, times[k].began - loaded);
+        fprintf(stderr, "htx: timings:   %-12s %.3f s from %.3f s, cpu %.3f s\n", times[k].name,
+                times[k].ended - times[k].began, times[k].began - loaded, times[k].cpu);
     fprintf(stderr, "htx: timings: output %.3f s\n", out - analysed);
 }
 
@@ -294,7 +342,7 @@ int cli_report_main(const struct htx_options *opts)
         output_opts(opts, &fo);
         struct report_writer rw;
         report_begin(&rw, out.f, &in, opts, &fo);
-        rc = run_analyses(m, opts, &rw, times, &ntimes, &e);
+        rc = run_analyses(m, opts, &trust, &rw, times, &ntimes, &e);
         if (report_end(&rw) < 0 && !rc)
             rc = err_set(&e, ERR_NOMEM, "report: cannot build the output");
         analysed = util_seconds();

@@ -12,4 +12,13 @@ static inline double util_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Seconds of CPU the calling thread has used (report --timings: an
+ * analysis' own cost on a machine shared with other work). */
+static inline double util_thread_cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 #endif

@@ -326,6 +326,54 @@ START_TEST(busy_memo_should_give_the_tables_made_without_it)
 }
 END_TEST
 
+/* The same from a busy_memo_set, whose memos the analyses make as they
+ * first ask and then lend; a set of another model is not read. */
+START_TEST(busy_memo_set_should_give_the_tables_made_without_it)
+{
+    static struct gen_kernel k[GEN_KERNELS];
+    static const analysis_fn fns[] = {temporal_run, overlap_run, kernels_parts_run,
+                                      ranks_parts_run};
+    for (unsigned seed = 1; seed <= 6; seed++) {
+        const char *events = gen_trace(seed, k);
+        for (int mode = SEMANTICS_HTX; mode <= SEMANTICS_HTA; mode++) {
+            struct model *m = bd_load(events, (enum semantics_mode)mode);
+            struct model *other = bd_load(gen_trace(seed + 100, k), (enum semantics_mode)mode);
+            struct analysis_opts plain, memoised, elsewhere;
+            analysis_opts_default(&plain);
+            memoised = elsewhere = plain;
+            struct busy_memo_set set, other_set;
+            ck_assert_int_eq(busy_memo_set_init(&set, m, &plain), 0);
+            ck_assert_int_eq(busy_memo_set_init(&other_set, other, &plain), 0);
+            memoised.busy_memos = &set;
+            elsewhere.busy_memos = &other_set;
+            for (size_t f = 0; f < sizeof fns / sizeof fns[0]; f++) {
+                struct table_list want = run_all(fns[f], m, &plain);
+                struct table_list got = run_all(fns[f], m, &memoised);
+                struct table_list ignored = run_all(fns[f], m, &elsewhere);
+                assert_same_tables(&want, &got);
+                assert_same_tables(&want, &ignored);
+            }
+            ck_assert_int_eq(set.state[0], BUSY_MEMO_MADE);
+            ck_assert_int_eq(other_set.state[0], BUSY_MEMO_UNMADE);
+            // the memo's arrays are lent, never freed by the analyses
+            struct busy_classes c;
+            ck_assert_int_eq(busy_classes_init(&c, m, &memoised), 0);
+            const unsigned all = BUSY_ALL_CLASSES;
+            struct interval *iv;
+            size_t n;
+            ck_assert_int_eq(busy_merged(&c, &m->ranks[0], all, &iv, &n), 0);
+            ck_assert_ptr_eq(iv, set.memo[0].iv[0]);
+            busy_merged_free(&c, iv);
+            busy_classes_fini(&c);
+            busy_memo_set_fini(&set);
+            busy_memo_set_fini(&other_set);
+            model_free(other);
+            model_free(m);
+        }
+    }
+}
+END_TEST
+
 /* A compute kernel's name prefix (up to 8 bytes, no comma) in *pattern,
  * and the kernel's name id: -1 when m has none. */
 static long compute_kernel(const struct model *m, char *pattern, size_t size)
@@ -401,6 +449,7 @@ TCase *breakdown_props_tcase(void)
     tcase_add_test(tc, breakdowns_should_agree_with_brute_force_on_generated_traces);
     tcase_add_test(tc, kernel_types_should_list_htas_labels_where_boundaries_tie);
     tcase_add_test(tc, busy_memo_should_give_the_tables_made_without_it);
+    tcase_add_test(tc, busy_memo_set_should_give_the_tables_made_without_it);
     tcase_add_test(tc, busy_classes_should_start_from_a_memo_of_the_same_patterns);
     return tc;
 }

@@ -320,6 +320,29 @@ START_TEST(trust_of_model_should_count_overlaps_on_a_stream)
 }
 END_TEST
 
+/* The same three kernels on stream 7 written out of time order (the last
+ * first): the count is over each stream's events by start time. */
+START_TEST(trust_of_model_should_count_overlaps_by_start_time)
+{
+    const char *text =
+        "{\"distributedInfo\": {\"rank\": 0, \"world_size\": 1}, \"traceEvents\": ["
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"c\", \"pid\": 0, \"tid\": 7, "
+        "\"ts\": 25, \"dur\": 10, \"args\": {\"stream\": 7, \"correlation\": 3}},"
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"a\", \"pid\": 0, \"tid\": 7, "
+        "\"ts\": 10, \"dur\": 10, \"args\": {\"stream\": 7, \"correlation\": 1}},"
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"b\", \"pid\": 0, \"tid\": 7, "
+        "\"ts\": 15, \"dur\": 10, \"args\": {\"stream\": 7, \"correlation\": 2}}]}";
+    char *d[1] = {strdup(text)};
+    struct model *m = load(d, 1);
+    struct trust_report t;
+    ck_assert_int_eq(trust_of_model(m, &t), 0);
+    ck_assert_uint_eq(t.n, 1);
+    ck_assert_int_eq(t.findings[0].check, TRUST_OVERLAPPING_EVENTS);
+    ck_assert_uint_eq(t.findings[0].count, 1);
+    model_free(m);
+}
+END_TEST
+
 START_TEST(trust_check_should_count_graph_kernels_as_information)
 {
     struct trust_rank r[2];
@@ -488,6 +511,7 @@ int main(void)
     tcase_add_test(tc, trust_of_model_should_read_what_each_file_says);
     tcase_add_test(tc, trust_of_model_should_count_what_the_load_dropped);
     tcase_add_test(tc, trust_of_model_should_count_overlaps_on_a_stream);
+    tcase_add_test(tc, trust_of_model_should_count_overlaps_by_start_time);
     tcase_add_test(tc, trust_check_should_count_graph_kernels_as_information);
     tcase_add_test(tc, model_should_recognise_graph_launches);
     tcase_add_test(tc, trust_check_should_name_a_skewed_clock);

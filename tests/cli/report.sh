@@ -110,7 +110,7 @@ has_match err '^htx: timings: load [0-9.]* s$'
 has_match err '^htx: timings: analyses [0-9.]* s, [0-9.]*x the load'
 for a in temporal kernels idle overlap launch queue membw annotations sequences collectives \
     stragglers utilization; do
-    has_match err "^htx: timings:   $a  *[0-9.]* s from [0-9.]* s$"
+    has_match err "^htx: timings:   $a  *[0-9.]* s from [0-9.]* s, cpu [0-9.]* s$"
 done
 has_match err '^htx: timings: output [0-9.]* s$'
 expect 0 "$HTX" report --analysis=temporal --timings job && same_as report-temporal.txt
