@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "app/cache.h"
 #include "app/session.h"
@@ -18,14 +20,34 @@
 #include "util/clock.h"
 #include "util/pool.h"
 
+static bool cancel_asked(struct ui_loader *l)
+{
+    pthread_mutex_lock(&l->lock);
+    bool cancel = l->cancel;
+    pthread_mutex_unlock(&l->lock);
+    return cancel;
+}
+
+/* HTX_TEST_LOAD_GATE=FILE, for tests: the load holds at its first report
+ * of progress until FILE exists or the load is cancelled, so a test sees
+ * the screens shown while it loads without timing them. */
+static void hold_at_gate(struct ui_loader *l)
+{
+    const struct timespec tick = {0, 10 * 1000 * 1000};
+    while (access(l->gate, F_OK) != 0 && !cancel_asked(l))
+        nanosleep(&tick, NULL);
+    l->gate = NULL;
+}
+
 static int on_progress(void *ctx, const struct load_progress *p)
 {
     struct ui_loader *l = ctx;
     pthread_mutex_lock(&l->lock);
     l->progress = *p;
-    int cancel = l->cancel;
     pthread_mutex_unlock(&l->lock);
-    return cancel;
+    if (l->gate)   // the loader's threads call this one at a time
+        hold_at_gate(l);
+    return cancel_asked(l);
 }
 
 struct model *ui_load(const struct ui_inputs *in, const char *const *paths, size_t npaths,
@@ -74,6 +96,7 @@ static bool loader_start(struct ui_loader *l, const struct ui_inputs *in, const 
     l->in = in;
     l->paths = paths;
     l->npaths = npaths;
+    l->gate = getenv("HTX_TEST_LOAD_GATE");
     pthread_mutex_init(&l->lock, NULL);
     if (pool_thread_start(&l->thread, load_thread, l) == 0)
         return true;
@@ -114,8 +137,19 @@ static void loader_stop(struct ui_loader *l)
 }
 
 
+/* Keeps a key typed during the load for when it is done (a key beyond
+ * the room is counted, never applied out of order). */
+static void keep_key(struct ui_keys_waiting *w, int key)
+{
+    if (w->dropped == 0 && w->n < UI_KEYS_WAITING_MAX)
+        w->keys[w->n++] = key;
+    else
+        w->dropped++;
+}
+
 struct model *ui_load_with_progress(const struct ui_inputs *in, const char *const *paths,
-                                    size_t npaths, struct ui_grid *g, struct err *e,
+                                    size_t npaths, struct ui_grid *g,
+                                    struct ui_keys_waiting *waiting, struct err *e,
                                     bool *cancelled)
 {
     struct ui_loader l;
@@ -124,8 +158,8 @@ struct model *ui_load_with_progress(const struct ui_inputs *in, const char *cons
 
     if (!loader_start(&l, in, paths, npaths))
         return ui_load(in, paths, npaths, NULL, e);
-    // The box is drawn ten times a second, but the load is looked at every
-    // 20 ms: the first screen follows the load by no more than that.
+    // The screen is drawn ten times a second, but the load is looked at
+    // every 20 ms: the first screen follows the load by no more than that.
     double drawn = -1;
     for (;;) {
         struct load_progress p;
@@ -134,19 +168,22 @@ struct model *ui_load_with_progress(const struct ui_inputs *in, const char *cons
         double t = util_seconds();
         if (drawn < 0 || t - drawn >= 0.1) {
             ui_screen_loading(g, npaths == 1 ? paths[0] : ui_inputs_title(in, tb, sizeof tb), &p,
-                              t - t0);
+                              t - t0, waiting->n + waiting->dropped);
             ui_draw_grid(g, false);
             drawn = t;
         }
         struct ui_mouse_event mev;
         int key = ui_term_read(20, &mev);
-        if (key == 'q' || key == UI_KEY_ESC || key == UI_KEY_CTRL('c') || key == UI_KEY_INTERRUPT) {
+        if (key == 'q' || key == UI_KEY_CTRL('c') || key == UI_KEY_INTERRUPT) {
             loader_ask_cancel(&l);
             *cancelled = true;
         } else if (key == UI_KEY_RESIZE) {
             int rows, cols;
             ui_term_size(&rows, &cols);
             ui_grid_resize(g, rows, cols);
+            drawn = -1;
+        } else if (key != UI_KEY_NONE && key != UI_KEY_MOUSE && !*cancelled) {
+            keep_key(waiting, key);   // a click on the frame would land on nothing
             drawn = -1;
         }
     }

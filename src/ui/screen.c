@@ -327,18 +327,15 @@ void ui_screen_compose(const struct ui_state *st, const struct model *m, struct 
         draw_overlay(st, g);
 }
 
-void ui_screen_loading(struct ui_grid *g, const char *title, const struct load_progress *p,
-                       double seconds)
+/* The loading box in the middle of body: bytes, events, ranks done, a bar. */
+static void loading_box(struct ui_grid *g, struct ui_rect body, const struct load_progress *p,
+                        double seconds, size_t keys_waiting)
 {
     char a[32], b[32], line[160];
-    int w = g->cols - 4 > 60 ? 60 : g->cols - 4, h = 7;
-    struct ui_rect box = {(g->rows - h) / 2, (g->cols - w) / 2, h, w};
+    int w = body.w - 4 > 64 ? 64 : body.w - 4, h = 9;
+    struct ui_rect box = {body.y + (body.h - h) / 2, body.x + (body.w - w) / 2, h, w};
 
-    ui_grid_clear(g, UI_STYLE_NORMAL);
-    snprintf(line, sizeof line, " htx  loading %s", title);
-    ui_grid_fill(g, 0, 0, g->cols, ' ', UI_STYLE_TITLE);
-    ui_grid_text(g, 0, 0, g->cols, line, UI_STYLE_TITLE, UI_TRUNC_MIDDLE);
-    if (w < 20 || g->rows < h + 2)
+    if (w < 20 || body.h < h)
         return;
     ui_grid_box(g, box, UI_STYLE_BORDER_FOCUS, "Loading");
     ui_format_bytes(p->bytes_read, a, sizeof a);
@@ -359,7 +356,63 @@ void ui_screen_loading(struct ui_grid *g, const char *title, const struct load_p
     ui_grid_fill(g, box.y + 4, box.x + 2, w - 4, ui_glyph(g, UI_G_BLOCK_EMPTY), UI_STYLE_DIM);
     ui_grid_fill(g, box.y + 4, box.x + 2, (int)(frac * (w - 4)), ui_glyph(g, UI_G_BLOCK_FULL),
                  UI_STYLE_BAR);
-    ui_grid_text(g, box.y + 5, box.x + 2, w - 4, "q cancels", UI_STYLE_DIM, UI_TRUNC_END);
+    ui_grid_text(g, box.y + 6, box.x + 2, w - 4, "Every view waits for all the events.",
+                 UI_STYLE_NORMAL, UI_TRUNC_END);
+    if (keys_waiting)
+        snprintf(line, sizeof line, "%zu key%s typed: applied once they are in; q quits",
+                 keys_waiting, keys_waiting == 1 ? "" : "s");
+    else
+        snprintf(line, sizeof line, "Keys typed now apply once they are in; q quits");
+    ui_grid_text(g, box.y + 7, box.x + 2, w - 4, line, UI_STYLE_DIM, UI_TRUNC_END);
+}
+
+/* What is loading, said in the status line and the title. */
+static void loading_said(const char *title, const struct load_progress *p, char *buf, size_t n)
+{
+    int pct = p->bytes_total ? (int)(100.0 * (double)p->bytes_read / (double)p->bytes_total) : 0;
+    if (p->bytes_total == 0)
+        snprintf(buf, n, "opening %s", title);
+    else if (p->ranks_total > 1)
+        snprintf(buf, n, "loading %s: %d %% (ranks done: %zu of %zu)", title, pct > 99 ? 99 : pct,
+                 p->ranks_done, p->ranks_total);
+    else
+        snprintf(buf, n, "loading %s: %d %%", title, pct > 99 ? 99 : pct);
+}
+
+/* The screen's frame while the events load: the title, the rank pane and
+ * the tabs (none active: which view opens depends on every event), with
+ * nothing drawn that the rest of the trace could change. */
+void ui_screen_loading(struct ui_grid *g, const char *title, const struct load_progress *p,
+                       double seconds, size_t keys_waiting)
+{
+    struct ui_state st;
+    struct ui_tabs t;
+    char said[UI_TEXT_MAX], line[UI_TEXT_MAX + 64];
+
+    memset(&st, 0, sizeof st);
+    st.rows = g->rows;
+    st.cols = g->cols;
+    st.view = UI_VIEW_DIFF;   // no tab active (st.diff_view is NULL)
+    ui_screen_layout(&st);
+    loading_said(title, p, said, sizeof said);
+    ui_grid_clear(g, UI_STYLE_NORMAL);
+    snprintf(line, sizeof line, " htx  %s", said);
+    ui_grid_fill(g, 0, 0, g->cols, ' ', UI_STYLE_TITLE);
+    ui_grid_text(g, 0, 0, g->cols, line, UI_STYLE_TITLE, UI_TRUNC_MIDDLE);
+    if (st.layout.too_small)
+        return;
+    ui_grid_box(g, st.layout.left, UI_STYLE_BORDER, "Ranks / streams");
+    ui_grid_text(g, st.layout.left_in.y, st.layout.left_in.x, st.layout.left_in.w,
+                 "(with the events)", UI_STYLE_DIM, UI_TRUNC_END);
+    ui_grid_box(g, st.layout.main, UI_STYLE_BORDER_FOCUS, NULL);
+    ui_tabs_layout(&st, st.layout.tabs.w, &t);
+    for (size_t i = 0; i < t.n && t.line[i] < st.layout.tabs.h; i++)
+        ui_grid_text(g, st.layout.tabs.y + t.line[i], st.layout.tabs.x + t.col[i],
+                     st.layout.tabs.w - t.col[i], t.labels[i], UI_STYLE_TAB, UI_TRUNC_END);
+    loading_box(g, st.layout.body, p, seconds, keys_waiting);
+    ui_grid_fill(g, g->rows - 1, 0, g->cols, ' ', UI_STYLE_STATUS);
+    snprintf(line, sizeof line, " %s · every view waits for all the events · q quits", said);
+    ui_grid_text(g, g->rows - 1, 0, g->cols, line, UI_STYLE_STATUS, UI_TRUNC_END);
 }
 
 void ui_screen_message(struct ui_grid *g, const char *title, const char *msg)

@@ -169,27 +169,33 @@ START_TEST(loading_screen_should_show_bytes_and_ranks)
     char row[512];
     int found = 0;
 
-    ck_assert_int_eq(ui_grid_init(&g, 20, 80, false), 0);
-    ui_screen_loading(&g, "traces/", &p, 1.5);
+    ck_assert_int_eq(ui_grid_init(&g, 30, 120, false), 0);
+    ui_screen_loading(&g, "traces/", &p, 1.5, 2);
     for (int y = 0; y < g.rows; y++) {
         ui_grid_row_text(&g, y, row, sizeof row);
         found |= strstr(row, "1.0 MB of 2.0 MB read") ? 1 : 0;
         found |= strstr(row, "ranks done: 1 of 2") ? 2 : 0;
-        found |= strstr(row, "q cancels") ? 4 : 0;
-        found |= strstr(row, "loading traces/") ? 8 : 0;
+        found |= strstr(row, "q quits") ? 4 : 0;
+        found |= strstr(row, "loading traces/: 50 %") ? 8 : 0;
+        found |= strstr(row, "1 Timeline") ? 16 : 0;
+        found |= strstr(row, "2 keys typed") ? 32 : 0;
+        // which view opens, and the iterations, wait for every event
+        found |= strstr(row, "[") || strstr(row, "iteration") ? 64 : 0;
     }
-    ck_assert_int_eq(found, 15);
+    ck_assert_int_eq(found, 63);
     // One file: its events, no "ranks done: 0 of 0".
     struct load_progress one = {500000, 2000000, 0, 1, 123456};
     found = 0;
-    ui_screen_loading(&g, "big.json.gz", &one, 0.5);
+    ui_screen_loading(&g, "big.json.gz", &one, 0.5, 0);
     for (int y = 0; y < g.rows; y++) {
         ui_grid_row_text(&g, y, row, sizeof row);
         found |= strstr(row, "123456 events") ? 1 : 0;
         found |= strstr(row, "ranks done") ? 2 : 0;
         found |= strstr(row, "500.0 KB of 2.0 MB read") ? 4 : 0;
+        found |= strstr(row, "loading big.json.gz: 25 %") ? 8 : 0;
+        found |= strstr(row, "keys typed") ? 16 : 0;
     }
-    ck_assert_int_eq(found, 5);
+    ck_assert_int_eq(found, 13);
     ui_grid_fini(&g);
 }
 END_TEST
