@@ -403,7 +403,7 @@ void ui_screen_loading(struct ui_grid *g, const char *title, const struct load_p
         return;
     ui_grid_box(g, st.layout.left, UI_STYLE_BORDER, "Ranks / streams");
     ui_grid_text(g, st.layout.left_in.y, st.layout.left_in.x, st.layout.left_in.w,
-                 "(with the events)", UI_STYLE_DIM, UI_TRUNC_END);
+                 "loading", UI_STYLE_DIM, UI_TRUNC_END);
     ui_grid_box(g, st.layout.main, UI_STYLE_BORDER_FOCUS, NULL);
     ui_tabs_layout(&st, st.layout.tabs.w, &t);
     for (size_t i = 0; i < t.n && t.line[i] < st.layout.tabs.h; i++)
