@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/lane_fill.h"
 #include "app/summary_job.h"
 #include "model/model.h"
 #include "ui/run.h"
@@ -29,6 +30,7 @@ struct ui_loader {
     struct model *m;
     struct err e;
     const char *gate;   /* HTX_TEST_LOAD_GATE (tests): held until it exists */
+    struct lane_fill *fill;   /* the lanes of the events so far, or NULL */
 };
 
 /* The keys typed while the screen waits for the events, to apply in order

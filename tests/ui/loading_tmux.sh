@@ -5,7 +5,8 @@
 # timing it: the frame of the main screen with no view chosen and nothing
 # the rest of the trace could change, saying what is still loading; a key
 # typed meanwhile is applied once the events are in; then the screen is the
-# one a load that was not held ends on. q and Ctrl-C quit a held load.
+# one a load that was not held ends on. On a larger trace, held after some
+# of its events, the lanes read so far. q and Ctrl-C quit a held load.
 . "$(dirname "$0")/../lib.sh"
 
 tmux_start
@@ -59,6 +60,30 @@ pane | grep -q "Findings (Enter: the evidence)" && fail "the key typed during th
 keys q
 wait_until 5 session_gone || fail "q did not quit"
 [ "$(cat keys.rc)" = 0 ] || fail "htx ended with $(cat keys.rc) after q"
+
+# A trace of 12 MB gives its load reports of progress on the way: held at
+# the first, the screen shows the lanes of the events read so far (their
+# ids: the threads' names come at the end of the file) and says they are
+# partial; let go, it is the screen a load that was not held ends on.
+"$HTX_BUILDDIR/tests/gen/htx-gen" -o big -r 1 -s 12M --plain > /dev/null || fail "htx-gen"
+trace=$tmpdir/big/rank-0.pt.trace.json
+"$HTX" --no-cache --script /dev/null --size 45x160 "$trace" > final.screen || fail "no screen dump"
+rm -f go
+tmux_open lanes 160 45 "HTX_TEST_LOAD_GATE=\"$tmpdir/go\" \"$HTX\" --no-cache --no-mouse \"$trace\""
+wait_for "% read: lanes fill as the file is read; Kineto files are not in time order"
+pane > lanes.screen
+grep -E "│ p[0-9]+ t[0-9]+ " lanes.screen | grep -q -e "█" -e "#" ||
+    { cat lanes.screen >&2; fail "no thread lane busy on the partial screen"; }
+! grep -q "iteration" lanes.screen || fail "the iterations were counted before the events were in"
+! grep -q "\[" lanes.screen || fail "a view was chosen before the events were in"
+grep -q "every view waits for all the events" lanes.screen ||
+    fail "the status line does not say what waits"
+touch go
+wait_until 10 shows_final ||
+    { diff -u final.screen shown.screen >&2 || true
+      fail "the screen after a partial one is not the one a load ends on"; }
+keys q
+wait_until 5 session_gone || fail "q did not quit"
 
 # q and Ctrl-C leave a load that never ends, at once.
 rm -f go
