@@ -338,6 +338,8 @@ static void run_job(struct load_job *j)
         read_trace(j, sink, &lim);
     if (!j->rc && j->b.error)
         j->rc = err_set(&j->err, j->b.error, "%s: out of memory", j->path);
+    if (!j->rc && l->opts && l->opts->spans)
+        hand_spans(j);   // what the last report left (a small file: all of it)
     if (!j->rc)
         j->rc = finish_in_worker(j, l->sem);
     pthread_mutex_lock(&l->lock);
