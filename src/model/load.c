@@ -87,7 +87,9 @@ static void hand_spans(struct load_job *j)
                     strtab_str(&b->strings, n->pid), strtab_str(&b->strings, n->tid),
                     strtab_str(&b->strings, n->name)};
         }
-        for (; j->spans_from < b->nevents && batch.nspans < CHUNK; j->spans_from++) {
+        // (a span's thread is always named in an earlier batch or its own)
+        for (; j->threads_from == b->npidtids && j->spans_from < b->nevents &&
+               batch.nspans < CHUNK; j->spans_from++) {
             const struct event *ev = &b->events[j->spans_from];
             if (ev->dur <= 0 || ev->kind == EV_KIND_TRACE_SPAN)
                 continue;
@@ -208,7 +210,6 @@ static int start_builder(struct load_job *j, struct trace_sink *sink)
 /* The second half of a large file or of a summary's events, read by a
  * thread of its own; packed by a recorder of its own when the file is. */
 struct tail_half {
-    struct load_job *j;
     struct rank_builder *b, tail;
     struct trace_pack *pack, *second;
 };
@@ -219,9 +220,6 @@ static int adopt_tail(void *ctx, uint64_t first_index, struct err *e)
     int rc = rank_builder_adopt(t->b, &t->tail, first_index, e);
     if (rc == 0 && t->pack && trace_pack_adopt(t->pack, t->second, first_index) != 0)
         rc = err_set(e, ERR_NOMEM, "out of memory");
-    const struct load_opts *o = t->j->loader->opts;
-    if (rc == 0 && o && o->spans)
-        hand_spans(t->j);   // the second half's events, now the builder's
     return rc;
 }
 
@@ -232,7 +230,7 @@ static int adopt_tail(void *ctx, uint64_t first_index, struct err *e)
 static int read_split(struct load_job *j, const char *path, const struct trace_sink *sink,
                       const struct trace_limits *lim, struct trace_pack *pack)
 {
-    struct tail_half t = {.j = j, .b = &j->b, .pack = pack};
+    struct tail_half t = {.b = &j->b, .pack = pack};
     if (rank_builder_init(&t.tail))
         return err_set(&j->err, ERR_NOMEM, "%s: out of memory", j->path);
     struct trace_sink tail_sink, builder_sink;
@@ -338,8 +336,9 @@ static void run_job(struct load_job *j)
         read_trace(j, sink, &lim);
     if (!j->rc && j->b.error)
         j->rc = err_set(&j->err, j->b.error, "%s: out of memory", j->path);
+    // What the last report left: a small file's events, a second half's
     if (!j->rc && l->opts && l->opts->spans)
-        hand_spans(j);   // what the last report left (a small file: all of it)
+        hand_spans(j);
     if (!j->rc)
         j->rc = finish_in_worker(j, l->sem);
     pthread_mutex_lock(&l->lock);

@@ -319,9 +319,10 @@ struct load_opts {
     int (*progress)(void *ctx, const struct load_progress *p);
     void *progress_ctx;
     /* When set, called from a file's loading thread, before each report of
-     * progress, with the events kept since (no trace spans, no events
-     * without duration); a file read by two threads hands its second half
-     * over when the halves join. Files load in parallel: the callee locks. */
+     * progress and once the file is read, with the events kept since (no
+     * trace spans, no events without duration; the second half of a file
+     * read by two threads, once read). Files load in parallel: the callee
+     * locks. */
     void (*spans)(void *ctx, const struct load_batch *b);
     void *spans_ctx;
     /* When set, each trace file is also packed (trace/pack.h) while it is
