@@ -6,7 +6,7 @@ libcore_a_SOURCES += \
 	src/analysis/intervals.c src/analysis/intervals.h \
 	src/analysis/classify.c src/analysis/classify.h \
 	src/analysis/busy.c src/analysis/busy.h \
-	src/analysis/tiles.c src/analysis/tiles.h \
+	src/analysis/tiles.c src/analysis/tiles.h src/analysis/lane_fill.c src/analysis/lane_fill.h \
 	src/analysis/temporal.c src/analysis/kernels.c src/analysis/kernels.h \
 	src/analysis/overlap.c src/analysis/idle.c src/analysis/idle.h \
 	src/analysis/launch.c src/analysis/queue.c src/analysis/membw.c \

@@ -30,6 +30,7 @@ struct load_job {
     struct rank_model rank;   /* built by the worker, names still in b.strings */
     bool from_cache;          /* read from the summary opts->cached gave */
     double progress_scale;    /* bytes of the file read for bytes of the trace, or 0 */
+    size_t spans_from, threads_from, names_from;   /* handed to opts->spans so far */
     struct loader *loader;
 };
 
@@ -60,10 +61,55 @@ static int report_progress_locked(struct loader *l)
     return l->cancelled;
 }
 
+/* Hands opts->spans the builder's events, threads and thread names kept
+ * since the last batch, a chunk at a time (on the file's loading thread:
+ * the builder is its own). */
+static void hand_spans(struct load_job *j)
+{
+    enum { CHUNK = 1024 };
+    const struct load_opts *o = j->loader->opts;
+    struct rank_builder *b = &j->b;
+    struct load_span spans[CHUNK];
+    struct load_thread threads[64];
+    struct load_thread_name names[16];
+    struct load_batch batch = {.file = (size_t)(j - j->loader->jobs), .spans = spans};
+    while (j->threads_from < b->npidtids || j->names_from < b->nnames ||
+           j->spans_from < b->nevents) {
+        batch.nthreads = batch.nnames = batch.nspans = 0;
+        for (; j->threads_from < b->npidtids && batch.nthreads < 64; j->threads_from++)
+            threads[batch.nthreads++] = (struct load_thread){
+                (uint32_t)j->threads_from, strtab_str(&b->strings, b->pidtids[j->threads_from].pid),
+                strtab_str(&b->strings, b->pidtids[j->threads_from].tid)};
+        for (; j->names_from < b->nnames && batch.nnames < 16; j->names_from++) {
+            const struct name_rec *n = &b->names[j->names_from];
+            if (n->is_thread)
+                names[batch.nnames++] = (struct load_thread_name){
+                    strtab_str(&b->strings, n->pid), strtab_str(&b->strings, n->tid),
+                    strtab_str(&b->strings, n->name)};
+        }
+        // (a span's thread is always named in an earlier batch or its own)
+        for (; j->threads_from == b->npidtids && j->spans_from < b->nevents &&
+               batch.nspans < CHUNK; j->spans_from++) {
+            const struct event *ev = &b->events[j->spans_from];
+            if (ev->dur <= 0 || ev->kind == EV_KIND_TRACE_SPAN)
+                continue;
+            bool gpu = ev->kind == EV_KIND_KERNEL || ev->kind == EV_KIND_MEMCPY ||
+                       ev->kind == EV_KIND_MEMSET;
+            int64_t lane = gpu ? (int64_t)ev->stream : (int64_t)ev->thread;
+            spans[batch.nspans++] = (struct load_span){ev->ts, ev->ts + ev->dur, lane, gpu};
+        }
+        batch.threads = threads;
+        batch.names = names;
+        o->spans(o->spans_ctx, &batch);
+    }
+}
+
 static int job_progress(void *ctx, uint64_t bytes)
 {
     struct load_job *j = ctx;
     struct loader *l = j->loader;
+    if (l->opts && l->opts->spans)
+        hand_spans(j);
     size_t events = j->b.nevents;   // the job's own thread: no race with its builder
     pthread_mutex_lock(&l->lock);
     j->bytes_read = j->progress_scale > 0 ? (uint64_t)((double)bytes * j->progress_scale) : bytes;
@@ -159,6 +205,7 @@ static int start_builder(struct load_job *j, struct trace_sink *sink)
         return err_set(&j->err, rc, "%s: out of memory", j->path);
     j->b.progress = job_progress;
     j->b.progress_ctx = j;
+    j->spans_from = j->threads_from = j->names_from = 0;   // (a builder fresh again)
     rank_builder_sink(&j->b, sink);
     return 0;
 }
@@ -292,6 +339,9 @@ static void run_job(struct load_job *j)
         read_trace(j, sink, &lim);
     if (!j->rc && j->b.error)
         j->rc = err_set(&j->err, j->b.error, "%s: out of memory", j->path);
+    // What the last report left: a small file's events, a second half's
+    if (!j->rc && l->opts && l->opts->spans)
+        hand_spans(j);
     if (!j->rc)
         j->rc = finish_in_worker(j, l->sem);
     pthread_mutex_lock(&l->lock);

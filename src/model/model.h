@@ -290,6 +290,34 @@ struct load_progress {
 
 struct trace_pack;
 
+/* What a picture of the lanes needs of a kept event (load_opts.spans): its
+ * lane and where it lies, in absolute ns. A GPU lane is a stream; a CPU lane
+ * is a thread of the batch's file, by an index load_batch.threads named. */
+struct load_span {
+    int64_t ts, end;
+    int64_t lane;         /* the stream (gpu), else the file's thread index */
+    bool gpu;
+};
+/* A thread first seen, or a thread's name (thread_name metadata) first
+ * read: texts borrowed until the callback returns. */
+struct load_thread {
+    uint32_t index;       /* load_span.lane of its events */
+    const char *pid, *tid;
+};
+struct load_thread_name {
+    const char *pid, *tid, *name;
+};
+/* Events kept since the file's last batch, in file order. */
+struct load_batch {
+    size_t file;                          /* the file's index among those loading */
+    const struct load_thread *threads;    /* new since its last batch */
+    size_t nthreads;
+    const struct load_thread_name *names; /* new since its last batch */
+    size_t nnames;
+    const struct load_span *spans;
+    size_t nspans;
+};
+
 struct load_opts {
     int threads;                      /* 0 = number of cores */
     /* The caller reads rows, events and steps but no stream or thread
@@ -300,6 +328,13 @@ struct load_opts {
     /* Called from loader threads (serialised by a lock); non-zero cancels. */
     int (*progress)(void *ctx, const struct load_progress *p);
     void *progress_ctx;
+    /* When set, called from a file's loading thread, before each report of
+     * progress and once the file is read, with the events kept since (no
+     * trace spans, no events without duration; the second half of a file
+     * read by two threads, once read). Files load in parallel: the callee
+     * locks. */
+    void (*spans)(void *ctx, const struct load_batch *b);
+    void *spans_ctx;
     /* When set, each trace file is also packed (trace/pack.h) while it is
      * read, and the unfinished pack handed here, from its loading thread,
      * once the file has loaded (not for rank summaries, which are packs

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "app/cache.h"
 #include "app/session.h"
@@ -18,14 +20,47 @@
 #include "util/clock.h"
 #include "util/pool.h"
 
+static bool cancel_asked(struct ui_loader *l)
+{
+    pthread_mutex_lock(&l->lock);
+    bool cancel = l->cancel;
+    pthread_mutex_unlock(&l->lock);
+    return cancel;
+}
+
+/* HTX_TEST_LOAD_GATE=FILE, for tests: the load holds at its first report
+ * of progress until FILE exists or the load is cancelled, so a test sees
+ * the screens shown while it loads without timing them. */
+static void hold_at_gate(struct ui_loader *l)
+{
+    const struct timespec tick = {0, 10 * 1000 * 1000};
+    while (access(l->gate, F_OK) != 0 && !cancel_asked(l))
+        nanosleep(&tick, NULL);
+    l->gate = NULL;
+}
+
 static int on_progress(void *ctx, const struct load_progress *p)
 {
     struct ui_loader *l = ctx;
     pthread_mutex_lock(&l->lock);
     l->progress = *p;
-    int cancel = l->cancel;
     pthread_mutex_unlock(&l->lock);
-    return cancel;
+    if (l->gate)   // the loader's threads call this one at a time
+        hold_at_gate(l);
+    return cancel_asked(l);
+}
+
+/* The events kept since a file's last batch, into the lanes drawn while
+ * the trace loads: one lock a batch. */
+static void on_spans(void *ctx, const struct load_batch *b)
+{
+    struct ui_loader *l = ctx;
+    pthread_mutex_lock(&l->lock);
+    if (lane_fill_add(l->fill, b) != 0) {   // out of memory: the lanes stop where they are
+        lane_fill_fini(l->fill);
+        l->fill = NULL;
+    }
+    pthread_mutex_unlock(&l->lock);
 }
 
 struct model *ui_load(const struct ui_inputs *in, const char *const *paths, size_t npaths,
@@ -39,6 +74,10 @@ struct model *ui_load(const struct ui_inputs *in, const char *const *paths, size
     if (l) {
         lo.progress = on_progress;
         lo.progress_ctx = l;
+    }
+    if (l && l->fill) {
+        lo.spans = on_spans;
+        lo.spans_ctx = l;
     }
     if (in->cache)
         app_cache_attach(in->cache, &lo);
@@ -68,12 +107,14 @@ static void *load_thread(void *arg)
 
 /* Starts l loading paths on a thread of its own; false when none starts. */
 static bool loader_start(struct ui_loader *l, const struct ui_inputs *in, const char *const *paths,
-                         size_t npaths)
+                         size_t npaths, struct lane_fill *fill)
 {
     memset(l, 0, sizeof *l);
+    l->fill = fill;
     l->in = in;
     l->paths = paths;
     l->npaths = npaths;
+    l->gate = getenv("HTX_TEST_LOAD_GATE");
     pthread_mutex_init(&l->lock, NULL);
     if (pool_thread_start(&l->thread, load_thread, l) == 0)
         return true;
@@ -114,18 +155,40 @@ static void loader_stop(struct ui_loader *l)
 }
 
 
+/* Keeps a key typed during the load for when it is done (a key beyond
+ * the room is counted, never applied out of order). */
+static void keep_key(struct ui_keys_waiting *w, int key)
+{
+    if (w->dropped == 0 && w->n < UI_KEYS_WAITING_MAX)
+        w->keys[w->n++] = key;
+    else
+        w->dropped++;
+}
+
 struct model *ui_load_with_progress(const struct ui_inputs *in, const char *const *paths,
-                                    size_t npaths, struct ui_grid *g, struct err *e,
+                                    size_t npaths, struct ui_grid *g,
+                                    struct ui_keys_waiting *waiting, struct err *e,
                                     bool *cancelled)
 {
     struct ui_loader l;
     char tb[512];
     double t0 = util_seconds();
 
-    if (!loader_start(&l, in, paths, npaths))
+    struct lane_fill fill, shown;
+    bool lanes = lane_fill_init(&fill) == 0;
+    if (lanes && lane_fill_init(&shown) != 0) {
+        lane_fill_fini(&fill);
+        lanes = false;
+    }
+    if (!loader_start(&l, in, paths, npaths, lanes ? &fill : NULL)) {
+        if (lanes) {
+            lane_fill_fini(&fill);
+            lane_fill_fini(&shown);
+        }
         return ui_load(in, paths, npaths, NULL, e);
-    // The box is drawn ten times a second, but the load is looked at every
-    // 20 ms: the first screen follows the load by no more than that.
+    }
+    // The screen is drawn ten times a second, but the load is looked at
+    // every 20 ms: the first screen follows the load by no more than that.
     double drawn = -1;
     for (;;) {
         struct load_progress p;
@@ -133,14 +196,21 @@ struct model *ui_load_with_progress(const struct ui_inputs *in, const char *cons
             break;
         double t = util_seconds();
         if (drawn < 0 || t - drawn >= 0.1) {
+            const struct lane_fill *pic = NULL;
+            pthread_mutex_lock(&l.lock);   // (not done: the lock is there)
+            if (l.fill) {
+                lane_fill_copy(&shown, l.fill);
+                pic = &shown;
+            }
+            pthread_mutex_unlock(&l.lock);
             ui_screen_loading(g, npaths == 1 ? paths[0] : ui_inputs_title(in, tb, sizeof tb), &p,
-                              t - t0);
+                              t - t0, waiting->n + waiting->dropped, pic);
             ui_draw_grid(g, false);
             drawn = t;
         }
         struct ui_mouse_event mev;
         int key = ui_term_read(20, &mev);
-        if (key == 'q' || key == UI_KEY_ESC || key == UI_KEY_CTRL('c') || key == UI_KEY_INTERRUPT) {
+        if (key == 'q' || key == UI_KEY_CTRL('c') || key == UI_KEY_INTERRUPT) {
             loader_ask_cancel(&l);
             *cancelled = true;
         } else if (key == UI_KEY_RESIZE) {
@@ -148,7 +218,14 @@ struct model *ui_load_with_progress(const struct ui_inputs *in, const char *cons
             ui_term_size(&rows, &cols);
             ui_grid_resize(g, rows, cols);
             drawn = -1;
+        } else if (key != UI_KEY_NONE && key != UI_KEY_MOUSE && !*cancelled) {
+            keep_key(waiting, key);   // a click on the frame would land on nothing
+            drawn = -1;
         }
+    }
+    if (lanes) {
+        lane_fill_fini(&fill);   // (zeroed already if the lanes ran out of memory)
+        lane_fill_fini(&shown);
     }
     *e = l.e;
     return l.m;
@@ -158,7 +235,7 @@ void ui_behind_start(struct ui_behind *b, const struct ui_inputs *in, struct sum
 {
     memset(b, 0, sizeof *b);
     b->job = job;
-    b->active = loader_start(&b->l, in, in->paths, in->npaths);
+    b->active = loader_start(&b->l, in, in->paths, in->npaths, NULL);
 }
 
 /* Cancels and waits for a load still running (the job quits). */
@@ -245,9 +322,9 @@ void ui_drill_start(struct ui_drill *d, const struct ui_inputs *in, struct ui_st
     d->in.test_path = d->test_file;
     d->in.summary_diff = NULL;
     d->in.whole = true;
-    d->loading = loader_start(&d->l, &d->in, d->in.paths, 1);
+    d->loading = loader_start(&d->l, &d->in, d->in.paths, 1, NULL);
     if (d->loading && d->test_file) {
-        d->loading_test = loader_start(&d->lt, &d->in, &d->test_file, 1);
+        d->loading_test = loader_start(&d->lt, &d->in, &d->test_file, 1, NULL);
         if (!d->loading_test) {
             loader_stop(&d->l);
             d->loading = false;

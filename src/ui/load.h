@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/lane_fill.h"
 #include "app/summary_job.h"
 #include "model/model.h"
 #include "ui/run.h"
@@ -28,16 +29,28 @@ struct ui_loader {
     bool done, cancel;
     struct model *m;
     struct err e;
+    const char *gate;   /* HTX_TEST_LOAD_GATE (tests): held until it exists */
+    struct lane_fill *fill;   /* the lanes of the events so far, or NULL */
+};
+
+/* The keys typed while the screen waits for the events, to apply in order
+ * once they are in (beyond the room, counted and not applied). */
+#define UI_KEYS_WAITING_MAX 256
+struct ui_keys_waiting {
+    int keys[UI_KEYS_WAITING_MAX];
+    size_t n, dropped;
 };
 
 /* Loads paths as the inputs say (its cache, limits and threads), with
  * l's progress and cancel when given. */
 struct model *ui_load(const struct ui_inputs *in, const char *const *paths, size_t npaths,
                       struct ui_loader *l, struct err *e);
-/* The same on a thread, with a progress screen on g until it is done; q,
- * Esc or a signal cancels (*cancelled). */
+/* The same on a thread, with the screen's frame and the progress on g
+ * until it is done (ui_screen_loading); q, Ctrl-C or a signal cancels
+ * (*cancelled); any other key is kept in *waiting. */
 struct model *ui_load_with_progress(const struct ui_inputs *in, const char *const *paths,
-                                    size_t npaths, struct ui_grid *g, struct err *e,
+                                    size_t npaths, struct ui_grid *g,
+                                    struct ui_keys_waiting *waiting, struct err *e,
                                     bool *cancelled);
 
 /* A summary job's events loading behind its first screen (open_job): the

@@ -89,11 +89,32 @@ static unsigned handle_key(struct ui_state *st, struct model *m, struct ui_grid 
     return f;
 }
 
+/* The keys typed during the load, applied in order on the first screen:
+ * false when one of them quits. */
+static bool replay_keys(struct ui_state *st, struct model *m, struct ui_grid *g,
+                        const struct ui_keys_waiting *w)
+{
+    const struct ui_mouse_event none = {0, 0, 0};
+
+    for (size_t i = 0; i < w->n; i++) {
+        unsigned f = handle_key(st, m, g, w->keys[i], &none);
+        if ((f & UI_QUIT) || st->quit)
+            return false;
+    }
+    if (w->dropped)
+        ui_state_message(st, true, "%zu key(s) typed during the load were not applied: "
+                         "only the first %d are kept", w->dropped, UI_KEYS_WAITING_MAX);
+    return true;
+}
+
 static void run_loop(const struct ui_inputs *in, struct ui_state *st, struct model **mp,
-                     struct ui_grid *g, struct ui_behind *b, struct ui_drill *d)
+                     struct ui_grid *g, struct ui_behind *b, struct ui_drill *d,
+                     const struct ui_keys_waiting *waiting)
 {
     unsigned flags = UI_REDRAW | UI_RELAYOUT;
 
+    if (!replay_keys(st, *mp, g, waiting))
+        return;
     for (;;) {
         flags |= ui_behind_poll(st, mp, b);
         flags |= ui_drill_poll(st, d, g);
@@ -130,8 +151,8 @@ static void run_loop(const struct ui_inputs *in, struct ui_state *st, struct mod
  * summary_job_choose says so (job then open, the model from summaries), else its
  * events, loaded (with a progress screen on g when given). */
 static struct model *open_job(const struct ui_inputs *in, struct summary_job *job,
-                              struct ui_grid *g, struct ui_behind *b, struct err *e,
-                              bool *cancelled)
+                              struct ui_grid *g, struct ui_keys_waiting *waiting,
+                              struct ui_behind *b, struct err *e, bool *cancelled)
 {
     memset(job, 0, sizeof *job);
     if (!in->test_path) {
@@ -171,7 +192,7 @@ static struct model *open_job(const struct ui_inputs *in, struct summary_job *jo
             summary_job_fini(job);
         }
     }
-    return g ? ui_load_with_progress(in, in->paths, in->npaths, g, e, cancelled)
+    return g ? ui_load_with_progress(in, in->paths, in->npaths, g, waiting, e, cancelled)
              : ui_load(in, in->paths, in->npaths, NULL, e);
 }
 
@@ -215,14 +236,21 @@ static int interactive(const struct ui_inputs *in)
     struct summary_job job;
     struct ui_behind behind = {.active = false};
     struct ui_drill drill = {.loading = false, .shown = false};
+    struct ui_keys_waiting *waiting = calloc(1, sizeof *waiting);
     const struct summary_job *shown = &job;
+    if (!waiting) {
+        ui_term_close();
+        ui_grid_fini(&g);
+        fputs("htx: out of memory\n", stderr);
+        return 1;
+    }
     memset(&job, 0, sizeof job);
     if (in->summary_diff) {
         shown = take_summary_diff(in, &ms);
     } else {
-        ms.m = open_job(in, &job, &g, &behind, &e, &cancelled);
+        ms.m = open_job(in, &job, &g, waiting, &behind, &e, &cancelled);
         if (ms.m && in->test_path && !cancelled)
-            ms.test = ui_load_with_progress(in, &in->test_path, 1, &g, &e, &cancelled);
+            ms.test = ui_load_with_progress(in, &in->test_path, 1, &g, waiting, &e, &cancelled);
     }
     if (!ms.m || (in->test_path && !ms.test)) {
         ui_term_close();
@@ -230,6 +258,7 @@ static int interactive(const struct ui_inputs *in)
         models_free(&ms);
         if (!cancelled && ui_term_signal() == 0)
             app_fail(&e);
+        free(waiting);
         summary_job_fini(&job);
         return cancelled ? 0 : err_exit_status(e.code ? e.code : ERR_IO);
     }
@@ -237,7 +266,7 @@ static int interactive(const struct ui_inputs *in)
     if (ui_initial_state(&st, ms.m, ms.test, in, shown, rows, cols, &e) != 0 && e.code == ERR_USAGE)
         status = 2;
     else
-        run_loop(in, &st, &ms.m, &g, &behind, &drill);
+        run_loop(in, &st, &ms.m, &g, &behind, &drill, waiting);
     ui_drill_stop(&drill);
     ui_behind_stop(&behind);
     ui_term_close();
@@ -249,6 +278,7 @@ static int interactive(const struct ui_inputs *in)
     ui_grid_fini(&g);
     models_free(&ms);
     summary_job_fini(&job);
+    free(waiting);
     return status;
 }
 
@@ -354,7 +384,7 @@ static int scripted(const struct ui_inputs *in)
     if (!status && in->summary_diff) {
         shown = take_summary_diff(in, &ms);
     } else if (!status) {
-        ms.m = open_job(in, &job, NULL, NULL, &e, NULL);
+        ms.m = open_job(in, &job, NULL, NULL, NULL, &e, NULL);
         if (ms.m && in->test_path)
             ms.test = ui_load(in, &in->test_path, 1, NULL, &e);
     }

@@ -327,18 +327,24 @@ void ui_screen_compose(const struct ui_state *st, const struct model *m, struct 
         draw_overlay(st, g);
 }
 
-void ui_screen_loading(struct ui_grid *g, const char *title, const struct load_progress *p,
-                       double seconds)
+#define LOADING_BOX_H 9
+
+/* The share of the bytes read, in percent: 99 at most until the load ends. */
+static int loading_pct(const struct load_progress *p)
+{
+    int pct = p->bytes_total ? (int)(100.0 * (double)p->bytes_read / (double)p->bytes_total) : 0;
+    return pct > 99 ? 99 : pct;
+}
+
+/* The loading box in the middle of body: bytes, events, ranks done, a bar. */
+static void loading_box(struct ui_grid *g, struct ui_rect body, const struct load_progress *p,
+                        double seconds, size_t keys_waiting)
 {
     char a[32], b[32], line[160];
-    int w = g->cols - 4 > 60 ? 60 : g->cols - 4, h = 7;
-    struct ui_rect box = {(g->rows - h) / 2, (g->cols - w) / 2, h, w};
+    int w = body.w - 4 > 64 ? 64 : body.w - 4, h = LOADING_BOX_H;
+    struct ui_rect box = {body.y + (body.h - h) / 2, body.x + (body.w - w) / 2, h, w};
 
-    ui_grid_clear(g, UI_STYLE_NORMAL);
-    snprintf(line, sizeof line, " htx  loading %s", title);
-    ui_grid_fill(g, 0, 0, g->cols, ' ', UI_STYLE_TITLE);
-    ui_grid_text(g, 0, 0, g->cols, line, UI_STYLE_TITLE, UI_TRUNC_MIDDLE);
-    if (w < 20 || g->rows < h + 2)
+    if (w < 20 || body.h < h)
         return;
     ui_grid_box(g, box, UI_STYLE_BORDER_FOCUS, "Loading");
     ui_format_bytes(p->bytes_read, a, sizeof a);
@@ -359,7 +365,151 @@ void ui_screen_loading(struct ui_grid *g, const char *title, const struct load_p
     ui_grid_fill(g, box.y + 4, box.x + 2, w - 4, ui_glyph(g, UI_G_BLOCK_EMPTY), UI_STYLE_DIM);
     ui_grid_fill(g, box.y + 4, box.x + 2, (int)(frac * (w - 4)), ui_glyph(g, UI_G_BLOCK_FULL),
                  UI_STYLE_BAR);
-    ui_grid_text(g, box.y + 5, box.x + 2, w - 4, "q cancels", UI_STYLE_DIM, UI_TRUNC_END);
+    ui_grid_text(g, box.y + 6, box.x + 2, w - 4, "Every view waits for all the events.",
+                 UI_STYLE_NORMAL, UI_TRUNC_END);
+    if (keys_waiting)
+        snprintf(line, sizeof line, "%zu key%s typed: applied once they are in; q quits",
+                 keys_waiting, keys_waiting == 1 ? "" : "s");
+    else
+        snprintf(line, sizeof line, "Keys typed now apply once they are in; q quits");
+    ui_grid_text(g, box.y + 7, box.x + 2, w - 4, line, UI_STYLE_DIM, UI_TRUNC_END);
+}
+
+/* A lane's label: its file when several load (their ranks are known once
+ * every file is in), then the stream, or the thread's name once read, else
+ * its pid and tid. */
+static void fill_label(const struct lane_fill_lane *l, size_t nfiles, char *buf, size_t n)
+{
+    char file[32] = "";
+    if (nfiles > 1)
+        snprintf(file, sizeof file, "f%zu ", l->file + 1);
+    if (l->gpu)
+        snprintf(buf, n, "%sstream %lld", file, (long long)l->id);
+    else if (l->name[0])
+        snprintf(buf, n, "%s%s", file, l->name);
+    else
+        snprintf(buf, n, "%sp%s t%s", file, l->pid, l->tid);
+}
+
+/* Lanes in the order drawn: by file, the GPU's streams (by number) before
+ * the CPU's threads (as they came). */
+static bool fill_before(const struct lane_fill_lane *a, size_t ia, const struct lane_fill_lane *b,
+                        size_t ib)
+{
+    if (a->file != b->file)
+        return a->file < b->file;
+    if (a->gpu != b->gpu)
+        return a->gpu;
+    if (a->gpu && a->id != b->id)
+        return a->id < b->id;
+    return ia < ib;
+}
+
+/* A cell's glyph for a busy share: four shades, blank when idle. */
+static uint32_t fill_glyph(const struct ui_grid *g, double share)
+{
+    static const uint32_t utf8[] = {0x2591, 0x2592, 0x2593, 0x2588};
+    static const char ascii[] = ".:=#";
+    if (share <= 0)
+        return ' ';
+    int k = share < 0.25 ? 0 : share < 0.5 ? 1 : share < 0.75 ? 2 : 3;
+    return g->ascii ? (uint32_t)ascii[k] : utf8[k];
+}
+
+/* The lanes of the events read so far in area: a line saying they are
+ * partial, then a row a lane over the time seen so far. */
+static void loading_lanes(struct ui_grid *g, struct ui_rect area, const struct lane_fill *f,
+                          const struct load_progress *p, size_t nfiles)
+{
+    char line[160];
+    size_t order[LANE_FILL_MAX_LANES];
+    snprintf(line, sizeof line, "%d %% read: lanes fill as the file%s read; "
+             "Kineto files are not in time order", loading_pct(p),
+             p->ranks_total > 1 ? "s are" : " is");
+    ui_grid_text(g, area.y, area.x + 1, area.w - 1, line, UI_STYLE_NORMAL, UI_TRUNC_END);
+    for (size_t i = 0; i < f->nlanes; i++) {
+        size_t k = i;
+        for (; k > 0 && fill_before(&f->lanes[i], i, &f->lanes[order[k - 1]], order[k - 1]); k--)
+            order[k] = order[k - 1];
+        order[k] = i;
+    }
+    int label_w = area.w / 5 > 18 ? 18 : area.w / 5, cols = area.w - label_w - 2;
+    int rows = area.h - 2;
+    size_t shown = f->nlanes <= (size_t)rows ? f->nlanes : (size_t)(rows > 1 ? rows - 1 : 0);
+    double span = (double)(f->last - f->first);
+    for (size_t i = 0; i < shown && cols > 0; i++) {
+        const struct lane_fill_lane *l = &f->lanes[order[i]];
+        int y = area.y + 2 + (int)i;
+        fill_label(l, nfiles, line, sizeof line);
+        ui_grid_text(g, y, area.x + 1, label_w, line, UI_STYLE_NORMAL, UI_TRUNC_MIDDLE);
+        for (int c = 0; c < cols; c++) {
+            int64_t a = f->first + (int64_t)(span * c / cols);
+            int64_t b = f->first + (int64_t)(span * (c + 1) / cols);
+            double share = lane_fill_busy(f, l, a, b > a ? b : a + 1);
+            ui_grid_put(g, y, area.x + label_w + 2 + c, fill_glyph(g, share),
+                        share > 0 ? (l->gpu ? UI_STYLE_COMPUTE : UI_STYLE_CPU) : UI_STYLE_IDLE);
+        }
+    }
+    size_t more = f->nlanes - shown + f->lanes_over;
+    if (more) {
+        snprintf(line, sizeof line, "+%zu more lane%s", more, more == 1 ? "" : "s");
+        ui_grid_text(g, area.y + 2 + (int)shown, area.x + 1, area.w - 1, line, UI_STYLE_DIM,
+                     UI_TRUNC_END);
+    }
+}
+
+/* What is loading, said in the status line and the title. */
+static void loading_said(const char *title, const struct load_progress *p, char *buf, size_t n)
+{
+    if (p->bytes_total == 0)
+        snprintf(buf, n, "opening %s", title);
+    else if (p->ranks_total > 1)
+        snprintf(buf, n, "loading %s: %d %% (ranks done: %zu of %zu)", title, loading_pct(p),
+                 p->ranks_done, p->ranks_total);
+    else
+        snprintf(buf, n, "loading %s: %d %%", title, loading_pct(p));
+}
+
+/* The screen's frame while the events load: the title, the rank pane and
+ * the tabs (none active: which view opens depends on every event), with
+ * nothing drawn that the rest of the trace could change. */
+void ui_screen_loading(struct ui_grid *g, const char *title, const struct load_progress *p,
+                       double seconds, size_t keys_waiting, const struct lane_fill *lanes)
+{
+    struct ui_state st;
+    struct ui_tabs t;
+    char said[UI_TEXT_MAX], line[UI_TEXT_MAX + 64];
+
+    memset(&st, 0, sizeof st);
+    st.rows = g->rows;
+    st.cols = g->cols;
+    st.view = UI_VIEW_DIFF;   // no tab active (st.diff_view is NULL)
+    ui_screen_layout(&st);
+    loading_said(title, p, said, sizeof said);
+    ui_grid_clear(g, UI_STYLE_NORMAL);
+    snprintf(line, sizeof line, " htx  %s", said);
+    ui_grid_fill(g, 0, 0, g->cols, ' ', UI_STYLE_TITLE);
+    ui_grid_text(g, 0, 0, g->cols, line, UI_STYLE_TITLE, UI_TRUNC_MIDDLE);
+    if (st.layout.too_small)
+        return;
+    ui_grid_box(g, st.layout.left, UI_STYLE_BORDER, "Ranks / streams");
+    ui_grid_text(g, st.layout.left_in.y, st.layout.left_in.x, st.layout.left_in.w,
+                 "loading", UI_STYLE_DIM, UI_TRUNC_END);
+    ui_grid_box(g, st.layout.main, UI_STYLE_BORDER_FOCUS, NULL);
+    ui_tabs_layout(&st, st.layout.tabs.w, &t);
+    for (size_t i = 0; i < t.n && t.line[i] < st.layout.tabs.h; i++)
+        ui_grid_text(g, st.layout.tabs.y + t.line[i], st.layout.tabs.x + t.col[i],
+                     st.layout.tabs.w - t.col[i], t.labels[i], UI_STYLE_TAB, UI_TRUNC_END);
+    struct ui_rect body = st.layout.body;
+    if (lanes && lanes->nlanes && body.h >= LOADING_BOX_H + 4) {
+        struct ui_rect top = {body.y, body.x, body.h - LOADING_BOX_H, body.w};
+        loading_lanes(g, top, lanes, p, p->ranks_total);
+        body = (struct ui_rect){body.y + top.h, body.x, LOADING_BOX_H, body.w};
+    }
+    loading_box(g, body, p, seconds, keys_waiting);
+    ui_grid_fill(g, g->rows - 1, 0, g->cols, ' ', UI_STYLE_STATUS);
+    snprintf(line, sizeof line, " %s · every view waits for all the events · q quits", said);
+    ui_grid_text(g, g->rows - 1, 0, g->cols, line, UI_STYLE_STATUS, UI_TRUNC_END);
 }
 
 void ui_screen_message(struct ui_grid *g, const char *title, const char *msg)

@@ -1,6 +1,7 @@
 #ifndef HTX_UI_SCREEN_H
 #define HTX_UI_SCREEN_H
 
+#include "analysis/lane_fill.h"
 #include "model/model.h"
 #include "ui/widgets/grid.h"
 #include "ui/state.h"
@@ -26,9 +27,12 @@ void ui_screen_layout(struct ui_state *st);
 /* Draws the main screen for st; g must be st->rows x st->cols. */
 void ui_screen_compose(const struct ui_state *st, const struct model *m, struct ui_grid *g);
 
-/* Draws the load progress screen. */
+/* Draws the screen shown while title loads: the main screen's frame (title,
+ * rank pane, tabs, status line) around the load's progress, saying what is
+ * still loading and how many keys typed meanwhile wait for the events; with
+ * lanes (may be NULL), above it where each lane's events read so far lie. */
 void ui_screen_loading(struct ui_grid *g, const char *title, const struct load_progress *p,
-                       double seconds);
+                       double seconds, size_t keys_waiting, const struct lane_fill *lanes);
 
 /* Draws a one-message screen (errors before the model exists). */
 void ui_screen_message(struct ui_grid *g, const char *title, const char *msg);

@@ -119,3 +119,11 @@ tests_analysis_check_findings_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLA
 tests_analysis_check_findings_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(CJSON_LIBS) $(ZLIB_LIBS)
 TESTS += tests/analysis/check_findings
 endif
+# the lanes of a trace still loading (the TUI's loading screen)
+if HAVE_CHECK
+check_PROGRAMS += tests/analysis/check_lane_fill
+tests_analysis_check_lane_fill_SOURCES = tests/analysis/check_lane_fill.c
+tests_analysis_check_lane_fill_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_analysis_check_lane_fill_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
+TESTS += tests/analysis/check_lane_fill
+endif

@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -450,6 +451,74 @@ START_TEST(broken_gzip_split_should_fail_as_one_thread_fails)
 }
 END_TEST
 
+/* What load_opts.spans was handed: every span, and whether each span's
+ * thread was named before it. */
+struct spans_seen {
+    pthread_mutex_t lock;
+    uint64_t n;
+    int64_t dur;
+    bool unnamed;
+    bool named[4096];
+};
+
+static void count_spans(void *ctx, const struct load_batch *b)
+{
+    struct spans_seen *s = ctx;
+    pthread_mutex_lock(&s->lock);
+    for (size_t i = 0; i < b->nthreads; i++)
+        if (b->threads[i].index < 4096)
+            s->named[b->threads[i].index] = true;
+    for (size_t i = 0; i < b->nspans; i++) {
+        const struct load_span *sp = &b->spans[i];
+        s->unnamed |= !sp->gpu && (sp->lane < 0 || sp->lane >= 4096 || !s->named[sp->lane]);
+        s->n++;
+        s->dur += sp->end - sp->ts;
+    }
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* The lanes of a file still loading (the TUI's loading screen) get every
+ * kept event with a duration once, on two threads as on one, each
+ * thread named before its events. */
+START_TEST(load_spans_should_hand_every_kept_event_once)
+{
+    char path[] = "/tmp/htx-split-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    write_doc(path, _i == 0 ? DOC_PLAIN : DOC_GZIP);
+    for (int threads = 1; threads <= 2; threads++) {
+        struct spans_seen *seen = calloc(1, sizeof *seen);
+        ck_assert_ptr_nonnull(seen);
+        pthread_mutex_init(&seen->lock, NULL);
+        struct load_opts o = {.threads = threads, .spans = count_spans, .spans_ctx = seen};
+        struct semantics sem;
+        semantics_init(&sem, SEMANTICS_HTX);
+        struct err e = {0, ""};
+        const char *paths[] = {path};
+        struct model *m = model_load(paths, 1, &sem, &o, &e);
+        ck_assert_msg(m != NULL, "%s", e.msg);
+        uint64_t n = 0;
+        int64_t dur = 0;
+        for (size_t i = 0; i < m->ranks[0].nevents; i++) {
+            const struct event *ev = &m->ranks[0].events[i];
+            if (ev->dur > 0 && ev->kind != EV_KIND_TRACE_SPAN) {
+                n++;
+                dur += ev->dur;
+            }
+        }
+        ck_assert_uint_gt(n, 0);
+        ck_assert_uint_eq(seen->n, n);
+        ck_assert_int_eq(seen->dur, dur);
+        ck_assert(!seen->unnamed);
+        model_free(m);
+        pthread_mutex_destroy(&seen->lock);
+        free(seen);
+    }
+    unlink(path);
+}
+END_TEST
+
 Suite *model_split_suite(void);
 
 Suite *model_split_suite(void)
@@ -464,6 +533,7 @@ Suite *model_split_suite(void)
                         under_memcheck() ? DOC_PLAIN + 1 : DOC_GZIP_WARN + 1);
     tcase_add_large_loop_test(tc, broken_gzip_split_should_fail_as_one_thread_fails, 0, BREAK_COUNT);
     tcase_add_large_loop_test(tc, split_pack_should_replay_the_model_one_thread_reads, 0, kinds);
+    tcase_add_large_loop_test(tc, load_spans_should_hand_every_kept_event_once, 0, kinds);
     suite_add_tcase(s, tc);
     return s;
 }

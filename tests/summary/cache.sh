@@ -85,7 +85,7 @@ for quit in q hangup; do
     export XDG_CACHE_HOME=$tmp/xdg-quit-$quit
     tmux_open "htx-cache-$quit-$$" 150 36 \
         "XDG_CACHE_HOME='$XDG_CACHE_HOME' \"$HTX\" quick; echo cache-exit=\$?; sleep 60"
-    wait_for "Ranks / streams" 60
+    wait_for " iterations" 60   # the first screen (the loading screen's title has none)
     if [ $quit = q ]; then keys q; else tmux_close; fi
     wait_until 20 sh -c "! pgrep -f '^$HTX quick\$' >/dev/null" || fail "htx did not quit ($quit)"
     entry=$(ls "$XDG_CACHE_HOME"/htx/*.htxs)

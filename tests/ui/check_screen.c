@@ -169,27 +169,78 @@ START_TEST(loading_screen_should_show_bytes_and_ranks)
     char row[512];
     int found = 0;
 
-    ck_assert_int_eq(ui_grid_init(&g, 20, 80, false), 0);
-    ui_screen_loading(&g, "traces/", &p, 1.5);
+    ck_assert_int_eq(ui_grid_init(&g, 30, 120, false), 0);
+    ui_screen_loading(&g, "traces/", &p, 1.5, 2, NULL);
     for (int y = 0; y < g.rows; y++) {
         ui_grid_row_text(&g, y, row, sizeof row);
         found |= strstr(row, "1.0 MB of 2.0 MB read") ? 1 : 0;
         found |= strstr(row, "ranks done: 1 of 2") ? 2 : 0;
-        found |= strstr(row, "q cancels") ? 4 : 0;
-        found |= strstr(row, "loading traces/") ? 8 : 0;
+        found |= strstr(row, "q quits") ? 4 : 0;
+        found |= strstr(row, "loading traces/: 50 %") ? 8 : 0;
+        found |= strstr(row, "1 Timeline") ? 16 : 0;
+        found |= strstr(row, "2 keys typed") ? 32 : 0;
+        // which view opens, and the iterations, wait for every event
+        found |= strstr(row, "[") || strstr(row, "iteration") ? 64 : 0;
     }
-    ck_assert_int_eq(found, 15);
+    ck_assert_int_eq(found, 63);
     // One file: its events, no "ranks done: 0 of 0".
     struct load_progress one = {500000, 2000000, 0, 1, 123456};
     found = 0;
-    ui_screen_loading(&g, "big.json.gz", &one, 0.5);
+    ui_screen_loading(&g, "big.json.gz", &one, 0.5, 0, NULL);
     for (int y = 0; y < g.rows; y++) {
         ui_grid_row_text(&g, y, row, sizeof row);
         found |= strstr(row, "123456 events") ? 1 : 0;
         found |= strstr(row, "ranks done") ? 2 : 0;
         found |= strstr(row, "500.0 KB of 2.0 MB read") ? 4 : 0;
+        found |= strstr(row, "loading big.json.gz: 25 %") ? 8 : 0;
+        found |= strstr(row, "keys typed") ? 16 : 0;
     }
-    ck_assert_int_eq(found, 5);
+    ck_assert_int_eq(found, 13);
+    ui_grid_fini(&g);
+}
+END_TEST
+
+/* The lanes of the events read so far, above the progress: their ids
+ * until a thread's name is read, the share of each cell they were busy, no
+ * aggregate figure, the screen saying they are partial. */
+START_TEST(loading_screen_should_draw_the_lanes_read_so_far)
+{
+    struct ui_grid g;
+    struct lane_fill f;
+    struct load_progress p = {3000000, 10000000, 0, 1, 5000};
+    const struct load_thread t[] = {{0, "77", "78"}};
+    const struct load_span s[] = {{0, 1000000, 0, false}, {0, 500000, 7, true}};
+    struct load_batch b = {.file = 0, .threads = t, .nthreads = 1, .spans = s, .nspans = 2};
+    char row[1024];
+    int found = 0;
+
+    ck_assert_int_eq(ui_grid_init(&g, 30, 120, false), 0);
+    ck_assert_int_eq(lane_fill_init(&f), 0);
+    ck_assert_int_eq(lane_fill_add(&f, &b), 0);
+    ui_screen_loading(&g, "big.json", &p, 0.5, 0, &f);
+    for (int y = 0; y < g.rows; y++) {
+        ui_grid_row_text(&g, y, row, sizeof row);
+        found |= strstr(row, "30 % read: lanes fill as the file is read") ? 1 : 0;
+        // busy all along; then busy for the first half of the time seen
+        found |= strstr(row, "p77 t78") && strstr(row, "\u2588\u2502") ? 2 : 0;
+        found |= strstr(row, "stream 7  ") && strstr(row, "\u2588") && strstr(row, " \u2502") ? 4 : 0;
+        found |= strstr(row, "more lane") ? 8 : 0;
+        found |= strstr(row, "5000 events") ? 16 : 0;
+    }
+    ck_assert_int_eq(found, 23);
+    // Its name, read late in the file, replaces its ids.
+    const struct load_thread_name n[] = {{"77", "78", "main"}};
+    struct load_batch late = {.file = 0, .names = n, .nnames = 1};
+    ck_assert_int_eq(lane_fill_add(&f, &late), 0);
+    ui_screen_loading(&g, "big.json", &p, 0.5, 0, &f);
+    found = 0;
+    for (int y = 0; y < g.rows; y++) {
+        ui_grid_row_text(&g, y, row, sizeof row);
+        found |= strstr(row, "p77 t78") ? 1 : 0;
+        found |= strstr(row, "main  ") ? 2 : 0;
+    }
+    ck_assert_int_eq(found, 2);
+    lane_fill_fini(&f);
     ui_grid_fini(&g);
 }
 END_TEST
@@ -214,6 +265,7 @@ Suite *ui_screen_suite(void)
     tcase_add_test(tc, diagnostics_should_say_what_was_loaded_and_what_is_empty);
     tcase_add_test(tc, left_pane_should_show_busy_bars_and_streams);
     tcase_add_test(tc, loading_screen_should_show_bytes_and_ranks);
+    tcase_add_test(tc, loading_screen_should_draw_the_lanes_read_so_far);
     suite_add_tcase(s, tc);
     return s;
 }

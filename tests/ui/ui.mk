@@ -17,7 +17,8 @@ TESTS += tests/ui/check_view_diff
 endif
 # Screen dumps (tests/ui/*.keys -> *.screen) and the tmux end-to-end test;
 # both run htx itself, so they are not Check programs.
-TESTS += tests/ui/screens.sh tests/ui/tmux.sh tests/ui/diff_screens.sh tests/ui/diff_tmux.sh
+TESTS += tests/ui/screens.sh tests/ui/tmux.sh tests/ui/diff_screens.sh tests/ui/diff_tmux.sh \
+	tests/ui/loading_tmux.sh
 EXTRA_DIST += tests/ui tests/data/ui tests/lsan.supp
 # make bench: timeline redraw time (tests/bench.sh, hook bench_timeline)
 noinst_PROGRAMS += tests/ui/bench_ui
