@@ -46,6 +46,8 @@ struct rank_builder {
     size_t ncomm, comm_cap;
     struct flow_rec *flows;
     size_t nflows, flows_cap;
+    struct flow_rec *tail_flows;      /* a joined second half's, read as if at flows[tail_at] */
+    size_t ntail_flows, tail_at;      /* (rank_builder_flow) */
     struct name_rec *names;
     size_t nnames, names_cap;
     unsigned char *kind_of_cat;       /* by local cat id; 0xff = not yet known */
@@ -85,6 +87,14 @@ void rank_builder_warn(struct rank_builder *b, const char *fmt, ...)
  * not intern), else NULL: a trace_pack_ids_fn, for a pack recording the
  * same elements (trace_pack_reuse_ids). ctx is the builder. */
 const uint32_t *rank_builder_event_ids(void *ctx, uint64_t index);
+
+/* The flows in file order: b->flows with a joined second half's in their
+ * place; i < rank_builder_nflows(b). */
+size_t rank_builder_nflows(const struct rank_builder *b);
+const struct flow_rec *rank_builder_flow(const struct rank_builder *b, size_t i);
+
+/* Frees the flows (the linking is their one reader). */
+void rank_builder_drop_flows(struct rank_builder *b);
 
 /* Appends t, the builder of the elements of the same file from index
  * first_index on (read by a second thread), to b, as if b had read them

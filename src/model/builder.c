@@ -64,6 +64,7 @@ void rank_builder_fini(struct rank_builder *b)
     free(b->bw);
     free(b->comm);
     free(b->flows);
+    free(b->tail_flows);
     free(b->names);
     free(b->kind_of_cat);
     free(b->pidtids);
@@ -448,25 +449,56 @@ static void give_back(void **array, size_t *cap, size_t keep, size_t size)
     }
 }
 
-/* Like the events (move_events): from the end in 1 MiB slices that t gives
- * back as it goes, since a file's flows are a quarter of its elements
- * (copying them whole would hold them twice). */
-static void move_flows(struct rank_builder *b, struct rank_builder *t, const uint32_t *threads)
+/* Keeps t's flows apart, behind b's (rank_builder_flow reads them in
+ * place): a quarter of a file's elements, which only a trace with GPU
+ * events lacking correlation reads, so the join copies none of them. */
+static int keep_tail_flows(struct rank_builder *b, struct rank_builder *t, const uint32_t *threads)
 {
-    size_t base = b->nflows;
-    const size_t slice = ((size_t)1 << 20) / sizeof *t->flows;
-    for (size_t end = t->nflows; end > 0;) {
-        size_t from = end > slice ? end - slice : 0;
-        for (size_t i = from; i < end; i++) {
-            struct flow_rec f = t->flows[i];
-            f.thread = threads[f.thread];
-            b->flows[base + i] = f;
+    if (!t->nflows)
+        return 0;
+    if (b->ntail_flows) {   /* a builder keeps one half apart: a later one is appended */
+        if (vec_reserve((void **)&b->flows, &b->flows_cap, sizeof *b->flows,
+                        b->nflows + t->nflows))
+            return ERR_NOMEM;
+        for (size_t i = 0; i < t->nflows; i++) {
+            b->flows[b->nflows + i] = t->flows[i];
+            b->flows[b->nflows + i].thread = threads[t->flows[i].thread];
         }
-        end = from;
-        give_back((void **)&t->flows, &t->flows_cap, end, sizeof *t->flows);
+        b->nflows += t->nflows;
+        t->nflows = 0;
+        return 0;
     }
-    b->nflows = base + t->nflows;
-    t->nflows = 0;
+    for (size_t i = 0; i < t->nflows; i++)
+        t->flows[i].thread = threads[t->flows[i].thread];
+    give_back((void **)&t->flows, &t->flows_cap, t->nflows, sizeof *t->flows);
+    b->tail_flows = t->flows;
+    b->ntail_flows = t->nflows;
+    b->tail_at = b->nflows;
+    t->flows = NULL;
+    t->nflows = t->flows_cap = 0;
+    return 0;
+}
+
+size_t rank_builder_nflows(const struct rank_builder *b)
+{
+    return b->nflows + b->ntail_flows;
+}
+
+const struct flow_rec *rank_builder_flow(const struct rank_builder *b, size_t i)
+{
+    if (i < b->tail_at || !b->ntail_flows)
+        return &b->flows[i];
+    if (i - b->tail_at < b->ntail_flows)
+        return &b->tail_flows[i - b->tail_at];
+    return &b->flows[i - b->ntail_flows];
+}
+
+void rank_builder_drop_flows(struct rank_builder *b)
+{
+    free(b->flows);
+    free(b->tail_flows);
+    b->flows = b->tail_flows = NULL;
+    b->nflows = b->flows_cap = b->ntail_flows = b->tail_at = 0;
 }
 
 /* Moves t's events behind b's, renumbered, from the end of t's array in
@@ -505,7 +537,6 @@ static int move_side_tables(struct rank_builder *b, const struct rank_builder *t
 {
     if (vec_reserve((void **)&b->bw, &b->bw_cap, sizeof *b->bw, b->nbw + t->nbw) ||
         vec_reserve((void **)&b->comm, &b->comm_cap, sizeof *b->comm, b->ncomm + t->ncomm) ||
-        vec_reserve((void **)&b->flows, &b->flows_cap, sizeof *b->flows, b->nflows + t->nflows) ||
         vec_reserve((void **)&b->names, &b->names_cap, sizeof *b->names, b->nnames + t->nnames))
         return ERR_NOMEM;
     for (size_t i = 0; i < t->nbw; i++)
@@ -541,7 +572,7 @@ int rank_builder_adopt(struct rank_builder *b, struct rank_builder *t, uint64_t 
     if (rc == 0)
         rc = move_side_tables(b, t, strs, base);
     if (rc == 0)
-        move_flows(b, t, threads);   /* room reserved by move_side_tables */
+        rc = keep_tail_flows(b, t, threads);
     if (rc == 0)
         rc = move_events(b, t, strs, threads, cats, (uint32_t)first_index);
     free(strs);

@@ -151,9 +151,9 @@ static int index_flow_ends(const struct rank_model *r, const struct rank_builder
         if (orphan || (is_launcher(ev) && ev->partner == MODEL_NONE))
             rc = hmap_put(at_place, place_key(ev->thread, ev->ts), (uint32_t)i);
     }
-    for (size_t i = 0; i < b->nflows && !rc; i++)
-        if (b->flows[i].is_start)
-            rc = hmap_put(start_of, b->flows[i].id, (uint32_t)i);
+    for (size_t i = 0; i < rank_builder_nflows(b) && !rc; i++)
+        if (rank_builder_flow(b, i)->is_start)
+            rc = hmap_put(start_of, rank_builder_flow(b, i)->id, (uint32_t)i);
     return rc;
 }
 
@@ -164,7 +164,7 @@ static int index_flow_ends(const struct rank_model *r, const struct rank_builder
 static int link_by_flows(struct rank_model *r, const struct rank_builder *b, struct err *e)
 {
     bool orphans = false;
-    for (size_t i = 0; i < r->nevents && !orphans && b->nflows; i++)
+    for (size_t i = 0; i < r->nevents && !orphans && rank_builder_nflows(b); i++)
         orphans = is_gpu_activity(&r->events[i]) && event_correlation(&r->events[i]) < 0;
     if (!orphans)
         return 0;
@@ -174,11 +174,11 @@ static int link_by_flows(struct rank_model *r, const struct rank_builder *b, str
         return err_set(e, ERR_NOMEM, "out of memory linking flows");
     }
     int rc = index_flow_ends(r, b, &at_place, &start_of);
-    for (size_t i = 0; i < b->nflows && !rc; i++) {
-        const struct flow_rec *f = &b->flows[i];
+    for (size_t i = 0; i < rank_builder_nflows(b) && !rc; i++) {
+        const struct flow_rec *f = rank_builder_flow(b, i);
         uint32_t *s = f->is_start ? NULL : hmap_get(&start_of, f->id);
         uint32_t *g = s ? hmap_get(&at_place, place_key(f->thread, f->ts)) : NULL;
-        const struct flow_rec *st = s ? &b->flows[*s] : NULL;
+        const struct flow_rec *st = s ? rank_builder_flow(b, *s) : NULL;
         uint32_t *c = st ? hmap_get(&at_place, place_key(st->thread, st->ts)) : NULL;
         if (!g || !c)
             continue;

@@ -192,9 +192,7 @@ static int finish_in_worker(struct load_job *j, const struct semantics *sem)
     rc = model_finish_rank(&local, &j->rank, &j->b, &j->err);
     // The flows served the linking: a quarter of a trace's elements, whose
     // memory the selection that follows can use.
-    free(j->b.flows);
-    j->b.flows = NULL;
-    j->b.nflows = j->b.flows_cap = 0;
+    rank_builder_drop_flows(&j->b);
     return rc;
 }
 

@@ -27,6 +27,7 @@
 enum doc_kind { DOC_PLAIN, DOC_TRAP, DOC_WARN, DOC_GZIP, DOC_GZIP_TRAP, DOC_GZIP_WARN };
 
 #define DOC_EVENTS 260000   /* about 45 MB: over the size the split starts at */
+#define FLOW_LAG (64 * 2031)   /* near half the elements, a multiple of 64 */
 
 /* Kineto-shaped elements, one a few lines, with what the builder keeps on
  * the side (flows, names, bandwidth, collective args) and strings, threads
@@ -40,6 +41,10 @@ static void write_event(FILE *f, size_t i, enum doc_kind kind)
                 "\"cudaLaunchKernel\", \"pid\": 10, \"tid\": %d,\n    \"ts\": %zu, \"dur\": 4,\n"
                 "    \"args\": {\"correlation\": %zu, \"External id\": %zu}\n  }",
                 late ? 103 : 100, ts, i, i);
+    else if (i % 64 == 5)   // an orphan kernel, linked by the flows below
+        fprintf(f, "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"orphan\", \"pid\": 0, "
+                "\"tid\": 7, \"ts\": %zu.%03zu, \"dur\": 6, \"args\": {\"stream\": 7}}",
+                ts + 5, i % 1000);
     else if (i % 4 == 1)
         fprintf(f, "  {\n    \"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"%s_%zu\", \"pid\": 0,"
                 " \"tid\": 7,\n    \"ts\": %zu.%03zu, \"dur\": 6,\n    \"args\": {\"stream\": 7, "
@@ -52,6 +57,15 @@ static void write_event(FILE *f, size_t i, enum doc_kind kind)
                 "\"In msg nelems\": %zu}\n  }",
                 late && i % 8 == 2 ? "late_cat" : "cpu_op", i % 50, 100 + i % 3, ts,
                 kind == DOC_WARN && i == DOC_EVENTS * 3 / 4 + 2 ? -5 : 3, i % 5, i);
+    else if (i % 64 == 19)   // the start of orphan kernel i - 14's launch
+        fprintf(f, "  {\"ph\": \"s\", \"id\": %zu, \"pid\": 10, \"tid\": %d, \"ts\": %zu, "
+                "\"cat\": \"ac2g\", \"name\": \"ac2g\"}", 1000000 + i - 15,
+                i - 15 >= DOC_EVENTS / 2 ? 103 : 100, ts - 150);
+    else if (i % 64 == 35 && i >= 30 + FLOW_LAG)   // its end, some half a file later
+        fprintf(f, "  {\"ph\": \"f\", \"bp\": \"e\", \"id\": %zu, \"pid\": 0, \"tid\": 7, "
+                "\"ts\": %zu.%03zu, \"cat\": \"ac2g\", \"name\": \"ac2g\"}",
+                1000000 + i - 31 - FLOW_LAG, 1000 + 10 * (i - 30 - FLOW_LAG) + 5,
+                (i - 30 - FLOW_LAG) % 1000);
     else if (i % 16 == 3)
         fprintf(f, "  {\"ph\": \"s\", \"id\": %zu, \"pid\": 10, \"tid\": 100, \"ts\": %zu, "
                 "\"cat\": \"ac2g\", \"name\": \"ac2g\"}", i, ts);
@@ -291,6 +305,11 @@ START_TEST(split_load_should_build_the_model_one_thread_builds)
     write_doc(path, (enum doc_kind)_i);
     struct model *two = load(path, 2), *one = load(path, 1);
     check_same_model(two, one);
+    size_t linked = 0;   // by flows whose ends the two halves hold
+    for (size_t i = 0; i < one->ranks[0].nevents; i++)
+        linked += (one->ranks[0].events[i].flags & EV_FLAG_FLOW_LINKED) != 0;
+    if (plain_kind((enum doc_kind)_i) == DOC_PLAIN)
+        ck_assert_uint_gt(linked, 1000);
     if (plain_kind((enum doc_kind)_i) == DOC_WARN)
         ck_assert_uint_gt(one->ranks[0].nwarnings, 0);
     model_free(two);
