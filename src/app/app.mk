@@ -6,6 +6,7 @@ libcore_a_SOURCES += \
 	src/app/format_csv.c src/app/format_text.c \
 	src/app/session.c src/app/session.h \
 	src/app/summary_job.c src/app/summary_job.h src/app/summary_job_colls.c \
+	src/app/summary_job_files.c \
 	src/app/summary_job_findings.c \
 	src/app/summary_job_diff.c src/app/summary_job_diff.h \
 	src/app/diff_request.c src/app/diff_request.h \
