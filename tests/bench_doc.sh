@@ -90,8 +90,8 @@ fi
   60 lanes over 1 and 10 million synthetic events, and over the loaded traces.
 - First screen: in script mode (no terminal) from the JSON and from the cache, with the peak of
   each, then on a real terminal (tmux) until the first screen (the lanes filling as the file
-  is read) and until every view is ready; last,
-  with a fresh cache, htx quit as soon as its first screen shows and opened again at once.
+  is read) and until every view is ready; last, with a fresh cache, htx quit as soon as its
+  first screen shows, the time until its entry is whole, and the reopen then.
 - A target missed is named again under "missed:" at the end of the figures.
 - Collectives and stragglers over 64 generated ranks, against their load; `htx diff --report` on
   a generated control/test pair against loading both sides.
