@@ -61,7 +61,8 @@ DEBIAN_DEPS = \
 	libclang-rt-dev=fuzzer \
 	time=file:/usr/bin/time \
 	gzip=cmd:gzip \
-	parallel=cmd:parallel
+	parallel=cmd:parallel \
+	procps=cmd:ps,cmd:pgrep
 
 # Only for make check-slurm: a real Slurm and munge on this machine.
 SLURM_DEPS = \

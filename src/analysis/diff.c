@@ -27,19 +27,6 @@ void diff_semantics(const struct semantics *user, struct semantics *out)
 
 /* ---- iterations and ranks ------------------------------------------------ */
 
-static bool sorted_contains(const int64_t *v, size_t n, int64_t x)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid] < x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n && v[lo] == x;
-}
-
 int diff_valid_iterations(const struct model *m, struct arena *a, int64_t **out, size_t *n,
                           struct err *e)
 {
@@ -95,7 +82,7 @@ static int rank_iterations(const struct model *m, const struct diff_plan *plan,
 {
     size_t total = 0;
     for (size_t r = 0; r < m->nranks; r++)
-        if (sorted_contains(plan->ranks, plan->nranks, m->ranks[r].rank))
+        if (i64_set_has(plan->ranks, plan->nranks, m->ranks[r].rank))
             total += m->ranks[r].niterations;
     int64_t *v = arena_calloc(a, total ? total : 1, sizeof *v);
     if (!v)
@@ -103,7 +90,7 @@ static int rank_iterations(const struct model *m, const struct diff_plan *plan,
     size_t k = 0;
     for (size_t r = 0; r < m->nranks; r++) {
         const struct rank_model *rk = &m->ranks[r];
-        if (!sorted_contains(plan->ranks, plan->nranks, rk->rank))
+        if (!i64_set_has(plan->ranks, plan->nranks, rk->rank))
             continue;
         for (size_t i = 0; i < rk->niterations; i++)
             v[k++] = rk->iterations[i].number;
@@ -159,7 +146,7 @@ static int check_iterations(const int64_t *want, size_t nwant, const int64_t *va
                             size_t nvalid, const char *label, struct err *e)
 {
     for (size_t i = 0; i < nwant; i++) {
-        if (sorted_contains(valid, nvalid, want[i]))
+        if (i64_set_has(valid, nvalid, want[i]))
             continue;
         if (nvalid == 0)
             return err_set(e, ERR_USAGE, "%s: no iteration %" PRId64
@@ -226,7 +213,7 @@ bool diff_event_wanted(const struct model *m, const struct event *ev, const stru
     const struct diff_plan *p = f->plan;
     /* Under from_events the plan's iterations also stand in for model_select. */
     if (p && (p->filter_iterations || (f->from_events && p->niterations))) {
-        if (ev->iteration < 0 || !sorted_contains(p->iterations, p->niterations, ev->iteration))
+        if (ev->iteration < 0 || !i64_set_has(p->iterations, p->niterations, ev->iteration))
             return false;
     }
     switch (f->device) {
@@ -263,7 +250,7 @@ static bool rank_in_filter(const struct rank_model *rk, const struct diff_filter
 {
     if (!f->from_events)
         return rk->selected;
-    return f->plan && sorted_contains(f->plan->ranks, f->plan->nranks, rk->rank);
+    return f->plan && i64_set_has(f->plan->ranks, f->plan->nranks, rk->rank);
 }
 
 static int cmp_entry(const void *a, const void *b)
@@ -422,7 +409,7 @@ static int summarize_parts(const struct table *parts, const int64_t *only,
         const struct cell *row = table_cell(parts, i, 0);
         int64_t rank = row[0].v.i;
         if (only ? rank != *only
-                 : f->plan && !sorted_contains(f->plan->ranks, f->plan->nranks, rank))
+                 : f->plan && !i64_set_has(f->plan->ranks, f->plan->nranks, rank))
             continue;
         int64_t count = 0, dur = 0;
         if (f->device != DIFF_DEVICE_GPU && (__builtin_add_overflow(count, row[2].v.i, &count) ||

@@ -30,6 +30,10 @@
  * distinct values are left at the front. Allocates nothing it keeps. */
 size_t sort_unique_i64(int64_t *v, size_t n);
 
+/* With v[0..n) ascending: the first index whose value is >= x (n when
+ * none). */
+size_t i64_lower_bound(const int64_t *v, size_t n, int64_t x);
+
 /* A sorted set of int64 (built with sort_unique_i64), borrowed by the
  * lookups until return: whether x is in it, and its index (n when absent). */
 bool i64_set_has(const int64_t *set, size_t n, int64_t x);

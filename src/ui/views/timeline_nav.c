@@ -9,6 +9,7 @@
 #include "ui/views/timeline_lanes.h"
 #include "ui/widgets/nav.h"
 #include "ui/widgets/text.h"
+#include "util/sort.h"
 
 /* Timeline navigation: the next and previous event on the cursor's lane
  * and of the same name, from a kernel to its launch and back, going to a
@@ -104,7 +105,7 @@ static bool lane_events(const struct ui_state *st, const struct model *m, const 
 static size_t lane_index(const int64_t *ts, const uint32_t *pos, size_t n, const struct event *ev,
                          uint32_t at)
 {
-    for (size_t i = ui_ts_lower_bound(ts, n, ev->ts); i < n && ts[i] == ev->ts; i++)
+    for (size_t i = i64_lower_bound(ts, n, ev->ts); i < n && ts[i] == ev->ts; i++)
         if (pos[i] == at)
             return i;
     return n;

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/sort.h"
+
 /* ---- a time typed by the user ---- */
 
 #define NAV_MAX_NS (INT64_MAX / 2)
@@ -87,27 +89,14 @@ int ui_parse_time(const char *text, int64_t now, int64_t *out, char *why, size_t
 
 /* ---- events on a lane ---- */
 
-size_t ui_ts_lower_bound(const int64_t *ts, size_t n, int64_t t)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ts[mid] < t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 size_t ui_ts_next(const int64_t *ts, size_t n, int64_t t)
 {
-    return ui_ts_lower_bound(ts, n, t);
+    return i64_lower_bound(ts, n, t);
 }
 
 size_t ui_ts_prev(const int64_t *ts, size_t n, int64_t t)
 {
-    size_t i = ui_ts_lower_bound(ts, n, t);
+    size_t i = i64_lower_bound(ts, n, t);
     return i > 0 ? i - 1 : n;
 }
 

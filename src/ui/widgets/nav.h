@@ -22,9 +22,6 @@ int ui_parse_time(const char *text, int64_t now, int64_t *out, char *why, size_t
 
 /* ---- events on a lane ---- */
 
-/* With ts[0..n) ascending: the first index whose ts >= t (n when none). */
-size_t ui_ts_lower_bound(const int64_t *ts, size_t n, int64_t t);
-
 /* The next event start at or after `t` (index, or n when none), and the
  * last one before `t` (index, or n when none): what the timeline's next
  * and previous event keys step to, skipping empty space. */
