@@ -10,6 +10,7 @@ libcore_a_SOURCES += \
 	src/trace/meta.c src/trace/meta.h \
 	src/trace/read.c src/trace/read.h \
 	src/trace/pack.c src/trace/unpack.c src/trace/pack.h src/trace/pack_format.h \
+	src/trace/unpack_records.c src/trace/unpack_records.h \
 	src/trace/pack_dict.c src/trace/pack_dict.h \
 	src/trace/zbuf.c src/trace/zbuf.h \
 	src/trace/deflater.c src/trace/deflater.h \
