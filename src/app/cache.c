@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -739,6 +740,12 @@ int app_cache_complete(const struct htx_options *o)
     if (app_load_opts_init(&lo, o, &e) != 0 || app_cache_init(&c, &e) != 0)
         return 1;
     c.limits = lo.limits;   // (the entries' models under the same memory guard)
+    // One completer at a time in a directory: one started by a reopen while
+    // another still works then finds the entry whole and leaves it.
+    int lock = open(c.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (lock >= 0)
+        while (flock(lock, LOCK_EX) != 0 && errno == EINTR)
+            ;
     char why[512];
     for (size_t i = 0; i < n && !c.refused[0]; i++) {
         struct summary_file_source src;
@@ -751,5 +758,7 @@ int app_cache_complete(const struct htx_options *o)
     }
     app_cache_loaded(&c);
     app_cache_fini(&c, true);
+    if (lock >= 0)
+        close(lock);
     return 0;
 }

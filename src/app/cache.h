@@ -104,8 +104,9 @@ void app_cache_fini(struct app_cache *c, bool complete);
  * app_cache_fini starts): completes each entry of the cache's directory
  * that holds its events alone, as the TUI's writer would have, under the
  * limits of o and the environment; anything else (not an entry of that
- * directory, not ours, already whole) is left alone. Says nothing; 0, or 1
- * when there is no cache. */
+ * directory, not ours, already whole) is left alone. One runs at a time
+ * in a directory (a lock on it): a second waits, then finds the entries
+ * the first completed whole. Says nothing; 0, or 1 when there is no cache. */
 int app_cache_complete(const struct htx_options *o);
 
 /* Makes a load use the cache (sets lo->cached and lo->packed; its limits,

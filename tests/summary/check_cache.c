@@ -1,11 +1,14 @@
 #include "config.h"
 
 #include <check.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -245,6 +248,55 @@ START_TEST(cache_entry_left_unfinished_should_be_completed_by_cache_complete)
 }
 END_TEST
 
+struct completer {
+    pthread_t thread;
+    const char *entry;
+    int rc;
+};
+
+static void *run_completer(void *arg)
+{
+    struct completer *w = arg;
+    w->rc = cache_complete(w->entry);
+    return NULL;
+}
+
+START_TEST(cache_complete_should_wait_for_the_completer_already_running)
+{
+    struct cache_case k;
+    cache_case_init(&k);
+    ck_assert(!load_through_cache(&k, false, false));   // its events only
+    struct app_cache c;
+    struct err e = {0, ""};
+    ck_assert_int_eq(app_cache_init(&c, &e), 0);
+    char *entry = app_cache_entry(&c, k.trace);
+    app_cache_fini(&c, true);
+    ck_assert_ptr_nonnull(entry);
+    // another completer holds the directory: this one waits, writing nothing
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/htx", k.dir);
+    int held = open(dir, O_RDONLY | O_DIRECTORY);
+    ck_assert_int_ge(held, 0);
+    ck_assert_int_eq(flock(held, LOCK_EX), 0);
+    struct completer w = {.entry = entry, .rc = -1};
+    ck_assert_int_eq(pthread_create(&w.thread, NULL, run_completer, &w), 0);
+    usleep(300 * 1000);
+    struct summary_file_doc doc;
+    entry_doc(&k, &doc);
+    ck_assert(!has_tables(&doc));
+    summary_file_doc_fini(&doc);
+    // the other one done: this one completes the entry
+    close(held);
+    pthread_join(w.thread, NULL);
+    ck_assert_int_eq(w.rc, 0);
+    entry_doc(&k, &doc);
+    ck_assert(has_tables(&doc));
+    summary_file_doc_fini(&doc);
+    free(entry);
+    cache_case_fini(&k);
+}
+END_TEST
+
 TCase *cache_tcase(void)
 {
     TCase *tc = tcase_create("cache");
@@ -252,5 +304,6 @@ TCase *cache_tcase(void)
     tcase_add_test(tc, cache_entry_should_be_the_summary_of_its_trace);
     tcase_add_test(tc, cache_entry_left_in_a_hurry_should_be_completed_by_the_next_load);
     tcase_add_test(tc, cache_entry_left_unfinished_should_be_completed_by_cache_complete);
+    tcase_add_test(tc, cache_complete_should_wait_for_the_completer_already_running);
     return tc;
 }
