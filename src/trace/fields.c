@@ -46,13 +46,13 @@ struct state {
 
 /* Kineto pretty-prints with a space or a newline, then runs of spaces:
  * the run after either is skipped eight bytes at a time. */
-static inline void skip_ws(struct cur *c)
+static void skip_ws_run(struct cur *c)
 {
     const char *p = c->p, *end = c->p < c->end ? c->end : c->p;
     while (p < end) {
         unsigned char ch = (unsigned char)*p;
         if (ch > ' ')
-            break;   /* most calls: no whitespace at all */
+            break;
         if (ch == ' ' || ch == '\n') {
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
             if (end - p > 8) {
@@ -73,10 +73,40 @@ static inline void skip_ws(struct cur *c)
     c->p = p;
 }
 
-static bool is_scalar_byte(char ch)
+/* Most calls find no whitespace, or the one space after ':' or ','. */
+static inline void skip_ws(struct cur *c)
 {
-    return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-           ch == '-' || ch == '+' || ch == '.';
+    const char *p = c->p;
+    if (c->end - p >= 2) {
+        if ((unsigned char)p[0] > ' ')
+            return;
+        if (p[0] == ' ' && (unsigned char)p[1] > ' ') {
+            c->p = p + 1;
+            return;
+        }
+    }
+    skip_ws_run(c);
+}
+
+/* Bytes that can continue a number or a literal: 1 for digits, 2 for the
+ * other ones (letters, '-', '+', '.'). */
+static const unsigned char scalar_class[256] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1,
+    ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+    ['-'] = 2, ['+'] = 2, ['.'] = 2,
+    ['a'] = 2, ['b'] = 2, ['c'] = 2, ['d'] = 2, ['e'] = 2, ['f'] = 2, ['g'] = 2,
+    ['h'] = 2, ['i'] = 2, ['j'] = 2, ['k'] = 2, ['l'] = 2, ['m'] = 2, ['n'] = 2,
+    ['o'] = 2, ['p'] = 2, ['q'] = 2, ['r'] = 2, ['s'] = 2, ['t'] = 2, ['u'] = 2,
+    ['v'] = 2, ['w'] = 2, ['x'] = 2, ['y'] = 2, ['z'] = 2,
+    ['A'] = 2, ['B'] = 2, ['C'] = 2, ['D'] = 2, ['E'] = 2, ['F'] = 2, ['G'] = 2,
+    ['H'] = 2, ['I'] = 2, ['J'] = 2, ['K'] = 2, ['L'] = 2, ['M'] = 2, ['N'] = 2,
+    ['O'] = 2, ['P'] = 2, ['Q'] = 2, ['R'] = 2, ['S'] = 2, ['T'] = 2, ['U'] = 2,
+    ['V'] = 2, ['W'] = 2, ['X'] = 2, ['Y'] = 2, ['Z'] = 2,
+};
+
+static inline bool is_scalar_byte(char ch)
+{
+    return scalar_class[(unsigned char)ch] != 0;
 }
 
 static void unsupported(struct cur *c)
@@ -135,11 +165,33 @@ static bool read_string(struct cur *c, struct trace_str *out)
     return true;
 }
 
+/* The integer [-][1-9]digits at c->p when a byte that ends it follows:
+ * its length, else 0 (trace_number_scan then tells). Most numbers of a
+ * trace (ids, pids, dims) are such integers. */
+static inline size_t simple_int(const struct cur *c)
+{
+    const char *p = c->p, *end = c->end;
+    const char *q = p + (p < end && *p == '-');
+    if (q >= end || *q < '1' || *q > '9')
+        return 0;
+    do
+        q++;
+    while (q < end && scalar_class[(unsigned char)*q] == 1);
+    return q < end && !is_scalar_byte(*q) ? (size_t)(q - p) : 0;
+}
+
 /* Reads the number at c->p; false (and unsupported) when it is not strict
  * or the text ends right after it (the number might go on). */
 static bool read_number(struct cur *c, const char **s, size_t *n)
 {
-    size_t k = trace_number_scan(c->p, (size_t)(c->end - c->p));
+    size_t k = simple_int(c);
+    if (k) {
+        *s = c->p;
+        *n = k;
+        c->p += k;
+        return true;
+    }
+    k = trace_number_scan(c->p, (size_t)(c->end - c->p));
     if (k == 0 || c->p + k >= c->end || is_scalar_byte(c->p[k])) {
         unsupported(c);
         return false;
@@ -302,7 +354,14 @@ static void field_key(struct cur *c, struct trace_str *out, bool *is_num, const 
         read_string(c, out);
     } else if (starts_number(ch)) {
         const char *s;
-        size_t n;
+        size_t n = simple_int(c);
+        if (n && n - (ch == '-') <= 18) {   /* canonical as it is */
+            out->s = c->p;
+            out->len = n;
+            c->p += n;
+            *is_num = true;
+            return;
+        }
         if (!read_number(c, &s, &n))
             return;
         *is_num = true;
@@ -383,7 +442,10 @@ static bool first(struct state *st, unsigned bit)
     return true;
 }
 
-#define KEY_IS(k, n, lit) ((n) == sizeof(lit) - 1 && memcmp((k), (lit), (n)) == 0)
+/* The length, then the first byte, then the rest: most args keys htx does
+ * not read ("External id", "Input Dims") share a length with one it does. */
+#define KEY_IS(k, n, lit) \
+    ((n) == sizeof(lit) - 1 && (k)[0] == (lit)[0] && memcmp((k), (lit), (n)) == 0)
 
 /* A string arg: read when it is a string, else skipped (left absent). */
 static void arg_string(struct cur *c, struct trace_str *out)
@@ -459,34 +521,72 @@ static void field_bp(struct cur *c, struct trace_event *ev)
     ev->flow_bind_enclosing = s.len == 1 && s.s[0] == 'e';
 }
 
-/* Dispatches on the key's length and first byte before comparing it. */
+/* A key of up to four bytes as one number: its bytes and its length. */
+#define KEY4(n, a, b, c, d)                                                               \
+    ((uint64_t)(n) << 32 | (uint32_t)(unsigned char)(a) | (uint32_t)(unsigned char)(b) << 8 | \
+     (uint32_t)(unsigned char)(c) << 16 | (uint32_t)(unsigned char)(d) << 24)
+
+static inline uint64_t short_key(const char *k, size_t n)
+{
+    switch (n) {
+    case 2: return KEY4(2, k[0], k[1], 0, 0);
+    case 3: return KEY4(3, k[0], k[1], k[2], 0);
+    case 4: return KEY4(4, k[0], k[1], k[2], k[3]);
+    default: return 0;
+    }
+}
+
+/* Dispatches on the whole key at once (every field htx reads has a key of
+ * two to four bytes); a key seen before is skipped like an unknown one. */
 static void top_member(struct state *st, const char *k, size_t n)
 {
     struct cur *c = &st->c;
     struct trace_event *ev = st->ev;
-    char k0 = n ? k[0] : 0;
-    if (n == 2 && k0 == 'p' && k[1] == 'h' && first(st, SEEN_PH))
-        field_ph(c, ev);
-    else if (n == 2 && k0 == 't' && k[1] == 's' && first(st, SEEN_TS))
-        field_time(c, &ev->ts, "\"ts\" is not a number", "\"ts\" is out of range");
-    else if (n == 3 && k0 == 'c' && KEY_IS(k, n, "cat") && first(st, SEEN_CAT))
-        field_string(c, &ev->cat, &ev->has_cat, "\"cat\" is not a string");
-    else if (n == 3 && k0 == 'd' && KEY_IS(k, n, "dur") && first(st, SEEN_DUR))
-        field_time(c, &ev->dur, "\"dur\" is not a number", "\"dur\" is out of range");
-    else if (n == 3 && k0 == 'p' && KEY_IS(k, n, "pid") && first(st, SEEN_PID))
-        field_key(c, &ev->pid, &ev->pid_is_num, "\"pid\" is not a string or a number");
-    else if (n == 3 && k0 == 't' && KEY_IS(k, n, "tid") && first(st, SEEN_TID))
-        field_key(c, &ev->tid, &ev->tid_is_num, "\"tid\" is not a string or a number");
-    else if (n == 4 && k0 == 'n' && KEY_IS(k, n, "name") && first(st, SEEN_NAME))
-        field_string(c, &ev->name, &ev->has_name, "\"name\" is not a string");
-    else if (n == 4 && k0 == 'a' && KEY_IS(k, n, "args") && first(st, SEEN_ARGS))
-        field_args(st);
-    else if (n == 2 && k0 == 'i' && k[1] == 'd' && first(st, SEEN_ID))
-        field_int(c, &ev->flow_id, TOP_OPEN);
-    else if (n == 2 && k0 == 'b' && k[1] == 'p' && first(st, SEEN_BP))
-        field_bp(c, ev);
-    else
-        skip_value(c, TOP_OPEN);
+    switch (short_key(k, n)) {
+    case KEY4(2, 'p', 'h', 0, 0):
+        if (first(st, SEEN_PH))
+            return field_ph(c, ev);
+        break;
+    case KEY4(2, 't', 's', 0, 0):
+        if (first(st, SEEN_TS))
+            return field_time(c, &ev->ts, "\"ts\" is not a number", "\"ts\" is out of range");
+        break;
+    case KEY4(3, 'c', 'a', 't', 0):
+        if (first(st, SEEN_CAT))
+            return field_string(c, &ev->cat, &ev->has_cat, "\"cat\" is not a string");
+        break;
+    case KEY4(3, 'd', 'u', 'r', 0):
+        if (first(st, SEEN_DUR))
+            return field_time(c, &ev->dur, "\"dur\" is not a number", "\"dur\" is out of range");
+        break;
+    case KEY4(3, 'p', 'i', 'd', 0):
+        if (first(st, SEEN_PID))
+            return field_key(c, &ev->pid, &ev->pid_is_num, "\"pid\" is not a string or a number");
+        break;
+    case KEY4(3, 't', 'i', 'd', 0):
+        if (first(st, SEEN_TID))
+            return field_key(c, &ev->tid, &ev->tid_is_num, "\"tid\" is not a string or a number");
+        break;
+    case KEY4(4, 'n', 'a', 'm', 'e'):
+        if (first(st, SEEN_NAME))
+            return field_string(c, &ev->name, &ev->has_name, "\"name\" is not a string");
+        break;
+    case KEY4(4, 'a', 'r', 'g', 's'):
+        if (first(st, SEEN_ARGS))
+            return field_args(st);
+        break;
+    case KEY4(2, 'i', 'd', 0, 0):
+        if (first(st, SEEN_ID))
+            return field_int(c, &ev->flow_id, TOP_OPEN);
+        break;
+    case KEY4(2, 'b', 'p', 0, 0):
+        if (first(st, SEEN_BP))
+            return field_bp(c, ev);
+        break;
+    default:
+        break;
+    }
+    skip_value(c, TOP_OPEN);
 }
 
 /* Reads a key at c->p (a '"') into k and n: the raw text when it has no
@@ -535,16 +635,26 @@ static void parse_object(struct state *st, void (*member)(struct state *, const 
         size_t n;
         if (c->p >= c->end || *c->p != '"' || !read_key(c, kbuf, sizeof kbuf, &k, &n))
             return unsupported(c);
-        skip_ws(c);
-        if (c->p >= c->end || *c->p != ':')
-            return unsupported(c);
-        c->p++;
-        skip_ws(c);
-        if (c->p >= c->end)
-            return unsupported(c);
+        const char *p = c->p;
+        if (c->end - p >= 3 && p[0] == ':' && p[1] == ' ' && (unsigned char)p[2] > ' ') {
+            c->p = p + 2;   /* "key": value, as most writers put it */
+        } else {
+            skip_ws(c);
+            if (c->p >= c->end || *c->p != ':')
+                return unsupported(c);
+            c->p++;
+            skip_ws(c);
+            if (c->p >= c->end)
+                return unsupported(c);
+        }
         member(st, k, n);
         if (c->unsupported)
             return;
+        p = c->p;
+        if (c->end - p >= 3 && p[0] == ',' && p[1] == ' ' && p[2] == '"') {
+            c->p = p + 2;   /* value, "key" */
+            continue;
+        }
         skip_ws(c);
         if (c->p < c->end && *c->p == '}') {
             c->p++;
