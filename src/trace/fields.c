@@ -73,17 +73,34 @@ static void skip_ws_run(struct cur *c)
     c->p = p;
 }
 
-/* Most calls find no whitespace, or the one space after ':' or ','. */
+/* Most calls find no whitespace, the one space after ':' or ',', or a
+ * newline and the indent of the next line. */
 static inline void skip_ws(struct cur *c)
 {
     const char *p = c->p;
-    if (c->end - p >= 2) {
+    if (c->end - p >= 10) {
         if ((unsigned char)p[0] > ' ')
             return;
         if (p[0] == ' ' && (unsigned char)p[1] > ' ') {
             c->p = p + 1;
             return;
         }
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        if (p[0] == '\n') {
+            uint64_t x;
+            memcpy(&x, p + 1, 8);
+            x ^= 0x2020202020202020u;
+            if (x) {
+                const char *q = p + 1 + (__builtin_ctzll(x) >> 3);
+                if ((unsigned char)*q > ' ') {
+                    c->p = q;
+                    return;
+                }
+            }
+        }
+#endif
+    } else if (p < c->end && (unsigned char)p[0] > ' ') {
+        return;
     }
     skip_ws_run(c);
 }
@@ -174,9 +191,25 @@ static inline size_t simple_int(const struct cur *c)
     const char *q = p + (p < end && *p == '-');
     if (q >= end || *q < '1' || *q > '9')
         return 0;
-    do
+    q++;
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* Eight bytes a step: a byte of x is zero where the byte is a digit (a
+     * carry of the +6 only reaches bytes after a non-digit). */
+    while (end - q >= 8) {
+        uint64_t w;
+        memcpy(&w, q, 8);
+        uint64_t x = ((w & 0xF0F0F0F0F0F0F0F0u) |
+                      (((w + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) >> 4)) ^
+                     0x3333333333333333u;
+        if (x) {
+            q += __builtin_ctzll(x) >> 3;
+            return !is_scalar_byte(*q) ? (size_t)(q - p) : 0;
+        }
+        q += 8;
+    }
+#endif
+    while (q < end && scalar_class[(unsigned char)*q] == 1)
         q++;
-    while (q < end && scalar_class[(unsigned char)*q] == 1);
     return q < end && !is_scalar_byte(*q) ? (size_t)(q - p) : 0;
 }
 
@@ -251,6 +284,18 @@ static void skip_value(struct cur *c, int open)
 {
     bool is_obj[FAST_DEPTH];
     int depth = 0;
+    if (c->p < c->end) {   /* most values skipped are integers or strings */
+        size_t k = simple_int(c);
+        if (k) {
+            c->p += k;
+            return;
+        }
+        if (*c->p == '"') {
+            if (!read_string(c, NULL))
+                unsupported(c);
+            return;
+        }
+    }
     for (;;) {
         skip_ws(c);
         if (c->p >= c->end)
