@@ -426,12 +426,36 @@ static void field_key(struct cur *c, struct trace_str *out, bool *is_num, const 
     }
 }
 
+/* A time written as an integer of at most 15 digits (most ts and dur): its
+ * length, with t as trace_number_time fills it (D * 1000 fits int64, and D
+ * below 2^53 is an exact double); else 0, t untouched. */
+static inline size_t simple_time(const struct cur *c, struct trace_time *t)
+{
+    size_t k = simple_int(c);
+    const char *s = c->p;
+    size_t neg = *s == '-';
+    if (!k || k - neg > 15)
+        return 0;
+    uint64_t D = 0;
+    for (size_t i = neg; i < k; i++)
+        D = D * 10 + (uint64_t)(s[i] - '0');
+    int64_t ns = (int64_t)(D * 1000);
+    double us = (double)D;
+    *t = (struct trace_time){.ns = neg ? -ns : ns, .us = neg ? -us : us, .present = true};
+    return k;
+}
+
 static void field_time(struct cur *c, struct trace_time *t, const char *not_num,
                        const char *range)
 {
     if (starts_number(*c->p)) {
         const char *s;
-        size_t n = trace_number_plain_time(c->p, (size_t)(c->end - c->p), t);
+        size_t n = simple_time(c, t);
+        if (n) {
+            c->p += n;
+            return;
+        }
+        n = trace_number_plain_time(c->p, (size_t)(c->end - c->p), t);
         if (n) {
             c->p += n;    /* most times: read in one pass */
             return;

@@ -234,7 +234,7 @@ START_TEST(event_should_read_random_elements_as_cjson_does)
         "dtype", "Group size", "Ev Idx", "memory bandwidth (GB/s)", "strea\\u006d", "Stream"};
     static const char *const values[] = {
         "1", "-7", "123456789012", "3541265256876", "0", "-0", "1.5", "12.250", "1e3", "-2E-2",
-        "123456789012345", "-123456789012345", "0.0005",
+        "123456789012345", "-123456789012345", "1234567890123456", "0.0005",
         "\"X\"", "\"i\"", "\"s\"", "\"a\\\"b\"", "\"\\u00e9\"", "\"\"", "[]", "[[1, 2], []]",
         "{}", "{\"a\": [true, null]}", "null", "false", "true", "[\"float\", \"\"]"};
     static const char *const spaces[] = {"", " ", "\n    ", " \n  "};
