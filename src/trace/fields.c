@@ -8,6 +8,10 @@
 #include "trace/jstring.h"
 #include "trace/number.h"
 
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h>
+#endif
+
 /* The fast path: a strict JSON reader over one element's text that keeps
  * only the fields htx needs and skips (while checking) everything else. It
  * finds the element's end itself, so it can run on the scanner's buffer
@@ -736,6 +740,24 @@ static void parse_object(struct state *st, void (*member)(struct state *, const 
     }
 }
 
+/* memset(ev, 0, ...) as plain 16-byte stores: the string instruction that
+ * memset of this size compiles to takes longer to start than the stores
+ * take (perf: half of trace_fields_parse's own time). */
+static inline void clear_event(struct trace_event *ev)
+{
+#if defined(__SSE2__) && defined(__GNUC__)
+    char *p = (char *)ev;
+    size_t i = 0;
+    for (; i + 16 <= sizeof *ev; i += 16) {
+        _mm_storeu_si128((__m128i *)(void *)(p + i), _mm_setzero_si128());
+        __asm__("" : : "r"(p) : "memory");   /* keeps the loop from becoming memset */
+    }
+    memset(p + i, 0, sizeof *ev - i);
+#else
+    memset(ev, 0, sizeof *ev);
+#endif
+}
+
 enum trace_fields_result trace_fields_parse(const char *text, size_t avail, char *scratch,
                                             size_t scratch_cap, int max_nest,
                                             struct trace_event *ev, const char **what,
@@ -744,7 +766,7 @@ enum trace_fields_result trace_fields_parse(const char *text, size_t avail, char
     struct state st = {.ev = ev};
     st.c = (struct cur){.p = text, .end = text + avail, .out = scratch,
                         .out_end = scratch + scratch_cap, .max_nest = max_nest};
-    memset(ev, 0, sizeof *ev);
+    clear_event(ev);
     *used = 0;
     if (avail == 0 || text[0] != '{' || max_nest < 1)
         return TRACE_FIELDS_UNSUPPORTED;
