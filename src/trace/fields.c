@@ -282,6 +282,27 @@ static bool skip_key(struct cur *c)
     return true;
 }
 
+/* After a value in an array, the elements that follow while they are
+ * integers or strings (as "Input Dims" and "Input type" hold them), each
+ * after "," or ", ". True when it stops just after a ',' whose value the
+ * caller reads; false at anything else (c->p at it). */
+static bool skip_array_run(struct cur *c)
+{
+    while (c->end - c->p >= 2 && c->p[0] == ',') {
+        c->p += 1 + (c->p[1] == ' ');
+        size_t k = simple_int(c);
+        if (k) {
+            c->p += k;
+        } else if (c->p < c->end && *c->p == '"') {
+            if (!read_string(c, NULL))
+                return false;
+        } else {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Skips one value, checking its syntax, without recursion. open is the
  * number of containers already open around it. */
 static void skip_value(struct cur *c, int open)
@@ -326,6 +347,8 @@ static void skip_value(struct cur *c, int open)
         for (;;) {
             if (depth == 0)
                 return;
+            if (!is_obj[depth - 1] && skip_array_run(c))
+                break;
             skip_ws(c);
             if (c->p >= c->end)
                 return unsupported(c);
