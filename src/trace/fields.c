@@ -413,6 +413,12 @@ static void field_ph(struct cur *c, struct trace_event *ev)
 {
     struct trace_str s = {0};
     bool has = false;
+    const char *p = c->p;
+    if (c->end - p >= 3 && p[0] == '"' && p[2] == '"' && p[1] != '\\' && p[1] != '"') {
+        ev->ph = trace_fields_ph(p + 1, 1);   /* one letter, as every writer puts it */
+        c->p = p + 3;
+        return;
+    }
     field_string(c, &s, &has, "\"ph\" is not a string");
     if (has)
         ev->ph = trace_fields_ph(s.s, s.len);
