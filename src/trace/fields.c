@@ -8,6 +8,10 @@
 #include "trace/jstring.h"
 #include "trace/number.h"
 
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h>
+#endif
+
 /* The fast path: a strict JSON reader over one element's text that keeps
  * only the fields htx needs and skips (while checking) everything else. It
  * finds the element's end itself, so it can run on the scanner's buffer
@@ -46,13 +50,13 @@ struct state {
 
 /* Kineto pretty-prints with a space or a newline, then runs of spaces:
  * the run after either is skipped eight bytes at a time. */
-static inline void skip_ws(struct cur *c)
+static void skip_ws_run(struct cur *c)
 {
     const char *p = c->p, *end = c->p < c->end ? c->end : c->p;
     while (p < end) {
         unsigned char ch = (unsigned char)*p;
         if (ch > ' ')
-            break;   /* most calls: no whitespace at all */
+            break;
         if (ch == ' ' || ch == '\n') {
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
             if (end - p > 8) {
@@ -73,10 +77,57 @@ static inline void skip_ws(struct cur *c)
     c->p = p;
 }
 
-static bool is_scalar_byte(char ch)
+/* Most calls find no whitespace, the one space after ':' or ',', or a
+ * newline and the indent of the next line. */
+static inline void skip_ws(struct cur *c)
 {
-    return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-           ch == '-' || ch == '+' || ch == '.';
+    const char *p = c->p;
+    if (c->end - p >= 10) {
+        if ((unsigned char)p[0] > ' ')
+            return;
+        if (p[0] == ' ' && (unsigned char)p[1] > ' ') {
+            c->p = p + 1;
+            return;
+        }
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        if (p[0] == '\n') {
+            uint64_t x;
+            memcpy(&x, p + 1, 8);
+            x ^= 0x2020202020202020u;
+            if (x) {
+                const char *q = p + 1 + (__builtin_ctzll(x) >> 3);
+                if ((unsigned char)*q > ' ') {
+                    c->p = q;
+                    return;
+                }
+            }
+        }
+#endif
+    } else if (p < c->end && (unsigned char)p[0] > ' ') {
+        return;
+    }
+    skip_ws_run(c);
+}
+
+/* Bytes that can continue a number or a literal: 1 for digits, 2 for the
+ * other ones (letters, '-', '+', '.'). */
+static const unsigned char scalar_class[256] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1,
+    ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+    ['-'] = 2, ['+'] = 2, ['.'] = 2,
+    ['a'] = 2, ['b'] = 2, ['c'] = 2, ['d'] = 2, ['e'] = 2, ['f'] = 2, ['g'] = 2,
+    ['h'] = 2, ['i'] = 2, ['j'] = 2, ['k'] = 2, ['l'] = 2, ['m'] = 2, ['n'] = 2,
+    ['o'] = 2, ['p'] = 2, ['q'] = 2, ['r'] = 2, ['s'] = 2, ['t'] = 2, ['u'] = 2,
+    ['v'] = 2, ['w'] = 2, ['x'] = 2, ['y'] = 2, ['z'] = 2,
+    ['A'] = 2, ['B'] = 2, ['C'] = 2, ['D'] = 2, ['E'] = 2, ['F'] = 2, ['G'] = 2,
+    ['H'] = 2, ['I'] = 2, ['J'] = 2, ['K'] = 2, ['L'] = 2, ['M'] = 2, ['N'] = 2,
+    ['O'] = 2, ['P'] = 2, ['Q'] = 2, ['R'] = 2, ['S'] = 2, ['T'] = 2, ['U'] = 2,
+    ['V'] = 2, ['W'] = 2, ['X'] = 2, ['Y'] = 2, ['Z'] = 2,
+};
+
+static inline bool is_scalar_byte(char ch)
+{
+    return scalar_class[(unsigned char)ch] != 0;
 }
 
 static void unsupported(struct cur *c)
@@ -135,11 +186,49 @@ static bool read_string(struct cur *c, struct trace_str *out)
     return true;
 }
 
+/* The integer [-][1-9]digits at c->p when a byte that ends it follows:
+ * its length, else 0 (trace_number_scan then tells). Most numbers of a
+ * trace (ids, pids, dims) are such integers. */
+static inline size_t simple_int(const struct cur *c)
+{
+    const char *p = c->p, *end = c->end;
+    const char *q = p + (p < end && *p == '-');
+    if (q >= end || *q < '1' || *q > '9')
+        return 0;
+    q++;
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* Eight bytes a step: a byte of x is zero where the byte is a digit (a
+     * carry of the +6 only reaches bytes after a non-digit). */
+    while (end - q >= 8) {
+        uint64_t w;
+        memcpy(&w, q, 8);
+        uint64_t x = ((w & 0xF0F0F0F0F0F0F0F0u) |
+                      (((w + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) >> 4)) ^
+                     0x3333333333333333u;
+        if (x) {
+            q += __builtin_ctzll(x) >> 3;
+            return !is_scalar_byte(*q) ? (size_t)(q - p) : 0;
+        }
+        q += 8;
+    }
+#endif
+    while (q < end && scalar_class[(unsigned char)*q] == 1)
+        q++;
+    return q < end && !is_scalar_byte(*q) ? (size_t)(q - p) : 0;
+}
+
 /* Reads the number at c->p; false (and unsupported) when it is not strict
  * or the text ends right after it (the number might go on). */
 static bool read_number(struct cur *c, const char **s, size_t *n)
 {
-    size_t k = trace_number_scan(c->p, (size_t)(c->end - c->p));
+    size_t k = simple_int(c);
+    if (k) {
+        *s = c->p;
+        *n = k;
+        c->p += k;
+        return true;
+    }
+    k = trace_number_scan(c->p, (size_t)(c->end - c->p));
     if (k == 0 || c->p + k >= c->end || is_scalar_byte(c->p[k])) {
         unsupported(c);
         return false;
@@ -193,12 +282,45 @@ static bool skip_key(struct cur *c)
     return true;
 }
 
+/* After a value in an array, the elements that follow while they are
+ * integers or strings (as "Input Dims" and "Input type" hold them), each
+ * after "," or ", ". True when it stops just after a ',' whose value the
+ * caller reads; false at anything else (c->p at it). */
+static bool skip_array_run(struct cur *c)
+{
+    while (c->end - c->p >= 2 && c->p[0] == ',') {
+        c->p += 1 + (c->p[1] == ' ');
+        size_t k = simple_int(c);
+        if (k) {
+            c->p += k;
+        } else if (c->p < c->end && *c->p == '"') {
+            if (!read_string(c, NULL))
+                return false;
+        } else {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Skips one value, checking its syntax, without recursion. open is the
  * number of containers already open around it. */
 static void skip_value(struct cur *c, int open)
 {
     bool is_obj[FAST_DEPTH];
     int depth = 0;
+    if (c->p < c->end) {   /* most values skipped are integers or strings */
+        size_t k = simple_int(c);
+        if (k) {
+            c->p += k;
+            return;
+        }
+        if (*c->p == '"') {
+            if (!read_string(c, NULL))
+                unsupported(c);
+            return;
+        }
+    }
     for (;;) {
         skip_ws(c);
         if (c->p >= c->end)
@@ -225,6 +347,8 @@ static void skip_value(struct cur *c, int open)
         for (;;) {
             if (depth == 0)
                 return;
+            if (!is_obj[depth - 1] && skip_array_run(c))
+                break;
             skip_ws(c);
             if (c->p >= c->end)
                 return unsupported(c);
@@ -289,6 +413,12 @@ static void field_ph(struct cur *c, struct trace_event *ev)
 {
     struct trace_str s = {0};
     bool has = false;
+    const char *p = c->p;
+    if (c->end - p >= 3 && p[0] == '"' && p[2] == '"' && p[1] != '\\' && p[1] != '"') {
+        ev->ph = trace_fields_ph(p + 1, 1);   /* one letter, as every writer puts it */
+        c->p = p + 3;
+        return;
+    }
     field_string(c, &s, &has, "\"ph\" is not a string");
     if (has)
         ev->ph = trace_fields_ph(s.s, s.len);
@@ -302,7 +432,14 @@ static void field_key(struct cur *c, struct trace_str *out, bool *is_num, const 
         read_string(c, out);
     } else if (starts_number(ch)) {
         const char *s;
-        size_t n;
+        size_t n = simple_int(c);
+        if (n && n - (ch == '-') <= 18) {   /* canonical as it is */
+            out->s = c->p;
+            out->len = n;
+            c->p += n;
+            *is_num = true;
+            return;
+        }
         if (!read_number(c, &s, &n))
             return;
         *is_num = true;
@@ -322,12 +459,36 @@ static void field_key(struct cur *c, struct trace_str *out, bool *is_num, const 
     }
 }
 
+/* A time written as an integer of at most 15 digits (most ts and dur): its
+ * length, with t as trace_number_time fills it (D * 1000 fits int64, and D
+ * below 2^53 is an exact double); else 0, t untouched. */
+static inline size_t simple_time(const struct cur *c, struct trace_time *t)
+{
+    size_t k = simple_int(c);
+    const char *s = c->p;
+    size_t neg = *s == '-';
+    if (!k || k - neg > 15)
+        return 0;
+    uint64_t D = 0;
+    for (size_t i = neg; i < k; i++)
+        D = D * 10 + (uint64_t)(s[i] - '0');
+    int64_t ns = (int64_t)(D * 1000);
+    double us = (double)D;
+    *t = (struct trace_time){.ns = neg ? -ns : ns, .us = neg ? -us : us, .present = true};
+    return k;
+}
+
 static void field_time(struct cur *c, struct trace_time *t, const char *not_num,
                        const char *range)
 {
     if (starts_number(*c->p)) {
         const char *s;
-        size_t n = trace_number_plain_time(c->p, (size_t)(c->end - c->p), t);
+        size_t n = simple_time(c, t);
+        if (n) {
+            c->p += n;
+            return;
+        }
+        n = trace_number_plain_time(c->p, (size_t)(c->end - c->p), t);
         if (n) {
             c->p += n;    /* most times: read in one pass */
             return;
@@ -383,7 +544,10 @@ static bool first(struct state *st, unsigned bit)
     return true;
 }
 
-#define KEY_IS(k, n, lit) ((n) == sizeof(lit) - 1 && memcmp((k), (lit), (n)) == 0)
+/* The length, then the first byte, then the rest: most args keys htx does
+ * not read ("External id", "Input Dims") share a length with one it does. */
+#define KEY_IS(k, n, lit) \
+    ((n) == sizeof(lit) - 1 && (k)[0] == (lit)[0] && memcmp((k), (lit), (n)) == 0)
 
 /* A string arg: read when it is a string, else skipped (left absent). */
 static void arg_string(struct cur *c, struct trace_str *out)
@@ -459,34 +623,72 @@ static void field_bp(struct cur *c, struct trace_event *ev)
     ev->flow_bind_enclosing = s.len == 1 && s.s[0] == 'e';
 }
 
-/* Dispatches on the key's length and first byte before comparing it. */
+/* A key of up to four bytes as one number: its bytes and its length. */
+#define KEY4(n, a, b, c, d)                                                               \
+    ((uint64_t)(n) << 32 | (uint32_t)(unsigned char)(a) | (uint32_t)(unsigned char)(b) << 8 | \
+     (uint32_t)(unsigned char)(c) << 16 | (uint32_t)(unsigned char)(d) << 24)
+
+static inline uint64_t short_key(const char *k, size_t n)
+{
+    switch (n) {
+    case 2: return KEY4(2, k[0], k[1], 0, 0);
+    case 3: return KEY4(3, k[0], k[1], k[2], 0);
+    case 4: return KEY4(4, k[0], k[1], k[2], k[3]);
+    default: return 0;
+    }
+}
+
+/* Dispatches on the whole key at once (every field htx reads has a key of
+ * two to four bytes); a key seen before is skipped like an unknown one. */
 static void top_member(struct state *st, const char *k, size_t n)
 {
     struct cur *c = &st->c;
     struct trace_event *ev = st->ev;
-    char k0 = n ? k[0] : 0;
-    if (n == 2 && k0 == 'p' && k[1] == 'h' && first(st, SEEN_PH))
-        field_ph(c, ev);
-    else if (n == 2 && k0 == 't' && k[1] == 's' && first(st, SEEN_TS))
-        field_time(c, &ev->ts, "\"ts\" is not a number", "\"ts\" is out of range");
-    else if (n == 3 && k0 == 'c' && KEY_IS(k, n, "cat") && first(st, SEEN_CAT))
-        field_string(c, &ev->cat, &ev->has_cat, "\"cat\" is not a string");
-    else if (n == 3 && k0 == 'd' && KEY_IS(k, n, "dur") && first(st, SEEN_DUR))
-        field_time(c, &ev->dur, "\"dur\" is not a number", "\"dur\" is out of range");
-    else if (n == 3 && k0 == 'p' && KEY_IS(k, n, "pid") && first(st, SEEN_PID))
-        field_key(c, &ev->pid, &ev->pid_is_num, "\"pid\" is not a string or a number");
-    else if (n == 3 && k0 == 't' && KEY_IS(k, n, "tid") && first(st, SEEN_TID))
-        field_key(c, &ev->tid, &ev->tid_is_num, "\"tid\" is not a string or a number");
-    else if (n == 4 && k0 == 'n' && KEY_IS(k, n, "name") && first(st, SEEN_NAME))
-        field_string(c, &ev->name, &ev->has_name, "\"name\" is not a string");
-    else if (n == 4 && k0 == 'a' && KEY_IS(k, n, "args") && first(st, SEEN_ARGS))
-        field_args(st);
-    else if (n == 2 && k0 == 'i' && k[1] == 'd' && first(st, SEEN_ID))
-        field_int(c, &ev->flow_id, TOP_OPEN);
-    else if (n == 2 && k0 == 'b' && k[1] == 'p' && first(st, SEEN_BP))
-        field_bp(c, ev);
-    else
-        skip_value(c, TOP_OPEN);
+    switch (short_key(k, n)) {
+    case KEY4(2, 'p', 'h', 0, 0):
+        if (first(st, SEEN_PH))
+            return field_ph(c, ev);
+        break;
+    case KEY4(2, 't', 's', 0, 0):
+        if (first(st, SEEN_TS))
+            return field_time(c, &ev->ts, "\"ts\" is not a number", "\"ts\" is out of range");
+        break;
+    case KEY4(3, 'c', 'a', 't', 0):
+        if (first(st, SEEN_CAT))
+            return field_string(c, &ev->cat, &ev->has_cat, "\"cat\" is not a string");
+        break;
+    case KEY4(3, 'd', 'u', 'r', 0):
+        if (first(st, SEEN_DUR))
+            return field_time(c, &ev->dur, "\"dur\" is not a number", "\"dur\" is out of range");
+        break;
+    case KEY4(3, 'p', 'i', 'd', 0):
+        if (first(st, SEEN_PID))
+            return field_key(c, &ev->pid, &ev->pid_is_num, "\"pid\" is not a string or a number");
+        break;
+    case KEY4(3, 't', 'i', 'd', 0):
+        if (first(st, SEEN_TID))
+            return field_key(c, &ev->tid, &ev->tid_is_num, "\"tid\" is not a string or a number");
+        break;
+    case KEY4(4, 'n', 'a', 'm', 'e'):
+        if (first(st, SEEN_NAME))
+            return field_string(c, &ev->name, &ev->has_name, "\"name\" is not a string");
+        break;
+    case KEY4(4, 'a', 'r', 'g', 's'):
+        if (first(st, SEEN_ARGS))
+            return field_args(st);
+        break;
+    case KEY4(2, 'i', 'd', 0, 0):
+        if (first(st, SEEN_ID))
+            return field_int(c, &ev->flow_id, TOP_OPEN);
+        break;
+    case KEY4(2, 'b', 'p', 0, 0):
+        if (first(st, SEEN_BP))
+            return field_bp(c, ev);
+        break;
+    default:
+        break;
+    }
+    skip_value(c, TOP_OPEN);
 }
 
 /* Reads a key at c->p (a '"') into k and n: the raw text when it has no
@@ -535,16 +737,26 @@ static void parse_object(struct state *st, void (*member)(struct state *, const 
         size_t n;
         if (c->p >= c->end || *c->p != '"' || !read_key(c, kbuf, sizeof kbuf, &k, &n))
             return unsupported(c);
-        skip_ws(c);
-        if (c->p >= c->end || *c->p != ':')
-            return unsupported(c);
-        c->p++;
-        skip_ws(c);
-        if (c->p >= c->end)
-            return unsupported(c);
+        const char *p = c->p;
+        if (c->end - p >= 3 && p[0] == ':' && p[1] == ' ' && (unsigned char)p[2] > ' ') {
+            c->p = p + 2;   /* "key": value, as most writers put it */
+        } else {
+            skip_ws(c);
+            if (c->p >= c->end || *c->p != ':')
+                return unsupported(c);
+            c->p++;
+            skip_ws(c);
+            if (c->p >= c->end)
+                return unsupported(c);
+        }
         member(st, k, n);
         if (c->unsupported)
             return;
+        p = c->p;
+        if (c->end - p >= 3 && p[0] == ',' && p[1] == ' ' && p[2] == '"') {
+            c->p = p + 2;   /* value, "key" */
+            continue;
+        }
         skip_ws(c);
         if (c->p < c->end && *c->p == '}') {
             c->p++;
@@ -557,6 +769,24 @@ static void parse_object(struct state *st, void (*member)(struct state *, const 
     }
 }
 
+/* memset(ev, 0, ...) as plain 16-byte stores: the string instruction that
+ * memset of this size compiles to takes longer to start than the stores
+ * take (perf: half of trace_fields_parse's own time). */
+static inline void clear_event(struct trace_event *ev)
+{
+#if defined(__SSE2__) && defined(__GNUC__)
+    char *p = (char *)ev;
+    size_t i = 0;
+    for (; i + 16 <= sizeof *ev; i += 16) {
+        _mm_storeu_si128((__m128i *)(void *)(p + i), _mm_setzero_si128());
+        __asm__("" : : "r"(p) : "memory");   /* keeps the loop from becoming memset */
+    }
+    memset(p + i, 0, sizeof *ev - i);
+#else
+    memset(ev, 0, sizeof *ev);
+#endif
+}
+
 enum trace_fields_result trace_fields_parse(const char *text, size_t avail, char *scratch,
                                             size_t scratch_cap, int max_nest,
                                             struct trace_event *ev, const char **what,
@@ -565,7 +795,7 @@ enum trace_fields_result trace_fields_parse(const char *text, size_t avail, char
     struct state st = {.ev = ev};
     st.c = (struct cur){.p = text, .end = text + avail, .out = scratch,
                         .out_end = scratch + scratch_cap, .max_nest = max_nest};
-    memset(ev, 0, sizeof *ev);
+    clear_event(ev);
     *used = 0;
     if (avail == 0 || text[0] != '{' || max_nest < 1)
         return TRACE_FIELDS_UNSUPPORTED;

@@ -345,21 +345,65 @@ static bool is_scalar_byte(char c)
            c == '+' || c == '.';
 }
 
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define SWAR_DIGITS 1
+/* The value of eight digits (0-9 each, the first in the low byte). */
+static inline uint64_t eight_digits(uint64_t d)
+{
+    d = d * 10 + (d >> 8);
+    return (((d & 0x000000FF000000FFu) * (100 + (1000000ull << 32))) +
+            (((d >> 16) & 0x000000FF000000FFu) * (1 + (10000ull << 32)))) >> 32;
+}
+#endif
+
+/* Appends the digit run at s[i] (before avail) to *D, which wraps past 19
+ * digits; returns the index after the run. Eight bytes a step where eight
+ * remain: a timestamp's thirteen digits in two steps. */
+static inline size_t digit_run_value(const char *s, size_t i, size_t avail, uint64_t *D)
+{
+    uint64_t v = *D;
+#ifdef SWAR_DIGITS
+    while (avail - i >= 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        /* Zero bytes for digits ('0' to '9'); a carry only reaches bytes
+         * after a non-digit, which are not counted. */
+        uint64_t x = ((w & 0xF0F0F0F0F0F0F0F0u) |
+                      (((w + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) >> 4)) ^
+                     0x3333333333333333u;
+        unsigned n = x ? (unsigned)__builtin_ctzll(x) >> 3 : 8;
+        if (n == 0)
+            break;
+        /* The n digits at the top, zeros (leading digits) below them; a
+         * borrow only reaches bytes past the run, shifted out. */
+        uint64_t d = (w - 0x3030303030303030u) << (64 - 8 * n);
+        v = v * pow10_u64[n] + eight_digits(d);
+        i += n;
+        if (n < 8) {
+            *D = v;
+            return i;
+        }
+    }
+#endif
+    for (; i < avail && is_digit(s[i]); i++)
+        v = v * 10 + (uint64_t)(s[i] - '0');
+    *D = v;
+    return i;
+}
+
 size_t trace_number_plain(const char *s, size_t avail, struct trace_number_plain *pl)
 {
     size_t i = avail > 0 && s[0] == '-';
     size_t lead = i;
     uint64_t D = 0;
-    for (; i < avail && is_digit(s[i]); i++)
-        D = D * 10 + (uint64_t)(s[i] - '0');
+    i = digit_run_value(s, i, avail, &D);
     size_t int_n = i - lead;
     if (int_n == 0 || (int_n > 1 && s[lead] == '0'))
         return 0;
     int nfrac = 0;
     if (i < avail && s[i] == '.') {
         size_t f = ++i;
-        for (; i < avail && is_digit(s[i]); i++)
-            D = D * 10 + (uint64_t)(s[i] - '0');
+        i = digit_run_value(s, i, avail, &D);
         nfrac = (int)(i - f);
         if (nfrac == 0)
             return 0;

@@ -255,6 +255,64 @@ START_TEST(number_plain_should_agree_with_the_general_path)
 }
 END_TEST
 
+/* trace_number_plain a byte at a time: the reference for its eight-byte
+ * steps. */
+static size_t plain_reference(const char *s, size_t avail, struct trace_number_plain *pl)
+{
+    size_t i = avail > 0 && s[0] == '-', lead = i;
+    uint64_t D = 0;
+    for (; i < avail && s[i] >= '0' && s[i] <= '9'; i++)
+        D = D * 10 + (uint64_t)(s[i] - '0');
+    size_t int_n = i - lead;
+    if (int_n == 0 || (int_n > 1 && s[lead] == '0'))
+        return 0;
+    int nfrac = 0;
+    if (i < avail && s[i] == '.') {
+        size_t f = ++i;
+        for (; i < avail && s[i] >= '0' && s[i] <= '9'; i++)
+            D = D * 10 + (uint64_t)(s[i] - '0');
+        nfrac = (int)(i - f);
+        if (nfrac == 0)
+            return 0;
+    }
+    if (int_n + (size_t)nfrac > 19 || i >= avail || !ends_number(s[i]))
+        return 0;
+    *pl = (struct trace_number_plain){D, nfrac, lead > 0};
+    return i;
+}
+
+START_TEST(number_plain_should_read_digits_as_the_byte_loop_does)
+{
+    /* Digits, and the bytes around them that a word-wide digit test could
+     * take for digits ('/', ':', bytes whose +6 carries). */
+    static const char alphabet[] = {'0', '1', '5', '9', '9', '0', '.', '-', '/', ':', ',', 'e',
+                                    (char)0xfa, (char)0xff, (char)0xf9, ' ', '}', 0x06};
+    uint64_t x = 88172645463325252u;
+    for (size_t len = 0; len <= 40; len++) {
+        char *buf = malloc(len ? len : 1);
+        ck_assert_ptr_nonnull(buf);
+        for (int round = 0; round < 4000; round++) {
+            for (size_t i = 0; i < len; i++) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                /* Mostly digits, so that long runs and every run length come up. */
+                buf[i] = x % 4 ? (char)('0' + (x >> 8) % 10) : alphabet[(x >> 8) % sizeof alphabet];
+            }
+            for (size_t from = 0; from <= len && from < 3; from++) {
+                struct trace_number_plain a = {0, 0, false}, b = {0, 0, false};
+                size_t ka = trace_number_plain(buf + from, len - from, &a);
+                size_t kb = plain_reference(buf + from, len - from, &b);
+                if (ka != kb || (ka && (a.D != b.D || a.nfrac != b.nfrac || a.neg != b.neg)))
+                    ck_abort_msg("%.*s: %zu bytes against %zu", (int)(len - from), buf + from, ka,
+                                 kb);
+            }
+        }
+        free(buf);
+    }
+}
+END_TEST
+
 Suite *trace_bytescan_suite(void)
 {
     Suite *s = suite_create("trace_bytescan");
@@ -262,6 +320,7 @@ Suite *trace_bytescan_suite(void)
     tcase_add_test(t, bytescan_should_find_what_the_scalar_scan_finds);
     tcase_add_test(t, bytescan_should_agree_on_every_shared_trace);
     tcase_add_test(t, number_plain_should_agree_with_the_general_path);
+    tcase_add_test(t, number_plain_should_read_digits_as_the_byte_loop_does);
     tcase_set_timeout(t, 60);
     suite_add_tcase(s, t);
     return s;

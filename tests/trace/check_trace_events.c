@@ -148,6 +148,53 @@ START_TEST(event_should_match_keys_written_with_escapes)
 }
 END_TEST
 
+static bool same_str(struct trace_str a, struct trace_str b)
+{
+    return a.len == b.len && (a.len == 0 || memcmp(a.s, b.s, a.len) == 0);
+}
+
+static bool same_int(struct trace_int a, struct trace_int b)
+{
+    return a.present == b.present && a.v == b.v;
+}
+
+/* The element t through the fast path and through cJSON: when the fast path
+ * takes it, both must read the same fields, or both find it malformed (for
+ * the same reason with same_reason: with two reasons, the paths may name
+ * either). Returns whether the fast path took it. */
+static bool check_both_paths(const char *t, size_t len, bool same_reason)
+{
+    size_t used = 0, at = 0;
+    char s1[2048], s2[2048];
+    ck_assert_uint_lt(len, sizeof s1 - TRACE_FIELDS_SLACK);
+    struct trace_event a, b;
+    const char *wa = NULL, *wb = NULL;
+    void *tree = NULL;
+    enum trace_fields_result ra = trace_fields_parse(t, len, s1, sizeof s1, 510, &a, &wa, &used);
+    if (ra == TRACE_FIELDS_UNSUPPORTED)
+        return false;
+    enum trace_fields_result rb = trace_fields_parse_cjson(t, len, s2, &b, &wb, &at, &tree);
+    ck_assert_msg(ra == rb, "%s: %d against %d", t, ra, rb);
+    ck_assert_msg(used == len, "%s: %zu of %zu bytes", t, used, len);
+    if (ra == TRACE_FIELDS_MALFORMED && same_reason)
+        ck_assert_str_eq(wa, wb);
+    bool same = a.ph == b.ph && same_str(a.name, b.name) && same_str(a.cat, b.cat) &&
+                a.has_name == b.has_name && a.has_cat == b.has_cat && same_str(a.pid, b.pid) &&
+                same_str(a.tid, b.tid) && a.pid_is_num == b.pid_is_num &&
+                a.tid_is_num == b.tid_is_num && a.ts.present == b.ts.present &&
+                a.ts.ns == b.ts.ns && a.ts.us == b.ts.us &&
+                a.dur.present == b.dur.present && a.dur.ns == b.dur.ns &&
+                same_int(a.stream, b.stream) && same_int(a.correlation, b.correlation) &&
+                same_int(a.bytes, b.bytes) && a.has_mem_bw == b.has_mem_bw &&
+                a.mem_bw_gbps == b.mem_bw_gbps && same_str(a.arg_name, b.arg_name) &&
+                same_str(a.dtype, b.dtype) && same_int(a.group_size, b.group_size) &&
+                same_int(a.seq, b.seq) && same_int(a.seq_lower, b.seq_lower) &&
+                same_int(a.flow_id, b.flow_id) && a.flow_bind_enclosing == b.flow_bind_enclosing;
+    ck_assert_msg(same || ra == TRACE_FIELDS_MALFORMED, "%s: the paths differ", t);
+    trace_fields_free_tree(tree);
+    return true;
+}
+
 START_TEST(event_should_read_the_same_fields_on_both_paths)
 {
     static const char *const elements[] = {
@@ -158,37 +205,70 @@ START_TEST(event_should_read_the_same_fields_on_both_paths)
         "{\"ph\": \"X\", \"ts\": \"no\"}",
         "{\"ph\": \"M\", \"name\": null, \"args\": {\"stream\": \"0x0\", \"name\": 1}}",
     };
-    for (size_t i = 0; i < sizeof elements / sizeof elements[0]; i++) {
-        const char *t = elements[i];
-        size_t len = strlen(t), used = 0, at = 0;
-        char s1[512], s2[512];
-        struct trace_event a, b;
-        const char *wa = NULL, *wb = NULL;
-        void *tree = NULL;
-        enum trace_fields_result ra =
-            trace_fields_parse(t, len, s1, sizeof s1, 510, &a, &wa, &used);
-        enum trace_fields_result rb = trace_fields_parse_cjson(t, len, s2, &b, &wb, &at, &tree);
-        ck_assert_int_eq(ra, rb);
-        ck_assert_uint_eq(used, len);
-        if (ra == TRACE_FIELDS_MALFORMED)
-            ck_assert_str_eq(wa, wb);
-        ck_assert_int_eq(a.ph, b.ph);
-        ck_assert_uint_eq(a.name.len, b.name.len);
-        ck_assert(a.name.len == 0 || memcmp(a.name.s, b.name.s, a.name.len) == 0);
-        ck_assert_uint_eq(a.pid.len, b.pid.len);
-        ck_assert(a.pid.len == 0 || memcmp(a.pid.s, b.pid.s, a.pid.len) == 0);
-        ck_assert_uint_eq(a.tid.len, b.tid.len);
-        ck_assert(a.tid.len == 0 || memcmp(a.tid.s, b.tid.s, a.tid.len) == 0);
-        ck_assert(a.ts.present == b.ts.present && a.ts.ns == b.ts.ns && a.ts.us == b.ts.us);
-        ck_assert(a.dur.present == b.dur.present && a.dur.ns == b.dur.ns);
-        ck_assert(a.stream.present == b.stream.present && a.stream.v == b.stream.v);
-        ck_assert(a.correlation.present == b.correlation.present);
-        ck_assert(a.correlation.v == b.correlation.v && a.bytes.v == b.bytes.v);
-        ck_assert(a.has_mem_bw == b.has_mem_bw && a.mem_bw_gbps == b.mem_bw_gbps);
-        ck_assert(a.flow_id.v == b.flow_id.v && a.flow_bind_enclosing == b.flow_bind_enclosing);
-        ck_assert_uint_eq(a.arg_name.len, b.arg_name.len);
-        trace_fields_free_tree(tree);
+    for (size_t i = 0; i < sizeof elements / sizeof elements[0]; i++)
+        ck_assert(check_both_paths(elements[i], strlen(elements[i]), true));
+}
+END_TEST
+
+static uint64_t next_random(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+#define PICK(x, list) (list)[next_random(x) % (sizeof(list) / sizeof(list)[0])]
+
+/* Elements made of the keys the reader looks for, keys that look like them,
+ * values of every kind, and the spacing writers use around ':' and ','.
+ * (Not numbers of more than 15 digits, nor is_float: cJSON's doubles keep
+ * fewer digits and no "1e3", event.h.) */
+START_TEST(event_should_read_random_elements_as_cjson_does)
+{
+    static const char *const keys[] = {
+        "ph", "ts", "dur", "cat", "name", "pid", "tid", "id", "bp", "p", "t", "tsx", "nam",
+        "\\u0074s", "d\\u0075r", "External id", "pidd", "Ph", "args", "args"};
+    static const char *const arg_keys[] = {
+        "stream", "correlation", "bytes", "name", "External id", "Input Dims", "Seq", "seq",
+        "dtype", "Group size", "Ev Idx", "memory bandwidth (GB/s)", "strea\\u006d", "Stream"};
+    static const char *const values[] = {
+        "1", "-7", "123456789012", "3541265256876", "0", "-0", "1.5", "12.250", "1e3", "-2E-2",
+        "123456789012345", "-123456789012345", "1234567890123456", "0.0005",
+        "\"X\"", "\"i\"", "\"s\"", "\"a\\\"b\"", "\"\\u00e9\"", "\"\"", "[]", "[[1, 2], []]",
+        "{}", "{\"a\": [true, null]}", "null", "false", "true", "[\"float\", \"\"]",
+        "[1,2,-30]", "[\"a\",\"b\\\"\", 7, [8, \"x\"], {\"k\": 1}, 0.5]", "[1, ]", "[1 , 2]",
+        "[1,\n 2]", "[, 1]", "[1 2]", "[\"a\" \"b\"]", "[12345678901,1e5, -0]"};
+    static const char *const spaces[] = {"", " ", "\n    ", " \n  "};
+    uint64_t x = 88172645463325252u;
+    int taken = 0;
+    for (int round = 0; round < 20000; round++) {
+        char t[1024];
+        size_t n = 0;
+        int members = (int)(next_random(&x) % 7);
+        n += (size_t)snprintf(t + n, sizeof t - n, "{%s", PICK(&x, spaces));
+        for (int m = 0; m < members; m++) {
+            const char *key = PICK(&x, keys);
+            n += (size_t)snprintf(t + n, sizeof t - n, "%s\"%s\"%s:%s", m ? "," : "", key,
+                                  PICK(&x, spaces), PICK(&x, spaces));
+            if (strcmp(key, "args") == 0) {
+                int am = (int)(next_random(&x) % 4);
+                n += (size_t)snprintf(t + n, sizeof t - n, "{");
+                for (int k = 0; k < am; k++)
+                    n += (size_t)snprintf(t + n, sizeof t - n, "%s%s\"%s\": %s", k ? "," : "",
+                                          PICK(&x, spaces), PICK(&x, arg_keys),
+                                          PICK(&x, values));
+                n += (size_t)snprintf(t + n, sizeof t - n, "}");
+            } else {
+                n += (size_t)snprintf(t + n, sizeof t - n, "%s", PICK(&x, values));
+            }
+            n += (size_t)snprintf(t + n, sizeof t - n, "%s", PICK(&x, spaces));
+        }
+        n += (size_t)snprintf(t + n, sizeof t - n, "}");
+        ck_assert_uint_lt(n, sizeof t);
+        taken += check_both_paths(t, n, false);
     }
+    ck_assert_int_gt(taken, 10000);   /* the fast path takes most */
 }
 END_TEST
 
@@ -268,6 +348,7 @@ Suite *trace_events_suite(void)
     tcase_add_test(t, event_should_take_the_first_of_duplicate_keys);
     tcase_add_test(t, event_should_match_keys_written_with_escapes);
     tcase_add_test(t, event_should_read_the_same_fields_on_both_paths);
+    tcase_add_test(t, event_should_read_random_elements_as_cjson_does);
     tcase_add_test(t, event_should_accept_what_cjson_accepts);
     suite_add_tcase(s, t);
     t = tcase_create("meta");
