@@ -77,6 +77,15 @@ struct rank_builder {
 
 int rank_builder_init(struct rank_builder *b);
 void rank_builder_fini(struct rank_builder *b);
+/* Makes room for about `events` events at once, in huge pages
+ * (util_alloc_huge), when that many are worth it: the events are most of
+ * what a load writes and then reads, and an array grown by realloc leaves
+ * huge pages. Best effort: a guess too small grows as usual. Call it on a
+ * fresh builder. */
+void rank_builder_expect(struct rank_builder *b, uint64_t events);
+/* Gives back the room past the events, and asks that their pages be left
+ * as they are (util_huge_written): call it once the file is read. */
+void rank_builder_fit_events(struct rank_builder *b);
 void rank_builder_sink(struct rank_builder *b, struct trace_sink *out);
 /* Adds a warning line to the rank (kept up to MODEL_MAX_WARNING_TEXTS,
  * always counted). */

@@ -57,6 +57,17 @@ int rank_builder_init(struct rank_builder *b)
     return 0;
 }
 
+/* Fewer events than fill a few huge pages are not worth a guess. */
+#define EXPECT_MIN_EVENTS (((size_t)4 << 20) / sizeof(struct event))
+
+void rank_builder_expect(struct rank_builder *b, uint64_t events)
+{
+    if (b->events || events < EXPECT_MIN_EVENTS || events > SIZE_MAX / sizeof *b->events)
+        return;
+    b->events = util_alloc_huge((size_t)events, sizeof *b->events);
+    b->events_cap = b->events ? (size_t)events : 0;
+}
+
 void rank_builder_fini(struct rank_builder *b)
 {
     strtab_fini(&b->strings);
@@ -447,6 +458,16 @@ static void give_back(void **array, size_t *cap, size_t keep, size_t size)
         *array = smaller;
         *cap = keep ? keep : 1;
     }
+}
+
+void rank_builder_fit_events(struct rank_builder *b)
+{
+    if (!b->events)
+        return;
+    if (b->events_cap > b->nevents)
+        give_back((void **)&b->events, &b->events_cap, b->nevents, sizeof *b->events);
+    b->events_populated = b->nevents < b->events_populated ? b->nevents : b->events_populated;
+    util_huge_written(b->events, b->nevents * sizeof *b->events);
 }
 
 /* Keeps t's flows apart, behind b's (rank_builder_flow reads them in

@@ -102,6 +102,27 @@ static void advise_huge(void *p, size_t len)
 #endif
 }
 
+void *util_alloc_huge(size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size)
+        return NULL;
+    size_t bytes = n * size;
+    void *p = malloc(bytes > 0 ? bytes : 1);
+    if (p)
+        advise_huge(p, bytes);
+    return p;
+}
+
+void util_huge_written(void *p, size_t len)
+{
+#if defined(MADV_NOHUGEPAGE)
+    advise_whole(p, len, (uintptr_t)2 << 20, MADV_NOHUGEPAGE);
+#else
+    (void)p;
+    (void)len;
+#endif
+}
+
 void *util_alloc_resident(size_t n, size_t size)
 {
     if (size && n > SIZE_MAX / size)

@@ -1,0 +1,79 @@
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/build.h"
+#include "trace/event.h"
+
+/* What a load does once its files are read: the builder's events array made
+ * at once from a guess (rank_builder_expect) and fitted afterwards
+ * (rank_builder_fit_events) holds the events a builder growing its array
+ * holds. */
+
+Suite *model_tail_suite(void);
+
+/* A trace of n complete events on two threads, with correlations. */
+static char *tail_doc(size_t n, size_t *len)
+{
+    size_t cap = 160 * n + 64;
+    char *doc = malloc(cap);
+    ck_assert_ptr_nonnull(doc);
+    size_t at = (size_t)snprintf(doc, cap, "{\"traceEvents\": [");
+    for (size_t i = 0; i < n; i++)
+        at += (size_t)snprintf(doc + at, cap - at,
+                               "%s{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"op%zu\",\"pid\":1,"
+                               "\"tid\":%zu,\"ts\":%zu,\"dur\":3,\"args\":{\"correlation\":%zu}}",
+                               i ? "," : "", i % 3 ? "cpu_op" : "kernel", i % 7, i % 2, 10 * i,
+                               i / 2);
+    at += (size_t)snprintf(doc + at, cap - at, "]}");
+    *len = at;
+    return doc;
+}
+
+static void build(struct rank_builder *b, uint64_t expect, const char *doc, size_t len)
+{
+    ck_assert_int_eq(rank_builder_init(b), 0);
+    rank_builder_expect(b, expect);
+    struct trace_sink sink;
+    rank_builder_sink(b, &sink);
+    struct err e = {0, ""};
+    ck_assert_msg(trace_read_buffer("tail.json", doc, len, &sink, NULL, &e) == 0, "%s", e.msg);
+}
+
+START_TEST(builder_should_hold_the_same_events_whatever_it_expected)
+{
+    const size_t n = 200000;
+    size_t len;
+    char *doc = tail_doc(n, &len);
+    // none, fewer than the file holds (the array grows past the guess), more
+    static const uint64_t guesses[] = {0, 100000, 400000};
+    struct rank_builder grown;
+    build(&grown, 0, doc, len);
+    ck_assert_uint_eq(grown.nevents, n);
+    for (size_t g = 0; g < sizeof guesses / sizeof guesses[0]; g++) {
+        struct rank_builder b;
+        build(&b, guesses[g], doc, len);
+        ck_assert_uint_ge(b.events_cap, n);
+        rank_builder_fit_events(&b);
+        ck_assert_uint_eq(b.nevents, n);
+        ck_assert_uint_eq(b.events_cap, n);
+        ck_assert_int_eq(memcmp(b.events, grown.events, n * sizeof *b.events), 0);
+        rank_builder_fini(&b);
+    }
+    rank_builder_fini(&grown);
+    free(doc);
+}
+END_TEST
+
+Suite *model_tail_suite(void)
+{
+    Suite *s = suite_create("model_tail");
+    TCase *tc = tcase_create("tail");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, builder_should_hold_the_same_events_whatever_it_expected);
+    suite_add_tcase(s, tc);
+    return s;
+}
