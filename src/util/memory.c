@@ -91,6 +91,16 @@ void util_populate(void *p, size_t len)
 #endif
 }
 
+void util_release(void *p, size_t len)
+{
+#if defined(MADV_DONTNEED)
+    advise_whole(p, len, (uintptr_t)sysconf(_SC_PAGESIZE), MADV_DONTNEED);
+#else
+    (void)p;
+    (void)len;
+#endif
+}
+
 /* Asks for huge pages over the whole 2 MiB stretches of [p, p + len). */
 static void advise_huge(void *p, size_t len)
 {

@@ -50,6 +50,11 @@ void util_populate(void *p, size_t len);
  * timeline frames. */
 void *util_alloc_resident(size_t n, size_t size);
 
+/* Gives the whole pages of [p, p + len), inside an allocation about to be
+ * freed, back to the system at once: its contents are lost, and it is
+ * never read again before free. Best effort. */
+void util_release(void *p, size_t len);
+
 /* malloc of n elements of size bytes (at least 1 byte), overflow-checked,
  * whose whole 2 MiB stretches are asked for as transparent huge pages as
  * they are first written, and not made resident: for a large array written

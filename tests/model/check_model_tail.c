@@ -11,7 +11,7 @@
 /* What a load does once its files are read: the builder's events array made
  * at once from a guess (rank_builder_expect) and fitted afterwards
  * (rank_builder_fit_events) holds the events a builder growing its array
- * holds. */
+ * holds, and a second half joins as if one builder had read it all. */
 
 Suite *model_tail_suite(void);
 
@@ -68,12 +68,80 @@ START_TEST(builder_should_hold_the_same_events_whatever_it_expected)
 }
 END_TEST
 
+/* Elements [from, to) of a trace whose every tenth element is a flow end,
+ * on threads and with names that change along the file. */
+static char *elements_doc(size_t from, size_t to, size_t *len)
+{
+    size_t cap = 200 * (to - from) + 64;
+    char *doc = malloc(cap);
+    ck_assert_ptr_nonnull(doc);
+    size_t at = (size_t)snprintf(doc, cap, "{\"traceEvents\": [");
+    for (size_t i = from; i < to; i++) {
+        const char *sep = i > from ? "," : "";
+        size_t tid = (i / 5000) % 7, ts = 10 * i;
+        if (i % 10 == 9)
+            at += (size_t)snprintf(doc + at, cap - at,
+                                   "%s{\"ph\":\"%s\",\"id\":%zu,\"pid\":1,\"tid\":%zu,"
+                                   "\"ts\":%zu,\"cat\":\"ac2g\",\"name\":\"f\"}",
+                                   sep, i % 20 == 9 ? "s" : "f", i / 20, tid, ts);
+        else
+            at += (size_t)snprintf(doc + at, cap - at,
+                                   "%s{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"op%zu\","
+                                   "\"pid\":1,\"tid\":%zu,\"ts\":%zu,\"dur\":3,"
+                                   "\"args\":{\"correlation\":%zu}}",
+                                   sep, i % 3 ? "cpu_op" : "kernel", (i / 3000) % 11, tid, ts, i / 2);
+    }
+    at += (size_t)snprintf(doc + at, cap - at, "]}");
+    *len = at;
+    return doc;
+}
+
+static void build_elements(struct rank_builder *b, size_t from, size_t to)
+{
+    size_t len;
+    char *doc = elements_doc(from, to, &len);
+    build(b, 0, doc, len);
+    free(doc);
+}
+
+/* The join of a second half (rank_builder_adopt), whose events move in
+ * slices on two threads and whose flows keep their own threads, gives the
+ * events and flows one builder reading the whole file has, wherever the
+ * file is cut: nothing after, a few events, events across many slices. */
+START_TEST(builder_join_should_give_what_one_builder_reads)
+{
+    const size_t n = 300000;   /* 13 MB of events: several slices */
+    static const size_t cuts[] = {300000, 299990, 150001, 7};
+    struct rank_builder whole;
+    build_elements(&whole, 0, n);
+    for (size_t c = 0; c < sizeof cuts / sizeof cuts[0]; c++) {
+        struct rank_builder b, t;
+        build_elements(&b, 0, cuts[c]);
+        build_elements(&t, cuts[c], n);
+        struct err e = {0, ""};
+        ck_assert_int_eq(rank_builder_adopt(&b, &t, cuts[c], &e), 0);
+        ck_assert_uint_eq(b.nevents, whole.nevents);
+        ck_assert_int_eq(memcmp(b.events, whole.events, b.nevents * sizeof *b.events), 0);
+        ck_assert_uint_eq(rank_builder_nflows(&b), rank_builder_nflows(&whole));
+        for (size_t i = 0; i < rank_builder_nflows(&b); i++) {
+            struct flow_rec x = rank_builder_flow(&b, i), y = rank_builder_flow(&whole, i);
+            ck_assert(x.id == y.id && x.ts == y.ts && x.thread == y.thread &&
+                      x.is_start == y.is_start);
+        }
+        rank_builder_fini(&t);
+        rank_builder_fini(&b);
+    }
+    rank_builder_fini(&whole);
+}
+END_TEST
+
 Suite *model_tail_suite(void)
 {
     Suite *s = suite_create("model_tail");
     TCase *tc = tcase_create("tail");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, builder_should_hold_the_same_events_whatever_it_expected);
+    tcase_add_test(tc, builder_join_should_give_what_one_builder_reads);
     suite_add_tcase(s, tc);
     return s;
 }
