@@ -598,8 +598,8 @@ static int move_events(struct rank_builder *b, struct rank_builder *t, const uin
         return 0;
     struct move_run m = {b->events + base, t->events, t->nevents, 0, NULL, strs, threads, cats,
                          first_index};
-    uintptr_t at = (uintptr_t)t->events;
-    m.first_edge = (size_t)(((at + MOVE_SLICE_BYTES - 1) & ~(uintptr_t)(MOVE_SLICE_BYTES - 1)) - at);
+    uintptr_t at = (uintptr_t)t->events, align = MOVE_SLICE_BYTES - 1;
+    m.first_edge = (size_t)(((at + align) & ~align) - at);
     size_t slices = 1;
     while (slice_edge(&m, slices) < m.n * sizeof *m.from)
         slices++;

@@ -8,6 +8,7 @@
 
 #include "model/build.h"
 #include "util/hmap.h"
+#include "util/pool.h"
 
 /* HTA parses ts and dur as doubles and, when any ts of the file is
  * fractional, rounds ts up and the end down (spec §1.5). Our integers are
@@ -435,37 +436,101 @@ int model_refinish_rank(struct model *m, struct rank_model *r, struct err *e)
     return 0;
 }
 
+/* model_finish's two passes over every event run as tasks over chunks of
+ * a rank's events, on every core (a single large rank too). */
+#define FINISH_CHUNK_EVENTS ((size_t)1 << 19)
+
+struct finish_chunk {
+    struct rank_model *r;
+    size_t from, to;
+    bool seen, any;                 /* an event; one not a trace span */
+    int64_t first, last, origin;    /* smallest and largest ts; smallest not a span's */
+};
+
+struct finish_run {
+    struct finish_chunk *chunks;
+    int64_t origin;
+};
+
+static int span_task(void *ctx, size_t k)
+{
+    struct finish_chunk *c = &((struct finish_run *)ctx)->chunks[k];
+    for (size_t i = c->from; i < c->to; i++) {
+        const struct event *ev = &c->r->events[i];
+        c->first = !c->seen || ev->ts < c->first ? ev->ts : c->first;
+        c->last = !c->seen || ev->ts > c->last ? ev->ts : c->last;
+        c->seen = true;
+        if (ev->kind == EV_KIND_TRACE_SPAN)
+            continue;
+        c->origin = !c->any || ev->ts < c->origin ? ev->ts : c->origin;
+        c->any = true;
+    }
+    return 0;
+}
+
+static int shift_task(void *ctx, size_t k)
+{
+    struct finish_run *run = ctx;
+    struct finish_chunk *c = &run->chunks[k];
+    for (size_t i = c->from; i < c->to; i++)
+        c->r->events[i].ts -= run->origin;
+    return 0;
+}
+
+/* The chunks of every rank's events; NULL when out of memory. */
+static struct finish_chunk *finish_chunks(struct model *m, size_t *n)
+{
+    *n = 0;
+    for (size_t k = 0; k < m->nranks; k++)
+        *n += (m->ranks[k].nevents + FINISH_CHUNK_EVENTS - 1) / FINISH_CHUNK_EVENTS;
+    struct finish_chunk *c = calloc(*n ? *n : 1, sizeof *c);
+    size_t at = 0;
+    for (size_t k = 0; k < m->nranks && c; k++)
+        for (size_t i = 0; i < m->ranks[k].nevents; i += FINISH_CHUNK_EVENTS) {
+            size_t left = m->ranks[k].nevents - i;
+            size_t len = left < FINISH_CHUNK_EVENTS ? left : FINISH_CHUNK_EVENTS;
+            c[at++] = (struct finish_chunk){.r = &m->ranks[k], .from = i, .to = i + len};
+        }
+    return c;
+}
+
 /* §1.6: one origin for every rank, the smallest ts of any kept event. */
 int model_finish(struct model *m, struct err *e)
 {
+    size_t n;
+    struct finish_run run = {finish_chunks(m, &n), 0};
+    if (!run.chunks)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    pool_run(n, 0, span_task, &run);
     bool any = false, seen = false;
-    int64_t origin = 0, first = 0, last = 0;
-    for (size_t k = 0; k < m->nranks; k++) {
-        const struct rank_model *r = &m->ranks[k];
-        for (size_t i = 0; i < r->nevents; i++) {
-            const struct event *ev = &r->events[i];
-            first = !seen || ev->ts < first ? ev->ts : first;
-            last = !seen || ev->ts > last ? ev->ts : last;
+    int64_t first = 0, last = 0;
+    for (size_t k = 0; k < n; k++) {
+        const struct finish_chunk *c = &run.chunks[k];
+        if (c->seen) {
+            first = !seen || c->first < first ? c->first : first;
+            last = !seen || c->last > last ? c->last : last;
             seen = true;
-            if (ev->kind == EV_KIND_TRACE_SPAN)
-                continue;
-            if (!any || ev->ts < origin)
-                origin = ev->ts;
+        }
+        if (c->any) {
+            run.origin = !any || c->origin < run.origin ? c->origin : run.origin;
             any = true;
         }
     }
     /* Both within ±MODEL_TIME_LIMIT_NS (the builder checked), so this fits. */
-    if (seen && last - first >= MODEL_TIME_LIMIT_NS)
+    if (seen && last - first >= MODEL_TIME_LIMIT_NS) {
+        free(run.chunks);
         return err_set(e, ERR_LIMIT, "event times span more than 146 years (%lld to %lld ns)",
                        (long long)first, (long long)last);
-    m->origin_ns = origin;
+    }
+    m->origin_ns = run.origin;
     m->has_origin = any;
+    if (run.origin)
+        pool_run(n, 0, shift_task, &run);
+    free(run.chunks);
     for (size_t k = 0; k < m->nranks; k++) {
         struct rank_model *r = &m->ranks[k];
-        for (size_t i = 0; i < r->nevents; i++)
-            r->events[i].ts -= origin;
         for (size_t i = 0; i < r->niterations; i++)
-            r->iterations[i].ts -= origin;
+            r->iterations[i].ts -= run.origin;
     }
     return 0;
 }

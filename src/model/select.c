@@ -33,11 +33,24 @@ size_t model_step_names(const struct model *m)
     return n;
 }
 
+/* Room for n rows at once, in huge pages (util_alloc_huge): most of a
+ * trace's events are rows, written once and then kept. */
+static int reserve_rows(struct rowbuf *out, size_t n)
+{
+    if (!out->rows && n && !(out->rows = util_alloc_huge(n, sizeof *out->rows)))
+        return ERR_NOMEM;
+    if (out->rows && !out->cap)
+        out->cap = n;
+    if (vec_reserve((void **)&out->rows, &out->cap, sizeof *out->rows, n ? n : 1))
+        return ERR_NOMEM;
+    util_populate(out->rows, n * sizeof *out->rows);
+    return 0;
+}
+
 static int all_rows(const struct rank_model *r, struct rowbuf *out)
 {
-    if (vec_reserve((void **)&out->rows, &out->cap, sizeof *out->rows, r->nevents ? r->nevents : 1))
+    if (reserve_rows(out, r->nevents))
         return ERR_NOMEM;
-    util_populate(out->rows, r->nevents * sizeof *out->rows);
     for (size_t i = 0; i < r->nevents; i++)
         if (r->events[i].kind != EV_KIND_TRACE_SPAN && push_row(out, (uint32_t)i))
             return ERR_NOMEM;
@@ -118,11 +131,9 @@ static int trailing_step_rows(const struct model *m, const struct rank_model *r,
     struct rowbuf cpu = {0};
     size_t most = r->nevents ? r->nevents : 1;
     int rc = vec_reserve((void **)&cpu.rows, &cpu.cap, sizeof *cpu.rows, most) ||
-                     vec_reserve((void **)&out->rows, &out->cap, sizeof *out->rows, most)
+                     reserve_rows(out, most)
                  ? ERR_NOMEM
                  : 0;
-    if (rc == 0)
-        util_populate(out->rows, most * sizeof *out->rows);
     for (size_t i = 0; i < r->nevents && !rc; i++) {
         const struct event *ev = &r->events[i];
         if (ev->kind == EV_KIND_TRACE_SPAN || model_is_gpu_kernel_pred(m, ev))
@@ -648,6 +659,7 @@ static int select_rows(const struct model *m, struct rank_model *r, size_t step_
     }
     r->rows = rows.rows;
     r->nrows = rows.n;
+    util_huge_written(r->rows, r->nrows * sizeof *r->rows);
     compute_span(r);
     return 0;
 }

@@ -135,6 +135,60 @@ START_TEST(builder_join_should_give_what_one_builder_reads)
 }
 END_TEST
 
+/* model_finish, whose passes run over chunks of events on every core, sets
+ * the origin a serial pass finds and shifts every event by it: ranks of
+ * several chunks, one of none, trace spans earlier than every event. */
+START_TEST(model_finish_should_shift_by_the_smallest_kept_ts)
+{
+    static const size_t counts[] = {1300000, 0, 7};
+    struct rank_model ranks[3];
+    memset(ranks, 0, sizeof ranks);
+    int64_t origin = INT64_MAX;
+    uint64_t seed = 12345;
+    for (size_t k = 0; k < 3; k++) {
+        ranks[k].nevents = counts[k];
+        ranks[k].events = calloc(counts[k] ? counts[k] : 1, sizeof *ranks[k].events);
+        ck_assert_ptr_nonnull(ranks[k].events);
+        for (size_t i = 0; i < counts[k]; i++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            struct event *ev = &ranks[k].events[i];
+            ev->ts = 1000000 + (int64_t)(seed >> 40) - (int64_t)(k * 77);
+            ev->kind = i % 1000 == 3 ? EV_KIND_TRACE_SPAN : EV_KIND_CPU_OP;
+            if (ev->kind == EV_KIND_TRACE_SPAN)
+                ev->ts -= 500000;
+            else if (ev->ts < origin)
+                origin = ev->ts;
+        }
+    }
+    struct iteration step = {1, 2000000, 10, 0};
+    ranks[0].iterations = &step;
+    ranks[0].niterations = 1;
+    int64_t *before[3];
+    for (size_t k = 0; k < 3; k++) {
+        before[k] = malloc((counts[k] ? counts[k] : 1) * sizeof *before[k]);
+        ck_assert_ptr_nonnull(before[k]);
+        for (size_t i = 0; i < counts[k]; i++)
+            before[k][i] = ranks[k].events[i].ts;
+    }
+    struct model m;
+    memset(&m, 0, sizeof m);
+    m.ranks = ranks;
+    m.nranks = 3;
+    struct err e = {0, ""};
+    ck_assert_int_eq(model_finish(&m, &e), 0);
+    ck_assert(m.has_origin);
+    ck_assert_int_eq(m.origin_ns, origin);
+    for (size_t k = 0; k < 3; k++)
+        for (size_t i = 0; i < counts[k]; i++)
+            ck_assert_int_eq(ranks[k].events[i].ts, before[k][i] - origin);
+    ck_assert_int_eq(step.ts, 2000000 - origin);
+    for (size_t k = 0; k < 3; k++) {
+        free(ranks[k].events);
+        free(before[k]);
+    }
+}
+END_TEST
+
 Suite *model_tail_suite(void)
 {
     Suite *s = suite_create("model_tail");
@@ -142,6 +196,7 @@ Suite *model_tail_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, builder_should_hold_the_same_events_whatever_it_expected);
     tcase_add_test(tc, builder_join_should_give_what_one_builder_reads);
+    tcase_add_test(tc, model_finish_should_shift_by_the_smallest_kept_ts);
     suite_add_tcase(s, tc);
     return s;
 }
