@@ -47,13 +47,26 @@ static int reserve_rows(struct rowbuf *out, size_t n)
     return 0;
 }
 
-static int all_rows(const struct rank_model *r, struct rowbuf *out)
+/* Every event but the trace spans, in file order, and their span as
+ * compute_span gives it (span[0] the start, span[1] the end): one pass. */
+static int all_rows(const struct rank_model *r, struct rowbuf *out, int64_t span[2])
 {
     if (reserve_rows(out, r->nevents))
         return ERR_NOMEM;
-    for (size_t i = 0; i < r->nevents; i++)
-        if (r->events[i].kind != EV_KIND_TRACE_SPAN && push_row(out, (uint32_t)i))
-            return ERR_NOMEM;
+    int64_t start = 0, end = 0;
+    bool any = false;
+    for (size_t i = 0; i < r->nevents; i++) {
+        const struct event *ev = &r->events[i];
+        if (ev->kind == EV_KIND_TRACE_SPAN)
+            continue;
+        out->rows[out->n++] = (uint32_t)i;   // (room for every event)
+        int64_t ends = ev->ts + (ev->dur > 0 ? ev->dur : 0);
+        start = !any || ev->ts < start ? ev->ts : start;
+        end = !any || ends > end ? ends : end;
+        any = true;
+    }
+    span[0] = start;
+    span[1] = end;
     return 0;
 }
 
@@ -121,8 +134,9 @@ static int trailing_step_rows(const struct model *m, const struct rank_model *r,
     for (size_t i = 0; i < r->niterations; i++)
         if (i == 0 || r->iterations[i].ts > cut)
             cut = r->iterations[i].ts;
+    int64_t span[2];
     if (!have_step && !m->sem.filter_empties_stepless_rank)
-        return all_rows(r, out);
+        return all_rows(r, out, span);
     struct corr_counts kept;   /* correlation -> number of kept CPU events */
     if (corr_counts_init(&kept, r))
         return ERR_NOMEM;
@@ -621,6 +635,13 @@ static int build_threads(const struct model *m, struct rank_model *r)
     return rc;
 }
 
+/* Whether sel keeps every row: it differs from no selection at most in
+ * its rank list, which sets rank_model.selected and nothing else. */
+static bool keeps_every_row(const struct selection *sel)
+{
+    return !sel || (!sel->niterations && !sel->has_window && !sel->nstreams_off);
+}
+
 static void compute_span(struct rank_model *r)
 {
     r->start_ns = r->end_ns = 0;
@@ -645,7 +666,8 @@ static int select_rows(const struct model *m, struct rank_model *r, size_t step_
     r->selected = !sel || !sel->nranks || in_list(sel->ranks, sel->nranks, r->rank);
     struct rowbuf rows = {0};
     bool filter = m->sem.drop_last_step && step_names >= 2;
-    int rc = !filter ? all_rows(r, &rows)
+    int64_t span[2];
+    int rc = !filter ? all_rows(r, &rows, span)
              : m->nranks && m->ranks[0].device == DEVICE_MTIA ? mtia_step_rows(m, r, &rows)
                                                               : trailing_step_rows(m, r, &rows);
     if (rc) {
@@ -660,7 +682,12 @@ static int select_rows(const struct model *m, struct rank_model *r, size_t step_
     r->rows = rows.rows;
     r->nrows = rows.n;
     util_huge_written(r->rows, r->nrows * sizeof *r->rows);
-    compute_span(r);
+    if (!filter && keeps_every_row(sel)) {   // all_rows' span is the rows'
+        r->start_ns = span[0];
+        r->end_ns = span[1];
+    } else {
+        compute_span(r);
+    }
     return 0;
 }
 
@@ -712,13 +739,6 @@ static int rank_task(void *ctx, size_t i)
         return 1;
     return !run->m->rows_only && (build_streams(run->m, r) != 0 ||
            (!run->streams_only && build_threads(run->m, r) != 0));
-}
-
-/* Whether sel keeps every row: it differs from no selection at most in
- * its rank list, which sets rank_model.selected and nothing else. */
-static bool keeps_every_row(const struct selection *sel)
-{
-    return !sel || (!sel->niterations && !sel->has_window && !sel->nstreams_off);
 }
 
 /* Whether every rank's derived arrays are already those of a selection
