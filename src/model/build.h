@@ -46,8 +46,9 @@ struct rank_builder {
     size_t ncomm, comm_cap;
     struct flow_rec *flows;
     size_t nflows, flows_cap;
-    struct flow_rec *tail_flows;      /* a joined second half's, read as if at flows[tail_at] */
+    struct flow_rec *tail_flows;      /* a joined second half's, read as if at flows[tail_at], */
     size_t ntail_flows, tail_at;      /* (rank_builder_flow) */
+    uint32_t *tail_threads;           /* its threads by its own index: their index here */
     struct name_rec *names;
     size_t nnames, names_cap;
     unsigned char *kind_of_cat;       /* by local cat id; 0xff = not yet known */
@@ -77,6 +78,15 @@ struct rank_builder {
 
 int rank_builder_init(struct rank_builder *b);
 void rank_builder_fini(struct rank_builder *b);
+/* Makes room for about `events` events at once, in huge pages
+ * (util_alloc_huge), when that many are worth it: the events are most of
+ * what a load writes and then reads, and an array grown by realloc leaves
+ * huge pages. Best effort: a guess too small grows as usual. Call it on a
+ * fresh builder. */
+void rank_builder_expect(struct rank_builder *b, uint64_t events);
+/* Gives back the room past the events, and asks that their pages be left
+ * as they are (util_huge_written): call it once the file is read. */
+void rank_builder_fit_events(struct rank_builder *b);
 void rank_builder_sink(struct rank_builder *b, struct trace_sink *out);
 /* Adds a warning line to the rank (kept up to MODEL_MAX_WARNING_TEXTS,
  * always counted). */
@@ -89,9 +99,9 @@ void rank_builder_warn(struct rank_builder *b, const char *fmt, ...)
 const uint32_t *rank_builder_event_ids(void *ctx, uint64_t index);
 
 /* The flows in file order: b->flows with a joined second half's in their
- * place; i < rank_builder_nflows(b). */
+ * place, its threads b's; i < rank_builder_nflows(b). */
 size_t rank_builder_nflows(const struct rank_builder *b);
-const struct flow_rec *rank_builder_flow(const struct rank_builder *b, size_t i);
+struct flow_rec rank_builder_flow(const struct rank_builder *b, size_t i);
 
 /* Frees the flows (the linking is their one reader). */
 void rank_builder_drop_flows(struct rank_builder *b);

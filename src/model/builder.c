@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/memory.h"
+#include "util/pool.h"
 #include "util/vec.h"
 
 /* The events array is made resident this many events ahead of the writes:
@@ -57,6 +58,17 @@ int rank_builder_init(struct rank_builder *b)
     return 0;
 }
 
+/* Fewer events than fill a few huge pages are not worth a guess. */
+#define EXPECT_MIN_EVENTS (((size_t)4 << 20) / sizeof(struct event))
+
+void rank_builder_expect(struct rank_builder *b, uint64_t events)
+{
+    if (b->events || events < EXPECT_MIN_EVENTS || events > SIZE_MAX / sizeof *b->events)
+        return;
+    b->events = util_alloc_huge((size_t)events, sizeof *b->events);
+    b->events_cap = b->events ? (size_t)events : 0;
+}
+
 void rank_builder_fini(struct rank_builder *b)
 {
     strtab_fini(&b->strings);
@@ -65,6 +77,7 @@ void rank_builder_fini(struct rank_builder *b)
     free(b->comm);
     free(b->flows);
     free(b->tail_flows);
+    free(b->tail_threads);
     free(b->names);
     free(b->kind_of_cat);
     free(b->pidtids);
@@ -449,10 +462,22 @@ static void give_back(void **array, size_t *cap, size_t keep, size_t size)
     }
 }
 
-/* Keeps t's flows apart, behind b's (rank_builder_flow reads them in
- * place): a quarter of a file's elements, which only a trace with GPU
- * events lacking correlation reads, so the join copies none of them. */
-static int keep_tail_flows(struct rank_builder *b, struct rank_builder *t, const uint32_t *threads)
+void rank_builder_fit_events(struct rank_builder *b)
+{
+    if (!b->events)
+        return;
+    if (b->events_cap > b->nevents)
+        give_back((void **)&b->events, &b->events_cap, b->nevents, sizeof *b->events);
+    b->events_populated = b->nevents < b->events_populated ? b->nevents : b->events_populated;
+    util_huge_written(b->events, b->nevents * sizeof *b->events);
+}
+
+/* Keeps t's flows apart, behind b's, with t's threads as they are and
+ * their map to b's, *threads, which it takes (rank_builder_flow reads them
+ * in place): a quarter of a file's elements, which only a trace with GPU
+ * events lacking correlation reads, so the join neither copies nor reads
+ * them. */
+static int keep_tail_flows(struct rank_builder *b, struct rank_builder *t, uint32_t **threads)
 {
     if (!t->nflows)
         return 0;
@@ -462,18 +487,18 @@ static int keep_tail_flows(struct rank_builder *b, struct rank_builder *t, const
             return ERR_NOMEM;
         for (size_t i = 0; i < t->nflows; i++) {
             b->flows[b->nflows + i] = t->flows[i];
-            b->flows[b->nflows + i].thread = threads[t->flows[i].thread];
+            b->flows[b->nflows + i].thread = (*threads)[t->flows[i].thread];
         }
         b->nflows += t->nflows;
         t->nflows = 0;
         return 0;
     }
-    for (size_t i = 0; i < t->nflows; i++)
-        t->flows[i].thread = threads[t->flows[i].thread];
     give_back((void **)&t->flows, &t->flows_cap, t->nflows, sizeof *t->flows);
     b->tail_flows = t->flows;
     b->ntail_flows = t->nflows;
     b->tail_at = b->nflows;
+    b->tail_threads = *threads;
+    *threads = NULL;
     t->flows = NULL;
     t->nflows = t->flows_cap = 0;
     return 0;
@@ -484,26 +509,84 @@ size_t rank_builder_nflows(const struct rank_builder *b)
     return b->nflows + b->ntail_flows;
 }
 
-const struct flow_rec *rank_builder_flow(const struct rank_builder *b, size_t i)
+struct flow_rec rank_builder_flow(const struct rank_builder *b, size_t i)
 {
     if (i < b->tail_at || !b->ntail_flows)
-        return &b->flows[i];
-    if (i - b->tail_at < b->ntail_flows)
-        return &b->tail_flows[i - b->tail_at];
-    return &b->flows[i - b->ntail_flows];
+        return b->flows[i];
+    if (i - b->tail_at >= b->ntail_flows)
+        return b->flows[i - b->ntail_flows];
+    struct flow_rec f = b->tail_flows[i - b->tail_at];
+    f.thread = b->tail_threads[f.thread];
+    return f;
 }
 
 void rank_builder_drop_flows(struct rank_builder *b)
 {
     free(b->flows);
     free(b->tail_flows);
+    free(b->tail_threads);
+    b->tail_threads = NULL;
     b->flows = b->tail_flows = NULL;
     b->nflows = b->flows_cap = b->ntail_flows = b->tail_at = 0;
 }
 
-/* Moves t's events behind b's, renumbered, from the end of t's array in
- * slices that t gives back as it goes: the two arrays never hold the
- * second half twice. */
+/* Bytes of t's events a task of the join moves: whole huge pages. */
+#define MOVE_SLICE_BYTES ((size_t)2 << 20)
+
+struct move_run {
+    struct event *to;              /* where t's first event goes */
+    const struct event *from;      /* t's events */
+    size_t n;
+    size_t first_edge;             /* the first slice's end, in bytes from `from` */
+    struct event *across;          /* [k]: the event across slice k's start, if any */
+    const uint32_t *strs, *threads, *cats;
+    uint32_t first_index;
+};
+
+static void move_one(const struct move_run *m, size_t i, struct event ev)
+{
+    ev.name = m->strs[ev.name];
+    ev.thread = m->threads[ev.thread];
+    ev.cat = (uint16_t)m->cats[ev.cat];
+    ev.index += m->first_index;
+    m->to[i] = ev;
+}
+
+/* Where slice k of t's array starts, in bytes from its start: slices after
+ * the first start at a multiple of MOVE_SLICE_BYTES in memory. */
+static size_t slice_edge(const struct move_run *m, size_t k)
+{
+    size_t bytes = m->n * sizeof *m->from;
+    if (k == 0)
+        return 0;
+    size_t at = m->first_edge + (k - 1) * MOVE_SLICE_BYTES;
+    return at < bytes ? at : bytes;
+}
+
+/* Moves the events that start in slice k of t's array, renumbered, and
+ * gives the slice's pages back: the arrays never hold the second half
+ * twice, and the pages the next slices are written to are mostly those
+ * given back (a page the system never gave before costs several times
+ * more). Slices are independent, so both cores move them at once
+ * (pool_run), the core that read the second half being idle; an event
+ * across the slice's end is read from the copy made before (m->across),
+ * since the next slice may have given its end back. */
+static int move_slice(void *ctx, size_t k)
+{
+    struct move_run *m = ctx;
+    const size_t size = sizeof *m->from;
+    size_t from = slice_edge(m, k), to = slice_edge(m, k + 1);
+    size_t lo = (from + size - 1) / size, hi = to / size;
+    util_populate(m->to + lo, (hi - lo) * sizeof *m->to);
+    for (size_t i = lo; i < hi; i++)
+        move_one(m, i, m->from[i]);
+    if (to % size)
+        move_one(m, hi, m->across[k + 1]);
+    util_release((char *)m->from + from, to - from);
+    return 0;
+}
+
+/* Moves t's events behind b's, renumbered. */
 static int move_events(struct rank_builder *b, struct rank_builder *t, const uint32_t *strs,
                        const uint32_t *threads, const uint32_t *cats, uint32_t first_index)
 {
@@ -511,24 +594,26 @@ static int move_events(struct rank_builder *b, struct rank_builder *t, const uin
     if (vec_reserve((void **)&b->events, &b->events_cap, sizeof *b->events,
                     base + t->nevents + 1))
         return ERR_NOMEM;
-    const size_t slice = ((size_t)1 << 20) / sizeof *t->events;
-    for (size_t end = t->nevents; end > 0;) {
-        size_t from = end > slice ? end - slice : 0;
-        util_populate(b->events + base + from, (end - from) * sizeof *b->events);
-        for (size_t i = from; i < end; i++) {
-            struct event ev = t->events[i];
-            ev.name = strs[ev.name];
-            ev.thread = threads[ev.thread];
-            ev.cat = (uint16_t)cats[ev.cat];
-            ev.index += first_index;
-            b->events[base + i] = ev;
-        }
-        end = from;
-        give_back((void **)&t->events, &t->events_cap, end, sizeof *t->events);
-    }
-    b->nevents = base + t->nevents;
+    if (!t->nevents)
+        return 0;
+    struct move_run m = {b->events + base, t->events, t->nevents, 0, NULL, strs, threads, cats,
+                         first_index};
+    uintptr_t at = (uintptr_t)t->events, align = MOVE_SLICE_BYTES - 1;
+    m.first_edge = (size_t)(((at + align) & ~align) - at);
+    size_t slices = 1;
+    while (slice_edge(&m, slices) < m.n * sizeof *m.from)
+        slices++;
+    if (!(m.across = malloc((slices + 1) * sizeof *m.across)))
+        return ERR_NOMEM;
+    for (size_t k = 1; k < slices; k++)
+        m.across[k] = m.from[slice_edge(&m, k) / sizeof *m.from];
+    pool_run(slices, 2, move_slice, &m);
+    free(m.across);
+    free(t->events);
+    t->events = NULL;
+    t->nevents = t->events_cap = 0;
+    b->nevents = base + m.n;
     b->events_populated = b->nevents;
-    t->nevents = 0;
     return 0;
 }
 
@@ -572,9 +657,9 @@ int rank_builder_adopt(struct rank_builder *b, struct rank_builder *t, uint64_t 
     if (rc == 0)
         rc = move_side_tables(b, t, strs, base);
     if (rc == 0)
-        rc = keep_tail_flows(b, t, threads);
-    if (rc == 0)
         rc = move_events(b, t, strs, threads, cats, (uint32_t)first_index);
+    if (rc == 0)
+        rc = keep_tail_flows(b, t, &threads);   // (takes threads)
     free(strs);
     free(threads);
     free(cats);

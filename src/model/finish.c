@@ -8,6 +8,7 @@
 
 #include "model/build.h"
 #include "util/hmap.h"
+#include "util/pool.h"
 
 /* HTA parses ts and dur as doubles and, when any ts of the file is
  * fractional, rounds ts up and the end down (spec §1.5). Our integers are
@@ -55,17 +56,31 @@ bool model_corr_range(const struct rank_model *r, uint32_t *lo, uint64_t *range,
     return *n && *range <= 4 * (uint64_t)*n + 4096;
 }
 
-static int link_dense(const struct model *m, struct rank_model *r, uint32_t lo, size_t range)
+/* Older traces carry no correlation on some GPU events; Kineto's ac2g flows
+ * then link them (link_by_flows). */
+static bool is_gpu_activity(const struct event *ev)
+{
+    return ev->kind == EV_KIND_KERNEL || ev->kind == EV_KIND_MEMCPY || ev->kind == EV_KIND_MEMSET;
+}
+
+/* The linking's first pass also says whether any GPU event lacks a
+ * correlation (*orphans), which link_by_flows then links. */
+static int link_dense(const struct model *m, struct rank_model *r, uint32_t lo, size_t range,
+                      bool *orphans)
 {
     uint32_t *last = malloc(2 * range * sizeof *last);   // [cpu ids | gpu ids]
     if (!last)
         return ERR_NOMEM;
     memset(last, 0xff, 2 * range * sizeof *last);   // MODEL_NONE
+    bool any = false;
     for (size_t i = 0; i < r->nevents; i++) {
         const struct event *ev = &r->events[i];
         if (ev->flags & EV_FLAG_HAS_CORR)
             last[(model_is_gpu_kernel_pred(m, ev) ? range : 0) + (ev->corr - lo)] = (uint32_t)i;
+        else
+            any |= is_gpu_activity(ev);
     }
+    *orphans = any;
     for (size_t i = 0; i < r->nevents; i++) {
         struct event *ev = &r->events[i];
         if (!(ev->flags & EV_FLAG_HAS_CORR))
@@ -81,7 +96,7 @@ static int link_dense(const struct model *m, struct rank_model *r, uint32_t lo, 
     return 0;
 }
 
-static int link_hashed(const struct model *m, struct rank_model *r, size_t n)
+static int link_hashed(const struct model *m, struct rank_model *r, size_t n, bool *orphans)
 {
     struct hmap last_cpu, last_gpu;
     if (hmap_init(&last_cpu, n / 2) || hmap_init(&last_gpu, n / 2)) {
@@ -91,8 +106,10 @@ static int link_hashed(const struct model *m, struct rank_model *r, size_t n)
     int rc = 0;
     for (size_t i = 0; i < r->nevents && !rc; i++) {
         const struct event *ev = &r->events[i];
-        if (event_correlation(ev) == -1)
+        if (event_correlation(ev) == -1) {
+            *orphans |= is_gpu_activity(ev);
             continue;
+        }
         struct hmap *side = model_is_gpu_kernel_pred(m, ev) ? &last_gpu : &last_cpu;
         rc = hmap_put(side, event_correlation(ev), (uint32_t)i);
     }
@@ -112,13 +129,15 @@ static int link_hashed(const struct model *m, struct rank_model *r, size_t n)
     return rc;
 }
 
-static int link_by_correlation(const struct model *m, struct rank_model *r, struct err *e)
+static int link_by_correlation(const struct model *m, struct rank_model *r, bool *orphans,
+                               struct err *e)
 {
     uint32_t lo;
     uint64_t range;
     size_t n;
-    int rc = model_corr_range(r, &lo, &range, &n) ? link_dense(m, r, lo, (size_t)range)
-                                            : link_hashed(m, r, n);
+    *orphans = false;
+    int rc = model_corr_range(r, &lo, &range, &n) ? link_dense(m, r, lo, (size_t)range, orphans)
+                                                  : link_hashed(m, r, n, orphans);
     return rc ? err_set(e, ERR_NOMEM, "out of memory linking correlations") : 0;
 }
 
@@ -127,13 +146,6 @@ static int64_t place_key(uint32_t thread, int64_t ts)
 {
     /* Mixes a (thread, ts) pair into one key; collisions are checked. */
     return (int64_t)((uint64_t)thread * 0x9E3779B97F4A7C15ull ^ (uint64_t)ts);
-}
-
-/* Older traces carry no correlation on some GPU events; Kineto's ac2g flows
- * then link them: "s" at the launch's start, "f" at the kernel's start. */
-static bool is_gpu_activity(const struct event *ev)
-{
-    return ev->kind == EV_KIND_KERNEL || ev->kind == EV_KIND_MEMCPY || ev->kind == EV_KIND_MEMSET;
 }
 
 static bool is_launcher(const struct event *ev)
@@ -152,21 +164,20 @@ static int index_flow_ends(const struct rank_model *r, const struct rank_builder
             rc = hmap_put(at_place, place_key(ev->thread, ev->ts), (uint32_t)i);
     }
     for (size_t i = 0; i < rank_builder_nflows(b) && !rc; i++)
-        if (rank_builder_flow(b, i)->is_start)
-            rc = hmap_put(start_of, rank_builder_flow(b, i)->id, (uint32_t)i);
+        if (rank_builder_flow(b, i).is_start)
+            rc = hmap_put(start_of, rank_builder_flow(b, i).id, (uint32_t)i);
     return rc;
 }
 
-/* Older traces carry no correlation on some GPU events; Kineto's ac2g flows
- * then link them: "s" at the launch's start, "f" at the kernel's start. Only
- * such orphans and unlinked launchers are indexed, so this costs nothing on
- * traces where correlation ids are complete. */
-static int link_by_flows(struct rank_model *r, const struct rank_builder *b, struct err *e)
+/* Older traces carry no correlation on some GPU events (orphans); Kineto's
+ * ac2g flows then link them: "s" at the launch's start, "f" at the kernel's
+ * start. Only orphans and unlinked launchers are indexed, and nothing is
+ * done without an orphan, so this costs nothing on traces where correlation
+ * ids are complete. */
+static int link_by_flows(struct rank_model *r, const struct rank_builder *b, bool orphans,
+                         struct err *e)
 {
-    bool orphans = false;
-    for (size_t i = 0; i < r->nevents && !orphans && rank_builder_nflows(b); i++)
-        orphans = is_gpu_activity(&r->events[i]) && event_correlation(&r->events[i]) < 0;
-    if (!orphans)
+    if (!orphans || !rank_builder_nflows(b))
         return 0;
     struct hmap at_place, start_of;
     if (hmap_init(&at_place, 1024) || hmap_init(&start_of, 1024)) {
@@ -175,16 +186,17 @@ static int link_by_flows(struct rank_model *r, const struct rank_builder *b, str
     }
     int rc = index_flow_ends(r, b, &at_place, &start_of);
     for (size_t i = 0; i < rank_builder_nflows(b) && !rc; i++) {
-        const struct flow_rec *f = rank_builder_flow(b, i);
-        uint32_t *s = f->is_start ? NULL : hmap_get(&start_of, f->id);
-        uint32_t *g = s ? hmap_get(&at_place, place_key(f->thread, f->ts)) : NULL;
-        const struct flow_rec *st = s ? rank_builder_flow(b, *s) : NULL;
-        uint32_t *c = st ? hmap_get(&at_place, place_key(st->thread, st->ts)) : NULL;
+        struct flow_rec f = rank_builder_flow(b, i), st;
+        uint32_t *s = f.is_start ? NULL : hmap_get(&start_of, f.id);
+        uint32_t *g = s ? hmap_get(&at_place, place_key(f.thread, f.ts)) : NULL;
+        if (s)
+            st = rank_builder_flow(b, *s);
+        uint32_t *c = s && g ? hmap_get(&at_place, place_key(st.thread, st.ts)) : NULL;
         if (!g || !c)
             continue;
         struct event *gev = &r->events[*g], *cev = &r->events[*c];
         if (!is_gpu_activity(gev) || !is_launcher(cev) || gev->partner != MODEL_NONE ||
-            gev->ts != f->ts || cev->ts != st->ts)
+            gev->ts != f.ts || cev->ts != st.ts)
             continue;
         gev->partner = *c;
         gev->flags |= EV_FLAG_FLOW_LINKED;
@@ -394,9 +406,10 @@ int model_finish_rank(struct model *m, struct rank_model *r, const struct rank_b
     m->id_context_sync = strtab_find(&m->strings, "Context Sync", 12);
     if (m->sem.ns_rounding && r->has_float_ts)
         apply_ns_rounding(r);
-    int rc = link_by_correlation(m, r, e);
+    bool orphans;
+    int rc = link_by_correlation(m, r, &orphans, e);
     if (!rc)
-        rc = link_by_flows(r, b, e);
+        rc = link_by_flows(r, b, orphans, e);
     if (!rc)
         rc = model_find_graphs(m, r, e);
     if (!rc)
@@ -423,37 +436,101 @@ int model_refinish_rank(struct model *m, struct rank_model *r, struct err *e)
     return 0;
 }
 
+/* model_finish's two passes over every event run as tasks over chunks of
+ * a rank's events, on every core (a single large rank too). */
+#define FINISH_CHUNK_EVENTS ((size_t)1 << 19)
+
+struct finish_chunk {
+    struct rank_model *r;
+    size_t from, to;
+    bool seen, any;                 /* an event; one not a trace span */
+    int64_t first, last, origin;    /* smallest and largest ts; smallest not a span's */
+};
+
+struct finish_run {
+    struct finish_chunk *chunks;
+    int64_t origin;
+};
+
+static int span_task(void *ctx, size_t k)
+{
+    struct finish_chunk *c = &((struct finish_run *)ctx)->chunks[k];
+    for (size_t i = c->from; i < c->to; i++) {
+        const struct event *ev = &c->r->events[i];
+        c->first = !c->seen || ev->ts < c->first ? ev->ts : c->first;
+        c->last = !c->seen || ev->ts > c->last ? ev->ts : c->last;
+        c->seen = true;
+        if (ev->kind == EV_KIND_TRACE_SPAN)
+            continue;
+        c->origin = !c->any || ev->ts < c->origin ? ev->ts : c->origin;
+        c->any = true;
+    }
+    return 0;
+}
+
+static int shift_task(void *ctx, size_t k)
+{
+    struct finish_run *run = ctx;
+    struct finish_chunk *c = &run->chunks[k];
+    for (size_t i = c->from; i < c->to; i++)
+        c->r->events[i].ts -= run->origin;
+    return 0;
+}
+
+/* The chunks of every rank's events; NULL when out of memory. */
+static struct finish_chunk *finish_chunks(struct model *m, size_t *n)
+{
+    *n = 0;
+    for (size_t k = 0; k < m->nranks; k++)
+        *n += (m->ranks[k].nevents + FINISH_CHUNK_EVENTS - 1) / FINISH_CHUNK_EVENTS;
+    struct finish_chunk *c = calloc(*n ? *n : 1, sizeof *c);
+    size_t at = 0;
+    for (size_t k = 0; k < m->nranks && c; k++)
+        for (size_t i = 0; i < m->ranks[k].nevents; i += FINISH_CHUNK_EVENTS) {
+            size_t left = m->ranks[k].nevents - i;
+            size_t len = left < FINISH_CHUNK_EVENTS ? left : FINISH_CHUNK_EVENTS;
+            c[at++] = (struct finish_chunk){.r = &m->ranks[k], .from = i, .to = i + len};
+        }
+    return c;
+}
+
 /* §1.6: one origin for every rank, the smallest ts of any kept event. */
 int model_finish(struct model *m, struct err *e)
 {
+    size_t n;
+    struct finish_run run = {finish_chunks(m, &n), 0};
+    if (!run.chunks)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    pool_run(n, 0, span_task, &run);
     bool any = false, seen = false;
-    int64_t origin = 0, first = 0, last = 0;
-    for (size_t k = 0; k < m->nranks; k++) {
-        const struct rank_model *r = &m->ranks[k];
-        for (size_t i = 0; i < r->nevents; i++) {
-            const struct event *ev = &r->events[i];
-            first = !seen || ev->ts < first ? ev->ts : first;
-            last = !seen || ev->ts > last ? ev->ts : last;
+    int64_t first = 0, last = 0;
+    for (size_t k = 0; k < n; k++) {
+        const struct finish_chunk *c = &run.chunks[k];
+        if (c->seen) {
+            first = !seen || c->first < first ? c->first : first;
+            last = !seen || c->last > last ? c->last : last;
             seen = true;
-            if (ev->kind == EV_KIND_TRACE_SPAN)
-                continue;
-            if (!any || ev->ts < origin)
-                origin = ev->ts;
+        }
+        if (c->any) {
+            run.origin = !any || c->origin < run.origin ? c->origin : run.origin;
             any = true;
         }
     }
     /* Both within ±MODEL_TIME_LIMIT_NS (the builder checked), so this fits. */
-    if (seen && last - first >= MODEL_TIME_LIMIT_NS)
+    if (seen && last - first >= MODEL_TIME_LIMIT_NS) {
+        free(run.chunks);
         return err_set(e, ERR_LIMIT, "event times span more than 146 years (%lld to %lld ns)",
                        (long long)first, (long long)last);
-    m->origin_ns = origin;
+    }
+    m->origin_ns = run.origin;
     m->has_origin = any;
+    if (run.origin)
+        pool_run(n, 0, shift_task, &run);
+    free(run.chunks);
     for (size_t k = 0; k < m->nranks; k++) {
         struct rank_model *r = &m->ranks[k];
-        for (size_t i = 0; i < r->nevents; i++)
-            r->events[i].ts -= origin;
         for (size_t i = 0; i < r->niterations; i++)
-            r->iterations[i].ts -= origin;
+            r->iterations[i].ts -= run.origin;
     }
     return 0;
 }

@@ -122,6 +122,7 @@ static int job_progress(void *ctx, uint64_t bytes)
 static int take_builder(struct rank_model *r, struct rank_builder *b, const char *path,
                         bool from_cache, struct err *e)
 {
+    rank_builder_fit_events(b);
     r->names = calloc(b->nnames ? b->nnames : 1, sizeof *r->names);
     bool packed = b->source_path && !from_cache;
     r->path = strdup(packed ? b->source_path : path);
@@ -196,11 +197,26 @@ static int finish_in_worker(struct load_job *j, const struct semantics *sem)
     return rc;
 }
 
+/* About how many events the job's file holds at most, for its builders
+ * (rank_builder_expect): a trace's events take 200 to 500 bytes of JSON
+ * each, and it deflates about twentyfold; no more than a quarter of the
+ * memory would hold. A summary holds the events of its trace, whose size
+ * the job has. */
+static uint64_t expected_events(const struct load_job *j)
+{
+    uint64_t bytes = j->size;
+    if (!j->buf && str_ends_with(j->path, ".gz"))
+        bytes = bytes > UINT64_MAX / 20 ? UINT64_MAX : bytes * 20;
+    uint64_t most = util_physical_memory() / 4 / sizeof(struct event);
+    return bytes / 160 < most ? bytes / 160 : most;
+}
+
 static int start_builder(struct load_job *j, struct trace_sink *sink)
 {
     int rc = rank_builder_init(&j->b);
     if (rc)
         return err_set(&j->err, rc, "%s: out of memory", j->path);
+    rank_builder_expect(&j->b, expected_events(j));
     j->b.progress = job_progress;
     j->b.progress_ctx = j;
     j->spans_from = j->threads_from = j->names_from = 0;   // (a builder fresh again)
@@ -234,6 +250,7 @@ static int read_split(struct load_job *j, const char *path, const struct trace_s
     struct tail_half t = {.b = &j->b, .pack = pack};
     if (rank_builder_init(&t.tail))
         return err_set(&j->err, ERR_NOMEM, "%s: out of memory", j->path);
+    rank_builder_expect(&t.tail, expected_events(j));
     struct trace_sink tail_sink, builder_sink;
     rank_builder_sink(&t.tail, &builder_sink);
     tail_sink = builder_sink;

@@ -33,14 +33,40 @@ size_t model_step_names(const struct model *m)
     return n;
 }
 
-static int all_rows(const struct rank_model *r, struct rowbuf *out)
+/* Room for n rows at once, in huge pages (util_alloc_huge): most of a
+ * trace's events are rows, written once and then kept. */
+static int reserve_rows(struct rowbuf *out, size_t n)
 {
-    if (vec_reserve((void **)&out->rows, &out->cap, sizeof *out->rows, r->nevents ? r->nevents : 1))
+    if (!out->rows && n && !(out->rows = util_alloc_huge(n, sizeof *out->rows)))
         return ERR_NOMEM;
-    util_populate(out->rows, r->nevents * sizeof *out->rows);
-    for (size_t i = 0; i < r->nevents; i++)
-        if (r->events[i].kind != EV_KIND_TRACE_SPAN && push_row(out, (uint32_t)i))
-            return ERR_NOMEM;
+    if (out->rows && !out->cap)
+        out->cap = n;
+    if (vec_reserve((void **)&out->rows, &out->cap, sizeof *out->rows, n ? n : 1))
+        return ERR_NOMEM;
+    util_populate(out->rows, n * sizeof *out->rows);
+    return 0;
+}
+
+/* Every event but the trace spans, in file order, and their span as
+ * compute_span gives it (span[0] the start, span[1] the end): one pass. */
+static int all_rows(const struct rank_model *r, struct rowbuf *out, int64_t span[2])
+{
+    if (reserve_rows(out, r->nevents))
+        return ERR_NOMEM;
+    int64_t start = 0, end = 0;
+    bool any = false;
+    for (size_t i = 0; i < r->nevents; i++) {
+        const struct event *ev = &r->events[i];
+        if (ev->kind == EV_KIND_TRACE_SPAN)
+            continue;
+        out->rows[out->n++] = (uint32_t)i;   // (room for every event)
+        int64_t ends = ev->ts + (ev->dur > 0 ? ev->dur : 0);
+        start = !any || ev->ts < start ? ev->ts : start;
+        end = !any || ends > end ? ends : end;
+        any = true;
+    }
+    span[0] = start;
+    span[1] = end;
     return 0;
 }
 
@@ -108,8 +134,9 @@ static int trailing_step_rows(const struct model *m, const struct rank_model *r,
     for (size_t i = 0; i < r->niterations; i++)
         if (i == 0 || r->iterations[i].ts > cut)
             cut = r->iterations[i].ts;
+    int64_t span[2];
     if (!have_step && !m->sem.filter_empties_stepless_rank)
-        return all_rows(r, out);
+        return all_rows(r, out, span);
     struct corr_counts kept;   /* correlation -> number of kept CPU events */
     if (corr_counts_init(&kept, r))
         return ERR_NOMEM;
@@ -118,11 +145,9 @@ static int trailing_step_rows(const struct model *m, const struct rank_model *r,
     struct rowbuf cpu = {0};
     size_t most = r->nevents ? r->nevents : 1;
     int rc = vec_reserve((void **)&cpu.rows, &cpu.cap, sizeof *cpu.rows, most) ||
-                     vec_reserve((void **)&out->rows, &out->cap, sizeof *out->rows, most)
+                     reserve_rows(out, most)
                  ? ERR_NOMEM
                  : 0;
-    if (rc == 0)
-        util_populate(out->rows, most * sizeof *out->rows);
     for (size_t i = 0; i < r->nevents && !rc; i++) {
         const struct event *ev = &r->events[i];
         if (ev->kind == EV_KIND_TRACE_SPAN || model_is_gpu_kernel_pred(m, ev))
@@ -610,6 +635,13 @@ static int build_threads(const struct model *m, struct rank_model *r)
     return rc;
 }
 
+/* Whether sel keeps every row: it differs from no selection at most in
+ * its rank list, which sets rank_model.selected and nothing else. */
+static bool keeps_every_row(const struct selection *sel)
+{
+    return !sel || (!sel->niterations && !sel->has_window && !sel->nstreams_off);
+}
+
 static void compute_span(struct rank_model *r)
 {
     r->start_ns = r->end_ns = 0;
@@ -634,7 +666,8 @@ static int select_rows(const struct model *m, struct rank_model *r, size_t step_
     r->selected = !sel || !sel->nranks || in_list(sel->ranks, sel->nranks, r->rank);
     struct rowbuf rows = {0};
     bool filter = m->sem.drop_last_step && step_names >= 2;
-    int rc = !filter ? all_rows(r, &rows)
+    int64_t span[2];
+    int rc = !filter ? all_rows(r, &rows, span)
              : m->nranks && m->ranks[0].device == DEVICE_MTIA ? mtia_step_rows(m, r, &rows)
                                                               : trailing_step_rows(m, r, &rows);
     if (rc) {
@@ -648,7 +681,13 @@ static int select_rows(const struct model *m, struct rank_model *r, size_t step_
     }
     r->rows = rows.rows;
     r->nrows = rows.n;
-    compute_span(r);
+    util_huge_written(r->rows, r->nrows * sizeof *r->rows);
+    if (!filter && keeps_every_row(sel)) {   // all_rows' span is the rows'
+        r->start_ns = span[0];
+        r->end_ns = span[1];
+    } else {
+        compute_span(r);
+    }
     return 0;
 }
 
@@ -700,13 +739,6 @@ static int rank_task(void *ctx, size_t i)
         return 1;
     return !run->m->rows_only && (build_streams(run->m, r) != 0 ||
            (!run->streams_only && build_threads(run->m, r) != 0));
-}
-
-/* Whether sel keeps every row: it differs from no selection at most in
- * its rank list, which sets rank_model.selected and nothing else. */
-static bool keeps_every_row(const struct selection *sel)
-{
-    return !sel || (!sel->niterations && !sel->has_window && !sel->nstreams_off);
 }
 
 /* Whether every rank's derived arrays are already those of a selection

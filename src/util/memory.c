@@ -91,11 +91,42 @@ void util_populate(void *p, size_t len)
 #endif
 }
 
+void util_release(void *p, size_t len)
+{
+#if defined(MADV_DONTNEED)
+    advise_whole(p, len, (uintptr_t)sysconf(_SC_PAGESIZE), MADV_DONTNEED);
+#else
+    (void)p;
+    (void)len;
+#endif
+}
+
 /* Asks for huge pages over the whole 2 MiB stretches of [p, p + len). */
 static void advise_huge(void *p, size_t len)
 {
 #if defined(MADV_HUGEPAGE)
     advise_whole(p, len, (uintptr_t)2 << 20, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)len;
+#endif
+}
+
+void *util_alloc_huge(size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size)
+        return NULL;
+    size_t bytes = n * size;
+    void *p = malloc(bytes > 0 ? bytes : 1);
+    if (p)
+        advise_huge(p, bytes);
+    return p;
+}
+
+void util_huge_written(void *p, size_t len)
+{
+#if defined(MADV_NOHUGEPAGE)
+    advise_whole(p, len, (uintptr_t)2 << 20, MADV_NOHUGEPAGE);
 #else
     (void)p;
     (void)len;

@@ -50,4 +50,24 @@ void util_populate(void *p, size_t len);
  * timeline frames. */
 void *util_alloc_resident(size_t n, size_t size);
 
+/* Gives the whole pages of [p, p + len), inside an allocation about to be
+ * freed, back to the system at once: its contents are lost, and it is
+ * never read again before free. Best effort. */
+void util_release(void *p, size_t len);
+
+/* malloc of n elements of size bytes (at least 1 byte), overflow-checked,
+ * whose whole 2 MiB stretches are asked for as transparent huge pages as
+ * they are first written, and not made resident: for a large array written
+ * once, front to back or by several threads at once, that the model then
+ * keeps. A first write to a small page costs about 10 us on a virtual
+ * machine, and a later read of one not read for a while about 5 us; a huge
+ * page takes neither 512 times. NULL on overflow or out of memory.
+ * Call util_huge_written once it is written. */
+void *util_alloc_huge(size_t n, size_t size);
+
+/* Asks that the kernel never merge small pages of [p, p + len) into huge
+ * ones later: the array util_alloc_huge gave is written, and such a merge,
+ * on an array the TUI reads, would stall its frames. Best effort. */
+void util_huge_written(void *p, size_t len);
+
 #endif

@@ -13,6 +13,7 @@
 
 Suite *model_packed_suite(void);   /* check_model_packed.c */
 Suite *model_split_suite(void);    /* check_model_split.c */
+Suite *model_tail_suite(void);     /* check_model_tail.c */
 
 /* Loads one document per name; names carry rank hints for file-name tests. */
 static struct model *load_docs(const char *const *names, const char *const *docs, size_t n,
@@ -814,6 +815,7 @@ int main(void)
     SRunner *sr = srunner_create(s);
     srunner_add_suite(sr, model_packed_suite());
     srunner_add_suite(sr, model_split_suite());
+    srunner_add_suite(sr, model_tail_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
