@@ -62,6 +62,12 @@ struct analysis_opts {
      * once by the caller that also shows it; NULL: findings_run makes its
      * own. */
     const struct trust_report *trust;
+    /* Not an option: for a caller that shows only the largest rows of the
+     * per-launch tables (the report's text), launch_run keeps of each just
+     * its launch_top_rows largest by launch_text_metric, largest first
+     * (ties, and a table of no more rows, in table order), and counts every
+     * row in the table's nrows_total; 0: every row. */
+    size_t launch_top_rows;
 };
 
 /* Fills o with HTA's defaults; the strings it sets are static. */
@@ -117,6 +123,9 @@ int overlap_run(const struct model *, const struct analysis_opts *, struct arena
                 struct table_list *, struct err *);
 int launch_run(const struct model *, const struct analysis_opts *, struct arena *,
                struct table_list *, struct err *);
+/* The column whose largest values a per-launch table of launch_run shows
+ * first (static), or NULL for another table. */
+const char *launch_text_metric(const char *table);
 int queue_run(const struct model *, const struct analysis_opts *, struct arena *,
               struct table_list *, struct err *);
 int membw_run(const struct model *, const struct analysis_opts *, struct arena *,

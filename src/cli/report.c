@@ -245,6 +245,8 @@ static int run_analyses(const struct model *m, const struct htx_options *opts,
     struct analysis_opts ao;
     htx_options_analysis(opts, &ao);
     ao.trust = trust;
+    if (opts->format == HTX_FORMAT_TEXT)   // it shows only the largest launches
+        ao.launch_top_rows = REPORT_LAUNCH_TEXT_ROWS;
     struct analysis_opts ao_own = ao;
     struct busy_memo_set memos;
     if (busy_memo_set_init(&memos, m, &ao) < 0)
