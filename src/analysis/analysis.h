@@ -154,26 +154,23 @@ int analysis_comm_missing(const struct model *m, const struct analysis_opts *o, 
     "overlap show only computation; name your collectives' kernels with "                  \
     "--comm-patterns=PREFIX,..."
 
-/* What an analysis holds in proportion to the events, which decides how
- * the report schedules it (src/cli/report.c). */
-enum analysis_memory {
-    ANALYSIS_MEM_SMALL,     /* less than a few bytes an event */
-    ANALYSIS_MEM_SCRATCH,   /* scratch while it runs (a point per queued
-                             * kernel, the call graph): one such at a time */
-    ANALYSIS_MEM_TABLES,    /* that, and tables kept until written (a row
-                             * per launch): also started only when every
-                             * analysis before it in the report has been */
-};
-
 struct analysis_info {
     enum analysis_id id;
     const char *name;     /* --analysis name: temporal, kernels, ... */
     const char *title;    /* for the UI */
     analysis_fn run;
-    enum analysis_memory memory;
+    /* What it holds at most while it runs, in bytes an event of the
+     * largest rank (its own peak over the model's, one 1 GB rank): the
+     * report runs analyses side by side while their sum stays within the
+     * largest one's, so that the peak is that of the largest alone. */
+    unsigned memory;
+    /* Whether it also keeps tables of a row an event until they are
+     * written when every row is (CSV and JSON: a row per launch): the
+     * report then starts it only once every analysis before it has
+     * started, so that they wait little. */
+    bool rows_kept;
     /* Its CPU time relative to the others' (ms on a 1 GB rank of 2.65
-     * million events): of the analyses not ANALYSIS_MEM_SMALL, which run
-     * one at a time, the report starts the costliest first. */
+     * million events): the report starts the costliest first. */
     unsigned cost;
 };
 

@@ -25,11 +25,12 @@ static void output_opts(const struct htx_options *opts, struct format_opts *fo)
 }
 
 /* The chosen analyses run side by side on --threads threads (they only
- * read the model; each has its own arena, list and error), and each one's
- * tables are written as soon as those before them are, then freed: at most
- * the running analyses and the finished ones waiting for an earlier one
- * hold memory. The output keeps the report's order whatever finishes
- * first. */
+ * read the model; each has its own arena, list and error) while the sum of
+ * their memories (struct analysis_info) stays within the largest one's,
+ * and each one's tables are written as soon as those before them are, then
+ * freed: at most the running analyses and the finished ones waiting for an
+ * earlier one hold memory. The output keeps the report's order whatever
+ * finishes first. */
 struct analysis_job {
     const struct analysis_info *a;
     struct arena arena;
@@ -50,7 +51,10 @@ struct analysis_run {
     size_t njobs;
     const size_t *order;          /* jobs by cost, the costliest first */
     pthread_mutex_t lock;
-    pthread_mutex_t one_big;      /* held by an analysis not ANALYSIS_MEM_SMALL */
+    pthread_cond_t ended;         /* a job ended: its memory is free */
+    unsigned memory;              /* the running jobs' (struct analysis_info) */
+    unsigned budget;              /* the largest job's */
+    bool rows_kept;               /* the format writes every row (CSV, JSON) */
     struct busy_memo_set *memos;  /* the ranks' busy intervals, made as first asked */
     size_t busy_readers;          /* jobs that read them not yet ended */
     size_t next;                  /* the first job not being or been written */
@@ -109,11 +113,6 @@ static void drain(struct analysis_run *run)
     run->writing = false;
 }
 
-static bool is_big(const struct analysis_job *j)
-{
-    return j->a->memory != ANALYSIS_MEM_SMALL;
-}
-
 /* Under the lock: whether every job before k has been started (then one
  * whose tables grow with the events holds them only briefly). */
 static bool earlier_started(const struct analysis_run *run, size_t k)
@@ -124,45 +123,25 @@ static bool earlier_started(const struct analysis_run *run, size_t k)
     return true;
 }
 
-/* Under the lock: the job a free thread starts (*big_held: this thread took
- * the big turn). The big analyses form the longest chain, so the next one,
- * the costliest first (run->order), starts whenever the turn is free, while
- * the other thread takes the small ones in report order (their tables,
- * which grow with the ranks, then wait little for an earlier one's); one
- * whose tables grow with the events waits until those before it have
- * started. */
-static size_t pick_job(struct analysis_run *run, bool *big_held)
+/* Under the lock: the job a free thread starts, or SIZE_MAX when none
+ * fits beside those running (then one of them is running: alone, any job
+ * fits). The costliest that fits first (run->order): the long ones
+ * start early, the short ones fill in beside them; one that keeps a row
+ * an event waits until those before it have started. */
+static size_t pick_job(struct analysis_run *run)
 {
-    size_t first_big = run->njobs;
-    *big_held = false;
     for (size_t o = 0; o < run->njobs; o++) {
         size_t k = run->order[o];
         struct analysis_job *j = &run->jobs[k];
-        if (j->started || !is_big(j))
+        if (j->started || (run->memory && run->memory + j->a->memory > run->budget))
             continue;
-        if (first_big == run->njobs)
-            first_big = k;
-        if (j->a->memory == ANALYSIS_MEM_TABLES && !earlier_started(run, k))
+        if (run->rows_kept && j->a->rows_kept && !earlier_started(run, k))
             continue;
-        if (pthread_mutex_trylock(&run->one_big) != 0)
-            break;
-        *big_held = true;
         j->started = true;
+        run->memory += j->a->memory;
         return k;
     }
-    for (size_t k = 0; k < run->njobs; k++) {
-        struct analysis_job *j = &run->jobs[k];
-        if (!j->started && !is_big(j)) {
-            j->started = true;
-            return k;
-        }
-    }
-    /* Only big ones left: wait for the turn. The pool calls the task once a
-     * job, so one is always left. */
-    if (first_big == run->njobs)
-        abort();
-    run->jobs[first_big].started = true;
-    return first_big;
+    return SIZE_MAX;
 }
 
 /* Whether analysis id shares the busy memos: those that read the busy
@@ -181,14 +160,12 @@ static int analysis_task(void *ctx, size_t unused)
 {
     (void)unused;
     struct analysis_run *run = ctx;
-    bool big_held;
     pthread_mutex_lock(&run->lock);
-    size_t i = pick_job(run, &big_held);
+    size_t i;
+    while ((i = pick_job(run)) == SIZE_MAX)
+        pthread_cond_wait(&run->ended, &run->lock);
     pthread_mutex_unlock(&run->lock);
     struct analysis_job *j = &run->jobs[i];
-    bool big = is_big(j);
-    if (big && !big_held)
-        pthread_mutex_lock(&run->one_big);
     j->began = util_seconds();
     double cpu0 = util_thread_cpu_seconds();
     j->rc = j->a->run(run->m, reads_busy(j->a->id) ? run->ao : run->ao_own, &j->arena, &j->list,
@@ -208,10 +185,10 @@ static int analysis_task(void *ctx, size_t unused)
     if (reads_busy(j->a->id) && --run->busy_readers == 0)
         busy_memo_set_release(run->memos);   // their memory for the analyses left
     drain(run);
+    /* after the drain: a table being written still holds its memory */
+    run->memory -= j->a->memory;
+    pthread_cond_broadcast(&run->ended);
     pthread_mutex_unlock(&run->lock);
-    /* after the drain: a big table being written still holds its memory */
-    if (big)
-        pthread_mutex_unlock(&run->one_big);
     return j->rc < 0;
 }
 
@@ -266,9 +243,13 @@ static int run_analyses(const struct model *m, const struct htx_options *opts,
     size_t order[ANALYSIS_COUNT];
     order_by_cost(jobs, njobs, order);
     struct analysis_run run = {m, &ao, &ao_own, opts, jobs, njobs, order, PTHREAD_MUTEX_INITIALIZER,
-                               PTHREAD_MUTEX_INITIALIZER, &memos, 0, 0, false, rw, false};
-    for (size_t k = 0; k < njobs; k++)
+                               PTHREAD_COND_INITIALIZER, 0, 0, opts->format != HTX_FORMAT_TEXT,
+                               &memos, 0, 0, false, rw, false};
+    for (size_t k = 0; k < njobs; k++) {
         run.busy_readers += reads_busy(jobs[k].a->id);
+        if (jobs[k].a->memory > run.budget)
+            run.budget = jobs[k].a->memory;
+    }
     pool_run(njobs, opts->threads, analysis_task, &run);
     busy_memo_set_fini(&memos);
     for (size_t k = 0; k < njobs; k++)
