@@ -18,7 +18,7 @@ static const struct analysis_info analyses[ANALYSIS_COUNT] = {
     {ANALYSIS_IDLE, "idle", "Idle", idle_run, 11, false, 175},
     {ANALYSIS_OVERLAP, "overlap", "Overlap", overlap_run, 6, false, 10},
     {ANALYSIS_LAUNCH, "launch", "Launch", launch_run, 4, true, 330},
-    {ANALYSIS_QUEUE, "queue", "Queue length", queue_run, 17, false, 245},
+    {ANALYSIS_QUEUE, "queue", "Queue length", queue_run, 11, false, 245},
     {ANALYSIS_MEMBW, "membw", "Memory bandwidth", membw_run, 5, false, 40},
     {ANALYSIS_ANNOTATIONS, "annotations", "Annotations", annotations_run, 4, false, 240},
     {ANALYSIS_SEQUENCES, "sequences", "Sequences", sequences_run, 16, false, 270},
