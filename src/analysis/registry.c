@@ -15,7 +15,7 @@
 static const struct analysis_info analyses[ANALYSIS_COUNT] = {
     {ANALYSIS_TEMPORAL, "temporal", "Overview", temporal_run, 6, false, 30},
     {ANALYSIS_KERNELS, "kernels", "Kernels", kernels_run, 9, false, 130},
-    {ANALYSIS_IDLE, "idle", "Idle", idle_run, 11, false, 175},
+    {ANALYSIS_IDLE, "idle", "Idle", idle_run, 4, false, 175},
     {ANALYSIS_OVERLAP, "overlap", "Overlap", overlap_run, 6, false, 10},
     {ANALYSIS_LAUNCH, "launch", "Launch", launch_run, 4, true, 330},
     {ANALYSIS_QUEUE, "queue", "Queue length", queue_run, 11, false, 245},
