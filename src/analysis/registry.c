@@ -7,16 +7,16 @@
 
 /* The memories: each analysis' peak alone (report --analysis=NAME, %M of
  * /usr/bin/time) over that of the model (report --analysis=stragglers),
- * on a 1 GB rank, in bytes an event; temporal, kernels and overlap count
- * the busy intervals they share. The costs: each analysis' CPU time in ms
+ * on a 1 GB rank, in bytes an event; temporal, kernels and overlap
+ * besides the busy intervals they share (BUSY_MEMO_MEMORY). The costs: each analysis' CPU time in ms
  * on the same rank (report --timings), with the report's trust report and
  * busy intervals (made once, by the first of temporal, kernels and overlap
  * to run). */
 static const struct analysis_info analyses[ANALYSIS_COUNT] = {
-    {ANALYSIS_TEMPORAL, "temporal", "Overview", temporal_run, 6, false, 30},
-    {ANALYSIS_KERNELS, "kernels", "Kernels", kernels_run, 9, false, 130},
+    {ANALYSIS_TEMPORAL, "temporal", "Overview", temporal_run, 0, false, 30},
+    {ANALYSIS_KERNELS, "kernels", "Kernels", kernels_run, 3, false, 130},
     {ANALYSIS_IDLE, "idle", "Idle", idle_run, 4, false, 175},
-    {ANALYSIS_OVERLAP, "overlap", "Overlap", overlap_run, 6, false, 10},
+    {ANALYSIS_OVERLAP, "overlap", "Overlap", overlap_run, 0, false, 10},
     {ANALYSIS_LAUNCH, "launch", "Launch", launch_run, 4, true, 330},
     {ANALYSIS_QUEUE, "queue", "Queue length", queue_run, 11, false, 245},
     {ANALYSIS_MEMBW, "membw", "Memory bandwidth", membw_run, 5, false, 40},

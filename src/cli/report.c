@@ -57,6 +57,7 @@ struct analysis_run {
     bool rows_kept;               /* the format writes every row (CSV, JSON) */
     struct busy_memo_set *memos;  /* the ranks' busy intervals, made as first asked */
     size_t busy_readers;          /* jobs that read them not yet ended */
+    bool memos_counted;           /* in memory: a job that reads them has started */
     size_t next;                  /* the first job not being or been written */
     bool writing;                 /* a thread is in drain, writing */
     struct report_writer *rw;
@@ -123,34 +124,54 @@ static bool earlier_started(const struct analysis_run *run, size_t k)
     return true;
 }
 
-/* Under the lock: the job a free thread starts, or SIZE_MAX when none
- * fits beside those running (then one of them is running: alone, any job
- * fits). The costliest that fits first (run->order): the long ones
- * start early, the short ones fill in beside them; one that keeps a row
- * an event waits until those before it have started. */
-static size_t pick_job(struct analysis_run *run)
-{
-    for (size_t o = 0; o < run->njobs; o++) {
-        size_t k = run->order[o];
-        struct analysis_job *j = &run->jobs[k];
-        if (j->started || (run->memory && run->memory + j->a->memory > run->budget))
-            continue;
-        if (run->rows_kept && j->a->rows_kept && !earlier_started(run, k))
-            continue;
-        j->started = true;
-        run->memory += j->a->memory;
-        return k;
-    }
-    return SIZE_MAX;
-}
-
 /* Whether analysis id shares the busy memos: those that read the busy
- * intervals (busy_merged_each) and run early, beside each other and before
- * the launch tables, which need not then share the memory with them. The
- * findings, later, make their own. */
+ * intervals (busy_merged_each); the first to run makes them, and the
+ * others start next (pick_job), so that they are freed soon. The findings
+ * make their own. */
 static bool reads_busy(enum analysis_id id)
 {
     return id == ANALYSIS_TEMPORAL || id == ANALYSIS_KERNELS || id == ANALYSIS_OVERLAP;
+}
+
+/* Under the lock: the memory job k would add beside those running: its
+ * own, and the busy memos' when it is the first to read them. */
+static unsigned job_memory(const struct analysis_run *run, size_t k)
+{
+    const struct analysis_info *a = run->jobs[k].a;
+    return a->memory + (reads_busy(a->id) && !run->memos_counted ? BUSY_MEMO_MEMORY : 0);
+}
+
+/* Under the lock: starts job k when it fits beside those running (alone,
+ * any job fits) and, if it keeps a row an event, those before it have
+ * started (then its tables wait little). */
+static bool try_start(struct analysis_run *run, size_t k)
+{
+    struct analysis_job *j = &run->jobs[k];
+    unsigned more = job_memory(run, k);
+    if (j->started || (run->memory && run->memory + more > run->budget))
+        return false;
+    if (run->rows_kept && j->a->rows_kept && !earlier_started(run, k))
+        return false;
+    j->started = true;
+    run->memory += more;
+    run->memos_counted |= reads_busy(j->a->id);
+    return true;
+}
+
+/* Under the lock: the job a free thread starts, or SIZE_MAX when none
+ * fits beside those running (then one of them is running). Once the busy
+ * memos are made, the others that read them, so that they are freed soon;
+ * else the costliest that fits first (run->order): the long ones start
+ * early, the short ones fill in beside them. */
+static size_t pick_job(struct analysis_run *run)
+{
+    for (size_t k = 0; k < run->njobs && run->memos_counted && run->busy_readers; k++)
+        if (reads_busy(run->jobs[k].a->id) && try_start(run, k))
+            return k;
+    for (size_t o = 0; o < run->njobs; o++)
+        if (try_start(run, run->order[o]))
+            return run->order[o];
+    return SIZE_MAX;
 }
 
 /* A pool task: one analysis (the pool calls it once per job). An analysis
@@ -182,8 +203,10 @@ static int analysis_task(void *ctx, size_t unused)
         j->rc = err_set(&j->err, ERR_NOMEM, "out of memory");
     pthread_mutex_lock(&run->lock);
     j->done = true;
-    if (reads_busy(j->a->id) && --run->busy_readers == 0)
+    if (reads_busy(j->a->id) && --run->busy_readers == 0) {
         busy_memo_set_release(run->memos);   // their memory for the analyses left
+        run->memory -= BUSY_MEMO_MEMORY;
+    }
     drain(run);
     /* after the drain: a table being written still holds its memory */
     run->memory -= j->a->memory;
@@ -244,11 +267,12 @@ static int run_analyses(const struct model *m, const struct htx_options *opts,
     order_by_cost(jobs, njobs, order);
     struct analysis_run run = {m, &ao, &ao_own, opts, jobs, njobs, order, PTHREAD_MUTEX_INITIALIZER,
                                PTHREAD_COND_INITIALIZER, 0, 0, opts->format != HTX_FORMAT_TEXT,
-                               &memos, 0, 0, false, rw, false};
+                               &memos, 0, false, 0, false, rw, false};
     for (size_t k = 0; k < njobs; k++) {
         run.busy_readers += reads_busy(jobs[k].a->id);
-        if (jobs[k].a->memory > run.budget)
-            run.budget = jobs[k].a->memory;
+        unsigned memory = jobs[k].a->memory + (reads_busy(jobs[k].a->id) ? BUSY_MEMO_MEMORY : 0);
+        if (memory > run.budget)
+            run.budget = memory;
     }
     pool_run(njobs, opts->threads, analysis_task, &run);
     busy_memo_set_fini(&memos);
