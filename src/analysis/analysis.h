@@ -164,11 +164,11 @@ struct analysis_info {
      * report runs analyses side by side while their sum stays within the
      * largest one's, so that the peak is that of the largest alone. */
     unsigned memory;
-    /* Whether it also keeps tables of a row an event until they are
-     * written when every row is (CSV and JSON: a row per launch): the
-     * report then starts it only once every analysis before it has
-     * started, so that they wait little. */
-    bool rows_kept;
+    /* What it holds more, the same way, when its tables keep every row
+     * (CSV and JSON: a row per launch) until they are written: the report
+     * then starts it only once every analysis before it has started, so
+     * that they wait little. */
+    unsigned rows_memory;
     /* Its CPU time relative to the others' (ms on a 1 GB rank of 2.65
      * million events): the report starts the costliest first. */
     unsigned cost;

@@ -342,9 +342,10 @@ const char *launch_text_metric(const char *table)
     return NULL;
 }
 
-/* Every launch's row in t[T_ALL], and the lists' rows copied from them. */
+/* Every launch's row in t[T_ALL], then the lists' rows copied from them;
+ * frees p (the lists then take its place). */
 static int put_all_rows(const struct analysis_opts *o, const struct rank_model *r,
-                        const struct launch_pair *p, size_t n, struct table *t[T_COUNT])
+                        struct launch_pair *p, size_t n, struct table *t[T_COUNT])
 {
     struct table *all = t[T_ALL];
     size_t first = all->nrows;
@@ -352,6 +353,7 @@ static int put_all_rows(const struct analysis_opts *o, const struct rank_model *
     int rc = in && table_reserve(all, n) == 0 ? 0 : ERR_NOMEM;
     for (size_t i = 0; i < n && rc == 0; i++)
         in[i] = (uint8_t)launch_row(r, p[i], all->ncols, o, table_add_row(all));
+    free(p);
     for (size_t l = 1; l < PER_LAUNCH && rc == 0; l++) {
         struct table *list = t[per_launch[l].table];
         size_t count = 0;
@@ -440,10 +442,10 @@ static int launch_rank(const struct model *m, const struct analysis_opts *o,
     // The summary's scratch (a copy of each column) comes and goes before
     // the rows are made, so that it never adds to them.
     int rc = n ? add_summary(t[T_SUMMARY], r, p, n) : 0;
-    if (rc == 0 && top)
+    if (rc == 0 && !top)
+        return put_all_rows(o, r, p, n, t);
+    if (rc == 0)
         offer_rows(o, r, p, n, t[T_ALL]->ncols, top);
-    else if (rc == 0)
-        rc = put_all_rows(o, r, p, n, t);
     free(p);
     return rc;
 }

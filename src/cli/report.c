@@ -138,7 +138,8 @@ static bool reads_busy(enum analysis_id id)
 static unsigned job_memory(const struct analysis_run *run, size_t k)
 {
     const struct analysis_info *a = run->jobs[k].a;
-    return a->memory + (reads_busy(a->id) && !run->memos_counted ? BUSY_MEMO_MEMORY : 0);
+    return a->memory + (run->rows_kept ? a->rows_memory : 0) +
+           (reads_busy(a->id) && !run->memos_counted ? BUSY_MEMO_MEMORY : 0);
 }
 
 /* Under the lock: starts job k when it fits beside those running (alone,
@@ -150,7 +151,7 @@ static bool try_start(struct analysis_run *run, size_t k)
     unsigned more = job_memory(run, k);
     if (j->started || (run->memory && run->memory + more > run->budget))
         return false;
-    if (run->rows_kept && j->a->rows_kept && !earlier_started(run, k))
+    if (run->rows_kept && j->a->rows_memory && !earlier_started(run, k))
         return false;
     j->started = true;
     run->memory += more;
@@ -270,7 +271,8 @@ static int run_analyses(const struct model *m, const struct htx_options *opts,
                                &memos, 0, false, 0, false, rw, false};
     for (size_t k = 0; k < njobs; k++) {
         run.busy_readers += reads_busy(jobs[k].a->id);
-        unsigned memory = jobs[k].a->memory + (reads_busy(jobs[k].a->id) ? BUSY_MEMO_MEMORY : 0);
+        unsigned memory = jobs[k].a->memory + (run.rows_kept ? jobs[k].a->rows_memory : 0) +
+                          (reads_busy(jobs[k].a->id) ? BUSY_MEMO_MEMORY : 0);
         if (memory > run.budget)
             run.budget = memory;
     }
