@@ -342,25 +342,38 @@ const char *launch_text_metric(const char *table)
     return NULL;
 }
 
-/* Every launch's row in t[T_ALL], then the lists' rows copied from them;
- * frees p (the lists then take its place). */
-static int put_all_rows(const struct analysis_opts *o, const struct rank_model *r,
-                        struct launch_pair *p, size_t n, struct table *t[T_COUNT])
+/* One rank's launches (join_rank). */
+struct rank_pairs {
+    const struct rank_model *r;
+    struct launch_pair *p;
+    size_t n;
+};
+
+/* Every launch's row in t[T_ALL], rank after rank, then the lists' rows
+ * copied from them; each table reserved once at its size (an arena keeps
+ * every block a growing table leaves behind). Frees the pairs as their
+ * rows are made. */
+static int put_all_rows(const struct analysis_opts *o, struct rank_pairs *rp, size_t nr,
+                        size_t total, struct table *t[T_COUNT])
 {
     struct table *all = t[T_ALL];
-    size_t first = all->nrows;
-    uint8_t *in = malloc(n ? n : 1);
-    int rc = in && table_reserve(all, n) == 0 ? 0 : ERR_NOMEM;
-    for (size_t i = 0; i < n && rc == 0; i++)
-        in[i] = (uint8_t)launch_row(r, p[i], all->ncols, o, table_add_row(all));
-    free(p);
+    size_t first = all->nrows, at = 0;
+    uint8_t *in = malloc(total ? total : 1);
+    int rc = in && table_reserve(all, total) == 0 ? 0 : ERR_NOMEM;
+    for (size_t k = 0; k < nr && rc == 0; k++) {
+        for (size_t i = 0; i < rp[k].n; i++)
+            in[at++] = (uint8_t)launch_row(rp[k].r, rp[k].p[i], all->ncols, o,
+                                           table_add_row(all));
+        free(rp[k].p);
+        rp[k].p = NULL;
+    }
     for (size_t l = 1; l < PER_LAUNCH && rc == 0; l++) {
         struct table *list = t[per_launch[l].table];
         size_t count = 0;
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < total; i++)
             count += (in[i] & per_launch[l].bit) != 0;
         rc = table_reserve(list, count);
-        for (size_t i = 0; i < n && rc == 0; i++)
+        for (size_t i = 0; i < total && rc == 0; i++)
             if (in[i] & per_launch[l].bit)
                 memcpy(table_add_row(list), table_cell(all, first + i, 0),
                        all->ncols * sizeof(struct cell));
@@ -431,22 +444,35 @@ static int put_top_rows(struct top_rows top[PER_LAUNCH], struct table *t[T_COUNT
     return 0;
 }
 
-static int launch_rank(const struct model *m, const struct analysis_opts *o,
-                       const struct rank_model *r, struct table *t[T_COUNT],
-                       struct top_rows *top)
+/* Joins every selected rank (its summary made from its pairs, whose
+ * scratch comes and goes before any row is made), then puts every row
+ * (put_all_rows), or offers them to the tops. */
+static int launch_ranks_each(const struct model *m, const struct analysis_opts *o,
+                             struct table *t[T_COUNT], struct top_rows *top)
 {
-    struct launch_pair *p;
-    size_t n;
-    if (join_rank(m, o, r, &p, &n))
-        return ERR_NOMEM;
-    // The summary's scratch (a copy of each column) comes and goes before
-    // the rows are made, so that it never adds to them.
-    int rc = n ? add_summary(t[T_SUMMARY], r, p, n) : 0;
+    struct rank_pairs *rp = calloc(m->nranks ? m->nranks : 1, sizeof *rp);
+    size_t nr = 0, total = 0;
+    int rc = rp ? 0 : ERR_NOMEM;
+    for (size_t i = 0; i < m->nranks && rc == 0; i++) {
+        if (!m->ranks[i].selected)
+            continue;
+        struct rank_pairs *k = &rp[nr++];
+        k->r = &m->ranks[i];
+        rc = join_rank(m, o, k->r, &k->p, &k->n);
+        if (rc == 0 && k->n)
+            rc = add_summary(t[T_SUMMARY], k->r, k->p, k->n);
+        total += k->n;
+        if (rc == 0 && top) {   // the tops keep what they need: no pairs held
+            offer_rows(o, k->r, k->p, k->n, t[T_ALL]->ncols, top);
+            free(k->p);
+            k->p = NULL;
+        }
+    }
     if (rc == 0 && !top)
-        return put_all_rows(o, r, p, n, t);
-    if (rc == 0)
-        offer_rows(o, r, p, n, t[T_ALL]->ncols, top);
-    free(p);
+        rc = put_all_rows(o, rp, nr, total, t);
+    for (size_t k = 0; rp && k < nr; k++)
+        free(rp[k].p);
+    free(rp);
     return rc;
 }
 
@@ -491,9 +517,8 @@ static int launch_ranks(const struct model *m, const struct analysis_opts *o,
         }
         tops = top;
     }
-    for (size_t i = 0; i < m->nranks; i++)
-        if (m->ranks[i].selected && launch_rank(m, o, &m->ranks[i], t, tops))
-            return ERR_NOMEM;
+    if (launch_ranks_each(m, o, t, tops))
+        return ERR_NOMEM;
     return tops ? put_top_rows(tops, t) : 0;
 }
 

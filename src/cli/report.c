@@ -38,6 +38,7 @@ struct analysis_job {
     struct err err;
     int rc;
     bool started, done;
+    unsigned memory;              /* what it counts for in run->memory while it runs */
     double began, ended;          /* --timings: its run, util_seconds() */
     double cpu;                   /* --timings: its thread's CPU seconds */
 };
@@ -53,6 +54,7 @@ struct analysis_run {
     pthread_mutex_t lock;
     pthread_cond_t ended;         /* a job ended: its memory is free */
     unsigned memory;              /* the running jobs' (struct analysis_info) */
+    size_t running;               /* jobs started and not ended */
     unsigned budget;              /* the largest job's */
     bool rows_kept;               /* the format writes every row (CSV, JSON) */
     struct busy_memo_set *memos;  /* the ranks' busy intervals, made as first asked */
@@ -149,12 +151,14 @@ static bool try_start(struct analysis_run *run, size_t k)
 {
     struct analysis_job *j = &run->jobs[k];
     unsigned more = job_memory(run, k);
-    if (j->started || (run->memory && run->memory + more > run->budget))
+    if (j->started || (run->running && run->memory + more > run->budget))
         return false;
     if (run->rows_kept && j->a->rows_memory && !earlier_started(run, k))
         return false;
     j->started = true;
+    j->memory = more - (reads_busy(j->a->id) && !run->memos_counted ? BUSY_MEMO_MEMORY : 0);
     run->memory += more;
+    run->running++;
     run->memos_counted |= reads_busy(j->a->id);
     return true;
 }
@@ -210,7 +214,8 @@ static int analysis_task(void *ctx, size_t unused)
     }
     drain(run);
     /* after the drain: a table being written still holds its memory */
-    run->memory -= j->a->memory;
+    run->memory -= j->memory;
+    run->running--;
     pthread_cond_broadcast(&run->ended);
     pthread_mutex_unlock(&run->lock);
     return j->rc < 0;
@@ -267,7 +272,7 @@ static int run_analyses(const struct model *m, const struct htx_options *opts,
     size_t order[ANALYSIS_COUNT];
     order_by_cost(jobs, njobs, order);
     struct analysis_run run = {m, &ao, &ao_own, opts, jobs, njobs, order, PTHREAD_MUTEX_INITIALIZER,
-                               PTHREAD_COND_INITIALIZER, 0, 0, opts->format != HTX_FORMAT_TEXT,
+                               PTHREAD_COND_INITIALIZER, 0, 0, 0, opts->format != HTX_FORMAT_TEXT,
                                &memos, 0, false, 0, false, rw, false};
     for (size_t k = 0; k < njobs; k++) {
         run.busy_readers += reads_busy(jobs[k].a->id);
