@@ -20,7 +20,7 @@ static const struct analysis_info analyses[ANALYSIS_COUNT] = {
     {ANALYSIS_OVERLAP, "overlap", "Overlap", overlap_run, 0, 0, 5},
     {ANALYSIS_LAUNCH, "launch", "Launch", launch_run, 4, 13, 170},
     {ANALYSIS_QUEUE, "queue", "Queue length", queue_run, 11, 0, 210},
-    {ANALYSIS_MEMBW, "membw", "Memory bandwidth", membw_run, 5, 0, 40},
+    {ANALYSIS_MEMBW, "membw", "Memory bandwidth", membw_run, 1, 0, 40},
     {ANALYSIS_ANNOTATIONS, "annotations", "Annotations", annotations_run, 4, 0, 240},
     {ANALYSIS_SEQUENCES, "sequences", "Sequences", sequences_run, 16, 0, 270},
     {ANALYSIS_COLLECTIVES, "collectives", "Collectives", collectives_run, 0, 0, 10},
