@@ -62,6 +62,12 @@ struct analysis_opts {
      * once by the caller that also shows it; NULL: findings_run makes its
      * own. */
     const struct trust_report *trust;
+    /* Not an option: for a caller that shows only the largest rows of the
+     * per-launch tables (the report's text), launch_run keeps of each just
+     * its launch_top_rows largest by launch_text_metric, largest first
+     * (ties, and a table of no more rows, in table order), and counts every
+     * row in the table's nrows_total; 0: every row. */
+    size_t launch_top_rows;
 };
 
 /* Fills o with HTA's defaults; the strings it sets are static. */
@@ -117,6 +123,9 @@ int overlap_run(const struct model *, const struct analysis_opts *, struct arena
                 struct table_list *, struct err *);
 int launch_run(const struct model *, const struct analysis_opts *, struct arena *,
                struct table_list *, struct err *);
+/* The column whose largest values a per-launch table of launch_run shows
+ * first (static), or NULL for another table. */
+const char *launch_text_metric(const char *table);
 int queue_run(const struct model *, const struct analysis_opts *, struct arena *,
               struct table_list *, struct err *);
 int membw_run(const struct model *, const struct analysis_opts *, struct arena *,
@@ -145,26 +154,23 @@ int analysis_comm_missing(const struct model *m, const struct analysis_opts *o, 
     "overlap show only computation; name your collectives' kernels with "                  \
     "--comm-patterns=PREFIX,..."
 
-/* What an analysis holds in proportion to the events, which decides how
- * the report schedules it (src/cli/report.c). */
-enum analysis_memory {
-    ANALYSIS_MEM_SMALL,     /* less than a few bytes an event */
-    ANALYSIS_MEM_SCRATCH,   /* scratch while it runs (a point per queued
-                             * kernel, the call graph): one such at a time */
-    ANALYSIS_MEM_TABLES,    /* that, and tables kept until written (a row
-                             * per launch): also started only when every
-                             * analysis before it in the report has been */
-};
-
 struct analysis_info {
     enum analysis_id id;
     const char *name;     /* --analysis name: temporal, kernels, ... */
     const char *title;    /* for the UI */
     analysis_fn run;
-    enum analysis_memory memory;
+    /* What it holds at most while it runs, in bytes an event of the
+     * largest rank (its own peak over the model's, one 1 GB rank): the
+     * report runs analyses side by side while their sum stays within the
+     * largest one's, so that the peak is that of the largest alone. */
+    unsigned memory;
+    /* What it holds more, the same way, when its tables keep every row
+     * (CSV and JSON: a row per launch) until they are written: the report
+     * then starts it only once every analysis before it has started, so
+     * that they wait little. */
+    unsigned rows_memory;
     /* Its CPU time relative to the others' (ms on a 1 GB rank of 2.65
-     * million events): of the analyses not ANALYSIS_MEM_SMALL, which run
-     * one at a time, the report starts the costliest first. */
+     * million events): the report starts the costliest first. */
     unsigned cost;
 };
 

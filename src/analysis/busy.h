@@ -100,6 +100,10 @@ enum { BUSY_MEMO_UNMADE, BUSY_MEMO_MADE, BUSY_MEMO_FAILED };
 int busy_memo_set_init(struct busy_memo_set *s, const struct model *m,
                        const struct analysis_opts *o);
 void busy_memo_set_fini(struct busy_memo_set *s);
+/* What a rank's memos hold, in bytes an event of the rank (1 GB rank:
+ * 16 MB), as struct analysis_info counts memory. */
+#define BUSY_MEMO_MEMORY 6
+
 /* Frees the memos made so far (an analysis asking again makes its rank's
  * anew): for a caller whose analyses that read them have all run. Safe
  * beside analyses running on s. */

@@ -57,13 +57,6 @@ struct idle_out {
     struct table *times, *stats;
 };
 
-/* One kernel of the rank: its stream and its place in the filtered table. */
-struct kref {
-    int64_t stream;
-    uint32_t pos;     /* in rank->events */
-    size_t seq;       /* in the filtered table */
-};
-
 
 /* §3.4's kernels: GPU side and a kernel/memcpy/memset category. */
 static bool is_idle_kernel(const struct model *m, const struct event *ev)
@@ -120,35 +113,58 @@ static double launch_ts(const struct model *m, const struct rank_model *r,
     return (double)r->events[ev->partner].ts;
 }
 
-/* Kernels already in order of start, equal starts only between copies of
- * one kernel (HTA's duplicated rows): numpy's order of them can only swap
- * copies, which categorise alike, so it is theirs as they come. */
-static bool in_order_up_to_copies(const struct kref *k, const int64_t *ts, size_t n)
+/* Whether the stream's kernels k[0..n) (positions in rank->events) are
+ * theirs as they come: in order of start, and, under HTA's unstable sort,
+ * equal starts only between copies of one kernel (HTA's duplicated rows:
+ * numpy's order of them can only swap copies, which categorise alike).
+ * Most streams are, and then need no sort. */
+static bool in_start_order(const struct model *m, const struct rank_model *r, const uint32_t *k,
+                           size_t n)
 {
-    for (size_t i = 1; i < n; i++)
-        if (ts[i] < ts[i - 1] || (ts[i] == ts[i - 1] && k[i].pos != k[i - 1].pos))
+    for (size_t i = 1; i < n; i++) {
+        int64_t a = r->events[k[i - 1]].ts, b = r->events[k[i]].ts;
+        if (b < a || (b == a && m->sem.unstable_sort && k[i] != k[i - 1]))
             return false;
+    }
     return true;
+}
+
+/* The order of start of the kernels k[0..n) (HTA's sort), in *perm (caller
+ * frees); NULL when they are in it already. */
+static int start_order(const struct model *m, const struct rank_model *r, const uint32_t *k,
+                       size_t n, size_t **perm)
+{
+    *perm = NULL;
+    if (in_start_order(m, r, k, n))
+        return 0;
+    int64_t *ts = util_alloc_resident(n, sizeof *ts);
+    *perm = util_alloc_resident(n, sizeof **perm);
+    int rc = ts && *perm ? 0 : ERR_NOMEM;
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        ts[i] = r->events[k[i]].ts;
+    if (rc == 0) {
+        argsort_identity(*perm, n);
+        rc = sort_argsort(m->sem.unstable_sort, *perm, n, ts, less_i64);
+    }
+    free(ts);
+    if (rc) {
+        free(*perm);
+        *perm = NULL;
+    }
+    return rc;
 }
 
 /* Categorises the kernels k[0..n) of one stream (filtered-table order). */
 static int stream_categorise(const struct model *m, const struct analysis_opts *o,
-                             const struct rank_model *r, const struct kref *k, size_t n,
+                             const struct rank_model *r, const uint32_t *k, size_t n,
                              const uint8_t *in_rows, struct label0 *label0, struct stream_gaps *g)
 {
-    int64_t *ts = util_alloc_resident(n, sizeof *ts);
-    size_t *perm = util_alloc_resident(n, sizeof *perm);
-    int rc = ts && perm ? 0 : ERR_NOMEM;
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        ts[i] = r->events[k[i].pos].ts;
-    if (rc == 0) {
-        argsort_identity(perm, n);
-        if (!(m->sem.unstable_sort && in_order_up_to_copies(k, ts, n)))
-            rc = sort_argsort(m->sem.unstable_sort, perm, n, ts, less_i64);
-    }
+    size_t *perm;
+    int rc = start_order(m, r, k, n, &perm);
     double prev_end = NAN;   /* ns, as double so that "none" is NaN */
     for (size_t i = 0; rc == 0 && i < n; i++) {
-        const struct event *ev = &r->events[k[perm[i]].pos];
+        uint32_t pos = k[perm ? perm[i] : i];
+        const struct event *ev = &r->events[pos];
         double gap = (double)ev->ts - prev_end;
         double launch = launch_ts(m, r, ev, in_rows, label0);
         if (launch > prev_end)   /* false when either is NaN */
@@ -159,11 +175,10 @@ static int stream_categorise(const struct model *m, const struct analysis_opts *
             g->cat[i] = IDLE_OTHER;
         g->gap[i] = gap / 1000.0;
         if (g->pos)
-            g->pos[i] = k[perm[i]].pos;
+            g->pos[i] = pos;
         prev_end = (double)(ev->ts + ev->dur);
     }
     g->n = n;
-    free(ts);
     free(perm);
     return rc;
 }
@@ -225,9 +240,10 @@ static int stream_rows(const struct stream_gaps *g, int64_t rank, int64_t stream
     return rc;
 }
 
-/* One stream's kernels: k[start..end) of the rank's krefs. */
+/* One stream's kernels: k[start..end) of the rank's kernel positions. */
 struct sgroup {
-    size_t first_seq, start, end;
+    int64_t stream;
+    size_t start, end;
 };
 
 /* The stream's dense number (in order of first appearance), the last one
@@ -251,11 +267,53 @@ static int stream_slot(struct stream_slots *ss, int64_t stream, uint32_t *slot)
     return 0;
 }
 
+/* The rank's kernels in filtered-table order: their positions and stream
+ * slots (*kpos, *kslot: caller frees), each slot's count in *fill and
+ * stream in *stream_of, in one pass over the rows. */
+struct kernel_rows {
+    uint32_t *kpos, *kslot;
+    size_t n, cap;
+    size_t *fill;
+    int64_t *stream_of;
+    size_t nslots, fill_cap, stream_cap;
+};
+
+static int kernel_rows(const struct model *m, const struct rank_model *r,
+                       struct stream_slots *ss, struct kernel_rows *kr)
+{
+    int rc = 0;
+    for (size_t i = 0; i < r->nrows && !rc; i++) {
+        const struct event *ev = &r->events[r->rows[i]];
+        if (!is_idle_kernel(m, ev))
+            continue;
+        uint32_t slot;
+        size_t had = kr->fill_cap, cap = kr->cap;
+        if ((rc = stream_slot(ss, ev->stream, &slot)) == 0 && slot >= kr->fill_cap &&
+            (rc = vec_reserve((void **)&kr->fill, &kr->fill_cap, sizeof *kr->fill,
+                              (size_t)slot + 1)) == 0)
+            memset(kr->fill + had, 0, (kr->fill_cap - had) * sizeof *kr->fill);
+        if (!rc && slot >= kr->stream_cap)
+            rc = vec_reserve((void **)&kr->stream_of, &kr->stream_cap, sizeof *kr->stream_of,
+                             (size_t)slot + 1);
+        if (!rc && kr->n == kr->cap &&
+            (rc = vec_reserve((void **)&kr->kpos, &cap, sizeof *kr->kpos, kr->n + 1)) == 0)
+            rc = vec_reserve((void **)&kr->kslot, &kr->cap, sizeof *kr->kslot, kr->n + 1);
+        if (!rc) {
+            kr->stream_of[slot] = ev->stream;
+            kr->fill[slot]++;
+            kr->kpos[kr->n] = r->rows[i];
+            kr->kslot[kr->n++] = slot;
+        }
+    }
+    kr->nslots = ss->n;
+    return rc;
+}
+
 /* The rank's *nk kernels grouped by stream (each group in filtered-table
- * order), groups in order of first appearance: counted, then placed, in
- * two passes over the rows (cheaper than sorting the kernels by stream).
- * Caller frees *k and *g. */
-static int group_streams(const struct model *m, const struct rank_model *r, struct kref **k,
+ * order), groups in order of first appearance: found in one pass over the
+ * rows, then placed (cheaper than sorting the kernels by stream). Caller
+ * frees *k and *g. */
+static int group_streams(const struct model *m, const struct rank_model *r, uint32_t **k,
                          size_t *nk, struct sgroup **g, size_t *ng)
 {
     *k = NULL;
@@ -264,59 +322,30 @@ static int group_streams(const struct model *m, const struct rank_model *r, stru
     struct stream_slots ss = {.last_slot = UINT32_MAX};
     if (hmap_init(&ss.of, 16))
         return ERR_NOMEM;
-    // Each row's stream slot (UINT32_MAX: not a kernel), so that the second
-    // pass reads 4 bytes a row, not the row's event again.
-    uint32_t *slot_of = malloc((r->nrows ? r->nrows : 1) * sizeof *slot_of);
-    size_t *fill = NULL, cap = 0, n = 0;
-    int64_t *stream_of = NULL;   /* slot -> stream */
-    size_t stream_cap = 0;
-    int rc = slot_of ? 0 : ERR_NOMEM;
-    for (size_t i = 0; i < r->nrows && !rc; i++) {
-        const struct event *ev = &r->events[r->rows[i]];
-        uint32_t slot = UINT32_MAX;
-        if (is_idle_kernel(m, ev)) {
-            size_t had = cap;
-            if ((rc = stream_slot(&ss, ev->stream, &slot)) == 0 && slot >= cap &&
-                (rc = vec_reserve((void **)&fill, &cap, sizeof *fill, (size_t)slot + 1)) == 0)
-                memset(fill + had, 0, (cap - had) * sizeof *fill);
-            if (!rc && slot >= stream_cap)
-                rc = vec_reserve((void **)&stream_of, &stream_cap, sizeof *stream_of,
-                                 (size_t)slot + 1);
-            if (!rc) {
-                stream_of[slot] = ev->stream;
-                fill[slot]++;
-                n++;
-            }
-        }
-        slot_of[i] = slot;
-    }
+    struct kernel_rows kr = {0};
+    int rc = kernel_rows(m, r, &ss, &kr);
     if (!rc) {
-        *k = util_alloc_resident(n, sizeof **k);
-        *g = malloc((ss.n ? ss.n : 1) * sizeof **g);
+        *k = util_alloc_resident(kr.n, sizeof **k);
+        *g = malloc((kr.nslots ? kr.nslots : 1) * sizeof **g);
         rc = *k && *g ? 0 : ERR_NOMEM;
     }
     if (!rc) {
         size_t at = 0;
-        for (uint32_t s = 0; s < ss.n; s++) {
-            size_t count = fill[s];
-            (*g)[s] = (struct sgroup){SIZE_MAX, at, at + count};
-            fill[s] = at;
+        for (size_t s = 0; s < kr.nslots; s++) {
+            size_t count = kr.fill[s];
+            (*g)[s] = (struct sgroup){kr.stream_of[s], at, at + count};
+            kr.fill[s] = at;
             at += count;
         }
-        for (size_t i = 0; i < r->nrows; i++) {
-            uint32_t slot = slot_of[i];
-            if (slot == UINT32_MAX)
-                continue;
-            if ((*g)[slot].first_seq == SIZE_MAX)
-                (*g)[slot].first_seq = i;
-            (*k)[fill[slot]++] = (struct kref){stream_of[slot], r->rows[i], i};
-        }
-        *nk = n;
-        *ng = ss.n;
+        for (size_t i = 0; i < kr.n; i++)
+            (*k)[kr.fill[kr.kslot[i]]++] = kr.kpos[i];
+        *nk = kr.n;
+        *ng = kr.nslots;
     }
-    free(slot_of);
-    free(stream_of);
-    free(fill);
+    free(kr.kpos);
+    free(kr.kslot);
+    free(kr.stream_of);
+    free(kr.fill);
     hmap_fini(&ss.of);
     return rc;
 }
@@ -336,7 +365,7 @@ static uint8_t *rows_bitmap(const struct rank_model *r)
 static int rank_idle(const struct model *m, const struct analysis_opts *o,
                      const struct rank_model *r, struct idle_out *out)
 {
-    struct kref *k;
+    uint32_t *k;
     struct sgroup *g;
     size_t nk, ng;
     struct stream_gaps gaps = {NULL, NULL, NULL, 0};
@@ -353,7 +382,7 @@ static int rank_idle(const struct model *m, const struct analysis_opts *o,
         rc = stream_categorise(m, o, r, k + g[i].start, g[i].end - g[i].start, in_rows,
                                &label0, &gaps);
         if (rc == 0)
-            rc = stream_rows(&gaps, r->rank, k[g[i].start].stream, out);
+            rc = stream_rows(&gaps, r->rank, g[i].stream, out);
     }
     free(gaps.gap);
     free(gaps.cat);
@@ -367,7 +396,7 @@ int idle_stream_gaps(const struct model *m, const struct analysis_opts *o,
                      const struct rank_model *r, int64_t stream, struct idle_gap **out,
                      size_t *n)
 {
-    struct kref *k;
+    uint32_t *k;
     struct sgroup *g;
     size_t nk, ng;
     *out = NULL;
@@ -377,7 +406,7 @@ int idle_stream_gaps(const struct model *m, const struct analysis_opts *o,
     if (!in_rows)
         return rc;
     size_t s = 0;
-    while (rc == 0 && s < ng && k[g[s].start].stream != stream)
+    while (rc == 0 && s < ng && g[s].stream != stream)
         s++;
     if (rc == 0 && s < ng) {
         size_t len = g[s].end - g[s].start;

@@ -9,6 +9,7 @@
 #include "analysis/gpu_util.h"
 #include "analysis/weighted.h"
 #include "analysis/classify.h"
+#include "util/vec.h"
 
 /* Memory bandwidth (spec §3.7): GB/s in flight per copy kind. */
 
@@ -83,19 +84,27 @@ static int collect_points(const struct model *m, const struct rank_model *r, str
 {
     struct name_cache c = {gpu_alloc(a, strtab_count(&m->strings), sizeof(uint32_t)),
                            strtab_count(&m->strings)};
-    uint32_t *mem = gpu_alloc(a, r->nrows, sizeof *mem);
-    if (!c.label || !mem)
+    if (!c.label)
         return ERR_NOMEM;
     memset(c.label, 0xff, c.n * sizeof *c.label);
-    size_t nmem = 0;
+    // The transfers' positions, on the heap: a few of the rows, freed here.
+    uint32_t *mem = NULL;
+    size_t nmem = 0, cap = 0;
     for (size_t i = 0; i < r->nrows; i++) {
         const struct event *ev = &r->events[r->rows[i]];
-        if (model_is_gpu_side(m, ev) && classify_name(m, &c, l, ev->name))
-            mem[nmem++] = r->rows[i];
+        if (!model_is_gpu_side(m, ev) || !classify_name(m, &c, l, ev->name))
+            continue;
+        if (nmem == cap && VEC_PUSH_SLOT(mem, nmem, cap)) {
+            free(mem);
+            return ERR_NOMEM;
+        }
+        mem[nmem++] = r->rows[i];
     }
     struct bwpoint *pts = gpu_alloc(a, nmem, 2 * sizeof *pts);
-    if (!pts)
+    if (!pts) {
+        free(mem);
         return ERR_NOMEM;
+    }
     for (size_t i = 0; i < nmem; i++) {
         const struct event *ev = &r->events[mem[i]];
         uint32_t lab = classify_name(m, &c, l, ev->name) - 1;
@@ -106,6 +115,7 @@ static int collect_points(const struct model *m, const struct rank_model *r, str
         pts[i] = (struct bwpoint){ev->ts, bw, lab, pid, +1};
         pts[nmem + i] = (struct bwpoint){ev->ts + dur, -bw, lab, pid, -1};
     }
+    free(mem);
     *out = pts;
     *nout = 2 * nmem;
     return 0;

@@ -21,19 +21,20 @@ static const char *const queue_launch_names[] = {
     "runFunction - job_prep_and_submit_for_execution",
 };
 
-/* One change of a stream's queue: +1 at a launch, -1 at its kernel. Which
- * of the two is where it is (the +1 points come first), and the stream and
- * thread are those of the GPU event: 16 bytes, there are two a kernel. */
+/* One change of a stream's queue, as positions in rank->events: the event
+ * at whose ts it is (the launch for a +1, the GPU event itself for a -1)
+ * and the GPU event, whose stream and thread are the point's. Which of the
+ * two it is goes by its place (the +1 points come first): 8 bytes, two a
+ * kernel. */
 struct qpoint {
-    int64_t ts;
-    uint32_t gpu;      /* the GPU event's position in rank->events */
-    uint32_t index;    /* traceEvents index of the event at ts */
+    uint32_t at;
+    uint32_t gpu;
 };
 
 /* A GPU row keyed by correlation, seq = its place among the GPU rows. */
 struct gkey {
     int64_t corr;
-    size_t seq;
+    uint32_t seq;
 };
 
 static inline bool gkey_less(const struct gkey *a, const struct gkey *b)
@@ -43,6 +44,20 @@ static inline bool gkey_less(const struct gkey *a, const struct gkey *b)
 
 /* Stable: equal correlations stay in row order (seq ascending). */
 SORT_DEFINE_STABLE(sort_gkeys, struct gkey, gkey_less)
+
+/* The first key of keys[0..n) (sorted) with this correlation, or n. */
+static size_t gkey_find(const struct gkey *keys, size_t n, int64_t corr)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (keys[mid].corr < corr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && keys[lo].corr == corr ? lo : n;
+}
 
 /* The launches (HTA's R) and their GPU events (G), in row order. */
 struct qrows {
@@ -110,12 +125,6 @@ static void free_rows(struct qrows *q)
     free(q->gpu);
 }
 
-static struct qpoint make_point(const struct event *at, uint32_t gpu)
-{
-    struct qpoint p = {at->ts, gpu, at->index};
-    return p;
-}
-
 /* HTA's concatenation: for each launch in row order its GPU events (+1 at the
  * launch's ts), then every GPU event (-1 at its own ts). HTA asserts that
  * each correlation has one launch; here the first launch of a correlation
@@ -126,43 +135,38 @@ static int concat_points(const struct rank_model *r, const struct qrows *q, stru
 {
     struct gkey *keys = util_alloc_resident(q->ngpu, sizeof *keys);
     bool *claimed = calloc(q->ngpu ? q->ngpu : 1, sizeof *claimed);
-    int64_t *corrs = util_alloc_resident(q->ngpu, sizeof *corrs);
     struct qpoint *pts = util_alloc_resident(q->ngpu, 2 * sizeof *pts);
-    int rc = keys && claimed && corrs && pts ? 0 : ERR_NOMEM;
+    int rc = keys && claimed && pts && q->ngpu <= UINT32_MAX ? 0 : ERR_NOMEM;
     for (size_t i = 0; i < q->ngpu && rc == 0; i++)
-        keys[i] = (struct gkey){event_correlation(&r->events[q->gpu[i]]), i};
+        keys[i] = (struct gkey){event_correlation(&r->events[q->gpu[i]]), (uint32_t)i};
     if (rc == 0)
         rc = sort_gkeys(keys, q->ngpu);
     if (rc) {
         free(keys);
         free(claimed);
-        free(corrs);
         free(pts);
         return ERR_NOMEM;
     }
-    for (size_t i = 0; i < q->ngpu; i++)
-        corrs[i] = keys[i].corr;
     size_t n = 0;
     for (size_t i = 0; i < q->nlaunch; i++) {
-        const struct event *l = &r->events[q->launch[i]];
-        size_t k = i64_set_find(corrs, q->ngpu, event_correlation(l));
+        int64_t corr = event_correlation(&r->events[q->launch[i]]);
+        size_t k = gkey_find(keys, q->ngpu, corr);
         if (k == q->ngpu)   /* its GPU events are not in the rows */
             continue;
         if (claimed[k]) {
             (*unpaired)++;
             continue;
         }
-        for (; k < q->ngpu && corrs[k] == event_correlation(l); k++) {
+        for (; k < q->ngpu && keys[k].corr == corr; k++) {
             claimed[k] = true;
-            pts[n++] = make_point(l, q->gpu[keys[k].seq]);
+            pts[n++] = (struct qpoint){q->launch[i], q->gpu[keys[k].seq]};
         }
     }
     *nplus = n;
     for (size_t i = 0; i < q->ngpu; i++)
-        pts[n++] = make_point(&r->events[q->gpu[i]], q->gpu[i]);
+        pts[n++] = (struct qpoint){q->gpu[i], q->gpu[i]};
     free(keys);
     free(claimed);
-    free(corrs);
     *out = pts;
     *nout = n;
     return 0;
@@ -207,29 +211,72 @@ static bool few_streams(const struct rank_model *r, const struct qpoint *pts, si
     return true;
 }
 
-/* Sorted by ts (HTA's sort), then grouped by stream ascending keeping that
- * order: a counting sort over the distinct streams. The three arrays are the
- * caller's to free. One buffer holds the sort's keys, then the streams, then
- * the order: the scratch is 16 bytes a point besides the sort's own. */
+/* The points' order by ts into *order (caller frees; 4 bytes a point):
+ * HTA's sort under semantics.unstable_sort, else stable (ties in point
+ * order), by records of a time and a place (16 bytes a point). */
+struct ts_place {
+    int64_t ts;
+    uint32_t place;
+};
+
+static inline bool ts_place_less(const struct ts_place *a, const struct ts_place *b)
+{
+    return a->ts < b->ts;
+}
+
+SORT_DEFINE_STABLE(sort_ts_places, struct ts_place, ts_place_less)
+
+static int sort_by_ts(const struct model *m, const struct rank_model *r,
+                      const struct qpoint *pts, size_t n, uint32_t **order)
+{
+    *order = util_alloc_resident(n, sizeof **order);
+    if (!*order || n > UINT32_MAX)
+        return ERR_NOMEM;
+    int rc = 0;
+    if (m->sem.unstable_sort) {
+        size_t *perm = util_alloc_resident(n, sizeof *perm);
+        int64_t *ts = util_alloc_resident(n, sizeof *ts);
+        rc = perm && ts ? 0 : ERR_NOMEM;
+        for (size_t i = 0; i < n && rc == 0; i++)
+            ts[i] = r->events[pts[i].at].ts;
+        if (rc == 0)
+            rc = sem_argsort(m, perm, n, ts, less_i64);
+        for (size_t i = 0; i < n && rc == 0; i++)
+            (*order)[i] = (uint32_t)perm[i];
+        free(perm);
+        free(ts);
+    } else {
+        struct ts_place *v = util_alloc_resident(n, sizeof *v);
+        rc = v ? 0 : ERR_NOMEM;
+        for (size_t i = 0; i < n && rc == 0; i++)
+            v[i] = (struct ts_place){r->events[pts[i].at].ts, (uint32_t)i};
+        if (rc == 0)
+            rc = sort_ts_places(v, n);
+        for (size_t i = 0; i < n && rc == 0; i++)
+            (*order)[i] = v[i].place;
+        free(v);
+    }
+    return rc;
+}
+
+/* Sorted by ts, then grouped by stream ascending keeping that order: a
+ * counting sort over the distinct streams. The three arrays are the
+ * caller's to free. */
 static int order_points(const struct model *m, const struct rank_model *r,
-                        const struct qpoint *pts, size_t n, size_t **order, int64_t **streams,
+                        const struct qpoint *pts, size_t n, uint32_t **order, int64_t **streams,
                         size_t *nstreams, size_t **bounds)
 {
-    size_t *perm = util_alloc_resident(n, sizeof *perm);
-    _Static_assert(sizeof(size_t) <= sizeof(int64_t), "the order takes the keys' place");
-    void *buf = util_alloc_resident(n, sizeof(int64_t));
-    int64_t *s = buf;
+    uint32_t *by_ts;
     *order = NULL;
     *streams = NULL;
     *bounds = NULL;
-    int rc = perm && buf ? 0 : ERR_NOMEM;
-    for (size_t i = 0; i < n && rc == 0; i++)   /* the times alone: the sort's fast key */
-        s[i] = pts[i].ts;
-    if (rc == 0)
-        rc = sem_argsort(m, perm, n, s, less_i64);
+    int rc = sort_by_ts(m, r, pts, n, &by_ts);
     int64_t few[FEW_STREAMS];
     size_t ns = 0;
     bool counted = rc == 0 && few_streams(r, pts, n, few, &ns);
+    int64_t *s = rc == 0 && !counted ? util_alloc_resident(n, sizeof *s) : NULL;
+    if (rc == 0 && !counted && !s)
+        rc = ERR_NOMEM;
     for (size_t i = 0; i < n && rc == 0 && !counted; i++)
         s[i] = point_stream(r, &pts[i]);
     if (rc == 0 && !counted)
@@ -237,16 +284,17 @@ static int order_points(const struct model *m, const struct rank_model *r,
     int64_t *st = rc == 0 ? malloc((ns ? ns : 1) * sizeof *st) : NULL;
     size_t *start = rc == 0 ? calloc(ns + 1, sizeof *start) : NULL;
     size_t *fill = rc == 0 ? util_alloc_resident(ns, sizeof *fill) : NULL;
-    if (!st || !start || !fill) {
-        free(perm);
-        free(buf);
+    if (st)
+        memcpy(st, counted ? few : s, ns * sizeof *st);
+    free(s);
+    uint32_t *out = st && start && fill ? util_alloc_resident(n, sizeof *out) : NULL;
+    if (!out) {
+        free(by_ts);
         free(st);
         free(start);
         free(fill);
         return ERR_NOMEM;
     }
-    memcpy(st, counted ? few : s, ns * sizeof *st);
-    size_t *out = buf;   // the keys and streams are done with: the order takes their place
     for (size_t i = 0; i < n; i++)
         start[i64_set_find(st, ns, point_stream(r, &pts[i])) + 1]++;
     for (size_t k = 0; k < ns; k++)
@@ -254,10 +302,10 @@ static int order_points(const struct model *m, const struct rank_model *r,
     for (size_t k = 0; k < ns; k++)
         fill[k] = start[k];
     for (size_t i = 0; i < n; i++) {
-        size_t k = i64_set_find(st, ns, point_stream(r, &pts[perm[i]]));
-        out[fill[k]++] = perm[i];
+        size_t k = i64_set_find(st, ns, point_stream(r, &pts[by_ts[i]]));
+        out[fill[k]++] = by_ts[i];
     }
-    free(perm);
+    free(by_ts);
     free(fill);
     *order = out;
     *streams = st;
@@ -266,23 +314,26 @@ static int order_points(const struct model *m, const struct rank_model *r,
     return 0;
 }
 
+/* One stream's series from its points' order; the traceEvents indices
+ * only with_index. */
 static int fill_series(const struct model *m, const struct rank_model *r,
                        struct queue_series *qs, const struct qpoint *pts, size_t nplus,
-                       const size_t *order, size_t n, struct arena *a)
+                       const uint32_t *order, size_t n, bool with_index, struct arena *a)
 {
     qs->n = n;
     qs->ts = gpu_alloc(a, n, sizeof *qs->ts);
     qs->queue_length = gpu_alloc(a, n, sizeof *qs->queue_length);
-    qs->index = gpu_alloc(a, n, sizeof *qs->index);
-    if (!qs->ts || !qs->queue_length || !qs->index)
+    qs->index = with_index ? gpu_alloc(a, n, sizeof *qs->index) : NULL;
+    if (!qs->ts || !qs->queue_length || (with_index && !qs->index))
         return ERR_NOMEM;
     int64_t q = 0;
     for (size_t i = 0; i < n; i++) {
-        const struct qpoint *p = &pts[order[i]];
+        const struct event *at = &r->events[pts[order[i]].at];
         q += order[i] < nplus ? 1 : -1;
-        qs->ts[i] = p->ts;
+        qs->ts[i] = at->ts;
         qs->queue_length[i] = q;
-        qs->index[i] = p->index;
+        if (with_index)
+            qs->index[i] = at->index;
     }
     uint32_t thread = n ? r->events[pts[order[0]].gpu].thread : 0;
     qs->pid = n ? m->pidtids[thread].pid : 0;
@@ -290,22 +341,21 @@ static int fill_series(const struct model *m, const struct rank_model *r,
     return 0;
 }
 
-/* The scratch of one rank's series is on the heap and freed when the series
- * are built: only the series stay in the report's arena (the scratch is
- * four times their size: 140 bytes a GPU event). */
-int queue_series_build(const struct model *m, const struct rank_model *r, struct arena *a,
-                       struct queue_series **out, size_t *nout, uint64_t *unpaired,
-                       struct err *e)
+/* queue_series_build, the traceEvents indices only with_index. The
+ * scratch is on the heap and freed before return (the points and their
+ * orders, 24 bytes a GPU event, and the sort's records while it runs): only
+ * the series stay in a. */
+static int build_series(const struct model *m, const struct rank_model *r, struct arena *a,
+                        bool with_index, struct queue_series **out, size_t *nout,
+                        uint64_t *unpaired)
 {
-    uint64_t dummy = 0;
     *out = NULL;
     *nout = 0;
-    if (!unpaired)
-        unpaired = &dummy;
     *unpaired = 0;
     struct qrows q;
     struct qpoint *pts = NULL;
-    size_t n = 0, nplus = 0, *order = NULL, ns = 0, *bounds = NULL;
+    uint32_t *order = NULL;
+    size_t n = 0, nplus = 0, ns = 0, *bounds = NULL;
     int64_t *streams = NULL;
     int rc = collect_rows(m, r, &q);
     if (rc == 0)
@@ -319,16 +369,26 @@ int queue_series_build(const struct model *m, const struct rank_model *r, struct
     for (size_t k = 0; k < ns && rc == 0 && n; k++) {
         qs[k].stream = streams[k];
         rc = fill_series(m, r, &qs[k], pts, nplus, order + bounds[k], bounds[k + 1] - bounds[k],
-                         a);
+                         with_index, a);
     }
     free(pts);
     free(order);
     free(streams);
     free(bounds);
     if (rc)
-        return err_set(e, ERR_NOMEM, "queue length: out of memory");
+        return ERR_NOMEM;
     *out = qs;
     *nout = qs ? ns : 0;
+    return 0;
+}
+
+int queue_series_build(const struct model *m, const struct rank_model *r, struct arena *a,
+                       struct queue_series **out, size_t *nout, uint64_t *unpaired,
+                       struct err *e)
+{
+    uint64_t dummy = 0;
+    if (build_series(m, r, a, true, out, nout, unpaired ? unpaired : &dummy))
+        return err_set(e, ERR_NOMEM, "queue length: out of memory");
     return 0;
 }
 
@@ -407,15 +467,17 @@ static int queue_rank(const struct model *m, const struct analysis_opts *o,
                       struct err *e)
 {
     // The series are only read here: they live in an arena of their own,
-    // given back before the next rank (40 bytes a GPU event); a stream's
-    // summary scratch is given back before the next stream.
+    // given back before the next rank (32 bytes a GPU event, without the
+    // traceEvents indices); a stream's summary scratch is given back
+    // before the next stream.
     struct arena series, work;
     arena_init(&series, 1 << 20);
     arena_init(&work, 1 << 20);
     struct queue_series *qs;
     size_t ns;
     uint64_t up = 0;
-    int rc = queue_series_build(m, r, &series, &qs, &ns, &up, e);
+    int rc = build_series(m, r, &series, false, &qs, &ns, &up)
+        ? err_set(e, ERR_NOMEM, "queue length: out of memory") : 0;
     if (rc == 0)
         *unpaired += up;
     int64_t span = rows_ts_span(r);

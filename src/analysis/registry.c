@@ -5,23 +5,28 @@
 
 #include <string.h>
 
-/* The costs: each analysis' CPU time in ms on a 1 GB rank (report
- * --timings), with the report's trust report and busy intervals (made
- * once, by the first of temporal, kernels and overlap to run). */
+/* The memories: each analysis' peak alone (report --analysis=NAME, %M of
+ * /usr/bin/time) over that of the model (report --analysis=stragglers),
+ * on a 1 GB rank, in bytes an event; temporal, kernels and overlap
+ * besides the busy intervals they share (BUSY_MEMO_MEMORY); the launch
+ * tables' every row (--format=json) apart. The costs: each analysis' CPU
+ * time in ms on the same rank (report --timings), with the report's trust
+ * report; the kernels' with the busy intervals, which the costliest of
+ * temporal, kernels and overlap makes (report.c starts it first). */
 static const struct analysis_info analyses[ANALYSIS_COUNT] = {
-    {ANALYSIS_TEMPORAL, "temporal", "Overview", temporal_run, ANALYSIS_MEM_SMALL, 30},
-    {ANALYSIS_KERNELS, "kernels", "Kernels", kernels_run, ANALYSIS_MEM_SMALL, 130},
-    {ANALYSIS_IDLE, "idle", "Idle", idle_run, ANALYSIS_MEM_SMALL, 175},
-    {ANALYSIS_OVERLAP, "overlap", "Overlap", overlap_run, ANALYSIS_MEM_SMALL, 10},
-    {ANALYSIS_LAUNCH, "launch", "Launch", launch_run, ANALYSIS_MEM_TABLES, 330},
-    {ANALYSIS_QUEUE, "queue", "Queue length", queue_run, ANALYSIS_MEM_SCRATCH, 245},
-    {ANALYSIS_MEMBW, "membw", "Memory bandwidth", membw_run, ANALYSIS_MEM_SMALL, 40},
-    {ANALYSIS_ANNOTATIONS, "annotations", "Annotations", annotations_run, ANALYSIS_MEM_SMALL, 240},
-    {ANALYSIS_SEQUENCES, "sequences", "Sequences", sequences_run, ANALYSIS_MEM_SCRATCH, 270},
-    {ANALYSIS_COLLECTIVES, "collectives", "Collectives", collectives_run, ANALYSIS_MEM_SMALL, 10},
-    {ANALYSIS_STRAGGLERS, "stragglers", "Stragglers", stragglers_run, ANALYSIS_MEM_SMALL, 10},
-    {ANALYSIS_UTILIZATION, "utilization", "Utilization", utilization_run, ANALYSIS_MEM_SMALL, 55},
-    {ANALYSIS_FINDINGS, "findings", "Findings", findings_run, ANALYSIS_MEM_SCRATCH, 250},
+    {ANALYSIS_TEMPORAL, "temporal", "Overview", temporal_run, 0, 0, 5},
+    {ANALYSIS_KERNELS, "kernels", "Kernels", kernels_run, 3, 0, 150},
+    {ANALYSIS_IDLE, "idle", "Idle", idle_run, 4, 0, 75},
+    {ANALYSIS_OVERLAP, "overlap", "Overlap", overlap_run, 0, 0, 5},
+    {ANALYSIS_LAUNCH, "launch", "Launch", launch_run, 4, 13, 170},
+    {ANALYSIS_QUEUE, "queue", "Queue length", queue_run, 11, 0, 210},
+    {ANALYSIS_MEMBW, "membw", "Memory bandwidth", membw_run, 1, 0, 40},
+    {ANALYSIS_ANNOTATIONS, "annotations", "Annotations", annotations_run, 4, 0, 240},
+    {ANALYSIS_SEQUENCES, "sequences", "Sequences", sequences_run, 16, 0, 270},
+    {ANALYSIS_COLLECTIVES, "collectives", "Collectives", collectives_run, 0, 0, 10},
+    {ANALYSIS_STRAGGLERS, "stragglers", "Stragglers", stragglers_run, 0, 0, 10},
+    {ANALYSIS_UTILIZATION, "utilization", "Utilization", utilization_run, 10, 0, 55},
+    {ANALYSIS_FINDINGS, "findings", "Findings", findings_run, 5, 0, 250},
 };
 
 const struct analysis_info *analysis_list(size_t *count)

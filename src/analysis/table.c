@@ -104,6 +104,7 @@ struct table *table_copy(struct arena *a, const struct table *t)
     struct table *c = table_new(a, t->name, t->title, t->cols, t->ncols);
     if (!c || (t->note && !(c->note = copy_str(a, t->note))))
         return NULL;
+    c->nrows_total = t->nrows_total;
     if (t->nrows == 0)
         return c;
     if (set_capacity(c, t->nrows))

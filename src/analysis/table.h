@@ -47,6 +47,8 @@ struct table {
     size_t ncols;
     struct cell *cells;    /* row-major, nrows * ncols */
     size_t nrows, cap;
+    size_t nrows_total;    /* rows it stands for when it holds only its largest
+                            * (analysis_opts.launch_top_rows); else 0 */
     const char *note;      /* why it is empty, or what to know; may be NULL */
     struct arena *arena;
 };

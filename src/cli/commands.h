@@ -31,6 +31,9 @@ size_t check_over_threshold(const struct findings *f, double pct);
 void info_write_text(FILE *f, const struct model *m, const struct htx_options *opts);
 void info_write_json(FILE *f, const struct model *m, const struct htx_options *opts);
 
+/* The rows of each per-launch table the report's text shows. */
+#define REPORT_LAUNCH_TEXT_ROWS 20
+
 /* `htx report`: the tables of lists[0..nlists) in the chosen format (the
  * JSON document has htx_version, semantics, inputs, one key per table and
  * notes). Returns 0 or -1 on a write error. Borrows everything. */

@@ -25,11 +25,12 @@ static void output_opts(const struct htx_options *opts, struct format_opts *fo)
 }
 
 /* The chosen analyses run side by side on --threads threads (they only
- * read the model; each has its own arena, list and error), and each one's
- * tables are written as soon as those before them are, then freed: at most
- * the running analyses and the finished ones waiting for an earlier one
- * hold memory. The output keeps the report's order whatever finishes
- * first. */
+ * read the model; each has its own arena, list and error) while the sum of
+ * their memories (struct analysis_info) stays within the largest one's,
+ * and each one's tables are written as soon as those before them are, then
+ * freed: at most the running analyses and the finished ones waiting for an
+ * earlier one hold memory. The output keeps the report's order whatever
+ * finishes first. */
 struct analysis_job {
     const struct analysis_info *a;
     struct arena arena;
@@ -37,6 +38,7 @@ struct analysis_job {
     struct err err;
     int rc;
     bool started, done;
+    unsigned memory;              /* what it counts for in run->memory while it runs */
     double began, ended;          /* --timings: its run, util_seconds() */
     double cpu;                   /* --timings: its thread's CPU seconds */
 };
@@ -50,9 +52,14 @@ struct analysis_run {
     size_t njobs;
     const size_t *order;          /* jobs by cost, the costliest first */
     pthread_mutex_t lock;
-    pthread_mutex_t one_big;      /* held by an analysis not ANALYSIS_MEM_SMALL */
+    pthread_cond_t ended;         /* a job ended: its memory is free */
+    unsigned memory;              /* the running jobs' (struct analysis_info) */
+    size_t running;               /* jobs started and not ended */
+    unsigned budget;              /* the largest job's */
+    bool rows_kept;               /* the format writes every row (CSV, JSON) */
     struct busy_memo_set *memos;  /* the ranks' busy intervals, made as first asked */
     size_t busy_readers;          /* jobs that read them not yet ended */
+    bool memos_counted;           /* in memory: a job that reads them has started */
     size_t next;                  /* the first job not being or been written */
     bool writing;                 /* a thread is in drain, writing */
     struct report_writer *rw;
@@ -109,11 +116,6 @@ static void drain(struct analysis_run *run)
     run->writing = false;
 }
 
-static bool is_big(const struct analysis_job *j)
-{
-    return j->a->memory != ANALYSIS_MEM_SMALL;
-}
-
 /* Under the lock: whether every job before k has been started (then one
  * whose tables grow with the events holds them only briefly). */
 static bool earlier_started(const struct analysis_run *run, size_t k)
@@ -124,54 +126,57 @@ static bool earlier_started(const struct analysis_run *run, size_t k)
     return true;
 }
 
-/* Under the lock: the job a free thread starts (*big_held: this thread took
- * the big turn). The big analyses form the longest chain, so the next one,
- * the costliest first (run->order), starts whenever the turn is free, while
- * the other thread takes the small ones in report order (their tables,
- * which grow with the ranks, then wait little for an earlier one's); one
- * whose tables grow with the events waits until those before it have
- * started. */
-static size_t pick_job(struct analysis_run *run, bool *big_held)
-{
-    size_t first_big = run->njobs;
-    *big_held = false;
-    for (size_t o = 0; o < run->njobs; o++) {
-        size_t k = run->order[o];
-        struct analysis_job *j = &run->jobs[k];
-        if (j->started || !is_big(j))
-            continue;
-        if (first_big == run->njobs)
-            first_big = k;
-        if (j->a->memory == ANALYSIS_MEM_TABLES && !earlier_started(run, k))
-            continue;
-        if (pthread_mutex_trylock(&run->one_big) != 0)
-            break;
-        *big_held = true;
-        j->started = true;
-        return k;
-    }
-    for (size_t k = 0; k < run->njobs; k++) {
-        struct analysis_job *j = &run->jobs[k];
-        if (!j->started && !is_big(j)) {
-            j->started = true;
-            return k;
-        }
-    }
-    /* Only big ones left: wait for the turn. The pool calls the task once a
-     * job, so one is always left. */
-    if (first_big == run->njobs)
-        abort();
-    run->jobs[first_big].started = true;
-    return first_big;
-}
-
 /* Whether analysis id shares the busy memos: those that read the busy
- * intervals (busy_merged_each) and run early, beside each other and before
- * the launch tables, which need not then share the memory with them. The
- * findings, later, make their own. */
+ * intervals (busy_merged_each); the first to run makes them, and the
+ * others start next (pick_job), so that they are freed soon. The findings
+ * make their own. */
 static bool reads_busy(enum analysis_id id)
 {
     return id == ANALYSIS_TEMPORAL || id == ANALYSIS_KERNELS || id == ANALYSIS_OVERLAP;
+}
+
+/* Under the lock: the memory job k would add beside those running: its
+ * own, and the busy memos' when it is the first to read them. */
+static unsigned job_memory(const struct analysis_run *run, size_t k)
+{
+    const struct analysis_info *a = run->jobs[k].a;
+    return a->memory + (run->rows_kept ? a->rows_memory : 0) +
+           (reads_busy(a->id) && !run->memos_counted ? BUSY_MEMO_MEMORY : 0);
+}
+
+/* Under the lock: starts job k when it fits beside those running (alone,
+ * any job fits) and, if it keeps a row an event, those before it have
+ * started (then its tables wait little). */
+static bool try_start(struct analysis_run *run, size_t k)
+{
+    struct analysis_job *j = &run->jobs[k];
+    unsigned more = job_memory(run, k);
+    if (j->started || (run->running && run->memory + more > run->budget))
+        return false;
+    if (run->rows_kept && j->a->rows_memory && !earlier_started(run, k))
+        return false;
+    j->started = true;
+    j->memory = more - (reads_busy(j->a->id) && !run->memos_counted ? BUSY_MEMO_MEMORY : 0);
+    run->memory += more;
+    run->running++;
+    run->memos_counted |= reads_busy(j->a->id);
+    return true;
+}
+
+/* Under the lock: the job a free thread starts, or SIZE_MAX when none
+ * fits beside those running (then one of them is running). Once the busy
+ * memos are made, the others that read them, so that they are freed soon;
+ * else the costliest that fits first (run->order): the long ones start
+ * early, the short ones fill in beside them. */
+static size_t pick_job(struct analysis_run *run)
+{
+    for (size_t k = 0; k < run->njobs && run->memos_counted && run->busy_readers; k++)
+        if (reads_busy(run->jobs[k].a->id) && try_start(run, k))
+            return k;
+    for (size_t o = 0; o < run->njobs; o++)
+        if (try_start(run, run->order[o]))
+            return run->order[o];
+    return SIZE_MAX;
 }
 
 /* A pool task: one analysis (the pool calls it once per job). An analysis
@@ -181,14 +186,12 @@ static int analysis_task(void *ctx, size_t unused)
 {
     (void)unused;
     struct analysis_run *run = ctx;
-    bool big_held;
     pthread_mutex_lock(&run->lock);
-    size_t i = pick_job(run, &big_held);
+    size_t i;
+    while ((i = pick_job(run)) == SIZE_MAX)
+        pthread_cond_wait(&run->ended, &run->lock);
     pthread_mutex_unlock(&run->lock);
     struct analysis_job *j = &run->jobs[i];
-    bool big = is_big(j);
-    if (big && !big_held)
-        pthread_mutex_lock(&run->one_big);
     j->began = util_seconds();
     double cpu0 = util_thread_cpu_seconds();
     j->rc = j->a->run(run->m, reads_busy(j->a->id) ? run->ao : run->ao_own, &j->arena, &j->list,
@@ -205,13 +208,16 @@ static int analysis_task(void *ctx, size_t unused)
         j->rc = err_set(&j->err, ERR_NOMEM, "out of memory");
     pthread_mutex_lock(&run->lock);
     j->done = true;
-    if (reads_busy(j->a->id) && --run->busy_readers == 0)
+    if (reads_busy(j->a->id) && --run->busy_readers == 0) {
         busy_memo_set_release(run->memos);   // their memory for the analyses left
+        run->memory -= BUSY_MEMO_MEMORY;
+    }
     drain(run);
+    /* after the drain: a table being written still holds its memory */
+    run->memory -= j->memory;
+    run->running--;
+    pthread_cond_broadcast(&run->ended);
     pthread_mutex_unlock(&run->lock);
-    /* after the drain: a big table being written still holds its memory */
-    if (big)
-        pthread_mutex_unlock(&run->one_big);
     return j->rc < 0;
 }
 
@@ -245,6 +251,8 @@ static int run_analyses(const struct model *m, const struct htx_options *opts,
     struct analysis_opts ao;
     htx_options_analysis(opts, &ao);
     ao.trust = trust;
+    if (opts->format == HTX_FORMAT_TEXT)   // it shows only the largest launches
+        ao.launch_top_rows = REPORT_LAUNCH_TEXT_ROWS;
     struct analysis_opts ao_own = ao;
     struct busy_memo_set memos;
     if (busy_memo_set_init(&memos, m, &ao) < 0)
@@ -264,9 +272,15 @@ static int run_analyses(const struct model *m, const struct htx_options *opts,
     size_t order[ANALYSIS_COUNT];
     order_by_cost(jobs, njobs, order);
     struct analysis_run run = {m, &ao, &ao_own, opts, jobs, njobs, order, PTHREAD_MUTEX_INITIALIZER,
-                               PTHREAD_MUTEX_INITIALIZER, &memos, 0, 0, false, rw, false};
-    for (size_t k = 0; k < njobs; k++)
+                               PTHREAD_COND_INITIALIZER, 0, 0, 0, opts->format != HTX_FORMAT_TEXT,
+                               &memos, 0, false, 0, false, rw, false};
+    for (size_t k = 0; k < njobs; k++) {
         run.busy_readers += reads_busy(jobs[k].a->id);
+        unsigned memory = jobs[k].a->memory + (run.rows_kept ? jobs[k].a->rows_memory : 0) +
+                          (reads_busy(jobs[k].a->id) ? BUSY_MEMO_MEMORY : 0);
+        if (memory > run.budget)
+            run.budget = memory;
+    }
     pool_run(njobs, opts->threads, analysis_task, &run);
     busy_memo_set_fini(&memos);
     for (size_t k = 0; k < njobs; k++)

@@ -76,50 +76,44 @@ static const char *semantics_name(const struct htx_options *opts)
 }
 
 /* Text is for people: the per-launch tables (one row per kernel launch,
- * 13 MB of text on a 433 MB trace) show their largest rows by the metric
- * that matters; launch_stats_summary gives the counts and percentiles, and
- * CSV and JSON keep every row. */
-#define LAUNCH_TEXT_ROWS 20
+ * 13 MB of text on a 433 MB trace) show their REPORT_LAUNCH_TEXT_ROWS
+ * largest rows by the metric that matters (launch_text_metric);
+ * launch_stats_summary gives the counts and percentiles, and CSV and JSON
+ * keep every row. */
 
-static const struct {
-    const char *table, *metric;
-} launch_lists[] = {
-    {"cuda_kernel_launch_stats", "launch_delay"},
-    {"short_kernels", "cpu_duration"},
-    {"runtime_outliers", "cpu_duration"},
-    {"launch_delay_outliers", "launch_delay"},
-};
-
-/* t itself, or a copy in a of its LAUNCH_TEXT_ROWS largest rows by metric
- * (ties in table order). NULL on ENOMEM. */
+/* t itself, or a copy in a of its REPORT_LAUNCH_TEXT_ROWS largest rows by
+ * metric (ties in table order), titled with how many it stands for; a
+ * table that holds only those (nrows_total) is titled so too. NULL on
+ * ENOMEM. */
 static const struct table *text_rows(const struct table *t, struct arena *a)
 {
-    int mc = -1;
-    for (size_t i = 0; i < sizeof launch_lists / sizeof launch_lists[0]; i++)
-        if (strcmp(t->name, launch_lists[i].table) == 0)
-            mc = table_col_index(t, launch_lists[i].metric);
-    if (mc < 0 || t->nrows <= LAUNCH_TEXT_ROWS)
+    const char *metric = launch_text_metric(t->name);
+    int mc = metric ? table_col_index(t, metric) : -1;
+    size_t total = t->nrows_total > t->nrows ? t->nrows_total : t->nrows;
+    if (mc < 0 || total <= REPORT_LAUNCH_TEXT_ROWS)
         return t;
-    double *keys = malloc(t->nrows * sizeof *keys);
-    size_t *perm = malloc(t->nrows * sizeof *perm);
-    struct table *out = keys && perm ? table_new(a, t->name, NULL, t->cols, t->ncols) : NULL;
+    bool kept = total > t->nrows;   /* the analysis kept only the largest */
+    double *keys = kept ? NULL : malloc(t->nrows * sizeof *keys);
+    size_t *perm = kept ? NULL : malloc(t->nrows * sizeof *perm);
+    struct table *out = kept || (keys && perm) ? table_new(a, t->name, NULL, t->cols, t->ncols)
+                                               : NULL;
     bool ok = out != NULL;
-    if (ok) {
+    if (ok && !kept) {
         for (size_t r = 0; r < t->nrows; r++)
             keys[r] = cell_as_double(table_cell(t, r, (size_t)mc));
         argsort_identity(perm, t->nrows);
         ok = stable_argsort_desc(perm, t->nrows, keys, less_double) == 0;
     }
-    for (size_t i = 0; ok && i < LAUNCH_TEXT_ROWS; i++) {
+    for (size_t i = 0; ok && i < REPORT_LAUNCH_TEXT_ROWS && i < t->nrows; i++) {
         struct cell *row = table_add_row(out);
         ok = row != NULL;
         if (ok)
-            memcpy(row, table_cell(t, perm[i], 0), t->ncols * sizeof *row);
+            memcpy(row, table_cell(t, kept ? i : perm[i], 0), t->ncols * sizeof *row);
     }
     char title[256];
     snprintf(title, sizeof title, "%s: the %d with the largest %s, of %zu (every row: "
-             "--format=csv or json)", t->title ? t->title : t->name, LAUNCH_TEXT_ROWS,
-             t->cols[mc].name, t->nrows);
+             "--format=csv or json)", t->title ? t->title : t->name, REPORT_LAUNCH_TEXT_ROWS,
+             t->cols[mc].name, total);
     if (ok) {
         out->title = arena_strndup(a, title, strlen(title));
         out->note = t->note;

@@ -183,6 +183,38 @@ START_TEST(launch_should_count_hip_launches_under_htx_only)
 }
 END_TEST
 
+/* What the report's text shows: the largest rows only, ties in table
+ * order, and how many rows they stand for. */
+START_TEST(launch_should_keep_only_the_largest_rows_when_asked)
+{
+    struct model *m = gpu_load_doc(launch_doc, SEMANTICS_HTX);
+    struct arena a;
+    arena_init(&a, 0);
+    struct table_list l;
+    struct analysis_opts o;
+    analysis_opts_default(&o);
+    o.launch_top_rows = 2;
+    gpu_run(launch_run, m, &o, &a, &l);
+    const struct table *t = gpu_find_table(&l, "cuda_kernel_launch_stats");
+    ck_assert_uint_eq(t->nrows, 2);
+    ck_assert_uint_eq(t->nrows_total, 4);
+    check_launch_row(t, 0, 3, 3, 2, 197);   /* by launch_delay, largest first */
+    check_launch_row(t, 1, 4, 5, 1, 5);
+    const struct table *sk = gpu_find_table(&l, "short_kernels");
+    ck_assert_uint_eq(sk->nrows_total, 3);   /* cpu_duration 5, 3, 5: the tie in table order */
+    ck_assert_int_eq((int64_t)gpu_num(sk, 0, "correlation"), 1);
+    ck_assert_int_eq((int64_t)gpu_num(sk, 1, "correlation"), 4);
+    const struct table *ro = gpu_find_table(&l, "runtime_outliers");
+    ck_assert_uint_eq(ro->nrows, 1);
+    ck_assert_uint_eq(ro->nrows_total, 1);
+    const struct table *s = gpu_find_table(&l, "launch_stats_summary");
+    ck_assert_double_eq_tol(gpu_num(s, 2, "max"), 197, 1e-9);   /* of every launch */
+    ck_assert_double_eq_tol(gpu_num(s, 2, "mean"), 205.0 / 4, 1e-9);
+    arena_fini(&a);
+    model_free(m);
+}
+END_TEST
+
 START_TEST(launch_should_give_an_empty_table_with_a_note_without_launches)
 {
     static const char *doc = "{\"traceEvents\":["
@@ -650,6 +682,7 @@ Suite *gpu_suite(void)
     tcase_add_test(tc, launch_should_list_short_kernels_and_outliers_with_hta_cutoffs);
     tcase_add_test(tc, launch_should_honour_cutoffs_and_memory_option);
     tcase_add_test(tc, launch_should_count_hip_launches_under_htx_only);
+    tcase_add_test(tc, launch_should_keep_only_the_largest_rows_when_asked);
     tcase_add_test(tc, launch_should_give_an_empty_table_with_a_note_without_launches);
     suite_add_tcase(s, tc);
     tc = tcase_create("queue");

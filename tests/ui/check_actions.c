@@ -92,9 +92,9 @@ static int fake_fail(const struct model *m, const struct analysis_opts *o, struc
 }
 
 static const struct analysis_info fakes[] = {
-    {ANALYSIS_KERNELS, "kernels", "Kernels", fake_kernels, false, 0},
-    {ANALYSIS_IDLE, "idle", "Idle", fake_idle, false, 0},
-    {ANALYSIS_OVERLAP, "overlap", "Overlap", fake_fail, false, 0},
+    {ANALYSIS_KERNELS, "kernels", "Kernels", fake_kernels, 0, 0, 0},
+    {ANALYSIS_IDLE, "idle", "Idle", fake_idle, 0, 0, 0},
+    {ANALYSIS_OVERLAP, "overlap", "Overlap", fake_fail, 0, 0, 0},
 };
 
 /* ---- shared helpers ---- */
