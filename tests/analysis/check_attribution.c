@@ -554,12 +554,17 @@ START_TEST(callgraph_should_nest_ops_and_hang_kernels_under_launchers)
     ck_assert(!callgraph_counts_as_kernel(m, &r->events[r->rows[addmm]]));
     uint32_t *top = malloc(r->nrows * sizeof *top);
     for (int32_t depth = 0; depth <= 1; depth++) {   /* linear's subtree, then addmm's */
-        ck_assert_int_eq(callgraph_tops(&cg, depth, top), 0);
-        ck_assert_uint_eq(top[ka], depth ? addmm : lin);
-        ck_assert_uint_eq(top[addmm], depth ? addmm : lin);
-        ck_assert_uint_eq(top[lin], depth ? CALLGRAPH_NONE : lin);
+        uint32_t root = depth ? (uint32_t)addmm : (uint32_t)lin;
+        ck_assert_int_eq(callgraph_label_subtrees(&cg, depth, &root, 1, top), 0);
+        ck_assert_uint_eq(top[ka], 0);
+        ck_assert_uint_eq(top[addmm], 0);
+        ck_assert_uint_eq(top[lin], depth ? CALLGRAPH_NONE : 0);
     }
     free(top);
+    uint32_t root = (uint32_t)addmm;   /* in place of the depths */
+    ck_assert_int_eq(callgraph_label_subtrees(&cg, 1, &root, 1, (uint32_t *)cg.depth), 0);
+    ck_assert_uint_eq((uint32_t)cg.depth[ka], 0);
+    ck_assert_uint_eq((uint32_t)cg.depth[lin], CALLGRAPH_NONE);
     ck_assert_uint_eq(cg.hta_conflicts, 0);
     callgraph_fini(&cg);
     model_free(m);
