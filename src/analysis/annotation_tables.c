@@ -9,6 +9,7 @@
 #include "analysis/classify.h"
 #include "analysis/topn.h"
 #include "util/hmap.h"
+#include "util/vec.h"
 
 /* annotations_run (spec §3.8): kernels_by_annotation (HTA's innermost
  * attribution, summed per short name as HTA's frame grouped by
@@ -316,20 +317,20 @@ static int emit_breakdown(const struct model *m, const struct rank_model *r,
                           const struct analysis_opts *o, struct table *t)
 {
     uint8_t kind = category(o->use_gpu_annotation);
-    size_t n = 0;
-    for (size_t i = 0; i < r->nrows; i++)
-        n += r->events[r->rows[i]].kind == kind;
-    if (n == 0)
-        return 0;
-    struct topn_item *items = malloc(n * sizeof *items);
-    if (!items)
-        return ERR_NOMEM;
-    size_t k = 0;
+    size_t n = 0, cap = 0;
+    struct topn_item *items = NULL;
     for (size_t i = 0; i < r->nrows; i++) {
         const struct event *ev = &r->events[r->rows[i]];
-        if (ev->kind == kind)
-            items[k++] = (struct topn_item){ev->name, (double)ev->dur / 1000.0};
+        if (ev->kind != kind)
+            continue;
+        if (VEC_PUSH_SLOT(items, n, cap)) {
+            free(items);
+            return ERR_NOMEM;
+        }
+        items[n++] = (struct topn_item){ev->name, (double)ev->dur / 1000.0};
     }
+    if (n == 0)
+        return 0;
     struct topn_opts to = {o->annotation_num_kernels, o->annotation_duration_ratio, NULL, 0,
                            m->sem.unstable_sort, m->sem.top_n_loses_stats};
     struct topn_row *rows;

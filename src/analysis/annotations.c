@@ -8,6 +8,7 @@
 #include "analysis/argsort.h"
 #include "util/hmap.h"
 #include "util/sort.h"
+#include "util/vec.h"
 
 /* The annotation index: one group per (pid, tid), entries sorted by ts, and
  * per group a segment tree over the entries holding the largest end of each
@@ -87,21 +88,24 @@ static int collect(struct annot_index *x, uint32_t **pos_out, uint32_t **order_o
 {
     const struct rank_model *r = x->r;
     uint8_t kind = category(x->gpu);
-    size_t n = 0;
-    for (size_t i = 0; i < r->nrows; i++)
-        n += r->events[r->rows[i]].kind == kind;
-    uint32_t *pos = malloc((n ? n : 1) * sizeof *pos);
-    uint32_t *order = malloc((n ? n : 1) * sizeof *order);
-    int64_t *dur = malloc((n ? n : 1) * sizeof *dur);
-    size_t *perm = malloc((n ? n : 1) * sizeof *perm);
-    int rc = pos && order && dur && perm ? 0 : ERR_NOMEM;
+    size_t n = 0, cap = 0;
+    uint32_t *pos = NULL;
+    int rc = 0;
+    for (size_t i = 0; i < r->nrows && rc == 0; i++)
+        if (r->events[r->rows[i]].kind == kind) {
+            rc = VEC_PUSH_SLOT(pos, n, cap);
+            if (rc == 0)
+                pos[n++] = r->rows[i];
+        }
+    if (rc == 0 && !pos)
+        pos = malloc(sizeof *pos);
+    uint32_t *order = rc == 0 ? malloc((n ? n : 1) * sizeof *order) : NULL;
+    int64_t *dur = rc == 0 ? malloc((n ? n : 1) * sizeof *dur) : NULL;
+    size_t *perm = rc == 0 ? malloc((n ? n : 1) * sizeof *perm) : NULL;
+    rc = pos && order && dur && perm ? 0 : ERR_NOMEM;
     if (rc == 0) {
-        size_t k = 0;
-        for (size_t i = 0; i < r->nrows; i++)
-            if (r->events[r->rows[i]].kind == kind) {
-                pos[k] = r->rows[i];
-                dur[k++] = r->events[r->rows[i]].dur;
-            }
+        for (size_t k = 0; k < n; k++)
+            dur[k] = r->events[pos[k]].dur;
         argsort_identity(perm, n);
         rc = sort_argsort_desc(x->m->sem.unstable_sort, perm, n, dur, less_i64);
     }
