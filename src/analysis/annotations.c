@@ -292,10 +292,12 @@ static bool query_init(const struct annot_index *x, uint32_t pos, struct query *
 
 /* Visits every entry of the query's prefix whose end is after probe_ts:
  * appends it to entries (when not NULL) and returns the count; *best gets
- * the entry with the largest application order (UINT32_MAX if none). */
+ * the entry with the largest application order (UINT32_MAX if none),
+ * *min_end the earliest end among them (INT64_MAX if none). */
 static size_t run_query(const struct annot_index *x, const struct query *q, uint32_t *entries,
-                        uint32_t *best)
+                        uint32_t *best, int64_t *min_end)
 {
+    *min_end = INT64_MAX;
     struct frame { size_t v, lo, w; } st[2 * 64 + 2];
     const int64_t *t = x->tree + q->g->tree;
     size_t sp = 0, n = 0;
@@ -311,6 +313,8 @@ static size_t run_query(const struct annot_index *x, const struct query *q, uint
                 continue;
             if (*best == UINT32_MAX || x->order[entry] > x->order[*best])
                 *best = entry;
+            if (x->end[entry] < *min_end)
+                *min_end = x->end[entry];
             if (entries)
                 entries[n] = entry;
             n++;
@@ -326,9 +330,10 @@ uint32_t annot_innermost(const struct annot_index *x, uint32_t pos)
 {
     struct query q;
     uint32_t best;
+    int64_t min_end;
     if (!query_init(x, pos, &q))
         return MODEL_NONE;
-    run_query(x, &q, NULL, &best);
+    run_query(x, &q, NULL, &best, &min_end);
     return best == UINT32_MAX ? MODEL_NONE : x->pos[best];
 }
 
@@ -370,13 +375,40 @@ uint32_t annot_entry_pos(const struct annot_index *x, uint32_t entry)
 
 size_t annot_stack_entries(const struct annot_index *x, uint32_t pos, uint32_t *entries)
 {
+    struct annot_span span;
+    return annot_stack_entries_span(x, pos, entries, &span);
+}
+
+size_t annot_stack_entries_span(const struct annot_index *x, uint32_t pos, uint32_t *entries,
+                                struct annot_span *span)
+{
     struct query q;
     uint32_t best;
+    int64_t min_end;
+    *span = (struct annot_span){NULL, 0, 0, 0};
     if (!query_init(x, pos, &q))
         return 0;
-    size_t n = run_query(x, &q, entries, &best);
+    size_t n = run_query(x, &q, entries, &best, &min_end);
     sort_by_order(x->order, entries, n);
+    /* A probe that is no annotation excludes none: the stack holds while
+     * the prefix stays and no entry of it ends at or before the start. */
+    if (probe_of(x, pos)->kind != category(x->gpu))
+        *span = (struct annot_span){q.g, q.limit, q.probe_ts, min_end};
     return n;
+}
+
+bool annot_span_holds(const struct annot_index *x, uint32_t pos, const struct annot_span *span)
+{
+    const struct annot_group *g = span->group;
+    if (!g || span->until <= span->from || pos >= x->r->nevents)
+        return false;
+    const struct event *p = probe_of(x, pos);
+    if (p->ts < span->from || p->ts >= span->until || p->kind == category(x->gpu) ||
+        thread_key(x->m, p) != g->key)
+        return false;
+    int64_t end = p->ts + p->dur;
+    return x->ts[g->first + span->limit - 1] < end &&
+           (span->limit == g->count || x->ts[g->first + span->limit] >= end);
 }
 
 size_t annot_stack(const struct annot_index *x, uint32_t pos, uint32_t *out, size_t cap)

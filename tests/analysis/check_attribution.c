@@ -261,6 +261,16 @@ START_TEST(annotations_should_give_one_event_its_stack)
     ck_assert_uint_eq(annot_entry_pos(x, 99), MODEL_NONE);
     ck_assert_uint_eq(annot_stack(x, find_pos(m, r, "k2"), out, 4), 1);
     ck_assert_uint_eq(out[0], find_pos(m, r, "A"));
+    /* k1's stack (A, B) holds for starts from 20 until B ends at 50, while
+     * the annotations starting before the end stay A and B */
+    struct annot_span span;
+    uint32_t entries[3];
+    ck_assert_uint_eq(annot_stack_entries_span(x, find_pos(m, r, "k1"), entries, &span), 2);
+    ck_assert(annot_span_holds(x, find_pos(m, r, "k1"), &span));
+    ck_assert(!annot_span_holds(x, find_pos(m, r, "k2"), &span));   /* starts after 50 */
+    ck_assert(!annot_span_holds(x, find_pos(m, r, "k5"), &span));   /* B starts at its end */
+    ck_assert(!annot_span_holds(x, find_pos(m, r, "k6"), &span));   /* another stream */
+    ck_assert(!annot_span_holds(x, UINT32_MAX, &span));
     arena_fini(&a);
     model_free(m);
 }
