@@ -82,7 +82,7 @@ struct build {
     uint32_t id_zero;     /* string id of "0" */
 };
 
-enum { NAME_KNOWN = 1, NAME_STEP = 2, NAME_AUTOGRAD = 4 };
+enum { NAME_KNOWN = 1, NAME_STEP = 2, NAME_AUTOGRAD = 4, NAME_BACKWARD = 8 };
 
 static const struct event *node_ev(const struct build *b, uint32_t node)
 {
@@ -134,7 +134,8 @@ static int map_positions(struct build *b)
     return 0;
 }
 
-/* NAME_STEP for "ProfilerStep#...", NAME_AUTOGRAD for "autograd::...". */
+/* NAME_STEP for "ProfilerStep#...", NAME_AUTOGRAD for "autograd::...",
+ * NAME_BACKWARD for "## backward ##...". */
 static unsigned name_flags(struct build *b, uint32_t name)
 {
     if (name >= strtab_count(&b->m->strings))
@@ -143,14 +144,11 @@ static unsigned name_flags(struct build *b, uint32_t name)
         const char *s = model_str(b->m, name);
         b->name_flags[name] = (uint8_t)(NAME_KNOWN |
                                         (strncmp(s, "ProfilerStep#", 13) == 0 ? NAME_STEP : 0) |
-                                        (strncmp(s, "autograd::", 10) == 0 ? NAME_AUTOGRAD : 0));
+                                        (strncmp(s, "autograd::", 10) == 0 ? NAME_AUTOGRAD : 0) |
+                                        (strncmp(s, "## backward ##", 14) == 0 ? NAME_BACKWARD
+                                                                               : 0));
     }
     return b->name_flags[name];
-}
-
-static bool starts_with(const char *s, const char *prefix)
-{
-    return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
 static int cmp3(int64_t a, int64_t b)
@@ -601,20 +599,23 @@ static int cmp_target(const void *pa, const void *pb)
     return cmp3(a->node, b->node);
 }
 
-/* The main thread's nested events whose name starts with prefix, by ts. */
-static size_t collect_targets(const struct build *b, const struct thread_rec *main_t,
-                              const char *prefix, struct target *out)
+/* The main thread's nested events whose name has flag (NAME_*), by ts,
+ * into the vector *out (capacity *cap). The count, or SIZE_MAX on ENOMEM. */
+static size_t collect_targets(struct build *b, const struct thread_rec *main_t, unsigned flag,
+                              struct target **out, size_t *cap)
 {
     size_t k = 0;
     for (size_t i = 0; i < main_t->count; i++) {
         uint32_t node = b->by_thread[main_t->first + i];
         const struct event *ev = node_ev(b, node);
-        if (b->cg->parent[node] == CALLGRAPH_NONE)
+        if (b->cg->parent[node] == CALLGRAPH_NONE || !(name_flags(b, ev->name) & flag))
             continue;
-        if (starts_with(model_str(b->m, ev->name), prefix))
-            out[k++] = (struct target){ev->ts, ev->ts + ev->dur, node};
+        if (VEC_PUSH_SLOT(*out, k, *cap))
+            return SIZE_MAX;
+        (*out)[k++] = (struct target){ev->ts, ev->ts + ev->dur, node};
     }
-    qsort(out, k, sizeof *out, cmp_target);
+    if (k)
+        qsort(*out, k, sizeof **out, cmp_target);
     return k;
 }
 
@@ -660,16 +661,15 @@ static int reparent_backward(struct build *b)
         }
     if (nbwd != 1)
         return 0;
-    struct target *tg = malloc(main_t->count * sizeof *tg);
-    int64_t *max_end = malloc(main_t->count * sizeof *max_end);
-    if (!tg || !max_end) {
+    struct target *tg = NULL;
+    size_t cap = 0, nt = collect_targets(b, main_t, NAME_BACKWARD, &tg, &cap);
+    if (nt == 0)
+        nt = collect_targets(b, main_t, NAME_STEP, &tg, &cap);
+    int64_t *max_end = nt != SIZE_MAX ? malloc((nt ? nt : 1) * sizeof *max_end) : NULL;
+    if (!max_end) {
         free(tg);
-        free(max_end);
         return ERR_NOMEM;
     }
-    size_t nt = collect_targets(b, main_t, "## backward ##", tg);
-    if (nt == 0)
-        nt = collect_targets(b, main_t, "ProfilerStep#", tg);
     for (size_t i = 0; i < nt; i++)
         max_end[i] = i && max_end[i - 1] > tg[i].end ? max_end[i - 1] : tg[i].end;
     for (size_t i = 0; i < bwd_t->count && nt; i++) {
