@@ -329,7 +329,9 @@ static int build(struct builder *b, struct astack_tree *tree)
         rc = group_events(tree, pos, node, k);
     if (rc == 0) {
         tree->no_launch = b->no_launch == ASTACK_NONE ? 0 : tree->nodes[b->no_launch].self_count;
-        tree->crossing = count_crossing(r, b->mode);
+        /* the model counts the annotations' own crossings as it nests */
+        tree->crossing = b->mode == ASTACK_ANNOTATIONS ? r->crossing_annotations
+                                                       : count_crossing(r, b->mode);
     }
     free(pos);
     free(node);
