@@ -31,6 +31,13 @@ struct builder {
     size_t *cursor;          /* per r->threads: where its last search ended */
     uint32_t *chain;         /* one launcher's enclosing events, innermost first */
     size_t chain_cap;
+    /* The last launcher's thread, chain and node: consecutive launchers
+     * mostly sit in the same annotations. */
+    uint64_t last_key;
+    uint32_t last_ti;        /* UINT32_MAX: none yet */
+    uint32_t *last_chain;
+    size_t last_n, last_cap;
+    uint32_t last_node;      /* ASTACK_NONE: none yet */
     uint32_t no_launch;      /* node, ASTACK_NONE until needed */
 };
 
@@ -118,12 +125,17 @@ static size_t first_after(const struct thread_index *t, const struct event *ev, 
  * nesting keeps an event open until one starts at or after its end). */
 static size_t enclosing(struct builder *b, const struct event *l, uint32_t lpos)
 {
-    uint32_t *ti = hmap_get(&b->threads, (int64_t)thread_key(b->m, l));
-    if (!ti)
-        return 0;
-    const struct thread_index *t = &b->r->threads[*ti];
+    uint64_t key = thread_key(b->m, l);
+    if (b->last_ti == UINT32_MAX || key != b->last_key) {
+        uint32_t *ti = hmap_get(&b->threads, (int64_t)key);
+        if (!ti)
+            return 0;
+        b->last_key = key;
+        b->last_ti = *ti;
+    }
+    const struct thread_index *t = &b->r->threads[b->last_ti];
     const struct event *ev = b->r->events;
-    size_t lo = first_after(t, ev, l->ts, &b->cursor[*ti]);
+    size_t lo = first_after(t, ev, l->ts, &b->cursor[b->last_ti]);
     size_t n = 0;
     for (uint32_t v = lo ? (uint32_t)(lo - 1) : MODEL_NONE; v != MODEL_NONE; v = t->parent[v]) {
         const struct event *a = &ev[t->pos[v]];
@@ -155,8 +167,22 @@ static uint32_t attribute(struct builder *b, const struct event *g)
     if (n == SIZE_MAX)
         return ASTACK_NONE;
     uint32_t node = 0;
-    for (size_t i = n; i-- > 0 && node != ASTACK_NONE;)
-        node = child(b, node, r->events[b->chain[i]].name);
+    if (b->last_node != ASTACK_NONE && n == b->last_n &&
+        memcmp(b->chain, b->last_chain, n * sizeof *b->chain) == 0) {
+        node = b->last_node;
+    } else {
+        for (size_t i = n; i-- > 0 && node != ASTACK_NONE;)
+            node = child(b, node, r->events[b->chain[i]].name);
+        /* the chain's buffers swap: the next chain is written over the older */
+        uint32_t *t = b->last_chain;
+        size_t cap = b->last_cap;
+        b->last_chain = b->chain;
+        b->last_cap = b->chain_cap;
+        b->chain = t;
+        b->chain_cap = cap;
+        b->last_n = n;
+        b->last_node = node;
+    }
     // A graph's work hangs under its launch call, so the tree says so.
     if (node != ASTACK_NONE && model_is_graph_work(r, g))
         node = child(b, node, r->events[g->partner].name);
@@ -250,6 +276,21 @@ static int group_events(struct astack_tree *tree, const uint32_t *pos, const uin
     return 0;
 }
 
+/* How many rows astack_is_attributed: under htx semantics those are the
+ * GPU-side rows, which the stream indices count; else a pass. */
+static size_t attributed_rows(const struct model *m, const struct rank_model *r)
+{
+    size_t n = 0;
+    if (!m->sem.gpu_side_is_stream_field && !m->rows_only) {
+        for (size_t s = 0; s < r->nstreams; s++)
+            n += r->streams[s].kernels + r->streams[s].memcpys + r->streams[s].memsets;
+        return n;
+    }
+    for (size_t i = 0; i < r->nrows; i++)
+        n += astack_is_attributed(&r->events[r->rows[i]]);
+    return n;
+}
+
 static int build(struct builder *b, struct astack_tree *tree)
 {
     const struct rank_model *r = b->r;
@@ -260,14 +301,12 @@ static int build(struct builder *b, struct astack_tree *tree)
     }
     if (new_node(b, ASTACK_NONE, ASTACK_ROOT, 0) == ASTACK_NONE)
         return ERR_NOMEM;
-    size_t n = 0;
-    for (size_t i = 0; i < r->nrows; i++)
-        n += astack_is_attributed(&r->events[r->rows[i]]);
+    size_t n = attributed_rows(b->m, r);
     uint32_t *pos = malloc((n ? n : 1) * sizeof *pos);
     uint32_t *node = malloc((n ? n : 1) * sizeof *node);
     int rc = pos && node ? 0 : ERR_NOMEM;
     size_t k = 0;
-    for (size_t i = 0; rc == 0 && i < r->nrows; i++) {
+    for (size_t i = 0; rc == 0 && i < r->nrows && k < n; i++) {
         const struct event *g = &r->events[r->rows[i]];
         if (!astack_is_attributed(g))
             continue;
@@ -290,7 +329,9 @@ static int build(struct builder *b, struct astack_tree *tree)
         rc = group_events(tree, pos, node, k);
     if (rc == 0) {
         tree->no_launch = b->no_launch == ASTACK_NONE ? 0 : tree->nodes[b->no_launch].self_count;
-        tree->crossing = count_crossing(r, b->mode);
+        /* the model counts the annotations' own crossings as it nests */
+        tree->crossing = b->mode == ASTACK_ANNOTATIONS ? r->crossing_annotations
+                                                       : count_crossing(r, b->mode);
     }
     free(pos);
     free(node);
@@ -303,7 +344,8 @@ int astack_build(const struct model *m, const struct rank_model *r, enum astack_
     memset(tree, 0, sizeof *tree);
     tree->m = m;
     tree->r = r;
-    struct builder b = {.m = m, .r = r, .mode = mode, .no_launch = ASTACK_NONE};
+    struct builder b = {.m = m, .r = r, .mode = mode, .no_launch = ASTACK_NONE,
+                        .last_ti = UINT32_MAX, .last_node = ASTACK_NONE};
     b.cursor = calloc(r->nthreads + 1, sizeof *b.cursor);
     int rc = b.cursor ? hmap_init(&b.threads, r->nthreads + 1) : ERR_NOMEM;
     if (rc == 0)
@@ -314,6 +356,7 @@ int astack_build(const struct model *m, const struct rank_model *r, enum astack_
     hmap_fini(&b.trie);
     free(b.nodes);
     free(b.chain);
+    free(b.last_chain);
     free(b.cursor);
     if (rc) {
         astack_free(tree);

@@ -9,6 +9,7 @@
 #include "analysis/classify.h"
 #include "analysis/topn.h"
 #include "util/hmap.h"
+#include "util/vec.h"
 
 /* annotations_run (spec §3.8): kernels_by_annotation (HTA's innermost
  * attribution, summed per short name as HTA's frame grouped by
@@ -50,7 +51,10 @@ struct attr {
     struct tnode *nodes;
     size_t nnodes, nodes_cap;
     uint32_t *entries;         /* one kernel's stack */
-    uint32_t *path;
+    uint32_t *path;            /* its trie nodes, root first: npath + 1 */
+    size_t npath;
+    uint32_t inner_id;         /* its innermost display id, 0 for none */
+    struct annot_span span;    /* where that stack holds */
 };
 
 static uint32_t display_id(struct attr *a, uint32_t entry)
@@ -108,24 +112,34 @@ static uint32_t trie_child(struct attr *a, uint32_t parent, uint32_t disp)
 /* Adds one kernel: its stack to the trie, its time to the innermost name. */
 static int attribute_kernel(struct attr *a, uint32_t pos, int64_t dur)
 {
-    size_t n = annot_stack_entries(a->x, pos, a->entries);
-    uint32_t node = 0;
-    a->path[0] = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t d = display_id(a, a->entries[i]);
-        if (d == STRTAB_NONE || (node = trie_child(a, node, d)) == UINT32_MAX)
+    if (!annot_span_holds(a->x, pos, &a->span)) {   /* else the last kernel's stack */
+        size_t n = annot_stack_entries_span(a->x, pos, a->entries, &a->span);
+        uint32_t node = 0;
+        a->path[0] = 0;
+        a->npath = 0;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t d = display_id(a, a->entries[i]);
+            if (d == STRTAB_NONE || (node = trie_child(a, node, d)) == UINT32_MAX) {
+                a->span.group = NULL;
+                return ERR_NOMEM;
+            }
+            a->path[i + 1] = node;
+        }
+        a->npath = n;
+        a->inner_id = n ? a->disp_of[a->entries[n - 1]] : 0;
+        if (grow((void **)&a->inner, &a->inner_cap, (size_t)a->inner_id + 1, sizeof *a->inner)) {
+            a->span.group = NULL;
             return ERR_NOMEM;
-        a->path[i + 1] = node;
+        }
     }
+    uint32_t node = a->path[a->npath];
     a->nodes[node].self_ns = add_ns_sat(a->nodes[node].self_ns, dur);
     a->nodes[node].self_n++;
-    for (size_t i = 0; i <= n; i++) {
+    for (size_t i = 0; i <= a->npath; i++) {
         a->nodes[a->path[i]].tot_ns = add_ns_sat(a->nodes[a->path[i]].tot_ns, dur);
         a->nodes[a->path[i]].tot_n++;
     }
-    uint32_t inner = n ? a->disp_of[a->entries[n - 1]] : 0;
-    if (grow((void **)&a->inner, &a->inner_cap, (size_t)inner + 1, sizeof *a->inner))
-        return ERR_NOMEM;
+    uint32_t inner = a->inner_id;
     a->inner[inner].ns = add_ns_sat(a->inner[inner].ns, dur);
     a->inner[inner].n++;
     return 0;
@@ -316,20 +330,20 @@ static int emit_breakdown(const struct model *m, const struct rank_model *r,
                           const struct analysis_opts *o, struct table *t)
 {
     uint8_t kind = category(o->use_gpu_annotation);
-    size_t n = 0;
-    for (size_t i = 0; i < r->nrows; i++)
-        n += r->events[r->rows[i]].kind == kind;
-    if (n == 0)
-        return 0;
-    struct topn_item *items = malloc(n * sizeof *items);
-    if (!items)
-        return ERR_NOMEM;
-    size_t k = 0;
+    size_t n = 0, cap = 0;
+    struct topn_item *items = NULL;
     for (size_t i = 0; i < r->nrows; i++) {
         const struct event *ev = &r->events[r->rows[i]];
-        if (ev->kind == kind)
-            items[k++] = (struct topn_item){ev->name, (double)ev->dur / 1000.0};
+        if (ev->kind != kind)
+            continue;
+        if (VEC_PUSH_SLOT(items, n, cap)) {
+            free(items);
+            return ERR_NOMEM;
+        }
+        items[n++] = (struct topn_item){ev->name, (double)ev->dur / 1000.0};
     }
+    if (n == 0)
+        return 0;
     struct topn_opts to = {o->annotation_num_kernels, o->annotation_duration_ratio, NULL, 0,
                            m->sem.unstable_sort, m->sem.top_n_loses_stats};
     struct topn_row *rows;

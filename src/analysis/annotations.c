@@ -8,6 +8,7 @@
 #include "analysis/argsort.h"
 #include "util/hmap.h"
 #include "util/sort.h"
+#include "util/vec.h"
 
 /* The annotation index: one group per (pid, tid), entries sorted by ts, and
  * per group a segment tree over the entries holding the largest end of each
@@ -87,21 +88,24 @@ static int collect(struct annot_index *x, uint32_t **pos_out, uint32_t **order_o
 {
     const struct rank_model *r = x->r;
     uint8_t kind = category(x->gpu);
-    size_t n = 0;
-    for (size_t i = 0; i < r->nrows; i++)
-        n += r->events[r->rows[i]].kind == kind;
-    uint32_t *pos = malloc((n ? n : 1) * sizeof *pos);
-    uint32_t *order = malloc((n ? n : 1) * sizeof *order);
-    int64_t *dur = malloc((n ? n : 1) * sizeof *dur);
-    size_t *perm = malloc((n ? n : 1) * sizeof *perm);
-    int rc = pos && order && dur && perm ? 0 : ERR_NOMEM;
+    size_t n = 0, cap = 0;
+    uint32_t *pos = NULL;
+    int rc = 0;
+    for (size_t i = 0; i < r->nrows && rc == 0; i++)
+        if (r->events[r->rows[i]].kind == kind) {
+            rc = VEC_PUSH_SLOT(pos, n, cap);
+            if (rc == 0)
+                pos[n++] = r->rows[i];
+        }
+    if (rc == 0 && !pos)
+        pos = malloc(sizeof *pos);
+    uint32_t *order = rc == 0 ? malloc((n ? n : 1) * sizeof *order) : NULL;
+    int64_t *dur = rc == 0 ? malloc((n ? n : 1) * sizeof *dur) : NULL;
+    size_t *perm = rc == 0 ? malloc((n ? n : 1) * sizeof *perm) : NULL;
+    rc = pos && order && dur && perm ? 0 : ERR_NOMEM;
     if (rc == 0) {
-        size_t k = 0;
-        for (size_t i = 0; i < r->nrows; i++)
-            if (r->events[r->rows[i]].kind == kind) {
-                pos[k] = r->rows[i];
-                dur[k++] = r->events[r->rows[i]].dur;
-            }
+        for (size_t k = 0; k < n; k++)
+            dur[k] = r->events[pos[k]].dur;
         argsort_identity(perm, n);
         rc = sort_argsort_desc(x->m->sem.unstable_sort, perm, n, dur, less_i64);
     }
@@ -288,10 +292,12 @@ static bool query_init(const struct annot_index *x, uint32_t pos, struct query *
 
 /* Visits every entry of the query's prefix whose end is after probe_ts:
  * appends it to entries (when not NULL) and returns the count; *best gets
- * the entry with the largest application order (UINT32_MAX if none). */
+ * the entry with the largest application order (UINT32_MAX if none),
+ * *min_end the earliest end among them (INT64_MAX if none). */
 static size_t run_query(const struct annot_index *x, const struct query *q, uint32_t *entries,
-                        uint32_t *best)
+                        uint32_t *best, int64_t *min_end)
 {
+    *min_end = INT64_MAX;
     struct frame { size_t v, lo, w; } st[2 * 64 + 2];
     const int64_t *t = x->tree + q->g->tree;
     size_t sp = 0, n = 0;
@@ -307,6 +313,8 @@ static size_t run_query(const struct annot_index *x, const struct query *q, uint
                 continue;
             if (*best == UINT32_MAX || x->order[entry] > x->order[*best])
                 *best = entry;
+            if (x->end[entry] < *min_end)
+                *min_end = x->end[entry];
             if (entries)
                 entries[n] = entry;
             n++;
@@ -322,9 +330,10 @@ uint32_t annot_innermost(const struct annot_index *x, uint32_t pos)
 {
     struct query q;
     uint32_t best;
+    int64_t min_end;
     if (!query_init(x, pos, &q))
         return MODEL_NONE;
-    run_query(x, &q, NULL, &best);
+    run_query(x, &q, NULL, &best, &min_end);
     return best == UINT32_MAX ? MODEL_NONE : x->pos[best];
 }
 
@@ -366,13 +375,40 @@ uint32_t annot_entry_pos(const struct annot_index *x, uint32_t entry)
 
 size_t annot_stack_entries(const struct annot_index *x, uint32_t pos, uint32_t *entries)
 {
+    struct annot_span span;
+    return annot_stack_entries_span(x, pos, entries, &span);
+}
+
+size_t annot_stack_entries_span(const struct annot_index *x, uint32_t pos, uint32_t *entries,
+                                struct annot_span *span)
+{
     struct query q;
     uint32_t best;
+    int64_t min_end;
+    *span = (struct annot_span){NULL, 0, 0, 0};
     if (!query_init(x, pos, &q))
         return 0;
-    size_t n = run_query(x, &q, entries, &best);
+    size_t n = run_query(x, &q, entries, &best, &min_end);
     sort_by_order(x->order, entries, n);
+    /* A probe that is no annotation excludes none: the stack holds while
+     * the prefix stays and no entry of it ends at or before the start. */
+    if (probe_of(x, pos)->kind != category(x->gpu))
+        *span = (struct annot_span){q.g, q.limit, q.probe_ts, min_end};
     return n;
+}
+
+bool annot_span_holds(const struct annot_index *x, uint32_t pos, const struct annot_span *span)
+{
+    const struct annot_group *g = span->group;
+    if (!g || span->until <= span->from || pos >= x->r->nevents)
+        return false;
+    const struct event *p = probe_of(x, pos);
+    if (p->ts < span->from || p->ts >= span->until || p->kind == category(x->gpu) ||
+        thread_key(x->m, p) != g->key)
+        return false;
+    int64_t end = p->ts + p->dur;
+    return x->ts[g->first + span->limit - 1] < end &&
+           (span->limit == g->count || x->ts[g->first + span->limit] >= end);
 }
 
 size_t annot_stack(const struct annot_index *x, uint32_t pos, uint32_t *out, size_t cap)

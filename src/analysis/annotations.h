@@ -52,6 +52,25 @@ size_t annot_stack(const struct annot_index *x, uint32_t pos, uint32_t *out, siz
  * hold annot_index_max_stack(x) numbers; returns the stack's length. */
 size_t annot_index_max_stack(const struct annot_index *x);
 size_t annot_stack_entries(const struct annot_index *x, uint32_t pos, uint32_t *entries);
+/* The probe starts over which one stack stays the same: those from .. until
+ * of one thread whose event ends after the same annotations start (the
+ * first limit entries of group). An opaque value, filled by
+ * annot_stack_entries_span. */
+struct annot_span {
+    const void *group;
+    size_t limit;
+    int64_t from, until;
+};
+
+/* annot_stack_entries that also fills span (a span that holds for no event
+ * when it cannot tell). Allocates nothing. */
+size_t annot_stack_entries_span(const struct annot_index *x, uint32_t pos, uint32_t *entries,
+                                struct annot_span *span);
+
+/* Whether the stack of the event at pos is the one span was filled with.
+ * Allocates nothing. */
+bool annot_span_holds(const struct annot_index *x, uint32_t pos, const struct annot_span *span);
+
 /* Position in rank->events of an entry (MODEL_NONE when out of range).
  * Allocates nothing. */
 uint32_t annot_entry_pos(const struct annot_index *x, uint32_t entry);

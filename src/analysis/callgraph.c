@@ -19,9 +19,10 @@
  * which agrees with every pairwise rule HTA can apply consistently. */
 enum { EP_CLOSE = 0, EP_OPEN = 1, EP_ZERO = 2 };
 
-/* 4 bytes: node << 1 | close. Two a nested event, sorted, so the largest
- * scratch of the sequences analysis: an endpoint only names its event, and
- * the comparison reads time, duration and index from the event. */
+/* 4 bytes: node << 1 | close. An endpoint only names its event, and the
+ * comparison reads time, duration and index from the event. Stored (two a
+ * nested event of one thread) only for a thread the merge cannot nest or
+ * one with zero-length events. */
 typedef uint32_t endpoint;
 #define EP_MAX_NODES ((uint32_t)1 << 31)
 
@@ -66,20 +67,88 @@ struct build {
     endpoint *ep;         /* scratch: 2 per nested event of one thread */
     uint32_t *stack;      /* scratch: open events of one thread */
     size_t stack_cap;
+    size_t ep_cap;
     struct timed_ep *heap; /* scratch: the pending closes of a merge */
     size_t heap_cap;
-    uint32_t *pos2node;   /* rank->events position -> nested node */
+    size_t depth;         /* of the walk's stack */
+    /* rank->events position -> node: rows' positions rise (no row
+     * repeated), so a node is the count of rows before its position, told
+     * by a bitmap of the rows with a count per word (a bit and half a byte
+     * an event); else an array (pos2node, 4 bytes an event). */
+    uint64_t *row_bits;
+    uint32_t *word_rank;
+    uint32_t *pos2node;
+    uint8_t *name_flags;  /* per string id: NAME_* once known */
     uint32_t id_zero;     /* string id of "0" */
 };
+
+enum { NAME_KNOWN = 1, NAME_STEP = 2, NAME_AUTOGRAD = 4, NAME_BACKWARD = 8 };
 
 static const struct event *node_ev(const struct build *b, uint32_t node)
 {
     return &b->r->events[b->r->rows[node]];
 }
 
-static bool starts_with(const char *s, const char *prefix)
+/* The node of event position pos, CALLGRAPH_NONE when no row holds it. */
+static uint32_t node_of(const struct build *b, uint32_t pos)
 {
-    return strncmp(s, prefix, strlen(prefix)) == 0;
+    if (pos >= b->r->nevents)
+        return CALLGRAPH_NONE;
+    if (b->pos2node)
+        return b->pos2node[pos];
+    uint64_t word = b->row_bits[pos / 64], below = ((uint64_t)1 << (pos % 64)) - 1;
+    if (!(word >> (pos % 64) & 1))
+        return CALLGRAPH_NONE;
+    return b->word_rank[pos / 64] + (uint32_t)__builtin_popcountll(word & below);
+}
+
+/* Fills the map node_of reads. 0 or ERR_NOMEM. */
+static int map_positions(struct build *b)
+{
+    const struct rank_model *r = b->r;
+    bool rising = true;
+    for (size_t i = 1; i < r->nrows && rising; i++)
+        rising = r->rows[i - 1] < r->rows[i];
+    if (!rising) {
+        b->pos2node = util_alloc_resident(r->nevents ? r->nevents : 1, sizeof *b->pos2node);
+        if (!b->pos2node)
+            return ERR_NOMEM;
+        for (size_t i = 0; i < r->nevents; i++)
+            b->pos2node[i] = CALLGRAPH_NONE;
+        for (size_t i = 0; i < r->nrows; i++)
+            b->pos2node[r->rows[i]] = (uint32_t)i;   /* a repeated row: its last */
+        return 0;
+    }
+    size_t words = r->nevents / 64 + 1;
+    b->row_bits = calloc(words, sizeof *b->row_bits);
+    b->word_rank = malloc(words * sizeof *b->word_rank);
+    if (!b->row_bits || !b->word_rank)
+        return ERR_NOMEM;
+    for (size_t i = 0; i < r->nrows; i++)
+        b->row_bits[r->rows[i] / 64] |= (uint64_t)1 << (r->rows[i] % 64);
+    uint32_t before = 0;
+    for (size_t w = 0; w < words; w++) {
+        b->word_rank[w] = before;
+        before += (uint32_t)__builtin_popcountll(b->row_bits[w]);
+    }
+    return 0;
+}
+
+/* NAME_STEP for "ProfilerStep#...", NAME_AUTOGRAD for "autograd::...",
+ * NAME_BACKWARD for "## backward ##...". */
+static unsigned name_flags(struct build *b, uint32_t name)
+{
+    if (name >= strtab_count(&b->m->strings))
+        return 0;
+    if (!b->name_flags[name]) {
+        const char *s = model_str(b->m, name);
+        b->name_flags[name] = (uint8_t)(NAME_KNOWN |
+                                        (strncmp(s, "ProfilerStep#", 13) == 0 ? NAME_STEP : 0) |
+                                        (strncmp(s, "autograd::", 10) == 0 ? NAME_AUTOGRAD : 0) |
+                                        (strncmp(s, "## backward ##", 14) == 0 ? NAME_BACKWARD
+                                                                               : 0));
+    }
+    return b->name_flags[name];
 }
 
 static int cmp3(int64_t a, int64_t b)
@@ -251,15 +320,40 @@ static struct timed_ep heap_pop(struct build *b, size_t *n)
     return top;
 }
 
-/* Appends p to the merge's output (ep[*w]) when it comes strictly after
- * the last appended (*last); false when it does not. */
-static bool append_in_order(struct build *b, size_t *w, struct timed_ep *last, struct timed_ep p)
+/* One endpoint of the walk that nests a thread: an open takes the top of
+ * the stack as its parent and is pushed; a close pops whatever is on top,
+ * as HTA does. 0 or ERR_NOMEM. */
+static int walk(struct build *b, endpoint p)
+{
+    if (ep_close(p)) {
+        if (b->depth)
+            b->depth--;
+        return 0;
+    }
+    if (b->depth == b->stack_cap &&
+        vec_reserve((void **)&b->stack, &b->stack_cap, sizeof *b->stack, b->depth + 1))
+        return ERR_NOMEM;
+    b->cg->parent[ep_node(p)] = b->depth ? b->stack[b->depth - 1] : CALLGRAPH_ROOT;
+    b->stack[b->depth++] = ep_node(p);
+    return 0;
+}
+
+/* Passes p on when it comes strictly after the last passed (*last): into
+ * ep[*w] when store, else to the walk. 1, 0 when out of order, or
+ * ERR_NOMEM. */
+static int pass_in_order(struct build *b, size_t *w, struct timed_ep *last, struct timed_ep p,
+                         bool store)
 {
     if (*w && !timed_in_order(b, *last, p))
-        return false;
-    b->ep[(*w)++] = p.p;
+        return 0;
     *last = p;
-    return true;
+    if (store) {
+        b->ep[*w] = p.p;
+    } else if (walk(b, p.p)) {
+        return ERR_NOMEM;
+    }
+    ++*w;
+    return 1;
 }
 
 /* The model's index of this (pid, tid): its CPU-side events by start,
@@ -277,65 +371,82 @@ static const struct thread_index *model_thread(const struct build *b, const stru
 /* The sorted endpoints without the sort, in O(n log depth): the opens in
  * the model's nesting order, each preceded by the pending closes that come
  * before it (a heap as deep as the nesting). The result is checked as it
- * is made: only a strictly ordered array (ep_in_order between neighbours)
- * is the stable sort's unique result. 1 when ep[0..2 nopens) holds it, 0
- * when the caller must sort (the model's order differs: negative
- * durations, rows repeated, another set of events), or ERR_NOMEM. */
-static int merge_in_nesting_order(struct build *b, const struct thread_rec *t, size_t nopens)
+ * is made: only a strictly ordered sequence (ep_in_order between
+ * neighbours) is the stable sort's unique result. It goes into ep[0..2
+ * nopens) when store, else straight to the walk (which a failed merge
+ * leaves half done: the caller walks the sorted endpoints again). 1 when
+ * merged, 0 when the caller must sort (the model's order differs:
+ * negative durations, rows repeated, another set of events), or
+ * ERR_NOMEM. */
+static int merge_in_nesting_order(struct build *b, const struct thread_rec *t, size_t nopens,
+                                  bool store)
 {
     const struct thread_index *ti = model_thread(b, t);
     if (!ti || ti->n != nopens)
         return 0;
-    endpoint *opens = b->ep + nopens;   /* read ahead of the writes */
-    for (size_t i = 0; i < nopens; i++) {
-        uint32_t node = b->pos2node[ti->pos[i]];
-        if (node == CALLGRAPH_NONE || node >= b->r->nrows || b->r->rows[node] != ti->pos[i])
-            return 0;
-        opens[i] = make_ep(node, false);
-    }
     size_t w = 0, pending = 0;
     struct timed_ep last = {0, 0};
-    for (size_t i = 0; i < nopens; i++) {
-        const struct event *ev = node_ev(b, ep_node(opens[i]));
-        struct timed_ep open = {ep_time(ev, false), opens[i]};
-        while (pending && timed_in_order(b, b->heap[0], open))
-            if (!append_in_order(b, &w, &last, heap_pop(b, &pending)))
-                return 0;
-        if (!append_in_order(b, &w, &last, open))
+    b->depth = 0;
+    int rc = 1;
+    for (size_t i = 0; i < nopens && rc == 1; i++) {
+        uint32_t node = node_of(b, ti->pos[i]);
+        if (node == CALLGRAPH_NONE || !is_nestable(b, node_ev(b, node)))
             return 0;
-        struct timed_ep close = {ep_time(ev, true), make_ep(ep_node(open.p), true)};
-        if (heap_push(b, &pending, close))
+        const struct event *ev = node_ev(b, node);
+        struct timed_ep open = {ep_time(ev, false), make_ep(node, false)};
+        while (rc == 1 && pending && timed_in_order(b, b->heap[0], open))
+            rc = pass_in_order(b, &w, &last, heap_pop(b, &pending), store);
+        if (rc == 1)
+            rc = pass_in_order(b, &w, &last, open, store);
+        struct timed_ep close = {ep_time(ev, true), make_ep(node, true)};
+        if (rc == 1 && heap_push(b, &pending, close))
             return ERR_NOMEM;
     }
-    while (pending)
-        if (!append_in_order(b, &w, &last, heap_pop(b, &pending)))
-            return 0;
-    return 1;
+    while (rc == 1 && pending)
+        rc = pass_in_order(b, &w, &last, heap_pop(b, &pending), store);
+    return rc;
 }
 
-/* Sorts one thread's endpoints and walks them with a stack. Returns 0 or
- * ERR_NOMEM. */
+/* Room for n endpoints in b->ep (its contents not kept). */
+static int reserve_ep(struct build *b, size_t n)
+{
+    if (n <= b->ep_cap)
+        return 0;
+    free(b->ep);
+    b->ep = util_alloc_resident(n, sizeof *b->ep);
+    b->ep_cap = b->ep ? n : 0;
+    return b->ep ? 0 : ERR_NOMEM;
+}
+
+/* Nests one thread's events: the merge walked as it goes, or the sorted
+ * endpoints walked with a stack. Returns 0 or ERR_NOMEM. */
 static int nest_thread(struct build *b, struct thread_rec *t)
 {
     size_t nopens = 0;
     bool has_zero = false;   // else order_time_points has nothing to do
     for (size_t i = 0; i < t->count; i++) {
-        uint32_t node = b->by_thread[t->first + i];
-        const struct event *ev = node_ev(b, node);
+        const struct event *ev = node_ev(b, b->by_thread[t->first + i]);
         if (!is_nestable(b, ev))
             continue;
-        const char *name = model_str(b->m, ev->name);
-        t->has_step |= name[0] == 'P' && starts_with(name, "ProfilerStep#");
-        t->has_autograd |= name[0] == 'a' && starts_with(name, "autograd::");
+        unsigned f = name_flags(b, ev->name);
+        t->has_step |= (f & NAME_STEP) != 0;
+        t->has_autograd |= (f & NAME_AUTOGRAD) != 0;
         has_zero |= ev->dur == 0;
-        b->ep[nopens++] = make_ep(node, false);
-        b->pos2node[b->r->rows[node]] = node;
+        nopens++;
     }
     size_t nep = 2 * nopens;
-    int rc = merge_in_nesting_order(b, t, nopens);
+    if (has_zero && reserve_ep(b, nep))
+        return ERR_NOMEM;
+    int rc = merge_in_nesting_order(b, t, nopens, has_zero);
     if (rc < 0)
         return rc;
+    if (rc == 1)
+        b->cg->merged_threads++;
+    if (rc == 1 && !has_zero)
+        return 0;   /* walked by the merge */
     if (rc == 0) {   /* the opens, in node order, interleaved with their closes */
+        if (reserve_ep(b, nep))
+            return ERR_NOMEM;
         for (size_t i = 0, k = 0; i < t->count; i++) {
             uint32_t node = b->by_thread[t->first + i];
             if (!is_nestable(b, node_ev(b, node)))
@@ -347,30 +458,20 @@ static int nest_thread(struct build *b, struct thread_rec *t)
         if (rc)
             return rc;
         b->cg->sorted_threads++;
-    } else {
-        b->cg->merged_threads++;
     }
     if (has_zero)
         order_time_points(b, b->ep, nep);
-    size_t depth = 0;
-    for (size_t i = 0; i < nep; i++) {
-        endpoint p = b->ep[i];
-        if (!ep_close(p)) {
-            if (depth == b->stack_cap && vec_reserve((void **)&b->stack, &b->stack_cap,
-                                                     sizeof *b->stack, depth + 1))
-                return ERR_NOMEM;
-            b->cg->parent[ep_node(p)] = depth ? b->stack[depth - 1] : CALLGRAPH_ROOT;
-            b->stack[depth++] = ep_node(p);
-        } else if (depth) {
-            depth--;   /* pops whatever is on top, as HTA does */
-        }
-    }
+    b->depth = 0;
+    for (size_t i = 0; i < nep; i++)
+        if (walk(b, b->ep[i]))
+            return ERR_NOMEM;
     return 0;
 }
 
-/* Thread number of each row, by first appearance of its (pid, tid); fills
+/* Numbers the (pid, tid) of every row by first appearance: slot[t], for
+ * t an index of m->pidtids, is its number (UINT32_MAX for none); fills
  * b->threads' counts. */
-static int number_threads(struct build *b, uint32_t *thread_of)
+static int number_threads(struct build *b, uint32_t *slot)
 {
     const struct rank_model *r = b->r;
     struct hmap ids;
@@ -380,24 +481,23 @@ static int number_threads(struct build *b, uint32_t *thread_of)
     int rc = 0;
     for (size_t i = 0; i < r->nrows && rc == 0; i++) {
         const struct event *ev = &r->events[r->rows[i]];
-        uint64_t pid = model_event_pid(b->m, ev);
-        int64_t key = (int64_t)(pid << 32 | model_event_tid(b->m, ev));
-        uint32_t *id = hmap_get(&ids, key);
-        if (id) {
-            thread_of[i] = *id;
+        if (slot[ev->thread] != UINT32_MAX) {
+            b->threads[slot[ev->thread]].count++;
             continue;
         }
-        thread_of[i] = (uint32_t)b->nthreads;
-        rc = hmap_put(&ids, key, thread_of[i]);
-        if (rc == 0)
-            rc = VEC_PUSH_SLOT(b->threads, b->nthreads, cap);
-        if (rc == 0)
+        uint64_t pid = model_event_pid(b->m, ev);
+        int64_t key = (int64_t)(pid << 32 | model_event_tid(b->m, ev));
+        bool added;
+        rc = hmap_number(&ids, key, (uint32_t)b->nthreads, &slot[ev->thread], &added);
+        if (rc == 0 && added && VEC_PUSH_SLOT(b->threads, b->nthreads, cap) == 0)
             b->threads[b->nthreads++] = (struct thread_rec){(uint64_t)key, 0, 0, false, false, false};
+        else if (rc == 0 && added)
+            rc = ERR_NOMEM;
+        if (rc == 0)
+            b->threads[slot[ev->thread]].count++;
     }
     hmap_fini(&ids);
-    for (size_t i = 0; i < r->nrows && rc == 0; i++)
-        b->threads[thread_of[i]].count++;
-    return rc;
+    return rc ? ERR_NOMEM : 0;
 }
 
 static bool thread_less(const struct thread_rec *a, const struct thread_rec *b)
@@ -408,33 +508,37 @@ static bool thread_less(const struct thread_rec *a, const struct thread_rec *b)
 SORT_DEFINE_STABLE(sort_threads, struct thread_rec, thread_less)
 
 /* Puts the threads in key order (the order HTA's groupby visits them, which
- * decides the first conflict reported) and renumbers thread_of to match. */
-static int sort_threads_by_key(struct build *b, uint32_t *thread_of, size_t n)
+ * decides the first conflict reported) and renumbers slot[0..n) to match. */
+static int sort_threads_by_key(struct build *b, uint32_t *slot, size_t n)
 {
-    size_t *slot = malloc((b->nthreads ? b->nthreads : 1) * sizeof *slot);
-    if (!slot)
+    size_t *to = malloc((b->nthreads ? b->nthreads : 1) * sizeof *to);
+    if (!to)
         return ERR_NOMEM;
     for (size_t t = 0; t < b->nthreads; t++)
         b->threads[t].first = t;   /* the number by appearance, for now */
     int rc = sort_threads(b->threads, b->nthreads);
     for (size_t t = 0; rc == 0 && t < b->nthreads; t++)
-        slot[b->threads[t].first] = t;
+        to[b->threads[t].first] = t;
     for (size_t i = 0; rc == 0 && i < n; i++)
-        thread_of[i] = (uint32_t)slot[thread_of[i]];
-    free(slot);
+        if (slot[i] != UINT32_MAX)
+            slot[i] = (uint32_t)to[slot[i]];
+    free(to);
     return rc;
 }
 
 /* Groups the rows by (pid, tid): a counting sort, so each thread's nodes
- * stay in row order. */
+ * stay in row order. The rows' thread numbers are kept per index of
+ * m->pidtids, not per row. */
 static int group_threads(struct build *b)
 {
-    size_t n = b->r->nrows;
-    uint32_t *thread_of = util_alloc_resident(n, sizeof *thread_of);
-    b->by_thread = util_alloc_resident(n, sizeof *b->by_thread);
-    int rc = thread_of && b->by_thread ? number_threads(b, thread_of) : ERR_NOMEM;
+    size_t n = b->r->nrows, nslot = b->m->npidtids ? b->m->npidtids : 1;
+    uint32_t *slot = malloc(nslot * sizeof *slot);
+    b->by_thread = util_alloc_resident(n ? n : 1, sizeof *b->by_thread);
+    if (slot)
+        memset(slot, 0xff, nslot * sizeof *slot);
+    int rc = slot && b->by_thread ? number_threads(b, slot) : ERR_NOMEM;
     if (rc == 0)
-        rc = sort_threads_by_key(b, thread_of, n);
+        rc = sort_threads_by_key(b, slot, b->m->npidtids);
     size_t first = 0;
     for (size_t t = 0; rc == 0 && t < b->nthreads; t++) {
         b->threads[t].first = first;
@@ -442,28 +546,20 @@ static int group_threads(struct build *b)
         b->threads[t].count = 0;
     }
     for (size_t i = 0; rc == 0 && i < n; i++) {
-        struct thread_rec *t = &b->threads[thread_of[i]];
+        struct thread_rec *t = &b->threads[slot[b->r->events[b->r->rows[i]].thread]];
         b->by_thread[t->first + t->count++] = (uint32_t)i;
     }
-    free(thread_of);
+    free(slot);
     return rc;
 }
 
 static int nest_all(struct build *b)
 {
-    size_t most = 1;   /* the largest thread bounds the scratch buffers */
-    for (size_t t = 0; t < b->nthreads; t++) {
-        struct thread_rec *th = &b->threads[t];
-        th->nested = !is_gpu_group(b, th);
-        if (th->nested && th->count > most)
-            most = th->count;
-    }
-    b->ep = util_alloc_resident(2 * most, sizeof *b->ep);
-    b->pos2node = util_alloc_resident(b->r->nevents, sizeof *b->pos2node);
-    if (!b->ep || !b->pos2node)
+    b->name_flags = calloc(strtab_count(&b->m->strings) + 1, 1);
+    if (!b->name_flags || map_positions(b))
         return ERR_NOMEM;
-    for (size_t i = 0; i < b->r->nevents; i++)
-        b->pos2node[i] = CALLGRAPH_NONE;
+    for (size_t t = 0; t < b->nthreads; t++)
+        b->threads[t].nested = !is_gpu_group(b, &b->threads[t]);
     for (size_t t = 0; t < b->nthreads; t++) {
         int rc = b->threads[t].nested ? nest_thread(b, &b->threads[t]) : 0;
         if (rc)
@@ -482,8 +578,10 @@ static void attach_kernels(struct build *b)
                              : model_is_gpu_side(b->m, ev) && ev->partner != MODEL_NONE;
         if (!linked || ev->partner == MODEL_NONE || ev->partner >= r->nevents)
             continue;
-        uint32_t launcher = b->pos2node[ev->partner];
-        if (launcher != CALLGRAPH_NONE && b->cg->parent[i] == CALLGRAPH_NONE)
+        /* a nested launcher: no event this loop attaches is nestable */
+        uint32_t launcher = node_of(b, ev->partner);
+        if (launcher != CALLGRAPH_NONE && b->cg->parent[launcher] != CALLGRAPH_NONE &&
+            is_nestable(b, &r->events[ev->partner]) && b->cg->parent[i] == CALLGRAPH_NONE)
             b->cg->parent[i] = launcher;
     }
 }
@@ -501,20 +599,23 @@ static int cmp_target(const void *pa, const void *pb)
     return cmp3(a->node, b->node);
 }
 
-/* The main thread's nested events whose name starts with prefix, by ts. */
-static size_t collect_targets(const struct build *b, const struct thread_rec *main_t,
-                              const char *prefix, struct target *out)
+/* The main thread's nested events whose name has flag (NAME_*), by ts,
+ * into the vector *out (capacity *cap). The count, or SIZE_MAX on ENOMEM. */
+static size_t collect_targets(struct build *b, const struct thread_rec *main_t, unsigned flag,
+                              struct target **out, size_t *cap)
 {
     size_t k = 0;
     for (size_t i = 0; i < main_t->count; i++) {
         uint32_t node = b->by_thread[main_t->first + i];
         const struct event *ev = node_ev(b, node);
-        if (b->cg->parent[node] == CALLGRAPH_NONE)
+        if (b->cg->parent[node] == CALLGRAPH_NONE || !(name_flags(b, ev->name) & flag))
             continue;
-        if (starts_with(model_str(b->m, ev->name), prefix))
-            out[k++] = (struct target){ev->ts, ev->ts + ev->dur, node};
+        if (VEC_PUSH_SLOT(*out, k, *cap))
+            return SIZE_MAX;
+        (*out)[k++] = (struct target){ev->ts, ev->ts + ev->dur, node};
     }
-    qsort(out, k, sizeof *out, cmp_target);
+    if (k)
+        qsort(*out, k, sizeof **out, cmp_target);
     return k;
 }
 
@@ -560,16 +661,15 @@ static int reparent_backward(struct build *b)
         }
     if (nbwd != 1)
         return 0;
-    struct target *tg = malloc(main_t->count * sizeof *tg);
-    int64_t *max_end = malloc(main_t->count * sizeof *max_end);
-    if (!tg || !max_end) {
+    struct target *tg = NULL;
+    size_t cap = 0, nt = collect_targets(b, main_t, NAME_BACKWARD, &tg, &cap);
+    if (nt == 0)
+        nt = collect_targets(b, main_t, NAME_STEP, &tg, &cap);
+    int64_t *max_end = nt != SIZE_MAX ? malloc((nt ? nt : 1) * sizeof *max_end) : NULL;
+    if (!max_end) {
         free(tg);
-        free(max_end);
         return ERR_NOMEM;
     }
-    size_t nt = collect_targets(b, main_t, "## backward ##", tg);
-    if (nt == 0)
-        nt = collect_targets(b, main_t, "ProfilerStep#", tg);
     for (size_t i = 0; i < nt; i++)
         max_end[i] = i && max_end[i - 1] > tg[i].end ? max_end[i - 1] : tg[i].end;
     for (size_t i = 0; i < bwd_t->count && nt; i++) {
@@ -586,8 +686,10 @@ static int reparent_backward(struct build *b)
     return 0;
 }
 
-/* depth = parent's depth + 1, top level 0; iterative, with memo. */
-static int compute_depths(struct callgraph *cg, uint32_t *path)
+/* depth = parent's depth + 1, top level 0: each node's path walked up to
+ * the first node whose depth is known, then walked again writing the
+ * depths, so every depth is written once and no path is kept. */
+static int compute_depths(struct callgraph *cg)
 {
     for (size_t i = 0; i < cg->n; i++)
         cg->depth[i] = CALLGRAPH_NO_DEPTH;
@@ -595,12 +697,10 @@ static int compute_depths(struct callgraph *cg, uint32_t *path)
         if (cg->parent[i] == CALLGRAPH_NONE || cg->depth[i] != CALLGRAPH_NO_DEPTH)
             continue;
         size_t len = 0;
-        uint32_t v = (uint32_t)i;
-        int32_t d = -1;
-        for (;;) {
-            if (len >= cg->n)
+        int32_t d = -1;   /* the depth above the path */
+        for (uint32_t v = (uint32_t)i;;) {
+            if (++len > cg->n)
                 return ERR_INTERNAL;   /* a cycle: cannot happen */
-            path[len++] = v;
             uint32_t p = cg->parent[v];
             if (p == CALLGRAPH_ROOT)
                 break;
@@ -612,8 +712,8 @@ static int compute_depths(struct callgraph *cg, uint32_t *path)
             }
             v = p;
         }
-        while (len > 0)
-            cg->depth[path[--len]] = ++d;
+        for (uint32_t v = (uint32_t)i; len > 0; v = cg->parent[v])
+            cg->depth[v] = d + (int32_t)len--;
     }
     return 0;
 }
@@ -624,15 +724,18 @@ bool callgraph_counts_as_kernel(const struct model *m, const struct event *ev)
                                            : model_is_gpu_side(m, ev);
 }
 
-int callgraph_tops(const struct callgraph *cg, int32_t d, uint32_t *top)
+int callgraph_label_subtrees(const struct callgraph *cg, int32_t d, const uint32_t *roots,
+                             size_t nroots, uint32_t *top)
 {
-    const uint32_t unknown = CALLGRAPH_ROOT;   /* never a node */
-    for (size_t i = 0; i < cg->n; i++)
-        top[i] = cg->depth[i] == CALLGRAPH_NO_DEPTH || cg->depth[i] < d ? CALLGRAPH_NONE
-               : cg->depth[i] == d ? (uint32_t)i : unknown;
-    /* Walk up to the first node whose top is known, then walk the same path
-     * again writing it: every node is written once, so O(n) whatever the
-     * depth, and no path is kept. */
+    const uint32_t unknown = CALLGRAPH_ROOT;   /* never a label */
+    for (size_t i = 0; i < cg->n; i++)   /* reads depth[i] before writing top[i] */
+        top[i] = cg->depth[i] == CALLGRAPH_NO_DEPTH || cg->depth[i] <= d ? CALLGRAPH_NONE
+                                                                         : unknown;
+    for (size_t k = 0; k < nroots; k++)
+        top[roots[k]] = (uint32_t)k;
+    /* Walk up to the first node whose label is known, then walk the same
+     * path again writing it: every node is written once, so O(n) whatever
+     * the depth, and no path is kept. */
     for (size_t i = 0; i < cg->n; i++) {
         if (top[i] != unknown)
             continue;
@@ -657,7 +760,12 @@ static void free_build(struct build *b)
     free(b->stack);
     free(b->heap);
     free(b->pos2node);
-    b->by_thread = b->stack = b->pos2node = NULL;
+    free(b->row_bits);
+    free(b->word_rank);
+    free(b->name_flags);
+    b->by_thread = b->stack = b->pos2node = b->word_rank = NULL;
+    b->row_bits = NULL;
+    b->name_flags = NULL;
     b->ep = NULL;
     b->heap = NULL;
     b->threads = NULL;
@@ -666,12 +774,8 @@ static void free_build(struct build *b)
 /* The depths, once the nesting's scratch is given back. */
 static int derive(struct callgraph *cg)
 {
-    size_t m = cg->n ? cg->n : 1;
-    uint32_t *path = util_alloc_resident(m, sizeof *path);
-    cg->depth = util_alloc_resident(m, sizeof *cg->depth);
-    int rc = path && cg->depth ? compute_depths(cg, path) : ERR_NOMEM;
-    free(path);
-    return rc;
+    cg->depth = util_alloc_resident(cg->n ? cg->n : 1, sizeof *cg->depth);
+    return cg->depth ? compute_depths(cg) : ERR_NOMEM;
 }
 
 int callgraph_build(const struct model *m, const struct rank_model *r, struct callgraph *cg,

@@ -11,7 +11,7 @@
 /* HTA's call graph of one rank (spec §3.9): CPU events nested per thread by
  * sorting their endpoints, GPU kernels hung under their launchers, the
  * backward thread re-parented under the main thread's annotations, depths,
- * and, for the nodes at one depth, their subtrees (callgraph_tops).
+ * and, for the nodes at one depth, their subtrees (callgraph_label_subtrees).
  *
  * Nodes are the rank's current rows: node i is rank->rows[i]. A node that is
  * not part of the graph (GPU streams, Triton ops with stream 0, unlinked
@@ -52,11 +52,13 @@ struct callgraph {
 int callgraph_build(const struct model *m, const struct rank_model *r, struct callgraph *cg,
                     struct err *e);
 
-/* Fills top[0..cg->n) with each node's ancestor at depth d (the node itself
- * at depth d), or CALLGRAPH_NONE for nodes above d or outside the graph: the
- * subtrees of the nodes at depth d, which never overlap. Returns 0 or
+/* Labels the subtrees of roots[0..nroots), nodes at depth d: top[v] = k
+ * for roots[k] and every node below it, CALLGRAPH_NONE for every other
+ * node (the subtrees of nodes at one depth never overlap). top may be
+ * (uint32_t *)cg->depth, whose depths are then lost. Returns 0 or
  * ERR_INTERNAL (a broken graph). */
-int callgraph_tops(const struct callgraph *cg, int32_t d, uint32_t *top);
+int callgraph_label_subtrees(const struct callgraph *cg, int32_t d, const uint32_t *roots,
+                             size_t nroots, uint32_t *top);
 
 /* Whether ev counts among a node's GPU-kernel descendants: HTA's GPU-kernel
  * predicate (§1.8) under its semantics, any GPU-side event under htx's. */

@@ -266,6 +266,9 @@ static int ctx_init(struct fctx *c)
         fr->index = i;
         fr->exposed_ns = NAN;
         fr->has_events = !r->summary_only;
+        fr->rows_rise = true;
+        for (size_t j = 1; j < r->nrows && fr->rows_rise; j++)
+            fr->rows_rise = r->rows[j - 1] < r->rows[j];
         if (kept_steps(fr))
             return ERR_NOMEM;
         for (size_t j = 0; j < fr->nsteps; j++)
@@ -475,28 +478,102 @@ struct finding *fctx_raise(struct fctx *c, enum finding_kind k, const struct fhi
     return f;
 }
 
+/* Whether ev, a row at position pos, beats the best so far (best,
+ * best_len) as fctx_cpu_op_during's answer; a tie goes to the earlier row. */
+static bool op_beats(const struct event *ev, uint32_t pos, int64_t s, int64_t e, bool outer,
+                     uint32_t best, int64_t best_len, int64_t *len)
+{
+    if (ev->kind != EV_KIND_CPU_OP || ev->ts >= e || ev->ts + ev->dur <= s)
+        return false;
+    if (outer) {
+        int64_t a = ev->ts > s ? ev->ts : s;
+        int64_t b = ev->ts + ev->dur < e ? ev->ts + ev->dur : e;
+        *len = b - a;
+    } else if (ev->ts <= s) {
+        *len = ev->dur;
+    } else {
+        return false;
+    }
+    if (best_len < 0)
+        return true;
+    bool better = outer ? *len > best_len : *len < best_len;
+    return better || (*len == best_len && pos < best);
+}
+
+/* The CPU-side events of thread (an index of m->pidtids), or NULL. */
+static const struct thread_index *thread_of(const struct model *m, const struct rank_model *r,
+                                            uint32_t thread)
+{
+    if (thread >= m->npidtids)
+        return NULL;
+    for (size_t i = 0; i < r->nthreads; i++)
+        if (r->threads[i].pid == m->pidtids[thread].pid &&
+            r->threads[i].tid == m->pidtids[thread].tid)
+            return &r->threads[i];
+    return NULL;
+}
+
+/* The first of t's events (by ts) starting after ts, or at it when at. */
+static size_t thread_bound(const struct rank_model *r, const struct thread_index *t, int64_t ts,
+                           bool at)
+{
+    size_t lo = 0, hi = t->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int64_t x = r->events[t->pos[mid]].ts;
+        if (x < ts || (!at && x == ts))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The answer from the thread's index: the events holding s are the last
+ * one starting at or before s and its ancestors (the nesting keeps an
+ * event open until one starts at or after its end), the others start
+ * within (s, e). With rows by position, the earlier row is the lower
+ * position. */
+static uint32_t op_in_thread(const struct rank_model *r, const struct thread_index *t, int64_t s,
+                             int64_t e, bool outer)
+{
+    uint32_t best = MODEL_NONE;
+    int64_t best_len = -1, len;
+    size_t after = thread_bound(r, t, s, false);
+    for (uint32_t v = after ? (uint32_t)(after - 1) : MODEL_NONE; v != MODEL_NONE;
+         v = t->parent[v])
+        if (op_beats(&r->events[t->pos[v]], t->pos[v], s, e, outer, best, best_len, &len)) {
+            best = t->pos[v];
+            best_len = len;
+        }
+    size_t end = thread_bound(r, t, e, true);
+    for (size_t i = after; i < end; i++)
+        if (op_beats(&r->events[t->pos[i]], t->pos[i], s, e, outer, best, best_len, &len)) {
+            best = t->pos[i];
+            best_len = len;
+        }
+    return best;
+}
+
 uint32_t fctx_cpu_op_during(const struct fctx *c, const struct frank *fr, uint32_t thread,
                             int64_t s, int64_t e, bool outer)
 {
     const struct rank_model *r = fr->r;
+    // a CPU op is CPU side, so in its thread's index, but under htx semantics only
+    const struct thread_index *t = fr->rows_rise && !c->m->sem.gpu_side_is_stream_field &&
+                                           !c->m->rows_only
+                                       ? thread_of(c->m, r, thread)
+                                       : NULL;
+    if (t)
+        return op_in_thread(r, t, s, e, outer);
     uint32_t best = MODEL_NONE;
-    int64_t best_len = -1;
-    (void)c;
+    int64_t best_len = -1, len;
     for (size_t i = 0; i < r->nrows; i++) {
         const struct event *ev = &r->events[r->rows[i]];
-        if (ev->kind != EV_KIND_CPU_OP || ev->thread != thread || ev->ts >= e ||
-            ev->ts + ev->dur <= s)
-            continue;
-        if (outer) {
-            int64_t a = ev->ts > s ? ev->ts : s;
-            int64_t b = ev->ts + ev->dur < e ? ev->ts + ev->dur : e;
-            if (b - a > best_len) {
-                best_len = b - a;
-                best = r->rows[i];
-            }
-        } else if (ev->ts <= s && (best_len < 0 || ev->dur < best_len)) {
-            best_len = ev->dur;
+        if (ev->thread == thread &&
+            op_beats(ev, UINT32_MAX, s, e, outer, best, best_len, &len)) {
             best = r->rows[i];
+            best_len = len;
         }
     }
     return best;

@@ -77,29 +77,133 @@ struct rank_gaps {
     size_t count[GAP_CAUSES];
 };
 
-/* The GPU events (busy) and sync calls of fr, by ts. */
-static int collect(struct fctx *c, const struct frank *fr, struct span **gpu, size_t *ngpu,
-                   struct span **sync, size_t *nsync)
+/* fr's GPU events (busy) in the order of a sort by (ts, pos): a merge of
+ * the model's stream indices (each by ts, ties in file order), or, in a
+ * model without them, a sorted copy. */
+struct gpu_order {
+    const struct model *m;
+    const struct rank_model *r;
+    struct span *sorted;     /* the copy, or NULL: the merge */
+    size_t nsorted, at;
+    size_t *next;            /* per stream, its next pos */
+    struct span *heap;       /* each unfinished stream's next event; pos = stream */
+    size_t nheap;
+};
+
+static bool span_less(const struct gpu_order *g, struct span a, struct span b)
 {
-    const struct rank_model *r = fr->r;
-    size_t cg = 0, cs = 0;
-    *gpu = *sync = NULL;
-    *ngpu = *nsync = 0;
-    for (size_t i = 0; i < r->nrows; i++) {
-        const struct event *ev = &r->events[r->rows[i]];
-        struct span s = {ev->ts, ev->ts + ev->dur, r->rows[i]};
-        if (busy_is_gpu_event(c->m, ev)) {
-            if (VEC_PUSH_SLOT(*gpu, *ngpu, cg))
-                return ERR_NOMEM;
-            (*gpu)[(*ngpu)++] = s;
-        } else if (is_sync_call(c->m, ev)) {
-            if (VEC_PUSH_SLOT(*sync, *nsync, cs))
-                return ERR_NOMEM;
-            (*sync)[(*nsync)++] = s;
+    if (a.ts != b.ts)
+        return a.ts < b.ts;
+    return g->r->streams[a.pos].pos[g->next[a.pos]] < g->r->streams[b.pos].pos[g->next[b.pos]];
+}
+
+static void sift_down(struct gpu_order *g, size_t i)
+{
+    struct span v = g->heap[i];
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= g->nheap)
+            break;
+        if (c + 1 < g->nheap && span_less(g, g->heap[c + 1], g->heap[c]))
+            c++;
+        if (!span_less(g, g->heap[c], v))
+            break;
+        g->heap[i] = g->heap[c];
+        i = c;
+    }
+    g->heap[i] = v;
+}
+
+/* Moves stream s's cursor to its next busy event: heap entry h for it, or
+ * false at its end. */
+static bool stream_head(struct gpu_order *g, size_t s, struct span *h)
+{
+    const struct stream_index *si = &g->r->streams[s];
+    for (; g->next[s] < si->n; g->next[s]++) {
+        const struct event *ev = &g->r->events[si->pos[g->next[s]]];
+        if (busy_is_gpu_event(g->m, ev)) {
+            *h = (struct span){ev->ts, ev->ts + ev->dur, (uint32_t)s};
+            return true;
         }
     }
-    if (*ngpu)
-        qsort(*gpu, *ngpu, sizeof **gpu, span_cmp);
+    return false;
+}
+
+/* The next GPU event into *out; false after the last. */
+static bool gpu_next(struct gpu_order *g, struct span *out)
+{
+    if (g->sorted) {
+        if (g->at == g->nsorted)
+            return false;
+        *out = g->sorted[g->at++];
+        return true;
+    }
+    if (g->nheap == 0)
+        return false;
+    size_t s = g->heap[0].pos;
+    *out = g->heap[0];
+    out->pos = g->r->streams[s].pos[g->next[s]++];
+    if (!stream_head(g, s, &g->heap[0]))
+        g->heap[0] = g->heap[--g->nheap];
+    if (g->nheap)
+        sift_down(g, 0);
+    return true;
+}
+
+static void gpu_order_fini(struct gpu_order *g)
+{
+    free(g->sorted);
+    free(g->next);
+    free(g->heap);
+}
+
+/* Starts the merge, or sorts a copy when the model has no stream index. */
+static int gpu_order_init(struct gpu_order *g, const struct model *m, const struct rank_model *r)
+{
+    *g = (struct gpu_order){.m = m, .r = r};
+    if (m->rows_only) {
+        size_t cap = 0;
+        for (size_t i = 0; i < r->nrows; i++) {
+            const struct event *ev = &r->events[r->rows[i]];
+            if (!busy_is_gpu_event(m, ev))
+                continue;
+            if (VEC_PUSH_SLOT(g->sorted, g->nsorted, cap))
+                return ERR_NOMEM;
+            g->sorted[g->nsorted++] = (struct span){ev->ts, ev->ts + ev->dur, r->rows[i]};
+        }
+        if (g->nsorted)
+            qsort(g->sorted, g->nsorted, sizeof *g->sorted, span_cmp);
+        return 0;
+    }
+    size_t n = r->nstreams ? r->nstreams : 1;
+    g->next = calloc(n, sizeof *g->next);
+    g->heap = malloc(n * sizeof *g->heap);
+    if (!g->next || !g->heap)
+        return ERR_NOMEM;
+    for (size_t s = 0; s < r->nstreams; s++)
+        if (stream_head(g, s, &g->heap[g->nheap]))
+            g->nheap++;
+    for (size_t i = g->nheap / 2; i-- > 0;)
+        sift_down(g, i);
+    return 0;
+}
+
+/* The sync calls of fr, by ts. */
+static int collect_syncs(struct fctx *c, const struct frank *fr, struct span **sync,
+                         size_t *nsync)
+{
+    const struct rank_model *r = fr->r;
+    size_t cs = 0;
+    *sync = NULL;
+    *nsync = 0;
+    for (size_t i = 0; i < r->nrows; i++) {
+        const struct event *ev = &r->events[r->rows[i]];
+        if (ev->kind != EV_KIND_RUNTIME || busy_is_gpu_event(c->m, ev) || !is_sync_call(c->m, ev))
+            continue;
+        if (VEC_PUSH_SLOT(*sync, *nsync, cs))
+            return ERR_NOMEM;
+        (*sync)[(*nsync)++] = (struct span){ev->ts, ev->ts + ev->dur, r->rows[i]};
+    }
     if (*nsync)
         qsort(*sync, *nsync, sizeof **sync, span_cmp);
     return 0;
@@ -163,9 +267,14 @@ static void add_gap(const struct frank *fr, struct rank_gaps *g, enum gap_cause 
 
 static int rank_gaps(struct fctx *c, struct frank *fr, struct rank_gaps *g)
 {
-    struct span *gpu, *sync;
-    size_t ngpu, nsync;
-    int rc = collect(c, fr, &gpu, &ngpu, &sync, &nsync);
+    struct gpu_order gpu;
+    struct span *sync, cur;
+    size_t nsync;
+    int rc = gpu_order_init(&gpu, c->m, fr->r);
+    if (rc == 0)
+        rc = collect_syncs(c, fr, &sync, &nsync);
+    else
+        sync = NULL;
     const struct rank_model *r = fr->r;
     for (int k = 0; k < GAP_CAUSES; k++) {
         g->last_step[k] = INT64_MIN;
@@ -174,21 +283,21 @@ static int rank_gaps(struct fctx *c, struct frank *fr, struct rank_gaps *g)
     }
     int64_t end = INT64_MIN;
     uint32_t prev = MODEL_NONE;
-    for (size_t i = 0; rc == 0 && i < ngpu; i++) {
-        if (prev != MODEL_NONE && gpu[i].ts > end) {
+    while (rc == 0 && gpu_next(&gpu, &cur)) {
+        if (prev != MODEL_NONE && cur.ts > end) {
             uint32_t s = sync_at(sync, nsync, end);
-            enum gap_cause k = cause_of(r, &r->events[prev], &r->events[gpu[i].pos], end, s);
-            if (k == GAP_LAUNCH && gpu[i].ts - end > c->o->runtime_cutoff_ns)
+            enum gap_cause k = cause_of(r, &r->events[prev], &r->events[cur.pos], end, s);
+            if (k == GAP_LAUNCH && cur.ts - end > c->o->runtime_cutoff_ns)
                 k = GAP_HOST;
             if (k < GAP_CAUSES)
-                add_gap(fr, g, k, end, gpu[i].ts, prev, gpu[i].pos, s);
+                add_gap(fr, g, k, end, cur.ts, prev, cur.pos, s);
         }
-        if (gpu[i].end > end) {
-            end = gpu[i].end;
-            prev = gpu[i].pos;
+        if (cur.end > end) {
+            end = cur.end;
+            prev = cur.pos;
         }
     }
-    free(gpu);
+    gpu_order_fini(&gpu);
     free(sync);
     double steps = fr->nsteps ? (double)fr->nsteps : 1.0;
     for (int k = 0; k < GAP_CAUSES; k++) {

@@ -19,6 +19,7 @@ struct frank {
     struct iteration *steps;      /* kept ProfilerSteps by ts (malloc'ed), NULL: none */
     size_t nsteps;
     bool has_events;              /* not a summary-only rank */
+    bool rows_rise;               /* its rows' positions rise: row order is position order */
     double exposed_ns;            /* without events: exposed communication per step
                                      from the summary's tables, NaN unknown */
     /* per step, filled by findings_host for the straggler's cause */

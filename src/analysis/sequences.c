@@ -34,7 +34,7 @@ struct seq_ctx {
     const struct model *m;
     const struct rank_model *r;
     const struct analysis_opts *o;
-    const struct callgraph *cg;
+    struct callgraph *cg;    /* its depths become root slots (group_descendants) */
     uint8_t *match;          /* per name id: 0 unknown, 1 contains operator, 2 not */
     uint32_t *names;         /* all records' name ids */
     size_t nnames, names_cap;
@@ -122,39 +122,26 @@ static int record_root(struct seq_ctx *c, size_t k)
     return rc;
 }
 
-/* The slot of node v in c->roots, or SIZE_MAX. */
-static size_t root_slot(const struct seq_ctx *c, uint32_t v)
-{
-    size_t lo = 0, hi = c->nroots;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (c->roots[mid] < v)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < c->nroots && c->roots[lo] == v ? lo : SIZE_MAX;
-}
-
-/* Sums and groups every root's descendants in one pass over the nodes:
- * top[v], v's ancestor at the roots' depth, becomes v's root slot. */
+/* Sums and groups every root's descendants in one pass over the nodes,
+ * each labelled with its root's slot in place of its depth. */
 static int group_descendants(struct seq_ctx *c, int32_t depth)
 {
-    const struct callgraph *cg = c->cg;
-    uint32_t *top = malloc((cg->n ? cg->n : 1) * sizeof *top);
+    struct callgraph *cg = c->cg;
+    uint32_t *top = (uint32_t *)cg->depth;
     c->num_kernels = calloc(c->nroots, sizeof *c->num_kernels);
     c->kernel_ns = calloc(c->nroots, sizeof *c->kernel_ns);
     c->first = calloc(c->nroots + 1, sizeof *c->first);
-    if (!top || !c->num_kernels || !c->kernel_ns || !c->first) {
-        free(top);
+    if (!c->num_kernels || !c->kernel_ns || !c->first)
         return ERR_NOMEM;
-    }
-    int rc = callgraph_tops(cg, depth, top);
+    int rc = callgraph_label_subtrees(cg, depth, c->roots, c->nroots, top);
     for (size_t v = 0; v < cg->n && rc == 0; v++) {
-        size_t k = top[v] == CALLGRAPH_NONE || top[v] == v ? SIZE_MAX : root_slot(c, top[v]);
-        top[v] = k == SIZE_MAX ? CALLGRAPH_NONE : (uint32_t)k;
-        if (k == SIZE_MAX)
+        uint32_t k = top[v];
+        if (k == CALLGRAPH_NONE)
             continue;
+        if (c->roots[k] == v) {   /* the root itself */
+            top[v] = CALLGRAPH_NONE;
+            continue;
+        }
         const struct event *ev = node_ev(c, (uint32_t)v);
         if (callgraph_counts_as_kernel(c->m, ev)) {
             c->num_kernels[k]++;
@@ -177,7 +164,6 @@ static int group_descendants(struct seq_ctx *c, int32_t depth)
                 c->found[fill[top[v]]++] = (uint32_t)v;
     }
     free(fill);
-    free(top);
     return rc;
 }
 
@@ -186,20 +172,21 @@ static int collect_roots(struct seq_ctx *c)
 {
     const struct callgraph *cg = c->cg;
     int32_t min_depth = INT32_MAX;
-    for (size_t i = 0; i < cg->n; i++)
-        if (cg->depth[i] != CALLGRAPH_NO_DEPTH && cg->depth[i] < min_depth &&
-            name_matches(c, node_ev(c, (uint32_t)i)->name))
-            min_depth = cg->depth[i];
-    if (min_depth == INT32_MAX)
-        return 0;
     size_t cap = 0;
     for (size_t i = 0; i < cg->n; i++) {
-        if (cg->depth[i] != min_depth || !name_matches(c, node_ev(c, (uint32_t)i)->name))
+        if (cg->depth[i] == CALLGRAPH_NO_DEPTH || cg->depth[i] > min_depth ||
+            !name_matches(c, node_ev(c, (uint32_t)i)->name))
             continue;
+        if (cg->depth[i] < min_depth) {   /* shallower: the roots so far were not */
+            min_depth = cg->depth[i];
+            c->nroots = 0;
+        }
         if (VEC_PUSH_SLOT(c->roots, c->nroots, cap))
             return ERR_NOMEM;
         c->roots[c->nroots++] = (uint32_t)i;
     }
+    if (min_depth == INT32_MAX)
+        return 0;
     int rc = group_descendants(c, min_depth);
     uint64_t min_len = c->o->min_pattern_len > 0 ? (uint64_t)c->o->min_pattern_len : 0;
     for (size_t k = 0; k < c->nroots && rc == 0; k++)

@@ -261,6 +261,16 @@ START_TEST(annotations_should_give_one_event_its_stack)
     ck_assert_uint_eq(annot_entry_pos(x, 99), MODEL_NONE);
     ck_assert_uint_eq(annot_stack(x, find_pos(m, r, "k2"), out, 4), 1);
     ck_assert_uint_eq(out[0], find_pos(m, r, "A"));
+    /* k1's stack (A, B) holds for starts from 20 until B ends at 50, while
+     * the annotations starting before the end stay A and B */
+    struct annot_span span;
+    uint32_t entries[3];
+    ck_assert_uint_eq(annot_stack_entries_span(x, find_pos(m, r, "k1"), entries, &span), 2);
+    ck_assert(annot_span_holds(x, find_pos(m, r, "k1"), &span));
+    ck_assert(!annot_span_holds(x, find_pos(m, r, "k2"), &span));   /* starts after 50 */
+    ck_assert(!annot_span_holds(x, find_pos(m, r, "k5"), &span));   /* B starts at its end */
+    ck_assert(!annot_span_holds(x, find_pos(m, r, "k6"), &span));   /* another stream */
+    ck_assert(!annot_span_holds(x, UINT32_MAX, &span));
     arena_fini(&a);
     model_free(m);
 }
@@ -554,12 +564,17 @@ START_TEST(callgraph_should_nest_ops_and_hang_kernels_under_launchers)
     ck_assert(!callgraph_counts_as_kernel(m, &r->events[r->rows[addmm]]));
     uint32_t *top = malloc(r->nrows * sizeof *top);
     for (int32_t depth = 0; depth <= 1; depth++) {   /* linear's subtree, then addmm's */
-        ck_assert_int_eq(callgraph_tops(&cg, depth, top), 0);
-        ck_assert_uint_eq(top[ka], depth ? addmm : lin);
-        ck_assert_uint_eq(top[addmm], depth ? addmm : lin);
-        ck_assert_uint_eq(top[lin], depth ? CALLGRAPH_NONE : lin);
+        uint32_t root = depth ? (uint32_t)addmm : (uint32_t)lin;
+        ck_assert_int_eq(callgraph_label_subtrees(&cg, depth, &root, 1, top), 0);
+        ck_assert_uint_eq(top[ka], 0);
+        ck_assert_uint_eq(top[addmm], 0);
+        ck_assert_uint_eq(top[lin], depth ? CALLGRAPH_NONE : 0);
     }
     free(top);
+    uint32_t root = (uint32_t)addmm;   /* in place of the depths */
+    ck_assert_int_eq(callgraph_label_subtrees(&cg, 1, &root, 1, (uint32_t *)cg.depth), 0);
+    ck_assert_uint_eq((uint32_t)cg.depth[ka], 0);
+    ck_assert_uint_eq((uint32_t)cg.depth[lin], CALLGRAPH_NONE);
     ck_assert_uint_eq(cg.hta_conflicts, 0);
     callgraph_fini(&cg);
     model_free(m);
