@@ -15,18 +15,18 @@
  * temporal, kernels and overlap makes (report.c starts it first). */
 static const struct analysis_info analyses[ANALYSIS_COUNT] = {
     {ANALYSIS_TEMPORAL, "temporal", "Overview", temporal_run, 0, 0, 5},
-    {ANALYSIS_KERNELS, "kernels", "Kernels", kernels_run, 3, 0, 150},
-    {ANALYSIS_IDLE, "idle", "Idle", idle_run, 4, 0, 75},
+    {ANALYSIS_KERNELS, "kernels", "Kernels", kernels_run, 3, 0, 155},
+    {ANALYSIS_IDLE, "idle", "Idle", idle_run, 5, 0, 110},
     {ANALYSIS_OVERLAP, "overlap", "Overlap", overlap_run, 0, 0, 5},
-    {ANALYSIS_LAUNCH, "launch", "Launch", launch_run, 4, 13, 170},
-    {ANALYSIS_QUEUE, "queue", "Queue length", queue_run, 11, 0, 210},
+    {ANALYSIS_LAUNCH, "launch", "Launch", launch_run, 4, 13, 260},
+    {ANALYSIS_QUEUE, "queue", "Queue length", queue_run, 11, 0, 205},
     {ANALYSIS_MEMBW, "membw", "Memory bandwidth", membw_run, 1, 0, 40},
-    {ANALYSIS_ANNOTATIONS, "annotations", "Annotations", annotations_run, 4, 0, 240},
-    {ANALYSIS_SEQUENCES, "sequences", "Sequences", sequences_run, 16, 0, 270},
+    {ANALYSIS_ANNOTATIONS, "annotations", "Annotations", annotations_run, 4, 0, 195},
+    {ANALYSIS_SEQUENCES, "sequences", "Sequences", sequences_run, 8, 0, 205},
     {ANALYSIS_COLLECTIVES, "collectives", "Collectives", collectives_run, 0, 0, 10},
     {ANALYSIS_STRAGGLERS, "stragglers", "Stragglers", stragglers_run, 0, 0, 10},
     {ANALYSIS_UTILIZATION, "utilization", "Utilization", utilization_run, 10, 0, 55},
-    {ANALYSIS_FINDINGS, "findings", "Findings", findings_run, 5, 0, 250},
+    {ANALYSIS_FINDINGS, "findings", "Findings", findings_run, 4, 0, 130},
 };
 
 const struct analysis_info *analysis_list(size_t *count)
