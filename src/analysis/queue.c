@@ -213,7 +213,8 @@ static bool few_streams(const struct rank_model *r, const struct qpoint *pts, si
 
 /* The points' order by ts into *order (caller frees; 4 bytes a point):
  * HTA's sort under semantics.unstable_sort, else stable (ties in point
- * order), by records of a time and a place (16 bytes a point). */
+ * order), by packed keys (sort_packed) or, when they do not fit, by
+ * records of a time and a place (16 bytes a point). */
 struct ts_place {
     int64_t ts;
     uint32_t place;
@@ -226,9 +227,66 @@ static inline bool ts_place_less(const struct ts_place *a, const struct ts_place
 
 SORT_DEFINE_STABLE(sort_ts_places, struct ts_place, ts_place_less)
 
+static inline bool u64_less(const uint64_t *a, const uint64_t *b)
+{
+    return *a < *b;
+}
+
+SORT_DEFINE_STABLE(sort_keys, uint64_t, u64_less)
+
+/* The stable order by ts as a sort of 8-byte keys, ts - min above the
+ * place (ties by place, as the stable sort leaves them), when the span and
+ * the count fit in 64 bits together: the keys become the order in place (4
+ * bytes a point, the rest given back). *order stays NULL when they do not
+ * fit. */
+static int sort_packed(const struct rank_model *r, const struct qpoint *pts, size_t n,
+                       uint32_t **order)
+{
+    *order = NULL;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        int64_t ts = r->events[pts[i].at].ts;
+        lo = ts < lo ? ts : lo;
+        hi = ts > hi ? ts : hi;
+    }
+    unsigned bits = 1;
+    while (bits < 32 && (n - 1) >> bits)
+        bits++;
+    if (n == 0 || ((uint64_t)hi - (uint64_t)lo) >> (64 - bits))
+        return 0;
+    uint64_t *key = util_alloc_resident(n, sizeof *key);
+    if (!key)
+        return ERR_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        key[i] = ((uint64_t)r->events[pts[i].at].ts - (uint64_t)lo) << bits | i;
+    if (sort_keys(key, n)) {
+        free(key);
+        return ERR_NOMEM;
+    }
+    // Place i is written at byte 4i, below every key still to read (8i on).
+    unsigned char *bytes = (unsigned char *)key;
+    uint64_t mask = ((uint64_t)1 << bits) - 1;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k;
+        memcpy(&k, bytes + i * sizeof k, sizeof k);
+        uint32_t place = (uint32_t)(k & mask);
+        memcpy(bytes + i * sizeof place, &place, sizeof place);
+    }
+    void *shrunk = realloc(key, n * sizeof **order);
+    *order = shrunk ? shrunk : (void *)key;
+    return 0;
+}
+
 static int sort_by_ts(const struct model *m, const struct rank_model *r,
                       const struct qpoint *pts, size_t n, uint32_t **order)
 {
+    if (n > UINT32_MAX)
+        return ERR_NOMEM;
+    if (!m->sem.unstable_sort) {
+        int rc = sort_packed(r, pts, n, order);
+        if (rc || *order)
+            return rc;
+    }
     *order = util_alloc_resident(n, sizeof **order);
     if (!*order || n > UINT32_MAX)
         return ERR_NOMEM;
@@ -266,7 +324,7 @@ static int order_points(const struct model *m, const struct rank_model *r,
                         const struct qpoint *pts, size_t n, uint32_t **order, int64_t **streams,
                         size_t *nstreams, size_t **bounds)
 {
-    uint32_t *by_ts;
+    uint32_t *by_ts = NULL;
     *order = NULL;
     *streams = NULL;
     *bounds = NULL;
@@ -314,37 +372,68 @@ static int order_points(const struct model *m, const struct rank_model *r,
     return 0;
 }
 
-/* One stream's series from its points' order; the traceEvents indices
- * only with_index. */
-static int fill_series(const struct model *m, const struct rank_model *r,
-                       struct queue_series *qs, const struct qpoint *pts, size_t nplus,
-                       const uint32_t *order, size_t n, bool with_index, struct arena *a)
+/* The points in order as the events at whose ts they are (at[i]) and
+ * whether each is a +1 (bit i of plus), and each stream's thread: 4 bytes
+ * a point, so the points themselves can be given back before the series
+ * are filled. */
+struct qorder {
+    uint32_t *at;
+    uint64_t *plus;
+    uint32_t *thread;
+};
+
+static int make_qorder(const struct rank_model *r, const struct qpoint *pts, size_t nplus,
+                       uint32_t *order, size_t n, const size_t *bounds, size_t ns,
+                       struct qorder *q)
 {
+    q->at = order;
+    q->plus = calloc(n / 64 + 1, sizeof *q->plus);
+    q->thread = malloc((ns ? ns : 1) * sizeof *q->thread);
+    if (!q->plus || !q->thread)
+        return ERR_NOMEM;
+    for (size_t k = 0; k < ns; k++)
+        q->thread[k] = bounds[k + 1] > bounds[k] ? r->events[pts[order[bounds[k]]].gpu].thread : 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t p = order[i];
+        if (p < nplus)
+            q->plus[i / 64] |= (uint64_t)1 << (i % 64);
+        q->at[i] = pts[p].at;
+    }
+    return 0;
+}
+
+/* Stream k's series from the points' order (q, bounds); the traceEvents
+ * indices only with_index. */
+static int fill_series(const struct model *m, const struct rank_model *r,
+                       struct queue_series *qs, const struct qorder *q, const size_t *bounds,
+                       size_t k, bool with_index, struct arena *a)
+{
+    size_t first = bounds[k], n = bounds[k + 1] - first;
     qs->n = n;
     qs->ts = gpu_alloc(a, n, sizeof *qs->ts);
     qs->queue_length = gpu_alloc(a, n, sizeof *qs->queue_length);
     qs->index = with_index ? gpu_alloc(a, n, sizeof *qs->index) : NULL;
     if (!qs->ts || !qs->queue_length || (with_index && !qs->index))
         return ERR_NOMEM;
-    int64_t q = 0;
+    int64_t len = 0;
     for (size_t i = 0; i < n; i++) {
-        const struct event *at = &r->events[pts[order[i]].at];
-        q += order[i] < nplus ? 1 : -1;
+        size_t j = first + i;
+        const struct event *at = &r->events[q->at[j]];
+        len += q->plus[j / 64] >> (j % 64) & 1 ? 1 : -1;
         qs->ts[i] = at->ts;
-        qs->queue_length[i] = q;
+        qs->queue_length[i] = len;
         if (with_index)
             qs->index[i] = at->index;
     }
-    uint32_t thread = n ? r->events[pts[order[0]].gpu].thread : 0;
-    qs->pid = n ? m->pidtids[thread].pid : 0;
-    qs->tid = n ? m->pidtids[thread].tid : 0;
+    qs->pid = n ? m->pidtids[q->thread[k]].pid : 0;
+    qs->tid = n ? m->pidtids[q->thread[k]].tid : 0;
     return 0;
 }
 
 /* queue_series_build, the traceEvents indices only with_index. The
  * scratch is on the heap and freed before return (the points and their
- * orders, 24 bytes a GPU event, and the sort's records while it runs): only
- * the series stay in a. */
+ * orders, 24 bytes a GPU event, and the sort's keys while it runs; 8 bytes
+ * a GPU event while the series are filled): only the series stay in a. */
 static int build_series(const struct model *m, const struct rank_model *r, struct arena *a,
                         bool with_index, struct queue_series **out, size_t *nout,
                         uint64_t *unpaired)
@@ -363,16 +452,22 @@ static int build_series(const struct model *m, const struct rank_model *r, struc
     free_rows(&q);
     if (rc == 0)
         rc = order_points(m, r, pts, n, &order, &streams, &ns, &bounds);
+    struct qorder qo = {NULL, NULL, NULL};
+    if (rc == 0)
+        rc = make_qorder(r, pts, nplus, order, n, bounds, ns, &qo);
+    else
+        free(order);
+    free(pts);
     struct queue_series *qs = rc == 0 && n ? gpu_alloc(a, ns, sizeof *qs) : NULL;
     if (rc == 0 && n && !qs)
         rc = ERR_NOMEM;
     for (size_t k = 0; k < ns && rc == 0 && n; k++) {
         qs[k].stream = streams[k];
-        rc = fill_series(m, r, &qs[k], pts, nplus, order + bounds[k], bounds[k + 1] - bounds[k],
-                         with_index, a);
+        rc = fill_series(m, r, &qs[k], &qo, bounds, k, with_index, a);
     }
-    free(pts);
-    free(order);
+    free(qo.at);
+    free(qo.plus);
+    free(qo.thread);
     free(streams);
     free(bounds);
     if (rc)
@@ -471,8 +566,8 @@ static int queue_rank(const struct model *m, const struct analysis_opts *o,
     // traceEvents indices); a stream's summary scratch is given back
     // before the next stream.
     struct arena series, work;
-    arena_init(&series, 1 << 20);
-    arena_init(&work, 1 << 20);
+    arena_init(&series, 1 << 16);
+    arena_init(&work, 1 << 16);
     struct queue_series *qs;
     size_t ns;
     uint64_t up = 0;

@@ -102,6 +102,67 @@ int describe_time_weighted(const double *values, const double *weights, size_t n
     return 0;
 }
 
+/* Weights in level order (ties in sample order), 8 bytes a sample: the
+ * levels lo, lo + 1, ... end at end[0], end[1], ... (the value of a weight
+ * is its level's). */
+struct levels_sorted {
+    const double *w;
+    const size_t *end;
+    int64_t lo;
+    size_t nlevels;
+};
+
+static double level_value(const struct levels_sorted *s, size_t k)
+{
+    return (double)(int64_t)((uint64_t)s->lo + k);
+}
+
+/* weighted_quantile over levels. */
+static double levels_quantile(const struct levels_sorted *s, double total, double p)
+{
+    double target = p * total, acc = 0.0;
+    for (size_t k = 0, i = 0; k < s->nlevels; k++)
+        for (; i < s->end[k]; i++) {
+            if (s->w[i] <= 0.0)
+                continue;
+            acc += s->w[i];
+            if (acc >= target)
+                return level_value(s, k);
+        }
+    for (size_t k = s->nlevels; k-- > 0;)
+        for (size_t i = s->end[k]; i-- > (k ? s->end[k - 1] : 0);)
+            if (s->w[i] > 0.0)
+                return level_value(s, k);
+    return NAN;
+}
+
+/* describe_sorted over levels: the same sums in the same order. */
+static void describe_levels_sorted(const struct levels_sorted *s, double total,
+                                   struct describe *out)
+{
+    double sum = 0.0;
+    for (size_t k = 0, i = 0; k < s->nlevels; k++)
+        for (double v = level_value(s, k); i < s->end[k]; i++)
+            sum += s->w[i] * v;
+    double mean = sum / total, var = 0.0;
+    for (size_t k = 0, i = 0; k < s->nlevels; k++)
+        for (double v = level_value(s, k); i < s->end[k]; i++)
+            var += s->w[i] * (v - mean) * (v - mean);
+    out->mean = mean;
+    out->std = sqrt(var / total);
+    out->p25 = levels_quantile(s, total, 0.25);
+    out->p50 = levels_quantile(s, total, 0.5);
+    out->p75 = levels_quantile(s, total, 0.75);
+    for (size_t k = 0, i = 0; k < s->nlevels; k++)
+        for (; i < s->end[k]; i++) {
+            if (s->w[i] <= 0.0)
+                continue;
+            if (isnan(out->min))
+                out->min = level_value(s, k);
+            out->max = level_value(s, k);
+        }
+}
+
 int describe_levels_time_weighted(const int64_t *levels, const int64_t *ts, size_t n,
                                   struct arena *a, struct describe *out)
 {
@@ -125,8 +186,8 @@ int describe_levels_time_weighted(const int64_t *levels, const int64_t *ts, size
         return describe_time_weighted(v, w, n, a, out);
     }
     size_t *start = arena_calloc(a, (size_t)span + 2, sizeof *start);
-    struct wpoint *pts = arena_calloc(a, n, sizeof *pts);
-    if (!start || !pts)
+    double *w = arena_alloc(a, n * sizeof *w);
+    if (!start || !w)
         return ERR_NOMEM;
     double total = 0.0;   // in sample order, as describe_time_weighted sums it
     for (size_t i = 0; i < n; i++) {
@@ -136,14 +197,14 @@ int describe_levels_time_weighted(const int64_t *levels, const int64_t *ts, size
     for (size_t k = 0; k <= span; k++)
         start[k + 1] += start[k];
     for (size_t i = 0; i < n; i++)   // a stable counting sort: ties keep sample order
-        pts[start[(uint64_t)levels[i] - (uint64_t)lo]++] =
-            (struct wpoint){(double)levels[i], level_weight(ts, n, i)};
+        w[start[(uint64_t)levels[i] - (uint64_t)lo]++] = level_weight(ts, n, i);
     if (total <= 0.0) {
         for (size_t i = 0; i < n; i++)
-            pts[i].w = 1.0;
+            w[i] = 1.0;
         total = (double)n;
     }
-    describe_sorted(pts, n, total, out);
+    // start[k] is now where level lo + k ends
+    describe_levels_sorted(&(struct levels_sorted){w, start, lo, (size_t)span + 1}, total, out);
     return 0;
 }
 

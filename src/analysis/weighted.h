@@ -31,8 +31,9 @@ int describe_time_weighted(const double *values, const double *weights, size_t n
  * from ts[i] to ts[i + 1] (weights (double)(ts[i + 1] - ts[i]), none for
  * the last sample), bit for bit what describe_time_weighted gives on those
  * values and weights: the stable sort by value is a counting sort over the
- * levels, straight into the sorted points (16 bytes a sample of scratch,
- * not 32 and the merge sort's, and no comparisons) when they span fewer
+ * levels, straight into the weights in level order (8 bytes a sample of
+ * scratch, not 32 and the merge sort's, and no comparisons; a level's
+ * value is its place) when they span fewer
  * values than there are samples. Returns 0 or ERR_NOMEM. */
 int describe_levels_time_weighted(const int64_t *levels, const int64_t *ts, size_t n,
                                   struct arena *a, struct describe *out);
