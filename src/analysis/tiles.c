@@ -145,71 +145,98 @@ static int gpu_union_add(struct gpu_union *g, int cl, const struct interval *iv,
     return 0;
 }
 
-/* One GPU stream's lane: its GPU events' intervals by class and in all,
- * merged, which the GPU lane's union also takes. Scratch is one resident
- * block: page faults, not the work, would be most of this lane's time. */
-static int stream_lane(struct busy_classes *c, const struct rank_model *r,
-                       const struct stream_index *s, unsigned wlog, struct run_builder *b,
-                       struct gpu_union *g, struct arena *a, struct tile_lane *lane)
+/* Each stream event's class (TILE_NCLASSES where it holds no GPU time),
+ * the streams one after another: 1 byte an event. */
+static uint8_t *classify_streams(struct busy_classes *c, const struct rank_model *r)
 {
-    size_t n[TILE_NCLASSES] = {0};
-    for (size_t i = 0; i < s->n; i++) {
-        const struct event *ev = &r->events[s->pos[i]];
-        if (busy_is_gpu_event(c->m, ev))
-            n[busy_class(c, ev->name)]++;
-    }
-    for (int cl = 0; cl < TILE_BUSY; cl++)
-        n[TILE_BUSY] += n[cl];
-    struct interval *scratch = util_alloc_resident(2 * n[TILE_BUSY] + 1, sizeof *scratch);
-    if (!scratch)
-        return ERR_NOMEM;
-    struct interval *by[TILE_NCLASSES];
+    size_t total = 0;
+    for (size_t s = 0; s < r->nstreams; s++)
+        total += r->streams[s].n;
+    uint8_t *cls = malloc(total ? total : 1);
+    if (!cls)
+        return NULL;
     size_t at = 0;
-    for (int cl = 0; cl < TILE_NCLASSES; cl++) {
-        by[cl] = scratch + at;
-        at += n[cl];
-        n[cl] = 0;
-    }
-    for (size_t i = 0; i < s->n; i++) {
-        const struct event *ev = &r->events[s->pos[i]];
-        if (!busy_is_gpu_event(c->m, ev))
-            continue;
-        struct interval v = {ev->ts, ev->ts + ev->dur};
-        enum kernel_class cl = busy_class(c, ev->name);
-        by[cl][n[cl]++] = v;
-        by[TILE_BUSY][n[TILE_BUSY]++] = v;
-    }
-    memset(lane, 0, sizeof *lane);
-    lane->kind = TILE_LANE_STREAM;
-    lane->stream = s->stream;
-    int rc = 0;
-    for (int cl = 0; cl < TILE_NCLASSES && rc == 0; cl++) {
-        size_t k = intervals_merge(by[cl], n[cl]);
-        rc = builder_add_merged(b, by[cl], k, c->m->origin_ns, wlog);
-        if (rc == 0)
-            rc = builder_take(b, a, &lane->runs[cl]);
-        if (rc == 0)
-            rc = gpu_union_add(g, cl, by[cl], k);
-    }
-    free(scratch);
+    for (size_t s = 0; s < r->nstreams; s++)
+        for (size_t i = 0; i < r->streams[s].n; i++) {
+            const struct event *ev = &r->events[r->streams[s].pos[i]];
+            cls[at++] = busy_is_gpu_event(c->m, ev) ? (uint8_t)busy_class(c, ev->name)
+                                                    : (uint8_t)TILE_NCLASSES;
+        }
+    return cls;
+}
+
+static bool in_class(uint8_t cls, int cl)
+{
+    return cl == TILE_BUSY ? cls < TILE_NCLASSES : cls == cl;
+}
+
+/* One GPU stream's run of class cl (every GPU event for TILE_BUSY): its
+ * intervals of the class in stream order, merged, which the GPU lane's
+ * union also takes. Scratch is one resident block: page faults, not the
+ * work, would be most of this lane's time. */
+static int stream_run(const struct model *m, const struct rank_model *r,
+                      const struct stream_index *s, const uint8_t *cls, int cl, unsigned wlog,
+                      struct run_builder *b, struct gpu_union *g, struct arena *a,
+                      struct tile_run *run)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->n; i++)
+        n += in_class(cls[i], cl);
+    struct interval *iv = util_alloc_resident(n + 1, sizeof *iv);
+    if (!iv)
+        return ERR_NOMEM;
+    n = 0;
+    for (size_t i = 0; i < s->n; i++)
+        if (in_class(cls[i], cl)) {
+            const struct event *ev = &r->events[s->pos[i]];
+            iv[n++] = (struct interval){ev->ts, ev->ts + ev->dur};
+        }
+    size_t k = intervals_merge(iv, n);
+    int rc = builder_add_merged(b, iv, k, m->origin_ns, wlog);
+    if (rc == 0)
+        rc = builder_take(b, a, run);
+    if (rc == 0)
+        rc = gpu_union_add(g, cl, iv, k);
+    free(iv);
     return rc;
 }
 
-/* The GPU lane from the union of the streams' intervals: the rank's GPU
- * busy time by class and in all, as the temporal analysis takes it (a GPU
- * event always has a stream: model/select.c groups the GPU side by it). */
-static int gpu_lane(const struct model *m, struct gpu_union *g, unsigned wlog,
-                    struct run_builder *b, struct arena *a, struct tile_lane *lane)
+/* The streams' lanes and the GPU lane (the union of the streams'
+ * intervals: the rank's GPU busy time by class and in all, as the temporal
+ * analysis takes it; a GPU event always has a stream: model/select.c
+ * groups the GPU side by it), one class at a time, so that only one
+ * class's union and one stream's intervals of it are held. */
+static int gpu_lanes(struct busy_classes *c, const struct rank_model *r, unsigned wlog,
+                     struct run_builder *b, struct arena *a, struct tile_lane *streams,
+                     struct tile_lane *gpu)
 {
-    memset(lane, 0, sizeof *lane);
-    lane->kind = TILE_LANE_GPU;
-    lane->stream = -1;
+    uint8_t *cls = classify_streams(c, r);
+    if (!cls)
+        return ERR_NOMEM;
+    memset(gpu, 0, sizeof *gpu);
+    gpu->kind = TILE_LANE_GPU;
+    gpu->stream = -1;
+    for (size_t s = 0; s < r->nstreams; s++) {
+        memset(&streams[s], 0, sizeof streams[s]);
+        streams[s].kind = TILE_LANE_STREAM;
+        streams[s].stream = r->streams[s].stream;
+    }
+    struct gpu_union g = {{NULL}, {0}};
     int rc = 0;
     for (int cl = 0; cl < TILE_NCLASSES && rc == 0; cl++) {
-        rc = builder_add_merged(b, g->iv[cl], g->n[cl], m->origin_ns, wlog);
+        size_t at = 0;
+        for (size_t s = 0; s < r->nstreams && rc == 0; s++) {
+            rc = stream_run(c->m, r, &r->streams[s], cls + at, cl, wlog, b, &g, a,
+                            &streams[s].runs[cl]);
+            at += r->streams[s].n;
+        }
         if (rc == 0)
-            rc = builder_take(b, a, &lane->runs[cl]);
+            rc = builder_add_merged(b, g.iv[cl], g.n[cl], c->m->origin_ns, wlog);
+        if (rc == 0)
+            rc = builder_take(b, a, &gpu->runs[cl]);
+        free(g.iv[cl]);
     }
+    free(cls);
     return rc;
 }
 
@@ -276,24 +303,18 @@ int tiles_build(const struct model *m, const struct rank_model *r, const struct 
     if (!out->lanes || !streams || busy_classes_init(&c, m, o))
         return ERR_NOMEM;
     struct run_builder b = {0};
-    struct gpu_union g = {{NULL}, {0}};
     /* a run has a bucket at most once: room for the span, made resident */
     size_t span = out->count > 0 ? (size_t)out->count : 1;
     b.index = util_alloc_resident(span, sizeof *b.index);
     b.busy = util_alloc_resident(span, sizeof *b.busy);
     b.cap_index = b.cap_busy = b.index && b.busy ? span : 0;
     int rc = 0;
-    /* the streams first: the GPU lane is their union */
-    for (size_t s = 0; s < r->nstreams && rc == 0; s++)
-        rc = stream_lane(&c, r, &r->streams[s], out->width_log2, &b, &g, a, &streams[s]);
-    if (gpu && rc == 0)
-        rc = gpu_lane(m, &g, out->width_log2, &b, a, &out->lanes[out->nlanes++]);
+    if (gpu)
+        rc = gpu_lanes(&c, r, out->width_log2, &b, a, streams, &out->lanes[out->nlanes++]);
     for (size_t s = 0; s < kept_streams && rc == 0; s++)
         out->lanes[out->nlanes++] = streams[s];
     for (size_t t = 0; t < kept_threads && rc == 0; t++)
         rc = thread_lane(m, r, &r->threads[t], out->width_log2, &b, a, &out->lanes[out->nlanes++]);
-    for (int cl = 0; cl < TILE_NCLASSES; cl++)
-        free(g.iv[cl]);
     builder_fini(&b);
     busy_classes_fini(&c);
     return rc;
