@@ -414,9 +414,11 @@ static int run_ranks(const struct model *m, const struct analysis_opts *o,
         const struct rank_model *r = &m->ranks[i];
         if (!r->selected)
             continue;
-        rc = sweep_rank(&c, r, analysed_types(o), sums);
+        // the kernels' rows first: their scratch is given back before
+        // the busy intervals are made (or lent)
+        rc = rank_kernels(&c, o, r, rows);
         if (rc == 0)
-            rc = rank_kernels(&c, o, r, rows);
+            rc = sweep_rank(&c, r, analysed_types(o), sums);
     }
     busy_classes_fini(&c);
     return rc;

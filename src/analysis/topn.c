@@ -56,9 +56,9 @@ static void acc_to_row(const struct acc *a, struct topn_row *r)
     r->count = a->count;
 }
 
-struct item_ref {
+struct item_ref {   /* 8 bytes: topn_aggregate takes at most UINT32_MAX items */
     uint32_t name;
-    size_t i;
+    uint32_t i;
 };
 
 static inline bool ref_less(const struct item_ref *a, const struct item_ref *b)
@@ -89,12 +89,12 @@ static int refs_by_name(const struct strtab *names, const struct topn_item *item
         for (size_t k = 1; k <= nnames; k++)
             next[k] += next[k - 1];
         for (size_t i = 0; i < n; i++)
-            refs[next[items[i].name]++] = (struct item_ref){items[i].name, i};
+            refs[next[items[i].name]++] = (struct item_ref){items[i].name, (uint32_t)i};
         free(next);
         return 0;
     }
     for (size_t i = 0; i < n; i++)
-        refs[i] = (struct item_ref){items[i].name, i};
+        refs[i] = (struct item_ref){items[i].name, (uint32_t)i};
     return sort_refs(refs, n);
 }
 
@@ -262,7 +262,7 @@ int topn_aggregate(const struct strtab *names, const struct topn_item *items, si
     *nrows_out = 0;
     if (n == 0)
         return 0;
-    if (n > SIZE_MAX / sizeof(struct topn_row) - 1)
+    if (n > SIZE_MAX / sizeof(struct topn_row) - 1 || n > UINT32_MAX)
         return ERR_NOMEM;
     struct topn_row *rows;
     size_t ng;

@@ -41,7 +41,8 @@ struct topn_row {
     size_t count;         /* items aggregated into this row */
 };
 /* Borrows names and items until return. On success *rows (caller frees with
- * free(); NULL when n is 0) holds *nrows rows. Returns 0 or ERR_NOMEM. */
+ * free(); NULL when n is 0) holds *nrows rows. Returns 0 or ERR_NOMEM (also
+ * for more than UINT32_MAX items). */
 int topn_aggregate(const struct strtab *names, const struct topn_item *items, size_t n,
                    const struct topn_opts *o, struct topn_row **rows, size_t *nrows);
 
