@@ -15,17 +15,17 @@
  * temporal, kernels and overlap makes (report.c starts it first). */
 static const struct analysis_info analyses[ANALYSIS_COUNT] = {
     {ANALYSIS_TEMPORAL, "temporal", "Overview", temporal_run, 0, 0, 5},
-    {ANALYSIS_KERNELS, "kernels", "Kernels", kernels_run, 3, 0, 155},
+    {ANALYSIS_KERNELS, "kernels", "Kernels", kernels_run, 0, 0, 155},
     {ANALYSIS_IDLE, "idle", "Idle", idle_run, 5, 0, 110},
     {ANALYSIS_OVERLAP, "overlap", "Overlap", overlap_run, 0, 0, 5},
     {ANALYSIS_LAUNCH, "launch", "Launch", launch_run, 4, 13, 260},
-    {ANALYSIS_QUEUE, "queue", "Queue length", queue_run, 11, 0, 205},
+    {ANALYSIS_QUEUE, "queue", "Queue length", queue_run, 7, 0, 205},
     {ANALYSIS_MEMBW, "membw", "Memory bandwidth", membw_run, 1, 0, 40},
     {ANALYSIS_ANNOTATIONS, "annotations", "Annotations", annotations_run, 4, 0, 195},
     {ANALYSIS_SEQUENCES, "sequences", "Sequences", sequences_run, 8, 0, 205},
     {ANALYSIS_COLLECTIVES, "collectives", "Collectives", collectives_run, 0, 0, 10},
     {ANALYSIS_STRAGGLERS, "stragglers", "Stragglers", stragglers_run, 0, 0, 10},
-    {ANALYSIS_UTILIZATION, "utilization", "Utilization", utilization_run, 10, 0, 55},
+    {ANALYSIS_UTILIZATION, "utilization", "Utilization", utilization_run, 5, 0, 55},
     {ANALYSIS_FINDINGS, "findings", "Findings", findings_run, 4, 0, 130},
 };
 
