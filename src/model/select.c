@@ -472,8 +472,16 @@ static int group_rows(const struct model *m, const struct rank_model *r, enum gr
     return rc;
 }
 
+static bool is_work(const struct event *ev)
+{
+    return ev->kind == EV_KIND_KERNEL || ev->kind == EV_KIND_MEMCPY || ev->kind == EV_KIND_MEMSET;
+}
+
+/* Copies a stream's sorted positions into s and counts, on the way, its
+ * kernels, memcpys and memsets that start before the latest end of those
+ * before them (model_stream_work_overlaps' count, for a stream >= 0). */
 static int fill_stream(struct stream_index *s, const uint32_t *pos, size_t n, struct event *ev,
-                       bool mark)
+                       bool mark, uint64_t *work_overlaps)
 {
     s->stream = ev[pos[0]].stream;
     s->n = n;
@@ -481,7 +489,8 @@ static int fill_stream(struct stream_index *s, const uint32_t *pos, size_t n, st
     s->max_end = malloc(n * sizeof *s->max_end);
     if (!s->pos || !s->max_end)
         return ERR_NOMEM;
-    int64_t max_end = 0;
+    int64_t max_end = 0, work_end = 0;
+    bool any_work = false;
     for (size_t i = 0; i < n; i++) {
         struct event *e = &ev[pos[i]];
         s->pos[i] = pos[i];
@@ -493,11 +502,15 @@ static int fill_stream(struct stream_index *s, const uint32_t *pos, size_t n, st
         int64_t end = e->ts + e->dur;
         max_end = i == 0 || end > max_end ? end : max_end;
         s->max_end[i] = max_end;
+        if (is_work(e)) {
+            *work_overlaps += any_work && e->ts < work_end;
+            work_end = !any_work || end > work_end ? end : work_end;
+            any_work = true;
+        }
         s->kernels += e->kind == EV_KIND_KERNEL;
         s->memcpys += e->kind == EV_KIND_MEMCPY;
         s->memsets += e->kind == EV_KIND_MEMSET;
-        s->others += e->kind != EV_KIND_KERNEL && e->kind != EV_KIND_MEMCPY &&
-                     e->kind != EV_KIND_MEMSET;
+        s->others += !is_work(e);
     }
     return 0;
 }
@@ -508,20 +521,27 @@ static int cmp_stream_id(const void *a, const void *b)
     return (x->stream > y->stream) - (x->stream < y->stream);
 }
 
-static int build_streams(const struct model *m, struct rank_model *r)
+/* rows_all: the rows are every event but the trace spans, so the stream
+ * work of every stream >= 0 is among them, and its overlaps are counted
+ * here (rank_model.work_overlaps). */
+static int build_streams(const struct model *m, struct rank_model *r, bool rows_all)
 {
     struct grouping g;
     if (group_rows(m, r, GROUP_GPU_ROWS, stream_key, &g))
         return ERR_NOMEM;
     r->streams = calloc(g.ngroups ? g.ngroups : 1, sizeof *r->streams);
     int rc = r->streams ? 0 : ERR_NOMEM;
+    uint64_t work_overlaps = 0, ignored = 0;
     for (size_t k = 0; k < g.ngroups && !rc; k++) {
         size_t n = g.start[k + 1] - g.start[k];
+        bool work = r->events[g.pos[g.start[k]]].stream >= 0;
         rc = sort_group(&g.pos[g.start[k]], n, false, r->events);
         if (!rc)
             rc = fill_stream(&r->streams[r->nstreams++], &g.pos[g.start[k]], n, r->events,
-                             !r->shares_events);
+                             !r->shares_events, work ? &work_overlaps : &ignored);
     }
+    r->work_overlaps = work_overlaps;
+    r->work_overlaps_known = !rc && rows_all;
     if (!rc)
         qsort(r->streams, r->nstreams, sizeof *r->streams, cmp_stream_id);
     for (size_t i = 0; i < r->nstreams; i++)
@@ -535,6 +555,10 @@ int model_stream_work_overlaps(const struct model *m, const struct rank_model *r
 {
     struct grouping g;
     *out = 0;
+    if (r->work_overlaps_known) {   // counted by build_streams
+        *out = r->work_overlaps;
+        return 0;
+    }
     if (group_rows(m, r, GROUP_STREAM_WORK, stream_key, &g))
         return ERR_NOMEM;
     int rc = 0;
@@ -711,6 +735,12 @@ static bool select_summary(struct rank_model *r, const struct selection *sel)
     return r->summary_only;
 }
 
+/* Whether select_rows keeps every event but the trace spans. */
+static bool rows_are_all(const struct select_run *run)
+{
+    return keeps_every_row(run->sel) && !(run->m->sem.drop_last_step && run->step_names >= 2);
+}
+
 static int rows_task(void *ctx, size_t i)
 {
     struct select_run *run = ctx;
@@ -726,7 +756,7 @@ static int index_task(void *ctx, size_t k)
         return 0;
     if (k % 2)
         return !run->streams_only && build_threads(run->m, r) != 0;
-    return build_streams(run->m, r) != 0;
+    return build_streams(run->m, r, rows_are_all(run)) != 0;
 }
 
 static int rank_task(void *ctx, size_t i)
@@ -737,7 +767,7 @@ static int rank_task(void *ctx, size_t i)
         return 0;
     if (select_rows(run->m, r, run->step_names, run->sel) != 0)
         return 1;
-    return !run->m->rows_only && (build_streams(run->m, r) != 0 ||
+    return !run->m->rows_only && (build_streams(run->m, r, rows_are_all(run)) != 0 ||
            (!run->streams_only && build_threads(run->m, r) != 0));
 }
 
