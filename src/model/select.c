@@ -441,11 +441,10 @@ static int group_rows(const struct model *m, const struct rank_model *r, enum gr
         g->n++;
     }
     g->start = rc ? NULL : malloc((g->ngroups + 1) * sizeof *g->start);
-    g->pos = rc ? NULL : malloc((g->n ? g->n : 1) * sizeof *g->pos);
+    // Written once, and kept as rank_model.thread_pos: huge pages.
+    g->pos = rc ? NULL : util_alloc_huge(g->n, sizeof *g->pos);
     if (!rc && (!g->start || !g->pos))
         rc = ERR_NOMEM;
-    if (!rc)
-        util_populate(g->pos, g->n * sizeof *g->pos);
     if (!rc) {
         size_t acc = 0;
         for (size_t k = 0; k < g->ngroups; k++) {
@@ -461,6 +460,7 @@ static int group_rows(const struct model *m, const struct rank_model *r, enum gr
             if (is_grouped(m, what, ev))
                 g->pos[count[group_number(&go, key(ev))]++] = p;
         }
+        util_huge_written(g->pos, g->n * sizeof *g->pos);
     }
     hmap_fini(&go.slot_of);
     free(count);
@@ -485,8 +485,8 @@ static int fill_stream(struct stream_index *s, const uint32_t *pos, size_t n, st
 {
     s->stream = ev[pos[0]].stream;
     s->n = n;
-    s->pos = malloc(n * sizeof *s->pos);
-    s->max_end = malloc(n * sizeof *s->max_end);
+    s->pos = util_alloc_huge(n, sizeof *s->pos);
+    s->max_end = util_alloc_huge(n, sizeof *s->max_end);
     if (!s->pos || !s->max_end)
         return ERR_NOMEM;
     int64_t max_end = 0, work_end = 0;
@@ -512,6 +512,8 @@ static int fill_stream(struct stream_index *s, const uint32_t *pos, size_t n, st
         s->memsets += e->kind == EV_KIND_MEMSET;
         s->others += !is_work(e);
     }
+    util_huge_written(s->pos, n * sizeof *s->pos);
+    util_huge_written(s->max_end, n * sizeof *s->max_end);
     return 0;
 }
 
@@ -588,26 +590,13 @@ static uint32_t thread_name(const struct rank_model *r, uint32_t pid, uint32_t t
     return 0;
 }
 
-/* Annotation problems the nesting reveals (struct rank_model). */
-static void count_annotation_problems(struct rank_model *r, const struct thread_index *t)
+/* Each event's parent in t (the innermost open event enclosing its
+ * start), and, on the way, the annotation problems the nesting reveals
+ * (struct rank_model). parent is written once and kept: huge pages. */
+static int nest_thread(struct rank_model *r, struct thread_index *t)
 {
     const struct event *ev = r->events;
-    for (size_t i = 0; i < t->n; i++) {
-        const struct event *e = &ev[t->pos[i]];
-        if (e->kind != EV_KIND_USER_ANNOTATION)
-            continue;
-        r->zero_length_annotations += e->dur == 0;
-        if (t->parent[i] == MODEL_NONE)
-            continue;
-        const struct event *p = &ev[t->pos[t->parent[i]]];
-        r->crossing_annotations += p->kind == EV_KIND_USER_ANNOTATION &&
-                                   e->ts + e->dur > p->ts + p->dur;
-    }
-}
-
-static int nest_thread(struct thread_index *t, const struct event *ev)
-{
-    t->parent = malloc(t->n * sizeof *t->parent);
+    t->parent = util_alloc_huge(t->n, sizeof *t->parent);
     // The open events: as deep as the nesting, which is far less than n.
     uint32_t *stack = NULL;
     size_t top = 0, cap = 0;
@@ -622,6 +611,12 @@ static int nest_thread(struct thread_index *t, const struct event *ev)
             top--;
         }
         t->parent[i] = top ? stack[top - 1] : MODEL_NONE;
+        if (e->kind == EV_KIND_USER_ANNOTATION) {
+            r->zero_length_annotations += e->dur == 0;
+            const struct event *p = top ? &ev[t->pos[stack[top - 1]]] : NULL;
+            r->crossing_annotations += p && p->kind == EV_KIND_USER_ANNOTATION &&
+                                       e->ts + e->dur > p->ts + p->dur;
+        }
         if (VEC_PUSH_SLOT(stack, top, cap)) {
             free(stack);
             return ERR_NOMEM;
@@ -629,6 +624,7 @@ static int nest_thread(struct thread_index *t, const struct event *ev)
         stack[top++] = (uint32_t)i;
     }
     free(stack);
+    util_huge_written(t->parent, t->n * sizeof *t->parent);
     return 0;
 }
 
@@ -651,9 +647,7 @@ static int build_threads(const struct model *m, struct rank_model *r)
         th->tid = model_event_tid(m, &r->events[pos[0]]);
         th->name = thread_name(r, th->pid, th->tid);
         th->pos = pos;
-        rc = nest_thread(th, r->events);
-        if (!rc)
-            count_annotation_problems(r, th);
+        rc = nest_thread(r, th);
     }
     free(g.start);
     return rc;
