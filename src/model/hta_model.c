@@ -67,6 +67,7 @@ static bool start_rank(const struct rank_model *src, struct rank_model *r)
     r->thread_pos = NULL;
     r->nrows = r->nstreams = r->nthreads = 0;
     r->rows_unfiltered = false;
+    r->work_overlaps_known = false;
     return !failed;
 }
 

@@ -752,6 +752,7 @@ static void free_derived(struct rank_model *r)
     r->thread_pos = NULL;
     r->nrows = r->nstreams = r->nthreads = 0;
     r->rows_unfiltered = false;
+    r->work_overlaps_known = false;
 }
 
 void model_rank_free_derived(struct rank_model *r)

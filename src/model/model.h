@@ -207,6 +207,8 @@ struct rank_model {
     int64_t start_ns, end_ns;     /* min ts and max ts+dur over rows */
     bool selected;                /* in the selection's rank list */
     bool rows_unfiltered;         /* the derived arrays are of a selection keeping every row */
+    bool work_overlaps_known;     /* work_overlaps was counted as the streams were indexed */
+    uint64_t work_overlaps;       /* model_stream_work_overlaps, when work_overlaps_known */
 
     /* Non-fatal problems: malformed events skipped, assumptions made. */
     uint64_t nwarnings;

@@ -441,11 +441,10 @@ static int group_rows(const struct model *m, const struct rank_model *r, enum gr
         g->n++;
     }
     g->start = rc ? NULL : malloc((g->ngroups + 1) * sizeof *g->start);
-    g->pos = rc ? NULL : malloc((g->n ? g->n : 1) * sizeof *g->pos);
+    // Written once, and kept as rank_model.thread_pos: huge pages.
+    g->pos = rc ? NULL : util_alloc_huge(g->n, sizeof *g->pos);
     if (!rc && (!g->start || !g->pos))
         rc = ERR_NOMEM;
-    if (!rc)
-        util_populate(g->pos, g->n * sizeof *g->pos);
     if (!rc) {
         size_t acc = 0;
         for (size_t k = 0; k < g->ngroups; k++) {
@@ -461,6 +460,7 @@ static int group_rows(const struct model *m, const struct rank_model *r, enum gr
             if (is_grouped(m, what, ev))
                 g->pos[count[group_number(&go, key(ev))]++] = p;
         }
+        util_huge_written(g->pos, g->n * sizeof *g->pos);
     }
     hmap_fini(&go.slot_of);
     free(count);
@@ -472,16 +472,25 @@ static int group_rows(const struct model *m, const struct rank_model *r, enum gr
     return rc;
 }
 
+static bool is_work(const struct event *ev)
+{
+    return ev->kind == EV_KIND_KERNEL || ev->kind == EV_KIND_MEMCPY || ev->kind == EV_KIND_MEMSET;
+}
+
+/* Copies a stream's sorted positions into s and counts, on the way, its
+ * kernels, memcpys and memsets that start before the latest end of those
+ * before them (model_stream_work_overlaps' count, for a stream >= 0). */
 static int fill_stream(struct stream_index *s, const uint32_t *pos, size_t n, struct event *ev,
-                       bool mark)
+                       bool mark, uint64_t *work_overlaps)
 {
     s->stream = ev[pos[0]].stream;
     s->n = n;
-    s->pos = malloc(n * sizeof *s->pos);
-    s->max_end = malloc(n * sizeof *s->max_end);
+    s->pos = util_alloc_huge(n, sizeof *s->pos);
+    s->max_end = util_alloc_huge(n, sizeof *s->max_end);
     if (!s->pos || !s->max_end)
         return ERR_NOMEM;
-    int64_t max_end = 0;
+    int64_t max_end = 0, work_end = 0;
+    bool any_work = false;
     for (size_t i = 0; i < n; i++) {
         struct event *e = &ev[pos[i]];
         s->pos[i] = pos[i];
@@ -493,12 +502,18 @@ static int fill_stream(struct stream_index *s, const uint32_t *pos, size_t n, st
         int64_t end = e->ts + e->dur;
         max_end = i == 0 || end > max_end ? end : max_end;
         s->max_end[i] = max_end;
+        if (is_work(e)) {
+            *work_overlaps += any_work && e->ts < work_end;
+            work_end = !any_work || end > work_end ? end : work_end;
+            any_work = true;
+        }
         s->kernels += e->kind == EV_KIND_KERNEL;
         s->memcpys += e->kind == EV_KIND_MEMCPY;
         s->memsets += e->kind == EV_KIND_MEMSET;
-        s->others += e->kind != EV_KIND_KERNEL && e->kind != EV_KIND_MEMCPY &&
-                     e->kind != EV_KIND_MEMSET;
+        s->others += !is_work(e);
     }
+    util_huge_written(s->pos, n * sizeof *s->pos);
+    util_huge_written(s->max_end, n * sizeof *s->max_end);
     return 0;
 }
 
@@ -508,20 +523,27 @@ static int cmp_stream_id(const void *a, const void *b)
     return (x->stream > y->stream) - (x->stream < y->stream);
 }
 
-static int build_streams(const struct model *m, struct rank_model *r)
+/* rows_all: the rows are every event but the trace spans, so the stream
+ * work of every stream >= 0 is among them, and its overlaps are counted
+ * here (rank_model.work_overlaps). */
+static int build_streams(const struct model *m, struct rank_model *r, bool rows_all)
 {
     struct grouping g;
     if (group_rows(m, r, GROUP_GPU_ROWS, stream_key, &g))
         return ERR_NOMEM;
     r->streams = calloc(g.ngroups ? g.ngroups : 1, sizeof *r->streams);
     int rc = r->streams ? 0 : ERR_NOMEM;
+    uint64_t work_overlaps = 0, ignored = 0;
     for (size_t k = 0; k < g.ngroups && !rc; k++) {
         size_t n = g.start[k + 1] - g.start[k];
+        bool work = r->events[g.pos[g.start[k]]].stream >= 0;
         rc = sort_group(&g.pos[g.start[k]], n, false, r->events);
         if (!rc)
             rc = fill_stream(&r->streams[r->nstreams++], &g.pos[g.start[k]], n, r->events,
-                             !r->shares_events);
+                             !r->shares_events, work ? &work_overlaps : &ignored);
     }
+    r->work_overlaps = work_overlaps;
+    r->work_overlaps_known = !rc && rows_all;
     if (!rc)
         qsort(r->streams, r->nstreams, sizeof *r->streams, cmp_stream_id);
     for (size_t i = 0; i < r->nstreams; i++)
@@ -535,6 +557,10 @@ int model_stream_work_overlaps(const struct model *m, const struct rank_model *r
 {
     struct grouping g;
     *out = 0;
+    if (r->work_overlaps_known) {   // counted by build_streams
+        *out = r->work_overlaps;
+        return 0;
+    }
     if (group_rows(m, r, GROUP_STREAM_WORK, stream_key, &g))
         return ERR_NOMEM;
     int rc = 0;
@@ -564,26 +590,13 @@ static uint32_t thread_name(const struct rank_model *r, uint32_t pid, uint32_t t
     return 0;
 }
 
-/* Annotation problems the nesting reveals (struct rank_model). */
-static void count_annotation_problems(struct rank_model *r, const struct thread_index *t)
+/* Each event's parent in t (the innermost open event enclosing its
+ * start), and, on the way, the annotation problems the nesting reveals
+ * (struct rank_model). parent is written once and kept: huge pages. */
+static int nest_thread(struct rank_model *r, struct thread_index *t)
 {
     const struct event *ev = r->events;
-    for (size_t i = 0; i < t->n; i++) {
-        const struct event *e = &ev[t->pos[i]];
-        if (e->kind != EV_KIND_USER_ANNOTATION)
-            continue;
-        r->zero_length_annotations += e->dur == 0;
-        if (t->parent[i] == MODEL_NONE)
-            continue;
-        const struct event *p = &ev[t->pos[t->parent[i]]];
-        r->crossing_annotations += p->kind == EV_KIND_USER_ANNOTATION &&
-                                   e->ts + e->dur > p->ts + p->dur;
-    }
-}
-
-static int nest_thread(struct thread_index *t, const struct event *ev)
-{
-    t->parent = malloc(t->n * sizeof *t->parent);
+    t->parent = util_alloc_huge(t->n, sizeof *t->parent);
     // The open events: as deep as the nesting, which is far less than n.
     uint32_t *stack = NULL;
     size_t top = 0, cap = 0;
@@ -598,6 +611,12 @@ static int nest_thread(struct thread_index *t, const struct event *ev)
             top--;
         }
         t->parent[i] = top ? stack[top - 1] : MODEL_NONE;
+        if (e->kind == EV_KIND_USER_ANNOTATION) {
+            r->zero_length_annotations += e->dur == 0;
+            const struct event *p = top ? &ev[t->pos[stack[top - 1]]] : NULL;
+            r->crossing_annotations += p && p->kind == EV_KIND_USER_ANNOTATION &&
+                                       e->ts + e->dur > p->ts + p->dur;
+        }
         if (VEC_PUSH_SLOT(stack, top, cap)) {
             free(stack);
             return ERR_NOMEM;
@@ -605,6 +624,7 @@ static int nest_thread(struct thread_index *t, const struct event *ev)
         stack[top++] = (uint32_t)i;
     }
     free(stack);
+    util_huge_written(t->parent, t->n * sizeof *t->parent);
     return 0;
 }
 
@@ -627,9 +647,7 @@ static int build_threads(const struct model *m, struct rank_model *r)
         th->tid = model_event_tid(m, &r->events[pos[0]]);
         th->name = thread_name(r, th->pid, th->tid);
         th->pos = pos;
-        rc = nest_thread(th, r->events);
-        if (!rc)
-            count_annotation_problems(r, th);
+        rc = nest_thread(r, th);
     }
     free(g.start);
     return rc;
@@ -711,6 +729,12 @@ static bool select_summary(struct rank_model *r, const struct selection *sel)
     return r->summary_only;
 }
 
+/* Whether select_rows keeps every event but the trace spans. */
+static bool rows_are_all(const struct select_run *run)
+{
+    return keeps_every_row(run->sel) && !(run->m->sem.drop_last_step && run->step_names >= 2);
+}
+
 static int rows_task(void *ctx, size_t i)
 {
     struct select_run *run = ctx;
@@ -726,7 +750,7 @@ static int index_task(void *ctx, size_t k)
         return 0;
     if (k % 2)
         return !run->streams_only && build_threads(run->m, r) != 0;
-    return build_streams(run->m, r) != 0;
+    return build_streams(run->m, r, rows_are_all(run)) != 0;
 }
 
 static int rank_task(void *ctx, size_t i)
@@ -737,7 +761,7 @@ static int rank_task(void *ctx, size_t i)
         return 0;
     if (select_rows(run->m, r, run->step_names, run->sel) != 0)
         return 1;
-    return !run->m->rows_only && (build_streams(run->m, r) != 0 ||
+    return !run->m->rows_only && (build_streams(run->m, r, rows_are_all(run)) != 0 ||
            (!run->streams_only && build_threads(run->m, r) != 0));
 }
 

@@ -614,8 +614,9 @@ END_TEST
     "\"tid\": 7, \"ts\": " #ts ", \"dur\": " #dur ", \"args\": {\"stream\": " #stream "}}"
 
 /* Out of file order on stream 7: by ts, y holds w, t (tied with w: after
- * it) and the memcpy; the sync is no GPU work; g holds h on stream 9.
- * Counted in file order instead it would be 6. */
+ * it) and the memcpy; the sync is no GPU work; g holds h on stream 9,
+ * and e starts as g ends; no stream holds n and o. Counted in file order
+ * instead it would be 6. */
 START_TEST(model_stream_work_overlaps_should_count_in_time_order_per_stream)
 {
     const char *doc =
@@ -624,10 +625,23 @@ START_TEST(model_stream_work_overlaps_should_count_in_time_order_per_stream)
         OVERLAP_EV("kernel", "z", 60, 1, 7) "," OVERLAP_EV("kernel", "w", 20, 5, 7) ","
         OVERLAP_EV("kernel", "t", 20, 1, 7) "," OVERLAP_EV("cuda_sync", "s", 10, 1, 7) ","
         OVERLAP_EV("gpu_memcpy", "c", 30, 1, 7) "," OVERLAP_EV("kernel", "g", 12, 100, 9) ","
-        OVERLAP_EV("kernel", "h", 20, 1, 9) "," OVERLAP_EV("kernel", "n", 20, 1, -1) "]}";
+        OVERLAP_EV("kernel", "h", 20, 1, 9) "," OVERLAP_EV("kernel", "e", 112, 1, 9) ","
+        OVERLAP_EV("kernel", "n", 20, 1, -1) "," OVERLAP_EV("kernel", "o", 20, 1, -1) "]}";
     struct model *m = load_one(doc, SEMANTICS_HTX);
+    struct rank_model *r = &m->ranks[0];
     uint64_t n = 99;
-    ck_assert_int_eq(model_stream_work_overlaps(m, &m->ranks[0], &n), 0);
+    ck_assert(r->work_overlaps_known);   // counted as the streams were indexed
+    ck_assert_int_eq(model_stream_work_overlaps(m, r, &n), 0);
+    ck_assert_uint_eq(n, 4);
+    r->work_overlaps_known = false;   // counted again over every event
+    ck_assert_int_eq(model_stream_work_overlaps(m, r, &n), 0);
+    ck_assert_uint_eq(n, 4);
+    // A window keeps some rows only: the count is still of the whole trace.
+    struct selection win = {.has_window = true, .window_start = 0, .window_end = 25 * 1000};
+    struct err e = {0, ""};
+    ck_assert_int_eq(model_select(m, &win, &e), 0);
+    ck_assert(!r->work_overlaps_known);
+    ck_assert_int_eq(model_stream_work_overlaps(m, r, &n), 0);
     ck_assert_uint_eq(n, 4);
     model_free(m);
 }
