@@ -168,7 +168,7 @@ static uint32_t attribute(struct builder *b, const struct event *g)
         return ASTACK_NONE;
     uint32_t node = 0;
     if (b->last_node != ASTACK_NONE && n == b->last_n &&
-        memcmp(b->chain, b->last_chain, n * sizeof *b->chain) == 0) {
+        (n == 0 || memcmp(b->chain, b->last_chain, n * sizeof *b->chain) == 0)) {
         node = b->last_node;
     } else {
         for (size_t i = n; i-- > 0 && node != ASTACK_NONE;)
