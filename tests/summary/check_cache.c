@@ -204,17 +204,25 @@ static int cache_complete(const char *path)
     return rc;
 }
 
+/* The path of k's entry, written with its events only (a quit before
+ * the load's end); the caller frees it. */
+static char *events_only_entry(struct cache_case *k)
+{
+    ck_assert(!load_through_cache(k, false, false));
+    struct app_cache c;
+    struct err e = {0, ""};
+    ck_assert_int_eq(app_cache_init(&c, &e), 0);
+    char *entry = app_cache_entry(&c, k->trace);
+    app_cache_fini(&c, true);
+    ck_assert_ptr_nonnull(entry);
+    return entry;
+}
+
 START_TEST(cache_entry_left_unfinished_should_be_completed_by_cache_complete)
 {
     struct cache_case k;
     cache_case_init(&k);
-    ck_assert(!load_through_cache(&k, false, false));   // its events only
-    struct app_cache c;
-    struct err e = {0, ""};
-    ck_assert_int_eq(app_cache_init(&c, &e), 0);
-    char *entry = app_cache_entry(&c, k.trace);
-    app_cache_fini(&c, true);
-    ck_assert_ptr_nonnull(entry);
+    char *entry = events_only_entry(&k);
     // a file that is no entry of the cache's directory is left alone
     char trace_before[64];
     struct stat st;
@@ -265,13 +273,7 @@ START_TEST(cache_complete_should_wait_for_the_completer_already_running)
 {
     struct cache_case k;
     cache_case_init(&k);
-    ck_assert(!load_through_cache(&k, false, false));   // its events only
-    struct app_cache c;
-    struct err e = {0, ""};
-    ck_assert_int_eq(app_cache_init(&c, &e), 0);
-    char *entry = app_cache_entry(&c, k.trace);
-    app_cache_fini(&c, true);
-    ck_assert_ptr_nonnull(entry);
+    char *entry = events_only_entry(&k);
     // another completer holds the directory: this one waits, writing nothing
     char dir[512];
     snprintf(dir, sizeof dir, "%s/htx", k.dir);
