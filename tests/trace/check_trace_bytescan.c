@@ -14,6 +14,7 @@
 #include "trace/bytescan.h"
 #include "trace/number.h"
 #include "trace/source.h"
+#include "../memcheck.h"
 
 /* The forms the search can take on this CPU: 16 bytes a step, and 32
  * where AVX2 is there. Each test runs once per form. */
@@ -288,10 +289,11 @@ START_TEST(number_plain_should_read_digits_as_the_byte_loop_does)
     static const char alphabet[] = {'0', '1', '5', '9', '9', '0', '.', '-', '/', ':', ',', 'e',
                                     (char)0xfa, (char)0xff, (char)0xf9, ' ', '}', 0x06};
     uint64_t x = 88172645463325252u;
+    const int rounds = memcheck_rounds(4000);
     for (size_t len = 0; len <= 40; len++) {
         char *buf = malloc(len ? len : 1);
         ck_assert_ptr_nonnull(buf);
-        for (int round = 0; round < 4000; round++) {
+        for (int round = 0; round < rounds; round++) {
             for (size_t i = 0; i < len; i++) {
                 x ^= x << 13;
                 x ^= x >> 7;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "trace/fields.h"
+#include "../memcheck.h"
 
 /* The fields of events (both readers) and the document metadata. */
 
@@ -242,7 +243,7 @@ START_TEST(event_should_read_random_elements_as_cjson_does)
     static const char *const spaces[] = {"", " ", "\n    ", " \n  "};
     uint64_t x = 88172645463325252u;
     int taken = 0;
-    for (int round = 0; round < 20000; round++) {
+    for (int round = 0; round < memcheck_rounds(20000); round++) {
         char t[1024];
         size_t n = 0;
         int members = (int)(next_random(&x) % 7);
