@@ -242,8 +242,8 @@ START_TEST(event_should_read_random_elements_as_cjson_does)
         "[1,\n 2]", "[, 1]", "[1 2]", "[\"a\" \"b\"]", "[12345678901,1e5, -0]"};
     static const char *const spaces[] = {"", " ", "\n    ", " \n  "};
     uint64_t x = 88172645463325252u;
-    int taken = 0;
-    for (int round = 0; round < memcheck_rounds(20000); round++) {
+    int taken = 0, rounds = memcheck_rounds(20000);
+    for (int round = 0; round < rounds; round++) {
         char t[1024];
         size_t n = 0;
         int members = (int)(next_random(&x) % 7);
@@ -269,7 +269,7 @@ START_TEST(event_should_read_random_elements_as_cjson_does)
         ck_assert_uint_lt(n, sizeof t);
         taken += check_both_paths(t, n, false);
     }
-    ck_assert_int_gt(taken, 10000);   /* the fast path takes most */
+    ck_assert_int_gt(taken, rounds / 2);   /* the fast path takes most */
 }
 END_TEST
 
